@@ -323,3 +323,152 @@ fn a_wrong_guess_is_taken_back() {
     assert_eq!(r, serde_json::from_str::<v4::ServerResult>(line).unwrap());
     assert!(matches!(r, v4::ServerResult::CallToolResult(_)), "{r:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Validation picks the member the reader reads
+
+/// Every value one edit away from `v`: each key removed, each value below replaced by
+/// values of other kinds, so that members lose required keys and fields stop reading.
+fn near(v: &Value, out: &mut Vec<Value>, budget: &mut usize) {
+    fn walk(root: &Value, at: &mut Vec<PathStep>, here: &Value, out: &mut Vec<Value>, budget: &mut usize) {
+        if *budget == 0 {
+            return;
+        }
+        let replacements = [Value::Null, json!(5), json!(1.5), json!("x"), json!({}), json!([]), json!([{}])];
+        for r in replacements {
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            out.push(edit(root, at, Some(r)));
+        }
+        match here {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    at.push(PathStep::Key(k.clone()));
+                    out.push(edit(root, at, None));
+                    walk(root, at, x, out, budget);
+                    at.pop();
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate().take(3) {
+                    at.push(PathStep::Index(i));
+                    walk(root, at, x, out, budget);
+                    at.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(v, &mut Vec::new(), v, out, budget);
+}
+
+#[derive(Clone)]
+enum PathStep {
+    Key(String),
+    Index(usize),
+}
+
+/// `root` with the value at `at` replaced (or removed, for `None`).
+fn edit(root: &Value, at: &[PathStep], with: Option<Value>) -> Value {
+    let mut v = root.clone();
+    let mut here = &mut v;
+    for (n, step) in at.iter().enumerate() {
+        let last = n + 1 == at.len();
+        match step {
+            PathStep::Key(k) => {
+                let o = here.as_object_mut().unwrap();
+                if last {
+                    match with {
+                        Some(w) => {
+                            o.insert(k.clone(), w);
+                        }
+                        None => {
+                            o.remove(k);
+                        }
+                    }
+                    return v;
+                }
+                here = o.get_mut(k).unwrap();
+            }
+            PathStep::Index(i) => {
+                let a = here.as_array_mut().unwrap();
+                if last {
+                    a[*i] = with.unwrap_or(Value::Null);
+                    return v;
+                }
+                here = &mut a[*i];
+            }
+        }
+    }
+    with.unwrap_or(Value::Null)
+}
+
+/// Whenever the reader takes `v`, validation picks the member it read.
+fn picks_as_read<U: DeserializeOwned + mcp_schema::validate::KeyedCheck>(v: &Value) -> Result<(), String> {
+    let Ok(read) = serde_json::from_value::<U>(v.clone()) else { return Ok(()) };
+    let want = read.member_of();
+    match mcp_schema::validate::picked::<U>(v) {
+        Some(got) if got == want => Ok(()),
+        got => Err(format!("{}: read as member {want}, validated as {got:?}: {v}", std::any::type_name::<U>())),
+    }
+}
+
+#[test]
+fn validation_picks_the_member_the_reader_reads() {
+    use mcp_schema::validate::KeyedCheck;
+    fn all<U: DeserializeOwned + KeyedCheck>(v: &Value, tally: &mut Tally) {
+        let mut values = vec![v.clone()];
+        near(v, &mut values, &mut 4000);
+        for x in &values {
+            tally.check(picks_as_read::<U>(x));
+        }
+    }
+    let mut tally = Tally::default();
+    for file in ["2024-11-05.jsonl", "2025-06-18.jsonl", "2025-11-25.jsonl", "2026-07-28.jsonl"] {
+        let text = std::fs::read_to_string(sessions().join(file)).unwrap();
+        for line in text.lines() {
+            let rec: Value = serde_json::from_str(line).unwrap();
+            let msg = &rec["msg"];
+            match file {
+                "2024-11-05.jsonl" => all::<v1::JSONRPCMessage>(msg, &mut tally),
+                "2025-06-18.jsonl" => all::<v3::JSONRPCMessage>(msg, &mut tally),
+                "2025-11-25.jsonl" => all::<v4::JSONRPCMessage>(msg, &mut tally),
+                _ => all::<v6::JSONRPCMessage>(msg, &mut tally),
+            }
+            if let Some(result) = msg.get("result") {
+                match (file, rec["dir"] == "s2c") {
+                    ("2025-11-25.jsonl", true) => all::<v4::ServerResult>(result, &mut tally),
+                    ("2025-11-25.jsonl", false) => all::<v4::ClientResult>(result, &mut tally),
+                    ("2026-07-28.jsonl", true) => all::<v6::ServerResult>(result, &mut tally),
+                    _ => {}
+                }
+                for item in result.get("contents").and_then(Value::as_array).into_iter().flatten() {
+                    all::<v4::ReadResourceResultContentsItem>(item, &mut tally);
+                    all::<v6::ReadResourceResultContentsItem>(item, &mut tally);
+                }
+            }
+            for schema in msg.pointer("/params/requestedSchema/properties").and_then(Value::as_object).into_iter().flat_map(|o| o.values()) {
+                all::<v4::PrimitiveSchemaDefinition>(schema, &mut tally);
+                all::<v6::PrimitiveSchemaDefinition>(schema, &mut tally);
+            }
+        }
+    }
+    // Ties on keys and members that cannot read their values.
+    for v in [
+        json!({"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}),
+        json!({"type": "array", "items": {"type": "string", "enum": ["a"]}}),
+        json!({"type": "string", "enum": ["a"], "enumNames": ["A"]}),
+        json!({"type": "string", "oneOf": [{"const": "a", "title": "A"}]}),
+        json!({"type": "string", "enum": 5}),
+    ] {
+        all::<v6::EnumSchema>(&v, &mut tally);
+        all::<v6::PrimitiveSchemaDefinition>(&v, &mut tally);
+    }
+    for v in [json!({"tools": [{"name": 5}]}), json!({"content": "plain text"}), json!({"tools": 5, "_meta": {"k": 1}}), json!({"contents": [{"uri": "a"}]})] {
+        all::<v4::ServerResult>(&v, &mut tally);
+    }
+    assert!(tally.passed > 10_000, "only {} checks ran", tally.passed);
+    tally.finish("validation picks the member the reader reads");
+}

@@ -310,7 +310,8 @@ const CORRUPTIONS: &[Corruption] = &[
             let id = msg(&ls[find(ls, |m| m["method"] == "resources/read") - 1])["id"].clone();
             let l = response_to(ls, &id);
             set_msg(ls, l, |m| m["result"] = serde_json::json!({"contents": [{"text": "no uri"}]}));
-            (l, "/msg/result/contents/0", "no-variant")
+            // `text` decides the text member, as when read; it lacks `uri`.
+            (l, "/msg/result/contents/0", "required")
         },
     },
 ];

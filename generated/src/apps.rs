@@ -1588,84 +1588,88 @@ impl __p::Shape for McpUiStyles {
 impl __v::Validate for McpUiStyles {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiStyles") else { return };
-        let __f = [
-            o.get("--color-background-primary"),
-            o.get("--color-background-secondary"),
-            o.get("--color-background-tertiary"),
-            o.get("--color-background-inverse"),
-            o.get("--color-background-ghost"),
-            o.get("--color-background-info"),
-            o.get("--color-background-danger"),
-            o.get("--color-background-success"),
-            o.get("--color-background-warning"),
-            o.get("--color-background-disabled"),
-            o.get("--color-text-primary"),
-            o.get("--color-text-secondary"),
-            o.get("--color-text-tertiary"),
-            o.get("--color-text-inverse"),
-            o.get("--color-text-ghost"),
-            o.get("--color-text-info"),
-            o.get("--color-text-danger"),
-            o.get("--color-text-success"),
-            o.get("--color-text-warning"),
-            o.get("--color-text-disabled"),
-            o.get("--color-border-primary"),
-            o.get("--color-border-secondary"),
-            o.get("--color-border-tertiary"),
-            o.get("--color-border-inverse"),
-            o.get("--color-border-ghost"),
-            o.get("--color-border-info"),
-            o.get("--color-border-danger"),
-            o.get("--color-border-success"),
-            o.get("--color-border-warning"),
-            o.get("--color-border-disabled"),
-            o.get("--color-ring-primary"),
-            o.get("--color-ring-secondary"),
-            o.get("--color-ring-inverse"),
-            o.get("--color-ring-info"),
-            o.get("--color-ring-danger"),
-            o.get("--color-ring-success"),
-            o.get("--color-ring-warning"),
-            o.get("--font-sans"),
-            o.get("--font-mono"),
-            o.get("--font-weight-normal"),
-            o.get("--font-weight-medium"),
-            o.get("--font-weight-semibold"),
-            o.get("--font-weight-bold"),
-            o.get("--font-text-xs-size"),
-            o.get("--font-text-sm-size"),
-            o.get("--font-text-md-size"),
-            o.get("--font-text-lg-size"),
-            o.get("--font-heading-xs-size"),
-            o.get("--font-heading-sm-size"),
-            o.get("--font-heading-md-size"),
-            o.get("--font-heading-lg-size"),
-            o.get("--font-heading-xl-size"),
-            o.get("--font-heading-2xl-size"),
-            o.get("--font-heading-3xl-size"),
-            o.get("--font-text-xs-line-height"),
-            o.get("--font-text-sm-line-height"),
-            o.get("--font-text-md-line-height"),
-            o.get("--font-text-lg-line-height"),
-            o.get("--font-heading-xs-line-height"),
-            o.get("--font-heading-sm-line-height"),
-            o.get("--font-heading-md-line-height"),
-            o.get("--font-heading-lg-line-height"),
-            o.get("--font-heading-xl-line-height"),
-            o.get("--font-heading-2xl-line-height"),
-            o.get("--font-heading-3xl-line-height"),
-            o.get("--border-radius-xs"),
-            o.get("--border-radius-sm"),
-            o.get("--border-radius-md"),
-            o.get("--border-radius-lg"),
-            o.get("--border-radius-xl"),
-            o.get("--border-radius-full"),
-            o.get("--border-width-regular"),
-            o.get("--shadow-hairline"),
-            o.get("--shadow-sm"),
-            o.get("--shadow-md"),
-            o.get("--shadow-lg"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 76usize] = [None; 76usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "--color-background-primary" => __f[0usize] = Some(x),
+                "--color-background-secondary" => __f[1usize] = Some(x),
+                "--color-background-tertiary" => __f[2usize] = Some(x),
+                "--color-background-inverse" => __f[3usize] = Some(x),
+                "--color-background-ghost" => __f[4usize] = Some(x),
+                "--color-background-info" => __f[5usize] = Some(x),
+                "--color-background-danger" => __f[6usize] = Some(x),
+                "--color-background-success" => __f[7usize] = Some(x),
+                "--color-background-warning" => __f[8usize] = Some(x),
+                "--color-background-disabled" => __f[9usize] = Some(x),
+                "--color-text-primary" => __f[10usize] = Some(x),
+                "--color-text-secondary" => __f[11usize] = Some(x),
+                "--color-text-tertiary" => __f[12usize] = Some(x),
+                "--color-text-inverse" => __f[13usize] = Some(x),
+                "--color-text-ghost" => __f[14usize] = Some(x),
+                "--color-text-info" => __f[15usize] = Some(x),
+                "--color-text-danger" => __f[16usize] = Some(x),
+                "--color-text-success" => __f[17usize] = Some(x),
+                "--color-text-warning" => __f[18usize] = Some(x),
+                "--color-text-disabled" => __f[19usize] = Some(x),
+                "--color-border-primary" => __f[20usize] = Some(x),
+                "--color-border-secondary" => __f[21usize] = Some(x),
+                "--color-border-tertiary" => __f[22usize] = Some(x),
+                "--color-border-inverse" => __f[23usize] = Some(x),
+                "--color-border-ghost" => __f[24usize] = Some(x),
+                "--color-border-info" => __f[25usize] = Some(x),
+                "--color-border-danger" => __f[26usize] = Some(x),
+                "--color-border-success" => __f[27usize] = Some(x),
+                "--color-border-warning" => __f[28usize] = Some(x),
+                "--color-border-disabled" => __f[29usize] = Some(x),
+                "--color-ring-primary" => __f[30usize] = Some(x),
+                "--color-ring-secondary" => __f[31usize] = Some(x),
+                "--color-ring-inverse" => __f[32usize] = Some(x),
+                "--color-ring-info" => __f[33usize] = Some(x),
+                "--color-ring-danger" => __f[34usize] = Some(x),
+                "--color-ring-success" => __f[35usize] = Some(x),
+                "--color-ring-warning" => __f[36usize] = Some(x),
+                "--font-sans" => __f[37usize] = Some(x),
+                "--font-mono" => __f[38usize] = Some(x),
+                "--font-weight-normal" => __f[39usize] = Some(x),
+                "--font-weight-medium" => __f[40usize] = Some(x),
+                "--font-weight-semibold" => __f[41usize] = Some(x),
+                "--font-weight-bold" => __f[42usize] = Some(x),
+                "--font-text-xs-size" => __f[43usize] = Some(x),
+                "--font-text-sm-size" => __f[44usize] = Some(x),
+                "--font-text-md-size" => __f[45usize] = Some(x),
+                "--font-text-lg-size" => __f[46usize] = Some(x),
+                "--font-heading-xs-size" => __f[47usize] = Some(x),
+                "--font-heading-sm-size" => __f[48usize] = Some(x),
+                "--font-heading-md-size" => __f[49usize] = Some(x),
+                "--font-heading-lg-size" => __f[50usize] = Some(x),
+                "--font-heading-xl-size" => __f[51usize] = Some(x),
+                "--font-heading-2xl-size" => __f[52usize] = Some(x),
+                "--font-heading-3xl-size" => __f[53usize] = Some(x),
+                "--font-text-xs-line-height" => __f[54usize] = Some(x),
+                "--font-text-sm-line-height" => __f[55usize] = Some(x),
+                "--font-text-md-line-height" => __f[56usize] = Some(x),
+                "--font-text-lg-line-height" => __f[57usize] = Some(x),
+                "--font-heading-xs-line-height" => __f[58usize] = Some(x),
+                "--font-heading-sm-line-height" => __f[59usize] = Some(x),
+                "--font-heading-md-line-height" => __f[60usize] = Some(x),
+                "--font-heading-lg-line-height" => __f[61usize] = Some(x),
+                "--font-heading-xl-line-height" => __f[62usize] = Some(x),
+                "--font-heading-2xl-line-height" => __f[63usize] = Some(x),
+                "--font-heading-3xl-line-height" => __f[64usize] = Some(x),
+                "--border-radius-xs" => __f[65usize] = Some(x),
+                "--border-radius-sm" => __f[66usize] = Some(x),
+                "--border-radius-md" => __f[67usize] = Some(x),
+                "--border-radius-lg" => __f[68usize] = Some(x),
+                "--border-radius-xl" => __f[69usize] = Some(x),
+                "--border-radius-full" => __f[70usize] = Some(x),
+                "--border-width-regular" => __f[71usize] = Some(x),
+                "--shadow-hairline" => __f[72usize] = Some(x),
+                "--shadow-sm" => __f[73usize] = Some(x),
+                "--shadow-md" => __f[74usize] = Some(x),
+                "--shadow-lg" => __f[75usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("--color-background-primary");
             <String as __v::Validate>::validate_json(x, cx);
@@ -2157,7 +2161,14 @@ impl __p::Shape for McpUiOpenLinkRequest {
 impl __v::Validate for McpUiOpenLinkRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiOpenLinkRequest");
         }
@@ -2267,7 +2278,13 @@ impl __p::Shape for McpUiOpenLinkRequestParams {
 impl __v::Validate for McpUiOpenLinkRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkRequestParams") else { return };
-        let __f = [o.get("url")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "url" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("url", "McpUiOpenLinkRequestParams");
         }
@@ -2363,7 +2380,13 @@ impl __p::Shape for McpUiOpenLinkResult {
 impl __v::Validate for McpUiOpenLinkResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiOpenLinkResult") else { return };
-        let __f = [o.get("isError")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "isError" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -2490,7 +2513,14 @@ impl __p::Shape for McpUiDownloadFileRequest {
 impl __v::Validate for McpUiDownloadFileRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiDownloadFileRequest");
         }
@@ -2785,7 +2815,13 @@ impl __p::Shape for McpUiDownloadFileRequestParams {
 impl __v::Validate for McpUiDownloadFileRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileRequestParams") else { return };
-        let __f = [o.get("contents")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "contents" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("contents", "McpUiDownloadFileRequestParams");
         }
@@ -2883,7 +2919,13 @@ impl __p::Shape for McpUiDownloadFileResult {
 impl __v::Validate for McpUiDownloadFileResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiDownloadFileResult") else { return };
-        let __f = [o.get("isError")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "isError" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -3000,7 +3042,14 @@ impl __p::Shape for McpUiMessageRequest {
 impl __v::Validate for McpUiMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiMessageRequest");
         }
@@ -3128,7 +3177,14 @@ impl __p::Shape for McpUiMessageRequestParams {
 impl __v::Validate for McpUiMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageRequestParams") else { return };
-        let __f = [o.get("role"), o.get("content")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "McpUiMessageRequestParams");
         }
@@ -3234,7 +3290,13 @@ impl __p::Shape for McpUiMessageResult {
 impl __v::Validate for McpUiMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiMessageResult") else { return };
-        let __f = [o.get("isError")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "isError" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("isError");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -3353,7 +3415,14 @@ impl __p::Shape for McpUiSandboxProxyReadyNotification {
 impl __v::Validate for McpUiSandboxProxyReadyNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSandboxProxyReadyNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiSandboxProxyReadyNotification");
         }
@@ -3491,7 +3560,14 @@ impl __v::Validate for McpUiSandboxResourceReadyNotification {
         let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotification") else {
             return
         };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiSandboxResourceReadyNotification");
         }
@@ -3643,7 +3719,16 @@ impl __v::Validate for McpUiSandboxResourceReadyNotificationParams {
         let Some(o) = cx.object(v, "McpUiSandboxResourceReadyNotificationParams") else {
             return
         };
-        let __f = [o.get("html"), o.get("sandbox"), o.get("csp"), o.get("permissions")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "html" => __f[0usize] = Some(x),
+                "sandbox" => __f[1usize] = Some(x),
+                "csp" => __f[2usize] = Some(x),
+                "permissions" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("html", "McpUiSandboxResourceReadyNotificationParams");
         }
@@ -3783,7 +3868,14 @@ impl __p::Shape for McpUiSizeChangedNotification {
 impl __v::Validate for McpUiSizeChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiSizeChangedNotification");
         }
@@ -3896,7 +3988,14 @@ impl __p::Shape for McpUiSizeChangedNotificationParams {
 impl __v::Validate for McpUiSizeChangedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiSizeChangedNotificationParams") else { return };
-        let __f = [o.get("width"), o.get("height")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "width" => __f[0usize] = Some(x),
+                "height" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("width");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
@@ -4021,7 +4120,14 @@ impl __p::Shape for McpUiToolInputNotification {
 impl __v::Validate for McpUiToolInputNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiToolInputNotification");
         }
@@ -4123,7 +4229,13 @@ impl __p::Shape for McpUiToolInputNotificationParams {
 impl __v::Validate for McpUiToolInputNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputNotificationParams") else { return };
-        let __f = [o.get("arguments")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "arguments" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("arguments");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -4244,7 +4356,14 @@ impl __p::Shape for McpUiToolInputPartialNotification {
 impl __v::Validate for McpUiToolInputPartialNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolInputPartialNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiToolInputPartialNotification");
         }
@@ -4351,7 +4470,13 @@ impl __v::Validate for McpUiToolInputPartialNotificationParams {
         let Some(o) = cx.object(v, "McpUiToolInputPartialNotificationParams") else {
             return
         };
-        let __f = [o.get("arguments")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "arguments" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("arguments");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -4472,7 +4597,14 @@ impl __p::Shape for McpUiToolResultNotification {
 impl __v::Validate for McpUiToolResultNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolResultNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiToolResultNotification");
         }
@@ -4606,7 +4738,14 @@ impl __p::Shape for McpUiToolCancelledNotification {
 impl __v::Validate for McpUiToolCancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolCancelledNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiToolCancelledNotification");
         }
@@ -4713,7 +4852,13 @@ impl __v::Validate for McpUiToolCancelledNotificationParams {
         let Some(o) = cx.object(v, "McpUiToolCancelledNotificationParams") else {
             return
         };
-        let __f = [o.get("reason")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "reason" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("reason");
             <String as __v::Validate>::validate_json(x, cx);
@@ -4799,7 +4944,13 @@ impl __p::Shape for McpUiHostCss {
 impl __v::Validate for McpUiHostCss {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCss") else { return };
-        let __f = [o.get("fonts")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "fonts" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("fonts");
             <String as __v::Validate>::validate_json(x, cx);
@@ -4896,7 +5047,14 @@ impl __p::Shape for McpUiHostStyles {
 impl __v::Validate for McpUiHostStyles {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostStyles") else { return };
-        let __f = [o.get("variables"), o.get("css")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "variables" => __f[0usize] = Some(x),
+                "css" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("variables");
             <McpUiStyles as __v::Validate>::validate_json(x, cx);
@@ -5116,20 +5274,24 @@ impl __p::Shape for McpUiHostContext {
 impl __v::Validate for McpUiHostContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContext") else { return };
-        let __f = [
-            o.get("toolInfo"),
-            o.get("theme"),
-            o.get("styles"),
-            o.get("displayMode"),
-            o.get("availableDisplayModes"),
-            o.get("containerDimensions"),
-            o.get("locale"),
-            o.get("timeZone"),
-            o.get("userAgent"),
-            o.get("platform"),
-            o.get("deviceCapabilities"),
-            o.get("safeAreaInsets"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 12usize] = [None; 12usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "toolInfo" => __f[0usize] = Some(x),
+                "theme" => __f[1usize] = Some(x),
+                "styles" => __f[2usize] = Some(x),
+                "displayMode" => __f[3usize] = Some(x),
+                "availableDisplayModes" => __f[4usize] = Some(x),
+                "containerDimensions" => __f[5usize] = Some(x),
+                "locale" => __f[6usize] = Some(x),
+                "timeZone" => __f[7usize] = Some(x),
+                "userAgent" => __f[8usize] = Some(x),
+                "platform" => __f[9usize] = Some(x),
+                "deviceCapabilities" => __f[10usize] = Some(x),
+                "safeAreaInsets" => __f[11usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("toolInfo");
             <McpUiHostContextToolInfo as __v::Validate>::validate_json(x, cx);
@@ -5295,7 +5457,14 @@ impl __p::Shape for McpUiHostContextToolInfo {
 impl __v::Validate for McpUiHostContextToolInfo {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextToolInfo") else { return };
-        let __f = [o.get("id"), o.get("tool")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "id" => __f[0usize] = Some(x),
+                "tool" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("tool", "McpUiHostContextToolInfo");
         }
@@ -5427,12 +5596,16 @@ impl __v::Validate for McpUiHostContextContainerDimensions {
         let Some(o) = cx.object(v, "McpUiHostContextContainerDimensions") else {
             return
         };
-        let __f = [
-            o.get("height"),
-            o.get("maxHeight"),
-            o.get("width"),
-            o.get("maxWidth"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "height" => __f[0usize] = Some(x),
+                "maxHeight" => __f[1usize] = Some(x),
+                "width" => __f[2usize] = Some(x),
+                "maxWidth" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("height");
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
@@ -5653,7 +5826,14 @@ impl __p::Shape for McpUiHostContextDeviceCapabilities {
 impl __v::Validate for McpUiHostContextDeviceCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextDeviceCapabilities") else { return };
-        let __f = [o.get("touch"), o.get("hover")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "touch" => __f[0usize] = Some(x),
+                "hover" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("touch");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -5788,7 +5968,16 @@ impl __p::Shape for McpUiHostContextSafeAreaInsets {
 impl __v::Validate for McpUiHostContextSafeAreaInsets {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostContextSafeAreaInsets") else { return };
-        let __f = [o.get("top"), o.get("right"), o.get("bottom"), o.get("left")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "top" => __f[0usize] = Some(x),
+                "right" => __f[1usize] = Some(x),
+                "bottom" => __f[2usize] = Some(x),
+                "left" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("top", "McpUiHostContextSafeAreaInsets");
         }
@@ -5935,7 +6124,14 @@ impl __v::Validate for McpUiHostContextChangedNotification {
         let Some(o) = cx.object(v, "McpUiHostContextChangedNotification") else {
             return
         };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiHostContextChangedNotification");
         }
@@ -6076,7 +6272,14 @@ impl __p::Shape for McpUiUpdateModelContextRequest {
 impl __v::Validate for McpUiUpdateModelContextRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiUpdateModelContextRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiUpdateModelContextRequest");
         }
@@ -6200,7 +6403,14 @@ impl __v::Validate for McpUiUpdateModelContextRequestParams {
         let Some(o) = cx.object(v, "McpUiUpdateModelContextRequestParams") else {
             return
         };
-        let __f = [o.get("content"), o.get("structuredContent")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "content" => __f[0usize] = Some(x),
+                "structuredContent" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("content");
             <Vec<
@@ -6324,7 +6534,14 @@ impl __p::Shape for McpUiResourceTeardownRequest {
 impl __v::Validate for McpUiResourceTeardownRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceTeardownRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiResourceTeardownRequest");
         }
@@ -6482,14 +6699,18 @@ impl __v::Validate for McpUiSupportedContentBlockModalities {
         let Some(o) = cx.object(v, "McpUiSupportedContentBlockModalities") else {
             return
         };
-        let __f = [
-            o.get("text"),
-            o.get("image"),
-            o.get("audio"),
-            o.get("resource"),
-            o.get("resourceLink"),
-            o.get("structuredContent"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "text" => __f[0usize] = Some(x),
+                "image" => __f[1usize] = Some(x),
+                "audio" => __f[2usize] = Some(x),
+                "resource" => __f[3usize] = Some(x),
+                "resourceLink" => __f[4usize] = Some(x),
+                "structuredContent" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("text");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -6627,7 +6848,14 @@ impl __p::Shape for McpUiRequestTeardownNotification {
 impl __v::Validate for McpUiRequestTeardownNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestTeardownNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiRequestTeardownNotification");
         }
@@ -6846,18 +7074,22 @@ impl __p::Shape for McpUiHostCapabilities {
 impl __v::Validate for McpUiHostCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilities") else { return };
-        let __f = [
-            o.get("experimental"),
-            o.get("openLinks"),
-            o.get("downloadFile"),
-            o.get("serverTools"),
-            o.get("serverResources"),
-            o.get("logging"),
-            o.get("sandbox"),
-            o.get("updateModelContext"),
-            o.get("message"),
-            o.get("sampling"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "experimental" => __f[0usize] = Some(x),
+                "openLinks" => __f[1usize] = Some(x),
+                "downloadFile" => __f[2usize] = Some(x),
+                "serverTools" => __f[3usize] = Some(x),
+                "serverResources" => __f[4usize] = Some(x),
+                "logging" => __f[5usize] = Some(x),
+                "sandbox" => __f[6usize] = Some(x),
+                "updateModelContext" => __f[7usize] = Some(x),
+                "message" => __f[8usize] = Some(x),
+                "sampling" => __f[9usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
@@ -7004,7 +7236,13 @@ impl __p::Shape for McpUiHostCapabilitiesServerTools {
 impl __v::Validate for McpUiHostCapabilitiesServerTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerTools") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -7099,7 +7337,13 @@ impl __v::Validate for McpUiHostCapabilitiesServerResources {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesServerResources") else {
             return
         };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -7206,7 +7450,14 @@ impl __p::Shape for McpUiHostCapabilitiesSandbox {
 impl __v::Validate for McpUiHostCapabilitiesSandbox {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSandbox") else { return };
-        let __f = [o.get("permissions"), o.get("csp")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "permissions" => __f[0usize] = Some(x),
+                "csp" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("permissions");
             <McpUiResourcePermissions as __v::Validate>::validate_json(x, cx);
@@ -7302,7 +7553,13 @@ impl __p::Shape for McpUiHostCapabilitiesSampling {
 impl __v::Validate for McpUiHostCapabilitiesSampling {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiHostCapabilitiesSampling") else { return };
-        let __f = [o.get("tools")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "tools" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("tools");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -7430,11 +7687,15 @@ impl __p::Shape for McpUiAppCapabilities {
 impl __v::Validate for McpUiAppCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiAppCapabilities") else { return };
-        let __f = [
-            o.get("experimental"),
-            o.get("tools"),
-            o.get("availableDisplayModes"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "experimental" => __f[0usize] = Some(x),
+                "tools" => __f[1usize] = Some(x),
+                "availableDisplayModes" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
@@ -7537,7 +7798,13 @@ impl __p::Shape for McpUiAppCapabilitiesTools {
 impl __v::Validate for McpUiAppCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiAppCapabilitiesTools") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -7659,7 +7926,14 @@ impl __p::Shape for McpUiInitializeRequest {
 impl __v::Validate for McpUiInitializeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiInitializeRequest");
         }
@@ -7801,7 +8075,15 @@ impl __p::Shape for McpUiInitializeRequestParams {
 impl __v::Validate for McpUiInitializeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeRequestParams") else { return };
-        let __f = [o.get("appInfo"), o.get("appCapabilities"), o.get("protocolVersion")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "appInfo" => __f[0usize] = Some(x),
+                "appCapabilities" => __f[1usize] = Some(x),
+                "protocolVersion" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("appInfo", "McpUiInitializeRequestParams");
         }
@@ -7966,12 +8248,16 @@ impl __p::Shape for McpUiInitializeResult {
 impl __v::Validate for McpUiInitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializeResult") else { return };
-        let __f = [
-            o.get("protocolVersion"),
-            o.get("hostInfo"),
-            o.get("hostCapabilities"),
-            o.get("hostContext"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "protocolVersion" => __f[0usize] = Some(x),
+                "hostInfo" => __f[1usize] = Some(x),
+                "hostCapabilities" => __f[2usize] = Some(x),
+                "hostContext" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("protocolVersion", "McpUiInitializeResult");
         }
@@ -8107,7 +8393,14 @@ impl __p::Shape for McpUiInitializedNotification {
 impl __v::Validate for McpUiInitializedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiInitializedNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiInitializedNotification");
         }
@@ -8278,12 +8571,16 @@ impl __p::Shape for McpUiResourceCsp {
 impl __v::Validate for McpUiResourceCsp {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceCsp") else { return };
-        let __f = [
-            o.get("connectDomains"),
-            o.get("resourceDomains"),
-            o.get("frameDomains"),
-            o.get("baseUriDomains"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "connectDomains" => __f[0usize] = Some(x),
+                "resourceDomains" => __f[1usize] = Some(x),
+                "frameDomains" => __f[2usize] = Some(x),
+                "baseUriDomains" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("connectDomains");
             <Vec<String> as __v::Validate>::validate_json(x, cx);
@@ -8436,12 +8733,16 @@ impl __p::Shape for McpUiResourcePermissions {
 impl __v::Validate for McpUiResourcePermissions {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourcePermissions") else { return };
-        let __f = [
-            o.get("camera"),
-            o.get("microphone"),
-            o.get("geolocation"),
-            o.get("clipboardWrite"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "camera" => __f[0usize] = Some(x),
+                "microphone" => __f[1usize] = Some(x),
+                "geolocation" => __f[2usize] = Some(x),
+                "clipboardWrite" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("camera");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -8604,12 +8905,16 @@ impl __p::Shape for McpUiResourceMeta {
 impl __v::Validate for McpUiResourceMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiResourceMeta") else { return };
-        let __f = [
-            o.get("csp"),
-            o.get("permissions"),
-            o.get("domain"),
-            o.get("prefersBorder"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "csp" => __f[0usize] = Some(x),
+                "permissions" => __f[1usize] = Some(x),
+                "domain" => __f[2usize] = Some(x),
+                "prefersBorder" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("csp");
             <McpUiResourceCsp as __v::Validate>::validate_json(x, cx);
@@ -8749,7 +9054,14 @@ impl __p::Shape for McpUiRequestDisplayModeRequest {
 impl __v::Validate for McpUiRequestDisplayModeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "McpUiRequestDisplayModeRequest");
         }
@@ -8864,7 +9176,13 @@ impl __v::Validate for McpUiRequestDisplayModeRequestParams {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeRequestParams") else {
             return
         };
-        let __f = [o.get("mode")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "mode" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("mode", "McpUiRequestDisplayModeRequestParams");
         }
@@ -8968,7 +9286,13 @@ impl __p::Shape for McpUiRequestDisplayModeResult {
 impl __v::Validate for McpUiRequestDisplayModeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiRequestDisplayModeResult") else { return };
-        let __f = [o.get("mode")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "mode" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("mode", "McpUiRequestDisplayModeResult");
         }
@@ -9183,12 +9507,16 @@ impl __p::Shape for McpUiToolMeta {
 impl __v::Validate for McpUiToolMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiToolMeta") else { return };
-        let __f = [
-            o.get("resourceUri"),
-            o.get("visibility"),
-            o.get("csp"),
-            o.get("permissions"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "resourceUri" => __f[0usize] = Some(x),
+                "visibility" => __f[1usize] = Some(x),
+                "csp" => __f[2usize] = Some(x),
+                "permissions" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("resourceUri");
             <String as __v::Validate>::validate_json(x, cx);
@@ -9329,7 +9657,13 @@ impl __p::Shape for McpUiClientCapabilities {
 impl __v::Validate for McpUiClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "McpUiClientCapabilities") else { return };
-        let __f = [o.get("mimeTypes")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "mimeTypes" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("mimeTypes");
             <Vec<String> as __v::Validate>::validate_json(x, cx);

@@ -475,22 +475,59 @@ impl<'de> serde::Deserialize<'de> for InputResponse {
 }
 impl __v::Validate for InputResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <CreateMessageResult as __p::Shape>::score(v),
-                <ListRootsResult as __p::Shape>::score(v),
-                <ElicitResult as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <ListRootsResult as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <ElicitResult as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of InputResponse; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for InputResponse {
+    const NAME: &'static str = "InputResponse";
+    const NO_MEMBER: &'static str = "matches no member of InputResponse; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "role" => Some(0usize),
+            "model" => Some(0usize),
+            "roots" => Some(1usize),
+            "action" => Some(2usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "action" => 0x2,
+                    "content" => 0x4,
+                    "model" => 0x8,
+                    "role" => 0x10,
+                    "roots" => 0x20,
+                    "stopReason" => 0x40,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x1c, 0x5d, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x20, 0x20, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x2, 0x6, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
+            1usize => <ListRootsResult as __v::Validate>::validate_json(v, cx),
+            2usize => <ElicitResult as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::CreateMessageResult(_) => 0usize,
+            Self::ListRootsResult(_) => 1usize,
+            Self::ElicitResult(_) => 2usize,
         }
     }
 }
@@ -645,12 +682,16 @@ impl __p::Shape for InputRequiredResult {
 impl __v::Validate for InputRequiredResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputRequiredResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("inputRequests"),
-            o.get("requestState"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "inputRequests" => __f[2usize] = Some(x),
+                "requestState" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "InputRequiredResult");
         }
@@ -795,7 +836,15 @@ impl __p::Shape for InputResponseRequestParams {
 impl __v::Validate for InputResponseRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputResponseRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("inputResponses"), o.get("requestState")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "inputResponses" => __f[1usize] = Some(x),
+                "requestState" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "InputResponseRequestParams");
         }
@@ -952,12 +1001,16 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("uri"),
-            o.get("inputResponses"),
-            o.get("requestState"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                "inputResponses" => __f[2usize] = Some(x),
+                "requestState" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "ReadResourceRequestParams");
         }
@@ -1135,7 +1188,16 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ReadResourceRequest");
         }
@@ -1346,13 +1408,17 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("ttlMs"),
-            o.get("cacheScope"),
-            o.get("contents"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "ttlMs" => __f[2usize] = Some(x),
+                "cacheScope" => __f[3usize] = Some(x),
+                "contents" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "ReadResourceResult");
         }
@@ -1549,20 +1615,58 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl __v::Validate for ReadResourceResultContentsItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <TextResourceContents as __p::Shape>::score(v),
-                <BlobResourceContents as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `name`, `uri`, `text`); BlobResourceContents (with `name`, `uri`, `blob`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ReadResourceResultContentsItem {
+    const NAME: &'static str = "ReadResourceResultContentsItem";
+    const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `name`, `uri`, `text`); BlobResourceContents (with `name`, `uri`, `blob`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "text" => Some(0usize),
+            "blob" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "annotations" => 0x2,
+                    "blob" => 0x4,
+                    "description" => 0x8,
+                    "icons" => 0x10,
+                    "mimeType" => 0x20,
+                    "name" => 0x40,
+                    "size" => 0x80,
+                    "text" => 0x100,
+                    "title" => 0x200,
+                    "uri" => 0x400,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x540, 0x7fb, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x444, 0x6ff, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            1usize => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::TextResourceContents(_) => 0usize,
+            Self::BlobResourceContents(_) => 1usize,
         }
     }
 }
@@ -1691,7 +1795,15 @@ impl __p::Shape for ReadResourceResultResponse {
 impl __v::Validate for ReadResourceResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "ReadResourceResultResponse");
         }
@@ -2094,18 +2206,22 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("uri"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("size"),
-            o.get("_meta"),
-            o.get("text"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "uri" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "mimeType" => __f[5usize] = Some(x),
+                "annotations" => __f[6usize] = Some(x),
+                "size" => __f[7usize] = Some(x),
+                "_meta" => __f[8usize] = Some(x),
+                "text" => __f[9usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "TextResourceContents");
         }
@@ -2401,18 +2517,22 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("uri"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("size"),
-            o.get("_meta"),
-            o.get("blob"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "uri" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "mimeType" => __f[5usize] = Some(x),
+                "annotations" => __f[6usize] = Some(x),
+                "size" => __f[7usize] = Some(x),
+                "_meta" => __f[8usize] = Some(x),
+                "blob" => __f[9usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "BlobResourceContents");
         }
@@ -2618,13 +2738,17 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("inputResponses"),
-            o.get("requestState"),
-            o.get("name"),
-            o.get("arguments"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "inputResponses" => __f[1usize] = Some(x),
+                "requestState" => __f[2usize] = Some(x),
+                "name" => __f[3usize] = Some(x),
+                "arguments" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "GetPromptRequestParams");
         }
@@ -2801,7 +2925,16 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "GetPromptRequest");
         }
@@ -2975,12 +3108,16 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("description"),
-            o.get("messages"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "messages" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "GetPromptResult");
         }
@@ -3137,7 +3274,15 @@ impl __p::Shape for GetPromptResultResponse {
 impl __v::Validate for GetPromptResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "GetPromptResultResponse");
         }
@@ -3409,7 +3554,14 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        let __f = [o.get("role"), o.get("content")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "PromptMessage");
         }
@@ -3555,7 +3707,15 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        let __f = [o.get("type"), o.get("resource"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "resource" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "EmbeddedResource");
         }
@@ -3729,20 +3889,58 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl __v::Validate for EmbeddedResourceResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <TextResourceContents as __p::Shape>::score(v),
-                <BlobResourceContents as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `name`, `uri`, `text`); BlobResourceContents (with `name`, `uri`, `blob`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for EmbeddedResourceResource {
+    const NAME: &'static str = "EmbeddedResourceResource";
+    const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `name`, `uri`, `text`); BlobResourceContents (with `name`, `uri`, `blob`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "text" => Some(0usize),
+            "blob" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "annotations" => 0x2,
+                    "blob" => 0x4,
+                    "description" => 0x8,
+                    "icons" => 0x10,
+                    "mimeType" => 0x20,
+                    "name" => 0x40,
+                    "size" => 0x80,
+                    "text" => 0x100,
+                    "title" => 0x200,
+                    "uri" => 0x400,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x540, 0x7fb, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x444, 0x6ff, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            1usize => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::TextResourceContents(_) => 0usize,
+            Self::BlobResourceContents(_) => 1usize,
         }
     }
 }
@@ -3923,13 +4121,17 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("content"),
-            o.get("structuredContent"),
-            o.get("isError"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "content" => __f[2usize] = Some(x),
+                "structuredContent" => __f[3usize] = Some(x),
+                "isError" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "CallToolResult");
         }
@@ -4091,7 +4293,15 @@ impl __p::Shape for CallToolResultResponse {
 impl __v::Validate for CallToolResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "CallToolResultResponse");
         }
@@ -4404,13 +4614,17 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("inputResponses"),
-            o.get("requestState"),
-            o.get("name"),
-            o.get("arguments"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "inputResponses" => __f[1usize] = Some(x),
+                "requestState" => __f[2usize] = Some(x),
+                "name" => __f[3usize] = Some(x),
+                "arguments" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "CallToolRequestParams");
         }
@@ -4587,7 +4801,16 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CallToolRequest");
         }
@@ -4838,18 +5061,22 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        let __f = [
-            o.get("messages"),
-            o.get("modelPreferences"),
-            o.get("systemPrompt"),
-            o.get("includeContext"),
-            o.get("temperature"),
-            o.get("maxTokens"),
-            o.get("stopSequences"),
-            o.get("metadata"),
-            o.get("tools"),
-            o.get("toolChoice"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "messages" => __f[0usize] = Some(x),
+                "modelPreferences" => __f[1usize] = Some(x),
+                "systemPrompt" => __f[2usize] = Some(x),
+                "includeContext" => __f[3usize] = Some(x),
+                "temperature" => __f[4usize] = Some(x),
+                "maxTokens" => __f[5usize] = Some(x),
+                "stopSequences" => __f[6usize] = Some(x),
+                "metadata" => __f[7usize] = Some(x),
+                "tools" => __f[8usize] = Some(x),
+                "toolChoice" => __f[9usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("messages", "CreateMessageRequestParams");
         }
@@ -5022,7 +5249,14 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CreateMessageRequest");
         }
@@ -5204,13 +5438,17 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        let __f = [
-            o.get("role"),
-            o.get("content"),
-            o.get("_meta"),
-            o.get("model"),
-            o.get("stopReason"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                "model" => __f[3usize] = Some(x),
+                "stopReason" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "CreateMessageResult");
         }
@@ -5358,7 +5596,15 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        let __f = [o.get("role"), o.get("content"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "SamplingMessage");
         }
@@ -5476,20 +5722,9 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
 }
 impl __v::Validate for SamplingMessageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <SamplingMessageContentBlock as __p::Shape>::score(v),
-                <Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
-                <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
-            }
-            Some(1usize) => {
-                <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
-            }
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}",
@@ -5497,6 +5732,19 @@ impl __v::Validate for SamplingMessageContent {
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => fail(cx),
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => {
+                <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Object(_) => {
+                <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
             }
         }
     }
@@ -6087,14 +6335,18 @@ impl __p::Shape for ToolResultContent {
 impl __v::Validate for ToolResultContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("toolUseId"),
-            o.get("content"),
-            o.get("structuredContent"),
-            o.get("isError"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "toolUseId" => __f[1usize] = Some(x),
+                "content" => __f[2usize] = Some(x),
+                "structuredContent" => __f[3usize] = Some(x),
+                "isError" => __f[4usize] = Some(x),
+                "_meta" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ToolResultContent");
         }
@@ -6906,48 +7158,110 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
 }
 impl __v::Validate for ServerResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <EmptyResult as __p::Shape>::score(v),
-                <DiscoverResult as __p::Shape>::score(v),
-                <CompleteResult as __p::Shape>::score(v),
-                <GetPromptResult as __p::Shape>::score(v),
-                <ListPromptsResult as __p::Shape>::score(v),
-                <ListResourceTemplatesResult as __p::Shape>::score(v),
-                <ListResourcesResult as __p::Shape>::score(v),
-                <ReadResourceResult as __p::Shape>::score(v),
-                <SubscriptionsListenResult as __p::Shape>::score(v),
-                <CallToolResult as __p::Shape>::score(v),
-                <ListToolsResult as __p::Shape>::score(v),
-                <InputRequiredResult as __p::Shape>::score(v),
-                <ReadResourceMetadataResult as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <DiscoverResult as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <CompleteResult as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
-            Some(4usize) => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
-            Some(5usize) => {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ServerResult {
+    const NAME: &'static str = "ServerResult";
+    const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ReadResourceMetadataResult (with `metadata`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "cacheScope" => 0x2,
+                    "capabilities" => 0x4,
+                    "completion" => 0x8,
+                    "content" => 0x10,
+                    "contents" => 0x20,
+                    "description" => 0x40,
+                    "inputRequests" => 0x80,
+                    "instructions" => 0x100,
+                    "isError" => 0x200,
+                    "messages" => 0x400,
+                    "metadata" => 0x800,
+                    "nextCursor" => 0x1000,
+                    "prompts" => 0x2000,
+                    "requestState" => 0x4000,
+                    "resourceTemplates" => 0x8000,
+                    "resources" => 0x10000,
+                    "resultType" => 0x20000,
+                    "structuredContent" => 0x40000,
+                    "supportedVersions" => 0x80000,
+                    "tools" => 0x100000,
+                    "ttlMs" => 0x200000,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x20001, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x280006, 0x2a0107, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x8, 0x20009, &[]);
+        out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x20441, &[]);
+        out[4usize] = __v::rank_by_bits(o, present, 0x202002, 0x223003, &[]);
+        out[5usize] = __v::rank_by_bits(o, present, 0x208002, 0x229003, &[]);
+        out[6usize] = __v::rank_by_bits(o, present, 0x210002, 0x231003, &[]);
+        out[7usize] = __v::rank_by_bits(o, present, 0x200022, 0x220023, &[]);
+        out[8usize] = __v::rank_by_bits(o, present, 0x1, 0x20001, &[]);
+        out[9usize] = __v::rank_by_bits(o, present, 0x10, 0x60211, &[]);
+        out[10usize] = __v::rank_by_bits(o, present, 0x300002, 0x321003, &[]);
+        out[11usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x20000,
+            0x4081,
+            &[("resultType", 0x20000, true, __p::Lit::Str("input_required"))],
+        );
+        out[12usize] = __v::rank_by_bits(o, present, 0x800, 0x20801, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            1usize => <DiscoverResult as __v::Validate>::validate_json(v, cx),
+            2usize => <CompleteResult as __v::Validate>::validate_json(v, cx),
+            3usize => <GetPromptResult as __v::Validate>::validate_json(v, cx),
+            4usize => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
+            5usize => {
                 <ListResourceTemplatesResult as __v::Validate>::validate_json(v, cx)
             }
-            Some(6usize) => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
-            Some(7usize) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
-            Some(8usize) => {
-                <SubscriptionsListenResult as __v::Validate>::validate_json(v, cx)
-            }
-            Some(9usize) => <CallToolResult as __v::Validate>::validate_json(v, cx),
-            Some(10usize) => <ListToolsResult as __v::Validate>::validate_json(v, cx),
-            Some(11usize) => <InputRequiredResult as __v::Validate>::validate_json(v, cx),
-            Some(12usize) => {
+            6usize => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
+            7usize => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
+            8usize => <SubscriptionsListenResult as __v::Validate>::validate_json(v, cx),
+            9usize => <CallToolResult as __v::Validate>::validate_json(v, cx),
+            10usize => <ListToolsResult as __v::Validate>::validate_json(v, cx),
+            11usize => <InputRequiredResult as __v::Validate>::validate_json(v, cx),
+            12usize => {
                 <ReadResourceMetadataResult as __v::Validate>::validate_json(v, cx)
             }
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ServerResult; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ReadResourceMetadataResult (with `metadata`)",
-                )
-            }
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::EmptyResult(_) => 0usize,
+            Self::DiscoverResult(_) => 1usize,
+            Self::CompleteResult(_) => 2usize,
+            Self::GetPromptResult(_) => 3usize,
+            Self::ListPromptsResult(_) => 4usize,
+            Self::ListResourceTemplatesResult(_) => 5usize,
+            Self::ListResourcesResult(_) => 6usize,
+            Self::ReadResourceResult(_) => 7usize,
+            Self::SubscriptionsListenResult(_) => 8usize,
+            Self::CallToolResult(_) => 9usize,
+            Self::ListToolsResult(_) => 10usize,
+            Self::InputRequiredResult(_) => 11usize,
+            Self::ReadResourceMetadataResult(_) => 12usize,
         }
     }
 }
@@ -7087,7 +7401,16 @@ impl __p::Shape for ReadResourceMetadataRequest {
 impl __v::Validate for ReadResourceMetadataRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceMetadataRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ReadResourceMetadataRequest");
         }
@@ -7224,7 +7547,14 @@ impl __p::Shape for ReadResourceMetadataRequestParams {
 impl __v::Validate for ReadResourceMetadataRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceMetadataRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "ReadResourceMetadataRequestParams");
         }
@@ -7382,7 +7712,15 @@ impl __p::Shape for ReadResourceMetadataResult {
 impl __v::Validate for ReadResourceMetadataResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceMetadataResult") else { return };
-        let __f = [o.get("_meta"), o.get("resultType"), o.get("metadata")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "metadata" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "ReadResourceMetadataResult");
         }
@@ -7528,7 +7866,15 @@ impl __p::Shape for ReadResourceMetadataResultResponse {
 impl __v::Validate for ReadResourceMetadataResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceMetadataResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "ReadResourceMetadataResultResponse");
         }

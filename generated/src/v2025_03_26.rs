@@ -281,20 +281,62 @@ impl<'de> serde::Deserialize<'de> for JSONRPCBatchRequestItem {
 }
 impl __v::Validate for JSONRPCBatchRequestItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <JSONRPCRequest as __p::Shape>::score(v),
-                <JSONRPCNotification as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <JSONRPCRequest as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <JSONRPCNotification as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of JSONRPCBatchRequestItem; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\")",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for JSONRPCBatchRequestItem {
+    const NAME: &'static str = "JSONRPCBatchRequestItem";
+    const NO_MEMBER: &'static str = "matches no member of JSONRPCBatchRequestItem; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\")";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "id" => Some(0usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "id" => 0x1,
+                    "jsonrpc" => 0x2,
+                    "method" => 0x4,
+                    "params" => 0x8,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x7,
+            0xd,
+            &[("jsonrpc", 0x2, true, __p::Lit::Str("2.0"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x6,
+            0xc,
+            &[("jsonrpc", 0x2, true, __p::Lit::Str("2.0"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <JSONRPCRequest as __v::Validate>::validate_json(v, cx),
+            1usize => <JSONRPCNotification as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::JSONRPCRequest(_) => 0usize,
+            Self::JSONRPCNotification(_) => 1usize,
         }
     }
 }
@@ -442,20 +484,63 @@ impl<'de> serde::Deserialize<'de> for JSONRPCBatchResponseItem {
 }
 impl __v::Validate for JSONRPCBatchResponseItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <JSONRPCResponse as __p::Shape>::score(v),
-                <JSONRPCError as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <JSONRPCResponse as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <JSONRPCError as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of JSONRPCBatchResponseItem; expected JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for JSONRPCBatchResponseItem {
+    const NAME: &'static str = "JSONRPCBatchResponseItem";
+    const NO_MEMBER: &'static str = "matches no member of JSONRPCBatchResponseItem; expected JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "result" => Some(0usize),
+            "error" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "error" => 0x1,
+                    "id" => 0x2,
+                    "jsonrpc" => 0x4,
+                    "result" => 0x8,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xe,
+            0xa,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x7,
+            0x3,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <JSONRPCResponse as __v::Validate>::validate_json(v, cx),
+            1usize => <JSONRPCError as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::JSONRPCResponse(_) => 0usize,
+            Self::JSONRPCError(_) => 1usize,
         }
     }
 }
@@ -570,20 +655,29 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
 }
 impl __v::Validate for ProgressToken {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected string or integer (ProgressToken)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => fail(cx),
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }
@@ -684,7 +778,14 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "Request");
         }
@@ -782,7 +883,13 @@ impl __p::Shape for RequestParamsMeta {
 impl __v::Validate for RequestParamsMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        let __f = [o.get("progressToken")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "progressToken" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("progressToken");
             <ProgressToken as __v::Validate>::validate_json(x, cx);
@@ -867,7 +974,13 @@ impl __p::Shape for RequestParams {
 impl __v::Validate for RequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
@@ -971,7 +1084,14 @@ impl __p::Shape for Notification {
 impl __v::Validate for Notification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "Notification");
         }
@@ -1070,7 +1190,13 @@ impl __p::Shape for NotificationParams {
 impl __v::Validate for NotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -1159,7 +1285,13 @@ impl __p::Shape for Result {
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -1277,20 +1409,29 @@ impl<'de> serde::Deserialize<'de> for RequestId {
 }
 impl __v::Validate for RequestId {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected string or integer (RequestId)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => fail(cx),
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }
@@ -1422,7 +1563,16 @@ impl __p::Shape for JSONRPCRequest {
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "JSONRPCRequest");
         }
@@ -1580,7 +1730,15 @@ impl __p::Shape for JSONRPCNotification {
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "JSONRPCNotification");
         }
@@ -1723,7 +1881,15 @@ impl __p::Shape for JSONRPCResponse {
 impl __v::Validate for JSONRPCResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "JSONRPCResponse");
         }
@@ -1875,7 +2041,15 @@ impl __p::Shape for JSONRPCError {
 impl __v::Validate for JSONRPCError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCError") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "error" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "JSONRPCError");
         }
@@ -2011,7 +2185,15 @@ impl __p::Shape for JSONRPCErrorError {
 impl __v::Validate for JSONRPCErrorError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorError") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "JSONRPCErrorError");
         }
@@ -2150,7 +2332,14 @@ impl __p::Shape for CancelledNotification {
 impl __v::Validate for CancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CancelledNotification");
         }
@@ -2274,7 +2463,14 @@ impl __p::Shape for CancelledNotificationParams {
 impl __v::Validate for CancelledNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        let __f = [o.get("requestId"), o.get("reason")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "requestId" => __f[0usize] = Some(x),
+                "reason" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("requestId", "CancelledNotificationParams");
         }
@@ -2394,7 +2590,14 @@ impl __p::Shape for InitializeRequest {
 impl __v::Validate for InitializeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "InitializeRequest");
         }
@@ -2526,7 +2729,15 @@ impl __p::Shape for InitializeRequestParams {
 impl __v::Validate for InitializeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        let __f = [o.get("protocolVersion"), o.get("capabilities"), o.get("clientInfo")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "protocolVersion" => __f[0usize] = Some(x),
+                "capabilities" => __f[1usize] = Some(x),
+                "clientInfo" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("protocolVersion", "InitializeRequestParams");
         }
@@ -2693,13 +2904,17 @@ impl __p::Shape for InitializeResult {
 impl __v::Validate for InitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("protocolVersion"),
-            o.get("capabilities"),
-            o.get("serverInfo"),
-            o.get("instructions"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "protocolVersion" => __f[1usize] = Some(x),
+                "capabilities" => __f[2usize] = Some(x),
+                "serverInfo" => __f[3usize] = Some(x),
+                "instructions" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("protocolVersion", "InitializeResult");
         }
@@ -2836,7 +3051,14 @@ impl __p::Shape for InitializedNotification {
 impl __v::Validate for InitializedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "InitializedNotification");
         }
@@ -2960,7 +3182,15 @@ impl __p::Shape for ClientCapabilities {
 impl __v::Validate for ClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        let __f = [o.get("experimental"), o.get("roots"), o.get("sampling")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "experimental" => __f[0usize] = Some(x),
+                "roots" => __f[1usize] = Some(x),
+                "sampling" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
@@ -3063,7 +3293,13 @@ impl __p::Shape for ClientCapabilitiesRoots {
 impl __v::Validate for ClientCapabilitiesRoots {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -3211,14 +3447,18 @@ impl __p::Shape for ServerCapabilities {
 impl __v::Validate for ServerCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        let __f = [
-            o.get("experimental"),
-            o.get("logging"),
-            o.get("completions"),
-            o.get("prompts"),
-            o.get("resources"),
-            o.get("tools"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "experimental" => __f[0usize] = Some(x),
+                "logging" => __f[1usize] = Some(x),
+                "completions" => __f[2usize] = Some(x),
+                "prompts" => __f[3usize] = Some(x),
+                "resources" => __f[4usize] = Some(x),
+                "tools" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
@@ -3336,7 +3576,13 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 impl __v::Validate for ServerCapabilitiesPrompts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -3440,7 +3686,14 @@ impl __p::Shape for ServerCapabilitiesResources {
 impl __v::Validate for ServerCapabilitiesResources {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        let __f = [o.get("subscribe"), o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "subscribe" => __f[0usize] = Some(x),
+                "listChanged" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("subscribe");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -3538,7 +3791,13 @@ impl __p::Shape for ServerCapabilitiesTools {
 impl __v::Validate for ServerCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -3640,7 +3899,14 @@ impl __p::Shape for Implementation {
 impl __v::Validate for Implementation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        let __f = [o.get("name"), o.get("version")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "version" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Implementation");
         }
@@ -3749,7 +4015,14 @@ impl __p::Shape for PingRequest {
 impl __v::Validate for PingRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "PingRequest");
         }
@@ -3872,7 +4145,14 @@ impl __p::Shape for ProgressNotification {
 impl __v::Validate for ProgressNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ProgressNotification");
         }
@@ -4018,12 +4298,16 @@ impl __p::Shape for ProgressNotificationParams {
 impl __v::Validate for ProgressNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        let __f = [
-            o.get("progressToken"),
-            o.get("progress"),
-            o.get("total"),
-            o.get("message"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "progressToken" => __f[0usize] = Some(x),
+                "progress" => __f[1usize] = Some(x),
+                "total" => __f[2usize] = Some(x),
+                "message" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("progressToken", "ProgressNotificationParams");
         }
@@ -4147,7 +4431,14 @@ impl __p::Shape for PaginatedRequest {
 impl __v::Validate for PaginatedRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "PaginatedRequest");
         }
@@ -4247,7 +4538,13 @@ impl __p::Shape for PaginatedRequestParams {
 impl __v::Validate for PaginatedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        let __f = [o.get("cursor")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "cursor" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("cursor");
             <Cursor as __v::Validate>::validate_json(x, cx);
@@ -4346,7 +4643,14 @@ impl __p::Shape for PaginatedResult {
 impl __v::Validate for PaginatedResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -4459,7 +4763,14 @@ impl __p::Shape for ListResourcesRequest {
 impl __v::Validate for ListResourcesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListResourcesRequest");
         }
@@ -4593,7 +4904,15 @@ impl __p::Shape for ListResourcesResult {
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resources")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                "resources" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("resources", "ListResourcesResult");
         }
@@ -4714,7 +5033,14 @@ impl __p::Shape for ListResourceTemplatesRequest {
 impl __v::Validate for ListResourceTemplatesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListResourceTemplatesRequest");
         }
@@ -4858,7 +5184,15 @@ impl __p::Shape for ListResourceTemplatesResult {
 impl __v::Validate for ListResourceTemplatesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resourceTemplates")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                "resourceTemplates" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("resourceTemplates", "ListResourceTemplatesResult");
         }
@@ -4987,7 +5321,14 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ReadResourceRequest");
         }
@@ -5099,7 +5440,13 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        let __f = [o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "ReadResourceRequestParams");
         }
@@ -5219,7 +5566,14 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        let __f = [o.get("_meta"), o.get("contents")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "contents" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("contents", "ReadResourceResult");
         }
@@ -5385,20 +5739,51 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl __v::Validate for ReadResourceResultContentsItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <TextResourceContents as __p::Shape>::score(v),
-                <BlobResourceContents as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ReadResourceResultContentsItem {
+    const NAME: &'static str = "ReadResourceResultContentsItem";
+    const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "text" => Some(0usize),
+            "blob" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "blob" => 0x1,
+                    "mimeType" => 0x2,
+                    "text" => 0x4,
+                    "uri" => 0x8,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0xc, 0xe, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x9, 0xb, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            1usize => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::TextResourceContents(_) => 0usize,
+            Self::BlobResourceContents(_) => 1usize,
         }
     }
 }
@@ -5501,7 +5886,14 @@ impl __p::Shape for ResourceListChangedNotification {
 impl __v::Validate for ResourceListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ResourceListChangedNotification");
         }
@@ -5619,7 +6011,14 @@ impl __p::Shape for SubscribeRequest {
 impl __v::Validate for SubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "SubscribeRequest");
         }
@@ -5731,7 +6130,13 @@ impl __p::Shape for SubscribeRequestParams {
 impl __v::Validate for SubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        let __f = [o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "SubscribeRequestParams");
         }
@@ -5850,7 +6255,14 @@ impl __p::Shape for UnsubscribeRequest {
 impl __v::Validate for UnsubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "UnsubscribeRequest");
         }
@@ -5962,7 +6374,13 @@ impl __p::Shape for UnsubscribeRequestParams {
 impl __v::Validate for UnsubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        let __f = [o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "UnsubscribeRequestParams");
         }
@@ -6086,7 +6504,14 @@ impl __p::Shape for ResourceUpdatedNotification {
 impl __v::Validate for ResourceUpdatedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ResourceUpdatedNotification");
         }
@@ -6198,7 +6623,13 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 impl __v::Validate for ResourceUpdatedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        let __f = [o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "ResourceUpdatedNotificationParams");
         }
@@ -6358,14 +6789,18 @@ impl __p::Shape for Resource {
 impl __v::Validate for Resource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        let __f = [
-            o.get("uri"),
-            o.get("name"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("size"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "name" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "mimeType" => __f[3usize] = Some(x),
+                "annotations" => __f[4usize] = Some(x),
+                "size" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "Resource");
         }
@@ -6547,13 +6982,17 @@ impl __p::Shape for ResourceTemplate {
 impl __v::Validate for ResourceTemplate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        let __f = [
-            o.get("uriTemplate"),
-            o.get("name"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uriTemplate" => __f[0usize] = Some(x),
+                "name" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "mimeType" => __f[3usize] = Some(x),
+                "annotations" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uriTemplate", "ResourceTemplate");
         }
@@ -6694,7 +7133,14 @@ impl __p::Shape for ResourceContents {
 impl __v::Validate for ResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        let __f = [o.get("uri"), o.get("mimeType")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "ResourceContents");
         }
@@ -6826,7 +7272,15 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        let __f = [o.get("uri"), o.get("mimeType"), o.get("text")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "text" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "TextResourceContents");
         }
@@ -6974,7 +7428,15 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        let __f = [o.get("uri"), o.get("mimeType"), o.get("blob")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "blob" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "BlobResourceContents");
         }
@@ -7105,7 +7567,14 @@ impl __p::Shape for ListPromptsRequest {
 impl __v::Validate for ListPromptsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListPromptsRequest");
         }
@@ -7236,7 +7705,15 @@ impl __p::Shape for ListPromptsResult {
 impl __v::Validate for ListPromptsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("prompts")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                "prompts" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("prompts", "ListPromptsResult");
         }
@@ -7360,7 +7837,14 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "GetPromptRequest");
         }
@@ -7482,7 +7966,14 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        let __f = [o.get("name"), o.get("arguments")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "arguments" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "GetPromptRequestParams");
         }
@@ -7610,7 +8101,15 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        let __f = [o.get("_meta"), o.get("description"), o.get("messages")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "description" => __f[1usize] = Some(x),
+                "messages" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("messages", "GetPromptResult");
         }
@@ -7742,7 +8241,15 @@ impl __p::Shape for Prompt {
 impl __v::Validate for Prompt {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        let __f = [o.get("name"), o.get("description"), o.get("arguments")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "description" => __f[1usize] = Some(x),
+                "arguments" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Prompt");
         }
@@ -7873,7 +8380,15 @@ impl __p::Shape for PromptArgument {
 impl __v::Validate for PromptArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        let __f = [o.get("name"), o.get("description"), o.get("required")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "description" => __f[1usize] = Some(x),
+                "required" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "PromptArgument");
         }
@@ -8087,7 +8602,14 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        let __f = [o.get("role"), o.get("content")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "PromptMessage");
         }
@@ -8416,7 +8938,15 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        let __f = [o.get("type"), o.get("resource"), o.get("annotations")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "resource" => __f[1usize] = Some(x),
+                "annotations" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "EmbeddedResource");
         }
@@ -8589,20 +9119,51 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl __v::Validate for EmbeddedResourceResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <TextResourceContents as __p::Shape>::score(v),
-                <BlobResourceContents as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for EmbeddedResourceResource {
+    const NAME: &'static str = "EmbeddedResourceResource";
+    const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "text" => Some(0usize),
+            "blob" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "blob" => 0x1,
+                    "mimeType" => 0x2,
+                    "text" => 0x4,
+                    "uri" => 0x8,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0xc, 0xe, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x9, 0xb, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            1usize => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::TextResourceContents(_) => 0usize,
+            Self::BlobResourceContents(_) => 1usize,
         }
     }
 }
@@ -8705,7 +9266,14 @@ impl __p::Shape for PromptListChangedNotification {
 impl __v::Validate for PromptListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "PromptListChangedNotification");
         }
@@ -8815,7 +9383,14 @@ impl __p::Shape for ListToolsRequest {
 impl __v::Validate for ListToolsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListToolsRequest");
         }
@@ -8944,7 +9519,15 @@ impl __p::Shape for ListToolsResult {
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("tools")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                "tools" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("tools", "ListToolsResult");
         }
@@ -9090,7 +9673,15 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        let __f = [o.get("_meta"), o.get("content"), o.get("isError")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                "isError" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("content", "CallToolResult");
         }
@@ -9410,7 +10001,14 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CallToolRequest");
         }
@@ -9530,7 +10128,14 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        let __f = [o.get("name"), o.get("arguments")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "arguments" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "CallToolRequestParams");
         }
@@ -9645,7 +10250,14 @@ impl __p::Shape for ToolListChangedNotification {
 impl __v::Validate for ToolListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ToolListChangedNotification");
         }
@@ -9809,13 +10421,17 @@ impl __p::Shape for ToolAnnotations {
 impl __v::Validate for ToolAnnotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        let __f = [
-            o.get("title"),
-            o.get("readOnlyHint"),
-            o.get("destructiveHint"),
-            o.get("idempotentHint"),
-            o.get("openWorldHint"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "title" => __f[0usize] = Some(x),
+                "readOnlyHint" => __f[1usize] = Some(x),
+                "destructiveHint" => __f[2usize] = Some(x),
+                "idempotentHint" => __f[3usize] = Some(x),
+                "openWorldHint" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
@@ -9965,12 +10581,16 @@ impl __p::Shape for Tool {
 impl __v::Validate for Tool {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("description"),
-            o.get("inputSchema"),
-            o.get("annotations"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "description" => __f[1usize] = Some(x),
+                "inputSchema" => __f[2usize] = Some(x),
+                "annotations" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Tool");
         }
@@ -10105,7 +10725,15 @@ impl __p::Shape for ToolInputSchema {
 impl __v::Validate for ToolInputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        let __f = [o.get("type"), o.get("properties"), o.get("required")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "properties" => __f[1usize] = Some(x),
+                "required" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ToolInputSchema");
         }
@@ -10228,7 +10856,14 @@ impl __p::Shape for SetLevelRequest {
 impl __v::Validate for SetLevelRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "SetLevelRequest");
         }
@@ -10338,7 +10973,13 @@ impl __p::Shape for SetLevelRequestParams {
 impl __v::Validate for SetLevelRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        let __f = [o.get("level")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "level" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("level", "SetLevelRequestParams");
         }
@@ -10461,7 +11102,14 @@ impl __p::Shape for LoggingMessageNotification {
 impl __v::Validate for LoggingMessageNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "LoggingMessageNotification");
         }
@@ -10591,7 +11239,15 @@ impl __p::Shape for LoggingMessageNotificationParams {
 impl __v::Validate for LoggingMessageNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        let __f = [o.get("level"), o.get("logger"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "level" => __f[0usize] = Some(x),
+                "logger" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("level", "LoggingMessageNotificationParams");
         }
@@ -10849,7 +11505,14 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CreateMessageRequest");
         }
@@ -11148,16 +11811,20 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        let __f = [
-            o.get("messages"),
-            o.get("modelPreferences"),
-            o.get("systemPrompt"),
-            o.get("includeContext"),
-            o.get("temperature"),
-            o.get("maxTokens"),
-            o.get("stopSequences"),
-            o.get("metadata"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "messages" => __f[0usize] = Some(x),
+                "modelPreferences" => __f[1usize] = Some(x),
+                "systemPrompt" => __f[2usize] = Some(x),
+                "includeContext" => __f[3usize] = Some(x),
+                "temperature" => __f[4usize] = Some(x),
+                "maxTokens" => __f[5usize] = Some(x),
+                "stopSequences" => __f[6usize] = Some(x),
+                "metadata" => __f[7usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("messages", "CreateMessageRequestParams");
         }
@@ -11353,13 +12020,17 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("role"),
-            o.get("content"),
-            o.get("model"),
-            o.get("stopReason"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "role" => __f[1usize] = Some(x),
+                "content" => __f[2usize] = Some(x),
+                "model" => __f[3usize] = Some(x),
+                "stopReason" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("role", "CreateMessageResult");
         }
@@ -11587,7 +12258,14 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        let __f = [o.get("role"), o.get("content")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "SamplingMessage");
         }
@@ -11883,7 +12561,14 @@ impl __p::Shape for Annotations {
 impl __v::Validate for Annotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        let __f = [o.get("audience"), o.get("priority")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "audience" => __f[0usize] = Some(x),
+                "priority" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("audience");
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
@@ -12006,7 +12691,15 @@ impl __p::Shape for TextContent {
 impl __v::Validate for TextContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        let __f = [o.get("type"), o.get("text"), o.get("annotations")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "text" => __f[1usize] = Some(x),
+                "annotations" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "TextContent");
         }
@@ -12152,12 +12845,16 @@ impl __p::Shape for ImageContent {
 impl __v::Validate for ImageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("data"),
-            o.get("mimeType"),
-            o.get("annotations"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "data" => __f[1usize] = Some(x),
+                "mimeType" => __f[2usize] = Some(x),
+                "annotations" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ImageContent");
         }
@@ -12312,12 +13009,16 @@ impl __p::Shape for AudioContent {
 impl __v::Validate for AudioContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("data"),
-            o.get("mimeType"),
-            o.get("annotations"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "data" => __f[1usize] = Some(x),
+                "mimeType" => __f[2usize] = Some(x),
+                "annotations" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "AudioContent");
         }
@@ -12506,12 +13207,16 @@ impl __p::Shape for ModelPreferences {
 impl __v::Validate for ModelPreferences {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        let __f = [
-            o.get("hints"),
-            o.get("costPriority"),
-            o.get("speedPriority"),
-            o.get("intelligencePriority"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "hints" => __f[0usize] = Some(x),
+                "costPriority" => __f[1usize] = Some(x),
+                "speedPriority" => __f[2usize] = Some(x),
+                "intelligencePriority" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("hints");
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
@@ -12629,7 +13334,13 @@ impl __p::Shape for ModelHint {
 impl __v::Validate for ModelHint {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        let __f = [o.get("name")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
@@ -12739,7 +13450,14 @@ impl __p::Shape for CompleteRequest {
 impl __v::Validate for CompleteRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CompleteRequest");
         }
@@ -13021,7 +13739,14 @@ impl __p::Shape for CompleteRequestParamsArgument {
 impl __v::Validate for CompleteRequestParamsArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        let __f = [o.get("name"), o.get("value")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "value" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "CompleteRequestParamsArgument");
         }
@@ -13146,7 +13871,14 @@ impl __p::Shape for CompleteRequestParams {
 impl __v::Validate for CompleteRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        let __f = [o.get("ref"), o.get("argument")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "ref" => __f[0usize] = Some(x),
+                "argument" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("ref", "CompleteRequestParams");
         }
@@ -13268,7 +14000,14 @@ impl __p::Shape for CompleteResult {
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        let __f = [o.get("_meta"), o.get("completion")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "completion" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("completion", "CompleteResult");
         }
@@ -13398,7 +14137,15 @@ impl __p::Shape for CompleteResultCompletion {
 impl __v::Validate for CompleteResultCompletion {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        let __f = [o.get("values"), o.get("total"), o.get("hasMore")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "values" => __f[0usize] = Some(x),
+                "total" => __f[1usize] = Some(x),
+                "hasMore" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("values", "CompleteResultCompletion");
         }
@@ -13526,7 +14273,14 @@ impl __p::Shape for ResourceReference {
 impl __v::Validate for ResourceReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceReference") else { return };
-        let __f = [o.get("type"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ResourceReference");
         }
@@ -13649,7 +14403,14 @@ impl __p::Shape for PromptReference {
 impl __v::Validate for PromptReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        let __f = [o.get("type"), o.get("name")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "name" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "PromptReference");
         }
@@ -13768,7 +14529,14 @@ impl __p::Shape for ListRootsRequest {
 impl __v::Validate for ListRootsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListRootsRequest");
         }
@@ -13886,7 +14654,14 @@ impl __p::Shape for ListRootsResult {
 impl __v::Validate for ListRootsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        let __f = [o.get("_meta"), o.get("roots")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "roots" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("roots", "ListRootsResult");
         }
@@ -14007,7 +14782,14 @@ impl __p::Shape for Root {
 impl __v::Validate for Root {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        let __f = [o.get("uri"), o.get("name")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "name" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "Root");
         }
@@ -14125,7 +14907,14 @@ impl __p::Shape for RootsListChangedNotification {
 impl __v::Validate for RootsListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "RootsListChangedNotification");
         }
@@ -14896,22 +15685,54 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
 }
 impl __v::Validate for ClientResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <EmptyResult as __p::Shape>::score(v),
-                <CreateMessageResult as __p::Shape>::score(v),
-                <ListRootsResult as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <ListRootsResult as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ClientResult {
+    const NAME: &'static str = "ClientResult";
+    const NO_MEMBER: &'static str = "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "content" => 0x2,
+                    "model" => 0x4,
+                    "role" => 0x8,
+                    "roots" => 0x10,
+                    "stopReason" => 0x20,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0xe, 0x2f, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            1usize => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
+            2usize => <ListRootsResult as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::EmptyResult(_) => 0usize,
+            Self::CreateMessageResult(_) => 1usize,
+            Self::ListRootsResult(_) => 2usize,
         }
     }
 }
@@ -15730,38 +16551,87 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
 }
 impl __v::Validate for ServerResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <EmptyResult as __p::Shape>::score(v),
-                <InitializeResult as __p::Shape>::score(v),
-                <CompleteResult as __p::Shape>::score(v),
-                <GetPromptResult as __p::Shape>::score(v),
-                <ListPromptsResult as __p::Shape>::score(v),
-                <ListResourceTemplatesResult as __p::Shape>::score(v),
-                <ListResourcesResult as __p::Shape>::score(v),
-                <ReadResourceResult as __p::Shape>::score(v),
-                <CallToolResult as __p::Shape>::score(v),
-                <ListToolsResult as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <InitializeResult as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <CompleteResult as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
-            Some(4usize) => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
-            Some(5usize) => {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ServerResult {
+    const NAME: &'static str = "ServerResult";
+    const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "capabilities" => 0x2,
+                    "completion" => 0x4,
+                    "content" => 0x8,
+                    "contents" => 0x10,
+                    "description" => 0x20,
+                    "instructions" => 0x40,
+                    "isError" => 0x80,
+                    "messages" => 0x100,
+                    "nextCursor" => 0x200,
+                    "prompts" => 0x400,
+                    "protocolVersion" => 0x800,
+                    "resourceTemplates" => 0x1000,
+                    "resources" => 0x2000,
+                    "serverInfo" => 0x4000,
+                    "tools" => 0x8000,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x4802, 0x4843, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
+        out[3usize] = __v::rank_by_bits(o, present, 0x100, 0x121, &[]);
+        out[4usize] = __v::rank_by_bits(o, present, 0x400, 0x601, &[]);
+        out[5usize] = __v::rank_by_bits(o, present, 0x1000, 0x1201, &[]);
+        out[6usize] = __v::rank_by_bits(o, present, 0x2000, 0x2201, &[]);
+        out[7usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
+        out[8usize] = __v::rank_by_bits(o, present, 0x8, 0x89, &[]);
+        out[9usize] = __v::rank_by_bits(o, present, 0x8000, 0x8201, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            1usize => <InitializeResult as __v::Validate>::validate_json(v, cx),
+            2usize => <CompleteResult as __v::Validate>::validate_json(v, cx),
+            3usize => <GetPromptResult as __v::Validate>::validate_json(v, cx),
+            4usize => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
+            5usize => {
                 <ListResourceTemplatesResult as __v::Validate>::validate_json(v, cx)
             }
-            Some(6usize) => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
-            Some(7usize) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
-            Some(8usize) => <CallToolResult as __v::Validate>::validate_json(v, cx),
-            Some(9usize) => <ListToolsResult as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)",
-                )
-            }
+            6usize => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
+            7usize => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
+            8usize => <CallToolResult as __v::Validate>::validate_json(v, cx),
+            9usize => <ListToolsResult as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::EmptyResult(_) => 0usize,
+            Self::InitializeResult(_) => 1usize,
+            Self::CompleteResult(_) => 2usize,
+            Self::GetPromptResult(_) => 3usize,
+            Self::ListPromptsResult(_) => 4usize,
+            Self::ListResourceTemplatesResult(_) => 5usize,
+            Self::ListResourcesResult(_) => 6usize,
+            Self::ReadResourceResult(_) => 7usize,
+            Self::CallToolResult(_) => 8usize,
+            Self::ListToolsResult(_) => 9usize,
         }
     }
 }

@@ -170,22 +170,86 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
 }
 impl __v::Validate for JSONRPCMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <JSONRPCRequest as __p::Shape>::score(v),
-                <JSONRPCNotification as __p::Shape>::score(v),
-                <JSONRPCResponse as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <JSONRPCRequest as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <JSONRPCNotification as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <JSONRPCResponse as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for JSONRPCMessage {
+    const NAME: &'static str = "JSONRPCMessage";
+    const NO_MEMBER: &'static str = "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "result" => Some(2usize),
+            "error" => Some(2usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "error" => 0x1,
+                    "id" => 0x2,
+                    "jsonrpc" => 0x4,
+                    "method" => 0x8,
+                    "params" => 0x10,
+                    "result" => 0x20,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xe,
+            0x1a,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xc,
+            0x18,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+        out[2usize] = [
+            __v::rank_by_bits(
+                o,
+                present,
+                0x26,
+                0x22,
+                &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x5,
+                0x3,
+                &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+            ),
+        ]
+            .into_iter()
+            .flatten()
+            .max();
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <JSONRPCRequest as __v::Validate>::validate_json(v, cx),
+            1usize => <JSONRPCNotification as __v::Validate>::validate_json(v, cx),
+            2usize => __v::keyed_member::<JSONRPCResponse>(by, v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::JSONRPCRequest(_) => 0usize,
+            Self::JSONRPCNotification(_) => 1usize,
+            Self::JSONRPCResponse(_) => 2usize,
         }
     }
 }
@@ -302,20 +366,29 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
 }
 impl __v::Validate for ProgressToken {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected string or integer (ProgressToken)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => fail(cx),
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }
@@ -422,7 +495,14 @@ impl __p::Shape for TaskAugmentedRequestParams {
 impl __v::Validate for TaskAugmentedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskAugmentedRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("task")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "task" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
@@ -516,7 +596,13 @@ impl __p::Shape for RequestParams {
 impl __v::Validate for RequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
@@ -607,7 +693,13 @@ impl __p::Shape for RequestParamsMeta {
 impl __v::Validate for RequestParamsMeta {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParamsMeta") else { return };
-        let __f = [o.get("progressToken")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "progressToken" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("progressToken");
             <ProgressToken as __v::Validate>::validate_json(x, cx);
@@ -711,7 +803,14 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "Request");
         }
@@ -810,7 +909,13 @@ impl __p::Shape for NotificationParams {
 impl __v::Validate for NotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -915,7 +1020,14 @@ impl __p::Shape for Notification {
 impl __v::Validate for Notification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "Notification");
         }
@@ -1011,7 +1123,13 @@ impl __p::Shape for Result {
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -1125,7 +1243,15 @@ impl __p::Shape for Error {
 impl __v::Validate for Error {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "Error");
         }
@@ -1258,20 +1384,29 @@ impl<'de> serde::Deserialize<'de> for RequestId {
 }
 impl __v::Validate for RequestId {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected string or integer (RequestId)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => fail(cx),
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }
@@ -1403,7 +1538,16 @@ impl __p::Shape for JSONRPCRequest {
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "JSONRPCRequest");
         }
@@ -1561,7 +1705,15 @@ impl __p::Shape for JSONRPCNotification {
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "JSONRPCNotification");
         }
@@ -1709,7 +1861,15 @@ impl __p::Shape for JSONRPCResultResponse {
 impl __v::Validate for JSONRPCResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "JSONRPCResultResponse");
         }
@@ -1863,7 +2023,15 @@ impl __p::Shape for JSONRPCErrorResponse {
 impl __v::Validate for JSONRPCErrorResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "error" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "JSONRPCErrorResponse");
         }
@@ -2040,24 +2208,65 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
 }
 impl __v::Validate for JSONRPCResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <JSONRPCResultResponse as __p::Shape>::score(v),
-                <JSONRPCErrorResponse as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
-                <JSONRPCResultResponse as __v::Validate>::validate_json(v, cx)
-            }
-            Some(1usize) => <JSONRPCErrorResponse as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of JSONRPCResponse; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)",
-                )
-            }
-        }
+        __v::keyed::<Self>(v, cx);
         crate::validate::jsonrpc::response_fields(v, cx);
+    }
+}
+impl __v::KeyedCheck for JSONRPCResponse {
+    const NAME: &'static str = "JSONRPCResponse";
+    const NO_MEMBER: &'static str = "matches no member of JSONRPCResponse; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "result" => Some(0usize),
+            "error" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "error" => 0x1,
+                    "id" => 0x2,
+                    "jsonrpc" => 0x4,
+                    "result" => 0x8,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xe,
+            0xa,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x5,
+            0x3,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <JSONRPCResultResponse as __v::Validate>::validate_json(v, cx),
+            1usize => <JSONRPCErrorResponse as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::JSONRPCResultResponse(_) => 0usize,
+            Self::JSONRPCErrorResponse(_) => 1usize,
+        }
     }
 }
 pub const PARSE_ERROR: i64 = -32700;
@@ -2190,7 +2399,15 @@ impl __p::Shape for URLElicitationRequiredError {
 impl __v::Validate for URLElicitationRequiredError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "URLElicitationRequiredError") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "error" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "URLElicitationRequiredError");
         }
@@ -2311,7 +2528,13 @@ impl __v::Validate for URLElicitationRequiredErrorErrorData {
         let Some(o) = cx.object(v, "URLElicitationRequiredErrorErrorData") else {
             return
         };
-        let __f = [o.get("elicitations")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "elicitations" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("elicitations", "URLElicitationRequiredErrorErrorData");
         }
@@ -2441,7 +2664,15 @@ impl __p::Shape for URLElicitationRequiredErrorError {
 impl __v::Validate for URLElicitationRequiredErrorError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "URLElicitationRequiredErrorError") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "URLElicitationRequiredErrorError");
         }
@@ -2580,7 +2811,15 @@ impl __p::Shape for CancelledNotificationParams {
 impl __v::Validate for CancelledNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        let __f = [o.get("_meta"), o.get("requestId"), o.get("reason")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "requestId" => __f[1usize] = Some(x),
+                "reason" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -2731,7 +2970,15 @@ impl __p::Shape for CancelledNotification {
 impl __v::Validate for CancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CancelledNotification");
         }
@@ -2881,12 +3128,16 @@ impl __p::Shape for InitializeRequestParams {
 impl __v::Validate for InitializeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequestParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("protocolVersion"),
-            o.get("capabilities"),
-            o.get("clientInfo"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "protocolVersion" => __f[1usize] = Some(x),
+                "capabilities" => __f[2usize] = Some(x),
+                "clientInfo" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("protocolVersion", "InitializeRequestParams");
         }
@@ -3049,7 +3300,16 @@ impl __p::Shape for InitializeRequest {
 impl __v::Validate for InitializeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "InitializeRequest");
         }
@@ -3224,13 +3484,17 @@ impl __p::Shape for InitializeResult {
 impl __v::Validate for InitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializeResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("protocolVersion"),
-            o.get("capabilities"),
-            o.get("serverInfo"),
-            o.get("instructions"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "protocolVersion" => __f[1usize] = Some(x),
+                "capabilities" => __f[2usize] = Some(x),
+                "serverInfo" => __f[3usize] = Some(x),
+                "instructions" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("protocolVersion", "InitializeResult");
         }
@@ -3384,7 +3648,15 @@ impl __p::Shape for InitializedNotification {
 impl __v::Validate for InitializedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InitializedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "InitializedNotification");
         }
@@ -3542,13 +3814,17 @@ impl __p::Shape for ClientCapabilities {
 impl __v::Validate for ClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        let __f = [
-            o.get("experimental"),
-            o.get("roots"),
-            o.get("sampling"),
-            o.get("elicitation"),
-            o.get("tasks"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "experimental" => __f[0usize] = Some(x),
+                "roots" => __f[1usize] = Some(x),
+                "sampling" => __f[2usize] = Some(x),
+                "elicitation" => __f[3usize] = Some(x),
+                "tasks" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
@@ -3661,7 +3937,13 @@ impl __p::Shape for ClientCapabilitiesRoots {
 impl __v::Validate for ClientCapabilitiesRoots {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesRoots") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -3764,7 +4046,14 @@ impl __p::Shape for ClientCapabilitiesSampling {
 impl __v::Validate for ClientCapabilitiesSampling {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
-        let __f = [o.get("context"), o.get("tools")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "context" => __f[0usize] = Some(x),
+                "tools" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("context");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -3869,7 +4158,14 @@ impl __p::Shape for ClientCapabilitiesElicitation {
 impl __v::Validate for ClientCapabilitiesElicitation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
-        let __f = [o.get("form"), o.get("url")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "form" => __f[0usize] = Some(x),
+                "url" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("form");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -3969,7 +4265,13 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsSampling {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsSampling") else {
             return
         };
-        let __f = [o.get("createMessage")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "createMessage" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("createMessage");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -4062,7 +4364,13 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsElicitation {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequestsElicitation") else {
             return
         };
-        let __f = [o.get("create")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "create" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("create");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -4174,7 +4482,14 @@ impl __p::Shape for ClientCapabilitiesTasksRequests {
 impl __v::Validate for ClientCapabilitiesTasksRequests {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasksRequests") else { return };
-        let __f = [o.get("sampling"), o.get("elicitation")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "sampling" => __f[0usize] = Some(x),
+                "elicitation" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("sampling");
             <ClientCapabilitiesTasksRequestsSampling as __v::Validate>::validate_json(
@@ -4299,7 +4614,15 @@ impl __p::Shape for ClientCapabilitiesTasks {
 impl __v::Validate for ClientCapabilitiesTasks {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesTasks") else { return };
-        let __f = [o.get("list"), o.get("cancel"), o.get("requests")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "list" => __f[0usize] = Some(x),
+                "cancel" => __f[1usize] = Some(x),
+                "requests" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("list");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -4466,15 +4789,19 @@ impl __p::Shape for ServerCapabilities {
 impl __v::Validate for ServerCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        let __f = [
-            o.get("experimental"),
-            o.get("logging"),
-            o.get("completions"),
-            o.get("prompts"),
-            o.get("resources"),
-            o.get("tools"),
-            o.get("tasks"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "experimental" => __f[0usize] = Some(x),
+                "logging" => __f[1usize] = Some(x),
+                "completions" => __f[2usize] = Some(x),
+                "prompts" => __f[3usize] = Some(x),
+                "resources" => __f[4usize] = Some(x),
+                "tools" => __f[5usize] = Some(x),
+                "tasks" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
@@ -4597,7 +4924,13 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 impl __v::Validate for ServerCapabilitiesPrompts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -4701,7 +5034,14 @@ impl __p::Shape for ServerCapabilitiesResources {
 impl __v::Validate for ServerCapabilitiesResources {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        let __f = [o.get("subscribe"), o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "subscribe" => __f[0usize] = Some(x),
+                "listChanged" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("subscribe");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -4799,7 +5139,13 @@ impl __p::Shape for ServerCapabilitiesTools {
 impl __v::Validate for ServerCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -4892,7 +5238,13 @@ impl __v::Validate for ServerCapabilitiesTasksRequestsTools {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequestsTools") else {
             return
         };
-        let __f = [o.get("call")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "call" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("call");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -4989,7 +5341,13 @@ impl __p::Shape for ServerCapabilitiesTasksRequests {
 impl __v::Validate for ServerCapabilitiesTasksRequests {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasksRequests") else { return };
-        let __f = [o.get("tools")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "tools" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("tools");
             <ServerCapabilitiesTasksRequestsTools as __v::Validate>::validate_json(
@@ -5106,7 +5464,15 @@ impl __p::Shape for ServerCapabilitiesTasks {
 impl __v::Validate for ServerCapabilitiesTasks {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTasks") else { return };
-        let __f = [o.get("list"), o.get("cancel"), o.get("requests")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "list" => __f[0usize] = Some(x),
+                "cancel" => __f[1usize] = Some(x),
+                "requests" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("list");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -5259,7 +5625,16 @@ impl __p::Shape for Icon {
 impl __v::Validate for Icon {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icon") else { return };
-        let __f = [o.get("src"), o.get("mimeType"), o.get("sizes"), o.get("theme")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "src" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "sizes" => __f[2usize] = Some(x),
+                "theme" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("src", "Icon");
         }
@@ -5473,7 +5848,13 @@ impl __p::Shape for Icons {
 impl __v::Validate for Icons {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icons") else { return };
-        let __f = [o.get("icons")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "icons" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
@@ -5586,7 +5967,14 @@ impl __p::Shape for BaseMetadata {
 impl __v::Validate for BaseMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
-        let __f = [o.get("name"), o.get("title")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "BaseMetadata");
         }
@@ -5760,14 +6148,18 @@ impl __p::Shape for Implementation {
 impl __v::Validate for Implementation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("version"),
-            o.get("description"),
-            o.get("websiteUrl"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "version" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "websiteUrl" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Implementation");
         }
@@ -5937,7 +6329,16 @@ impl __p::Shape for PingRequest {
 impl __v::Validate for PingRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PingRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "PingRequest");
         }
@@ -6106,13 +6507,17 @@ impl __p::Shape for ProgressNotificationParams {
 impl __v::Validate for ProgressNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("progressToken"),
-            o.get("progress"),
-            o.get("total"),
-            o.get("message"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "progressToken" => __f[1usize] = Some(x),
+                "progress" => __f[2usize] = Some(x),
+                "total" => __f[3usize] = Some(x),
+                "message" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("progressToken", "ProgressNotificationParams");
         }
@@ -6271,7 +6676,15 @@ impl __p::Shape for ProgressNotification {
 impl __v::Validate for ProgressNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ProgressNotification");
         }
@@ -6395,7 +6808,14 @@ impl __p::Shape for PaginatedRequestParams {
 impl __v::Validate for PaginatedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("cursor")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "cursor" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
@@ -6529,7 +6949,16 @@ impl __p::Shape for PaginatedRequest {
 impl __v::Validate for PaginatedRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "PaginatedRequest");
         }
@@ -6653,7 +7082,14 @@ impl __p::Shape for PaginatedResult {
 impl __v::Validate for PaginatedResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -6802,7 +7238,16 @@ impl __p::Shape for ListResourcesRequest {
 impl __v::Validate for ListResourcesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListResourcesRequest");
         }
@@ -6952,7 +7397,15 @@ impl __p::Shape for ListResourcesResult {
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resources")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                "resources" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("resources", "ListResourcesResult");
         }
@@ -7109,7 +7562,16 @@ impl __p::Shape for ListResourceTemplatesRequest {
 impl __v::Validate for ListResourceTemplatesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListResourceTemplatesRequest");
         }
@@ -7269,7 +7731,15 @@ impl __p::Shape for ListResourceTemplatesResult {
 impl __v::Validate for ListResourceTemplatesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("resourceTemplates")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                "resourceTemplates" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("resourceTemplates", "ListResourceTemplatesResult");
         }
@@ -7398,7 +7868,14 @@ impl __p::Shape for ResourceRequestParams {
 impl __v::Validate for ResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("uri", "ResourceRequestParams");
         }
@@ -7521,7 +7998,14 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("uri", "ReadResourceRequestParams");
         }
@@ -7672,7 +8156,16 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ReadResourceRequest");
         }
@@ -7815,7 +8308,14 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        let __f = [o.get("_meta"), o.get("contents")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "contents" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("contents", "ReadResourceResult");
         }
@@ -7981,20 +8481,52 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl __v::Validate for ReadResourceResultContentsItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <TextResourceContents as __p::Shape>::score(v),
-                <BlobResourceContents as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ReadResourceResultContentsItem {
+    const NAME: &'static str = "ReadResourceResultContentsItem";
+    const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "text" => Some(0usize),
+            "blob" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "blob" => 0x2,
+                    "mimeType" => 0x4,
+                    "text" => 0x8,
+                    "uri" => 0x10,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x18, 0x1d, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x12, 0x17, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            1usize => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::TextResourceContents(_) => 0usize,
+            Self::BlobResourceContents(_) => 1usize,
         }
     }
 }
@@ -8114,7 +8646,15 @@ impl __p::Shape for ResourceListChangedNotification {
 impl __v::Validate for ResourceListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ResourceListChangedNotification");
         }
@@ -8243,7 +8783,14 @@ impl __p::Shape for SubscribeRequestParams {
 impl __v::Validate for SubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("uri", "SubscribeRequestParams");
         }
@@ -8389,7 +8936,16 @@ impl __p::Shape for SubscribeRequest {
 impl __v::Validate for SubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscribeRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "SubscribeRequest");
         }
@@ -8529,7 +9085,14 @@ impl __p::Shape for UnsubscribeRequestParams {
 impl __v::Validate for UnsubscribeRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("uri", "UnsubscribeRequestParams");
         }
@@ -8680,7 +9243,16 @@ impl __p::Shape for UnsubscribeRequest {
 impl __v::Validate for UnsubscribeRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsubscribeRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "UnsubscribeRequest");
         }
@@ -8820,7 +9392,14 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 impl __v::Validate for ResourceUpdatedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        let __f = [o.get("_meta"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("uri", "ResourceUpdatedNotificationParams");
         }
@@ -8967,7 +9546,15 @@ impl __p::Shape for ResourceUpdatedNotification {
 impl __v::Validate for ResourceUpdatedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ResourceUpdatedNotification");
         }
@@ -9183,17 +9770,21 @@ impl __p::Shape for Resource {
 impl __v::Validate for Resource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("uri"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("size"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 9usize] = [None; 9usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "uri" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "mimeType" => __f[5usize] = Some(x),
+                "annotations" => __f[6usize] = Some(x),
+                "size" => __f[7usize] = Some(x),
+                "_meta" => __f[8usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Resource");
         }
@@ -9432,16 +10023,20 @@ impl __p::Shape for ResourceTemplate {
 impl __v::Validate for ResourceTemplate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("uriTemplate"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "uriTemplate" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "mimeType" => __f[5usize] = Some(x),
+                "annotations" => __f[6usize] = Some(x),
+                "_meta" => __f[7usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "ResourceTemplate");
         }
@@ -9610,7 +10205,15 @@ impl __p::Shape for ResourceContents {
 impl __v::Validate for ResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "ResourceContents");
         }
@@ -9758,7 +10361,16 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("text")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                "text" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "TextResourceContents");
         }
@@ -9922,7 +10534,16 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("blob")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                "blob" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "BlobResourceContents");
         }
@@ -10095,7 +10716,16 @@ impl __p::Shape for ListPromptsRequest {
 impl __v::Validate for ListPromptsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListPromptsRequest");
         }
@@ -10242,7 +10872,15 @@ impl __p::Shape for ListPromptsResult {
 impl __v::Validate for ListPromptsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("prompts")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                "prompts" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("prompts", "ListPromptsResult");
         }
@@ -10377,7 +11015,15 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("name"), o.get("arguments")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "name" => __f[1usize] = Some(x),
+                "arguments" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("name", "GetPromptRequestParams");
         }
@@ -10527,7 +11173,16 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "GetPromptRequest");
         }
@@ -10674,7 +11329,15 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        let __f = [o.get("_meta"), o.get("description"), o.get("messages")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "description" => __f[1usize] = Some(x),
+                "messages" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("messages", "GetPromptResult");
         }
@@ -10849,14 +11512,18 @@ impl __p::Shape for Prompt {
 impl __v::Validate for Prompt {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("description"),
-            o.get("arguments"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "description" => __f[3usize] = Some(x),
+                "arguments" => __f[4usize] = Some(x),
+                "_meta" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Prompt");
         }
@@ -11018,12 +11685,16 @@ impl __p::Shape for PromptArgument {
 impl __v::Validate for PromptArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("description"),
-            o.get("required"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "required" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "PromptArgument");
         }
@@ -11242,7 +11913,14 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        let __f = [o.get("role"), o.get("content")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "PromptMessage");
         }
@@ -11469,18 +12147,22 @@ impl __p::Shape for ResourceLink {
 impl __v::Validate for ResourceLink {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("uri"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("size"),
-            o.get("_meta"),
-            o.get("type"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "uri" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "mimeType" => __f[5usize] = Some(x),
+                "annotations" => __f[6usize] = Some(x),
+                "size" => __f[7usize] = Some(x),
+                "_meta" => __f[8usize] = Some(x),
+                "type" => __f[9usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "ResourceLink");
         }
@@ -11673,12 +12355,16 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("resource"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "resource" => __f[1usize] = Some(x),
+                "annotations" => __f[2usize] = Some(x),
+                "_meta" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "EmbeddedResource");
         }
@@ -11857,20 +12543,52 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl __v::Validate for EmbeddedResourceResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <TextResourceContents as __p::Shape>::score(v),
-                <BlobResourceContents as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for EmbeddedResourceResource {
+    const NAME: &'static str = "EmbeddedResourceResource";
+    const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "text" => Some(0usize),
+            "blob" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "blob" => 0x2,
+                    "mimeType" => 0x4,
+                    "text" => 0x8,
+                    "uri" => 0x10,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x18, 0x1d, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x12, 0x17, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            1usize => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::TextResourceContents(_) => 0usize,
+            Self::BlobResourceContents(_) => 1usize,
         }
     }
 }
@@ -11990,7 +12708,15 @@ impl __p::Shape for PromptListChangedNotification {
 impl __v::Validate for PromptListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "PromptListChangedNotification");
         }
@@ -12144,7 +12870,16 @@ impl __p::Shape for ListToolsRequest {
 impl __v::Validate for ListToolsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListToolsRequest");
         }
@@ -12289,7 +13024,15 @@ impl __p::Shape for ListToolsResult {
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("tools")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                "tools" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("tools", "ListToolsResult");
         }
@@ -12453,12 +13196,16 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("content"),
-            o.get("structuredContent"),
-            o.get("isError"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                "structuredContent" => __f[2usize] = Some(x),
+                "isError" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("content", "CallToolResult");
         }
@@ -12613,7 +13360,16 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("task"), o.get("name"), o.get("arguments")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "task" => __f[1usize] = Some(x),
+                "name" => __f[2usize] = Some(x),
+                "arguments" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("name", "CallToolRequestParams");
         }
@@ -12768,7 +13524,16 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CallToolRequest");
         }
@@ -12919,7 +13684,15 @@ impl __p::Shape for ToolListChangedNotification {
 impl __v::Validate for ToolListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ToolListChangedNotification");
         }
@@ -13091,13 +13864,17 @@ impl __p::Shape for ToolAnnotations {
 impl __v::Validate for ToolAnnotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        let __f = [
-            o.get("title"),
-            o.get("readOnlyHint"),
-            o.get("destructiveHint"),
-            o.get("idempotentHint"),
-            o.get("openWorldHint"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "title" => __f[0usize] = Some(x),
+                "readOnlyHint" => __f[1usize] = Some(x),
+                "destructiveHint" => __f[2usize] = Some(x),
+                "idempotentHint" => __f[3usize] = Some(x),
+                "openWorldHint" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
@@ -13218,7 +13995,13 @@ impl __p::Shape for ToolExecution {
 impl __v::Validate for ToolExecution {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolExecution") else { return };
-        let __f = [o.get("taskSupport")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "taskSupport" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("taskSupport");
             <ToolExecutionTaskSupport as __v::Validate>::validate_json(x, cx);
@@ -13523,17 +14306,21 @@ impl __p::Shape for Tool {
 impl __v::Validate for Tool {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("description"),
-            o.get("inputSchema"),
-            o.get("execution"),
-            o.get("outputSchema"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 9usize] = [None; 9usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "description" => __f[3usize] = Some(x),
+                "inputSchema" => __f[4usize] = Some(x),
+                "execution" => __f[5usize] = Some(x),
+                "outputSchema" => __f[6usize] = Some(x),
+                "annotations" => __f[7usize] = Some(x),
+                "_meta" => __f[8usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Tool");
         }
@@ -13702,12 +14489,16 @@ impl __p::Shape for ToolInputSchema {
 impl __v::Validate for ToolInputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        let __f = [
-            o.get("$schema"),
-            o.get("type"),
-            o.get("properties"),
-            o.get("required"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "$schema" => __f[0usize] = Some(x),
+                "type" => __f[1usize] = Some(x),
+                "properties" => __f[2usize] = Some(x),
+                "required" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("type", "ToolInputSchema");
         }
@@ -13841,12 +14632,16 @@ impl __p::Shape for ToolOutputSchema {
 impl __v::Validate for ToolOutputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
-        let __f = [
-            o.get("$schema"),
-            o.get("type"),
-            o.get("properties"),
-            o.get("required"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "$schema" => __f[0usize] = Some(x),
+                "type" => __f[1usize] = Some(x),
+                "properties" => __f[2usize] = Some(x),
+                "required" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("type", "ToolOutputSchema");
         }
@@ -14057,7 +14852,13 @@ impl __p::Shape for TaskMetadata {
 impl __v::Validate for TaskMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskMetadata") else { return };
-        let __f = [o.get("ttl")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "ttl" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("ttl");
             <i64 as __v::Validate>::validate_json(x, cx);
@@ -14157,7 +14958,13 @@ impl __p::Shape for RelatedTaskMetadata {
 impl __v::Validate for RelatedTaskMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RelatedTaskMetadata") else { return };
-        let __f = [o.get("taskId")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "taskId" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("taskId", "RelatedTaskMetadata");
         }
@@ -14330,15 +15137,19 @@ impl __p::Shape for Task {
 impl __v::Validate for Task {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Task") else { return };
-        let __f = [
-            o.get("taskId"),
-            o.get("status"),
-            o.get("statusMessage"),
-            o.get("createdAt"),
-            o.get("lastUpdatedAt"),
-            o.get("ttl"),
-            o.get("pollInterval"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "taskId" => __f[0usize] = Some(x),
+                "status" => __f[1usize] = Some(x),
+                "statusMessage" => __f[2usize] = Some(x),
+                "createdAt" => __f[3usize] = Some(x),
+                "lastUpdatedAt" => __f[4usize] = Some(x),
+                "ttl" => __f[5usize] = Some(x),
+                "pollInterval" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("taskId", "Task");
         }
@@ -14488,7 +15299,14 @@ impl __p::Shape for CreateTaskResult {
 impl __v::Validate for CreateTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateTaskResult") else { return };
-        let __f = [o.get("_meta"), o.get("task")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "task" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("task", "CreateTaskResult");
         }
@@ -14633,7 +15451,16 @@ impl __p::Shape for GetTaskRequest {
 impl __v::Validate for GetTaskRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "GetTaskRequest");
         }
@@ -14759,7 +15586,13 @@ impl __p::Shape for GetTaskRequestParams {
 impl __v::Validate for GetTaskRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskRequestParams") else { return };
-        let __f = [o.get("taskId")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "taskId" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("taskId", "GetTaskRequestParams");
         }
@@ -14959,16 +15792,20 @@ impl __p::Shape for GetTaskResult {
 impl __v::Validate for GetTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("taskId"),
-            o.get("status"),
-            o.get("statusMessage"),
-            o.get("createdAt"),
-            o.get("lastUpdatedAt"),
-            o.get("ttl"),
-            o.get("pollInterval"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "taskId" => __f[1usize] = Some(x),
+                "status" => __f[2usize] = Some(x),
+                "statusMessage" => __f[3usize] = Some(x),
+                "createdAt" => __f[4usize] = Some(x),
+                "lastUpdatedAt" => __f[5usize] = Some(x),
+                "ttl" => __f[6usize] = Some(x),
+                "pollInterval" => __f[7usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("taskId", "GetTaskResult");
         }
@@ -15163,7 +16000,16 @@ impl __p::Shape for GetTaskPayloadRequest {
 impl __v::Validate for GetTaskPayloadRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "GetTaskPayloadRequest");
         }
@@ -15289,7 +16135,13 @@ impl __p::Shape for GetTaskPayloadRequestParams {
 impl __v::Validate for GetTaskPayloadRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadRequestParams") else { return };
-        let __f = [o.get("taskId")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "taskId" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("taskId", "GetTaskPayloadRequestParams");
         }
@@ -15388,7 +16240,13 @@ impl __p::Shape for GetTaskPayloadResult {
 impl __v::Validate for GetTaskPayloadResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetTaskPayloadResult") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -15527,7 +16385,16 @@ impl __p::Shape for CancelTaskRequest {
 impl __v::Validate for CancelTaskRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CancelTaskRequest");
         }
@@ -15653,7 +16520,13 @@ impl __p::Shape for CancelTaskRequestParams {
 impl __v::Validate for CancelTaskRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskRequestParams") else { return };
-        let __f = [o.get("taskId")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "taskId" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("taskId", "CancelTaskRequestParams");
         }
@@ -15853,16 +16726,20 @@ impl __p::Shape for CancelTaskResult {
 impl __v::Validate for CancelTaskResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelTaskResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("taskId"),
-            o.get("status"),
-            o.get("statusMessage"),
-            o.get("createdAt"),
-            o.get("lastUpdatedAt"),
-            o.get("ttl"),
-            o.get("pollInterval"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "taskId" => __f[1usize] = Some(x),
+                "status" => __f[2usize] = Some(x),
+                "statusMessage" => __f[3usize] = Some(x),
+                "createdAt" => __f[4usize] = Some(x),
+                "lastUpdatedAt" => __f[5usize] = Some(x),
+                "ttl" => __f[6usize] = Some(x),
+                "pollInterval" => __f[7usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("taskId", "CancelTaskResult");
         }
@@ -16051,7 +16928,16 @@ impl __p::Shape for ListTasksRequest {
 impl __v::Validate for ListTasksRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListTasksRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListTasksRequest");
         }
@@ -16196,7 +17082,15 @@ impl __p::Shape for ListTasksResult {
 impl __v::Validate for ListTasksResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListTasksResult") else { return };
-        let __f = [o.get("_meta"), o.get("nextCursor"), o.get("tasks")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "nextCursor" => __f[1usize] = Some(x),
+                "tasks" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("tasks", "ListTasksResult");
         }
@@ -16395,16 +17289,20 @@ impl __p::Shape for TaskStatusNotificationParams {
 impl __v::Validate for TaskStatusNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotificationParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("taskId"),
-            o.get("status"),
-            o.get("statusMessage"),
-            o.get("createdAt"),
-            o.get("lastUpdatedAt"),
-            o.get("ttl"),
-            o.get("pollInterval"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "taskId" => __f[1usize] = Some(x),
+                "status" => __f[2usize] = Some(x),
+                "statusMessage" => __f[3usize] = Some(x),
+                "createdAt" => __f[4usize] = Some(x),
+                "lastUpdatedAt" => __f[5usize] = Some(x),
+                "ttl" => __f[6usize] = Some(x),
+                "pollInterval" => __f[7usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("taskId", "TaskStatusNotificationParams");
         }
@@ -16592,7 +17490,15 @@ impl __p::Shape for TaskStatusNotification {
 impl __v::Validate for TaskStatusNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TaskStatusNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "TaskStatusNotification");
         }
@@ -16722,7 +17628,14 @@ impl __p::Shape for SetLevelRequestParams {
 impl __v::Validate for SetLevelRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("level")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "level" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("level", "SetLevelRequestParams");
         }
@@ -16867,7 +17780,16 @@ impl __p::Shape for SetLevelRequest {
 impl __v::Validate for SetLevelRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SetLevelRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "SetLevelRequest");
         }
@@ -17023,7 +17945,16 @@ impl __p::Shape for LoggingMessageNotificationParams {
 impl __v::Validate for LoggingMessageNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        let __f = [o.get("_meta"), o.get("level"), o.get("logger"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "level" => __f[1usize] = Some(x),
+                "logger" => __f[2usize] = Some(x),
+                "data" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("level", "LoggingMessageNotificationParams");
         }
@@ -17182,7 +18113,15 @@ impl __p::Shape for LoggingMessageNotification {
 impl __v::Validate for LoggingMessageNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "LoggingMessageNotification");
         }
@@ -17565,20 +18504,24 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("task"),
-            o.get("messages"),
-            o.get("modelPreferences"),
-            o.get("systemPrompt"),
-            o.get("includeContext"),
-            o.get("temperature"),
-            o.get("maxTokens"),
-            o.get("stopSequences"),
-            o.get("metadata"),
-            o.get("tools"),
-            o.get("toolChoice"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 12usize] = [None; 12usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "task" => __f[1usize] = Some(x),
+                "messages" => __f[2usize] = Some(x),
+                "modelPreferences" => __f[3usize] = Some(x),
+                "systemPrompt" => __f[4usize] = Some(x),
+                "includeContext" => __f[5usize] = Some(x),
+                "temperature" => __f[6usize] = Some(x),
+                "maxTokens" => __f[7usize] = Some(x),
+                "stopSequences" => __f[8usize] = Some(x),
+                "metadata" => __f[9usize] = Some(x),
+                "tools" => __f[10usize] = Some(x),
+                "toolChoice" => __f[11usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("messages", "CreateMessageRequestParams");
         }
@@ -17839,7 +18782,13 @@ impl __p::Shape for ToolChoice {
 impl __v::Validate for ToolChoice {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolChoice") else { return };
-        let __f = [o.get("mode")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "mode" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("mode");
             <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
@@ -18084,7 +19033,16 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CreateMessageRequest");
         }
@@ -18273,13 +19231,17 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("role"),
-            o.get("content"),
-            o.get("model"),
-            o.get("stopReason"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "role" => __f[1usize] = Some(x),
+                "content" => __f[2usize] = Some(x),
+                "model" => __f[3usize] = Some(x),
+                "stopReason" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("role", "CreateMessageResult");
         }
@@ -18521,7 +19483,15 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        let __f = [o.get("role"), o.get("content"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "SamplingMessage");
         }
@@ -18639,20 +19609,9 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
 }
 impl __v::Validate for SamplingMessageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <SamplingMessageContentBlock as __p::Shape>::score(v),
-                <Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
-                <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
-            }
-            Some(1usize) => {
-                <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
-            }
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}",
@@ -18660,6 +19619,19 @@ impl __v::Validate for SamplingMessageContent {
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => fail(cx),
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => {
+                <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Object(_) => {
+                <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
             }
         }
     }
@@ -18999,7 +19971,15 @@ impl __p::Shape for Annotations {
 impl __v::Validate for Annotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        let __f = [o.get("audience"), o.get("priority"), o.get("lastModified")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "audience" => __f[0usize] = Some(x),
+                "priority" => __f[1usize] = Some(x),
+                "lastModified" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("audience");
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
@@ -19334,7 +20314,16 @@ impl __p::Shape for TextContent {
 impl __v::Validate for TextContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        let __f = [o.get("type"), o.get("text"), o.get("annotations"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "text" => __f[1usize] = Some(x),
+                "annotations" => __f[2usize] = Some(x),
+                "_meta" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "TextContent");
         }
@@ -19496,13 +20485,17 @@ impl __p::Shape for ImageContent {
 impl __v::Validate for ImageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("data"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "data" => __f[1usize] = Some(x),
+                "mimeType" => __f[2usize] = Some(x),
+                "annotations" => __f[3usize] = Some(x),
+                "_meta" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ImageContent");
         }
@@ -19673,13 +20666,17 @@ impl __p::Shape for AudioContent {
 impl __v::Validate for AudioContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("data"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "data" => __f[1usize] = Some(x),
+                "mimeType" => __f[2usize] = Some(x),
+                "annotations" => __f[3usize] = Some(x),
+                "_meta" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "AudioContent");
         }
@@ -19858,13 +20855,17 @@ impl __p::Shape for ToolUseContent {
 impl __v::Validate for ToolUseContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolUseContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("id"),
-            o.get("name"),
-            o.get("input"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "name" => __f[2usize] = Some(x),
+                "input" => __f[3usize] = Some(x),
+                "_meta" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ToolUseContent");
         }
@@ -20068,14 +21069,18 @@ impl __p::Shape for ToolResultContent {
 impl __v::Validate for ToolResultContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("toolUseId"),
-            o.get("content"),
-            o.get("structuredContent"),
-            o.get("isError"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "toolUseId" => __f[1usize] = Some(x),
+                "content" => __f[2usize] = Some(x),
+                "structuredContent" => __f[3usize] = Some(x),
+                "isError" => __f[4usize] = Some(x),
+                "_meta" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ToolResultContent");
         }
@@ -20274,12 +21279,16 @@ impl __p::Shape for ModelPreferences {
 impl __v::Validate for ModelPreferences {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        let __f = [
-            o.get("hints"),
-            o.get("costPriority"),
-            o.get("speedPriority"),
-            o.get("intelligencePriority"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "hints" => __f[0usize] = Some(x),
+                "costPriority" => __f[1usize] = Some(x),
+                "speedPriority" => __f[2usize] = Some(x),
+                "intelligencePriority" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("hints");
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
@@ -20397,7 +21406,13 @@ impl __p::Shape for ModelHint {
 impl __v::Validate for ModelHint {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        let __f = [o.get("name")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
@@ -20534,7 +21549,16 @@ impl __p::Shape for CompleteRequestParams {
 impl __v::Validate for CompleteRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("ref"), o.get("argument"), o.get("context")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "ref" => __f[1usize] = Some(x),
+                "argument" => __f[2usize] = Some(x),
+                "context" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("ref", "CompleteRequestParams");
         }
@@ -20829,7 +21853,14 @@ impl __p::Shape for CompleteRequestParamsArgument {
 impl __v::Validate for CompleteRequestParamsArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        let __f = [o.get("name"), o.get("value")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "value" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "CompleteRequestParamsArgument");
         }
@@ -20931,7 +21962,13 @@ impl __p::Shape for CompleteRequestParamsContext {
 impl __v::Validate for CompleteRequestParamsContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
-        let __f = [o.get("arguments")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "arguments" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("arguments");
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
@@ -21067,7 +22104,16 @@ impl __p::Shape for CompleteRequest {
 impl __v::Validate for CompleteRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CompleteRequest");
         }
@@ -21205,7 +22251,14 @@ impl __p::Shape for CompleteResult {
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        let __f = [o.get("_meta"), o.get("completion")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "completion" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("completion", "CompleteResult");
         }
@@ -21335,7 +22388,15 @@ impl __p::Shape for CompleteResultCompletion {
 impl __v::Validate for CompleteResultCompletion {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        let __f = [o.get("values"), o.get("total"), o.get("hasMore")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "values" => __f[0usize] = Some(x),
+                "total" => __f[1usize] = Some(x),
+                "hasMore" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("values", "CompleteResultCompletion");
         }
@@ -21466,7 +22527,14 @@ impl __p::Shape for ResourceTemplateReference {
 impl __v::Validate for ResourceTemplateReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
-        let __f = [o.get("type"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ResourceTemplateReference");
         }
@@ -21606,7 +22674,15 @@ impl __p::Shape for PromptReference {
 impl __v::Validate for PromptReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        let __f = [o.get("name"), o.get("title"), o.get("type")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "type" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "PromptReference");
         }
@@ -21766,7 +22842,16 @@ impl __p::Shape for ListRootsRequest {
 impl __v::Validate for ListRootsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListRootsRequest");
         }
@@ -21900,7 +22985,14 @@ impl __p::Shape for ListRootsResult {
 impl __v::Validate for ListRootsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        let __f = [o.get("_meta"), o.get("roots")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "roots" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("roots", "ListRootsResult");
         }
@@ -22031,7 +23123,15 @@ impl __p::Shape for Root {
 impl __v::Validate for Root {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        let __f = [o.get("uri"), o.get("name"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "name" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "Root");
         }
@@ -22172,7 +23272,15 @@ impl __p::Shape for RootsListChangedNotification {
 impl __v::Validate for RootsListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RootsListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "RootsListChangedNotification");
         }
@@ -22348,13 +23456,17 @@ impl __p::Shape for ElicitRequestFormParams {
 impl __v::Validate for ElicitRequestFormParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("task"),
-            o.get("mode"),
-            o.get("message"),
-            o.get("requestedSchema"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "task" => __f[1usize] = Some(x),
+                "mode" => __f[2usize] = Some(x),
+                "message" => __f[3usize] = Some(x),
+                "requestedSchema" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[3].is_none() {
             cx.missing("message", "ElicitRequestFormParams");
         }
@@ -22520,12 +23632,16 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         let Some(o) = cx.object(v, "ElicitRequestFormParamsRequestedSchema") else {
             return
         };
-        let __f = [
-            o.get("$schema"),
-            o.get("type"),
-            o.get("properties"),
-            o.get("required"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "$schema" => __f[0usize] = Some(x),
+                "type" => __f[1usize] = Some(x),
+                "properties" => __f[2usize] = Some(x),
+                "required" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("type", "ElicitRequestFormParamsRequestedSchema");
         }
@@ -22712,14 +23828,18 @@ impl __p::Shape for ElicitRequestURLParams {
 impl __v::Validate for ElicitRequestURLParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("task"),
-            o.get("mode"),
-            o.get("message"),
-            o.get("elicitationId"),
-            o.get("url"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "task" => __f[1usize] = Some(x),
+                "mode" => __f[2usize] = Some(x),
+                "message" => __f[3usize] = Some(x),
+                "elicitationId" => __f[4usize] = Some(x),
+                "url" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[2].is_none() {
             cx.missing("mode", "ElicitRequestURLParams");
         }
@@ -23055,7 +24175,16 @@ impl __p::Shape for ElicitRequest {
 impl __v::Validate for ElicitRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ElicitRequest");
         }
@@ -23266,24 +24395,118 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <StringSchema as __p::Shape>::score(v),
-                <NumberSchema as __p::Shape>::score(v),
-                <BooleanSchema as __p::Shape>::score(v),
-                <EnumSchema as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <StringSchema as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <NumberSchema as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <BooleanSchema as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <EnumSchema as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for PrimitiveSchemaDefinition {
+    const NAME: &'static str = "PrimitiveSchemaDefinition";
+    const NO_MEMBER: &'static str = "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "oneOf" => Some(3usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "default" => 0x1,
+                    "description" => 0x2,
+                    "enum" => 0x4,
+                    "enumNames" => 0x8,
+                    "format" => 0x10,
+                    "items" => 0x20,
+                    "maxItems" => 0x40,
+                    "maxLength" => 0x80,
+                    "maximum" => 0x100,
+                    "minItems" => 0x200,
+                    "minLength" => 0x400,
+                    "minimum" => 0x800,
+                    "oneOf" => 0x1000,
+                    "title" => 0x2000,
+                    "type" => 0x4000,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x4000,
+            0x2493,
+            &[("type", 0x4000, true, __p::Lit::Str("string"))],
+        );
+        out[1usize] = __v::rank_by_bits(o, present, 0x4000, 0x6903, &[]);
+        out[2usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x4000,
+            0x2003,
+            &[("type", 0x4000, true, __p::Lit::Str("boolean"))],
+        );
+        out[3usize] = [
+            __v::rank_by_bits(
+                o,
+                present,
+                0x4004,
+                0x2007,
+                &[("type", 0x4000, true, __p::Lit::Str("string"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x5000,
+                0x3003,
+                &[("type", 0x4000, true, __p::Lit::Str("string"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x4020,
+                0x2263,
+                &[("type", 0x4000, true, __p::Lit::Str("array"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x4020,
+                0x2263,
+                &[("type", 0x4000, true, __p::Lit::Str("array"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x4004,
+                0x200f,
+                &[("type", 0x4000, true, __p::Lit::Str("string"))],
+            ),
+        ]
+            .into_iter()
+            .flatten()
+            .max();
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <StringSchema as __v::Validate>::validate_json(v, cx),
+            1usize => <NumberSchema as __v::Validate>::validate_json(v, cx),
+            2usize => <BooleanSchema as __v::Validate>::validate_json(v, cx),
+            3usize => __v::keyed_member::<EnumSchema>(by, v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::StringSchema(_) => 0usize,
+            Self::NumberSchema(_) => 1usize,
+            Self::BooleanSchema(_) => 2usize,
+            Self::EnumSchema(_) => 3usize,
         }
     }
 }
@@ -23423,15 +24646,19 @@ impl __p::Shape for StringSchema {
 impl __v::Validate for StringSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "StringSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("minLength"),
-            o.get("maxLength"),
-            o.get("format"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "minLength" => __f[3usize] = Some(x),
+                "maxLength" => __f[4usize] = Some(x),
+                "format" => __f[5usize] = Some(x),
+                "default" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "StringSchema");
         }
@@ -23724,14 +24951,18 @@ impl __p::Shape for NumberSchema {
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("minimum"),
-            o.get("maximum"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "minimum" => __f[3usize] = Some(x),
+                "maximum" => __f[4usize] = Some(x),
+                "default" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "NumberSchema");
         }
@@ -23978,12 +25209,16 @@ impl __p::Shape for BooleanSchema {
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "default" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "BooleanSchema");
         }
@@ -24154,13 +25389,17 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
 impl __v::Validate for UntitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("enum"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "enum" => __f[3usize] = Some(x),
+                "default" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "UntitledSingleSelectEnumSchema");
         }
@@ -24343,13 +25582,17 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
 impl __v::Validate for TitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("oneOf"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "oneOf" => __f[3usize] = Some(x),
+                "default" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "TitledSingleSelectEnumSchema");
         }
@@ -24488,7 +25731,14 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchemaOneOfItem") else {
             return
         };
-        let __f = [o.get("const"), o.get("title")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "const" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("const", "TitledSingleSelectEnumSchemaOneOfItem");
         }
@@ -24663,24 +25913,69 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
 }
 impl __v::Validate for SingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <UntitledSingleSelectEnumSchema as __p::Shape>::score(v),
-                <TitledSingleSelectEnumSchema as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for SingleSelectEnumSchema {
+    const NAME: &'static str = "SingleSelectEnumSchema";
+    const NO_MEMBER: &'static str = "matches no member of SingleSelectEnumSchema; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "enum" => Some(0usize),
+            "oneOf" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "default" => 0x1,
+                    "description" => 0x2,
+                    "enum" => 0x4,
+                    "oneOf" => 0x8,
+                    "title" => 0x10,
+                    "type" => 0x20,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x24,
+            0x17,
+            &[("type", 0x20, true, __p::Lit::Str("string"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x28,
+            0x1b,
+            &[("type", 0x20, true, __p::Lit::Str("string"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => {
                 <UntitledSingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
             }
-            Some(1usize) => {
+            1usize => {
                 <TitledSingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
             }
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of SingleSelectEnumSchema; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
-                )
-            }
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(_) => 0usize,
+            Self::TitledSingleSelectEnumSchema(_) => 1usize,
         }
     }
 }
@@ -24852,15 +26147,19 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
 impl __v::Validate for UntitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("minItems"),
-            o.get("maxItems"),
-            o.get("items"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "minItems" => __f[3usize] = Some(x),
+                "maxItems" => __f[4usize] = Some(x),
+                "items" => __f[5usize] = Some(x),
+                "default" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "UntitledMultiSelectEnumSchema");
         }
@@ -25007,7 +26306,14 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
 impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
-        let __f = [o.get("type"), o.get("enum")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "enum" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "UntitledMultiSelectEnumSchemaItems");
         }
@@ -25194,15 +26500,19 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
 impl __v::Validate for TitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("minItems"),
-            o.get("maxItems"),
-            o.get("items"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "minItems" => __f[3usize] = Some(x),
+                "maxItems" => __f[4usize] = Some(x),
+                "items" => __f[5usize] = Some(x),
+                "default" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "TitledMultiSelectEnumSchema");
         }
@@ -25349,7 +26659,14 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItemsAnyOfItem") else {
             return
         };
-        let __f = [o.get("const"), o.get("title")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "const" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("const", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
         }
@@ -25465,7 +26782,13 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItems {
 impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
-        let __f = [o.get("anyOf")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "anyOf" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("anyOf", "TitledMultiSelectEnumSchemaItems");
         }
@@ -25620,24 +26943,68 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
 }
 impl __v::Validate for MultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <UntitledMultiSelectEnumSchema as __p::Shape>::score(v),
-                <TitledMultiSelectEnumSchema as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for MultiSelectEnumSchema {
+    const NAME: &'static str = "MultiSelectEnumSchema";
+    const NO_MEMBER: &'static str = "matches no member of MultiSelectEnumSchema; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "default" => 0x1,
+                    "description" => 0x2,
+                    "items" => 0x4,
+                    "maxItems" => 0x8,
+                    "minItems" => 0x10,
+                    "title" => 0x20,
+                    "type" => 0x40,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x44,
+            0x3f,
+            &[("type", 0x40, true, __p::Lit::Str("array"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x44,
+            0x3f,
+            &[("type", 0x40, true, __p::Lit::Str("array"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => {
                 <UntitledMultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
             }
-            Some(1usize) => {
+            1usize => {
                 <TitledMultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
             }
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of MultiSelectEnumSchema; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
-                )
-            }
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(_) => 0usize,
+            Self::TitledMultiSelectEnumSchema(_) => 1usize,
         }
     }
 }
@@ -25794,14 +27161,18 @@ impl __p::Shape for LegacyTitledEnumSchema {
 impl __v::Validate for LegacyTitledEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("enum"),
-            o.get("enumNames"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "enum" => __f[3usize] = Some(x),
+                "enumNames" => __f[4usize] = Some(x),
+                "default" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "LegacyTitledEnumSchema");
         }
@@ -26001,28 +27372,101 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
 }
 impl __v::Validate for EnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <SingleSelectEnumSchema as __p::Shape>::score(v),
-                <MultiSelectEnumSchema as __p::Shape>::score(v),
-                <LegacyTitledEnumSchema as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
-                <SingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
-            }
-            Some(1usize) => {
-                <MultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
-            }
-            Some(2usize) => {
-                <LegacyTitledEnumSchema as __v::Validate>::validate_json(v, cx)
-            }
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of EnumSchema; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for EnumSchema {
+    const NAME: &'static str = "EnumSchema";
+    const NO_MEMBER: &'static str = "matches no member of EnumSchema; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "oneOf" => Some(0usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "default" => 0x1,
+                    "description" => 0x2,
+                    "enum" => 0x4,
+                    "enumNames" => 0x8,
+                    "items" => 0x10,
+                    "maxItems" => 0x20,
+                    "minItems" => 0x40,
+                    "oneOf" => 0x80,
+                    "title" => 0x100,
+                    "type" => 0x200,
+                    _ => 0,
+                };
+        }
+        out[0usize] = [
+            __v::rank_by_bits(
+                o,
+                present,
+                0x204,
+                0x107,
+                &[("type", 0x200, true, __p::Lit::Str("string"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x280,
+                0x183,
+                &[("type", 0x200, true, __p::Lit::Str("string"))],
+            ),
+        ]
+            .into_iter()
+            .flatten()
+            .max();
+        out[1usize] = [
+            __v::rank_by_bits(
+                o,
+                present,
+                0x210,
+                0x173,
+                &[("type", 0x200, true, __p::Lit::Str("array"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x210,
+                0x173,
+                &[("type", 0x200, true, __p::Lit::Str("array"))],
+            ),
+        ]
+            .into_iter()
+            .flatten()
+            .max();
+        out[2usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x204,
+            0x10f,
+            &[("type", 0x200, true, __p::Lit::Str("string"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => __v::keyed_member::<SingleSelectEnumSchema>(by, v, cx),
+            1usize => __v::keyed_member::<MultiSelectEnumSchema>(by, v, cx),
+            2usize => <LegacyTitledEnumSchema as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::SingleSelectEnumSchema(_) => 0usize,
+            Self::MultiSelectEnumSchema(_) => 1usize,
+            Self::LegacyTitledEnumSchema(_) => 2usize,
         }
     }
 }
@@ -26146,7 +27590,15 @@ impl __p::Shape for ElicitResult {
 impl __v::Validate for ElicitResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
-        let __f = [o.get("_meta"), o.get("action"), o.get("content")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "action" => __f[1usize] = Some(x),
+                "content" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("action", "ElicitResult");
         }
@@ -26430,20 +27882,9 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
 }
 impl __v::Validate for ElicitResultContentValue {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <String as __p::Shape>::score(v),
-                <i64 as __p::Shape>::score(v),
-                <bool as __p::Shape>::score(v),
-                <Vec<String> as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}",
@@ -26451,7 +27892,22 @@ impl __v::Validate for ElicitResultContentValue {
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => {
+                <Vec<String> as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }
@@ -26585,7 +28041,15 @@ impl __p::Shape for ElicitationCompleteNotification {
 impl __v::Validate for ElicitationCompleteNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitationCompleteNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ElicitationCompleteNotification");
         }
@@ -26710,7 +28174,13 @@ impl __v::Validate for ElicitationCompleteNotificationParams {
         let Some(o) = cx.object(v, "ElicitationCompleteNotificationParams") else {
             return
         };
-        let __f = [o.get("elicitationId")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "elicitationId" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("elicitationId", "ElicitationCompleteNotificationParams");
         }
@@ -27685,32 +29155,79 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
 }
 impl __v::Validate for ClientResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <EmptyResult as __p::Shape>::score(v),
-                <CreateMessageResult as __p::Shape>::score(v),
-                <ListRootsResult as __p::Shape>::score(v),
-                <ElicitResult as __p::Shape>::score(v),
-                <GetTaskResult as __p::Shape>::score(v),
-                <GetTaskPayloadResult as __p::Shape>::score(v),
-                <ListTasksResult as __p::Shape>::score(v),
-                <CancelTaskResult as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <ListRootsResult as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <ElicitResult as __v::Validate>::validate_json(v, cx),
-            Some(4usize) => <GetTaskResult as __v::Validate>::validate_json(v, cx),
-            Some(5usize) => <GetTaskPayloadResult as __v::Validate>::validate_json(v, cx),
-            Some(6usize) => <ListTasksResult as __v::Validate>::validate_json(v, cx),
-            Some(7usize) => <CancelTaskResult as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ClientResult {
+    const NAME: &'static str = "ClientResult";
+    const NO_MEMBER: &'static str = "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "action" => 0x2,
+                    "content" => 0x4,
+                    "createdAt" => 0x8,
+                    "lastUpdatedAt" => 0x10,
+                    "model" => 0x20,
+                    "nextCursor" => 0x40,
+                    "pollInterval" => 0x80,
+                    "role" => 0x100,
+                    "roots" => 0x200,
+                    "status" => 0x400,
+                    "statusMessage" => 0x800,
+                    "stopReason" => 0x1000,
+                    "taskId" => 0x2000,
+                    "tasks" => 0x4000,
+                    "ttl" => 0x8000,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x124, 0x1125, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x200, 0x201, &[]);
+        out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
+        out[4usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
+        out[5usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[6usize] = __v::rank_by_bits(o, present, 0x4000, 0x4041, &[]);
+        out[7usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            1usize => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
+            2usize => <ListRootsResult as __v::Validate>::validate_json(v, cx),
+            3usize => <ElicitResult as __v::Validate>::validate_json(v, cx),
+            4usize => <GetTaskResult as __v::Validate>::validate_json(v, cx),
+            5usize => <GetTaskPayloadResult as __v::Validate>::validate_json(v, cx),
+            6usize => <ListTasksResult as __v::Validate>::validate_json(v, cx),
+            7usize => <CancelTaskResult as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::EmptyResult(_) => 0usize,
+            Self::CreateMessageResult(_) => 1usize,
+            Self::ListRootsResult(_) => 2usize,
+            Self::ElicitResult(_) => 3usize,
+            Self::GetTaskResult(_) => 4usize,
+            Self::GetTaskPayloadResult(_) => 5usize,
+            Self::ListTasksResult(_) => 6usize,
+            Self::CancelTaskResult(_) => 7usize,
         }
     }
 }
@@ -28767,48 +30284,108 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
 }
 impl __v::Validate for ServerResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <EmptyResult as __p::Shape>::score(v),
-                <InitializeResult as __p::Shape>::score(v),
-                <CompleteResult as __p::Shape>::score(v),
-                <GetPromptResult as __p::Shape>::score(v),
-                <ListPromptsResult as __p::Shape>::score(v),
-                <ListResourceTemplatesResult as __p::Shape>::score(v),
-                <ListResourcesResult as __p::Shape>::score(v),
-                <ReadResourceResult as __p::Shape>::score(v),
-                <CallToolResult as __p::Shape>::score(v),
-                <ListToolsResult as __p::Shape>::score(v),
-                <GetTaskResult as __p::Shape>::score(v),
-                <GetTaskPayloadResult as __p::Shape>::score(v),
-                <ListTasksResult as __p::Shape>::score(v),
-                <CancelTaskResult as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <InitializeResult as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <CompleteResult as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
-            Some(4usize) => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
-            Some(5usize) => {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ServerResult {
+    const NAME: &'static str = "ServerResult";
+    const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "capabilities" => 0x2,
+                    "completion" => 0x4,
+                    "content" => 0x8,
+                    "contents" => 0x10,
+                    "createdAt" => 0x20,
+                    "description" => 0x40,
+                    "instructions" => 0x80,
+                    "isError" => 0x100,
+                    "lastUpdatedAt" => 0x200,
+                    "messages" => 0x400,
+                    "nextCursor" => 0x800,
+                    "pollInterval" => 0x1000,
+                    "prompts" => 0x2000,
+                    "protocolVersion" => 0x4000,
+                    "resourceTemplates" => 0x8000,
+                    "resources" => 0x10000,
+                    "serverInfo" => 0x20000,
+                    "status" => 0x40000,
+                    "statusMessage" => 0x80000,
+                    "structuredContent" => 0x100000,
+                    "taskId" => 0x200000,
+                    "tasks" => 0x400000,
+                    "tools" => 0x800000,
+                    "ttl" => 0x1000000,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x24002, 0x24083, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
+        out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x441, &[]);
+        out[4usize] = __v::rank_by_bits(o, present, 0x2000, 0x2801, &[]);
+        out[5usize] = __v::rank_by_bits(o, present, 0x8000, 0x8801, &[]);
+        out[6usize] = __v::rank_by_bits(o, present, 0x10000, 0x10801, &[]);
+        out[7usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
+        out[8usize] = __v::rank_by_bits(o, present, 0x8, 0x100109, &[]);
+        out[9usize] = __v::rank_by_bits(o, present, 0x800000, 0x800801, &[]);
+        out[10usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
+        out[11usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[12usize] = __v::rank_by_bits(o, present, 0x400000, 0x400801, &[]);
+        out[13usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            1usize => <InitializeResult as __v::Validate>::validate_json(v, cx),
+            2usize => <CompleteResult as __v::Validate>::validate_json(v, cx),
+            3usize => <GetPromptResult as __v::Validate>::validate_json(v, cx),
+            4usize => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
+            5usize => {
                 <ListResourceTemplatesResult as __v::Validate>::validate_json(v, cx)
             }
-            Some(6usize) => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
-            Some(7usize) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
-            Some(8usize) => <CallToolResult as __v::Validate>::validate_json(v, cx),
-            Some(9usize) => <ListToolsResult as __v::Validate>::validate_json(v, cx),
-            Some(10usize) => <GetTaskResult as __v::Validate>::validate_json(v, cx),
-            Some(11usize) => {
-                <GetTaskPayloadResult as __v::Validate>::validate_json(v, cx)
-            }
-            Some(12usize) => <ListTasksResult as __v::Validate>::validate_json(v, cx),
-            Some(13usize) => <CancelTaskResult as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)",
-                )
-            }
+            6usize => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
+            7usize => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
+            8usize => <CallToolResult as __v::Validate>::validate_json(v, cx),
+            9usize => <ListToolsResult as __v::Validate>::validate_json(v, cx),
+            10usize => <GetTaskResult as __v::Validate>::validate_json(v, cx),
+            11usize => <GetTaskPayloadResult as __v::Validate>::validate_json(v, cx),
+            12usize => <ListTasksResult as __v::Validate>::validate_json(v, cx),
+            13usize => <CancelTaskResult as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::EmptyResult(_) => 0usize,
+            Self::InitializeResult(_) => 1usize,
+            Self::CompleteResult(_) => 2usize,
+            Self::GetPromptResult(_) => 3usize,
+            Self::ListPromptsResult(_) => 4usize,
+            Self::ListResourceTemplatesResult(_) => 5usize,
+            Self::ListResourcesResult(_) => 6usize,
+            Self::ReadResourceResult(_) => 7usize,
+            Self::CallToolResult(_) => 8usize,
+            Self::ListToolsResult(_) => 9usize,
+            Self::GetTaskResult(_) => 10usize,
+            Self::GetTaskPayloadResult(_) => 11usize,
+            Self::ListTasksResult(_) => 12usize,
+            Self::CancelTaskResult(_) => 13usize,
         }
     }
 }

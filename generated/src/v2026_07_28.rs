@@ -173,22 +173,86 @@ impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
 }
 impl __v::Validate for JSONRPCMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <JSONRPCRequest as __p::Shape>::score(v),
-                <JSONRPCNotification as __p::Shape>::score(v),
-                <JSONRPCResponse as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <JSONRPCRequest as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <JSONRPCNotification as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <JSONRPCResponse as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for JSONRPCMessage {
+    const NAME: &'static str = "JSONRPCMessage";
+    const NO_MEMBER: &'static str = "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "result" => Some(2usize),
+            "error" => Some(2usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "error" => 0x1,
+                    "id" => 0x2,
+                    "jsonrpc" => 0x4,
+                    "method" => 0x8,
+                    "params" => 0x10,
+                    "result" => 0x20,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xe,
+            0x1a,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xc,
+            0x18,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+        out[2usize] = [
+            __v::rank_by_bits(
+                o,
+                present,
+                0x26,
+                0x22,
+                &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x5,
+                0x3,
+                &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+            ),
+        ]
+            .into_iter()
+            .flatten()
+            .max();
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <JSONRPCRequest as __v::Validate>::validate_json(v, cx),
+            1usize => <JSONRPCNotification as __v::Validate>::validate_json(v, cx),
+            2usize => __v::keyed_member::<JSONRPCResponse>(by, v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::JSONRPCRequest(_) => 0usize,
+            Self::JSONRPCNotification(_) => 1usize,
+            Self::JSONRPCResponse(_) => 2usize,
         }
     }
 }
@@ -437,13 +501,17 @@ impl __p::Shape for RequestMetaObject {
 impl __v::Validate for RequestMetaObject {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestMetaObject") else { return };
-        let __f = [
-            o.get("progressToken"),
-            o.get("io.modelcontextprotocol/protocolVersion"),
-            o.get("io.modelcontextprotocol/clientInfo"),
-            o.get("io.modelcontextprotocol/clientCapabilities"),
-            o.get("io.modelcontextprotocol/logLevel"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "progressToken" => __f[0usize] = Some(x),
+                "io.modelcontextprotocol/protocolVersion" => __f[1usize] = Some(x),
+                "io.modelcontextprotocol/clientInfo" => __f[2usize] = Some(x),
+                "io.modelcontextprotocol/clientCapabilities" => __f[3usize] = Some(x),
+                "io.modelcontextprotocol/logLevel" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("io.modelcontextprotocol/protocolVersion", "RequestMetaObject");
         }
@@ -589,7 +657,13 @@ impl __p::Shape for NotificationMetaObject {
 impl __v::Validate for NotificationMetaObject {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationMetaObject") else { return };
-        let __f = [o.get("io.modelcontextprotocol/subscriptionId")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "io.modelcontextprotocol/subscriptionId" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("io.modelcontextprotocol/subscriptionId");
             <RequestId as __v::Validate>::validate_json(x, cx);
@@ -702,7 +776,13 @@ impl __p::Shape for ResultMetaObject {
 impl __v::Validate for ResultMetaObject {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResultMetaObject") else { return };
-        let __f = [o.get("io.modelcontextprotocol/serverInfo")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "io.modelcontextprotocol/serverInfo" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("io.modelcontextprotocol/serverInfo");
             <Implementation as __v::Validate>::validate_json(x, cx);
@@ -819,20 +899,29 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
 }
 impl __v::Validate for ProgressToken {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected string or integer (ProgressToken)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => fail(cx),
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }
@@ -923,7 +1012,13 @@ impl __p::Shape for RequestParams {
 impl __v::Validate for RequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RequestParams") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "RequestParams");
         }
@@ -1042,7 +1137,14 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "Request");
         }
@@ -1140,7 +1242,13 @@ impl __p::Shape for NotificationParams {
 impl __v::Validate for NotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NotificationParams") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
@@ -1250,7 +1358,14 @@ impl __p::Shape for Notification {
 impl __v::Validate for Notification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Notification") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "Notification");
         }
@@ -1460,7 +1575,14 @@ impl __p::Shape for Result {
 impl __v::Validate for Result {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
-        let __f = [o.get("_meta"), o.get("resultType")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "Result");
         }
@@ -1587,7 +1709,15 @@ impl __p::Shape for Error {
 impl __v::Validate for Error {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "Error");
         }
@@ -1720,20 +1850,29 @@ impl<'de> serde::Deserialize<'de> for RequestId {
 }
 impl __v::Validate for RequestId {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected string or integer (RequestId)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => fail(cx),
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }
@@ -1865,7 +2004,16 @@ impl __p::Shape for JSONRPCRequest {
 impl __v::Validate for JSONRPCRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "JSONRPCRequest");
         }
@@ -2023,7 +2171,15 @@ impl __p::Shape for JSONRPCNotification {
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "JSONRPCNotification");
         }
@@ -2171,7 +2327,15 @@ impl __p::Shape for JSONRPCResultResponse {
 impl __v::Validate for JSONRPCResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "JSONRPCResultResponse");
         }
@@ -2325,7 +2489,15 @@ impl __p::Shape for JSONRPCErrorResponse {
 impl __v::Validate for JSONRPCErrorResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCErrorResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "error" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "JSONRPCErrorResponse");
         }
@@ -2502,24 +2674,65 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
 }
 impl __v::Validate for JSONRPCResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <JSONRPCResultResponse as __p::Shape>::score(v),
-                <JSONRPCErrorResponse as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
-                <JSONRPCResultResponse as __v::Validate>::validate_json(v, cx)
-            }
-            Some(1usize) => <JSONRPCErrorResponse as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of JSONRPCResponse; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)",
-                )
-            }
-        }
+        __v::keyed::<Self>(v, cx);
         crate::validate::jsonrpc::response_fields(v, cx);
+    }
+}
+impl __v::KeyedCheck for JSONRPCResponse {
+    const NAME: &'static str = "JSONRPCResponse";
+    const NO_MEMBER: &'static str = "matches no member of JSONRPCResponse; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "result" => Some(0usize),
+            "error" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "error" => 0x1,
+                    "id" => 0x2,
+                    "jsonrpc" => 0x4,
+                    "result" => 0x8,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xe,
+            0xa,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x5,
+            0x3,
+            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <JSONRPCResultResponse as __v::Validate>::validate_json(v, cx),
+            1usize => <JSONRPCErrorResponse as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::JSONRPCResultResponse(_) => 0usize,
+            Self::JSONRPCErrorResponse(_) => 1usize,
+        }
     }
 }
 pub const PARSE_ERROR: i64 = -32700;
@@ -2642,7 +2855,15 @@ impl __p::Shape for ParseError {
 impl __v::Validate for ParseError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ParseError") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "ParseError");
         }
@@ -2783,7 +3004,15 @@ impl __p::Shape for InvalidRequestError {
 impl __v::Validate for InvalidRequestError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InvalidRequestError") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "InvalidRequestError");
         }
@@ -2931,7 +3160,15 @@ impl __p::Shape for MethodNotFoundError {
 impl __v::Validate for MethodNotFoundError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "MethodNotFoundError") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "MethodNotFoundError");
         }
@@ -3093,7 +3330,15 @@ impl __p::Shape for InvalidParamsError {
 impl __v::Validate for InvalidParamsError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InvalidParamsError") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "InvalidParamsError");
         }
@@ -3232,7 +3477,15 @@ impl __p::Shape for InternalError {
 impl __v::Validate for InternalError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InternalError") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "InternalError");
         }
@@ -3390,7 +3643,15 @@ impl __p::Shape for HeaderMismatchError {
 impl __v::Validate for HeaderMismatchError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "HeaderMismatchError") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "error" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "HeaderMismatchError");
         }
@@ -3529,7 +3790,15 @@ impl __p::Shape for HeaderMismatchErrorError {
 impl __v::Validate for HeaderMismatchErrorError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "HeaderMismatchErrorError") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "HeaderMismatchErrorError");
         }
@@ -3681,7 +3950,15 @@ impl __p::Shape for UnsupportedProtocolVersionError {
 impl __v::Validate for UnsupportedProtocolVersionError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionError") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "error" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "UnsupportedProtocolVersionError");
         }
@@ -3812,7 +4089,14 @@ impl __v::Validate for UnsupportedProtocolVersionErrorErrorData {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionErrorErrorData") else {
             return
         };
-        let __f = [o.get("supported"), o.get("requested")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "supported" => __f[0usize] = Some(x),
+                "requested" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("supported", "UnsupportedProtocolVersionErrorErrorData");
         }
@@ -3952,7 +4236,15 @@ impl __v::Validate for UnsupportedProtocolVersionErrorError {
         let Some(o) = cx.object(v, "UnsupportedProtocolVersionErrorError") else {
             return
         };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "UnsupportedProtocolVersionErrorError");
         }
@@ -4111,7 +4403,15 @@ impl __v::Validate for MissingRequiredClientCapabilityError {
         let Some(o) = cx.object(v, "MissingRequiredClientCapabilityError") else {
             return
         };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("error")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "error" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "MissingRequiredClientCapabilityError");
         }
@@ -4245,7 +4545,13 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorErrorData {
         let Some(o) = cx.object(v, "MissingRequiredClientCapabilityErrorErrorData") else {
             return
         };
-        let __f = [o.get("requiredCapabilities")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "requiredCapabilities" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing(
                 "requiredCapabilities",
@@ -4380,7 +4686,15 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorError {
         let Some(o) = cx.object(v, "MissingRequiredClientCapabilityErrorError") else {
             return
         };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "MissingRequiredClientCapabilityErrorError");
         }
@@ -4761,22 +5075,59 @@ impl<'de> serde::Deserialize<'de> for InputResponse {
 }
 impl __v::Validate for InputResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <CreateMessageResult as __p::Shape>::score(v),
-                <ListRootsResult as __p::Shape>::score(v),
-                <ElicitResult as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <ListRootsResult as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <ElicitResult as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of InputResponse; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for InputResponse {
+    const NAME: &'static str = "InputResponse";
+    const NO_MEMBER: &'static str = "matches no member of InputResponse; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "role" => Some(0usize),
+            "model" => Some(0usize),
+            "roots" => Some(1usize),
+            "action" => Some(2usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "action" => 0x2,
+                    "content" => 0x4,
+                    "model" => 0x8,
+                    "role" => 0x10,
+                    "roots" => 0x20,
+                    "stopReason" => 0x40,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x1c, 0x5d, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x20, 0x20, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x2, 0x6, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <CreateMessageResult as __v::Validate>::validate_json(v, cx),
+            1usize => <ListRootsResult as __v::Validate>::validate_json(v, cx),
+            2usize => <ElicitResult as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::CreateMessageResult(_) => 0usize,
+            Self::ListRootsResult(_) => 1usize,
+            Self::ElicitResult(_) => 2usize,
         }
     }
 }
@@ -4931,12 +5282,16 @@ impl __p::Shape for InputRequiredResult {
 impl __v::Validate for InputRequiredResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputRequiredResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("inputRequests"),
-            o.get("requestState"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "inputRequests" => __f[2usize] = Some(x),
+                "requestState" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "InputRequiredResult");
         }
@@ -5081,7 +5436,15 @@ impl __p::Shape for InputResponseRequestParams {
 impl __v::Validate for InputResponseRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "InputResponseRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("inputResponses"), o.get("requestState")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "inputResponses" => __f[1usize] = Some(x),
+                "requestState" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "InputResponseRequestParams");
         }
@@ -5231,7 +5594,15 @@ impl __p::Shape for CancelledNotificationParams {
 impl __v::Validate for CancelledNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotificationParams") else { return };
-        let __f = [o.get("_meta"), o.get("requestId"), o.get("reason")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "requestId" => __f[1usize] = Some(x),
+                "reason" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("requestId", "CancelledNotificationParams");
         }
@@ -5391,7 +5762,15 @@ impl __p::Shape for CancelledNotification {
 impl __v::Validate for CancelledNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CancelledNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CancelledNotification");
         }
@@ -5552,7 +5931,16 @@ impl __p::Shape for DiscoverRequest {
 impl __v::Validate for DiscoverRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DiscoverRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "DiscoverRequest");
         }
@@ -5797,15 +6185,19 @@ impl __p::Shape for DiscoverResult {
 impl __v::Validate for DiscoverResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DiscoverResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("ttlMs"),
-            o.get("cacheScope"),
-            o.get("supportedVersions"),
-            o.get("capabilities"),
-            o.get("instructions"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "ttlMs" => __f[2usize] = Some(x),
+                "cacheScope" => __f[3usize] = Some(x),
+                "supportedVersions" => __f[4usize] = Some(x),
+                "capabilities" => __f[5usize] = Some(x),
+                "instructions" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "DiscoverResult");
         }
@@ -5984,7 +6376,15 @@ impl __p::Shape for DiscoverResultResponse {
 impl __v::Validate for DiscoverResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DiscoverResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "DiscoverResultResponse");
         }
@@ -6178,13 +6578,17 @@ impl __p::Shape for ClientCapabilities {
 impl __v::Validate for ClientCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilities") else { return };
-        let __f = [
-            o.get("experimental"),
-            o.get("roots"),
-            o.get("sampling"),
-            o.get("elicitation"),
-            o.get("extensions"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "experimental" => __f[0usize] = Some(x),
+                "roots" => __f[1usize] = Some(x),
+                "sampling" => __f[2usize] = Some(x),
+                "elicitation" => __f[3usize] = Some(x),
+                "extensions" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
@@ -6307,7 +6711,14 @@ impl __p::Shape for ClientCapabilitiesSampling {
 impl __v::Validate for ClientCapabilitiesSampling {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesSampling") else { return };
-        let __f = [o.get("context"), o.get("tools")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "context" => __f[0usize] = Some(x),
+                "tools" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("context");
             <JSONObject as __v::Validate>::validate_json(x, cx);
@@ -6412,7 +6823,14 @@ impl __p::Shape for ClientCapabilitiesElicitation {
 impl __v::Validate for ClientCapabilitiesElicitation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ClientCapabilitiesElicitation") else { return };
-        let __f = [o.get("form"), o.get("url")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "form" => __f[0usize] = Some(x),
+                "url" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("form");
             <JSONObject as __v::Validate>::validate_json(x, cx);
@@ -6618,15 +7036,19 @@ impl __p::Shape for ServerCapabilities {
 impl __v::Validate for ServerCapabilities {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilities") else { return };
-        let __f = [
-            o.get("experimental"),
-            o.get("logging"),
-            o.get("completions"),
-            o.get("prompts"),
-            o.get("resources"),
-            o.get("tools"),
-            o.get("extensions"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "experimental" => __f[0usize] = Some(x),
+                "logging" => __f[1usize] = Some(x),
+                "completions" => __f[2usize] = Some(x),
+                "prompts" => __f[3usize] = Some(x),
+                "resources" => __f[4usize] = Some(x),
+                "tools" => __f[5usize] = Some(x),
+                "extensions" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
@@ -6749,7 +7171,13 @@ impl __p::Shape for ServerCapabilitiesPrompts {
 impl __v::Validate for ServerCapabilitiesPrompts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesPrompts") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -6853,7 +7281,14 @@ impl __p::Shape for ServerCapabilitiesResources {
 impl __v::Validate for ServerCapabilitiesResources {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesResources") else { return };
-        let __f = [o.get("subscribe"), o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "subscribe" => __f[0usize] = Some(x),
+                "listChanged" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("subscribe");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -6951,7 +7386,13 @@ impl __p::Shape for ServerCapabilitiesTools {
 impl __v::Validate for ServerCapabilitiesTools {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ServerCapabilitiesTools") else { return };
-        let __f = [o.get("listChanged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "listChanged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -7094,7 +7535,16 @@ impl __p::Shape for Icon {
 impl __v::Validate for Icon {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icon") else { return };
-        let __f = [o.get("src"), o.get("mimeType"), o.get("sizes"), o.get("theme")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "src" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "sizes" => __f[2usize] = Some(x),
+                "theme" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("src", "Icon");
         }
@@ -7308,7 +7758,13 @@ impl __p::Shape for Icons {
 impl __v::Validate for Icons {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Icons") else { return };
-        let __f = [o.get("icons")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "icons" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("icons");
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
@@ -7421,7 +7877,14 @@ impl __p::Shape for BaseMetadata {
 impl __v::Validate for BaseMetadata {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BaseMetadata") else { return };
-        let __f = [o.get("name"), o.get("title")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "BaseMetadata");
         }
@@ -7596,14 +8059,18 @@ impl __p::Shape for Implementation {
 impl __v::Validate for Implementation {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Implementation") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("version"),
-            o.get("description"),
-            o.get("websiteUrl"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "version" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "websiteUrl" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Implementation");
         }
@@ -7782,13 +8249,17 @@ impl __p::Shape for ProgressNotificationParams {
 impl __v::Validate for ProgressNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotificationParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("progressToken"),
-            o.get("progress"),
-            o.get("total"),
-            o.get("message"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "progressToken" => __f[1usize] = Some(x),
+                "progress" => __f[2usize] = Some(x),
+                "total" => __f[3usize] = Some(x),
+                "message" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("progressToken", "ProgressNotificationParams");
         }
@@ -7955,7 +8426,15 @@ impl __p::Shape for ProgressNotification {
 impl __v::Validate for ProgressNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ProgressNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ProgressNotification");
         }
@@ -8088,7 +8567,14 @@ impl __p::Shape for PaginatedRequestParams {
 impl __v::Validate for PaginatedRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("cursor")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "cursor" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "PaginatedRequestParams");
         }
@@ -8238,7 +8724,16 @@ impl __p::Shape for PaginatedRequest {
 impl __v::Validate for PaginatedRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "PaginatedRequest");
         }
@@ -8383,7 +8878,15 @@ impl __p::Shape for PaginatedResult {
 impl __v::Validate for PaginatedResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PaginatedResult") else { return };
-        let __f = [o.get("_meta"), o.get("resultType"), o.get("nextCursor")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "nextCursor" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "PaginatedResult");
         }
@@ -8558,12 +9061,16 @@ impl __p::Shape for CacheableResult {
 impl __v::Validate for CacheableResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CacheableResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("ttlMs"),
-            o.get("cacheScope"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "ttlMs" => __f[2usize] = Some(x),
+                "cacheScope" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "CacheableResult");
         }
@@ -8838,7 +9345,16 @@ impl __p::Shape for ListResourcesRequest {
 impl __v::Validate for ListResourcesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListResourcesRequest");
         }
@@ -9059,14 +9575,18 @@ impl __p::Shape for ListResourcesResult {
 impl __v::Validate for ListResourcesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("nextCursor"),
-            o.get("ttlMs"),
-            o.get("cacheScope"),
-            o.get("resources"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "nextCursor" => __f[2usize] = Some(x),
+                "ttlMs" => __f[3usize] = Some(x),
+                "cacheScope" => __f[4usize] = Some(x),
+                "resources" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "ListResourcesResult");
         }
@@ -9237,7 +9757,15 @@ impl __p::Shape for ListResourcesResultResponse {
 impl __v::Validate for ListResourcesResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourcesResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "ListResourcesResultResponse");
         }
@@ -9400,7 +9928,16 @@ impl __p::Shape for ListResourceTemplatesRequest {
 impl __v::Validate for ListResourceTemplatesRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListResourceTemplatesRequest");
         }
@@ -9633,14 +10170,18 @@ impl __p::Shape for ListResourceTemplatesResult {
 impl __v::Validate for ListResourceTemplatesResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListResourceTemplatesResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("nextCursor"),
-            o.get("ttlMs"),
-            o.get("cacheScope"),
-            o.get("resourceTemplates"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "nextCursor" => __f[2usize] = Some(x),
+                "ttlMs" => __f[3usize] = Some(x),
+                "cacheScope" => __f[4usize] = Some(x),
+                "resourceTemplates" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "ListResourceTemplatesResult");
         }
@@ -9813,7 +10354,15 @@ impl __v::Validate for ListResourceTemplatesResultResponse {
         let Some(o) = cx.object(v, "ListResourceTemplatesResultResponse") else {
             return
         };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "ListResourceTemplatesResultResponse");
         }
@@ -9944,7 +10493,14 @@ impl __p::Shape for ResourceRequestParams {
 impl __v::Validate for ResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "ResourceRequestParams");
         }
@@ -10100,12 +10656,16 @@ impl __p::Shape for ReadResourceRequestParams {
 impl __v::Validate for ReadResourceRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequestParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("uri"),
-            o.get("inputResponses"),
-            o.get("requestState"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                "inputResponses" => __f[2usize] = Some(x),
+                "requestState" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "ReadResourceRequestParams");
         }
@@ -10283,7 +10843,16 @@ impl __p::Shape for ReadResourceRequest {
 impl __v::Validate for ReadResourceRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ReadResourceRequest");
         }
@@ -10494,13 +11063,17 @@ impl __p::Shape for ReadResourceResult {
 impl __v::Validate for ReadResourceResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("ttlMs"),
-            o.get("cacheScope"),
-            o.get("contents"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "ttlMs" => __f[2usize] = Some(x),
+                "cacheScope" => __f[3usize] = Some(x),
+                "contents" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "ReadResourceResult");
         }
@@ -10696,20 +11269,52 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl __v::Validate for ReadResourceResultContentsItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <TextResourceContents as __p::Shape>::score(v),
-                <BlobResourceContents as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ReadResourceResultContentsItem {
+    const NAME: &'static str = "ReadResourceResultContentsItem";
+    const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "text" => Some(0usize),
+            "blob" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "blob" => 0x2,
+                    "mimeType" => 0x4,
+                    "text" => 0x8,
+                    "uri" => 0x10,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x18, 0x1d, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x12, 0x17, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            1usize => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::TextResourceContents(_) => 0usize,
+            Self::BlobResourceContents(_) => 1usize,
         }
     }
 }
@@ -10838,7 +11443,15 @@ impl __p::Shape for ReadResourceResultResponse {
 impl __v::Validate for ReadResourceResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ReadResourceResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "ReadResourceResultResponse");
         }
@@ -11134,7 +11747,15 @@ impl __p::Shape for ResourceListChangedNotification {
 impl __v::Validate for ResourceListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ResourceListChangedNotification");
         }
@@ -11293,12 +11914,16 @@ impl __p::Shape for SubscriptionFilter {
 impl __v::Validate for SubscriptionFilter {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionFilter") else { return };
-        let __f = [
-            o.get("toolsListChanged"),
-            o.get("promptsListChanged"),
-            o.get("resourcesListChanged"),
-            o.get("resourceSubscriptions"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "toolsListChanged" => __f[0usize] = Some(x),
+                "promptsListChanged" => __f[1usize] = Some(x),
+                "resourcesListChanged" => __f[2usize] = Some(x),
+                "resourceSubscriptions" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("toolsListChanged");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -11425,7 +12050,14 @@ impl __p::Shape for SubscriptionsListenRequestParams {
 impl __v::Validate for SubscriptionsListenRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("notifications")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "notifications" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "SubscriptionsListenRequestParams");
         }
@@ -11597,7 +12229,16 @@ impl __p::Shape for SubscriptionsListenRequest {
 impl __v::Validate for SubscriptionsListenRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "SubscriptionsListenRequest");
         }
@@ -11780,10 +12421,14 @@ impl __v::Validate for SubscriptionsListenResultMetaObject {
         let Some(o) = cx.object(v, "SubscriptionsListenResultMetaObject") else {
             return
         };
-        let __f = [
-            o.get("io.modelcontextprotocol/serverInfo"),
-            o.get("io.modelcontextprotocol/subscriptionId"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "io.modelcontextprotocol/serverInfo" => __f[0usize] = Some(x),
+                "io.modelcontextprotocol/subscriptionId" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing(
                 "io.modelcontextprotocol/subscriptionId",
@@ -11927,7 +12572,14 @@ impl __p::Shape for SubscriptionsListenResult {
 impl __v::Validate for SubscriptionsListenResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenResult") else { return };
-        let __f = [o.get("_meta"), o.get("resultType")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "SubscriptionsListenResult");
         }
@@ -12075,7 +12727,15 @@ impl __p::Shape for SubscriptionsListenResultResponse {
 impl __v::Validate for SubscriptionsListenResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SubscriptionsListenResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "SubscriptionsListenResultResponse");
         }
@@ -12211,7 +12871,14 @@ impl __v::Validate for SubscriptionsAcknowledgedNotificationParams {
         let Some(o) = cx.object(v, "SubscriptionsAcknowledgedNotificationParams") else {
             return
         };
-        let __f = [o.get("_meta"), o.get("notifications")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "notifications" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("notifications", "SubscriptionsAcknowledgedNotificationParams");
         }
@@ -12385,7 +13052,15 @@ impl __v::Validate for SubscriptionsAcknowledgedNotification {
         let Some(o) = cx.object(v, "SubscriptionsAcknowledgedNotification") else {
             return
         };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "SubscriptionsAcknowledgedNotification");
         }
@@ -12522,7 +13197,14 @@ impl __p::Shape for ResourceUpdatedNotificationParams {
 impl __v::Validate for ResourceUpdatedNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotificationParams") else { return };
-        let __f = [o.get("_meta"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("uri", "ResourceUpdatedNotificationParams");
         }
@@ -12677,7 +13359,15 @@ impl __p::Shape for ResourceUpdatedNotification {
 impl __v::Validate for ResourceUpdatedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceUpdatedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ResourceUpdatedNotification");
         }
@@ -12895,17 +13585,21 @@ impl __p::Shape for Resource {
 impl __v::Validate for Resource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Resource") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("uri"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("size"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 9usize] = [None; 9usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "uri" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "mimeType" => __f[5usize] = Some(x),
+                "annotations" => __f[6usize] = Some(x),
+                "size" => __f[7usize] = Some(x),
+                "_meta" => __f[8usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Resource");
         }
@@ -13143,16 +13837,20 @@ impl __p::Shape for ResourceTemplate {
 impl __v::Validate for ResourceTemplate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplate") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("uriTemplate"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "uriTemplate" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "mimeType" => __f[5usize] = Some(x),
+                "annotations" => __f[6usize] = Some(x),
+                "_meta" => __f[7usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "ResourceTemplate");
         }
@@ -13320,7 +14018,15 @@ impl __p::Shape for ResourceContents {
 impl __v::Validate for ResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceContents") else { return };
-        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "ResourceContents");
         }
@@ -13469,7 +14175,16 @@ impl __p::Shape for TextResourceContents {
 impl __v::Validate for TextResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextResourceContents") else { return };
-        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("text")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                "text" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "TextResourceContents");
         }
@@ -13634,7 +14349,16 @@ impl __p::Shape for BlobResourceContents {
 impl __v::Validate for BlobResourceContents {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BlobResourceContents") else { return };
-        let __f = [o.get("uri"), o.get("mimeType"), o.get("_meta"), o.get("blob")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "mimeType" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                "blob" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "BlobResourceContents");
         }
@@ -13808,7 +14532,16 @@ impl __p::Shape for ListPromptsRequest {
 impl __v::Validate for ListPromptsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListPromptsRequest");
         }
@@ -14026,14 +14759,18 @@ impl __p::Shape for ListPromptsResult {
 impl __v::Validate for ListPromptsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("nextCursor"),
-            o.get("ttlMs"),
-            o.get("cacheScope"),
-            o.get("prompts"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "nextCursor" => __f[2usize] = Some(x),
+                "ttlMs" => __f[3usize] = Some(x),
+                "cacheScope" => __f[4usize] = Some(x),
+                "prompts" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "ListPromptsResult");
         }
@@ -14204,7 +14941,15 @@ impl __p::Shape for ListPromptsResultResponse {
 impl __v::Validate for ListPromptsResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListPromptsResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "ListPromptsResultResponse");
         }
@@ -14366,13 +15111,17 @@ impl __p::Shape for GetPromptRequestParams {
 impl __v::Validate for GetPromptRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequestParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("inputResponses"),
-            o.get("requestState"),
-            o.get("name"),
-            o.get("arguments"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "inputResponses" => __f[1usize] = Some(x),
+                "requestState" => __f[2usize] = Some(x),
+                "name" => __f[3usize] = Some(x),
+                "arguments" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "GetPromptRequestParams");
         }
@@ -14549,7 +15298,16 @@ impl __p::Shape for GetPromptRequest {
 impl __v::Validate for GetPromptRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "GetPromptRequest");
         }
@@ -14723,12 +15481,16 @@ impl __p::Shape for GetPromptResult {
 impl __v::Validate for GetPromptResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("description"),
-            o.get("messages"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "messages" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "GetPromptResult");
         }
@@ -14885,7 +15647,15 @@ impl __p::Shape for GetPromptResultResponse {
 impl __v::Validate for GetPromptResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "GetPromptResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "GetPromptResultResponse");
         }
@@ -15212,14 +15982,18 @@ impl __p::Shape for Prompt {
 impl __v::Validate for Prompt {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Prompt") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("description"),
-            o.get("arguments"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "description" => __f[3usize] = Some(x),
+                "arguments" => __f[4usize] = Some(x),
+                "_meta" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Prompt");
         }
@@ -15381,12 +16155,16 @@ impl __p::Shape for PromptArgument {
 impl __v::Validate for PromptArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptArgument") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("description"),
-            o.get("required"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "required" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "PromptArgument");
         }
@@ -15605,7 +16383,14 @@ impl __p::Shape for PromptMessage {
 impl __v::Validate for PromptMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptMessage") else { return };
-        let __f = [o.get("role"), o.get("content")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "PromptMessage");
         }
@@ -15834,18 +16619,22 @@ impl __p::Shape for ResourceLink {
 impl __v::Validate for ResourceLink {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceLink") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("uri"),
-            o.get("description"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("size"),
-            o.get("_meta"),
-            o.get("type"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "uri" => __f[3usize] = Some(x),
+                "description" => __f[4usize] = Some(x),
+                "mimeType" => __f[5usize] = Some(x),
+                "annotations" => __f[6usize] = Some(x),
+                "size" => __f[7usize] = Some(x),
+                "_meta" => __f[8usize] = Some(x),
+                "type" => __f[9usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "ResourceLink");
         }
@@ -16040,12 +16829,16 @@ impl __p::Shape for EmbeddedResource {
 impl __v::Validate for EmbeddedResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "EmbeddedResource") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("resource"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "resource" => __f[1usize] = Some(x),
+                "annotations" => __f[2usize] = Some(x),
+                "_meta" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "EmbeddedResource");
         }
@@ -16224,20 +17017,52 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl __v::Validate for EmbeddedResourceResource {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <TextResourceContents as __p::Shape>::score(v),
-                <BlobResourceContents as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <TextResourceContents as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for EmbeddedResourceResource {
+    const NAME: &'static str = "EmbeddedResourceResource";
+    const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "text" => Some(0usize),
+            "blob" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "blob" => 0x2,
+                    "mimeType" => 0x4,
+                    "text" => 0x8,
+                    "uri" => 0x10,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x18, 0x1d, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x12, 0x17, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <TextResourceContents as __v::Validate>::validate_json(v, cx),
+            1usize => <BlobResourceContents as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::TextResourceContents(_) => 0usize,
+            Self::BlobResourceContents(_) => 1usize,
         }
     }
 }
@@ -16360,7 +17185,15 @@ impl __p::Shape for PromptListChangedNotification {
 impl __v::Validate for PromptListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "PromptListChangedNotification");
         }
@@ -16515,7 +17348,16 @@ impl __p::Shape for ListToolsRequest {
 impl __v::Validate for ListToolsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListToolsRequest");
         }
@@ -16731,14 +17573,18 @@ impl __p::Shape for ListToolsResult {
 impl __v::Validate for ListToolsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("nextCursor"),
-            o.get("ttlMs"),
-            o.get("cacheScope"),
-            o.get("tools"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "nextCursor" => __f[2usize] = Some(x),
+                "ttlMs" => __f[3usize] = Some(x),
+                "cacheScope" => __f[4usize] = Some(x),
+                "tools" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "ListToolsResult");
         }
@@ -16909,7 +17755,15 @@ impl __p::Shape for ListToolsResultResponse {
 impl __v::Validate for ListToolsResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListToolsResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "ListToolsResultResponse");
         }
@@ -17113,13 +17967,17 @@ impl __p::Shape for CallToolResult {
 impl __v::Validate for CallToolResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResult") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("resultType"),
-            o.get("content"),
-            o.get("structuredContent"),
-            o.get("isError"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "content" => __f[2usize] = Some(x),
+                "structuredContent" => __f[3usize] = Some(x),
+                "isError" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "CallToolResult");
         }
@@ -17281,7 +18139,15 @@ impl __p::Shape for CallToolResultResponse {
 impl __v::Validate for CallToolResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "CallToolResultResponse");
         }
@@ -17594,13 +18460,17 @@ impl __p::Shape for CallToolRequestParams {
 impl __v::Validate for CallToolRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequestParams") else { return };
-        let __f = [
-            o.get("_meta"),
-            o.get("inputResponses"),
-            o.get("requestState"),
-            o.get("name"),
-            o.get("arguments"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "inputResponses" => __f[1usize] = Some(x),
+                "requestState" => __f[2usize] = Some(x),
+                "name" => __f[3usize] = Some(x),
+                "arguments" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "CallToolRequestParams");
         }
@@ -17777,7 +18647,16 @@ impl __p::Shape for CallToolRequest {
 impl __v::Validate for CallToolRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CallToolRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CallToolRequest");
         }
@@ -17931,7 +18810,15 @@ impl __p::Shape for ToolListChangedNotification {
 impl __v::Validate for ToolListChangedNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolListChangedNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ToolListChangedNotification");
         }
@@ -18103,13 +18990,17 @@ impl __p::Shape for ToolAnnotations {
 impl __v::Validate for ToolAnnotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolAnnotations") else { return };
-        let __f = [
-            o.get("title"),
-            o.get("readOnlyHint"),
-            o.get("destructiveHint"),
-            o.get("idempotentHint"),
-            o.get("openWorldHint"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "title" => __f[0usize] = Some(x),
+                "readOnlyHint" => __f[1usize] = Some(x),
+                "destructiveHint" => __f[2usize] = Some(x),
+                "idempotentHint" => __f[3usize] = Some(x),
+                "openWorldHint" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("title");
             <String as __v::Validate>::validate_json(x, cx);
@@ -18343,16 +19234,20 @@ impl __p::Shape for Tool {
 impl __v::Validate for Tool {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tool") else { return };
-        let __f = [
-            o.get("name"),
-            o.get("title"),
-            o.get("icons"),
-            o.get("description"),
-            o.get("inputSchema"),
-            o.get("outputSchema"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 8usize] = [None; 8usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "icons" => __f[2usize] = Some(x),
+                "description" => __f[3usize] = Some(x),
+                "inputSchema" => __f[4usize] = Some(x),
+                "outputSchema" => __f[5usize] = Some(x),
+                "annotations" => __f[6usize] = Some(x),
+                "_meta" => __f[7usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Tool");
         }
@@ -18493,7 +19388,14 @@ impl __p::Shape for ToolInputSchema {
 impl __v::Validate for ToolInputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolInputSchema") else { return };
-        let __f = [o.get("$schema"), o.get("type")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "$schema" => __f[0usize] = Some(x),
+                "type" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("type", "ToolInputSchema");
         }
@@ -18586,7 +19488,13 @@ impl __p::Shape for ToolOutputSchema {
 impl __v::Validate for ToolOutputSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolOutputSchema") else { return };
-        let __f = [o.get("$schema")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "$schema" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("$schema");
             <String as __v::Validate>::validate_json(x, cx);
@@ -18718,7 +19626,16 @@ impl __p::Shape for LoggingMessageNotificationParams {
 impl __v::Validate for LoggingMessageNotificationParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotificationParams") else { return };
-        let __f = [o.get("_meta"), o.get("level"), o.get("logger"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "level" => __f[1usize] = Some(x),
+                "logger" => __f[2usize] = Some(x),
+                "data" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("level", "LoggingMessageNotificationParams");
         }
@@ -18886,7 +19803,15 @@ impl __p::Shape for LoggingMessageNotification {
 impl __v::Validate for LoggingMessageNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LoggingMessageNotification") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "LoggingMessageNotification");
         }
@@ -19257,18 +20182,22 @@ impl __p::Shape for CreateMessageRequestParams {
 impl __v::Validate for CreateMessageRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequestParams") else { return };
-        let __f = [
-            o.get("messages"),
-            o.get("modelPreferences"),
-            o.get("systemPrompt"),
-            o.get("includeContext"),
-            o.get("temperature"),
-            o.get("maxTokens"),
-            o.get("stopSequences"),
-            o.get("metadata"),
-            o.get("tools"),
-            o.get("toolChoice"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "messages" => __f[0usize] = Some(x),
+                "modelPreferences" => __f[1usize] = Some(x),
+                "systemPrompt" => __f[2usize] = Some(x),
+                "includeContext" => __f[3usize] = Some(x),
+                "temperature" => __f[4usize] = Some(x),
+                "maxTokens" => __f[5usize] = Some(x),
+                "stopSequences" => __f[6usize] = Some(x),
+                "metadata" => __f[7usize] = Some(x),
+                "tools" => __f[8usize] = Some(x),
+                "toolChoice" => __f[9usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("messages", "CreateMessageRequestParams");
         }
@@ -19519,7 +20448,13 @@ impl __p::Shape for ToolChoice {
 impl __v::Validate for ToolChoice {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolChoice") else { return };
-        let __f = [o.get("mode")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "mode" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("mode");
             <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
@@ -19742,7 +20677,14 @@ impl __p::Shape for CreateMessageRequest {
 impl __v::Validate for CreateMessageRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CreateMessageRequest");
         }
@@ -19924,13 +20866,17 @@ impl __p::Shape for CreateMessageResult {
 impl __v::Validate for CreateMessageResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CreateMessageResult") else { return };
-        let __f = [
-            o.get("role"),
-            o.get("content"),
-            o.get("_meta"),
-            o.get("model"),
-            o.get("stopReason"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                "model" => __f[3usize] = Some(x),
+                "stopReason" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "CreateMessageResult");
         }
@@ -20178,7 +21124,15 @@ impl __p::Shape for SamplingMessage {
 impl __v::Validate for SamplingMessage {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SamplingMessage") else { return };
-        let __f = [o.get("role"), o.get("content"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "role" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("role", "SamplingMessage");
         }
@@ -20296,20 +21250,9 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
 }
 impl __v::Validate for SamplingMessageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <SamplingMessageContentBlock as __p::Shape>::score(v),
-                <Vec<SamplingMessageContentBlock> as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
-                <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
-            }
-            Some(1usize) => {
-                <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
-            }
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}",
@@ -20317,6 +21260,19 @@ impl __v::Validate for SamplingMessageContent {
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => fail(cx),
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => {
+                <Vec<SamplingMessageContentBlock> as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Object(_) => {
+                <SamplingMessageContentBlock as __v::Validate>::validate_json(v, cx)
             }
         }
     }
@@ -20657,7 +21613,15 @@ impl __p::Shape for Annotations {
 impl __v::Validate for Annotations {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Annotations") else { return };
-        let __f = [o.get("audience"), o.get("priority"), o.get("lastModified")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "audience" => __f[0usize] = Some(x),
+                "priority" => __f[1usize] = Some(x),
+                "lastModified" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("audience");
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
@@ -20994,7 +21958,16 @@ impl __p::Shape for TextContent {
 impl __v::Validate for TextContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextContent") else { return };
-        let __f = [o.get("type"), o.get("text"), o.get("annotations"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "text" => __f[1usize] = Some(x),
+                "annotations" => __f[2usize] = Some(x),
+                "_meta" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "TextContent");
         }
@@ -21158,13 +22131,17 @@ impl __p::Shape for ImageContent {
 impl __v::Validate for ImageContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ImageContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("data"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "data" => __f[1usize] = Some(x),
+                "mimeType" => __f[2usize] = Some(x),
+                "annotations" => __f[3usize] = Some(x),
+                "_meta" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ImageContent");
         }
@@ -21337,13 +22314,17 @@ impl __p::Shape for AudioContent {
 impl __v::Validate for AudioContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "AudioContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("data"),
-            o.get("mimeType"),
-            o.get("annotations"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "data" => __f[1usize] = Some(x),
+                "mimeType" => __f[2usize] = Some(x),
+                "annotations" => __f[3usize] = Some(x),
+                "_meta" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "AudioContent");
         }
@@ -21524,13 +22505,17 @@ impl __p::Shape for ToolUseContent {
 impl __v::Validate for ToolUseContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolUseContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("id"),
-            o.get("name"),
-            o.get("input"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "name" => __f[2usize] = Some(x),
+                "input" => __f[3usize] = Some(x),
+                "_meta" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ToolUseContent");
         }
@@ -21741,14 +22726,18 @@ impl __p::Shape for ToolResultContent {
 impl __v::Validate for ToolResultContent {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ToolResultContent") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("toolUseId"),
-            o.get("content"),
-            o.get("structuredContent"),
-            o.get("isError"),
-            o.get("_meta"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "toolUseId" => __f[1usize] = Some(x),
+                "content" => __f[2usize] = Some(x),
+                "structuredContent" => __f[3usize] = Some(x),
+                "isError" => __f[4usize] = Some(x),
+                "_meta" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ToolResultContent");
         }
@@ -21951,12 +22940,16 @@ impl __p::Shape for ModelPreferences {
 impl __v::Validate for ModelPreferences {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelPreferences") else { return };
-        let __f = [
-            o.get("hints"),
-            o.get("costPriority"),
-            o.get("speedPriority"),
-            o.get("intelligencePriority"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "hints" => __f[0usize] = Some(x),
+                "costPriority" => __f[1usize] = Some(x),
+                "speedPriority" => __f[2usize] = Some(x),
+                "intelligencePriority" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("hints");
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
@@ -22075,7 +23068,13 @@ impl __p::Shape for ModelHint {
 impl __v::Validate for ModelHint {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ModelHint") else { return };
-        let __f = [o.get("name")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("name");
             <String as __v::Validate>::validate_json(x, cx);
@@ -22216,7 +23215,16 @@ impl __p::Shape for CompleteRequestParams {
 impl __v::Validate for CompleteRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParams") else { return };
-        let __f = [o.get("_meta"), o.get("ref"), o.get("argument"), o.get("context")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "ref" => __f[1usize] = Some(x),
+                "argument" => __f[2usize] = Some(x),
+                "context" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("_meta", "CompleteRequestParams");
         }
@@ -22525,7 +23533,14 @@ impl __p::Shape for CompleteRequestParamsArgument {
 impl __v::Validate for CompleteRequestParamsArgument {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsArgument") else { return };
-        let __f = [o.get("name"), o.get("value")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "value" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "CompleteRequestParamsArgument");
         }
@@ -22627,7 +23642,13 @@ impl __p::Shape for CompleteRequestParamsContext {
 impl __v::Validate for CompleteRequestParamsContext {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequestParamsContext") else { return };
-        let __f = [o.get("arguments")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "arguments" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("arguments");
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
@@ -22766,7 +23787,16 @@ impl __p::Shape for CompleteRequest {
 impl __v::Validate for CompleteRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteRequest") else { return };
-        let __f = [o.get("method"), o.get("params"), o.get("jsonrpc"), o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CompleteRequest");
         }
@@ -22929,7 +23959,15 @@ impl __p::Shape for CompleteResult {
 impl __v::Validate for CompleteResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResult") else { return };
-        let __f = [o.get("_meta"), o.get("resultType"), o.get("completion")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "resultType" => __f[1usize] = Some(x),
+                "completion" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("resultType", "CompleteResult");
         }
@@ -23074,7 +24112,15 @@ impl __p::Shape for CompleteResultCompletion {
 impl __v::Validate for CompleteResultCompletion {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultCompletion") else { return };
-        let __f = [o.get("values"), o.get("total"), o.get("hasMore")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "values" => __f[0usize] = Some(x),
+                "total" => __f[1usize] = Some(x),
+                "hasMore" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("values", "CompleteResultCompletion");
         }
@@ -23215,7 +24261,15 @@ impl __p::Shape for CompleteResultResponse {
 impl __v::Validate for CompleteResultResponse {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CompleteResultResponse") else { return };
-        let __f = [o.get("jsonrpc"), o.get("id"), o.get("result")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "jsonrpc" => __f[0usize] = Some(x),
+                "id" => __f[1usize] = Some(x),
+                "result" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("jsonrpc", "CompleteResultResponse");
         }
@@ -23352,7 +24406,14 @@ impl __p::Shape for ResourceTemplateReference {
 impl __v::Validate for ResourceTemplateReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ResourceTemplateReference") else { return };
-        let __f = [o.get("type"), o.get("uri")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "uri" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "ResourceTemplateReference");
         }
@@ -23492,7 +24553,15 @@ impl __p::Shape for PromptReference {
 impl __v::Validate for PromptReference {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PromptReference") else { return };
-        let __f = [o.get("name"), o.get("title"), o.get("type")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "type" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "PromptReference");
         }
@@ -23620,7 +24689,14 @@ impl __p::Shape for ListRootsRequest {
 impl __v::Validate for ListRootsRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ListRootsRequest");
         }
@@ -23718,7 +24794,13 @@ impl __p::Shape for ListRootsRequestParams {
 impl __v::Validate for ListRootsRequestParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsRequestParams") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <MetaObject as __v::Validate>::validate_json(x, cx);
@@ -23824,7 +24906,13 @@ impl __p::Shape for ListRootsResult {
 impl __v::Validate for ListRootsResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListRootsResult") else { return };
-        let __f = [o.get("roots")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "roots" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("roots", "ListRootsResult");
         }
@@ -23952,7 +25040,15 @@ impl __p::Shape for Root {
 impl __v::Validate for Root {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Root") else { return };
-        let __f = [o.get("uri"), o.get("name"), o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "uri" => __f[0usize] = Some(x),
+                "name" => __f[1usize] = Some(x),
+                "_meta" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("uri", "Root");
         }
@@ -24108,7 +25204,15 @@ impl __p::Shape for ElicitRequestFormParams {
 impl __v::Validate for ElicitRequestFormParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestFormParams") else { return };
-        let __f = [o.get("mode"), o.get("message"), o.get("requestedSchema")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "mode" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "requestedSchema" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("message", "ElicitRequestFormParams");
         }
@@ -24263,12 +25367,16 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         let Some(o) = cx.object(v, "ElicitRequestFormParamsRequestedSchema") else {
             return
         };
-        let __f = [
-            o.get("$schema"),
-            o.get("type"),
-            o.get("properties"),
-            o.get("required"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "$schema" => __f[0usize] = Some(x),
+                "type" => __f[1usize] = Some(x),
+                "properties" => __f[2usize] = Some(x),
+                "required" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("type", "ElicitRequestFormParamsRequestedSchema");
         }
@@ -24418,7 +25526,15 @@ impl __p::Shape for ElicitRequestURLParams {
 impl __v::Validate for ElicitRequestURLParams {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequestURLParams") else { return };
-        let __f = [o.get("mode"), o.get("message"), o.get("url")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "mode" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "url" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("mode", "ElicitRequestURLParams");
         }
@@ -24712,7 +25828,14 @@ impl __p::Shape for ElicitRequest {
 impl __v::Validate for ElicitRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "ElicitRequest");
         }
@@ -24907,24 +26030,118 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <StringSchema as __p::Shape>::score(v),
-                <NumberSchema as __p::Shape>::score(v),
-                <BooleanSchema as __p::Shape>::score(v),
-                <EnumSchema as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <StringSchema as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <NumberSchema as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <BooleanSchema as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <EnumSchema as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for PrimitiveSchemaDefinition {
+    const NAME: &'static str = "PrimitiveSchemaDefinition";
+    const NO_MEMBER: &'static str = "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "oneOf" => Some(3usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "default" => 0x1,
+                    "description" => 0x2,
+                    "enum" => 0x4,
+                    "enumNames" => 0x8,
+                    "format" => 0x10,
+                    "items" => 0x20,
+                    "maxItems" => 0x40,
+                    "maxLength" => 0x80,
+                    "maximum" => 0x100,
+                    "minItems" => 0x200,
+                    "minLength" => 0x400,
+                    "minimum" => 0x800,
+                    "oneOf" => 0x1000,
+                    "title" => 0x2000,
+                    "type" => 0x4000,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x4000,
+            0x2493,
+            &[("type", 0x4000, true, __p::Lit::Str("string"))],
+        );
+        out[1usize] = __v::rank_by_bits(o, present, 0x4000, 0x6903, &[]);
+        out[2usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x4000,
+            0x2003,
+            &[("type", 0x4000, true, __p::Lit::Str("boolean"))],
+        );
+        out[3usize] = [
+            __v::rank_by_bits(
+                o,
+                present,
+                0x4004,
+                0x2007,
+                &[("type", 0x4000, true, __p::Lit::Str("string"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x5000,
+                0x3003,
+                &[("type", 0x4000, true, __p::Lit::Str("string"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x4020,
+                0x2263,
+                &[("type", 0x4000, true, __p::Lit::Str("array"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x4020,
+                0x2263,
+                &[("type", 0x4000, true, __p::Lit::Str("array"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x4004,
+                0x200f,
+                &[("type", 0x4000, true, __p::Lit::Str("string"))],
+            ),
+        ]
+            .into_iter()
+            .flatten()
+            .max();
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <StringSchema as __v::Validate>::validate_json(v, cx),
+            1usize => <NumberSchema as __v::Validate>::validate_json(v, cx),
+            2usize => <BooleanSchema as __v::Validate>::validate_json(v, cx),
+            3usize => __v::keyed_member::<EnumSchema>(by, v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::StringSchema(_) => 0usize,
+            Self::NumberSchema(_) => 1usize,
+            Self::BooleanSchema(_) => 2usize,
+            Self::EnumSchema(_) => 3usize,
         }
     }
 }
@@ -25066,15 +26283,19 @@ impl __p::Shape for StringSchema {
 impl __v::Validate for StringSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "StringSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("minLength"),
-            o.get("maxLength"),
-            o.get("format"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "minLength" => __f[3usize] = Some(x),
+                "maxLength" => __f[4usize] = Some(x),
+                "format" => __f[5usize] = Some(x),
+                "default" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "StringSchema");
         }
@@ -25369,14 +26590,18 @@ impl __p::Shape for NumberSchema {
 impl __v::Validate for NumberSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "NumberSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("minimum"),
-            o.get("maximum"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "minimum" => __f[3usize] = Some(x),
+                "maximum" => __f[4usize] = Some(x),
+                "default" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "NumberSchema");
         }
@@ -25625,12 +26850,16 @@ impl __p::Shape for BooleanSchema {
 impl __v::Validate for BooleanSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "BooleanSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "default" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "BooleanSchema");
         }
@@ -25804,13 +27033,17 @@ impl __p::Shape for UntitledSingleSelectEnumSchema {
 impl __v::Validate for UntitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledSingleSelectEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("enum"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "enum" => __f[3usize] = Some(x),
+                "default" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "UntitledSingleSelectEnumSchema");
         }
@@ -25996,13 +27229,17 @@ impl __p::Shape for TitledSingleSelectEnumSchema {
 impl __v::Validate for TitledSingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("oneOf"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "oneOf" => __f[3usize] = Some(x),
+                "default" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "TitledSingleSelectEnumSchema");
         }
@@ -26141,7 +27378,14 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         let Some(o) = cx.object(v, "TitledSingleSelectEnumSchemaOneOfItem") else {
             return
         };
-        let __f = [o.get("const"), o.get("title")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "const" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("const", "TitledSingleSelectEnumSchemaOneOfItem");
         }
@@ -26316,24 +27560,69 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
 }
 impl __v::Validate for SingleSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <UntitledSingleSelectEnumSchema as __p::Shape>::score(v),
-                <TitledSingleSelectEnumSchema as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for SingleSelectEnumSchema {
+    const NAME: &'static str = "SingleSelectEnumSchema";
+    const NO_MEMBER: &'static str = "matches no member of SingleSelectEnumSchema; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "enum" => Some(0usize),
+            "oneOf" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "default" => 0x1,
+                    "description" => 0x2,
+                    "enum" => 0x4,
+                    "oneOf" => 0x8,
+                    "title" => 0x10,
+                    "type" => 0x20,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x24,
+            0x17,
+            &[("type", 0x20, true, __p::Lit::Str("string"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x28,
+            0x1b,
+            &[("type", 0x20, true, __p::Lit::Str("string"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => {
                 <UntitledSingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
             }
-            Some(1usize) => {
+            1usize => {
                 <TitledSingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
             }
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of SingleSelectEnumSchema; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)",
-                )
-            }
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(_) => 0usize,
+            Self::TitledSingleSelectEnumSchema(_) => 1usize,
         }
     }
 }
@@ -26508,15 +27797,19 @@ impl __p::Shape for UntitledMultiSelectEnumSchema {
 impl __v::Validate for UntitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("minItems"),
-            o.get("maxItems"),
-            o.get("items"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "minItems" => __f[3usize] = Some(x),
+                "maxItems" => __f[4usize] = Some(x),
+                "items" => __f[5usize] = Some(x),
+                "default" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "UntitledMultiSelectEnumSchema");
         }
@@ -26663,7 +27956,14 @@ impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
 impl __v::Validate for UntitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "UntitledMultiSelectEnumSchemaItems") else { return };
-        let __f = [o.get("type"), o.get("enum")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "enum" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "UntitledMultiSelectEnumSchemaItems");
         }
@@ -26853,15 +28153,19 @@ impl __p::Shape for TitledMultiSelectEnumSchema {
 impl __v::Validate for TitledMultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("minItems"),
-            o.get("maxItems"),
-            o.get("items"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 7usize] = [None; 7usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "minItems" => __f[3usize] = Some(x),
+                "maxItems" => __f[4usize] = Some(x),
+                "items" => __f[5usize] = Some(x),
+                "default" => __f[6usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "TitledMultiSelectEnumSchema");
         }
@@ -27008,7 +28312,14 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItemsAnyOfItem") else {
             return
         };
-        let __f = [o.get("const"), o.get("title")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "const" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("const", "TitledMultiSelectEnumSchemaItemsAnyOfItem");
         }
@@ -27124,7 +28435,13 @@ impl __p::Shape for TitledMultiSelectEnumSchemaItems {
 impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TitledMultiSelectEnumSchemaItems") else { return };
-        let __f = [o.get("anyOf")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "anyOf" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("anyOf", "TitledMultiSelectEnumSchemaItems");
         }
@@ -27279,24 +28596,68 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
 }
 impl __v::Validate for MultiSelectEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <UntitledMultiSelectEnumSchema as __p::Shape>::score(v),
-                <TitledMultiSelectEnumSchema as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for MultiSelectEnumSchema {
+    const NAME: &'static str = "MultiSelectEnumSchema";
+    const NO_MEMBER: &'static str = "matches no member of MultiSelectEnumSchema; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "default" => 0x1,
+                    "description" => 0x2,
+                    "items" => 0x4,
+                    "maxItems" => 0x8,
+                    "minItems" => 0x10,
+                    "title" => 0x20,
+                    "type" => 0x40,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x44,
+            0x3f,
+            &[("type", 0x40, true, __p::Lit::Str("array"))],
+        );
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x44,
+            0x3f,
+            &[("type", 0x40, true, __p::Lit::Str("array"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => {
                 <UntitledMultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
             }
-            Some(1usize) => {
+            1usize => {
                 <TitledMultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
             }
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of MultiSelectEnumSchema; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)",
-                )
-            }
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(_) => 0usize,
+            Self::TitledMultiSelectEnumSchema(_) => 1usize,
         }
     }
 }
@@ -27453,14 +28814,18 @@ impl __p::Shape for LegacyTitledEnumSchema {
 impl __v::Validate for LegacyTitledEnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "LegacyTitledEnumSchema") else { return };
-        let __f = [
-            o.get("type"),
-            o.get("title"),
-            o.get("description"),
-            o.get("enum"),
-            o.get("enumNames"),
-            o.get("default"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 6usize] = [None; 6usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "title" => __f[1usize] = Some(x),
+                "description" => __f[2usize] = Some(x),
+                "enum" => __f[3usize] = Some(x),
+                "enumNames" => __f[4usize] = Some(x),
+                "default" => __f[5usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "LegacyTitledEnumSchema");
         }
@@ -27660,28 +29025,101 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
 }
 impl __v::Validate for EnumSchema {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <SingleSelectEnumSchema as __p::Shape>::score(v),
-                <MultiSelectEnumSchema as __p::Shape>::score(v),
-                <LegacyTitledEnumSchema as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => {
-                <SingleSelectEnumSchema as __v::Validate>::validate_json(v, cx)
-            }
-            Some(1usize) => {
-                <MultiSelectEnumSchema as __v::Validate>::validate_json(v, cx)
-            }
-            Some(2usize) => {
-                <LegacyTitledEnumSchema as __v::Validate>::validate_json(v, cx)
-            }
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of EnumSchema; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for EnumSchema {
+    const NAME: &'static str = "EnumSchema";
+    const NO_MEMBER: &'static str = "matches no member of EnumSchema; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "oneOf" => Some(0usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "default" => 0x1,
+                    "description" => 0x2,
+                    "enum" => 0x4,
+                    "enumNames" => 0x8,
+                    "items" => 0x10,
+                    "maxItems" => 0x20,
+                    "minItems" => 0x40,
+                    "oneOf" => 0x80,
+                    "title" => 0x100,
+                    "type" => 0x200,
+                    _ => 0,
+                };
+        }
+        out[0usize] = [
+            __v::rank_by_bits(
+                o,
+                present,
+                0x204,
+                0x107,
+                &[("type", 0x200, true, __p::Lit::Str("string"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x280,
+                0x183,
+                &[("type", 0x200, true, __p::Lit::Str("string"))],
+            ),
+        ]
+            .into_iter()
+            .flatten()
+            .max();
+        out[1usize] = [
+            __v::rank_by_bits(
+                o,
+                present,
+                0x210,
+                0x173,
+                &[("type", 0x200, true, __p::Lit::Str("array"))],
+            ),
+            __v::rank_by_bits(
+                o,
+                present,
+                0x210,
+                0x173,
+                &[("type", 0x200, true, __p::Lit::Str("array"))],
+            ),
+        ]
+            .into_iter()
+            .flatten()
+            .max();
+        out[2usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x204,
+            0x10f,
+            &[("type", 0x200, true, __p::Lit::Str("string"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => __v::keyed_member::<SingleSelectEnumSchema>(by, v, cx),
+            1usize => __v::keyed_member::<MultiSelectEnumSchema>(by, v, cx),
+            2usize => <LegacyTitledEnumSchema as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::SingleSelectEnumSchema(_) => 0usize,
+            Self::MultiSelectEnumSchema(_) => 1usize,
+            Self::LegacyTitledEnumSchema(_) => 2usize,
         }
     }
 }
@@ -27804,7 +29242,14 @@ impl __p::Shape for ElicitResult {
 impl __v::Validate for ElicitResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ElicitResult") else { return };
-        let __f = [o.get("action"), o.get("content")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "action" => __f[0usize] = Some(x),
+                "content" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("action", "ElicitResult");
         }
@@ -28082,20 +29527,9 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
 }
 impl __v::Validate for ElicitResultContentValue {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <String as __p::Shape>::score(v),
-                <i64 as __p::Shape>::score(v),
-                <bool as __p::Shape>::score(v),
-                <Vec<String> as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}",
@@ -28103,7 +29537,22 @@ impl __v::Validate for ElicitResultContentValue {
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => {
+                <Vec<String> as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }
@@ -29146,44 +30595,104 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
 }
 impl __v::Validate for ServerResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <EmptyResult as __p::Shape>::score(v),
-                <DiscoverResult as __p::Shape>::score(v),
-                <CompleteResult as __p::Shape>::score(v),
-                <GetPromptResult as __p::Shape>::score(v),
-                <ListPromptsResult as __p::Shape>::score(v),
-                <ListResourceTemplatesResult as __p::Shape>::score(v),
-                <ListResourcesResult as __p::Shape>::score(v),
-                <ReadResourceResult as __p::Shape>::score(v),
-                <SubscriptionsListenResult as __p::Shape>::score(v),
-                <CallToolResult as __p::Shape>::score(v),
-                <ListToolsResult as __p::Shape>::score(v),
-                <InputRequiredResult as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <EmptyResult as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <DiscoverResult as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <CompleteResult as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <GetPromptResult as __v::Validate>::validate_json(v, cx),
-            Some(4usize) => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
-            Some(5usize) => {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for ServerResult {
+    const NAME: &'static str = "ServerResult";
+    const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\")";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "cacheScope" => 0x2,
+                    "capabilities" => 0x4,
+                    "completion" => 0x8,
+                    "content" => 0x10,
+                    "contents" => 0x20,
+                    "description" => 0x40,
+                    "inputRequests" => 0x80,
+                    "instructions" => 0x100,
+                    "isError" => 0x200,
+                    "messages" => 0x400,
+                    "nextCursor" => 0x800,
+                    "prompts" => 0x1000,
+                    "requestState" => 0x2000,
+                    "resourceTemplates" => 0x4000,
+                    "resources" => 0x8000,
+                    "resultType" => 0x10000,
+                    "structuredContent" => 0x20000,
+                    "supportedVersions" => 0x40000,
+                    "tools" => 0x80000,
+                    "ttlMs" => 0x100000,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x10001, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x140006, 0x150107, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x8, 0x10009, &[]);
+        out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x10441, &[]);
+        out[4usize] = __v::rank_by_bits(o, present, 0x101002, 0x111803, &[]);
+        out[5usize] = __v::rank_by_bits(o, present, 0x104002, 0x114803, &[]);
+        out[6usize] = __v::rank_by_bits(o, present, 0x108002, 0x118803, &[]);
+        out[7usize] = __v::rank_by_bits(o, present, 0x100022, 0x110023, &[]);
+        out[8usize] = __v::rank_by_bits(o, present, 0x1, 0x10001, &[]);
+        out[9usize] = __v::rank_by_bits(o, present, 0x10, 0x30211, &[]);
+        out[10usize] = __v::rank_by_bits(o, present, 0x180002, 0x190803, &[]);
+        out[11usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x10000,
+            0x2081,
+            &[("resultType", 0x10000, true, __p::Lit::Str("input_required"))],
+        );
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <EmptyResult as __v::Validate>::validate_json(v, cx),
+            1usize => <DiscoverResult as __v::Validate>::validate_json(v, cx),
+            2usize => <CompleteResult as __v::Validate>::validate_json(v, cx),
+            3usize => <GetPromptResult as __v::Validate>::validate_json(v, cx),
+            4usize => <ListPromptsResult as __v::Validate>::validate_json(v, cx),
+            5usize => {
                 <ListResourceTemplatesResult as __v::Validate>::validate_json(v, cx)
             }
-            Some(6usize) => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
-            Some(7usize) => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
-            Some(8usize) => {
-                <SubscriptionsListenResult as __v::Validate>::validate_json(v, cx)
-            }
-            Some(9usize) => <CallToolResult as __v::Validate>::validate_json(v, cx),
-            Some(10usize) => <ListToolsResult as __v::Validate>::validate_json(v, cx),
-            Some(11usize) => <InputRequiredResult as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of ServerResult; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\")",
-                )
-            }
+            6usize => <ListResourcesResult as __v::Validate>::validate_json(v, cx),
+            7usize => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
+            8usize => <SubscriptionsListenResult as __v::Validate>::validate_json(v, cx),
+            9usize => <CallToolResult as __v::Validate>::validate_json(v, cx),
+            10usize => <ListToolsResult as __v::Validate>::validate_json(v, cx),
+            11usize => <InputRequiredResult as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::EmptyResult(_) => 0usize,
+            Self::DiscoverResult(_) => 1usize,
+            Self::CompleteResult(_) => 2usize,
+            Self::GetPromptResult(_) => 3usize,
+            Self::ListPromptsResult(_) => 4usize,
+            Self::ListResourceTemplatesResult(_) => 5usize,
+            Self::ListResourcesResult(_) => 6usize,
+            Self::ReadResourceResult(_) => 7usize,
+            Self::SubscriptionsListenResult(_) => 8usize,
+            Self::CallToolResult(_) => 9usize,
+            Self::ListToolsResult(_) => 10usize,
+            Self::InputRequiredResult(_) => 11usize,
         }
     }
 }

@@ -445,3 +445,158 @@ impl<T: Validate> Validate for Box<T> {
     }
 }
 
+
+/// How a member of a keys-decided union was reached: by a key that decides it on its own,
+/// or by ranking (see `runtime::__private::Keyed`). A member that is such a union again is
+/// picked inside the same way, as the reader does.
+#[derive(Clone, Copy)]
+pub enum By<'k> {
+    Key(&'k str),
+    Rank,
+}
+
+/// Validation of a union decided by the keys present. The member validated is the one
+/// the typed reader produces for the same value; generated for every such union.
+pub trait KeyedCheck: crate::runtime::__private::Keyed {
+    const NAME: &'static str;
+    const NO_MEMBER: &'static str;
+    /// The member `key` alone decides (the reader's `builder_for_key`).
+    fn decide(key: &str) -> Option<usize>;
+    /// Each member's key score, as the reader's `Keyed::score` gives it.
+    fn rank(o: &JsonObject, out: &mut [Option<u32>]);
+    fn validate_member<'v>(member: usize, by: By<'_>, v: &'v Value, cx: &mut Cx<'v>);
+    /// Which member a read value is.
+    fn member_of(&self) -> usize;
+}
+
+/// Validates a keys-decided union as the member the reader would produce.
+pub fn keyed<'v, U: KeyedCheck>(v: &'v Value, cx: &mut Cx<'v>) {
+    pick::<U>(v, cx);
+}
+
+/// A member that is a keys-decided union, validated as its parent reached it.
+pub fn keyed_member<'v, U: KeyedCheck>(by: By<'_>, v: &'v Value, cx: &mut Cx<'v>) {
+    let Some(o) = cx.object(v, U::NAME) else { return };
+    match by {
+        By::Key(key) => match U::decide(key) {
+            Some(i) => U::validate_member(i, by, v, cx),
+            None => {
+                pick::<U>(v, cx);
+            }
+        },
+        By::Rank => {
+            ranked::<U>(o, v, cx);
+        }
+    }
+}
+
+/// The member validation picks for `v` (the reader's, when the reader takes `v`). For tests.
+#[doc(hidden)]
+pub fn picked<U: KeyedCheck>(v: &Value) -> Option<usize> {
+    pick::<U>(v, &mut Cx::new(Options::default()))
+}
+
+fn pick<'v, U: KeyedCheck>(v: &'v Value, cx: &mut Cx<'v>) -> Option<usize> {
+    let o = cx.object(v, U::NAME)?;
+    // The reader's first key that decides a member on its own, in the object's order.
+    for key in o.keys() {
+        if let Some(i) = U::decide(key) {
+            U::validate_member(i, By::Key(key), v, cx);
+            return Some(i);
+        }
+    }
+    ranked::<U>(o, v, cx)
+}
+
+/// Members ranked by key score (ties in declaration order); the first that reads the
+/// value wins. A member that validates without a violation reads; one that does not is
+/// asked of the reader itself, so only a value with violations is read here.
+fn ranked<'v, U: KeyedCheck>(o: &'v JsonObject, v: &'v Value, cx: &mut Cx<'v>) -> Option<usize> {
+    let mut small = [None; 32];
+    let mut large = Vec::new();
+    let scores: &mut [Option<u32>] = if U::MEMBERS <= small.len() {
+        &mut small[..U::MEMBERS]
+    } else {
+        large.resize(U::MEMBERS, None);
+        &mut large
+    };
+    U::rank(o, scores);
+    let mut first = None;
+    let mut raw = None;
+    while let Some(i) = best_remaining(scores) {
+        scores[i] = None;
+        first.get_or_insert(i);
+        let mark = cx.out.len();
+        U::validate_member(i, By::Rank, v, cx);
+        if cx.out.len() == mark {
+            return Some(i);
+        }
+        let raw = raw.get_or_insert_with(|| crate::runtime::__private::RawObject(o.iter().map(|(k, x)| (crate::runtime::__private::Key::Borrowed(k.as_str()), crate::runtime::__private::Raw::Value(x.clone()))).collect()));
+        if matches!(U::read_member::<serde_json::Error>(i, raw), Some(Ok(_))) {
+            return Some(i);
+        }
+        cx.out.truncate(mark);
+    }
+    match first {
+        // No member reads: the reader fails with the best-ranked member's error; so does validation.
+        Some(i) => {
+            U::validate_member(i, By::Rank, v, cx);
+            Some(i)
+        }
+        None => {
+            cx.error("no-variant", U::NO_MEMBER);
+            None
+        }
+    }
+}
+
+/// The highest score left; the first one wins a tie.
+fn best_remaining(scores: &[Option<u32>]) -> Option<usize> {
+    let mut best: Option<(usize, u32)> = None;
+    for (i, s) in scores.iter().enumerate() {
+        if let Some(s) = *s {
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((i, s));
+            }
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// A struct's key score (the reader's `score_keys`) with the keys present as a bit set:
+/// every required key present and every literal equal; then two points for each literal
+/// and each other key it names.
+pub fn rank_by_bits(o: &JsonObject, present: u128, required: u128, known: u128, literals: &[(&str, u128, bool, crate::runtime::__private::Lit)]) -> Option<u32> {
+    if present & required != required {
+        return None;
+    }
+    let mut score = 1;
+    for (k, bit, must, lit) in literals {
+        if present & bit != 0 {
+            if !o.get(*k).is_some_and(|x| lit.matches(x)) {
+                return None;
+            }
+            score += 2;
+        } else if *must {
+            return None;
+        }
+    }
+    Some(score + 2 * (present & known).count_ones())
+}
+
+/// [`rank_by_bits`] for a union with too many keys for one bit set.
+pub fn rank_by_keys(o: &JsonObject, required: &[&str], known: &[&str], literals: &[(&str, bool, crate::runtime::__private::Lit)]) -> Option<u32> {
+    if !required.iter().all(|k| o.contains_key(*k)) {
+        return None;
+    }
+    let mut score = 1;
+    for (k, must, lit) in literals {
+        match o.get(*k) {
+            Some(x) if !lit.matches(x) => return None,
+            Some(_) => score += 2,
+            None if *must => return None,
+            None => {}
+        }
+    }
+    Some(score + 2 * known.iter().filter(|k| o.contains_key(**k)).count() as u32)
+}

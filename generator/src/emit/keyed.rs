@@ -14,16 +14,16 @@ use crate::ir::*;
 use crate::names::builder_ident;
 
 /// Nesting of unions inside unions is shallow in every schema; this bounds the recursion.
-const DEPTH: usize = 8;
+pub(super) const DEPTH: usize = 8;
 
 /// What one member of a keyed union is, as far as reading goes.
-enum Member<'a> {
+pub(super) enum Member<'a> {
     Struct(&'a Item, &'a Struct),
     Tagged(&'a Item),
     Keyed(&'a Item, &'a Union),
 }
 
-fn member<'a>(space: &'a TypeSpace, ty: &Ty, depth: usize) -> Option<Member<'a>> {
+pub(super) fn member<'a>(space: &'a TypeSpace, ty: &Ty, depth: usize) -> Option<Member<'a>> {
     if let Some((item, s)) = space.struct_of(ty) {
         return Some(Member::Struct(item, s));
     }
@@ -117,7 +117,7 @@ fn takes_any_object(space: &TypeSpace, ty: &Ty, depth: usize) -> bool {
 /// a nested keyed union) and named by no other member. None at all when some member
 /// takes any object: there, a member that cannot read the values must leave the
 /// object to the catch-all, so the object is kept until its end.
-fn deciding_keys(space: &TypeSpace, u: &Union, depth: usize) -> Vec<(String, usize)> {
+pub(super) fn deciding_keys(space: &TypeSpace, u: &Union, depth: usize) -> Vec<(String, usize)> {
     if depth >= DEPTH || has_catch_all(space, u, depth) {
         return Vec::new();
     }
@@ -321,7 +321,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn module_of(&self, item: &Item) -> String {
+    pub(super) fn module_of(&self, item: &Item) -> String {
         self.space
             .modules
             .iter()

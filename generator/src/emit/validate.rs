@@ -1,6 +1,8 @@
 //! `impl Validate` for each generated type: the schema's own rules, then the
 //! hand-written rules `schema/codegen.toml` attaches.
 
+use std::collections::BTreeSet;
+
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -80,11 +82,25 @@ impl<'a> Ctx<'a> {
             // push/pop rather than a closure: one closure per field was a third of the crate's LLVM IR.
             per_field.push(quote! { if let Some(x) = #at { cx.push_key(#wire); #body cx.pop(); } });
         }
+        // One pass over the object's keys, each matched against the field names (a
+        // length switch, then inline compares), rather than a map search per field.
         let lookups = if s.fields.is_empty() {
             quote! { let _ = o; }
         } else {
-            let wires = s.fields.iter().map(|f| &f.name);
-            quote! { let __f = [#(o.get(#wires)),*]; }
+            let n = s.fields.len();
+            let arms = s.fields.iter().enumerate().map(|(i, f)| {
+                let wire = &f.name;
+                quote! { #wire => __f[#i] = Some(x), }
+            });
+            quote! {
+                let mut __f: [Option<&'v serde_json::Value>; #n] = [None; #n];
+                for (k, x) in o {
+                    match k.as_str() {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+            }
         };
         let rest = if s.rest_declared && !matches!(s.rest, Ty::Value) {
             let known: Vec<&str> = s.fields.iter().map(|f| f.name.as_str()).collect();
@@ -146,6 +162,7 @@ impl<'a> Ctx<'a> {
         let name = type_ident(&item.name);
         let name_str = &item.name;
         let vtys: Vec<TokenStream> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
+        let mut keyed = quote! {};
         let body = match &u.dispatch {
             Dispatch::Tag(t) => {
                 let field = &t.field;
@@ -177,21 +194,19 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
-            Dispatch::Kind | Dispatch::Shape => {
+            Dispatch::Kind => self.validate_kind(item, u, &vtys),
+            Dispatch::Shape if super::keyed::eligible(self.space, u) => {
+                keyed = self.keyed_check(item, u);
+                quote! { __v::keyed::<Self>(v, cx); }
+            }
+            Dispatch::Shape => {
                 let idx: Vec<usize> = (0..u.variants.len()).collect();
                 let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
-                let failure = if u.dispatch == Dispatch::Kind {
-                    let kinds = u.variants.iter().map(|v| format!("{:?}", self.space.kind_of(&v.ty)).to_lowercase()).collect::<Vec<_>>().join(" or ");
-                    let msg = format!("expected {kinds} ({name_str})");
-                    quote! { cx.error("type", format!("{}, found {}", #msg, __v::describe(v))) }
-                } else {
-                    let msg = format!("matches no member of {name_str}; expected {expected}");
-                    quote! { cx.error("no-variant", #msg) }
-                };
+                let msg = format!("matches no member of {name_str}; expected {expected}");
                 quote! {
                     match __p::best(&[#( <#vtys as __p::Shape>::score(v) ),*]) {
                         #( Some(#idx) => <#vtys as __v::Validate>::validate_json(v, cx), )*
-                        _ => #failure,
+                        _ => cx.error("no-variant", #msg),
                     }
                 }
             }
@@ -204,7 +219,194 @@ impl<'a> Ctx<'a> {
                     #extra
                 }
             }
+
+            #keyed
         }
+    }
+
+    /// A kind union is read by the JSON kind of the value: validated the same way.
+    fn validate_kind(&self, item: &Item, u: &Union, vtys: &[TokenStream]) -> TokenStream {
+        let find = |k: JsonKind| u.variants.iter().position(|v| self.space.kind_of(&v.ty) == k);
+        let call = |i: Option<usize>| match i {
+            Some(i) => {
+                let ty = &vtys[i];
+                quote! { <#ty as __v::Validate>::validate_json(v, cx) }
+            }
+            None => quote! { fail(cx) },
+        };
+        let (string, boolean, null, array, object) =
+            (call(find(JsonKind::String)), call(find(JsonKind::Boolean)), call(find(JsonKind::Null)), call(find(JsonKind::Array)), call(find(JsonKind::Object)));
+        // As the reader: an integer goes to the integer member, else the number member; a fraction to the number member.
+        let int = call(find(JsonKind::Integer).or(find(JsonKind::Number)));
+        let num = call(find(JsonKind::Number));
+        let kinds = u.variants.iter().map(|v| format!("{:?}", self.space.kind_of(&v.ty)).to_lowercase()).collect::<Vec<_>>().join(" or ");
+        let msg = format!("expected {kinds} ({})", item.name);
+        quote! {
+            let fail = |cx: &mut __v::Cx<'v>| cx.error("type", format!("{}, found {}", #msg, __v::describe(v)));
+            let _ = &fail;
+            match v {
+                serde_json::Value::String(_) => #string,
+                serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => #int,
+                serde_json::Value::Number(_) => #num,
+                serde_json::Value::Bool(_) => #boolean,
+                serde_json::Value::Null => #null,
+                serde_json::Value::Array(_) => #array,
+                serde_json::Value::Object(_) => #object,
+            }
+        }
+    }
+
+    /// How validation picks the member of a union decided by keys: as the reader does
+    /// (`__p::Keyed`), with the key ranking over bit sets of the keys present.
+    fn keyed_check(&self, item: &Item, u: &Union) -> TokenStream {
+        use super::keyed::{deciding_keys, member, Member, DEPTH};
+        let name = type_ident(&item.name);
+        let name_str = &item.name;
+        let n = u.variants.len();
+        let deciding = deciding_keys(self.space, u, 0).into_iter().map(|(key, i)| quote! { #key => Some(#i), });
+        let members: Vec<Member> = u.variants.iter().map(|v| member(self.space, &v.ty, 0).expect("eligible union")).collect();
+        let validates = members.iter().enumerate().map(|(i, m)| {
+            let call = match m {
+                Member::Keyed(..) => {
+                    let t = self.rust_ty(&u.variants[i].ty);
+                    quote! { __v::keyed_member::<#t>(by, v, cx) }
+                }
+                _ => {
+                    let t = self.member_ty(&item.name, &u.variants[i].ty);
+                    quote! { <#t as __v::Validate>::validate_json(v, cx) }
+                }
+            };
+            quote! { #i => #call, }
+        });
+        let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
+        let idx: Vec<usize> = (0..n).collect();
+
+        // The structs each member ranks by, as `Shape::score_keys` finds them: a union
+        // member by its best struct; a boxed member, which has no key score, by none.
+        let me = TypeRef { module: self.module.name.clone(), name: item.name.clone() };
+        let mut leaves: Vec<Vec<&Struct>> = Vec::new();
+        for v in &u.variants {
+            let mut out = Vec::new();
+            if !self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+                self.rank_leaves(&v.ty, 0, DEPTH, &mut out);
+            }
+            leaves.push(out);
+        }
+        let live = |s: &'_ Struct| s.fields.iter().filter(|f| !f.never).map(|f| f.name.clone()).collect::<Vec<_>>();
+        let keys: BTreeSet<String> = leaves.iter().flatten().flat_map(|s| live(s)).collect();
+        let keys: Vec<String> = keys.into_iter().collect();
+        let scores = if keys.len() <= 128 {
+            let bit = |k: &str| 1u128 << keys.iter().position(|x| x == k).expect("collected above");
+            let set = |ks: &mut dyn Iterator<Item = &Field>| {
+                let b = ks.fold(0u128, |b, f| b | bit(&f.name));
+                bits(b)
+            };
+            let arms = keys.iter().enumerate().map(|(i, k)| {
+                let b = bits(1u128 << i);
+                quote! { #k => #b, }
+            });
+            let per_member = leaves.iter().map(|ls| {
+                let each = ls.iter().map(|s| {
+                    let required = set(&mut s.fields.iter().filter(|f| !f.never && !f.optional));
+                    let known = set(&mut s.fields.iter().filter(|f| !f.never && f.literal.is_none()));
+                    let lits = s.fields.iter().filter(|f| !f.never).filter_map(|f| {
+                        let l = lit_tokens(f.literal.as_ref()?);
+                        let (wire, must) = (&f.name, !f.optional);
+                        let b = bits(bit(wire));
+                        Some(quote! { (#wire, #b, #must, #l) })
+                    });
+                    quote! { __v::rank_by_bits(o, present, #required, #known, &[#(#lits),*]) }
+                });
+                one_or_best(each.collect())
+            });
+            quote! {
+                let mut present: u128 = 0;
+                for k in o.keys() {
+                    present |= match k.as_str() {
+                        #(#arms)*
+                        _ => 0,
+                    };
+                }
+                #( out[#idx] = #per_member; )*
+            }
+        } else {
+            // Too many keys for one bit set: look each up.
+            let per_member = leaves.iter().map(|ls| {
+                let each = ls.iter().map(|s| {
+                    let required = s.fields.iter().filter(|f| !f.never && !f.optional).map(|f| &f.name);
+                    let known = s.fields.iter().filter(|f| !f.never && f.literal.is_none()).map(|f| &f.name);
+                    let lits = s.fields.iter().filter(|f| !f.never).filter_map(|f| {
+                        let l = lit_tokens(f.literal.as_ref()?);
+                        let (wire, must) = (&f.name, !f.optional);
+                        Some(quote! { (#wire, #must, #l) })
+                    });
+                    quote! { __v::rank_by_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*]) }
+                });
+                one_or_best(each.collect())
+            });
+            quote! { #( out[#idx] = #per_member; )* }
+        };
+        let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
+        let no_match = format!("matches no member of {name_str}; expected {expected}");
+        quote! {
+            impl __v::KeyedCheck for #name {
+                const NAME: &'static str = #name_str;
+                const NO_MEMBER: &'static str = #no_match;
+                fn decide(key: &str) -> Option<usize> {
+                    match key {
+                        #(#deciding)*
+                        _ => None,
+                    }
+                }
+                fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+                    #scores
+                }
+                fn validate_member<'v>(member: usize, by: __v::By<'_>, v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+                    let _ = &by;
+                    match member {
+                        #(#validates)*
+                        _ => {}
+                    }
+                }
+                fn member_of(&self) -> usize {
+                    match self {
+                        #( Self::#vnames(_) => #idx, )*
+                    }
+                }
+            }
+        }
+    }
+
+    /// The structs a union member's key score comes from (`Shape::score_keys`): the
+    /// struct itself, or every struct of a union, as deep as keyed unions are scored.
+    fn rank_leaves<'s>(&'s self, ty: &Ty, depth: usize, limit: usize, out: &mut Vec<&'s Struct>) {
+        if depth >= limit {
+            return;
+        }
+        if let Some((_, s)) = self.space.struct_of(ty) {
+            out.push(s);
+        } else if let Some((owner, inner)) = self.space.union_of(ty) {
+            let me = TypeRef { module: self.module_of(owner), name: owner.name.clone() };
+            for v in &inner.variants {
+                if !self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+                    self.rank_leaves(&v.ty, depth + 1, limit, out);
+                }
+            }
+        }
+    }
+}
+
+/// A bit set as a hex literal.
+fn bits(b: u128) -> syn::LitInt {
+    syn::LitInt::new(&format!("{b:#x}"), proc_macro2::Span::call_site())
+}
+
+/// A member's key score: its one struct's, or the best of several.
+fn one_or_best(each: Vec<TokenStream>) -> TokenStream {
+    match each.len() {
+        0 => quote! { None },
+        1 => each.into_iter().next().expect("one"),
+        _ => quote! { [#(#each),*].into_iter().flatten().max() },
     }
 }
 

@@ -105,7 +105,14 @@ impl __p::Shape for Envelope {
 impl __v::Validate for Envelope {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Envelope") else { return };
-        let __f = [o.get("body"), o.get("extras")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "body" => __f[0usize] = Some(x),
+                "extras" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("body", "Envelope");
         }

@@ -151,13 +151,17 @@ impl __p::Shape for Position {
 impl __v::Validate for Position {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Position") else { return };
-        let __f = [
-            o.get("latitude"),
-            o.get("tiles"),
-            o.get("trail"),
-            o.get("title"),
-            o.get("elevation"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 5usize] = [None; 5usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "latitude" => __f[0usize] = Some(x),
+                "tiles" => __f[1usize] = Some(x),
+                "trail" => __f[2usize] = Some(x),
+                "title" => __f[3usize] = Some(x),
+                "elevation" => __f[4usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("latitude", "Position");
         }
@@ -289,7 +293,14 @@ impl __p::Shape for Marker {
 impl __v::Validate for Marker {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Marker") else { return };
-        let __f = [o.get("at"), o.get("label")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "at" => __f[0usize] = Some(x),
+                "label" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("at", "Marker");
         }

@@ -93,7 +93,13 @@ impl __p::Shape for Named {
 impl __v::Validate for Named {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Named") else { return };
-        let __f = [o.get("name")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Named");
         }
@@ -181,7 +187,13 @@ impl __p::Shape for Toggle {
 impl __v::Validate for Toggle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Toggle") else { return };
-        let __f = [o.get("enabled")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "enabled" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("enabled");
             <bool as __v::Validate>::validate_json(x, cx);
@@ -274,7 +286,13 @@ impl __p::Shape for Coloured {
 impl __v::Validate for Coloured {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Coloured") else { return };
-        let __f = [o.get("colour")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "colour" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("colour", "Coloured");
         }
@@ -395,7 +413,16 @@ impl __p::Shape for Lamp {
 impl __v::Validate for Lamp {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Lamp") else { return };
-        let __f = [o.get("name"), o.get("enabled"), o.get("colour"), o.get("watts")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "enabled" => __f[1usize] = Some(x),
+                "colour" => __f[2usize] = Some(x),
+                "watts" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Lamp");
         }

@@ -121,12 +121,16 @@ impl __p::Shape for Parcel {
 impl __v::Validate for Parcel {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Parcel") else { return };
-        let __f = [
-            o.get("sender"),
-            o.get("recipient"),
-            o.get("weight"),
-            o.get("fragile"),
-        ];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "sender" => __f[0usize] = Some(x),
+                "recipient" => __f[1usize] = Some(x),
+                "weight" => __f[2usize] = Some(x),
+                "fragile" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("sender", "Parcel");
         }
@@ -261,7 +265,15 @@ impl __p::Shape for Sample {
 impl __v::Validate for Sample {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sample") else { return };
-        let __f = [o.get("weight"), o.get("fragile"), o.get("scale")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "weight" => __f[0usize] = Some(x),
+                "fragile" => __f[1usize] = Some(x),
+                "scale" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("weight", "Sample");
         }

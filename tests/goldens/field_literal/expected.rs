@@ -104,7 +104,14 @@ impl __p::Shape for Verdict {
 impl __v::Validate for Verdict {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Verdict") else { return };
-        let __f = [o.get("stage"), o.get("score")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "stage" => __f[0usize] = Some(x),
+                "score" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("stage", "Verdict");
         }

@@ -113,7 +113,15 @@ impl __p::Shape for Shape {
 impl __v::Validate for Shape {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shape") else { return };
-        let __f = [o.get("kind"), o.get("corners"), o.get("colour")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "kind" => __f[0usize] = Some(x),
+                "corners" => __f[1usize] = Some(x),
+                "colour" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("kind", "Shape");
         }
@@ -247,7 +255,15 @@ impl __p::Shape for Triangle {
 impl __v::Validate for Triangle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Triangle") else { return };
-        let __f = [o.get("kind"), o.get("corners"), o.get("colour")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "kind" => __f[0usize] = Some(x),
+                "corners" => __f[1usize] = Some(x),
+                "colour" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("kind", "Triangle");
         }

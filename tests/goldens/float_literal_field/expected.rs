@@ -109,7 +109,14 @@ impl __p::Shape for Versioned {
 impl __v::Validate for Versioned {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Versioned") else { return };
-        let __f = [o.get("version"), o.get("body")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "version" => __f[0usize] = Some(x),
+                "body" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("version", "Versioned");
         }

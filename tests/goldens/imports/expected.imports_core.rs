@@ -104,7 +104,14 @@ impl __p::Shape for Widget {
 impl __v::Validate for Widget {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Widget") else { return };
-        let __f = [o.get("id"), o.get("size")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "id" => __f[0usize] = Some(x),
+                "size" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("id", "Widget");
         }

@@ -123,7 +123,16 @@ impl __p::Shape for FancyWidget {
 impl __v::Validate for FancyWidget {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "FancyWidget") else { return };
-        let __f = [o.get("id"), o.get("size"), o.get("hue"), o.get("sparkle")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "id" => __f[0usize] = Some(x),
+                "size" => __f[1usize] = Some(x),
+                "hue" => __f[2usize] = Some(x),
+                "sparkle" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("id", "FancyWidget");
         }
@@ -244,7 +253,13 @@ impl __p::Shape for Shelf {
 impl __v::Validate for Shelf {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shelf") else { return };
-        let __f = [o.get("widgets")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "widgets" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("widgets", "Shelf");
         }

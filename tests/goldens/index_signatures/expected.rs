@@ -94,7 +94,13 @@ impl __p::Shape for Loose {
 impl __v::Validate for Loose {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Loose") else { return };
-        let __f = [o.get("id")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "id" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("id", "Loose");
         }
@@ -190,7 +196,13 @@ impl __p::Shape for Counts {
 impl __v::Validate for Counts {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Counts") else { return };
-        let __f = [o.get("total")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "total" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("total", "Counts");
         }
@@ -307,7 +319,14 @@ impl __p::Shape for Holder {
 impl __v::Validate for Holder {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Holder") else { return };
-        let __f = [o.get("settings"), o.get("weights")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "settings" => __f[0usize] = Some(x),
+                "weights" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("settings", "Holder");
         }

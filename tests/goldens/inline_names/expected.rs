@@ -93,7 +93,13 @@ impl __p::Shape for Crate {
 impl __v::Validate for Crate {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Crate") else { return };
-        let __f = [o.get("lid")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "lid" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("lid", "Crate");
         }
@@ -189,7 +195,13 @@ impl __p::Shape for CrateLidShape {
 impl __v::Validate for CrateLidShape {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CrateLidShape") else { return };
-        let __f = [o.get("hinged")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "hinged" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("hinged", "CrateLidShape");
         }
@@ -284,7 +296,13 @@ impl __p::Shape for CrateLid {
 impl __v::Validate for CrateLid {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CrateLid") else { return };
-        let __f = [o.get("colour")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "colour" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("colour", "CrateLid");
         }

@@ -95,7 +95,13 @@ impl __p::Shape for Circle {
 impl __v::Validate for Circle {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Circle") else { return };
-        let __f = [o.get("radius")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "radius" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("radius", "Circle");
         }
@@ -193,7 +199,13 @@ impl __p::Shape for Square {
 impl __v::Validate for Square {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Square") else { return };
-        let __f = [o.get("side")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "side" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("side", "Square");
         }
@@ -309,7 +321,15 @@ impl __p::Shape for Drawing {
 impl __v::Validate for Drawing {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Drawing") else { return };
-        let __f = [o.get("canvas"), o.get("shapes"), o.get("layers")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "canvas" => __f[0usize] = Some(x),
+                "shapes" => __f[1usize] = Some(x),
+                "layers" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("canvas", "Drawing");
         }
@@ -432,7 +452,14 @@ impl __p::Shape for DrawingCanvasMargin {
 impl __v::Validate for DrawingCanvasMargin {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingCanvasMargin") else { return };
-        let __f = [o.get("x"), o.get("y")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "x" => __f[0usize] = Some(x),
+                "y" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("x", "DrawingCanvasMargin");
         }
@@ -555,7 +582,15 @@ impl __p::Shape for DrawingCanvas {
 impl __v::Validate for DrawingCanvas {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingCanvas") else { return };
-        let __f = [o.get("width"), o.get("height"), o.get("margin")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "width" => __f[0usize] = Some(x),
+                "height" => __f[1usize] = Some(x),
+                "margin" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("width", "DrawingCanvas");
         }
@@ -706,17 +741,49 @@ impl<'de> serde::Deserialize<'de> for DrawingShapesItem {
 }
 impl __v::Validate for DrawingShapesItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<Circle as __p::Shape>::score(v), <Square as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <Circle as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <Square as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of DrawingShapesItem; expected Circle (with `radius`); Square (with `side`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for DrawingShapesItem {
+    const NAME: &'static str = "DrawingShapesItem";
+    const NO_MEMBER: &'static str = "matches no member of DrawingShapesItem; expected Circle (with `radius`); Square (with `side`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "radius" => Some(0usize),
+            "side" => Some(1usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "radius" => 0x1,
+                    "side" => 0x2,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x1, 0x1, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x2, 0x2, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <Circle as __v::Validate>::validate_json(v, cx),
+            1usize => <Square as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::Circle(_) => 0usize,
+            Self::Square(_) => 1usize,
         }
     }
 }
@@ -818,7 +885,14 @@ impl __p::Shape for DrawingLayersItem {
 impl __v::Validate for DrawingLayersItem {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "DrawingLayersItem") else { return };
-        let __f = [o.get("name"), o.get("hidden")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "hidden" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "DrawingLayersItem");
         }

@@ -103,7 +103,14 @@ impl __p::Shape for Timestamps {
 impl __v::Validate for Timestamps {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Timestamps") else { return };
-        let __f = [o.get("created"), o.get("updated")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "created" => __f[0usize] = Some(x),
+                "updated" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("created", "Timestamps");
         }
@@ -203,7 +210,13 @@ impl __p::Shape for Owner {
 impl __v::Validate for Owner {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Owner") else { return };
-        let __f = [o.get("owner")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "owner" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("owner", "Owner");
         }
@@ -328,7 +341,16 @@ impl __p::Shape for Note {
 impl __v::Validate for Note {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Note") else { return };
-        let __f = [o.get("created"), o.get("updated"), o.get("owner"), o.get("text")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "created" => __f[0usize] = Some(x),
+                "updated" => __f[1usize] = Some(x),
+                "owner" => __f[2usize] = Some(x),
+                "text" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("created", "Note");
         }

@@ -111,7 +111,15 @@ impl __p::Shape for Error {
 impl __v::Validate for Error {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Error") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "Error");
         }
@@ -229,7 +237,14 @@ impl __p::Shape for OrderFailed {
 impl __v::Validate for OrderFailed {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailed") else { return };
-        let __f = [o.get("id"), o.get("error")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "id" => __f[0usize] = Some(x),
+                "error" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("id", "OrderFailed");
         }
@@ -350,7 +365,14 @@ impl __p::Shape for OrderFailedErrorData {
 impl __v::Validate for OrderFailedErrorData {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailedErrorData") else { return };
-        let __f = [o.get("item"), o.get("restock")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "item" => __f[0usize] = Some(x),
+                "restock" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("item", "OrderFailedErrorData");
         }
@@ -472,7 +494,15 @@ impl __p::Shape for OrderFailedError {
 impl __v::Validate for OrderFailedError {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OrderFailedError") else { return };
-        let __f = [o.get("code"), o.get("message"), o.get("data")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "message" => __f[1usize] = Some(x),
+                "data" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "OrderFailedError");
         }

@@ -304,7 +304,15 @@ impl __p::Shape for Cone {
 impl __v::Validate for Cone {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Cone") else { return };
-        let __f = [o.get("size"), o.get("flavour"), o.get("wrap")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "size" => __f[0usize] = Some(x),
+                "flavour" => __f[1usize] = Some(x),
+                "wrap" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("size", "Cone");
         }

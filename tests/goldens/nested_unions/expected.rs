@@ -104,7 +104,14 @@ impl __p::Shape for Apple {
 impl __v::Validate for Apple {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Apple") else { return };
-        let __f = [o.get("kind"), o.get("crisp")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "kind" => __f[0usize] = Some(x),
+                "crisp" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("kind", "Apple");
         }
@@ -193,7 +200,13 @@ impl __p::Shape for Pear {
 impl __v::Validate for Pear {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Pear") else { return };
-        let __f = [o.get("kind")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "kind" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("kind", "Pear");
         }
@@ -300,7 +313,14 @@ impl __p::Shape for Carrot {
 impl __v::Validate for Carrot {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Carrot") else { return };
-        let __f = [o.get("kind"), o.get("length")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "kind" => __f[0usize] = Some(x),
+                "length" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("kind", "Carrot");
         }
@@ -669,7 +689,13 @@ impl __p::Shape for Basket {
 impl __v::Validate for Basket {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Basket") else { return };
-        let __f = [o.get("items")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "items" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("items", "Basket");
         }

@@ -114,7 +114,16 @@ impl __p::Shape for Answer {
 impl __v::Validate for Answer {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Answer") else { return };
-        let __f = [o.get("value"), o.get("error"), o.get("comment"), o.get("parent")];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "value" => __f[0usize] = Some(x),
+                "error" => __f[1usize] = Some(x),
+                "comment" => __f[2usize] = Some(x),
+                "parent" => __f[3usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("value", "Answer");
         }

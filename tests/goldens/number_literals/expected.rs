@@ -114,7 +114,14 @@ impl __p::Shape for Frame {
 impl __v::Validate for Frame {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Frame") else { return };
-        let __f = [o.get("marker"), o.get("size")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "marker" => __f[0usize] = Some(x),
+                "size" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("marker", "Frame");
         }

@@ -93,7 +93,13 @@ impl __p::Shape for Seat {
 impl __v::Validate for Seat {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Seat") else { return };
-        let __f = [o.get("row")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "row" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("row", "Seat");
         }
@@ -209,7 +215,15 @@ impl __p::Shape for Theatre {
 impl __v::Validate for Theatre {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Theatre") else { return };
-        let __f = [o.get("seats"), o.get("notes"), o.get("sides")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "seats" => __f[0usize] = Some(x),
+                "notes" => __f[1usize] = Some(x),
+                "sides" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("seats", "Theatre");
         }
@@ -320,7 +334,14 @@ impl __p::Shape for TheatreSides {
 impl __v::Validate for TheatreSides {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TheatreSides") else { return };
-        let __f = [o.get("left"), o.get("right")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "left" => __f[0usize] = Some(x),
+                "right" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("left");
             <String as __v::Validate>::validate_json(x, cx);

@@ -200,26 +200,9 @@ impl<'de> serde::Deserialize<'de> for Json {
 }
 impl __v::Validate for Json {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <String as __p::Shape>::score(v),
-                <i64 as __p::Shape>::score(v),
-                <bool as __p::Shape>::score(v),
-                <Vec<Json> as __p::Shape>::score(v),
-                <BTreeMap<String, Json> as __p::Shape>::score(v),
-                <() as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <Vec<Json> as __v::Validate>::validate_json(v, cx),
-            Some(4usize) => {
-                <BTreeMap<String, Json> as __v::Validate>::validate_json(v, cx)
-            }
-            Some(5usize) => <() as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}",
@@ -227,6 +210,23 @@ impl __v::Validate for Json {
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
+            serde_json::Value::Null => <() as __v::Validate>::validate_json(v, cx),
+            serde_json::Value::Array(_) => {
+                <Vec<Json> as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Object(_) => {
+                <BTreeMap<String, Json> as __v::Validate>::validate_json(v, cx)
             }
         }
     }
@@ -336,7 +336,15 @@ impl __p::Shape for Tree {
 impl __v::Validate for Tree {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Tree") else { return };
-        let __f = [o.get("label"), o.get("children"), o.get("payload")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "label" => __f[0usize] = Some(x),
+                "children" => __f[1usize] = Some(x),
+                "payload" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("label", "Tree");
         }

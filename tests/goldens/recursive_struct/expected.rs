@@ -105,7 +105,14 @@ impl __p::Shape for Category {
 impl __v::Validate for Category {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Category") else { return };
-        let __f = [o.get("name"), o.get("parent")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "parent" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Category");
         }
@@ -213,7 +220,14 @@ impl __p::Shape for Num {
 impl __v::Validate for Num {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Num") else { return };
-        let __f = [o.get("kind"), o.get("value")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "kind" => __f[0usize] = Some(x),
+                "value" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("kind", "Num");
         }
@@ -338,7 +352,15 @@ impl __p::Shape for Sum {
 impl __v::Validate for Sum {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sum") else { return };
-        let __f = [o.get("kind"), o.get("left"), o.get("right")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "kind" => __f[0usize] = Some(x),
+                "left" => __f[1usize] = Some(x),
+                "right" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("kind", "Sum");
         }

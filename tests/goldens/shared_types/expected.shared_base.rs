@@ -103,7 +103,14 @@ impl __p::Shape for Request {
 impl __v::Validate for Request {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Request") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "Request");
         }
@@ -214,7 +221,14 @@ impl __p::Shape for Point {
 impl __v::Validate for Point {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Point") else { return };
-        let __f = [o.get("x"), o.get("y")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "x" => __f[0usize] = Some(x),
+                "y" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("x", "Point");
         }
@@ -329,7 +343,14 @@ impl __p::Shape for Marker {
 impl __v::Validate for Marker {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Marker") else { return };
-        let __f = [o.get("at"), o.get("label")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "at" => __f[0usize] = Some(x),
+                "label" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("at", "Marker");
         }
@@ -430,7 +451,13 @@ impl __p::Shape for Layer {
 impl __v::Validate for Layer {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Layer") else { return };
-        let __f = [o.get("markers")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "markers" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("markers", "Layer");
         }
@@ -663,7 +690,14 @@ impl __p::Shape for Shape1 {
 impl __v::Validate for Shape1 {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shape1") else { return };
-        let __f = [o.get("kind"), o.get("at")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "kind" => __f[0usize] = Some(x),
+                "at" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("kind", "Shape1");
         }
@@ -788,7 +822,15 @@ impl __p::Shape for Shape2 {
 impl __v::Validate for Shape2 {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Shape2") else { return };
-        let __f = [o.get("kind"), o.get("from"), o.get("to")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "kind" => __f[0usize] = Some(x),
+                "from" => __f[1usize] = Some(x),
+                "to" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("kind", "Shape2");
         }
@@ -905,7 +947,14 @@ impl __p::Shape for PointRequest {
 impl __v::Validate for PointRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PointRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "PointRequest");
         }
@@ -1005,7 +1054,13 @@ impl __p::Shape for PointResult {
 impl __v::Validate for PointResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PointResult") else { return };
-        let __f = [o.get("point")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "point" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("point", "PointResult");
         }
@@ -1110,7 +1165,14 @@ impl __p::Shape for MarkerRequest {
 impl __v::Validate for MarkerRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "MarkerRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "MarkerRequest");
         }
@@ -1210,7 +1272,13 @@ impl __p::Shape for MarkerResult {
 impl __v::Validate for MarkerResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "MarkerResult") else { return };
-        let __f = [o.get("marker")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "marker" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("marker", "MarkerResult");
         }

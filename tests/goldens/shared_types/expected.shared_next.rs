@@ -111,7 +111,14 @@ impl __p::Shape for Marker {
 impl __v::Validate for Marker {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Marker") else { return };
-        let __f = [o.get("at"), o.get("label")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "at" => __f[0usize] = Some(x),
+                "label" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("at", "Marker");
         }
@@ -215,7 +222,13 @@ impl __p::Shape for Layer {
 impl __v::Validate for Layer {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Layer") else { return };
-        let __f = [o.get("markers")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "markers" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("markers", "Layer");
         }
@@ -320,7 +333,14 @@ impl __p::Shape for MarkerRequest {
 impl __v::Validate for MarkerRequest {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "MarkerRequest") else { return };
-        let __f = [o.get("method"), o.get("params")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "params" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "MarkerRequest");
         }
@@ -420,7 +440,13 @@ impl __p::Shape for MarkerResult {
 impl __v::Validate for MarkerResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "MarkerResult") else { return };
-        let __f = [o.get("marker")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "marker" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("marker", "MarkerResult");
         }

@@ -92,7 +92,13 @@ impl __p::Shape for Recipient {
 impl __v::Validate for Recipient {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Recipient") else { return };
-        let __f = [o.get("address")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "address" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("address", "Recipient");
         }
@@ -200,7 +206,14 @@ impl __p::Shape for Letter {
 impl __v::Validate for Letter {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Letter") else { return };
-        let __f = [o.get("to"), o.get("tags")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "to" => __f[0usize] = Some(x),
+                "tags" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("to", "Letter");
         }
@@ -301,22 +314,28 @@ impl<'de> serde::Deserialize<'de> for LetterTo {
 }
 impl __v::Validate for LetterTo {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <Recipient as __p::Shape>::score(v),
-                <Vec<Recipient> as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <Recipient as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <Vec<Recipient> as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected object or array (LetterTo)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => fail(cx),
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => {
+                <Vec<Recipient> as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Object(_) => {
+                <Recipient as __v::Validate>::validate_json(v, cx)
             }
         }
     }
@@ -420,20 +439,29 @@ impl<'de> serde::Deserialize<'de> for LetterTags {
 }
 impl __v::Validate for LetterTags {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<String as __p::Shape>::score(v), <Vec<String> as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected string or array (LetterTags)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => fail(cx),
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => {
+                <Vec<String> as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }

@@ -109,7 +109,14 @@ impl __p::Shape for Done {
 impl __v::Validate for Done {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Done") else { return };
-        let __f = [o.get("status"), o.get("output")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "status" => __f[0usize] = Some(x),
+                "output" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("output", "Done");
         }
@@ -226,7 +233,14 @@ impl __p::Shape for Pending {
 impl __v::Validate for Pending {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Pending") else { return };
-        let __f = [o.get("status"), o.get("retryAfter")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "status" => __f[0usize] = Some(x),
+                "retryAfter" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("status", "Pending");
         }

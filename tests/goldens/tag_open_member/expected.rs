@@ -109,7 +109,14 @@ impl __p::Shape for Email {
 impl __v::Validate for Email {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Email") else { return };
-        let __f = [o.get("channel"), o.get("address")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "channel" => __f[0usize] = Some(x),
+                "address" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("channel", "Email");
         }
@@ -229,7 +236,14 @@ impl __p::Shape for Sms {
 impl __v::Validate for Sms {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Sms") else { return };
-        let __f = [o.get("channel"), o.get("number")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "channel" => __f[0usize] = Some(x),
+                "number" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("channel", "Sms");
         }
@@ -344,7 +358,14 @@ impl __p::Shape for CustomChannel {
 impl __v::Validate for CustomChannel {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CustomChannel") else { return };
-        let __f = [o.get("channel"), o.get("target")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "channel" => __f[0usize] = Some(x),
+                "target" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("channel", "CustomChannel");
         }

@@ -109,7 +109,14 @@ impl __p::Shape for OpenDoor {
 impl __v::Validate for OpenDoor {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "OpenDoor") else { return };
-        let __f = [o.get("method"), o.get("door")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "door" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "OpenDoor");
         }
@@ -241,7 +248,15 @@ impl __p::Shape for CloseDoor {
 impl __v::Validate for CloseDoor {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CloseDoor") else { return };
-        let __f = [o.get("method"), o.get("door"), o.get("force")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "door" => __f[1usize] = Some(x),
+                "force" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "CloseDoor");
         }
@@ -345,7 +360,13 @@ impl __p::Shape for RingBell {
 impl __v::Validate for RingBell {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "RingBell") else { return };
-        let __f = [o.get("method")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "RingBell");
         }

@@ -100,7 +100,14 @@ impl __p::Shape for TextBlock {
 impl __v::Validate for TextBlock {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "TextBlock") else { return };
-        let __f = [o.get("type"), o.get("text")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "text" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "TextBlock");
         }
@@ -226,7 +233,15 @@ impl __p::Shape for PictureBlock {
 impl __v::Validate for PictureBlock {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "PictureBlock") else { return };
-        let __f = [o.get("type"), o.get("url"), o.get("alt")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "type" => __f[0usize] = Some(x),
+                "url" => __f[1usize] = Some(x),
+                "alt" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("type", "PictureBlock");
         }
@@ -335,7 +350,13 @@ impl __p::Shape for Page {
 impl __v::Validate for Page {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Page") else { return };
-        let __f = [o.get("blocks")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "blocks" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("blocks", "Page");
         }

@@ -97,7 +97,13 @@ impl __p::Shape for Hello {
 impl __v::Validate for Hello {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Hello") else { return };
-        let __f = [o.get("dialect")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "dialect" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("dialect", "Hello");
         }
@@ -204,7 +210,14 @@ impl __p::Shape for SensorLost {
 impl __v::Validate for SensorLost {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "SensorLost") else { return };
-        let __f = [o.get("code"), o.get("sensor")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                "sensor" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "SensorLost");
         }

@@ -109,7 +109,14 @@ impl __p::Shape for WaterOrder {
 impl __v::Validate for WaterOrder {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "WaterOrder") else { return };
-        let __f = [o.get("method"), o.get("litres")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "litres" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "WaterOrder");
         }
@@ -231,7 +238,14 @@ impl __p::Shape for WaterLog {
 impl __v::Validate for WaterLog {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "WaterLog") else { return };
-        let __f = [o.get("method"), o.get("when")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "method" => __f[0usize] = Some(x),
+                "when" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("method", "WaterLog");
         }

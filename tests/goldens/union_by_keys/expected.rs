@@ -106,7 +106,14 @@ impl __p::Shape for ByName {
 impl __v::Validate for ByName {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ByName") else { return };
-        let __f = [o.get("name"), o.get("exact")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                "exact" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "ByName");
         }
@@ -209,7 +216,13 @@ impl __p::Shape for ByCode {
 impl __v::Validate for ByCode {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ByCode") else { return };
-        let __f = [o.get("code")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "code" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("code", "ByCode");
         }
@@ -316,7 +329,14 @@ impl __p::Shape for ByRange {
 impl __v::Validate for ByRange {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ByRange") else { return };
-        let __f = [o.get("from"), o.get("to")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "from" => __f[0usize] = Some(x),
+                "to" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("from", "ByRange");
         }
@@ -469,22 +489,57 @@ impl<'de> serde::Deserialize<'de> for Lookup {
 }
 impl __v::Validate for Lookup {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <ByName as __p::Shape>::score(v),
-                <ByCode as __p::Shape>::score(v),
-                <ByRange as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <ByName as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <ByCode as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <ByRange as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of Lookup; expected ByName (with `name`); ByCode (with `code`); ByRange (with `from`, `to`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for Lookup {
+    const NAME: &'static str = "Lookup";
+    const NO_MEMBER: &'static str = "matches no member of Lookup; expected ByName (with `name`); ByCode (with `code`); ByRange (with `from`, `to`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            "name" => Some(0usize),
+            "code" => Some(1usize),
+            "from" => Some(2usize),
+            "to" => Some(2usize),
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "code" => 0x1,
+                    "exact" => 0x2,
+                    "from" => 0x4,
+                    "name" => 0x8,
+                    "to" => 0x10,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x8, 0xa, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x1, 0x1, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x14, 0x14, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <ByName as __v::Validate>::validate_json(v, cx),
+            1usize => <ByCode as __v::Validate>::validate_json(v, cx),
+            2usize => <ByRange as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::ByName(_) => 0usize,
+            Self::ByCode(_) => 1usize,
+            Self::ByRange(_) => 2usize,
         }
     }
 }

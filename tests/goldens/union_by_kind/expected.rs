@@ -117,20 +117,29 @@ impl<'de> serde::Deserialize<'de> for TicketId {
 }
 impl __v::Validate for TicketId {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected string or integer (TicketId)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => fail(cx),
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }
@@ -218,7 +227,13 @@ impl __p::Shape for Flag {
 impl __v::Validate for Flag {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Flag") else { return };
-        let __f = [o.get("name")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "name" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("name", "Flag");
         }
@@ -400,22 +415,9 @@ impl<'de> serde::Deserialize<'de> for Anything {
 }
 impl __v::Validate for Anything {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <String as __p::Shape>::score(v),
-                <i64 as __p::Shape>::score(v),
-                <bool as __p::Shape>::score(v),
-                <Vec<String> as __p::Shape>::score(v),
-                <Flag as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <String as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <bool as __v::Validate>::validate_json(v, cx),
-            Some(3usize) => <Vec<String> as __v::Validate>::validate_json(v, cx),
-            Some(4usize) => <Flag as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}",
@@ -423,7 +425,22 @@ impl __v::Validate for Anything {
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => {
+                <Vec<String> as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Object(_) => <Flag as __v::Validate>::validate_json(v, cx),
         }
     }
 }
@@ -523,7 +540,14 @@ impl __p::Shape for Ticket {
 impl __v::Validate for Ticket {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Ticket") else { return };
-        let __f = [o.get("id"), o.get("seat")];
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "id" => __f[0usize] = Some(x),
+                "seat" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[0].is_none() {
             cx.missing("id", "Ticket");
         }
@@ -648,20 +672,29 @@ impl<'de> serde::Deserialize<'de> for TicketSeat {
 }
 impl __v::Validate for TicketSeat {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[<i64 as __p::Shape>::score(v), <String as __p::Shape>::score(v)],
-        ) {
-            Some(0usize) => <i64 as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <String as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
+        let fail = |cx: &mut __v::Cx<'v>| {
+            cx
+                .error(
                     "type",
                     format!(
                         "{}, found {}", "expected integer or string (TicketSeat)",
                         __v::describe(v)
                     ),
                 )
+        };
+        let _ = &fail;
+        match v {
+            serde_json::Value::String(_) => {
+                <String as __v::Validate>::validate_json(v, cx)
             }
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                <i64 as __v::Validate>::validate_json(v, cx)
+            }
+            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Bool(_) => fail(cx),
+            serde_json::Value::Null => fail(cx),
+            serde_json::Value::Array(_) => fail(cx),
+            serde_json::Value::Object(_) => fail(cx),
         }
     }
 }

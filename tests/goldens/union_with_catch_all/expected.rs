@@ -88,7 +88,13 @@ impl __p::Shape for Reply {
 impl __v::Validate for Reply {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Reply") else { return };
-        let __f = [o.get("_meta")];
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
@@ -203,7 +209,15 @@ impl __p::Shape for ListReply {
 impl __v::Validate for ListReply {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "ListReply") else { return };
-        let __f = [o.get("_meta"), o.get("items"), o.get("next")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "items" => __f[1usize] = Some(x),
+                "next" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("items", "ListReply");
         }
@@ -331,7 +345,15 @@ impl __p::Shape for CountReply {
 impl __v::Validate for CountReply {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "CountReply") else { return };
-        let __f = [o.get("_meta"), o.get("count"), o.get("items")];
+        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "_meta" => __f[0usize] = Some(x),
+                "count" => __f[1usize] = Some(x),
+                "items" => __f[2usize] = Some(x),
+                _ => {}
+            }
+        }
         if __f[1].is_none() {
             cx.missing("count", "CountReply");
         }
@@ -501,22 +523,52 @@ impl<'de> serde::Deserialize<'de> for AnyReply {
 }
 impl __v::Validate for AnyReply {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
-        match __p::best(
-            &[
-                <Reply as __p::Shape>::score(v),
-                <ListReply as __p::Shape>::score(v),
-                <CountReply as __p::Shape>::score(v),
-            ],
-        ) {
-            Some(0usize) => <Reply as __v::Validate>::validate_json(v, cx),
-            Some(1usize) => <ListReply as __v::Validate>::validate_json(v, cx),
-            Some(2usize) => <CountReply as __v::Validate>::validate_json(v, cx),
-            _ => {
-                cx.error(
-                    "no-variant",
-                    "matches no member of AnyReply; expected Reply (an object); ListReply (with `items`); CountReply (with `count`)",
-                )
-            }
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for AnyReply {
+    const NAME: &'static str = "AnyReply";
+    const NO_MEMBER: &'static str = "matches no member of AnyReply; expected Reply (an object); ListReply (with `items`); CountReply (with `count`)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "count" => 0x2,
+                    "items" => 0x4,
+                    "next" => 0x8,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x4, 0xd, &[]);
+        out[2usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <Reply as __v::Validate>::validate_json(v, cx),
+            1usize => <ListReply as __v::Validate>::validate_json(v, cx),
+            2usize => <CountReply as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::Reply(_) => 0usize,
+            Self::ListReply(_) => 1usize,
+            Self::CountReply(_) => 2usize,
         }
     }
 }
