@@ -697,6 +697,10 @@ impl __v::Validate for InputRequiredResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -704,6 +708,9 @@ impl __v::Validate for InputRequiredResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -713,12 +720,26 @@ impl __v::Validate for InputRequiredResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("inputRequests");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputRequests as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -867,12 +888,26 @@ impl __v::Validate for InputResponseRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("inputResponses");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputResponses as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1042,12 +1077,26 @@ impl __v::Validate for ReadResourceRequestParams {
         }
         if let Some(x) = __f[2] {
             cx.push_key("inputResponses");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputResponses as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1420,7 +1469,9 @@ impl __v::Validate for ReadResourceResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "ReadResourceResult");
+            cx.end_readable();
         }
         if __f[2].is_none() {
             cx.missing("ttlMs", "ReadResourceResult");
@@ -1433,6 +1484,10 @@ impl __v::Validate for ReadResourceResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -1440,11 +1495,21 @@ impl __v::Validate for ReadResourceResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -2238,12 +2303,26 @@ impl __v::Validate for TextResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -2254,28 +2333,63 @@ impl __v::Validate for TextResourceContents {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("size");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[9] {
@@ -2549,12 +2663,26 @@ impl __v::Validate for BlobResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -2565,28 +2693,63 @@ impl __v::Validate for BlobResourceContents {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("size");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[9] {
@@ -2774,12 +2937,26 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("inputResponses");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputResponses as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -2789,7 +2966,14 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[4] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3119,13 +3303,19 @@ impl __v::Validate for GetPromptResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "GetPromptResult");
+            cx.end_readable();
         }
         if __f[3].is_none() {
             cx.missing("messages", "GetPromptResult");
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -3133,16 +3323,33 @@ impl __v::Validate for GetPromptResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -3734,8 +3941,15 @@ impl __v::Validate for EmbeddedResource {
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4133,13 +4347,19 @@ impl __v::Validate for CallToolResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "CallToolResult");
+            cx.end_readable();
         }
         if __f[2].is_none() {
             cx.missing("content", "CallToolResult");
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -4147,11 +4367,21 @@ impl __v::Validate for CallToolResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -4166,7 +4396,14 @@ impl __v::Validate for CallToolResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("isError");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4650,12 +4887,26 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("inputResponses");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputResponses as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -4665,7 +4916,14 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[4] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5090,25 +5348,53 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("modelPreferences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("systemPrompt");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("includeContext");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
                 x,
                 cx,
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("temperature");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
@@ -5118,22 +5404,50 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[6] {
             cx.push_key("stopSequences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("metadata");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <JSONObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[9] {
             cx.push_key("toolChoice");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolChoice as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5470,8 +5784,15 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -5481,7 +5802,14 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("stopReason");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5623,8 +5951,15 @@ impl __v::Validate for SamplingMessage {
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6378,13 +6713,27 @@ impl __v::Validate for ToolResultContent {
         }
         if let Some(x) = __f[4] {
             cx.push_key("isError");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7722,13 +8071,19 @@ impl __v::Validate for ReadResourceMetadataResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "ReadResourceMetadataResult");
+            cx.end_readable();
         }
         if __f[2].is_none() {
             cx.missing("metadata", "ReadResourceMetadataResult");
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -7736,11 +8091,21 @@ impl __v::Validate for ReadResourceMetadataResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {

@@ -796,7 +796,14 @@ impl __v::Validate for Request {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -892,7 +899,14 @@ impl __v::Validate for RequestParamsMeta {
         }
         if let Some(x) = __f[0] {
             cx.push_key("progressToken");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ProgressToken as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -983,8 +997,15 @@ impl __v::Validate for RequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1102,7 +1123,14 @@ impl __v::Validate for Notification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1199,8 +1227,15 @@ impl __v::Validate for NotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1294,8 +1329,15 @@ impl __v::Validate for Result {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1589,7 +1631,14 @@ impl __v::Validate for JSONRPCRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -1752,7 +1801,14 @@ impl __v::Validate for JSONRPCNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -2481,7 +2537,14 @@ impl __v::Validate for CancelledNotificationParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("reason");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -2926,8 +2989,15 @@ impl __v::Validate for InitializeResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -2947,7 +3017,14 @@ impl __v::Validate for InitializeResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("instructions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3069,7 +3146,14 @@ impl __v::Validate for InitializedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3193,17 +3277,38 @@ impl __v::Validate for ClientCapabilities {
         }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("roots");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("sampling");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3302,7 +3407,14 @@ impl __v::Validate for ClientCapabilitiesRoots {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3461,32 +3573,74 @@ impl __v::Validate for ServerCapabilities {
         }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("logging");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("completions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("prompts");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("resources");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3585,7 +3739,14 @@ impl __v::Validate for ServerCapabilitiesPrompts {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3696,12 +3857,26 @@ impl __v::Validate for ServerCapabilitiesResources {
         }
         if let Some(x) = __f[0] {
             cx.push_key("subscribe");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3800,7 +3975,14 @@ impl __v::Validate for ServerCapabilitiesTools {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4033,7 +4215,14 @@ impl __v::Validate for PingRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4326,12 +4515,26 @@ impl __v::Validate for ProgressNotificationParams {
         }
         if let Some(x) = __f[2] {
             cx.push_key("total");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("message");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4449,7 +4652,14 @@ impl __v::Validate for PaginatedRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4547,7 +4757,14 @@ impl __v::Validate for PaginatedRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("cursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4653,13 +4870,27 @@ impl __v::Validate for PaginatedResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4781,7 +5012,14 @@ impl __v::Validate for ListResourcesRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4918,13 +5156,27 @@ impl __v::Validate for ListResourcesResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -5051,7 +5303,14 @@ impl __v::Validate for ListResourceTemplatesRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5198,13 +5457,27 @@ impl __v::Validate for ListResourceTemplatesResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -5579,8 +5852,15 @@ impl __v::Validate for ReadResourceResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -5904,7 +6184,14 @@ impl __v::Validate for ResourceListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6820,22 +7107,50 @@ impl __v::Validate for Resource {
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("size");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -7012,17 +7327,38 @@ impl __v::Validate for ResourceTemplate {
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -7152,7 +7488,14 @@ impl __v::Validate for ResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7295,7 +7638,14 @@ impl __v::Validate for TextResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -7451,7 +7801,14 @@ impl __v::Validate for BlobResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -7585,7 +7942,14 @@ impl __v::Validate for ListPromptsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7719,13 +8083,27 @@ impl __v::Validate for ListPromptsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -7984,7 +8362,14 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8115,13 +8500,27 @@ impl __v::Validate for GetPromptResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -8260,12 +8659,26 @@ impl __v::Validate for Prompt {
         }
         if let Some(x) = __f[1] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8399,12 +8812,26 @@ impl __v::Validate for PromptArgument {
         }
         if let Some(x) = __f[1] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8965,7 +9392,14 @@ impl __v::Validate for EmbeddedResource {
         }
         if let Some(x) = __f[2] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -9284,7 +9718,14 @@ impl __v::Validate for PromptListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -9401,7 +9842,14 @@ impl __v::Validate for ListToolsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -9533,13 +9981,27 @@ impl __v::Validate for ListToolsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -9687,8 +10149,15 @@ impl __v::Validate for CallToolResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -9698,7 +10167,14 @@ impl __v::Validate for CallToolResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("isError");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10146,7 +10622,14 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10268,7 +10751,14 @@ impl __v::Validate for ToolListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10434,27 +10924,62 @@ impl __v::Validate for ToolAnnotations {
         }
         if let Some(x) = __f[0] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("readOnlyHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("destructiveHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("idempotentHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("openWorldHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10604,7 +11129,14 @@ impl __v::Validate for Tool {
         }
         if let Some(x) = __f[1] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -10614,7 +11146,14 @@ impl __v::Validate for Tool {
         }
         if let Some(x) = __f[3] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -10744,12 +11283,26 @@ impl __v::Validate for ToolInputSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("properties");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -11261,7 +11814,14 @@ impl __v::Validate for LoggingMessageNotificationParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("logger");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -11838,25 +12398,53 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("modelPreferences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("systemPrompt");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("includeContext");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
                 x,
                 cx,
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("temperature");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
@@ -11866,12 +12454,26 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[6] {
             cx.push_key("stopSequences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("metadata");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12042,8 +12644,15 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -12063,7 +12672,14 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("stopReason");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12571,14 +13187,28 @@ impl __v::Validate for Annotations {
         }
         if let Some(x) = __f[0] {
             cx.push_key("audience");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("priority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12718,7 +13348,14 @@ impl __v::Validate for TextContent {
         }
         if let Some(x) = __f[2] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12882,7 +13519,14 @@ impl __v::Validate for ImageContent {
         }
         if let Some(x) = __f[3] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13046,7 +13690,14 @@ impl __v::Validate for AudioContent {
         }
         if let Some(x) = __f[3] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13219,28 +13870,56 @@ impl __v::Validate for ModelPreferences {
         }
         if let Some(x) = __f[0] {
             cx.push_key("hints");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("costPriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("speedPriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("intelligencePriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13343,7 +14022,14 @@ impl __v::Validate for ModelHint {
         }
         if let Some(x) = __f[0] {
             cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14013,8 +14699,15 @@ impl __v::Validate for CompleteResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -14156,12 +14849,26 @@ impl __v::Validate for CompleteResultCompletion {
         }
         if let Some(x) = __f[1] {
             cx.push_key("total");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("hasMore");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14547,7 +15254,14 @@ impl __v::Validate for ListRootsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14667,8 +15381,15 @@ impl __v::Validate for ListRootsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -14801,7 +15522,14 @@ impl __v::Validate for Root {
         }
         if let Some(x) = __f[1] {
             cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14925,7 +15653,14 @@ impl __v::Validate for RootsListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

@@ -525,7 +525,14 @@ impl __v::Validate for Request {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -621,7 +628,14 @@ impl __v::Validate for RequestParamsMeta {
         }
         if let Some(x) = __f[0] {
             cx.push_key("progressToken");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ProgressToken as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -713,8 +727,15 @@ impl __v::Validate for RequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -833,7 +854,14 @@ impl __v::Validate for Notification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -930,8 +958,15 @@ impl __v::Validate for NotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1025,8 +1060,15 @@ impl __v::Validate for Result {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1320,7 +1362,14 @@ impl __v::Validate for JSONRPCRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -1483,7 +1532,14 @@ impl __v::Validate for JSONRPCNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -2212,7 +2268,14 @@ impl __v::Validate for CancelledNotificationParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("reason");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -2657,8 +2720,15 @@ impl __v::Validate for InitializeResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -2678,7 +2748,14 @@ impl __v::Validate for InitializeResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("instructions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -2800,7 +2877,14 @@ impl __v::Validate for InitializedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -2936,22 +3020,50 @@ impl __v::Validate for ClientCapabilities {
         }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("roots");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("sampling");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("elicitation");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3050,7 +3162,14 @@ impl __v::Validate for ClientCapabilitiesRoots {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3209,32 +3328,74 @@ impl __v::Validate for ServerCapabilities {
         }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("logging");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("completions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("prompts");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("resources");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3333,7 +3494,14 @@ impl __v::Validate for ServerCapabilitiesPrompts {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3444,12 +3612,26 @@ impl __v::Validate for ServerCapabilitiesResources {
         }
         if let Some(x) = __f[0] {
             cx.push_key("subscribe");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3548,7 +3730,14 @@ impl __v::Validate for ServerCapabilitiesTools {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3676,7 +3865,14 @@ impl __v::Validate for BaseMetadata {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3813,7 +4009,14 @@ impl __v::Validate for Implementation {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -3931,7 +4134,14 @@ impl __v::Validate for PingRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4224,12 +4434,26 @@ impl __v::Validate for ProgressNotificationParams {
         }
         if let Some(x) = __f[2] {
             cx.push_key("total");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("message");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4348,7 +4572,14 @@ impl __v::Validate for PaginatedRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4446,7 +4677,14 @@ impl __v::Validate for PaginatedRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("cursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4553,13 +4791,27 @@ impl __v::Validate for PaginatedResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4681,7 +4933,14 @@ impl __v::Validate for ListResourcesRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4818,13 +5077,27 @@ impl __v::Validate for ListResourcesResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -4951,7 +5224,14 @@ impl __v::Validate for ListResourceTemplatesRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5098,13 +5378,27 @@ impl __v::Validate for ListResourceTemplatesResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -5479,8 +5773,15 @@ impl __v::Validate for ReadResourceResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -5805,7 +6106,14 @@ impl __v::Validate for ResourceListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6740,7 +7048,14 @@ impl __v::Validate for Resource {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -6751,28 +7066,63 @@ impl __v::Validate for Resource {
         }
         if let Some(x) = __f[3] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("size");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -6968,7 +7318,14 @@ impl __v::Validate for ResourceTemplate {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -6979,23 +7336,51 @@ impl __v::Validate for ResourceTemplate {
         }
         if let Some(x) = __f[3] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -7138,13 +7523,27 @@ impl __v::Validate for ResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7298,13 +7697,27 @@ impl __v::Validate for TextResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -7471,13 +7884,27 @@ impl __v::Validate for BlobResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -7611,7 +8038,14 @@ impl __v::Validate for ListPromptsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7745,13 +8179,27 @@ impl __v::Validate for ListPromptsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -8010,7 +8458,14 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8141,13 +8596,27 @@ impl __v::Validate for GetPromptResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -8313,23 +8782,51 @@ impl __v::Validate for Prompt {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8479,17 +8976,38 @@ impl __v::Validate for PromptArgument {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8934,7 +9452,14 @@ impl __v::Validate for ResourceLink {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -8945,28 +9470,63 @@ impl __v::Validate for ResourceLink {
         }
         if let Some(x) = __f[3] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("size");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
@@ -9133,13 +9693,27 @@ impl __v::Validate for EmbeddedResource {
         }
         if let Some(x) = __f[2] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -9459,7 +10033,14 @@ impl __v::Validate for PromptListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -9576,7 +10157,14 @@ impl __v::Validate for ListToolsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -9708,13 +10296,27 @@ impl __v::Validate for ListToolsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -9881,8 +10483,15 @@ impl __v::Validate for CallToolResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -9892,12 +10501,26 @@ impl __v::Validate for CallToolResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("structuredContent");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("isError");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10149,7 +10772,14 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10271,7 +10901,14 @@ impl __v::Validate for ToolListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10437,27 +11074,62 @@ impl __v::Validate for ToolAnnotations {
         }
         if let Some(x) = __f[0] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("readOnlyHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("destructiveHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("idempotentHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("openWorldHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10650,12 +11322,26 @@ impl __v::Validate for Tool {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -10665,18 +11351,39 @@ impl __v::Validate for Tool {
         }
         if let Some(x) = __f[4] {
             cx.push_key("outputSchema");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -10806,12 +11513,26 @@ impl __v::Validate for ToolInputSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("properties");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10935,12 +11656,26 @@ impl __v::Validate for ToolOutputSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("properties");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -11452,7 +12187,14 @@ impl __v::Validate for LoggingMessageNotificationParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("logger");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -12031,25 +12773,53 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("modelPreferences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("systemPrompt");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("includeContext");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
                 x,
                 cx,
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("temperature");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
@@ -12059,12 +12829,26 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[6] {
             cx.push_key("stopSequences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("metadata");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12235,8 +13019,15 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -12256,7 +13047,14 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("stopReason");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12781,19 +13579,40 @@ impl __v::Validate for Annotations {
         }
         if let Some(x) = __f[0] {
             cx.push_key("audience");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("priority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("lastModified");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13141,13 +13960,27 @@ impl __v::Validate for TextContent {
         }
         if let Some(x) = __f[2] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13322,13 +14155,27 @@ impl __v::Validate for ImageContent {
         }
         if let Some(x) = __f[3] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13503,13 +14350,27 @@ impl __v::Validate for AudioContent {
         }
         if let Some(x) = __f[3] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13682,28 +14543,56 @@ impl __v::Validate for ModelPreferences {
         }
         if let Some(x) = __f[0] {
             cx.push_key("hints");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("costPriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("speedPriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("intelligencePriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13806,7 +14695,14 @@ impl __v::Validate for ModelHint {
         }
         if let Some(x) = __f[0] {
             cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14322,7 +15218,14 @@ impl __v::Validate for CompleteRequestParamsContext {
         }
         if let Some(x) = __f[0] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14473,7 +15376,14 @@ impl __v::Validate for CompleteRequestParams {
         }
         if let Some(x) = __f[2] {
             cx.push_key("context");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14594,8 +15504,15 @@ impl __v::Validate for CompleteResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -14737,12 +15654,26 @@ impl __v::Validate for CompleteResultCompletion {
         }
         if let Some(x) = __f[1] {
             cx.push_key("total");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("hasMore");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -15026,7 +15957,14 @@ impl __v::Validate for PromptReference {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -15154,7 +16092,14 @@ impl __v::Validate for ListRootsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -15274,8 +16219,15 @@ impl __v::Validate for ListRootsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -15419,13 +16371,27 @@ impl __v::Validate for Root {
         }
         if let Some(x) = __f[1] {
             cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -15549,7 +16515,14 @@ impl __v::Validate for RootsListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -15829,7 +16802,14 @@ impl __v::Validate for ElicitRequestParamsRequestedSchema {
         }
         if let Some(x) = __f[2] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -16375,27 +17355,62 @@ impl __v::Validate for StringSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minLength");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maxLength");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("format");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -16663,22 +17678,50 @@ impl __v::Validate for NumberSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minimum");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maximum");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -16914,17 +17957,38 @@ impl __v::Validate for BooleanSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -17088,12 +18152,26 @@ impl __v::Validate for EnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -17103,7 +18181,14 @@ impl __v::Validate for EnumSchema {
         }
         if let Some(x) = __f[4] {
             cx.push_key("enumNames");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -17241,8 +18326,15 @@ impl __v::Validate for ElicitResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -17252,10 +18344,17 @@ impl __v::Validate for ElicitResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("content");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<
                 String,
                 ElicitResultContentValue,
             > as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

@@ -505,13 +505,27 @@ impl __v::Validate for TaskAugmentedRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("task");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -605,8 +619,15 @@ impl __v::Validate for RequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -702,7 +723,14 @@ impl __v::Validate for RequestParamsMeta {
         }
         if let Some(x) = __f[0] {
             cx.push_key("progressToken");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ProgressToken as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -821,7 +849,14 @@ impl __v::Validate for Request {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -918,8 +953,15 @@ impl __v::Validate for NotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1038,7 +1080,14 @@ impl __v::Validate for Notification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1132,8 +1181,15 @@ impl __v::Validate for Result {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1564,7 +1620,14 @@ impl __v::Validate for JSONRPCRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -1727,7 +1790,14 @@ impl __v::Validate for JSONRPCNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -2045,7 +2115,14 @@ impl __v::Validate for JSONRPCErrorResponse {
         }
         if let Some(x) = __f[1] {
             cx.push_key("id");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestId as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -2421,7 +2498,14 @@ impl __v::Validate for URLElicitationRequiredError {
         }
         if let Some(x) = __f[1] {
             cx.push_key("id");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestId as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -2822,18 +2906,39 @@ impl __v::Validate for CancelledNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("requestId");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestId as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("reason");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3149,8 +3254,15 @@ impl __v::Validate for InitializeRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -3506,8 +3618,15 @@ impl __v::Validate for InitializeResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -3527,7 +3646,14 @@ impl __v::Validate for InitializeResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("instructions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3670,7 +3796,14 @@ impl __v::Validate for InitializedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -3827,27 +3960,62 @@ impl __v::Validate for ClientCapabilities {
         }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("roots");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesRoots as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("sampling");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("elicitation");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesElicitation as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("tasks");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -3946,7 +4114,14 @@ impl __v::Validate for ClientCapabilitiesRoots {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4056,12 +4231,26 @@ impl __v::Validate for ClientCapabilitiesSampling {
         }
         if let Some(x) = __f[0] {
             cx.push_key("context");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4168,12 +4357,26 @@ impl __v::Validate for ClientCapabilitiesElicitation {
         }
         if let Some(x) = __f[0] {
             cx.push_key("form");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("url");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4274,7 +4477,14 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsSampling {
         }
         if let Some(x) = __f[0] {
             cx.push_key("createMessage");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4373,7 +4583,14 @@ impl __v::Validate for ClientCapabilitiesTasksRequestsElicitation {
         }
         if let Some(x) = __f[0] {
             cx.push_key("create");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4492,18 +4709,32 @@ impl __v::Validate for ClientCapabilitiesTasksRequests {
         }
         if let Some(x) = __f[0] {
             cx.push_key("sampling");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesTasksRequestsSampling as __v::Validate>::validate_json(
                 x,
                 cx,
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("elicitation");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesTasksRequestsElicitation as __v::Validate>::validate_json(
                 x,
                 cx,
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4625,17 +4856,38 @@ impl __v::Validate for ClientCapabilitiesTasks {
         }
         if let Some(x) = __f[0] {
             cx.push_key("list");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("cancel");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("requests");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesTasksRequests as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4804,37 +5056,86 @@ impl __v::Validate for ServerCapabilities {
         }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("logging");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("completions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("prompts");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("resources");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("tasks");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesTasks as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -4933,7 +5234,14 @@ impl __v::Validate for ServerCapabilitiesPrompts {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5044,12 +5352,26 @@ impl __v::Validate for ServerCapabilitiesResources {
         }
         if let Some(x) = __f[0] {
             cx.push_key("subscribe");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5148,7 +5470,14 @@ impl __v::Validate for ServerCapabilitiesTools {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5247,7 +5576,14 @@ impl __v::Validate for ServerCapabilitiesTasksRequestsTools {
         }
         if let Some(x) = __f[0] {
             cx.push_key("call");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5350,10 +5686,17 @@ impl __v::Validate for ServerCapabilitiesTasksRequests {
         }
         if let Some(x) = __f[0] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesTasksRequestsTools as __v::Validate>::validate_json(
                 x,
                 cx,
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5475,17 +5818,38 @@ impl __v::Validate for ServerCapabilitiesTasks {
         }
         if let Some(x) = __f[0] {
             cx.push_key("list");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("cancel");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("requests");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesTasksRequests as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5646,17 +6010,38 @@ impl __v::Validate for Icon {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("sizes");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("theme");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <IconTheme as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         crate::validate::icons::check(v, cx);
@@ -5857,7 +6242,14 @@ impl __v::Validate for Icons {
         }
         if let Some(x) = __f[0] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5985,7 +6377,14 @@ impl __v::Validate for BaseMetadata {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6173,12 +6572,26 @@ impl __v::Validate for Implementation {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -6188,13 +6601,27 @@ impl __v::Validate for Implementation {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("websiteUrl");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6355,7 +6782,14 @@ impl __v::Validate for PingRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -6526,8 +6960,15 @@ impl __v::Validate for ProgressNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -6542,12 +6983,26 @@ impl __v::Validate for ProgressNotificationParams {
         }
         if let Some(x) = __f[3] {
             cx.push_key("total");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("message");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6818,13 +7273,27 @@ impl __v::Validate for PaginatedRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("cursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6975,7 +7444,14 @@ impl __v::Validate for PaginatedRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -7092,13 +7568,27 @@ impl __v::Validate for PaginatedResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7264,7 +7754,14 @@ impl __v::Validate for ListResourcesRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -7411,13 +7908,27 @@ impl __v::Validate for ListResourcesResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -7588,7 +8099,14 @@ impl __v::Validate for ListResourceTemplatesRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -7745,13 +8263,27 @@ impl __v::Validate for ListResourceTemplatesResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -7881,8 +8413,15 @@ impl __v::Validate for ResourceRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -8011,8 +8550,15 @@ impl __v::Validate for ReadResourceRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -8321,8 +8867,15 @@ impl __v::Validate for ReadResourceResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -8668,7 +9221,14 @@ impl __v::Validate for ResourceListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -8796,8 +9356,15 @@ impl __v::Validate for SubscribeRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -9098,8 +9665,15 @@ impl __v::Validate for UnsubscribeRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -9405,8 +9979,15 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -9798,12 +10379,26 @@ impl __v::Validate for Resource {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -9814,28 +10409,63 @@ impl __v::Validate for Resource {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("size");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -10050,12 +10680,26 @@ impl __v::Validate for ResourceTemplate {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -10066,23 +10710,51 @@ impl __v::Validate for ResourceTemplate {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -10225,13 +10897,27 @@ impl __v::Validate for ResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -10385,13 +11071,27 @@ impl __v::Validate for TextResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -10558,13 +11258,27 @@ impl __v::Validate for BlobResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -10742,7 +11456,14 @@ impl __v::Validate for ListPromptsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -10886,13 +11607,27 @@ impl __v::Validate for ListPromptsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -11029,8 +11764,15 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -11040,7 +11782,14 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[2] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -11343,13 +12092,27 @@ impl __v::Validate for GetPromptResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -11534,28 +12297,63 @@ impl __v::Validate for Prompt {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -11705,17 +12503,38 @@ impl __v::Validate for PromptArgument {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12179,12 +12998,26 @@ impl __v::Validate for ResourceLink {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -12195,28 +13028,63 @@ impl __v::Validate for ResourceLink {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("size");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[9] {
@@ -12383,13 +13251,27 @@ impl __v::Validate for EmbeddedResource {
         }
         if let Some(x) = __f[2] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12730,7 +13612,14 @@ impl __v::Validate for PromptListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -12896,7 +13785,14 @@ impl __v::Validate for ListToolsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -13038,13 +13934,27 @@ impl __v::Validate for ListToolsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -13211,8 +14121,15 @@ impl __v::Validate for CallToolResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -13222,12 +14139,26 @@ impl __v::Validate for CallToolResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("structuredContent");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("isError");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13375,13 +14306,27 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("task");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -13391,7 +14336,14 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[3] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -13706,7 +14658,14 @@ impl __v::Validate for ToolListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -13877,27 +14836,62 @@ impl __v::Validate for ToolAnnotations {
         }
         if let Some(x) = __f[0] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("readOnlyHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("destructiveHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("idempotentHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("openWorldHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14004,7 +14998,14 @@ impl __v::Validate for ToolExecution {
         }
         if let Some(x) = __f[0] {
             cx.push_key("taskSupport");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolExecutionTaskSupport as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14334,17 +15335,38 @@ impl __v::Validate for Tool {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
@@ -14354,23 +15376,51 @@ impl __v::Validate for Tool {
         }
         if let Some(x) = __f[5] {
             cx.push_key("execution");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolExecution as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("outputSchema");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -14504,7 +15554,14 @@ impl __v::Validate for ToolInputSchema {
         }
         if let Some(x) = __f[0] {
             cx.push_key("$schema");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -14514,12 +15571,26 @@ impl __v::Validate for ToolInputSchema {
         }
         if let Some(x) = __f[2] {
             cx.push_key("properties");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14647,7 +15718,14 @@ impl __v::Validate for ToolOutputSchema {
         }
         if let Some(x) = __f[0] {
             cx.push_key("$schema");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -14657,12 +15735,26 @@ impl __v::Validate for ToolOutputSchema {
         }
         if let Some(x) = __f[2] {
             cx.push_key("properties");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, __rt::JsonObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14861,7 +15953,14 @@ impl __v::Validate for TaskMetadata {
         }
         if let Some(x) = __f[0] {
             cx.push_key("ttl");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -15177,7 +16276,14 @@ impl __v::Validate for Task {
         }
         if let Some(x) = __f[2] {
             cx.push_key("statusMessage");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -15197,7 +16303,14 @@ impl __v::Validate for Task {
         }
         if let Some(x) = __f[6] {
             cx.push_key("pollInterval");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -15312,8 +16425,15 @@ impl __v::Validate for CreateTaskResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -15823,8 +16943,15 @@ impl __v::Validate for GetTaskResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -15839,7 +16966,14 @@ impl __v::Validate for GetTaskResult {
         }
         if let Some(x) = __f[3] {
             cx.push_key("statusMessage");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
@@ -15859,7 +16993,14 @@ impl __v::Validate for GetTaskResult {
         }
         if let Some(x) = __f[7] {
             cx.push_key("pollInterval");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -16249,8 +17390,15 @@ impl __v::Validate for GetTaskPayloadResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -16757,8 +17905,15 @@ impl __v::Validate for CancelTaskResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -16773,7 +17928,14 @@ impl __v::Validate for CancelTaskResult {
         }
         if let Some(x) = __f[3] {
             cx.push_key("statusMessage");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
@@ -16793,7 +17955,14 @@ impl __v::Validate for CancelTaskResult {
         }
         if let Some(x) = __f[7] {
             cx.push_key("pollInterval");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -16954,7 +18123,14 @@ impl __v::Validate for ListTasksRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <PaginatedRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -17096,13 +18272,27 @@ impl __v::Validate for ListTasksResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -17320,8 +18510,15 @@ impl __v::Validate for TaskStatusNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -17336,7 +18533,14 @@ impl __v::Validate for TaskStatusNotificationParams {
         }
         if let Some(x) = __f[3] {
             cx.push_key("statusMessage");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
@@ -17356,7 +18560,14 @@ impl __v::Validate for TaskStatusNotificationParams {
         }
         if let Some(x) = __f[7] {
             cx.push_key("pollInterval");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -17641,8 +18852,15 @@ impl __v::Validate for SetLevelRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -17963,8 +19181,15 @@ impl __v::Validate for LoggingMessageNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -17974,7 +19199,14 @@ impl __v::Validate for LoggingMessageNotificationParams {
         }
         if let Some(x) = __f[2] {
             cx.push_key("logger");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -18530,13 +19762,27 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("task");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -18546,25 +19792,53 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[3] {
             cx.push_key("modelPreferences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("systemPrompt");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("includeContext");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
                 x,
                 cx,
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("temperature");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
@@ -18574,22 +19848,50 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[8] {
             cx.push_key("stopSequences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[9] {
             cx.push_key("metadata");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[10] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[11] {
             cx.push_key("toolChoice");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolChoice as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -18791,7 +20093,14 @@ impl __v::Validate for ToolChoice {
         }
         if let Some(x) = __f[0] {
             cx.push_key("mode");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -19253,8 +20562,15 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -19274,7 +20590,14 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("stopReason");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -19510,8 +20833,15 @@ impl __v::Validate for SamplingMessage {
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -19982,19 +21312,40 @@ impl __v::Validate for Annotations {
         }
         if let Some(x) = __f[0] {
             cx.push_key("audience");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("priority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("lastModified");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -20342,13 +21693,27 @@ impl __v::Validate for TextContent {
         }
         if let Some(x) = __f[2] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -20523,13 +21888,27 @@ impl __v::Validate for ImageContent {
         }
         if let Some(x) = __f[3] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -20704,13 +22083,27 @@ impl __v::Validate for AudioContent {
         }
         if let Some(x) = __f[3] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -20900,8 +22293,15 @@ impl __v::Validate for ToolUseContent {
         }
         if let Some(x) = __f[4] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -21107,18 +22507,39 @@ impl __v::Validate for ToolResultContent {
         }
         if let Some(x) = __f[3] {
             cx.push_key("structuredContent");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("isError");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -21291,28 +22712,56 @@ impl __v::Validate for ModelPreferences {
         }
         if let Some(x) = __f[0] {
             cx.push_key("hints");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("costPriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("speedPriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("intelligencePriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -21415,7 +22864,14 @@ impl __v::Validate for ModelHint {
         }
         if let Some(x) = __f[0] {
             cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -21567,8 +23023,15 @@ impl __v::Validate for CompleteRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -21583,7 +23046,14 @@ impl __v::Validate for CompleteRequestParams {
         }
         if let Some(x) = __f[3] {
             cx.push_key("context");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -21971,7 +23441,14 @@ impl __v::Validate for CompleteRequestParamsContext {
         }
         if let Some(x) = __f[0] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -22264,8 +23741,15 @@ impl __v::Validate for CompleteResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -22407,12 +23891,26 @@ impl __v::Validate for CompleteResultCompletion {
         }
         if let Some(x) = __f[1] {
             cx.push_key("total");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("hasMore");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -22696,7 +24194,14 @@ impl __v::Validate for PromptReference {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -22868,7 +24373,14 @@ impl __v::Validate for ListRootsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -22998,8 +24510,15 @@ impl __v::Validate for ListRootsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -23143,13 +24662,27 @@ impl __v::Validate for Root {
         }
         if let Some(x) = __f[1] {
             cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -23294,7 +24827,14 @@ impl __v::Validate for RootsListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -23475,13 +25015,27 @@ impl __v::Validate for ElicitRequestFormParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("task");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -23650,7 +25204,14 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         }
         if let Some(x) = __f[0] {
             cx.push_key("$schema");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -23668,7 +25229,14 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         }
         if let Some(x) = __f[3] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -23854,13 +25422,27 @@ impl __v::Validate for ElicitRequestURLParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestParamsMeta as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &["progressToken"]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("task");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <TaskMetadata as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -24669,32 +26251,74 @@ impl __v::Validate for StringSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minLength");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maxLength");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("format");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -24973,27 +26597,62 @@ impl __v::Validate for NumberSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minimum");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maximum");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -25229,17 +26888,38 @@ impl __v::Validate for BooleanSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -25413,12 +27093,26 @@ impl __v::Validate for UntitledSingleSelectEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -25428,7 +27122,14 @@ impl __v::Validate for UntitledSingleSelectEnumSchema {
         }
         if let Some(x) = __f[4] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -25606,12 +27307,26 @@ impl __v::Validate for TitledSingleSelectEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -25623,7 +27338,14 @@ impl __v::Validate for TitledSingleSelectEnumSchema {
         }
         if let Some(x) = __f[4] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -26173,22 +27895,50 @@ impl __v::Validate for UntitledMultiSelectEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minItems");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maxItems");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
@@ -26198,7 +27948,14 @@ impl __v::Validate for UntitledMultiSelectEnumSchema {
         }
         if let Some(x) = __f[6] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -26526,22 +28283,50 @@ impl __v::Validate for TitledMultiSelectEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minItems");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maxItems");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
@@ -26551,7 +28336,14 @@ impl __v::Validate for TitledMultiSelectEnumSchema {
         }
         if let Some(x) = __f[6] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -27186,12 +28978,26 @@ impl __v::Validate for LegacyTitledEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -27201,12 +29007,26 @@ impl __v::Validate for LegacyTitledEnumSchema {
         }
         if let Some(x) = __f[4] {
             cx.push_key("enumNames");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -27604,8 +29424,15 @@ impl __v::Validate for ElicitResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -27615,10 +29442,17 @@ impl __v::Validate for ElicitResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("content");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<
                 String,
                 ElicitResultContentValue,
             > as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

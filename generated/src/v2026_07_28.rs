@@ -523,7 +523,14 @@ impl __v::Validate for RequestMetaObject {
         }
         if let Some(x) = __f[0] {
             cx.push_key("progressToken");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ProgressToken as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -533,7 +540,14 @@ impl __v::Validate for RequestMetaObject {
         }
         if let Some(x) = __f[2] {
             cx.push_key("io.modelcontextprotocol/clientInfo");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Implementation as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -543,7 +557,14 @@ impl __v::Validate for RequestMetaObject {
         }
         if let Some(x) = __f[4] {
             cx.push_key("io.modelcontextprotocol/logLevel");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <LoggingLevel as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -666,7 +687,14 @@ impl __v::Validate for NotificationMetaObject {
         }
         if let Some(x) = __f[0] {
             cx.push_key("io.modelcontextprotocol/subscriptionId");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestId as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -785,7 +813,14 @@ impl __v::Validate for ResultMetaObject {
         }
         if let Some(x) = __f[0] {
             cx.push_key("io.modelcontextprotocol/serverInfo");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Implementation as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1155,7 +1190,14 @@ impl __v::Validate for Request {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1251,6 +1293,10 @@ impl __v::Validate for NotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -1258,6 +1304,9 @@ impl __v::Validate for NotificationParams {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/subscriptionId"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1376,7 +1425,14 @@ impl __v::Validate for Notification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1584,10 +1640,16 @@ impl __v::Validate for Result {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "Result");
+            cx.end_readable();
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -1595,11 +1657,21 @@ impl __v::Validate for Result {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -2030,7 +2102,14 @@ impl __v::Validate for JSONRPCRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -2193,7 +2272,14 @@ impl __v::Validate for JSONRPCNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -2511,7 +2597,14 @@ impl __v::Validate for JSONRPCErrorResponse {
         }
         if let Some(x) = __f[1] {
             cx.push_key("id");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestId as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -3665,7 +3758,14 @@ impl __v::Validate for HeaderMismatchError {
         }
         if let Some(x) = __f[1] {
             cx.push_key("id");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestId as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -3972,7 +4072,14 @@ impl __v::Validate for UnsupportedProtocolVersionError {
         }
         if let Some(x) = __f[1] {
             cx.push_key("id");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestId as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -4425,7 +4532,14 @@ impl __v::Validate for MissingRequiredClientCapabilityError {
         }
         if let Some(x) = __f[1] {
             cx.push_key("id");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <RequestId as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -5297,6 +5411,10 @@ impl __v::Validate for InputRequiredResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -5304,6 +5422,9 @@ impl __v::Validate for InputRequiredResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -5313,12 +5434,26 @@ impl __v::Validate for InputRequiredResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("inputRequests");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputRequests as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5467,12 +5602,26 @@ impl __v::Validate for InputResponseRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("inputResponses");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputResponses as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -5608,6 +5757,10 @@ impl __v::Validate for CancelledNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -5615,6 +5768,9 @@ impl __v::Validate for CancelledNotificationParams {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/subscriptionId"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -5624,7 +5780,14 @@ impl __v::Validate for CancelledNotificationParams {
         }
         if let Some(x) = __f[2] {
             cx.push_key("reason");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6199,7 +6362,9 @@ impl __v::Validate for DiscoverResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "DiscoverResult");
+            cx.end_readable();
         }
         if __f[2].is_none() {
             cx.missing("ttlMs", "DiscoverResult");
@@ -6215,6 +6380,10 @@ impl __v::Validate for DiscoverResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -6222,11 +6391,21 @@ impl __v::Validate for DiscoverResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -6252,7 +6431,14 @@ impl __v::Validate for DiscoverResult {
         }
         if let Some(x) = __f[6] {
             cx.push_key("instructions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6591,27 +6777,62 @@ impl __v::Validate for ClientCapabilities {
         }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("roots");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("sampling");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesSampling as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("elicitation");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ClientCapabilitiesElicitation as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("extensions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6721,12 +6942,26 @@ impl __v::Validate for ClientCapabilitiesSampling {
         }
         if let Some(x) = __f[0] {
             cx.push_key("context");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <JSONObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <JSONObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -6833,12 +7068,26 @@ impl __v::Validate for ClientCapabilitiesElicitation {
         }
         if let Some(x) = __f[0] {
             cx.push_key("form");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <JSONObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("url");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <JSONObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7051,37 +7300,86 @@ impl __v::Validate for ServerCapabilities {
         }
         if let Some(x) = __f[0] {
             cx.push_key("experimental");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("logging");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <JSONObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("completions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <JSONObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("prompts");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesPrompts as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("resources");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesResources as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ServerCapabilitiesTools as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("extensions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, JSONObject> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7180,7 +7478,14 @@ impl __v::Validate for ServerCapabilitiesPrompts {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7291,12 +7596,26 @@ impl __v::Validate for ServerCapabilitiesResources {
         }
         if let Some(x) = __f[0] {
             cx.push_key("subscribe");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7395,7 +7714,14 @@ impl __v::Validate for ServerCapabilitiesTools {
         }
         if let Some(x) = __f[0] {
             cx.push_key("listChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7556,17 +7882,38 @@ impl __v::Validate for Icon {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("sizes");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("theme");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <IconTheme as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         crate::validate::icons::check(v, cx);
@@ -7767,7 +8114,14 @@ impl __v::Validate for Icons {
         }
         if let Some(x) = __f[0] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -7895,7 +8249,14 @@ impl __v::Validate for BaseMetadata {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8084,12 +8445,26 @@ impl __v::Validate for Implementation {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -8099,13 +8474,27 @@ impl __v::Validate for Implementation {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("websiteUrl");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8268,6 +8657,10 @@ impl __v::Validate for ProgressNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -8275,6 +8668,9 @@ impl __v::Validate for ProgressNotificationParams {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/subscriptionId"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -8289,12 +8685,26 @@ impl __v::Validate for ProgressNotificationParams {
         }
         if let Some(x) = __f[3] {
             cx.push_key("total");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("message");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8597,7 +9007,14 @@ impl __v::Validate for PaginatedRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("cursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -8888,10 +9305,16 @@ impl __v::Validate for PaginatedResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "PaginatedResult");
+            cx.end_readable();
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -8899,16 +9322,33 @@ impl __v::Validate for PaginatedResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -9072,7 +9512,9 @@ impl __v::Validate for CacheableResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "CacheableResult");
+            cx.end_readable();
         }
         if __f[2].is_none() {
             cx.missing("ttlMs", "CacheableResult");
@@ -9082,6 +9524,10 @@ impl __v::Validate for CacheableResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -9089,11 +9535,21 @@ impl __v::Validate for CacheableResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -9588,7 +10044,9 @@ impl __v::Validate for ListResourcesResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "ListResourcesResult");
+            cx.end_readable();
         }
         if __f[3].is_none() {
             cx.missing("ttlMs", "ListResourcesResult");
@@ -9601,6 +10059,10 @@ impl __v::Validate for ListResourcesResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -9608,16 +10070,33 @@ impl __v::Validate for ListResourcesResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -10183,7 +10662,9 @@ impl __v::Validate for ListResourceTemplatesResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "ListResourceTemplatesResult");
+            cx.end_readable();
         }
         if __f[3].is_none() {
             cx.missing("ttlMs", "ListResourceTemplatesResult");
@@ -10196,6 +10677,10 @@ impl __v::Validate for ListResourceTemplatesResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -10203,16 +10688,33 @@ impl __v::Validate for ListResourceTemplatesResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -10697,12 +11199,26 @@ impl __v::Validate for ReadResourceRequestParams {
         }
         if let Some(x) = __f[2] {
             cx.push_key("inputResponses");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputResponses as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -11075,7 +11591,9 @@ impl __v::Validate for ReadResourceResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "ReadResourceResult");
+            cx.end_readable();
         }
         if __f[2].is_none() {
             cx.missing("ttlMs", "ReadResourceResult");
@@ -11088,6 +11606,10 @@ impl __v::Validate for ReadResourceResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -11095,11 +11617,21 @@ impl __v::Validate for ReadResourceResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -11769,7 +12301,14 @@ impl __v::Validate for ResourceListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -11926,22 +12465,50 @@ impl __v::Validate for SubscriptionFilter {
         }
         if let Some(x) = __f[0] {
             cx.push_key("toolsListChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("promptsListChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("resourcesListChanged");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("resourceSubscriptions");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12437,7 +13004,14 @@ impl __v::Validate for SubscriptionsListenResultMetaObject {
         }
         if let Some(x) = __f[0] {
             cx.push_key("io.modelcontextprotocol/serverInfo");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Implementation as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -12584,7 +13158,9 @@ impl __v::Validate for SubscriptionsListenResult {
             cx.missing("_meta", "SubscriptionsListenResult");
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "SubscriptionsListenResult");
+            cx.end_readable();
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
@@ -12602,7 +13178,14 @@ impl __v::Validate for SubscriptionsListenResult {
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -12884,6 +13467,10 @@ impl __v::Validate for SubscriptionsAcknowledgedNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -12891,6 +13478,9 @@ impl __v::Validate for SubscriptionsAcknowledgedNotificationParams {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/subscriptionId"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -13210,6 +13800,10 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -13217,6 +13811,9 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/subscriptionId"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -13613,12 +14210,26 @@ impl __v::Validate for Resource {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -13629,28 +14240,63 @@ impl __v::Validate for Resource {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("size");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -13864,12 +14510,26 @@ impl __v::Validate for ResourceTemplate {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -13880,23 +14540,51 @@ impl __v::Validate for ResourceTemplate {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -14038,13 +14726,27 @@ impl __v::Validate for ResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -14199,13 +14901,27 @@ impl __v::Validate for TextResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -14373,13 +15089,27 @@ impl __v::Validate for BlobResourceContents {
         }
         if let Some(x) = __f[1] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -14772,7 +15502,9 @@ impl __v::Validate for ListPromptsResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "ListPromptsResult");
+            cx.end_readable();
         }
         if __f[3].is_none() {
             cx.missing("ttlMs", "ListPromptsResult");
@@ -14785,6 +15517,10 @@ impl __v::Validate for ListPromptsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -14792,16 +15528,33 @@ impl __v::Validate for ListPromptsResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -15147,12 +15900,26 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("inputResponses");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputResponses as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -15162,7 +15929,14 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[4] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -15492,13 +16266,19 @@ impl __v::Validate for GetPromptResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "GetPromptResult");
+            cx.end_readable();
         }
         if __f[3].is_none() {
             cx.missing("messages", "GetPromptResult");
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -15506,16 +16286,33 @@ impl __v::Validate for GetPromptResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -16004,28 +16801,63 @@ impl __v::Validate for Prompt {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<PromptArgument> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -16175,17 +17007,38 @@ impl __v::Validate for PromptArgument {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -16651,12 +17504,26 @@ impl __v::Validate for ResourceLink {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -16667,28 +17534,63 @@ impl __v::Validate for ResourceLink {
         }
         if let Some(x) = __f[4] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("mimeType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("size");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[9] {
@@ -16857,13 +17759,27 @@ impl __v::Validate for EmbeddedResource {
         }
         if let Some(x) = __f[2] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -17207,7 +18123,14 @@ impl __v::Validate for PromptListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -17586,7 +18509,9 @@ impl __v::Validate for ListToolsResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "ListToolsResult");
+            cx.end_readable();
         }
         if __f[3].is_none() {
             cx.missing("ttlMs", "ListToolsResult");
@@ -17599,6 +18524,10 @@ impl __v::Validate for ListToolsResult {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -17606,16 +18535,33 @@ impl __v::Validate for ListToolsResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("nextCursor");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Cursor as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -17979,13 +18925,19 @@ impl __v::Validate for CallToolResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "CallToolResult");
+            cx.end_readable();
         }
         if __f[2].is_none() {
             cx.missing("content", "CallToolResult");
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -17993,11 +18945,21 @@ impl __v::Validate for CallToolResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -18012,7 +18974,14 @@ impl __v::Validate for CallToolResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("isError");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -18496,12 +19465,26 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("inputResponses");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <InputResponses as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("requestState");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -18511,7 +19494,14 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[4] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -18832,7 +19822,14 @@ impl __v::Validate for ToolListChangedNotification {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -19003,27 +20000,62 @@ impl __v::Validate for ToolAnnotations {
         }
         if let Some(x) = __f[0] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("readOnlyHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("destructiveHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("idempotentHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("openWorldHint");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -19261,17 +20293,38 @@ impl __v::Validate for Tool {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("icons");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Icon> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
@@ -19281,18 +20334,39 @@ impl __v::Validate for Tool {
         }
         if let Some(x) = __f[5] {
             cx.push_key("outputSchema");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolOutputSchema as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolAnnotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         #[cfg(feature = "apps")]
@@ -19401,7 +20475,14 @@ impl __v::Validate for ToolInputSchema {
         }
         if let Some(x) = __f[0] {
             cx.push_key("$schema");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -19497,7 +20578,14 @@ impl __v::Validate for ToolOutputSchema {
         }
         if let Some(x) = __f[0] {
             cx.push_key("$schema");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -19644,6 +20732,10 @@ impl __v::Validate for LoggingMessageNotificationParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <NotificationMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -19651,6 +20743,9 @@ impl __v::Validate for LoggingMessageNotificationParams {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/subscriptionId"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -19660,7 +20755,14 @@ impl __v::Validate for LoggingMessageNotificationParams {
         }
         if let Some(x) = __f[2] {
             cx.push_key("logger");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -20211,25 +21313,53 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("modelPreferences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ModelPreferences as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("systemPrompt");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("includeContext");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageRequestParamsIncludeContext as __v::Validate>::validate_json(
                 x,
                 cx,
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("temperature");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
@@ -20239,22 +21369,50 @@ impl __v::Validate for CreateMessageRequestParams {
         }
         if let Some(x) = __f[6] {
             cx.push_key("stopSequences");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[7] {
             cx.push_key("metadata");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <JSONObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[8] {
             cx.push_key("tools");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Tool> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[9] {
             cx.push_key("toolChoice");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolChoice as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -20457,7 +21615,14 @@ impl __v::Validate for ToolChoice {
         }
         if let Some(x) = __f[0] {
             cx.push_key("mode");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ToolChoiceMode as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -20898,8 +22063,15 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -20909,7 +22081,14 @@ impl __v::Validate for CreateMessageResult {
         }
         if let Some(x) = __f[4] {
             cx.push_key("stopReason");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CreateMessageResultStopReason as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -21151,8 +22330,15 @@ impl __v::Validate for SamplingMessage {
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -21624,19 +22810,40 @@ impl __v::Validate for Annotations {
         }
         if let Some(x) = __f[0] {
             cx.push_key("audience");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Role> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("priority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("lastModified");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -21986,13 +23193,27 @@ impl __v::Validate for TextContent {
         }
         if let Some(x) = __f[2] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -22169,13 +23390,27 @@ impl __v::Validate for ImageContent {
         }
         if let Some(x) = __f[3] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -22352,13 +23587,27 @@ impl __v::Validate for AudioContent {
         }
         if let Some(x) = __f[3] {
             cx.push_key("annotations");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Annotations as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -22550,8 +23799,15 @@ impl __v::Validate for ToolUseContent {
         }
         if let Some(x) = __f[4] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -22769,13 +24025,27 @@ impl __v::Validate for ToolResultContent {
         }
         if let Some(x) = __f[4] {
             cx.push_key("isError");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -22952,28 +24222,56 @@ impl __v::Validate for ModelPreferences {
         }
         if let Some(x) = __f[0] {
             cx.push_key("hints");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<ModelHint> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("costPriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("speedPriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("intelligencePriority");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
             cx.minimum(x, 0f64);
             cx.maximum(x, 1f64);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -23077,7 +24375,14 @@ impl __v::Validate for ModelHint {
         }
         if let Some(x) = __f[0] {
             cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -23263,7 +24568,14 @@ impl __v::Validate for CompleteRequestParams {
         }
         if let Some(x) = __f[3] {
             cx.push_key("context");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <CompleteRequestParamsContext as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -23651,7 +24963,14 @@ impl __v::Validate for CompleteRequestParamsContext {
         }
         if let Some(x) = __f[0] {
             cx.push_key("arguments");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -23969,13 +25288,19 @@ impl __v::Validate for CompleteResult {
             }
         }
         if __f[1].is_none() {
+            cx.begin_readable();
             cx.missing("resultType", "CompleteResult");
+            cx.end_readable();
         }
         if __f[2].is_none() {
             cx.missing("completion", "CompleteResult");
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultMetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
@@ -23983,11 +25308,21 @@ impl __v::Validate for CompleteResult {
                 SCHEMA_LABEL,
                 &["io.modelcontextprotocol/serverInfo"],
             );
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("resultType");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ResultType as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -24132,12 +25467,26 @@ impl __v::Validate for CompleteResultCompletion {
         }
         if let Some(x) = __f[1] {
             cx.push_key("total");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("hasMore");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -24575,7 +25924,14 @@ impl __v::Validate for PromptReference {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -24707,7 +26063,14 @@ impl __v::Validate for ListRootsRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <ListRootsRequestParams as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -24803,8 +26166,15 @@ impl __v::Validate for ListRootsRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -25060,13 +26430,27 @@ impl __v::Validate for Root {
         }
         if let Some(x) = __f[1] {
             cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -25385,7 +26769,14 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         }
         if let Some(x) = __f[0] {
             cx.push_key("$schema");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -25403,7 +26794,14 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
         }
         if let Some(x) = __f[3] {
             cx.push_key("required");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -26306,32 +27704,74 @@ impl __v::Validate for StringSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minLength");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maxLength");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("format");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <StringSchemaFormat as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[6] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -26612,27 +28052,62 @@ impl __v::Validate for NumberSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minimum");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maximum");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <serde_json::Number as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -26870,17 +28345,38 @@ impl __v::Validate for BooleanSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -27057,12 +28553,26 @@ impl __v::Validate for UntitledSingleSelectEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -27072,7 +28582,14 @@ impl __v::Validate for UntitledSingleSelectEnumSchema {
         }
         if let Some(x) = __f[4] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -27253,12 +28770,26 @@ impl __v::Validate for TitledSingleSelectEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -27270,7 +28801,14 @@ impl __v::Validate for TitledSingleSelectEnumSchema {
         }
         if let Some(x) = __f[4] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -27823,22 +29361,50 @@ impl __v::Validate for UntitledMultiSelectEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minItems");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maxItems");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
@@ -27848,7 +29414,14 @@ impl __v::Validate for UntitledMultiSelectEnumSchema {
         }
         if let Some(x) = __f[6] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -28179,22 +29752,50 @@ impl __v::Validate for TitledMultiSelectEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("minItems");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {
             cx.push_key("maxItems");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
@@ -28204,7 +29805,14 @@ impl __v::Validate for TitledMultiSelectEnumSchema {
         }
         if let Some(x) = __f[6] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -28839,12 +30447,26 @@ impl __v::Validate for LegacyTitledEnumSchema {
         }
         if let Some(x) = __f[1] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("description");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
@@ -28854,12 +30476,26 @@ impl __v::Validate for LegacyTitledEnumSchema {
         }
         if let Some(x) = __f[4] {
             cx.push_key("enumNames");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[5] {
             cx.push_key("default");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -29260,10 +30896,17 @@ impl __v::Validate for ElicitResult {
         }
         if let Some(x) = __f[1] {
             cx.push_key("content");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<
                 String,
                 ElicitResultContentValue,
             > as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

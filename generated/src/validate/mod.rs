@@ -185,12 +185,16 @@ pub struct Cx<'v> {
     options: Options,
     path: Vec<Seg<'v>>,
     out: Vec<Violation>,
+    /// Violations so far that the typed reader would also refuse (see [`UNREADABLE`]).
+    unreadable: usize,
+    /// Above zero inside a value the reader takes whatever its violations.
+    readable: u32,
 }
 
 impl<'v> Cx<'v> {
     pub fn new(options: Options) -> Self {
         // Deep enough for every spec message, so the path never grows on the common path.
-        Cx { options, path: Vec::with_capacity(16), out: Vec::new() }
+        Cx { options, path: Vec::with_capacity(16), out: Vec::new(), unreadable: 0, readable: 0 }
     }
 
     pub fn options(&self) -> &Options {
@@ -244,6 +248,9 @@ impl<'v> Cx<'v> {
     }
 
     pub fn report(&mut self, rule: &'static str, severity: Severity, message: impl Into<String>) {
+        if self.readable == 0 && UNREADABLE.contains(&rule) {
+            self.unreadable += 1;
+        }
         let severity = if self.options.strict { Severity::Error } else { severity };
         let pointer = self.pointer();
         self.out.push(Violation { pointer, rule, severity, message: message.into() });
@@ -275,6 +282,17 @@ impl<'v> Cx<'v> {
                 self.missing(k, what);
             }
         }
+    }
+
+    /// Starts a value the typed reader takes whatever is wrong with it (a `null` in an
+    /// optional field, which it keeps among the unknown keys; a missing lenient field);
+    /// undo with [`Cx::end_readable`].
+    pub fn begin_readable(&mut self) {
+        self.readable += 1;
+    }
+
+    pub fn end_readable(&mut self) {
+        self.readable -= 1;
     }
 
     /// Reports one missing required key (generated code has already looked it up).
@@ -508,9 +526,16 @@ fn pick<'v, U: KeyedCheck>(v: &'v Value, cx: &mut Cx<'v>) -> Option<usize> {
     ranked::<U>(o, v, cx)
 }
 
+/// The rules whose violation means the typed reader cannot read the value: a wrong JSON
+/// kind, a missing key, a wrong literal, a union none of whose members fits. Every other
+/// rule (formats, bounds, unknown enum values or methods, the prose rules) is about a value
+/// the reader takes.
+const UNREADABLE: [&str; 4] = ["type", "required", "literal", "no-variant"];
+
 /// Members ranked by key score (ties in declaration order); the first that reads the
-/// value wins. A member that validates without a violation reads; one that does not is
-/// asked of the reader itself, so only a value with violations is read here.
+/// value wins. A member reads unless validating it breaks one of the [`UNREADABLE`] rules
+/// where the reader would refuse the value. (Asking the reader itself would compile every
+/// type's deserializer into this crate, which doubled its build time.)
 fn ranked<'v, U: KeyedCheck>(o: &'v JsonObject, v: &'v Value, cx: &mut Cx<'v>) -> Option<usize> {
     let mut small = [None; 32];
     let mut large = Vec::new();
@@ -522,20 +547,16 @@ fn ranked<'v, U: KeyedCheck>(o: &'v JsonObject, v: &'v Value, cx: &mut Cx<'v>) -
     };
     U::rank(o, scores);
     let mut first = None;
-    let mut raw = None;
     while let Some(i) = best_remaining(scores) {
         scores[i] = None;
         first.get_or_insert(i);
-        let mark = cx.out.len();
+        let (mark, unreadable) = (cx.out.len(), cx.unreadable);
         U::validate_member(i, By::Rank, v, cx);
-        if cx.out.len() == mark {
-            return Some(i);
-        }
-        let raw = raw.get_or_insert_with(|| crate::runtime::__private::RawObject(o.iter().map(|(k, x)| (crate::runtime::__private::Key::Borrowed(k.as_str()), crate::runtime::__private::Raw::Value(x.clone()))).collect()));
-        if matches!(U::read_member::<serde_json::Error>(i, raw), Some(Ok(_))) {
+        if cx.unreadable == unreadable {
             return Some(i);
         }
         cx.out.truncate(mark);
+        cx.unreadable = unreadable;
     }
     match first {
         // No member reads: the reader fails with the best-ranked member's error; so does validation.

@@ -123,7 +123,14 @@ impl __v::Validate for Envelope {
         }
         if let Some(x) = __f[1] {
             cx.push_key("extras");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<AnyJson> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

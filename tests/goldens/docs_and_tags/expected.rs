@@ -174,19 +174,40 @@ impl __v::Validate for Position {
         }
         if let Some(x) = __f[1] {
             cx.push_key("tiles");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("trail");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<i64> as __v::Validate>::validate_json(x, cx);
             cx.max_items(x, 8usize);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[3] {
             cx.push_key("title");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[4] {

@@ -196,7 +196,14 @@ impl __v::Validate for Toggle {
         }
         if let Some(x) = __f[0] {
             cx.push_key("enabled");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -439,7 +446,14 @@ impl __v::Validate for Lamp {
         }
         if let Some(x) = __f[1] {
             cx.push_key("enabled");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {

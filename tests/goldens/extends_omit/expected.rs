@@ -157,7 +157,14 @@ impl __v::Validate for Parcel {
         }
         if let Some(x) = __f[3] {
             cx.push_key("fragile");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -287,7 +294,14 @@ impl __v::Validate for Sample {
         }
         if let Some(x) = __f[1] {
             cx.push_key("fragile");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {

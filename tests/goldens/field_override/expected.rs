@@ -132,12 +132,26 @@ impl __v::Validate for Shape {
         }
         if let Some(x) = __f[1] {
             cx.push_key("corners");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <i64 as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("colour");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -282,7 +296,14 @@ impl __v::Validate for Triangle {
         }
         if let Some(x) = __f[2] {
             cx.push_key("colour");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

@@ -337,7 +337,14 @@ impl __v::Validate for Holder {
         }
         if let Some(x) = __f[1] {
             cx.push_key("weights");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <BTreeMap<String, i64> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

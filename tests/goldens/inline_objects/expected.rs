@@ -348,7 +348,14 @@ impl __v::Validate for Drawing {
         }
         if let Some(x) = __f[2] {
             cx.push_key("layers");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<DrawingLayersItem> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -609,7 +616,14 @@ impl __v::Validate for DrawingCanvas {
         }
         if let Some(x) = __f[2] {
             cx.push_key("margin");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <DrawingCanvasMargin as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -903,7 +917,14 @@ impl __v::Validate for DrawingLayersItem {
         }
         if let Some(x) = __f[1] {
             cx.push_key("hidden");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

@@ -121,7 +121,14 @@ impl __v::Validate for Timestamps {
         }
         if let Some(x) = __f[1] {
             cx.push_key("updated");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -367,7 +374,14 @@ impl __v::Validate for Note {
         }
         if let Some(x) = __f[1] {
             cx.push_key("updated");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {

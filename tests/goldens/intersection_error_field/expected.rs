@@ -383,7 +383,14 @@ impl __v::Validate for OrderFailedErrorData {
         }
         if let Some(x) = __f[1] {
             cx.push_key("restock");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

@@ -326,7 +326,14 @@ impl __v::Validate for Cone {
         }
         if let Some(x) = __f[1] {
             cx.push_key("flavour");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Flavour as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {

@@ -237,7 +237,14 @@ impl __v::Validate for Theatre {
         }
         if let Some(x) = __f[1] {
             cx.push_key("notes");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -344,12 +351,26 @@ impl __v::Validate for TheatreSides {
         }
         if let Some(x) = __f[0] {
             cx.push_key("left");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
             cx.push_key("right");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

@@ -355,12 +355,26 @@ impl __v::Validate for Tree {
         }
         if let Some(x) = __f[1] {
             cx.push_key("children");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<Tree> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[2] {
             cx.push_key("payload");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Json as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

@@ -123,7 +123,14 @@ impl __v::Validate for Category {
         }
         if let Some(x) = __f[1] {
             cx.push_key("parent");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Box<Category> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

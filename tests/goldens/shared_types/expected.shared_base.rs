@@ -121,7 +121,14 @@ impl __v::Validate for Request {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -361,7 +368,14 @@ impl __v::Validate for Marker {
         }
         if let Some(x) = __f[1] {
             cx.push_key("label");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -965,7 +979,14 @@ impl __v::Validate for PointRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -1183,7 +1204,14 @@ impl __v::Validate for MarkerRequest {
         }
         if let Some(x) = __f[1] {
             cx.push_key("params");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

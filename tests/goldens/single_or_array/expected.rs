@@ -224,7 +224,14 @@ impl __v::Validate for Letter {
         }
         if let Some(x) = __f[1] {
             cx.push_key("tags");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <LetterTags as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

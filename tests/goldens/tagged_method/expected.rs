@@ -275,7 +275,14 @@ impl __v::Validate for CloseDoor {
         }
         if let Some(x) = __f[2] {
             cx.push_key("force");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

@@ -260,7 +260,14 @@ impl __v::Validate for PictureBlock {
         }
         if let Some(x) = __f[2] {
             cx.push_key("alt");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

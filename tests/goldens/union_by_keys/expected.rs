@@ -124,7 +124,14 @@ impl __v::Validate for ByName {
         }
         if let Some(x) = __f[1] {
             cx.push_key("exact");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <bool as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

@@ -558,7 +558,14 @@ impl __v::Validate for Ticket {
         }
         if let Some(x) = __f[1] {
             cx.push_key("seat");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <TicketSeat as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }

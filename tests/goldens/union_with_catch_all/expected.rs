@@ -97,7 +97,14 @@ impl __v::Validate for Reply {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -223,7 +230,14 @@ impl __v::Validate for ListReply {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -233,7 +247,14 @@ impl __v::Validate for ListReply {
         }
         if let Some(x) = __f[2] {
             cx.push_key("next");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
@@ -359,7 +380,14 @@ impl __v::Validate for CountReply {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <__rt::JsonObject as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
         if let Some(x) = __f[1] {
@@ -369,7 +397,14 @@ impl __v::Validate for CountReply {
         }
         if let Some(x) = __f[2] {
             cx.push_key("items");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
             <Vec<String> as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
             cx.pop();
         }
     }
