@@ -3,12 +3,16 @@
 //! corpus of `mcp_schema_bench::corpora()`, plus the cost of `validate_json`. Criterion
 //! measures; at the end this binary reads criterion's `estimates.json` of this run and
 //! prints one Markdown table (median MB/s, messages/s, ratio to `serde_json::Value`).
+//! Criterion runs one contender after another, so a change in the machine's load moves
+//! their ratios; the "rounds" columns time every contender once per round, in turn, and
+//! give the median of the per-round ratios.
 
 mod common;
 
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant, SystemTime};
 
 use common::{contenders, validator, Write, Writer};
 use criterion::{Criterion, Throughput};
@@ -49,6 +53,7 @@ fn main() {
     let (corpora, notes) = corpora();
     let mut rows: Vec<Row> = Vec::new();
     let mut validation: Vec<(usize, String, String, usize)> = Vec::new();
+    let mut ratios: BTreeMap<(usize, String), Vec<f64>> = BTreeMap::new();
 
     for (ci, c) in corpora.iter().enumerate() {
         let bytes = c.bytes() as u64;
@@ -57,7 +62,15 @@ fn main() {
         if bytes > 1 << 20 {
             g.sample_size(10).measurement_time(Duration::from_secs(4));
         }
-        for k in contenders(c) {
+        let contenders = contenders(c);
+        let values_by_contender: Vec<Vec<Box<dyn Write>>> = contenders
+            .iter()
+            .map(|k| match &k.run {
+                Ok((_, Some(decode))) => c.msgs.iter().filter_map(|m| decode(m).ok()).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        for k in &contenders {
             let mut row = Row {
                 corpus: ci,
                 name: k.name,
@@ -135,10 +148,82 @@ fn main() {
         });
         validation.push((ci, "validate".into(), "value-then-validate".into(), violations));
         g.finish();
+
+        // The same passes again, every job once per round in turn, for ratios that a change
+        // in the machine's load between criterion's groups does not move.
+        let mut jobs: Vec<(String, Box<dyn FnMut() + '_>)> = Vec::new();
+        for (k, vals) in contenders.iter().zip(&values_by_contender) {
+            let Ok((parse, _)) = k.run.clone() else { continue };
+            if !k.write_only {
+                let msgs = &c.msgs;
+                jobs.push((format!("parse-{}", k.id), Box::new(move || {
+                    for m in msgs {
+                        black_box(parse(black_box(m)));
+                    }
+                })));
+            }
+            if !vals.is_empty() {
+                let mut buf = Vec::new();
+                jobs.push((format!("write-{}", k.id), Box::new(move || {
+                    for v in vals {
+                        buf.clear();
+                        k.write(v.as_ref(), &mut buf).expect("writes");
+                        black_box(&buf);
+                    }
+                })));
+            }
+        }
+        let (msgs, values, validate) = (&c.msgs, &values, &validate);
+        jobs.push(("validate".into(), Box::new(move || {
+            for (m, v) in msgs.iter().zip(values) {
+                black_box(validate(m, black_box(v)));
+            }
+        })));
+        for (id, times) in interleaved(&mut jobs) {
+            ratios.insert((ci, id), times);
+        }
     }
     cr.final_summary();
 
-    report(&corpora, &rows, &validation, &dir, started, &notes);
+    report(&corpora, &rows, &validation, &dir, started, &notes, &ratios);
+}
+
+/// Rounds in which every job runs once, in an order rotated each round; returns each job's
+/// seconds per pass, one entry per round. A ratio of two jobs is then taken round by
+/// round, so both saw the same moment of the machine.
+fn interleaved(jobs: &mut [(String, Box<dyn FnMut() + '_>)]) -> Vec<(String, Vec<f64>)> {
+    const ROUNDS: usize = 15;
+    const TARGET: Duration = Duration::from_millis(10);
+    // Passes per measurement: enough for about TARGET each.
+    let reps: Vec<u32> = jobs
+        .iter_mut()
+        .map(|(_, job)| {
+            job();
+            let t = Instant::now();
+            job();
+            (TARGET.as_secs_f64() / t.elapsed().as_secs_f64().max(1e-9)).clamp(1.0, 10_000.0) as u32
+        })
+        .collect();
+    let n = jobs.len();
+    let mut times = vec![Vec::with_capacity(ROUNDS); n];
+    for round in 0..ROUNDS {
+        for i in (0..n).map(|i| (i + round) % n) {
+            let t = Instant::now();
+            for _ in 0..reps[i] {
+                (jobs[i].1)();
+            }
+            times[i].push(t.elapsed().as_secs_f64() / f64::from(reps[i]));
+        }
+    }
+    jobs.iter().map(|(id, _)| id.clone()).zip(times).collect()
+}
+
+/// The median over rounds of `a`'s time divided by `b`'s.
+fn median_ratio(ratios: &BTreeMap<(usize, String), Vec<f64>>, corpus: usize, a: &str, b: &str) -> Option<f64> {
+    let (ta, tb) = (ratios.get(&(corpus, a.to_string()))?, ratios.get(&(corpus, b.to_string()))?);
+    let mut r: Vec<f64> = ta.iter().zip(tb).map(|(x, y)| x / y).collect();
+    r.sort_by(|x, y| x.total_cmp(y));
+    Some(r[r.len() / 2])
 }
 
 fn report(
@@ -148,6 +233,7 @@ fn report(
     dir: &std::path::Path,
     since: SystemTime,
     notes: &[String],
+    ratios: &BTreeMap<(usize, String), Vec<f64>>,
 ) {
     let median = |ci: usize, id: &str| read_median(dir, &corpora[ci].id, id, since);
     let mut table = Vec::new();
@@ -168,6 +254,11 @@ fn report(
         };
         let p = cell(&r.parse, base_p);
         let w = if r.write.is_some() { cell(&r.write, base_w) } else { ["–".into(), "–".into(), "–".into()] };
+        // Value's time over this row's, round by round: > 1 is faster than Value.
+        let rounds = |id: &Option<String>, base: &str| {
+            id.as_ref().and_then(|id| median_ratio(ratios, r.corpus, base, id)).map(|x| format!("{x:.2}×")).unwrap_or_else(|| "–".into())
+        };
+        let (pi, wi) = (rounds(&r.parse, "parse-value"), rounds(&r.write, "write-value"));
         let mut note = r.na.clone().map(|s| format!("n/a: {s}")).unwrap_or_default();
         if r.na.is_none() {
             note = r.reads_as.clone();
@@ -181,9 +272,11 @@ fn report(
             p[0].clone(),
             p[1].clone(),
             p[2].clone(),
+            pi,
             w[0].clone(),
             w[1].clone(),
             w[2].clone(),
+            wi,
             note,
         ]);
     }
@@ -198,7 +291,19 @@ fn report(
     print!(
         "{}",
         markdown_table(
-            &["corpus", "contender", "parse MB/s", "parse msg/s", "parse ×Value", "write MB/s", "write msg/s", "write ×Value", "reads as / notes"],
+            &[
+                "corpus",
+                "contender",
+                "parse MB/s",
+                "parse msg/s",
+                "parse ×Value",
+                "parse ×Value, rounds",
+                "write MB/s",
+                "write msg/s",
+                "write ×Value",
+                "write ×Value, rounds",
+                "reads as / notes",
+            ],
             &table
         )
     );
@@ -216,11 +321,14 @@ fn report(
             (Some(a), Some(b)) => format!("+{:.0}%", a / b * 100.0),
             _ => "–".into(),
         };
+        let rounds = |parse: &str| median_ratio(ratios, *ci, "validate", parse).map(|x| format!("+{:.0}%", x * 100.0)).unwrap_or_else(|| "–".into());
         vt.push(vec![
             c.id.clone(),
             v.map(|ns| fmt_num(mb_per_s(c.bytes(), ns))).unwrap_or("–".into()),
             pct(v, typed),
+            rounds("parse-mcp-typed"),
             pct(v, specific),
+            rounds("parse-mcp-specific"),
             pct(v, value),
             pv.map(|ns| fmt_num(mb_per_s(c.bytes(), ns))).unwrap_or("–".into()),
             violations.to_string(),
@@ -233,7 +341,9 @@ fn report(
                 "corpus",
                 "validate MB/s",
                 "validate / typed-message parse",
+                "same, rounds",
                 "validate / specific parse",
+                "same, rounds",
                 "validate / Value parse",
                 "bytes→Value→validate MB/s",
                 "violations found",
