@@ -853,6 +853,15 @@ pub mod __private {
         }
     }
 
+    impl KeySet for JsonObject {
+        fn has(&self, key: &str) -> bool {
+            self.contains_key(key)
+        }
+        fn literal(&self, key: &str, lit: Lit) -> Option<bool> {
+            self.get(key).map(|v| lit.matches(v))
+        }
+    }
+
     /// Key names whose values are gone (streamed into a member): every literal present
     /// counts as equal, so scores taken over them are upper bounds.
     pub struct SeenKeys<'k, 'de> {

@@ -547,7 +547,7 @@ fn ranked<'v, U: KeyedCheck>(o: &'v JsonObject, v: &'v Value, cx: &mut Cx<'v>) -
     };
     U::rank(o, scores);
     let mut first = None;
-    while let Some(i) = best_remaining(scores) {
+    while let Some(i) = crate::runtime::__private::best(scores) {
         scores[i] = None;
         first.get_or_insert(i);
         let (mark, unreadable) = (cx.out.len(), cx.unreadable);
@@ -571,19 +571,6 @@ fn ranked<'v, U: KeyedCheck>(o: &'v JsonObject, v: &'v Value, cx: &mut Cx<'v>) -
     }
 }
 
-/// The highest score left; the first one wins a tie.
-fn best_remaining(scores: &[Option<u32>]) -> Option<usize> {
-    let mut best: Option<(usize, u32)> = None;
-    for (i, s) in scores.iter().enumerate() {
-        if let Some(s) = *s {
-            if best.is_none_or(|(_, b)| s > b) {
-                best = Some((i, s));
-            }
-        }
-    }
-    best.map(|(i, _)| i)
-}
-
 /// A struct's key score (the reader's `score_keys`) with the keys present as a bit set:
 /// every required key present and every literal equal; then two points for each literal
 /// and each other key it names.
@@ -605,19 +592,32 @@ pub fn rank_by_bits(o: &JsonObject, present: u128, required: u128, known: u128, 
     Some(score + 2 * (present & known).count_ones())
 }
 
-/// [`rank_by_bits`] for a union with too many keys for one bit set.
+/// [`rank_by_bits`] for a union with too many keys for one bit set: the reader's own
+/// `score_keys`, over the object's keys.
 pub fn rank_by_keys(o: &JsonObject, required: &[&str], known: &[&str], literals: &[(&str, bool, crate::runtime::__private::Lit)]) -> Option<u32> {
-    if !required.iter().all(|k| o.contains_key(*k)) {
-        return None;
-    }
-    let mut score = 1;
-    for (k, must, lit) in literals {
-        match o.get(*k) {
-            Some(x) if !lit.matches(x) => return None,
-            Some(_) => score += 2,
-            None if *must => return None,
-            None => {}
+    crate::runtime::__private::score_keys(o, required, known, literals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rank_by_bits, rank_by_keys};
+    use crate::runtime::__private::Lit;
+    use serde_json::json;
+
+    /// The two ways of ranking a struct by keys agree (the bit-set one is what generated
+    /// unions use; the other serves unions with more than 128 keys).
+    #[test]
+    fn ranking_by_bits_and_by_names_agree() {
+        let names = ["a", "b", "t", "x"];
+        let bit = |k: &str| 1u128 << names.iter().position(|n| *n == k).unwrap();
+        for o in [json!({}), json!({"a": 1}), json!({"a": 1, "b": 2}), json!({"a": 1, "t": "k"}), json!({"a": 1, "t": "other"}), json!({"b": 1, "x": 2, "t": "k"})] {
+            let o = o.as_object().unwrap();
+            let present = o.keys().fold(0, |p, k| p | bit(k));
+            for (must, required) in [(false, &["a"][..]), (true, &[][..])] {
+                let by_bits = rank_by_bits(o, present, required.iter().fold(0, |r, k| r | bit(k)), bit("a") | bit("b"), &[("t", bit("t"), must, Lit::Str("k"))]);
+                let by_names = rank_by_keys(o, required, &["a", "b"], &[("t", must, Lit::Str("k"))]);
+                assert_eq!(by_bits, by_names, "{o:?} must={must}");
+            }
         }
     }
-    Some(score + 2 * known.iter().filter(|k| o.contains_key(**k)).count() as u32)
 }
