@@ -558,7 +558,7 @@ pub type InputResponses = BTreeMap<String, InputResponse>;
 /// Always carries `"resultType": "input_required"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputRequiredResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     pub input_requests: Option<InputRequests>,
     pub request_state: Option<String>,
     /// Other keys, which the schema allows (index signature).
@@ -568,7 +568,7 @@ pub struct InputRequiredResult {
 /// Reads and writes `InputRequiredResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InputRequiredResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     __lit_result_type: bool,
     input_requests: Option<InputRequests>,
     request_state: Option<String>,
@@ -656,7 +656,7 @@ impl __p::Shape for InputRequiredResult {
             v,
             &["resultType"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("inputRequests", <InputRequests as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
             ],
@@ -701,7 +701,7 @@ impl __v::Validate for InputRequiredResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -746,7 +746,7 @@ impl __v::Validate for InputRequiredResult {
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputResponseRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     pub input_responses: Option<InputResponses>,
     pub request_state: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -756,7 +756,7 @@ pub struct InputResponseRequestParams {
 /// Reads and writes `InputResponseRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InputResponseRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
     extra: __rt::JsonObject,
@@ -825,7 +825,7 @@ impl InputResponseRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             input_responses: None,
             request_state: None,
             extra: Default::default(),
@@ -843,7 +843,7 @@ impl __p::Shape for InputResponseRequestParams {
             v,
             &["_meta"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
             ],
@@ -871,7 +871,7 @@ impl __v::Validate for InputResponseRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -915,7 +915,7 @@ impl __v::Validate for InputResponseRequestParams {
 /// Parameters for a `resources/read` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
@@ -929,7 +929,7 @@ pub struct ReadResourceRequestParams {
 /// Reads and writes `ReadResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     uri: Option<String>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
@@ -1002,7 +1002,7 @@ impl ReadResourceRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             uri: uri.into(),
             input_responses: None,
             request_state: None,
@@ -1021,7 +1021,7 @@ impl __p::Shape for ReadResourceRequestParams {
             v,
             &["_meta", "uri"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("uri", <String as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
@@ -1054,7 +1054,7 @@ impl __v::Validate for ReadResourceRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -1287,7 +1287,7 @@ impl __v::Validate for ReadResourceRequest {
 /// (spec example `examples/ReadResourceResult/file-resource-contents.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -1328,7 +1328,7 @@ pub struct ReadResourceResult {
 /// Reads and writes `ReadResourceResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     ttl_ms: Option<i64>,
     cache_scope: Option<CacheableResultCacheScope>,
@@ -1427,7 +1427,7 @@ impl __p::Shape for ReadResourceResult {
             v,
             &["ttlMs", "cacheScope", "contents"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
                 (
@@ -1488,7 +1488,7 @@ impl __v::Validate for ReadResourceResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -2772,7 +2772,7 @@ impl __v::Validate for BlobResourceContents {
 /// (spec example `examples/GetPromptRequestParams/get-code-review-prompt.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     pub input_responses: Option<InputResponses>,
     pub request_state: Option<String>,
     /// The name of the prompt or prompt template.
@@ -2786,7 +2786,7 @@ pub struct GetPromptRequestParams {
 /// Reads and writes `GetPromptRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
     name: Option<String>,
@@ -2865,7 +2865,7 @@ impl GetPromptRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             input_responses: None,
             request_state: None,
             name: name.into(),
@@ -2885,7 +2885,7 @@ impl __p::Shape for GetPromptRequestParams {
             v,
             &["_meta", "name"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
                 ("name", <String as __p::Shape>::fits as __p::Fit),
@@ -2920,7 +2920,7 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -3159,7 +3159,7 @@ impl __v::Validate for GetPromptRequest {
 /// (spec example `examples/GetPromptResult/code-review-prompt.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -3180,7 +3180,7 @@ pub struct GetPromptResult {
 /// Reads and writes `GetPromptResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     description: Option<String>,
     messages: Option<Vec<PromptMessage>>,
@@ -3269,7 +3269,7 @@ impl __p::Shape for GetPromptResult {
             v,
             &["messages"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("messages", <Vec<PromptMessage> as __p::Shape>::fits as __p::Fit),
@@ -3316,7 +3316,7 @@ impl __v::Validate for GetPromptResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -4170,7 +4170,7 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
 /// (spec example `examples/CallToolResult/invalid-tool-input-error.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -4208,7 +4208,7 @@ pub struct CallToolResult {
 /// Reads and writes `CallToolResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     content: Option<Vec<ContentBlock>>,
     structured_content: Option<serde_json::Value>,
@@ -4308,7 +4308,7 @@ impl __p::Shape for CallToolResult {
             v,
             &["content"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("content", <Vec<ContentBlock> as __p::Shape>::fits as __p::Fit),
                 (
@@ -4360,7 +4360,7 @@ impl __v::Validate for CallToolResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -4722,7 +4722,7 @@ impl __v::Validate for CallToolResultResponseResult {
 /// (spec example `examples/CallToolRequestParams/tool-call-params-with-progress-token.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     pub input_responses: Option<InputResponses>,
     pub request_state: Option<String>,
     /// The name of the tool.
@@ -4736,7 +4736,7 @@ pub struct CallToolRequestParams {
 /// Reads and writes `CallToolRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
     name: Option<String>,
@@ -4815,7 +4815,7 @@ impl CallToolRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             input_responses: None,
             request_state: None,
             name: name.into(),
@@ -4835,7 +4835,7 @@ impl __p::Shape for CallToolRequestParams {
             v,
             &["_meta", "name"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
                 ("name", <String as __p::Shape>::fits as __p::Fit),
@@ -4870,7 +4870,7 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -7797,7 +7797,7 @@ impl __v::Validate for ReadResourceMetadataRequest {
 /// Parameters of a `resources/metadata` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceMetadataRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     /// The resource whose metadata is wanted.
     ///
     /// Format: `uri`.
@@ -7809,7 +7809,7 @@ pub struct ReadResourceMetadataRequestParams {
 /// Reads and writes `ReadResourceMetadataRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceMetadataRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
@@ -7866,7 +7866,7 @@ impl ReadResourceMetadataRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             uri: uri.into(),
             extra: Default::default(),
         }
@@ -7883,7 +7883,7 @@ impl __p::Shape for ReadResourceMetadataRequestParams {
             v,
             &["_meta", "uri"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("uri", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
@@ -7912,7 +7912,7 @@ impl __v::Validate for ReadResourceMetadataRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -7939,7 +7939,7 @@ impl __v::Validate for ReadResourceMetadataRequestParams {
 /// in (usually one), each with its own `mimeType` and `size`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceMetadataResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -7959,7 +7959,7 @@ pub struct ReadResourceMetadataResult {
 /// Reads and writes `ReadResourceMetadataResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceMetadataResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     metadata: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
@@ -8044,7 +8044,7 @@ impl __p::Shape for ReadResourceMetadataResult {
             v,
             &["metadata"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("metadata", <Vec<Resource> as __p::Shape>::fits as __p::Fit),
             ],
@@ -8084,7 +8084,7 @@ impl __v::Validate for ReadResourceMetadataResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,

@@ -2408,7 +2408,7 @@ impl __v::Validate for InitializeRequest {
 pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     pub protocol_version: String,
-    pub capabilities: ClientCapabilities,
+    pub capabilities: Box<ClientCapabilities>,
     pub client_info: Implementation,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2418,7 +2418,7 @@ pub struct InitializeRequestParams {
 #[derive(Default)]
 pub struct __InitializeRequestParamsBuilder {
     protocol_version: Option<String>,
-    capabilities: Option<ClientCapabilities>,
+    capabilities: Option<Box<ClientCapabilities>>,
     client_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
@@ -2485,7 +2485,7 @@ impl InitializeRequestParams {
     ) -> Self {
         Self {
             protocol_version: protocol_version.into(),
-            capabilities,
+            capabilities: Box::new(capabilities),
             client_info,
             extra: Default::default(),
         }
@@ -2503,7 +2503,10 @@ impl __p::Shape for InitializeRequestParams {
             &["protocolVersion", "capabilities", "clientInfo"],
             &[
                 ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
-                ("capabilities", <ClientCapabilities as __p::Shape>::fits as __p::Fit),
+                (
+                    "capabilities",
+                    <Box<ClientCapabilities> as __p::Shape>::fits as __p::Fit,
+                ),
                 ("clientInfo", <Implementation as __p::Shape>::fits as __p::Fit),
             ],
             &[],
@@ -2541,7 +2544,7 @@ impl __v::Validate for InitializeRequestParams {
         }
         if let Some(x) = __f[1] {
             cx.push_key("capabilities");
-            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            <Box<ClientCapabilities> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
         if let Some(x) = __f[2] {
@@ -2558,7 +2561,7 @@ pub struct InitializeResult {
     pub meta: Option<__rt::JsonObject>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     pub protocol_version: String,
-    pub capabilities: ServerCapabilities,
+    pub capabilities: Box<ServerCapabilities>,
     pub server_info: Implementation,
     /// Instructions describing how to use the server and its features.
     ///
@@ -2573,7 +2576,7 @@ pub struct InitializeResult {
 pub struct __InitializeResultBuilder {
     meta: Option<__rt::JsonObject>,
     protocol_version: Option<String>,
-    capabilities: Option<ServerCapabilities>,
+    capabilities: Option<Box<ServerCapabilities>>,
     server_info: Option<Implementation>,
     instructions: Option<String>,
     extra: __rt::JsonObject,
@@ -2649,7 +2652,7 @@ impl InitializeResult {
         Self {
             meta: None,
             protocol_version: protocol_version.into(),
-            capabilities,
+            capabilities: Box::new(capabilities),
             server_info,
             instructions: None,
             extra: Default::default(),
@@ -2669,7 +2672,10 @@ impl __p::Shape for InitializeResult {
             &[
                 ("_meta", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
                 ("protocolVersion", <String as __p::Shape>::fits as __p::Fit),
-                ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
+                (
+                    "capabilities",
+                    <Box<ServerCapabilities> as __p::Shape>::fits as __p::Fit,
+                ),
                 ("serverInfo", <Implementation as __p::Shape>::fits as __p::Fit),
                 ("instructions", <String as __p::Shape>::fits as __p::Fit),
             ],
@@ -2731,7 +2737,7 @@ impl __v::Validate for InitializeResult {
         }
         if let Some(x) = __f[2] {
             cx.push_key("capabilities");
-            <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+            <Box<ServerCapabilities> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
         if let Some(x) = __f[3] {

@@ -311,7 +311,7 @@ pub struct RequestMetaObject {
     /// Capabilities are declared per-request rather than once at initialization;
     /// an empty object means the client supports no optional capabilities.
     /// Servers MUST NOT infer capabilities from prior requests.
-    pub io_modelcontextprotocol_client_capabilities: ClientCapabilities,
+    pub io_modelcontextprotocol_client_capabilities: Box<ClientCapabilities>,
     /// The desired log level for this request. Optional.
     ///
     /// If absent, the server MUST NOT send any [`notifications/message`](LoggingMessageNotification)
@@ -329,7 +329,7 @@ pub struct __RequestMetaObjectBuilder {
     progress_token: Option<ProgressToken>,
     io_modelcontextprotocol_protocol_version: Option<String>,
     io_modelcontextprotocol_client_info: Option<Implementation>,
-    io_modelcontextprotocol_client_capabilities: Option<ClientCapabilities>,
+    io_modelcontextprotocol_client_capabilities: Option<Box<ClientCapabilities>>,
     io_modelcontextprotocol_log_level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
@@ -446,7 +446,9 @@ impl RequestMetaObject {
             io_modelcontextprotocol_protocol_version: io_modelcontextprotocol_protocol_version
                 .into(),
             io_modelcontextprotocol_client_info: None,
-            io_modelcontextprotocol_client_capabilities,
+            io_modelcontextprotocol_client_capabilities: Box::new(
+                io_modelcontextprotocol_client_capabilities,
+            ),
             io_modelcontextprotocol_log_level: None,
             extra: Default::default(),
         }
@@ -477,7 +479,7 @@ impl __p::Shape for RequestMetaObject {
                 ),
                 (
                     "io.modelcontextprotocol/clientCapabilities",
-                    <ClientCapabilities as __p::Shape>::fits as __p::Fit,
+                    <Box<ClientCapabilities> as __p::Shape>::fits as __p::Fit,
                 ),
                 (
                     "io.modelcontextprotocol/logLevel",
@@ -552,7 +554,7 @@ impl __v::Validate for RequestMetaObject {
         }
         if let Some(x) = __f[3] {
             cx.push_key("io.modelcontextprotocol/clientCapabilities");
-            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            <Box<ClientCapabilities> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
         if let Some(x) = __f[4] {
@@ -965,7 +967,7 @@ pub type Cursor = String;
 /// Common params for any request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -973,7 +975,7 @@ pub struct RequestParams {
 /// Reads and writes `RequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __RequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __RequestParamsBuilder {
@@ -1021,7 +1023,7 @@ impl RequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             extra: Default::default(),
         }
     }
@@ -1036,7 +1038,7 @@ impl __p::Shape for RequestParams {
         __p::score_object(
             v,
             &["_meta"],
-            &[("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit)],
+            &[("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit)],
             &[],
         )
     }
@@ -1059,7 +1061,7 @@ impl __v::Validate for RequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -1533,7 +1535,7 @@ impl __v::Validate for ResultType {
 /// Common result fields.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -1551,7 +1553,7 @@ pub struct Result {
 /// Reads and writes `Result` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     extra: __rt::JsonObject,
 }
@@ -1615,7 +1617,7 @@ impl __p::Shape for Result {
             v,
             &[],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
             ],
             &[],
@@ -1650,7 +1652,7 @@ impl __v::Validate for Result {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -4556,7 +4558,7 @@ impl __v::Validate for MissingRequiredClientCapabilityError {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MissingRequiredClientCapabilityErrorErrorData {
     /// The capabilities the server requires from the client to process this request.
-    pub required_capabilities: ClientCapabilities,
+    pub required_capabilities: Box<ClientCapabilities>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -4564,7 +4566,7 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
 /// Reads and writes `MissingRequiredClientCapabilityErrorErrorData` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __MissingRequiredClientCapabilityErrorErrorDataBuilder {
-    required_capabilities: Option<ClientCapabilities>,
+    required_capabilities: Option<Box<ClientCapabilities>>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorDataBuilder {
@@ -4626,7 +4628,7 @@ impl MissingRequiredClientCapabilityErrorErrorData {
     #[allow(clippy::too_many_arguments)]
     pub fn new(required_capabilities: ClientCapabilities) -> Self {
         Self {
-            required_capabilities,
+            required_capabilities: Box::new(required_capabilities),
             extra: Default::default(),
         }
     }
@@ -4644,7 +4646,7 @@ impl __p::Shape for MissingRequiredClientCapabilityErrorErrorData {
             &[
                 (
                     "requiredCapabilities",
-                    <ClientCapabilities as __p::Shape>::fits as __p::Fit,
+                    <Box<ClientCapabilities> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
             &[],
@@ -4674,7 +4676,7 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorErrorData {
         }
         if let Some(x) = __f[0] {
             cx.push_key("requiredCapabilities");
-            <ClientCapabilities as __v::Validate>::validate_json(x, cx);
+            <Box<ClientCapabilities> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
     }
@@ -5272,7 +5274,7 @@ pub type InputResponses = BTreeMap<String, InputResponse>;
 /// Always carries `"resultType": "input_required"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputRequiredResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     pub input_requests: Option<InputRequests>,
     pub request_state: Option<String>,
     /// Other keys, which the schema allows (index signature).
@@ -5282,7 +5284,7 @@ pub struct InputRequiredResult {
 /// Reads and writes `InputRequiredResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InputRequiredResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     __lit_result_type: bool,
     input_requests: Option<InputRequests>,
     request_state: Option<String>,
@@ -5370,7 +5372,7 @@ impl __p::Shape for InputRequiredResult {
             v,
             &["resultType"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("inputRequests", <InputRequests as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
             ],
@@ -5415,7 +5417,7 @@ impl __v::Validate for InputRequiredResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -5460,7 +5462,7 @@ impl __v::Validate for InputRequiredResult {
 }
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputResponseRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     pub input_responses: Option<InputResponses>,
     pub request_state: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
@@ -5470,7 +5472,7 @@ pub struct InputResponseRequestParams {
 /// Reads and writes `InputResponseRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __InputResponseRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
     extra: __rt::JsonObject,
@@ -5539,7 +5541,7 @@ impl InputResponseRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             input_responses: None,
             request_state: None,
             extra: Default::default(),
@@ -5557,7 +5559,7 @@ impl __p::Shape for InputResponseRequestParams {
             v,
             &["_meta"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
             ],
@@ -5585,7 +5587,7 @@ impl __v::Validate for InputResponseRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -6144,7 +6146,7 @@ impl __v::Validate for DiscoverRequest {
 /// (spec example `examples/DiscoverResult/server-capabilities-discovery.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -6181,7 +6183,7 @@ pub struct DiscoverResult {
     /// version from this list for use in subsequent requests.
     pub supported_versions: Vec<String>,
     /// The capabilities of the server.
-    pub capabilities: ServerCapabilities,
+    pub capabilities: Box<ServerCapabilities>,
     /// Natural-language guidance describing the server and its features.
     ///
     /// This can be used by clients to improve an LLM's understanding of
@@ -6196,12 +6198,12 @@ pub struct DiscoverResult {
 /// Reads and writes `DiscoverResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __DiscoverResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     ttl_ms: Option<i64>,
     cache_scope: Option<CacheableResultCacheScope>,
     supported_versions: Option<Vec<String>>,
-    capabilities: Option<ServerCapabilities>,
+    capabilities: Option<Box<ServerCapabilities>>,
     instructions: Option<String>,
     extra: __rt::JsonObject,
 }
@@ -6290,7 +6292,7 @@ impl DiscoverResult {
             ttl_ms,
             cache_scope,
             supported_versions,
-            capabilities,
+            capabilities: Box::new(capabilities),
             instructions: None,
             extra: Default::default(),
         }
@@ -6307,7 +6309,7 @@ impl __p::Shape for DiscoverResult {
             v,
             &["ttlMs", "cacheScope", "supportedVersions", "capabilities"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
                 (
@@ -6315,7 +6317,10 @@ impl __p::Shape for DiscoverResult {
                     <CacheableResultCacheScope as __p::Shape>::fits as __p::Fit,
                 ),
                 ("supportedVersions", <Vec<String> as __p::Shape>::fits as __p::Fit),
-                ("capabilities", <ServerCapabilities as __p::Shape>::fits as __p::Fit),
+                (
+                    "capabilities",
+                    <Box<ServerCapabilities> as __p::Shape>::fits as __p::Fit,
+                ),
                 ("instructions", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
@@ -6384,7 +6389,7 @@ impl __v::Validate for DiscoverResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -6426,7 +6431,7 @@ impl __v::Validate for DiscoverResult {
         }
         if let Some(x) = __f[5] {
             cx.push_key("capabilities");
-            <ServerCapabilities as __v::Validate>::validate_json(x, cx);
+            <Box<ServerCapabilities> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
         if let Some(x) = __f[6] {
@@ -8877,7 +8882,7 @@ impl __v::Validate for ProgressNotification {
 /// (spec example `examples/PaginatedRequestParams/list-with-cursor.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     pub cursor: Option<Cursor>,
@@ -8888,7 +8893,7 @@ pub struct PaginatedRequestParams {
 /// Reads and writes `PaginatedRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
@@ -8947,7 +8952,7 @@ impl PaginatedRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             cursor: None,
             extra: Default::default(),
         }
@@ -8964,7 +8969,7 @@ impl __p::Shape for PaginatedRequestParams {
             v,
             &["_meta"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("cursor", <Cursor as __p::Shape>::fits as __p::Fit),
             ],
             &[],
@@ -8990,7 +8995,7 @@ impl __v::Validate for PaginatedRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -9188,7 +9193,7 @@ impl __v::Validate for PaginatedRequest {
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -9209,7 +9214,7 @@ pub struct PaginatedResult {
 /// Reads and writes `PaginatedResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __PaginatedResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
@@ -9281,7 +9286,7 @@ impl __p::Shape for PaginatedResult {
             v,
             &[],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
             ],
@@ -9315,7 +9320,7 @@ impl __v::Validate for PaginatedResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -9358,7 +9363,7 @@ impl __v::Validate for PaginatedResult {
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheableResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -9398,7 +9403,7 @@ pub struct CacheableResult {
 /// Reads and writes `CacheableResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CacheableResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     ttl_ms: Option<i64>,
     cache_scope: Option<CacheableResultCacheScope>,
@@ -9483,7 +9488,7 @@ impl __p::Shape for CacheableResult {
             v,
             &["ttlMs", "cacheScope"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
                 (
@@ -9528,7 +9533,7 @@ impl __v::Validate for CacheableResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -9851,7 +9856,7 @@ impl __v::Validate for ListResourcesRequest {
 /// (spec example `examples/ListResourcesResult/resources-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -9895,7 +9900,7 @@ pub struct ListResourcesResult {
 /// Reads and writes `ListResourcesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourcesResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     next_cursor: Option<Cursor>,
     ttl_ms: Option<i64>,
@@ -10003,7 +10008,7 @@ impl __p::Shape for ListResourcesResult {
             v,
             &["ttlMs", "cacheScope", "resources"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
@@ -10063,7 +10068,7 @@ impl __v::Validate for ListResourcesResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -10457,7 +10462,7 @@ impl __v::Validate for ListResourceTemplatesRequest {
 /// (spec example `examples/ListResourceTemplatesResult/resource-templates-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -10501,7 +10506,7 @@ pub struct ListResourceTemplatesResult {
 /// Reads and writes `ListResourceTemplatesResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListResourceTemplatesResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     next_cursor: Option<Cursor>,
     ttl_ms: Option<i64>,
@@ -10611,7 +10616,7 @@ impl __p::Shape for ListResourceTemplatesResult {
             v,
             &["ttlMs", "cacheScope", "resourceTemplates"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
@@ -10681,7 +10686,7 @@ impl __v::Validate for ListResourceTemplatesResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -10896,7 +10901,7 @@ impl __v::Validate for ListResourceTemplatesResultResponse {
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
@@ -10908,7 +10913,7 @@ pub struct ResourceRequestParams {
 /// Reads and writes `ResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ResourceRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
@@ -10965,7 +10970,7 @@ impl ResourceRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             uri: uri.into(),
             extra: Default::default(),
         }
@@ -10982,7 +10987,7 @@ impl __p::Shape for ResourceRequestParams {
             v,
             &["_meta", "uri"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("uri", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
@@ -11011,7 +11016,7 @@ impl __v::Validate for ResourceRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -11037,7 +11042,7 @@ impl __v::Validate for ResourceRequestParams {
 /// Parameters for a `resources/read` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
@@ -11051,7 +11056,7 @@ pub struct ReadResourceRequestParams {
 /// Reads and writes `ReadResourceRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     uri: Option<String>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
@@ -11124,7 +11129,7 @@ impl ReadResourceRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             uri: uri.into(),
             input_responses: None,
             request_state: None,
@@ -11143,7 +11148,7 @@ impl __p::Shape for ReadResourceRequestParams {
             v,
             &["_meta", "uri"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("uri", <String as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
@@ -11176,7 +11181,7 @@ impl __v::Validate for ReadResourceRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -11409,7 +11414,7 @@ impl __v::Validate for ReadResourceRequest {
 /// (spec example `examples/ReadResourceResult/file-resource-contents.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -11450,7 +11455,7 @@ pub struct ReadResourceResult {
 /// Reads and writes `ReadResourceResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ReadResourceResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     ttl_ms: Option<i64>,
     cache_scope: Option<CacheableResultCacheScope>,
@@ -11549,7 +11554,7 @@ impl __p::Shape for ReadResourceResult {
             v,
             &["ttlMs", "cacheScope", "contents"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
                 (
@@ -11610,7 +11615,7 @@ impl __v::Validate for ReadResourceResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -12516,7 +12521,7 @@ impl __v::Validate for SubscriptionFilter {
 /// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscriptionsListenRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     /// The notifications the client opts in to on this stream. The server
     /// **MUST NOT** send notification types the client has not explicitly
     /// requested.
@@ -12528,7 +12533,7 @@ pub struct SubscriptionsListenRequestParams {
 /// Reads and writes `SubscriptionsListenRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __SubscriptionsListenRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     notifications: Option<SubscriptionFilter>,
     extra: __rt::JsonObject,
 }
@@ -12587,7 +12592,7 @@ impl SubscriptionsListenRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, notifications: SubscriptionFilter) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             notifications,
             extra: Default::default(),
         }
@@ -12604,7 +12609,7 @@ impl __p::Shape for SubscriptionsListenRequestParams {
             v,
             &["_meta", "notifications"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("notifications", <SubscriptionFilter as __p::Shape>::fits as __p::Fit),
             ],
             &[],
@@ -12633,7 +12638,7 @@ impl __v::Validate for SubscriptionsListenRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -15312,7 +15317,7 @@ impl __v::Validate for ListPromptsRequest {
 /// (spec example `examples/ListPromptsResult/prompts-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -15356,7 +15361,7 @@ pub struct ListPromptsResult {
 /// Reads and writes `ListPromptsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListPromptsResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     next_cursor: Option<Cursor>,
     ttl_ms: Option<i64>,
@@ -15461,7 +15466,7 @@ impl __p::Shape for ListPromptsResult {
             v,
             &["ttlMs", "cacheScope", "prompts"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
@@ -15521,7 +15526,7 @@ impl __v::Validate for ListPromptsResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -15735,7 +15740,7 @@ impl __v::Validate for ListPromptsResultResponse {
 /// (spec example `examples/GetPromptRequestParams/get-code-review-prompt.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     pub input_responses: Option<InputResponses>,
     pub request_state: Option<String>,
     /// The name of the prompt or prompt template.
@@ -15749,7 +15754,7 @@ pub struct GetPromptRequestParams {
 /// Reads and writes `GetPromptRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
     name: Option<String>,
@@ -15828,7 +15833,7 @@ impl GetPromptRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             input_responses: None,
             request_state: None,
             name: name.into(),
@@ -15848,7 +15853,7 @@ impl __p::Shape for GetPromptRequestParams {
             v,
             &["_meta", "name"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
                 ("name", <String as __p::Shape>::fits as __p::Fit),
@@ -15883,7 +15888,7 @@ impl __v::Validate for GetPromptRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -16122,7 +16127,7 @@ impl __v::Validate for GetPromptRequest {
 /// (spec example `examples/GetPromptResult/code-review-prompt.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -16143,7 +16148,7 @@ pub struct GetPromptResult {
 /// Reads and writes `GetPromptResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __GetPromptResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     description: Option<String>,
     messages: Option<Vec<PromptMessage>>,
@@ -16232,7 +16237,7 @@ impl __p::Shape for GetPromptResult {
             v,
             &["messages"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("description", <String as __p::Shape>::fits as __p::Fit),
                 ("messages", <Vec<PromptMessage> as __p::Shape>::fits as __p::Fit),
@@ -16279,7 +16284,7 @@ impl __v::Validate for GetPromptResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -18321,7 +18326,7 @@ impl __v::Validate for ListToolsRequest {
 /// (spec example `examples/ListToolsResult/tools-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -18365,7 +18370,7 @@ pub struct ListToolsResult {
 /// Reads and writes `ListToolsResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __ListToolsResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     next_cursor: Option<Cursor>,
     ttl_ms: Option<i64>,
@@ -18468,7 +18473,7 @@ impl __p::Shape for ListToolsResult {
             v,
             &["ttlMs", "cacheScope", "tools"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("nextCursor", <Cursor as __p::Shape>::fits as __p::Fit),
                 ("ttlMs", <i64 as __p::Shape>::fits as __p::Fit),
@@ -18528,7 +18533,7 @@ impl __v::Validate for ListToolsResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -18748,7 +18753,7 @@ impl __v::Validate for ListToolsResultResponse {
 /// (spec example `examples/CallToolResult/invalid-tool-input-error.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -18786,7 +18791,7 @@ pub struct CallToolResult {
 /// Reads and writes `CallToolResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     content: Option<Vec<ContentBlock>>,
     structured_content: Option<serde_json::Value>,
@@ -18886,7 +18891,7 @@ impl __p::Shape for CallToolResult {
             v,
             &["content"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 ("content", <Vec<ContentBlock> as __p::Shape>::fits as __p::Fit),
                 (
@@ -18938,7 +18943,7 @@ impl __v::Validate for CallToolResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -19300,7 +19305,7 @@ impl __v::Validate for CallToolResultResponseResult {
 /// (spec example `examples/CallToolRequestParams/tool-call-params-with-progress-token.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     pub input_responses: Option<InputResponses>,
     pub request_state: Option<String>,
     /// The name of the tool.
@@ -19314,7 +19319,7 @@ pub struct CallToolRequestParams {
 /// Reads and writes `CallToolRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CallToolRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
     name: Option<String>,
@@ -19393,7 +19398,7 @@ impl CallToolRequestParams {
     #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             input_responses: None,
             request_state: None,
             name: name.into(),
@@ -19413,7 +19418,7 @@ impl __p::Shape for CallToolRequestParams {
             v,
             &["_meta", "name"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("inputResponses", <InputResponses as __p::Shape>::fits as __p::Fit),
                 ("requestState", <String as __p::Shape>::fits as __p::Fit),
                 ("name", <String as __p::Shape>::fits as __p::Fit),
@@ -19448,7 +19453,7 @@ impl __v::Validate for CallToolRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -24396,7 +24401,7 @@ impl __v::Validate for ModelHint {
 /// (spec example `examples/CompleteRequestParams/prompt-argument-completion-with-context.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
-    pub meta: RequestMetaObject,
+    pub meta: Box<RequestMetaObject>,
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
@@ -24409,7 +24414,7 @@ pub struct CompleteRequestParams {
 /// Reads and writes `CompleteRequestParams` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteRequestParamsBuilder {
-    meta: Option<RequestMetaObject>,
+    meta: Option<Box<RequestMetaObject>>,
     r#ref: Option<CompleteRequestParamsRef>,
     argument: Option<CompleteRequestParamsArgument>,
     context: Option<CompleteRequestParamsContext>,
@@ -24480,7 +24485,7 @@ impl CompleteRequestParams {
         argument: CompleteRequestParamsArgument,
     ) -> Self {
         Self {
-            meta,
+            meta: Box::new(meta),
             r#ref,
             argument,
             context: None,
@@ -24499,7 +24504,7 @@ impl __p::Shape for CompleteRequestParams {
             v,
             &["_meta", "ref", "argument"],
             &[
-                ("_meta", <RequestMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<RequestMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("ref", <CompleteRequestParamsRef as __p::Shape>::fits as __p::Fit),
                 (
                     "argument",
@@ -24541,7 +24546,7 @@ impl __v::Validate for CompleteRequestParams {
         }
         if let Some(x) = __f[0] {
             cx.push_key("_meta");
-            <RequestMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<RequestMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,
@@ -25159,7 +25164,7 @@ impl __v::Validate for CompleteRequest {
 /// (spec example `examples/CompleteResult/multiple-completion-values-with-more-available.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
-    pub meta: Option<ResultMetaObject>,
+    pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
     ///
@@ -25178,7 +25183,7 @@ pub struct CompleteResult {
 /// Reads and writes `CompleteResult` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __CompleteResultBuilder {
-    meta: Option<ResultMetaObject>,
+    meta: Option<Box<ResultMetaObject>>,
     result_type: Option<ResultType>,
     completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
@@ -25258,7 +25263,7 @@ impl __p::Shape for CompleteResult {
             v,
             &["completion"],
             &[
-                ("_meta", <ResultMetaObject as __p::Shape>::fits as __p::Fit),
+                ("_meta", <Box<ResultMetaObject> as __p::Shape>::fits as __p::Fit),
                 ("resultType", <ResultType as __p::Shape>::fits as __p::Fit),
                 (
                     "completion",
@@ -25301,7 +25306,7 @@ impl __v::Validate for CompleteResult {
             if __null {
                 cx.begin_readable();
             }
-            <ResultMetaObject as __v::Validate>::validate_json(x, cx);
+            <Box<ResultMetaObject> as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(
                 x,
                 cx,

@@ -42,6 +42,27 @@ pub struct Config {
     /// Typed whole-message envelopes (`runtime::Message`), emitted in every module that has their types.
     #[serde(default, rename = "envelope")]
     pub envelopes: Vec<Envelope>,
+    /// Types stored behind a `Box` wherever a struct field holds them.
+    #[serde(default, rename = "boxed")]
+    pub boxed: Vec<Boxed>,
+    /// The text this was read from, so that diagnostics about it can name a line.
+    #[serde(skip)]
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Boxed {
+    /// Schema type names, in every module that has them.
+    pub types: Vec<String>,
+    pub reason: String,
+}
+
+impl Config {
+    /// Whether struct fields of this schema type are stored boxed.
+    pub fn is_boxed(&self, type_name: &str) -> bool {
+        self.boxed.iter().any(|b| b.types.iter().any(|t| t == type_name))
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -181,7 +202,22 @@ impl ModuleConfig {
 
 impl Config {
     pub fn from_toml(text: &str) -> Result<Config, String> {
-        toml::from_str(text).map_err(|e| format!("schema/codegen.toml: {e}"))
+        let mut config: Config = toml::from_str(text).map_err(|e| format!("schema/codegen.toml: {e}"))?;
+        config.source = text.to_string();
+        Ok(config)
+    }
+
+    /// Where `"value"` (quoted, as TOML writes a string) first appears in the configuration text;
+    /// line 1, column 1 when it does not (a configuration built in code).
+    pub fn locate(&self, value: &str) -> crate::diagnostics::Location {
+        let quoted = format!("\"{value}\"");
+        let (line, col) = self
+            .source
+            .lines()
+            .enumerate()
+            .find_map(|(i, l)| l.find(&quoted).map(|c| (i + 1, l[..c].chars().count() + 1)))
+            .unwrap_or((1, 1));
+        crate::diagnostics::Location { file: "schema/codegen.toml".into(), line, col }
     }
 
     /// The files `generate` needs, each once, in module order: a module's upstream

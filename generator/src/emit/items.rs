@@ -294,6 +294,17 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The Rust type of a struct field: also boxed where configuration stores its type boxed ([[boxed]]).
+    pub(super) fn field_ty(&self, owner: &str, ty: &Ty) -> TokenStream {
+        match ty {
+            Ty::Named(r) if self.config.is_boxed(&r.name) && !self.contains_by_value(ty, &TypeRef { module: self.module.name.clone(), name: owner.to_string() }, &mut BTreeSet::new()) => {
+                let t = self.rust_ty(ty);
+                quote! { Box<#t> }
+            }
+            _ => self.member_ty(owner, ty),
+        }
+    }
+
     fn defaultable(&self, ty: &Ty, seen: &mut BTreeSet<String>) -> bool {
         match self.space.deref(ty) {
             Ty::Named(r) => {
@@ -386,7 +397,7 @@ impl<'a> Ctx<'a> {
                 }
                 continue;
             }
-            let ty = self.member_ty(&item.name, &f.ty);
+            let ty = self.field_ty(&item.name, &f.ty);
             known_fits.push(quote! { (#wire, <#ty as __p::Shape>::fits as __p::Fit) });
             let is_value = matches!(f.ty, Ty::Value);
             if f.optional {
@@ -547,10 +558,15 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             if !f.optional {
-                let ty = self.member_ty(&item.name, &f.ty);
+                let ty = self.field_ty(&item.name, &f.ty);
                 if matches!(f.ty, Ty::String) {
                     params.push(quote! { #ident: impl Into<String> });
                     inits.push(quote! { #ident: #ident.into() });
+                } else if matches!(&f.ty, Ty::Named(r) if self.config.is_boxed(&r.name)) && ty.to_string() != self.member_ty(&item.name, &f.ty).to_string() {
+                    // Stored boxed by configuration; the caller need not know.
+                    let inner = self.member_ty(&item.name, &f.ty);
+                    params.push(quote! { #ident: #inner });
+                    inits.push(quote! { #ident: Box::new(#ident) });
                 } else {
                     params.push(quote! { #ident: #ty });
                     inits.push(quote! { #ident });

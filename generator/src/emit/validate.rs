@@ -34,7 +34,7 @@ impl<'a> Ctx<'a> {
 
     /// The checks one field's value gets: its type, then its JSDoc constraints.
     fn field_checks(&self, owner: &str, f: &Field) -> TokenStream {
-        let ty = self.member_ty(owner, &f.ty);
+        let ty = self.field_ty(owner, &f.ty);
         let mut checks = vec![quote! { <#ty as __v::Validate>::validate_json(x, cx); }];
         checks.extend(constraint_checks(&f.doc));
         let meta_field = self.config.validation.meta_field.as_deref();

@@ -47,7 +47,15 @@ pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnos
         }
         for t in &c.types {
             if !space.modules.iter().any(|m| m.items.iter().any(|i| &i.name == t)) {
-                diags.push(Diagnostic::new(&at, format!("check `{}` names type `{t}`, which no module has", c.run)));
+                diags.push(Diagnostic::new(&config.locate(t), format!("check `{}` names type `{t}`, which no module has", c.run)));
+            }
+        }
+    }
+    for b in &config.boxed {
+        for t in &b.types {
+            let found = space.modules.iter().any(|m| m.items.iter().any(|i| &i.name == t && matches!(i.kind, ItemKind::Struct(_) | ItemKind::Union(_))));
+            if !found {
+                diags.push(Diagnostic::new(&config.locate(t), format!("boxed type `{t}`: no module has a struct or union of that name")));
             }
         }
     }

@@ -15,6 +15,8 @@ pub mod validate {
 
 #[path = "../../goldens/bindings/expected.rs"]
 pub mod bindings;
+#[path = "../../goldens/boxed_fields/expected.rs"]
+pub mod boxed_fields;
 #[path = "../../goldens/docs_and_tags/expected.rs"]
 pub mod docs_and_tags;
 #[path = "../../goldens/extends_many/expected.rs"]

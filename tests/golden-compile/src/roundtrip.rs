@@ -228,3 +228,22 @@ fn shared_types_are_the_home_modules_types_and_the_rest_are_their_own() {
     let layer: next::Layer = serde_json::from_str(r#"{"markers":[{"at":{"x":1,"y":2},"label":"a"}]}"#).unwrap();
     assert_eq!(layer.markers[0].label, "a");
 }
+
+#[test]
+fn boxed_fields_read_and_write_as_inline_ones() {
+    use crate::boxed_fields::*;
+    let caps = json!({"roots": {"listChanged": true}, "sampling": {}, "x-extra": 1});
+    let hello: Hello = roundtrip(json!({"capabilities": caps, "name": "a", "history": [caps, {}]}));
+    assert_eq!(hello.capabilities.roots.as_ref().and_then(|r| r.list_changed), Some(true));
+    assert!(hello.fallback.is_none(), "absent stays absent");
+    // `null` in an optional boxed field is kept, as in any optional field.
+    let with_null: Hello = roundtrip(json!({"capabilities": {}, "fallback": null, "name": "b"}));
+    assert!(with_null.fallback.is_none() && with_null.extra.get("fallback") == Some(&Value::Null));
+    // The constructor takes the value unboxed.
+    let made = Hello::new(Capabilities::default(), "c");
+    assert_eq!(serde_json::to_value(&made).unwrap(), json!({"capabilities": {}, "name": "c"}));
+    assert!(rejects::<Hello>(json!({"name": "d"})).contains("capabilities"));
+    // A type that is boxed for recursion and by configuration is boxed once.
+    let node: Node = roundtrip(json!({"child": {"child": {"capabilities": {}}}}));
+    assert!(node.child.as_ref().and_then(|c| c.child.as_ref()).is_some_and(|c| c.capabilities.is_some()));
+}
