@@ -186,6 +186,7 @@ fn parse_only(data: &[u8]) {
 /// an odd one picks any type of the module by name and checks the same at the JSON level
 /// (`roundtrip_json`: read, write, read again gives the same JSON and the same variant).
 pub fn roundtrip(data: &[u8]) {
+    any_json(data);
     let [a, b, rest @ ..] = data else { return };
     let m = &MODULES[*a as usize % MODULES.len()];
     if b % 2 == 0 {
@@ -196,6 +197,19 @@ pub fn roundtrip(data: &[u8]) {
     let (name, _) = m.types[(*b as usize / 2) % m.types.len()];
     let Ok(text) = std::str::from_utf8(rest) else { return };
     roundtrip_by_name(m, name, text);
+}
+
+/// The crate's reader gives serde_json's answer for any input read as a plain `Value`: the
+/// same value (floats bit for bit, `-0` and integer kinds included) or the same error.
+pub fn any_json(data: &[u8]) {
+    let ours = mcp_schema::from_slice::<Value>(data).map_err(|e| e.to_string());
+    let theirs = serde_json::from_slice::<Value>(data).map_err(|e| e.to_string());
+    let same_answer = match (&ours, &theirs) {
+        (Ok(a), Ok(b)) => a == b && a.to_string() == b.to_string(),
+        (Err(a), Err(b)) => a == b,
+        _ => false,
+    };
+    assert!(same_answer, "Value: mcp_schema::from_slice and serde_json::from_slice disagree ({ours:?} against {theirs:?})\ninput: {}", show(data));
 }
 
 /// The JSON-level round trip of `text` as the type `name` of module `m`.

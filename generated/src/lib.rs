@@ -7,6 +7,7 @@ pub mod runtime;
 pub mod shortcuts;
 pub mod validate;
 pub mod write;
+mod read;
 pub use runtime::{from_slice, from_str};
 pub use write::{to_string, to_vec, to_vec_into, to_writer};
 #[cfg(feature = "v2024-11-05")]

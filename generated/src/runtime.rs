@@ -193,12 +193,26 @@ pub enum Response<T> {
 /// # }
 /// ```
 pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, serde_json::Error> {
+    if let Some(v) = std::str::from_utf8(bytes).ok().and_then(read_fast) {
+        return Ok(v);
+    }
     guess_then_read(|| serde_json::from_slice(bytes))
 }
 
 /// [`from_slice`] for a string.
 pub fn from_str<'a, T: Deserialize<'a>>(json: &'a str) -> Result<T, serde_json::Error> {
+    if let Some(v) = read_fast(json) {
+        return Ok(v);
+    }
     guess_then_read(|| serde_json::from_str(json))
+}
+
+/// The crate's own reader, guessing; `None` when serde_json must read the input.
+fn read_fast<'a, T: Deserialize<'a>>(json: &'a str) -> Option<T> {
+    match __private::with_guessing(true, || crate::read::read(json)) {
+        (Some(v), false) => Some(v),
+        _ => None,
+    }
 }
 
 fn guess_then_read<T>(read: impl Fn() -> Result<T, serde_json::Error>) -> Result<T, serde_json::Error> {

@@ -38,6 +38,7 @@ pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
         pub mod shortcuts;
         pub mod validate;
         pub mod write;
+        mod read;
         pub use runtime::{from_slice, from_str};
         pub use write::{to_string, to_vec, to_vec_into, to_writer};
         #(#mods)*
