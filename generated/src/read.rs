@@ -125,7 +125,7 @@ fn special_bits(word: u64) -> u64 {
 #[inline]
 fn find_special(bytes: &[u8], mut i: usize) -> usize {
     let start = i;
-    // Eight bytes at a time, which suits keys and short values; past 32 bytes, clean 32-byte
+    // Eight bytes at a time, which suits keys and short values; past 32 bytes, clean 64-byte
     // blocks are skipped first (the OR of the byte tests compiles to vector compares).
     while let Some(word) = bytes.get(i..i + 8) {
         let bits = special_bits(u64::from_le_bytes(word.try_into().expect("8 bytes")));
@@ -134,12 +134,12 @@ fn find_special(bytes: &[u8], mut i: usize) -> usize {
         }
         i += 8;
         if i - start >= 32 {
-            while let Some(block) = bytes.get(i..i + 32) {
-                let block: &[u8; 32] = block.try_into().expect("32 bytes");
+            while let Some(block) = bytes.get(i..i + 64) {
+                let block: &[u8; 64] = block.try_into().expect("64 bytes");
                 if block.iter().fold(0u8, |any, &b| any | special(b) as u8) != 0 {
                     break;
                 }
-                i += 32;
+                i += 64;
             }
         }
     }

@@ -227,7 +227,7 @@ mod mcp_2026_07_28 {
         ($($t:ident),* $(,)?) => {
             pub fn named(msg: &Msg) -> Result<Box<dyn Write>, String> {
                 match msg.ty.as_deref().unwrap_or("") {
-                    $(stringify!($t) => from_slice::<m::$t>(&msg.bytes).map(|t| Box::new(t) as Box<dyn Write>),)*
+                    $(stringify!($t) => mcp_from_slice::<m::$t>(&msg.bytes).map(|t| Box::new(t) as Box<dyn Write>),)*
                     other => Err(format!("no type {other} in the table")),
                 }
             }
@@ -239,7 +239,7 @@ mod mcp_2026_07_28 {
             }
             pub fn named_ok(msg: &Msg) -> bool {
                 match msg.ty.as_deref().unwrap_or("") {
-                    $(stringify!($t) => match from_slice::<m::$t>(&msg.bytes) { Ok(t) => { black_box(&t); true } Err(_) => false },)*
+                    $(stringify!($t) => match mcp_from_slice::<m::$t>(&msg.bytes) { Ok(t) => { black_box(&t); true } Err(_) => false },)*
                     _ => false,
                 }
             }
@@ -337,8 +337,8 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(typed("rust-mcp-schema typed message", "rms-typed", "schema_utils::ServerMessage", rms_msg));
             let spec = format!("Response<{r}> (same derived envelope for all three)");
             if tools {
-                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25"), |m: &Msg| {
-                    from_slice::<Response<mcp_schema::v2025_11_25::ListToolsResult>>(&m.bytes)
+                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_schema::from_slice"), |m: &Msg| {
+                    mcp_from_slice::<Response<mcp_schema::v2025_11_25::ListToolsResult>>(&m.bytes)
                 }));
                 v.push(typed("rmcp specific result", "rmcp-specific", spec.clone(), |m: &Msg| {
                     from_slice::<Response<rmcp::model::ListToolsResult>>(&m.bytes)
@@ -347,8 +347,8 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                     from_slice::<Response<rust_mcp_schema::ListToolsResult>>(&m.bytes)
                 }));
             } else {
-                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25"), |m: &Msg| {
-                    from_slice::<Response<mcp_schema::v2025_11_25::ReadResourceResult>>(&m.bytes)
+                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_schema::from_slice"), |m: &Msg| {
+                    mcp_from_slice::<Response<mcp_schema::v2025_11_25::ReadResourceResult>>(&m.bytes)
                 }));
                 v.push(typed("rmcp specific result", "rmcp-specific", spec.clone(), |m: &Msg| {
                     from_slice::<Response<rmcp::model::ReadResourceResult>>(&m.bytes)
@@ -377,7 +377,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(Contender {
                 name: "mcp-schema specific type",
                 id: "mcp-specific",
-                reads_as: "the type each example is filed under (CallToolRequest, ListToolsResultResponse, ...)".into(),
+                reads_as: "the type each example is filed under (CallToolRequest, ListToolsResultResponse, ...), mcp_schema::from_slice".into(),
                 run: Ok((parse, Some(decode))),
                 writer: Writer::SerdeJson,
                 write_only: false,
@@ -391,7 +391,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(Contender {
                 name: "mcp-schema specific type",
                 id: "mcp-specific",
-                reads_as: "the type each example is filed under".into(),
+                reads_as: "the type each example is filed under, mcp_schema::from_slice".into(),
                 run: Ok((parse, Some(decode))),
                 writer: Writer::SerdeJson,
                 write_only: false,
