@@ -167,11 +167,14 @@ pub enum Response<T> {
     Error { id: Option<Value>, error: RpcError },
 }
 
-/// Reads `T` from JSON bytes: the same value or error as [`serde_json::from_slice`], faster
-/// where a union has a member that takes any object (`ServerResult` and `ClientResult`
-/// hold `EmptyResult`).
+/// Reads `T` from JSON bytes: the same value or error as [`serde_json::from_slice`], faster.
 ///
-/// Through `serde_json`, such a union keeps each of its keys' values as JSON text until
+/// The input is read first by the crate's own JSON reader, which makes the visitor calls
+/// serde_json makes for the same JSON; on anything it does not handle exactly as serde_json
+/// does, and on any error, the input is read by serde_json, whose answer is returned.
+///
+/// It is also faster where a union has a member that takes any object (`ServerResult` and
+/// `ClientResult` hold `EmptyResult`). Through `serde_json`, such a union keeps each of its keys' values as JSON text until
 /// every key is in, because a member that a key names may still be unable to read the
 /// values (the object then belongs to the catch-all). Here a key that only one member
 /// names streams the rest of the object into that member straight away; the guess is
