@@ -738,7 +738,7 @@ pub mod __private {
     // serde_json hands a value's JSON text to a newtype struct of this name (its
     // `raw_value` protocol). Deserializers that do not know it give the value itself,
     // which `Raw` then keeps as a `Value`.
-    const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+    use crate::write::RAW_VALUE_TOKEN as RAW_TOKEN;
 
     impl<'de> Deserialize<'de> for Raw<'de> {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -1547,7 +1547,7 @@ pub mod __private {
 mod tests {
     use super::__private::Raw;
     use super::RpcError;
-    use serde::{Deserialize, Deserializer};
+    use serde::Deserialize;
     use serde_json::json;
 
     /// Keyed unions are only fast while serde_json hands out JSON text for kept values;
@@ -1593,7 +1593,7 @@ mod tests {
         use crate::v2025_11_25::ServerResult;
         struct Readable(Vec<ServerResult>);
         impl<'de> Deserialize<'de> for Readable {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let items = Vec::<Box<serde_json::value::RawValue>>::deserialize(d)?;
                 Ok(Readable(items.iter().filter_map(|raw| serde_json::from_str(raw.get()).ok()).collect()))
             }

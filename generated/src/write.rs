@@ -14,7 +14,7 @@ use serde_json::Error;
 
 /// The struct names serde_json uses to pass `RawValue` (and, with `arbitrary_precision`,
 /// `Number`) text through a serializer verbatim.
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// Appends the compact JSON of `value` to `out`. Reusing one buffer across messages
