@@ -2,8 +2,9 @@
 //! complete, valid input, with serde_json as the authority for everything else.
 //!
 //! It checks the input's UTF-8 once, up front, so strings are slices of it; it finds the end
-//! of a string sixteen bytes at a time; and its framing (whitespace, commas, colons) is shared
-//! code rather than inlined into every type's visitor. It makes the same visitor calls
+//! of a string eight bytes at a time, and of a long one in 64-byte blocks; and its framing
+//! (whitespace, commas, colons, brackets) is shared code rather than inlined into every
+//! type's visitor. It makes the same visitor calls
 //! serde_json makes for the same JSON (`visit_borrowed_str` for a string without escapes,
 //! `visit_u64` / `visit_i64` / `visit_f64` by the same rules, serde_json's raw-value protocol).
 //!
