@@ -294,14 +294,20 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The Rust type of a struct field: also boxed where configuration stores its type boxed ([[boxed]]).
+    /// Whether a field of `owner` is boxed only because configuration stores its type boxed ([[boxed]]),
+    /// not already for recursion.
+    fn boxed_by_config(&self, owner: &str, ty: &Ty) -> bool {
+        let me = TypeRef { module: self.module.name.clone(), name: owner.to_string() };
+        matches!(ty, Ty::Named(r) if self.config.is_boxed(&r.name)) && !self.contains_by_value(ty, &me, &mut BTreeSet::new())
+    }
+
+    /// The Rust type of a struct field: [`Self::member_ty`], also boxed where configuration says so.
     pub(super) fn field_ty(&self, owner: &str, ty: &Ty) -> TokenStream {
-        match ty {
-            Ty::Named(r) if self.config.is_boxed(&r.name) && !self.contains_by_value(ty, &TypeRef { module: self.module.name.clone(), name: owner.to_string() }, &mut BTreeSet::new()) => {
-                let t = self.rust_ty(ty);
-                quote! { Box<#t> }
-            }
-            _ => self.member_ty(owner, ty),
+        if self.boxed_by_config(owner, ty) {
+            let t = self.rust_ty(ty);
+            quote! { Box<#t> }
+        } else {
+            self.member_ty(owner, ty)
         }
     }
 
@@ -562,9 +568,9 @@ impl<'a> Ctx<'a> {
                 if matches!(f.ty, Ty::String) {
                     params.push(quote! { #ident: impl Into<String> });
                     inits.push(quote! { #ident: #ident.into() });
-                } else if matches!(&f.ty, Ty::Named(r) if self.config.is_boxed(&r.name)) && ty.to_string() != self.member_ty(&item.name, &f.ty).to_string() {
+                } else if self.boxed_by_config(&item.name, &f.ty) {
                     // Stored boxed by configuration; the caller need not know.
-                    let inner = self.member_ty(&item.name, &f.ty);
+                    let inner = self.rust_ty(&f.ty);
                     params.push(quote! { #ident: #inner });
                     inits.push(quote! { #ident: Box::new(#ident) });
                 } else {
