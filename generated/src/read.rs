@@ -10,9 +10,11 @@
 //!
 //! It never reports an error of its own. At anything it does not handle exactly as serde_json
 //! does (malformed JSON, integers beyond 64 bits, exponents beyond three digits, `enum`s, byte
-//! strings, nesting deeper than serde_json allows), and whenever any error is created while
-//! it reads, even one a visitor catches, it gives up, and the caller reads the input again
-//! with serde_json, whose value or error is then the answer.
+//! strings, nesting deeper than serde_json allows) it gives up, even where a visitor catches
+//! that, and the caller reads the input again with serde_json, whose value or error is then
+//! the answer. An error a visitor makes itself (a missing field, a union member that does not
+//! fit) is one it makes under serde_json too, since it sees the same calls: caught, the read
+//! goes on here; uncaught, it ends the read, and serde_json's error is the answer.
 
 use std::cell::Cell;
 use std::fmt;
@@ -31,8 +33,8 @@ thread_local! {
     static GAVE_UP: Cell<bool> = const { Cell::new(false) };
 }
 
-/// The reader gave up; the input is to be read by serde_json. Creating one is recorded, so a
-/// visitor that catches it cannot hide it.
+/// The read ends; the input is to be read by serde_json. When the reader itself gives up
+/// ([`GiveUp::new`]) that is recorded, so a visitor that catches it cannot hide it.
 #[derive(Debug)]
 pub(crate) struct GiveUp;
 
@@ -53,8 +55,10 @@ impl fmt::Display for GiveUp {
 impl std::error::Error for GiveUp {}
 
 impl de::Error for GiveUp {
+    /// A visitor's own error, not recorded: serde_json would hand the visitor the same calls,
+    /// so it would make the same error there.
     fn custom<T: fmt::Display>(_: T) -> Self {
-        GiveUp::new()
+        GiveUp
     }
 }
 
@@ -768,17 +772,30 @@ mod tests {
     }
 
     #[test]
-    fn a_caught_error_still_gives_up() {
-        // A type that makes an error, drops it, and reads the value anyway.
-        struct Swallow;
-        impl<'de> de::Deserialize<'de> for Swallow {
+    fn a_caught_give_up_still_gives_up_but_a_caught_visitor_error_does_not() {
+        // Reads any value and takes it if it is an unsigned integer: `None` where the read
+        // failed, whatever failed.
+        struct Caught(Option<u64>);
+        impl<'de> de::Deserialize<'de> for Caught {
             fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-                let _ = <D::Error as de::Error>::custom("dropped");
-                d.deserialize_ignored_any(de::IgnoredAny)?;
-                Ok(Swallow)
+                struct Unsigned;
+                impl<'de> Visitor<'de> for Unsigned {
+                    type Value = u64;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("an unsigned integer")
+                    }
+                    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<u64, E> {
+                        Ok(v)
+                    }
+                }
+                Ok(Caught(d.deserialize_any(Unsigned).ok()))
             }
         }
-        assert!(read::<Swallow>("1").is_none());
+        // The reader gives up on an integer beyond 64 bits (serde_json reads it as a float).
+        assert!(read::<Vec<Caught>>("[123456789012345678901234567890]").is_none());
+        // A string is no `u64`: the visitor's error, caught, as it would be under serde_json.
+        let v = read::<Vec<Caught>>(r#"["x", 7]"#).expect("read here");
+        assert_eq!(v.iter().map(|c| c.0).collect::<Vec<_>>(), [None, Some(7)]);
         assert!(read::<de::IgnoredAny>("1").is_some());
     }
 

@@ -210,11 +210,13 @@ pub fn from_str<'a, T: Deserialize<'a>>(json: &'a str) -> Result<T, serde_json::
     guess_then_read(|| serde_json::from_str(json))
 }
 
-/// The crate's own reader, guessing; `None` when serde_json must read the input.
+/// The crate's own reader, guessing, and after a wrong guess not guessing (the order
+/// [`guess_then_read`] follows with serde_json); `None` when serde_json must read the input.
 fn read_fast<'a, T: Deserialize<'a>>(json: &'a str) -> Option<T> {
     match __private::with_guessing(true, || crate::read::read(json)) {
         (Some(v), false) => Some(v),
-        _ => None,
+        (_, true) => __private::with_guessing(false, || crate::read::read(json)).0,
+        (None, false) => None,
     }
 }
 
