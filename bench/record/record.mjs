@@ -9,25 +9,12 @@
 // The script plays a client that declares roots, sampling and (from 2025-06-18 on)
 // elicitation, answers the server's requests, and walks through the usual calls.
 
-import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { connect } from "./stdio-client.mjs";
 
 const [version, out, ...command] = process.argv.slice(2);
 if (!version || !out || command.length === 0) {
   console.error("usage: record.mjs VERSION OUT.jsonl SERVER_COMMAND...");
   process.exit(2);
-}
-
-const log = [];
-const child = spawn(command[0], command.slice(1), { stdio: ["pipe", "pipe", "ignore"] });
-const pending = new Map();
-let nextId = 0;
-let rest = "";
-
-function write(obj) {
-  const text = JSON.stringify(obj);
-  log.push(`{"dir":"c2s","msg":${text}}`);
-  child.stdin.write(text + "\n");
 }
 
 function answerServer(msg) {
@@ -50,40 +37,9 @@ function answerServer(msg) {
   }
 }
 
-child.stdout.setEncoding("utf8");
-child.stdout.on("data", (chunk) => {
-  rest += chunk;
-  let nl;
-  while ((nl = rest.indexOf("\n")) >= 0) {
-    const line = rest.slice(0, nl).replace(/\r$/, "");
-    rest = rest.slice(nl + 1);
-    if (line.trim() === "") continue;
-    log.push(`{"dir":"s2c","msg":${line}}`);
-    const msg = JSON.parse(line);
-    if (msg.method !== undefined && msg.id !== undefined) {
-      const result = answerServer(msg);
-      if (result) write({ jsonrpc: "2.0", id: msg.id, result });
-      else write({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `Method not found: ${msg.method}` } });
-    } else if (msg.method === undefined && pending.has(msg.id)) {
-      pending.get(msg.id)(msg);
-      pending.delete(msg.id);
-    }
-  }
-});
-
-function call(method, params, meta) {
-  const id = ++nextId;
-  const msg = { jsonrpc: "2.0", id, method };
-  if (params !== undefined) msg.params = meta ? { ...params, _meta: meta } : params;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out: ${method}`)), 20000);
-    pending.set(id, (m) => {
-      clearTimeout(timer);
-      resolve(m);
-    });
-    write(msg);
-  });
-}
+const client = connect(command, answerServer);
+const write = client.send;
+const call = (method, params, meta) => client.call(method, meta ? { ...params, _meta: meta } : params);
 
 const tool = (name, args, meta) => call("tools/call", { name, arguments: args }, meta);
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -140,14 +96,11 @@ async function script() {
 
 script()
   .then(() => {
-    child.stdin.end();
-    child.kill();
-    writeFileSync(out, log.join("\n") + "\n");
-    console.error(`${out}: ${log.length} messages`);
+    console.error(`${out}: ${client.close(out)} messages`);
     process.exit(0);
   })
   .catch((e) => {
     console.error(String(e.stack || e));
-    child.kill();
+    client.kill();
     process.exit(1);
   });
