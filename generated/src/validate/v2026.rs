@@ -85,10 +85,10 @@ pub fn tool_use_ids<'v>(v: &'v Value, cx: &mut Cx<'v>) {
                     }
                     let Some(id) = block.get("toolUseId").and_then(Value::as_str) else { continue };
                     if !used.contains(&id) {
-                        let mut at = |cx: &mut Cx<'v>| cx.key("toolUseId", |cx| cx.error("sampling.tool-use-id", format!("`{id}` is not the id of a `tool_use` block in an earlier message")));
+                        let report = |cx: &mut Cx<'v>| cx.key("toolUseId", |cx| cx.error("sampling.tool-use-id", format!("`{id}` is not the id of a `tool_use` block in an earlier message")));
                         cx.key("content", |cx| match j {
-                            Some(j) => cx.index(*j, &mut at),
-                            None => at(cx),
+                            Some(j) => cx.index(*j, report),
+                            None => report(cx),
                         });
                     }
                 }
