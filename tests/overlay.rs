@@ -162,6 +162,9 @@ fn multi_format_rules() {
     assert!(rules(&good).is_empty());
     let other_uri = result(json!([{"uri": "file:///a", "name": "a", "text": "1"}, {"uri": "file:///b", "name": "a", "mimeType": "text/x", "text": "2"}]));
     assert_eq!(rules(&other_uri), vec![("resources.same-uri", "/contents/1/uri".to_string(), Severity::Error)]);
+    // Two elements without a MIME type are not two formats either.
+    let no_mime = result(json!([{"uri": "file:///a", "name": "a", "text": "1"}, {"uri": "file:///a", "name": "a", "blob": "AA=="}]));
+    assert_eq!(rules(&no_mime), vec![("resources.distinct-mime-types", "/contents/1".to_string(), Severity::Warning)]);
     let same_mime = result(json!([{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "1"}, {"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "2"}]));
     assert_eq!(rules(&same_mime), vec![("resources.distinct-mime-types", "/contents/1/mimeType".to_string(), Severity::Warning)]);
     let other_name = result(json!([{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "1"}, {"uri": "file:///a", "name": "b", "mimeType": "text/html", "text": "2"}]));

@@ -8,6 +8,9 @@
 //! URI instead; [`check_read_result`] and [`check_metadata_result`] take the
 //! requested URI, and a checker that pairs responses with requests and has
 //! already run the type's validation adds only [`check_requested_uri`].
+//!
+//! Not checked here, because one message cannot show it: a server with the
+//! `resources` capability answers `resources/metadata` (the proposal's MUST).
 
 use serde_json::Value;
 
@@ -60,6 +63,15 @@ pub fn check_requested_uri<'v>(v: &'v Value, field: &'static str, requested_uri:
     });
 }
 
+/// An element's MIME type for the distinct-formats rule: `Some(None)` when it has none,
+/// `None` when it is not a string (the schema's `type` error; left out here).
+fn mime_type(item: &Value) -> Option<Option<&str>> {
+    match item.get("mimeType") {
+        None => Some(None),
+        Some(m) => m.as_str().map(|m| Some(m.trim())),
+    }
+}
+
 fn uri_of(item: &Value) -> Option<&str> {
     item.get("uri").and_then(Value::as_str)
 }
@@ -72,7 +84,8 @@ fn formats<'v>(v: &'v Value, field: &'static str, requested_uri: Option<&str>, c
     let Some(items) = v.get(field).and_then(Value::as_array) else { return };
     let Some(first) = items.first() else { return };
     cx.key(field, |cx| {
-        let mut mime_types: Vec<&str> = Vec::new();
+        // `None`: no `mimeType`; two such elements are no more distinct formats than two equal types.
+        let mut mime_types: Vec<Option<&str>> = Vec::new();
         for (i, item) in items.iter().enumerate() {
             cx.index(i, |cx| {
                 // A missing or non-string `uri` is the schema's `required`/`type` error already.
@@ -89,11 +102,18 @@ fn formats<'v>(v: &'v Value, field: &'static str, requested_uri: Option<&str>, c
                     }
                 }
                 // MIME types are case-insensitive (RFC 2045), so `Text/Plain` repeats `text/plain`.
-                if let Some(m) = item.get("mimeType").and_then(Value::as_str) {
-                    if mime_types.iter().any(|seen| seen.trim().eq_ignore_ascii_case(m.trim())) {
-                        cx.key("mimeType", |cx| cx.warning("resources.distinct-mime-types", format!("another element already has the MIME type `{m}`: each element should be a different format")));
+                if let Some(mime) = mime_type(item) {
+                    let seen = mime_types.iter().any(|s| match (s, mime) {
+                        (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+                        (a, b) => *a == b,
+                    });
+                    if seen {
+                        match mime {
+                            Some(m) => cx.key("mimeType", |cx| cx.warning("resources.distinct-mime-types", format!("another element already has the MIME type `{m}`: each element should be a different format"))),
+                            None => cx.warning("resources.distinct-mime-types", "neither this element nor an earlier one has a `mimeType`: each element should be a different format, named by its MIME type"),
+                        }
                     }
-                    mime_types.push(m);
+                    mime_types.push(mime);
                 }
                 if i > 0 {
                     for key in SHARED_METADATA {
