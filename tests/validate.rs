@@ -4,7 +4,7 @@
 #![allow(deprecated)] // Some types used as examples are deprecated in 2026-07-28.
 
 use mcp_schema::validate::{self, jsonrpc, Options, Report, Severity, RULES};
-use mcp_schema::{resource_metadata as rm, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_schema::{draft, resource_metadata as rm, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
 use mcp_schema_tests::{example_files, upstream, Tally};
 use serde_json::{json, Value};
 
@@ -33,6 +33,10 @@ fn envelope(v: &Value, o: &Options) -> Report {
 
 fn read_result(contents: Value) -> Value {
     json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "contents": contents})
+}
+
+fn sampling(messages: Value) -> Value {
+    json!({"messages": messages, "maxTokens": 100})
 }
 
 fn apps_on() -> Options {
@@ -191,6 +195,143 @@ fn cases() -> Vec<Case> {
             invalid: read_result(json!([{"uri": "file:///a", "name": "a", "title": "A", "text": "1"}, {"uri": "file:///a", "name": "a", "title": "B", "mimeType": "text/html", "text": "2"}])),
             pointer: "/contents/1/title",
             severity: w,
+        },
+        // MIME types are case-insensitive: `Text/Plain` repeats `text/plain`.
+        Case {
+            rule: "resources.distinct-mime-types",
+            check: check!(rm::ReadResourceResult),
+            valid: read_result(json!([{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "1"}, {"uri": "file:///a", "name": "a", "mimeType": "text/plain; charset=utf-16", "text": "2"}])),
+            invalid: read_result(json!([{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "text": "1"}, {"uri": "file:///a", "name": "a", "mimeType": "Text/Plain", "text": "2"}])),
+            pointer: "/contents/1/mimeType",
+            severity: w,
+        },
+        // `resources/metadata` lists the formats of one resource, as a read's contents do.
+        Case {
+            rule: "resources.same-uri",
+            check: check!(rm::ReadResourceMetadataResult),
+            valid: json!({"resultType": "complete", "metadata": [{"uri": "file:///a", "name": "a", "mimeType": "application/pdf"}, {"uri": "file:///a", "name": "a", "mimeType": "text/plain"}]}),
+            invalid: json!({"resultType": "complete", "metadata": [{"uri": "file:///a", "name": "a", "mimeType": "application/pdf"}, {"uri": "file:///b", "name": "a", "mimeType": "text/plain"}]}),
+            pointer: "/metadata/1/uri",
+            severity: e,
+        },
+        Case {
+            rule: "resources.distinct-mime-types",
+            check: check!(rm::ReadResourceMetadataResult),
+            valid: json!({"resultType": "complete", "metadata": [{"uri": "file:///a", "name": "a", "mimeType": "application/pdf"}, {"uri": "file:///a", "name": "a", "mimeType": "text/plain"}]}),
+            invalid: json!({"resultType": "complete", "metadata": [{"uri": "file:///a", "name": "a", "mimeType": "text/plain"}, {"uri": "file:///a", "name": "a", "mimeType": "TEXT/PLAIN"}]}),
+            pointer: "/metadata/1/mimeType",
+            severity: w,
+        },
+        Case {
+            rule: "resources.consistent-metadata",
+            check: check!(rm::ReadResourceMetadataResult),
+            valid: json!({"resultType": "complete", "metadata": [{"uri": "file:///a", "name": "a", "mimeType": "application/pdf"}, {"uri": "file:///a", "name": "a", "mimeType": "text/plain"}]}),
+            invalid: json!({"resultType": "complete", "metadata": [{"uri": "file:///a", "name": "a", "mimeType": "application/pdf"}, {"uri": "file:///a", "name": "b", "mimeType": "text/plain"}]}),
+            pointer: "/metadata/1/name",
+            severity: w,
+        },
+        Case {
+            rule: "resources.contents-name",
+            check: check!(rm::TextResourceContents),
+            valid: json!({"uri": "file:///a", "name": "a", "text": "1"}),
+            invalid: json!({"uri": "file:///a", "text": "1"}),
+            pointer: "",
+            severity: w,
+        },
+        Case {
+            rule: "resources.contents-name",
+            check: check!(rm::ReadResourceResult),
+            valid: read_result(json!([{"uri": "file:///a", "name": "a", "blob": "AAAA"}])),
+            invalid: read_result(json!([{"uri": "file:///a", "blob": "AAAA"}])),
+            pointer: "/contents/0",
+            severity: w,
+        },
+        // `size` counts the text's UTF-8 bytes (`é` is two) and the blob's decoded bytes.
+        Case {
+            rule: "resources.size",
+            check: check!(rm::TextResourceContents),
+            valid: json!({"uri": "file:///a", "name": "a", "size": 6, "text": "h\u{e9}llo"}),
+            invalid: json!({"uri": "file:///a", "name": "a", "size": 5, "text": "h\u{e9}llo"}),
+            pointer: "/size",
+            severity: w,
+        },
+        Case {
+            rule: "resources.size",
+            check: check!(rm::ReadResourceResult),
+            valid: read_result(json!([{"uri": "file:///a", "name": "a", "size": 4, "blob": "AAECAw=="}])),
+            invalid: read_result(json!([{"uri": "file:///a", "name": "a", "size": 102400, "blob": "AAECAw=="}])),
+            pointer: "/contents/0/size",
+            severity: w,
+        },
+        Case {
+            rule: "resources.embedded-annotations",
+            check: check!(rm::EmbeddedResource),
+            valid: json!({"type": "resource", "resource": {"uri": "file:///a", "name": "a", "text": "t", "annotations": {"priority": 0.5}}}),
+            invalid: json!({"type": "resource", "resource": {"uri": "file:///a", "name": "a", "text": "t"}, "annotations": {"priority": 0.5}}),
+            pointer: "/annotations",
+            severity: w,
+        },
+        Case {
+            rule: "input-required.request-or-state",
+            check: check!(v6::InputRequiredResult),
+            valid: json!({"resultType": "input_required", "requestState": "opaque"}),
+            invalid: json!({"resultType": "input_required"}),
+            pointer: "",
+            severity: e,
+        },
+        // Through the result union, as a client reads it; the draft has the same rule.
+        Case {
+            rule: "input-required.request-or-state",
+            check: check!(draft::ServerResult),
+            valid: json!({"resultType": "input_required", "requestState": "opaque"}),
+            invalid: json!({"resultType": "input_required"}),
+            pointer: "",
+            severity: e,
+        },
+        Case {
+            rule: "capabilities.extension-key",
+            check: check!(v6::ClientCapabilities),
+            valid: json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}),
+            invalid: json!({"extensions": {"ui": {}}}),
+            pointer: "/extensions/ui",
+            severity: e,
+        },
+        Case {
+            rule: "capabilities.extension-key",
+            check: check!(draft::ServerCapabilities),
+            valid: json!({"extensions": {"com.example/tasks": {}}}),
+            invalid: json!({"extensions": {"com.example-/tasks": {}}}),
+            pointer: "/extensions/com.example-~1tasks",
+            severity: e,
+        },
+        Case {
+            rule: "sampling.tool-use-id",
+            check: check!(v6::CreateMessageRequestParams),
+            valid: sampling(json!([
+                {"role": "assistant", "content": {"type": "tool_use", "id": "c1", "name": "w", "input": {}}},
+                {"role": "user", "content": [{"type": "text", "text": "here"}, {"type": "tool_result", "toolUseId": "c1", "content": []}]}
+            ])),
+            invalid: sampling(json!([
+                {"role": "assistant", "content": {"type": "tool_use", "id": "c1", "name": "w", "input": {}}},
+                {"role": "user", "content": [{"type": "text", "text": "here"}, {"type": "tool_result", "toolUseId": "c2", "content": []}]}
+            ])),
+            pointer: "/messages/1/content/1/toolUseId",
+            severity: e,
+        },
+        // A result in the same message as its tool use does not answer it; `content` may be a single block.
+        Case {
+            rule: "sampling.tool-use-id",
+            check: check!(draft::CreateMessageRequestParams),
+            valid: sampling(json!([
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "w", "input": {}}]},
+                {"role": "user", "content": {"type": "tool_result", "toolUseId": "c1", "content": []}}
+            ])),
+            invalid: sampling(json!([
+                {"role": "user", "content": {"type": "tool_result", "toolUseId": "c1", "content": []}},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "w", "input": {}}]}
+            ])),
+            pointer: "/messages/0/content/toolUseId",
+            severity: e,
         },
         Case {
             rule: "apps.ui-uri",

@@ -36,3 +36,23 @@ fn the_overlay_types_the_new_method_and_checks_multi_format_reads() {
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(r.stdout.contains(":1: /msg/contents/1/uri: error [resources.same-uri]"), "{}", r.stdout);
 }
+
+/// An old-form embedded resource (top-level `annotations`, which the proposal removes) and read
+/// contents without `name` (a server older than the proposal) pass `--roundtrip`, with warnings.
+#[test]
+fn old_forms_round_trip_with_warnings() {
+    let session = concat!(
+        r#"{"dir":"c2s","protocol":"draft","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"draft","io.modelcontextprotocol/clientCapabilities":{}}}}}"#,
+        "\n",
+        r#"{"dir":"s2c","protocol":"draft","msg":{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"resource","resource":{"uri":"file:///a","name":"a","text":"t"},"annotations":{"priority":0.5}}]}}}"#,
+        "\n",
+        r#"{"protocol":"draft","type":"ReadResourceResult","msg":{"resultType":"complete","ttlMs":0,"cacheScope":"private","contents":[{"uri":"file:///a","mimeType":"text/plain","text":"x"}]}}"#,
+        "\n",
+    );
+    let f = TempFile::new("old.jsonl", session.as_bytes());
+    let r = run(&["check", "--roundtrip", "--ext", "resource-metadata", f.path()], None);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(!r.stdout.contains("[roundtrip]"), "{}", r.stdout);
+    assert!(r.stdout.contains(":2: /msg/result/content/0/annotations: warning [resources.embedded-annotations]"), "{}", r.stdout);
+    assert!(r.stdout.contains(":3: /msg/contents/0: warning [resources.contents-name]"), "{}", r.stdout);
+}

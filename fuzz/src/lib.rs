@@ -93,8 +93,8 @@ pub struct Module {
     pub types: &'static [(&'static str, &'static str)],
     pub roundtrip_json: RoundtripJson,
     pub validate_json_as: ValidateAs,
-    /// Whether reading and writing must give back the input exactly. `resource_metadata`
-    /// upgrades old-form `EmbeddedResource`s (a `[[moved_field]]` rule), so it need not.
+    /// Whether reading and writing must give back the input exactly. Every module does now
+    /// (`resource_metadata` keeps old-form `EmbeddedResource`s as they came).
     pub lossless: bool,
 }
 
@@ -118,7 +118,7 @@ pub static MODULES: &[Module] = &[
     module!(v2025_11_25, true, [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
     module!(v2026_07_28, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
     module!(draft, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
-    module!(resource_metadata, false, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
+    module!(resource_metadata, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
     module!(apps, true, [McpUiHostContext, McpUiResourceMeta, McpUiToolMeta, McpUiInitializeRequest, McpUiInitializeResult]),
 ];
 

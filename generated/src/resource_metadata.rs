@@ -742,6 +742,7 @@ impl __v::Validate for InputRequiredResult {
             }
             cx.pop();
         }
+        crate::validate::v2026::input_required(v, cx);
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -1620,7 +1621,7 @@ impl __p::Builder for __ReadResourceResultContentsItemBuilder {
 impl __p::Keyed for ReadResourceResultContentsItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
-    const NO_MATCH: &'static str = "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `name`, `uri`, `text`); BlobResourceContents (with `name`, `uri`, `blob`)";
+    const NO_MATCH: &'static str = "no variant of ReadResourceResultContentsItem matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
     type Builder = __ReadResourceResultContentsItemBuilder;
     fn builder_for_key(key: &str) -> Option<__ReadResourceResultContentsItemBuilder> {
         match key {
@@ -1685,7 +1686,7 @@ impl __v::Validate for ReadResourceResultContentsItem {
 }
 impl __v::KeyedCheck for ReadResourceResultContentsItem {
     const NAME: &'static str = "ReadResourceResultContentsItem";
-    const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `name`, `uri`, `text`); BlobResourceContents (with `name`, `uri`, `blob`)";
+    const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
     fn decide(key: &str) -> Option<usize> {
         match key {
             "text" => Some(0usize),
@@ -1712,8 +1713,8 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x540, 0x7fb, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x444, 0x6ff, &[]);
+        out[0usize] = __v::rank_by_bits(o, present, 0x500, 0x7fb, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x404, 0x6ff, &[]);
     }
     fn validate_member<'v>(
         member: usize,
@@ -2047,10 +2048,12 @@ impl __v::Validate for ReadResourceResultResponseResult {
 }
 /// A resource's text, with the resource's own metadata (name, title,
 /// description, icons, annotations, size) as `resources/list` gives it.
+///
+/// `name` is optional here although `Resource` requires it: the proposal's
+/// compatibility section makes every new field of read contents optional, so
+/// contents from servers that predate it still read (validation warns).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextResourceContents {
-    /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -2085,6 +2088,9 @@ pub struct TextResourceContents {
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
     pub meta: Option<MetaObject>,
+    /// The resource's name, as `resources/list` gives it. Expected from servers
+    /// that implement the proposal; absent from older ones.
+    pub name: Option<String>,
     /// The text of the resource, in this representation. Set only when the
     /// content can be represented as text.
     pub text: String,
@@ -2095,7 +2101,6 @@ pub struct TextResourceContents {
 /// Reads and writes `TextResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __TextResourceContentsBuilder {
-    name: Option<String>,
     title: Option<String>,
     icons: Option<Vec<Icon>>,
     uri: Option<String>,
@@ -2104,6 +2109,7 @@ pub struct __TextResourceContentsBuilder {
     annotations: Option<Annotations>,
     size: Option<i64>,
     meta: Option<MetaObject>,
+    name: Option<String>,
     text: Option<String>,
     extra: __rt::JsonObject,
 }
@@ -2115,7 +2121,6 @@ impl __p::Builder for __TextResourceContentsBuilder {
         src: S,
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
-            "name" => __p::required(&mut self.name, "name", src),
             "title" => __p::optional(&mut self.title, key, src, &mut self.extra),
             "icons" => __p::optional(&mut self.icons, key, src, &mut self.extra),
             "uri" => __p::required(&mut self.uri, "uri", src),
@@ -2128,6 +2133,7 @@ impl __p::Builder for __TextResourceContentsBuilder {
             }
             "size" => __p::optional(&mut self.size, key, src, &mut self.extra),
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
+            "name" => __p::optional(&mut self.name, key, src, &mut self.extra),
             "text" => __p::required(&mut self.text, "text", src),
             _ => __p::unknown(&mut self.extra, key, src),
         }
@@ -2136,7 +2142,6 @@ impl __p::Builder for __TextResourceContentsBuilder {
         self,
     ) -> ::core::result::Result<TextResourceContents, E> {
         Ok(TextResourceContents {
-            name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
             uri: __p::need(self.uri, "uri")?,
@@ -2145,6 +2150,7 @@ impl __p::Builder for __TextResourceContentsBuilder {
             annotations: self.annotations,
             size: self.size,
             meta: self.meta,
+            name: self.name,
             text: __p::need(self.text, "text")?,
             extra: self.extra,
         })
@@ -2167,7 +2173,6 @@ impl serde::Serialize for TextResourceContents {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut m = s.serialize_map(None)?;
-        m.serialize_entry("name", &self.name)?;
         if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
@@ -2190,6 +2195,9 @@ impl serde::Serialize for TextResourceContents {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
+        if let Some(v) = &self.name {
+            m.serialize_entry("name", v)?;
+        }
         m.serialize_entry("text", &self.text)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -2200,13 +2208,8 @@ impl serde::Serialize for TextResourceContents {
 impl TextResourceContents {
     /// A `TextResourceContents` with its required fields; the optional ones are absent.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        name: impl Into<String>,
-        uri: impl Into<String>,
-        text: impl Into<String>,
-    ) -> Self {
+    pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
-            name: name.into(),
             title: None,
             icons: None,
             uri: uri.into(),
@@ -2215,6 +2218,7 @@ impl TextResourceContents {
             annotations: None,
             size: None,
             meta: None,
+            name: None,
             text: text.into(),
             extra: Default::default(),
         }
@@ -2229,9 +2233,8 @@ impl __p::Shape for TextResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["name", "uri", "text"],
+            &["uri", "text"],
             &[
-                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("title", <String as __p::Shape>::fits as __p::Fit),
                 ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
                 ("uri", <String as __p::Shape>::fits as __p::Fit),
@@ -2240,20 +2243,20 @@ impl __p::Shape for TextResourceContents {
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("text", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["name", "uri", "text"], &[])
+        __p::fits_object(v, &["uri", "text"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
-            &["name", "uri", "text"],
+            &["uri", "text"],
             &[
-                "name",
                 "title",
                 "icons",
                 "uri",
@@ -2262,6 +2265,7 @@ impl __p::Shape for TextResourceContents {
                 "annotations",
                 "size",
                 "_meta",
+                "name",
                 "text",
             ],
             &[],
@@ -2274,34 +2278,26 @@ impl __v::Validate for TextResourceContents {
         let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
         for (k, x) in o {
             match k.as_str() {
-                "name" => __f[0usize] = Some(x),
-                "title" => __f[1usize] = Some(x),
-                "icons" => __f[2usize] = Some(x),
-                "uri" => __f[3usize] = Some(x),
-                "description" => __f[4usize] = Some(x),
-                "mimeType" => __f[5usize] = Some(x),
-                "annotations" => __f[6usize] = Some(x),
-                "size" => __f[7usize] = Some(x),
-                "_meta" => __f[8usize] = Some(x),
+                "title" => __f[0usize] = Some(x),
+                "icons" => __f[1usize] = Some(x),
+                "uri" => __f[2usize] = Some(x),
+                "description" => __f[3usize] = Some(x),
+                "mimeType" => __f[4usize] = Some(x),
+                "annotations" => __f[5usize] = Some(x),
+                "size" => __f[6usize] = Some(x),
+                "_meta" => __f[7usize] = Some(x),
+                "name" => __f[8usize] = Some(x),
                 "text" => __f[9usize] = Some(x),
                 _ => {}
             }
         }
-        if __f[0].is_none() {
-            cx.missing("name", "TextResourceContents");
-        }
-        if __f[3].is_none() {
+        if __f[2].is_none() {
             cx.missing("uri", "TextResourceContents");
         }
         if __f[9].is_none() {
             cx.missing("text", "TextResourceContents");
         }
         if let Some(x) = __f[0] {
-            cx.push_key("name");
-            <String as __v::Validate>::validate_json(x, cx);
-            cx.pop();
-        }
-        if let Some(x) = __f[1] {
             cx.push_key("title");
             let __null = x.is_null();
             if __null {
@@ -2313,7 +2309,7 @@ impl __v::Validate for TextResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[2] {
+        if let Some(x) = __f[1] {
             cx.push_key("icons");
             let __null = x.is_null();
             if __null {
@@ -2325,13 +2321,13 @@ impl __v::Validate for TextResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[3] {
+        if let Some(x) = __f[2] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = __f[4] {
+        if let Some(x) = __f[3] {
             cx.push_key("description");
             let __null = x.is_null();
             if __null {
@@ -2343,7 +2339,7 @@ impl __v::Validate for TextResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[5] {
+        if let Some(x) = __f[4] {
             cx.push_key("mimeType");
             let __null = x.is_null();
             if __null {
@@ -2355,7 +2351,7 @@ impl __v::Validate for TextResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[6] {
+        if let Some(x) = __f[5] {
             cx.push_key("annotations");
             let __null = x.is_null();
             if __null {
@@ -2367,7 +2363,7 @@ impl __v::Validate for TextResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[7] {
+        if let Some(x) = __f[6] {
             cx.push_key("size");
             let __null = x.is_null();
             if __null {
@@ -2379,7 +2375,7 @@ impl __v::Validate for TextResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[8] {
+        if let Some(x) = __f[7] {
             cx.push_key("_meta");
             let __null = x.is_null();
             if __null {
@@ -2387,6 +2383,18 @@ impl __v::Validate for TextResourceContents {
             }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
+            cx.pop();
+        }
+        if let Some(x) = __f[8] {
+            cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
+            <String as __v::Validate>::validate_json(x, cx);
             if __null {
                 cx.end_readable();
             }
@@ -2403,13 +2411,14 @@ impl __v::Validate for TextResourceContents {
                 crate::validate::apps::resource(v, cx);
             }
         }
+        crate::validate::resources::contents(v, cx);
     }
 }
 /// A resource's binary content, with the resource's own metadata.
+///
+/// `name` is optional, as on `TextResourceContents`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BlobResourceContents {
-    /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-    pub name: String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
@@ -2444,6 +2453,9 @@ pub struct BlobResourceContents {
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
     pub meta: Option<MetaObject>,
+    /// The resource's name, as `resources/list` gives it. Expected from servers
+    /// that implement the proposal; absent from older ones.
+    pub name: Option<String>,
     /// The bytes of this representation, base64-encoded.
     ///
     /// Format: `byte`.
@@ -2455,7 +2467,6 @@ pub struct BlobResourceContents {
 /// Reads and writes `BlobResourceContents` objects; see [`__p::Builder`].
 #[derive(Default)]
 pub struct __BlobResourceContentsBuilder {
-    name: Option<String>,
     title: Option<String>,
     icons: Option<Vec<Icon>>,
     uri: Option<String>,
@@ -2464,6 +2475,7 @@ pub struct __BlobResourceContentsBuilder {
     annotations: Option<Annotations>,
     size: Option<i64>,
     meta: Option<MetaObject>,
+    name: Option<String>,
     blob: Option<String>,
     extra: __rt::JsonObject,
 }
@@ -2475,7 +2487,6 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         src: S,
     ) -> ::core::result::Result<(), S::Error> {
         match key.as_str() {
-            "name" => __p::required(&mut self.name, "name", src),
             "title" => __p::optional(&mut self.title, key, src, &mut self.extra),
             "icons" => __p::optional(&mut self.icons, key, src, &mut self.extra),
             "uri" => __p::required(&mut self.uri, "uri", src),
@@ -2488,6 +2499,7 @@ impl __p::Builder for __BlobResourceContentsBuilder {
             }
             "size" => __p::optional(&mut self.size, key, src, &mut self.extra),
             "_meta" => __p::optional(&mut self.meta, key, src, &mut self.extra),
+            "name" => __p::optional(&mut self.name, key, src, &mut self.extra),
             "blob" => __p::required(&mut self.blob, "blob", src),
             _ => __p::unknown(&mut self.extra, key, src),
         }
@@ -2496,7 +2508,6 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         self,
     ) -> ::core::result::Result<BlobResourceContents, E> {
         Ok(BlobResourceContents {
-            name: __p::need(self.name, "name")?,
             title: self.title,
             icons: self.icons,
             uri: __p::need(self.uri, "uri")?,
@@ -2505,6 +2516,7 @@ impl __p::Builder for __BlobResourceContentsBuilder {
             annotations: self.annotations,
             size: self.size,
             meta: self.meta,
+            name: self.name,
             blob: __p::need(self.blob, "blob")?,
             extra: self.extra,
         })
@@ -2527,7 +2539,6 @@ impl serde::Serialize for BlobResourceContents {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut m = s.serialize_map(None)?;
-        m.serialize_entry("name", &self.name)?;
         if let Some(v) = &self.title {
             m.serialize_entry("title", v)?;
         }
@@ -2550,6 +2561,9 @@ impl serde::Serialize for BlobResourceContents {
         if let Some(v) = &self.meta {
             m.serialize_entry("_meta", v)?;
         }
+        if let Some(v) = &self.name {
+            m.serialize_entry("name", v)?;
+        }
         m.serialize_entry("blob", &self.blob)?;
         for (k, v) in &self.extra {
             m.serialize_entry(k, v)?;
@@ -2560,13 +2574,8 @@ impl serde::Serialize for BlobResourceContents {
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        name: impl Into<String>,
-        uri: impl Into<String>,
-        blob: impl Into<String>,
-    ) -> Self {
+    pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
         Self {
-            name: name.into(),
             title: None,
             icons: None,
             uri: uri.into(),
@@ -2575,6 +2584,7 @@ impl BlobResourceContents {
             annotations: None,
             size: None,
             meta: None,
+            name: None,
             blob: blob.into(),
             extra: Default::default(),
         }
@@ -2589,9 +2599,8 @@ impl __p::Shape for BlobResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
-            &["name", "uri", "blob"],
+            &["uri", "blob"],
             &[
-                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("title", <String as __p::Shape>::fits as __p::Fit),
                 ("icons", <Vec<Icon> as __p::Shape>::fits as __p::Fit),
                 ("uri", <String as __p::Shape>::fits as __p::Fit),
@@ -2600,20 +2609,20 @@ impl __p::Shape for BlobResourceContents {
                 ("annotations", <Annotations as __p::Shape>::fits as __p::Fit),
                 ("size", <i64 as __p::Shape>::fits as __p::Fit),
                 ("_meta", <MetaObject as __p::Shape>::fits as __p::Fit),
+                ("name", <String as __p::Shape>::fits as __p::Fit),
                 ("blob", <String as __p::Shape>::fits as __p::Fit),
             ],
             &[],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["name", "uri", "blob"], &[])
+        __p::fits_object(v, &["uri", "blob"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
         __p::score_keys(
             o,
-            &["name", "uri", "blob"],
+            &["uri", "blob"],
             &[
-                "name",
                 "title",
                 "icons",
                 "uri",
@@ -2622,6 +2631,7 @@ impl __p::Shape for BlobResourceContents {
                 "annotations",
                 "size",
                 "_meta",
+                "name",
                 "blob",
             ],
             &[],
@@ -2634,34 +2644,26 @@ impl __v::Validate for BlobResourceContents {
         let mut __f: [Option<&'v serde_json::Value>; 10usize] = [None; 10usize];
         for (k, x) in o {
             match k.as_str() {
-                "name" => __f[0usize] = Some(x),
-                "title" => __f[1usize] = Some(x),
-                "icons" => __f[2usize] = Some(x),
-                "uri" => __f[3usize] = Some(x),
-                "description" => __f[4usize] = Some(x),
-                "mimeType" => __f[5usize] = Some(x),
-                "annotations" => __f[6usize] = Some(x),
-                "size" => __f[7usize] = Some(x),
-                "_meta" => __f[8usize] = Some(x),
+                "title" => __f[0usize] = Some(x),
+                "icons" => __f[1usize] = Some(x),
+                "uri" => __f[2usize] = Some(x),
+                "description" => __f[3usize] = Some(x),
+                "mimeType" => __f[4usize] = Some(x),
+                "annotations" => __f[5usize] = Some(x),
+                "size" => __f[6usize] = Some(x),
+                "_meta" => __f[7usize] = Some(x),
+                "name" => __f[8usize] = Some(x),
                 "blob" => __f[9usize] = Some(x),
                 _ => {}
             }
         }
-        if __f[0].is_none() {
-            cx.missing("name", "BlobResourceContents");
-        }
-        if __f[3].is_none() {
+        if __f[2].is_none() {
             cx.missing("uri", "BlobResourceContents");
         }
         if __f[9].is_none() {
             cx.missing("blob", "BlobResourceContents");
         }
         if let Some(x) = __f[0] {
-            cx.push_key("name");
-            <String as __v::Validate>::validate_json(x, cx);
-            cx.pop();
-        }
-        if let Some(x) = __f[1] {
             cx.push_key("title");
             let __null = x.is_null();
             if __null {
@@ -2673,7 +2675,7 @@ impl __v::Validate for BlobResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[2] {
+        if let Some(x) = __f[1] {
             cx.push_key("icons");
             let __null = x.is_null();
             if __null {
@@ -2685,13 +2687,13 @@ impl __v::Validate for BlobResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[3] {
+        if let Some(x) = __f[2] {
             cx.push_key("uri");
             <String as __v::Validate>::validate_json(x, cx);
             cx.format(x, "uri");
             cx.pop();
         }
-        if let Some(x) = __f[4] {
+        if let Some(x) = __f[3] {
             cx.push_key("description");
             let __null = x.is_null();
             if __null {
@@ -2703,7 +2705,7 @@ impl __v::Validate for BlobResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[5] {
+        if let Some(x) = __f[4] {
             cx.push_key("mimeType");
             let __null = x.is_null();
             if __null {
@@ -2715,7 +2717,7 @@ impl __v::Validate for BlobResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[6] {
+        if let Some(x) = __f[5] {
             cx.push_key("annotations");
             let __null = x.is_null();
             if __null {
@@ -2727,7 +2729,7 @@ impl __v::Validate for BlobResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[7] {
+        if let Some(x) = __f[6] {
             cx.push_key("size");
             let __null = x.is_null();
             if __null {
@@ -2739,7 +2741,7 @@ impl __v::Validate for BlobResourceContents {
             }
             cx.pop();
         }
-        if let Some(x) = __f[8] {
+        if let Some(x) = __f[7] {
             cx.push_key("_meta");
             let __null = x.is_null();
             if __null {
@@ -2747,6 +2749,18 @@ impl __v::Validate for BlobResourceContents {
             }
             <MetaObject as __v::Validate>::validate_json(x, cx);
             crate::validate::meta::check_keys(x, cx, SCHEMA_LABEL, &[]);
+            if __null {
+                cx.end_readable();
+            }
+            cx.pop();
+        }
+        if let Some(x) = __f[8] {
+            cx.push_key("name");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
+            <String as __v::Validate>::validate_json(x, cx);
             if __null {
                 cx.end_readable();
             }
@@ -2764,6 +2778,7 @@ impl __v::Validate for BlobResourceContents {
                 crate::validate::apps::resource(v, cx);
             }
         }
+        crate::validate::resources::contents(v, cx);
     }
 }
 /// Parameters for a `prompts/get` request.
@@ -3790,9 +3805,10 @@ impl __v::Validate for PromptMessage {
 /// A resource embedded in a prompt or tool result.
 ///
 /// The proposal removes the top-level `annotations`: they live in
-/// `resource.annotations`. For compatibility, a message in the old form is
-/// still read: its top-level `annotations` are moved into `resource` (unless
-/// `resource` already has its own), and writing always uses the new form.
+/// `resource.annotations`. A message in the old form is still read and written
+/// back as it came (the top-level `annotations` stay among the unknown keys);
+/// validation warns about it, and `EmbeddedResource::annotations()` reads
+/// either form.
 ///
 /// Always carries `"type": "resource"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
@@ -3834,20 +3850,11 @@ impl __p::Builder for __EmbeddedResourceBuilder {
     }
     fn finish<E: serde::de::Error>(self) -> ::core::result::Result<EmbeddedResource, E> {
         __p::need_literal::<E>(self.__lit_type, "type")?;
-        let mut out = EmbeddedResource {
+        Ok(EmbeddedResource {
             resource: __p::need(self.resource, "resource")?,
             meta: self.meta,
             extra: self.extra,
-        };
-        if let (Some(target), Some(value)) = (
-            Some(&mut out.resource),
-            out.extra.remove("annotations"),
-        ) {
-            if let Some(kept) = __p::move_into::<_, E>(target, "annotations", value)? {
-                out.extra.insert("annotations".to_string(), kept);
-            }
-        }
-        Ok(out)
+        })
     }
 }
 impl<'de> serde::Deserialize<'de> for EmbeddedResource {
@@ -3952,6 +3959,7 @@ impl __v::Validate for EmbeddedResource {
             }
             cx.pop();
         }
+        crate::validate::resources::embedded(v, cx);
     }
 }
 /// The inline type of [`EmbeddedResource`]`.resource`.
@@ -4043,7 +4051,7 @@ impl __p::Builder for __EmbeddedResourceResourceBuilder {
 impl __p::Keyed for EmbeddedResourceResource {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a EmbeddedResourceResource object";
-    const NO_MATCH: &'static str = "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `name`, `uri`, `text`); BlobResourceContents (with `name`, `uri`, `blob`)";
+    const NO_MATCH: &'static str = "no variant of EmbeddedResourceResource matches this value; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
     type Builder = __EmbeddedResourceResourceBuilder;
     fn builder_for_key(key: &str) -> Option<__EmbeddedResourceResourceBuilder> {
         match key {
@@ -4108,7 +4116,7 @@ impl __v::Validate for EmbeddedResourceResource {
 }
 impl __v::KeyedCheck for EmbeddedResourceResource {
     const NAME: &'static str = "EmbeddedResourceResource";
-    const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `name`, `uri`, `text`); BlobResourceContents (with `name`, `uri`, `blob`)";
+    const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
     fn decide(key: &str) -> Option<usize> {
         match key {
             "text" => Some(0usize),
@@ -4135,8 +4143,8 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x540, 0x7fb, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x444, 0x6ff, &[]);
+        out[0usize] = __v::rank_by_bits(o, present, 0x500, 0x7fb, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x404, 0x6ff, &[]);
     }
     fn validate_member<'v>(
         member: usize,
@@ -5450,6 +5458,7 @@ impl __v::Validate for CreateMessageRequestParams {
             }
             cx.pop();
         }
+        crate::validate::v2026::tool_use_ids(v, cx);
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -8113,6 +8122,7 @@ impl __v::Validate for ReadResourceMetadataResult {
             <Vec<Resource> as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
+        crate::validate::resources::metadata_result(v, cx);
     }
 }
 /// A successful response to a `resources/metadata` request.

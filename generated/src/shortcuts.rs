@@ -147,3 +147,23 @@ macro_rules! implementation_shortcuts {
 
 implementation_shortcuts!("v2025-11-25", v2025_11_25);
 implementation_shortcuts!("v2026-07-28", v2026_07_28);
+
+#[cfg(feature = "resource-metadata")]
+impl crate::resource_metadata::EmbeddedResource {
+    /// The annotations in either form: `resource.annotations` (the proposal's),
+    /// else the top-level `annotations` of the old form, which reading keeps
+    /// among the unknown keys (`None` when that value is not `Annotations`;
+    /// validation reports it).
+    pub fn annotations(&self) -> Option<std::borrow::Cow<'_, crate::resource_metadata::Annotations>> {
+        use crate::resource_metadata::EmbeddedResourceResource as R;
+        let current = match &self.resource {
+            R::TextResourceContents(c) => c.annotations.as_ref(),
+            R::BlobResourceContents(c) => c.annotations.as_ref(),
+        };
+        if let Some(a) = current {
+            return Some(std::borrow::Cow::Borrowed(a));
+        }
+        let old = self.extra.get("annotations")?;
+        serde::Deserialize::deserialize(old).ok().map(std::borrow::Cow::Owned)
+    }
+}

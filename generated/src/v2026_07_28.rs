@@ -1676,6 +1676,7 @@ impl __v::Validate for Result {
             }
             cx.pop();
         }
+        crate::validate::v2026::input_required(v, cx);
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -5458,6 +5459,7 @@ impl __v::Validate for InputRequiredResult {
             }
             cx.pop();
         }
+        crate::validate::v2026::input_required(v, cx);
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -6840,6 +6842,7 @@ impl __v::Validate for ClientCapabilities {
             }
             cx.pop();
         }
+        crate::validate::v2026::extension_keys(v, cx);
     }
 }
 /// The inline type of [`ClientCapabilities`]`.sampling`.
@@ -7387,6 +7390,7 @@ impl __v::Validate for ServerCapabilities {
             }
             cx.pop();
         }
+        crate::validate::v2026::extension_keys(v, cx);
     }
 }
 /// The inline type of [`ServerCapabilities`]`.prompts`.
@@ -21420,6 +21424,7 @@ impl __v::Validate for CreateMessageRequestParams {
             }
             cx.pop();
         }
+        crate::validate::v2026::tool_use_ids(v, cx);
     }
 }
 /// The inline type of [`CreateMessageRequestParams`]`.includeContext`.

@@ -19,9 +19,18 @@
  * A resource's text, with the resource's own metadata (name, title,
  * description, icons, annotations, size) as `resources/list` gives it.
  *
+ * `name` is optional here although `Resource` requires it: the proposal's
+ * compatibility section makes every new field of read contents optional, so
+ * contents from servers that predate it still read (validation warns).
+ *
  * @overlay replace
  */
-export interface TextResourceContents extends Resource {
+export interface TextResourceContents extends Omit<Resource, "name"> {
+  /**
+   * The resource's name, as `resources/list` gives it. Expected from servers
+   * that implement the proposal; absent from older ones.
+   */
+  name?: string;
   /**
    * The text of the resource, in this representation. Set only when the
    * content can be represented as text.
@@ -32,9 +41,16 @@ export interface TextResourceContents extends Resource {
 /**
  * A resource's binary content, with the resource's own metadata.
  *
+ * `name` is optional, as on `TextResourceContents`.
+ *
  * @overlay replace
  */
-export interface BlobResourceContents extends Resource {
+export interface BlobResourceContents extends Omit<Resource, "name"> {
+  /**
+   * The resource's name, as `resources/list` gives it. Expected from servers
+   * that implement the proposal; absent from older ones.
+   */
+  name?: string;
   /**
    * The bytes of this representation, base64-encoded.
    *
@@ -47,9 +63,10 @@ export interface BlobResourceContents extends Resource {
  * A resource embedded in a prompt or tool result.
  *
  * The proposal removes the top-level `annotations`: they live in
- * `resource.annotations`. For compatibility, a message in the old form is
- * still read: its top-level `annotations` are moved into `resource` (unless
- * `resource` already has its own), and writing always uses the new form.
+ * `resource.annotations`. A message in the old form is still read and written
+ * back as it came (the top-level `annotations` stay among the unknown keys);
+ * validation warns about it, and `EmbeddedResource::annotations()` reads
+ * either form.
  *
  * @overlay merge
  * @overlayRemove annotations

@@ -3,8 +3,8 @@
 //!
 //! Reading is lenient and lossless; validation is where a value is judged.
 //! Every generated type implements [`Validate`]; the rules the schema cannot
-//! express are written once here ([`jsonrpc`], [`meta`], [`icons`], and, with the
-//! `apps` feature, [`apps`]) and attached to types by `schema/codegen.toml`.
+//! express are written once here ([`jsonrpc`], [`meta`], [`icons`], [`resources`],
+//! [`v2026`], and, with the `apps` feature, [`apps`]) and attached to types by `schema/codegen.toml`.
 //!
 //! ```
 //! # #[cfg(feature = "v2026-07-28")] {
@@ -24,6 +24,7 @@ pub mod icons;
 pub mod jsonrpc;
 pub mod meta;
 pub mod resources;
+pub mod v2026;
 #[cfg(feature = "apps")]
 pub mod apps;
 
@@ -60,9 +61,15 @@ pub const RULES: &[(&str, &str)] = &[
     ("icon.data", "a `data:` icon decodes"),
     ("icon.size", "a `data:` icon is within the size limit"),
     ("icon.content", "a `data:` icon's bytes are the declared or implied image type"),
-    ("resources.same-uri", "every element of a multi-format read has the requested URI (resource-metadata proposal)"),
-    ("resources.distinct-mime-types", "each element of a multi-format read is a different MIME type (warning)"),
-    ("resources.consistent-metadata", "name, title, description and annotations agree across a read's elements (warning)"),
+    ("resources.same-uri", "every element of a multi-format read or of a `resources/metadata` result has the requested URI (resource-metadata proposal)"),
+    ("resources.distinct-mime-types", "each element of a multi-format read or metadata result is a different MIME type, compared case-insensitively (warning)"),
+    ("resources.consistent-metadata", "name, title, description and annotations agree across a read's or metadata result's elements (warning)"),
+    ("resources.contents-name", "read contents carry `name` (absent from servers older than the proposal: warning)"),
+    ("resources.size", "`size` on read contents is that representation's size in bytes (warning)"),
+    ("resources.embedded-annotations", "the top-level `annotations` of an embedded resource, which the proposal removes (warning)"),
+    ("input-required.request-or-state", "an `InputRequiredResult` carries `inputRequests`, `requestState` or both (2026-07-28)"),
+    ("capabilities.extension-key", "a capabilities `extensions` key follows the `_meta` key syntax, with a prefix (2026-07-28)"),
+    ("sampling.tool-use-id", "a `tool_result` block's `toolUseId` is the `id` of a `tool_use` block in an earlier sampling message (2026-07-28)"),
     ("apps.ui-uri", "an MCP Apps UI resource URI starts with `ui://`"),
     ("apps.mime-type", "an MCP Apps UI resource is `text/html;profile=mcp-app`"),
     ("apps.content", "an MCP Apps UI resource's content is `text` or `blob`"),
