@@ -8502,6 +8502,7 @@ impl __v::Validate for Implementation {
             }
             cx.pop();
         }
+        crate::validate::links::website_url(v, cx);
     }
 }
 /// Parameters for a [`notifications/progress`](ProgressNotification) notification.
