@@ -138,8 +138,8 @@ fn cases() -> Vec<Case> {
             rule: "meta.reserved-key",
             check: check!(v6::TextContent),
             valid: json!({"type": "text", "text": "a", "_meta": {"com.example.mcp/x": 1}}),
-            invalid: json!({"type": "text", "text": "a", "_meta": {"tools.mcp.com/x": 1}}),
-            pointer: "/_meta/tools.mcp.com~1x",
+            invalid: json!({"type": "text", "text": "a", "_meta": {"mcp.dev/x": 1}}),
+            pointer: "/_meta/mcp.dev~1x",
             severity: w,
         },
         Case {

@@ -170,9 +170,13 @@ fn check_data(src: &str, declared: Option<&str>, cx: &mut Cx<'_>) {
         cx.error("icon.content", "the icon's bytes are not PNG, JPEG, SVG or WebP");
         return;
     };
-    for (what, expected) in [("`mimeType`", declared), ("the `data:` URI", implied.filter(|i| Some(*i) != declared))] {
-        if let Some(expected) = expected.filter(|e| *e != found) {
-            cx.error("icon.content", format!("{what} says `{expected}` but the icon's bytes are `{found}`"));
+    if let Some(expected) = declared.or(implied).filter(|e| *e != found) {
+        cx.error("icon.content", format!("the icon is declared as `{expected}` but its bytes are `{found}`"));
+    }
+    // With both given, the URI's own type is held to the bytes too (once, if it differs from `mimeType`).
+    if let (Some(d), Some(i)) = (declared, implied) {
+        if i != d && i != found {
+            cx.error("icon.content", format!("the `data:` URI says `{i}` but the icon's bytes are `{found}`"));
         }
     }
     if found == "image/svg+xml" {
