@@ -247,3 +247,18 @@ fn pick_agrees_with_validation() {
         }
     }
 }
+
+#[test]
+fn pick_with_options_follows_those_options() {
+    let list = icons_of(json!([
+        {"src": b64("image/png", PNG), "sizes": ["any"]},
+        {"src": "https://e/noext", "sizes": ["16x16"]},
+    ]));
+    assert_eq!(pick(&list, 48, None).unwrap().src, list[0].src);
+    // A 12-byte PNG is over a 4-byte limit; the https icon (a warning: unknown type) is then the choice ...
+    let small = Options { icon_max_bytes: 4, ..Options::default() };
+    assert_eq!(icons::pick_with(&list, 48, None, &small).unwrap().src, "https://e/noext");
+    // ... unless warnings count as errors too.
+    let strict = Options { icon_max_bytes: 4, strict: true, ..Options::default() };
+    assert!(icons::pick_with(&list, 48, None, &strict).is_none());
+}

@@ -226,7 +226,12 @@ pub trait IconInfo {
 
 /// Whether the validator finds no error in the icon (with the default options).
 pub fn acceptable<I: IconInfo + ?Sized>(icon: &I) -> bool {
-    let mut cx = Cx::new(Options::default());
+    acceptable_with(icon, &Options::default())
+}
+
+/// [`acceptable`] with the given options (the `data:` size limit; strict mode).
+pub fn acceptable_with<I: IconInfo + ?Sized>(icon: &I, options: &Options) -> bool {
+    let mut cx = Cx::new(*options);
     check_fields(Some(icon.src()), icon.mime_type(), icon.sizes().into_iter().map(Some), &mut cx);
     cx.finish().is_valid()
 }
@@ -239,6 +244,11 @@ pub fn acceptable<I: IconInfo + ?Sized>(icon: &I) -> bool {
 /// then the smallest size at least `size`, then the largest one below it.
 /// Ties go to the icon listed first.
 pub fn pick<'a, I: IconInfo>(icons: &'a [I], size: u32, theme: Option<&str>) -> Option<&'a I> {
+    pick_with(icons, size, theme, &Options::default())
+}
+
+/// [`pick`] among the icons validation with `options` accepts.
+pub fn pick_with<'a, I: IconInfo>(icons: &'a [I], size: u32, theme: Option<&str>, options: &Options) -> Option<&'a I> {
     let rank = |i: &I| {
         let theme_rank = match (theme, i.theme()) {
             (Some(want), Some(has)) if want == has => 2,
@@ -266,7 +276,7 @@ pub fn pick<'a, I: IconInfo>(icons: &'a [I], size: u32, theme: Option<&str>) -> 
     for icon in icons {
         let r = rank(icon);
         // Ranking is cheap; only a candidate that would win is validated (which may decode `data:`).
-        if best.as_ref().is_some_and(|(_, b)| r <= *b) || !acceptable(icon) {
+        if best.as_ref().is_some_and(|(_, b)| r <= *b) || !acceptable_with(icon, options) {
             continue;
         }
         best = Some((icon, r));
