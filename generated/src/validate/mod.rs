@@ -3,7 +3,7 @@
 //!
 //! Reading is lenient and lossless; validation is where a value is judged.
 //! Every generated type implements [`Validate`]; the rules the schema cannot
-//! express are written once here ([`jsonrpc`], [`meta`], [`icons`], and, with the
+//! express are written once here ([`jsonrpc`], [`meta`], [`icons`], [`links`], and, with the
 //! `apps` feature, [`apps`]) and attached to types by `schema/codegen.toml`.
 //!
 //! ```
