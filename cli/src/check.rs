@@ -635,6 +635,7 @@ impl Checker {
         };
         if self.validate {
             push_report(prefix, (entry.validate)(value, &self.options), out);
+            crate::compat_icons::check(module, ty, value, &self.options, prefix, out);
         }
         // Writing back costs as much as reading; only --roundtrip needs it.
         let read = if self.roundtrip {

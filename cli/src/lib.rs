@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod check;
+pub mod compat_icons;
 pub mod report;
 pub mod versions;
 

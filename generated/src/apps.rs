@@ -2717,6 +2717,12 @@ impl __v::Validate for McpUiOpenLinkRequest {
             <McpUiOpenLinkRequestParams as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::links::open_link(v, cx);
+            }
+        }
     }
 }
 /// The inline type of [`McpUiOpenLinkRequest`]`.params`.

@@ -6630,6 +6630,7 @@ impl __v::Validate for Implementation {
             }
             cx.pop();
         }
+        crate::validate::links::website_url(v, cx);
     }
 }
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.

@@ -8506,6 +8506,7 @@ impl __v::Validate for Implementation {
             }
             cx.pop();
         }
+        crate::validate::links::website_url(v, cx);
     }
 }
 /// Parameters for a [`notifications/progress`](ProgressNotification) notification.

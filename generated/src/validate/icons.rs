@@ -5,7 +5,9 @@
 use serde_json::Value;
 
 use super::formats::decode_base64;
-use super::Cx;
+use super::{Cx, Options};
+
+pub mod svg;
 
 /// Image types a consumer may render, with the canonical type each one means.
 pub const ALLOWED_MIME_TYPES: &[(&str, &str)] = &[
@@ -62,16 +64,28 @@ fn scheme(src: &str) -> Option<String> {
     Some(s.to_ascii_lowercase())
 }
 
-/// Checks one icon object (its `src`, `mimeType` and `data:` bytes).
+/// Checks one icon object (its `src`, `mimeType`, `sizes` and `data:` bytes).
 pub fn check<'v>(v: &'v Value, cx: &mut Cx<'v>) {
     let Some(o) = v.as_object() else { return };
-    let declared = o.get("mimeType").and_then(Value::as_str);
+    let sizes = o.get("sizes").and_then(Value::as_array).map(|a| a.iter().map(Value::as_str));
+    check_fields(o.get("src").and_then(Value::as_str), o.get("mimeType").and_then(Value::as_str), sizes.into_iter().flatten(), cx);
+}
+
+/// [`check`] on an icon's fields; `sizes` yields `None` for an entry that is not a string.
+fn check_fields<'s>(src: Option<&str>, declared: Option<&str>, sizes: impl Iterator<Item = Option<&'s str>>, cx: &mut Cx<'_>) {
     if let Some(m) = declared {
         if allowed(m).is_none() {
             cx.key("mimeType", |cx| cx.error("icon.mime-type", format!("`{m}` is not an allowed icon type (PNG, JPEG, SVG, WebP)")));
         }
     }
-    let Some(src) = o.get("src").and_then(Value::as_str) else { return };
+    cx.push_key("sizes");
+    for (i, size) in sizes.enumerate() {
+        if let Some(size) = size.filter(|s| !size_ok(s)) {
+            cx.index(i, |cx| cx.error("icon.sizes", format!("{} is not a size: write `WxH` in pixels (e.g. `48x48`) or `any`, one size per entry", describe_short(size))));
+        }
+    }
+    cx.pop();
+    let Some(src) = src else { return };
     cx.key("src", |cx| match scheme(src).as_deref() {
         Some("https") => {
             if declared.is_none() && implied_by_extension(src).is_none() {
@@ -84,11 +98,36 @@ pub fn check<'v>(v: &'v Value, cx: &mut Cx<'v>) {
     });
 }
 
+/// One `sizes` entry: `any`, or a width and a height in pixels (positive, no leading
+/// zero) joined by `x`, as HTML's `sizes` attribute writes them.
+pub fn size_ok(s: &str) -> bool {
+    if s.eq_ignore_ascii_case("any") {
+        return true;
+    }
+    let dimension = |d: &str| !d.starts_with('0') && d.bytes().all(|b| b.is_ascii_digit()) && d.parse::<u32>().is_ok();
+    s.split_once(['x', 'X']).is_some_and(|(w, h)| dimension(w) && dimension(h))
+}
+
+/// The largest dimension of a valid `WxH` entry (`None` for `any`).
+fn size_px(s: &str) -> Option<u32> {
+    let (w, h) = s.split_once(['x', 'X'])?;
+    Some(w.parse::<u32>().ok()?.max(h.parse().ok()?))
+}
+
+fn describe_short(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((end, _)) => format!("{:?}…", &s[..end]),
+        None => format!("{s:?}"),
+    }
+}
+
 fn check_data(src: &str, declared: Option<&str>, cx: &mut Cx<'_>) {
     let Some(uri) = parse_data_uri(src) else {
         cx.error("icon.data", "the `data:` URI has no `,` before its data");
         return;
     };
+    // An absent media type (RFC 2397's default, text/plain) is not held against the
+    // icon: `mimeType` and the bytes still have to agree.
     let implied = match uri.mime {
         Some(m) => match allowed(m) {
             Some(c) => Some(c),
@@ -99,6 +138,13 @@ fn check_data(src: &str, declared: Option<&str>, cx: &mut Cx<'_>) {
         },
         None => None,
     };
+    // A `mimeType` that is not allowed was reported on its own field.
+    let declared = declared.and_then(allowed);
+    if let (Some(d), Some(i)) = (declared, implied) {
+        if d != i {
+            cx.error("icon.content", format!("`mimeType` says `{d}` but the `data:` URI says `{i}`"));
+        }
+    }
     let bytes = if uri.base64 {
         match decode_base64(uri.data) {
             Ok(b) => b,
@@ -120,13 +166,23 @@ fn check_data(src: &str, declared: Option<&str>, cx: &mut Cx<'_>) {
     if bytes.len() > max {
         cx.error("icon.size", format!("the icon is {} bytes, more than the limit of {max}", bytes.len()));
     }
-    let expected = declared.and_then(allowed).or(implied);
-    match (sniff(&bytes), expected) {
-        (None, _) => cx.error("icon.content", "the icon's bytes are not PNG, JPEG, SVG or WebP"),
-        (Some(found), Some(expected)) if found != expected => {
-            cx.error("icon.content", format!("the icon is declared as `{expected}` but its bytes are `{found}`"))
+    let Some(found) = sniff(&bytes) else {
+        cx.error("icon.content", "the icon's bytes are not PNG, JPEG, SVG or WebP");
+        return;
+    };
+    if let Some(expected) = declared.or(implied).filter(|e| *e != found) {
+        cx.error("icon.content", format!("the icon is declared as `{expected}` but its bytes are `{found}`"));
+    }
+    // With both given, the URI's own type is held to the bytes too (once, if it differs from `mimeType`).
+    if let (Some(d), Some(i)) = (declared, implied) {
+        if i != d && i != found {
+            cx.error("icon.content", format!("the `data:` URI says `{i}` but the icon's bytes are `{found}`"));
         }
-        _ => {}
+    }
+    if found == "image/svg+xml" {
+        for finding in svg::scan(&bytes) {
+            cx.error("icon.svg-active", finding.message());
+        }
     }
 }
 
@@ -163,51 +219,69 @@ fn percent_decode(s: &str) -> Option<Vec<u8>> {
 pub trait IconInfo {
     fn src(&self) -> &str;
     fn mime_type(&self) -> Option<&str>;
-    /// Sizes such as `48x48` or `any`; empty when the icon does not say.
+    /// The `sizes` entries as written, such as `48x48` or `any`; empty when the icon does not say.
     fn sizes(&self) -> Vec<&str>;
     fn theme(&self) -> Option<&str>;
 }
 
+/// Whether the validator finds no error in the icon (with the default options).
+pub fn acceptable<I: IconInfo + ?Sized>(icon: &I) -> bool {
+    acceptable_with(icon, &Options::default())
+}
+
+/// [`acceptable`] with the given options (the `data:` size limit; strict mode).
+pub fn acceptable_with<I: IconInfo + ?Sized>(icon: &I, options: &Options) -> bool {
+    let mut cx = Cx::new(*options);
+    check_fields(Some(icon.src()), icon.mime_type(), icon.sizes().into_iter().map(Some), &mut cx);
+    cx.finish().is_valid()
+}
+
 /// Chooses the icon to show at `size` pixels for a `light` or `dark` theme.
 ///
-/// Only icons a consumer may render count (an `https:` or `data:` source and an
-/// allowed type). Among them it prefers the requested theme (then icons without
-/// one), then a scalable icon (`any`), then the smallest size at least `size`,
-/// then the largest one below it.
+/// Only icons the validator accepts count (see [`acceptable`]). Among them it
+/// prefers the requested theme (then icons without one), then one that fits
+/// any size (`any`, or no `sizes` at all, which SEP-973 says means any size),
+/// then the smallest size at least `size`, then the largest one below it.
+/// Ties go to the icon listed first.
 pub fn pick<'a, I: IconInfo>(icons: &'a [I], size: u32, theme: Option<&str>) -> Option<&'a I> {
-    icons
-        .iter()
-        .rev() // `max_by_key` keeps the last of equals; reversed, that is the first listed.
-        .filter(|i| {
-            let src = i.src();
-            let s = scheme(src);
-            let safe = matches!(s.as_deref(), Some("https") | Some("data"));
-            let mime = i.mime_type().map(allowed).unwrap_or(Some("image/png"));
-            safe && mime.is_some()
-        })
-        .max_by_key(|i| {
-            let theme_rank = match (theme, i.theme()) {
-                (Some(want), Some(has)) if want == has => 2,
-                (_, None) => 1,
-                (None, Some(_)) => 1,
-                _ => 0,
-            };
-            let sizes = i.sizes();
-            let size_rank: i64 = if sizes.contains(&"any") {
-                i64::MAX
-            } else {
-                let px: Vec<i64> = sizes.iter().filter_map(|s| s.split(['x', 'X']).next()?.parse().ok()).collect();
-                let want = size as i64;
-                match (px.iter().filter(|p| **p >= want).min(), px.iter().max()) {
-                    // At least the size wanted: the closer the better.
-                    (Some(p), _) => i64::MAX / 2 - (p - want),
-                    // Only smaller ones: the larger the better.
-                    (None, Some(p)) => *p,
-                    (None, None) => 0,
-                }
-            };
-            (theme_rank, size_rank)
-        })
+    pick_with(icons, size, theme, &Options::default())
+}
+
+/// [`pick`] among the icons validation with `options` accepts.
+pub fn pick_with<'a, I: IconInfo>(icons: &'a [I], size: u32, theme: Option<&str>, options: &Options) -> Option<&'a I> {
+    let rank = |i: &I| {
+        let theme_rank = match (theme, i.theme()) {
+            (Some(want), Some(has)) if want == has => 2,
+            (_, None) => 1,
+            (None, Some(_)) => 1,
+            _ => 0,
+        };
+        let sizes = i.sizes();
+        let size_rank: i64 = if sizes.is_empty() || sizes.iter().any(|s| s.eq_ignore_ascii_case("any")) {
+            i64::MAX
+        } else {
+            let px: Vec<i64> = sizes.iter().filter_map(|s| size_px(s)).map(i64::from).collect();
+            let want = i64::from(size);
+            match (px.iter().filter(|p| **p >= want).min(), px.iter().max()) {
+                // At least the size wanted: the closer the better.
+                (Some(p), _) => i64::MAX / 2 - (p - want),
+                // Only smaller ones: the larger the better.
+                (None, Some(p)) => *p,
+                (None, None) => 0,
+            }
+        };
+        (theme_rank, size_rank)
+    };
+    let mut best: Option<(&I, (i32, i64))> = None;
+    for icon in icons {
+        let r = rank(icon);
+        // Ranking is cheap; only a candidate that would win is validated (which may decode `data:`).
+        if best.as_ref().is_some_and(|(_, b)| r <= *b) || !acceptable_with(icon, options) {
+            continue;
+        }
+        best = Some((icon, r));
+    }
+    best.map(|(i, _)| i)
 }
 
 macro_rules! icon_info {
@@ -221,7 +295,7 @@ macro_rules! icon_info {
                 self.mime_type.as_deref()
             }
             fn sizes(&self) -> Vec<&str> {
-                self.sizes.iter().flatten().flat_map(|s| s.split_whitespace()).collect()
+                self.sizes.iter().flatten().map(String::as_str).collect()
             }
             fn theme(&self) -> Option<&str> {
                 self.theme.as_ref().map(|t| t.as_str())

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::Cx;
 
-/// Labels (second one) that make a prefix MCP's own.
+/// Labels that make a prefix MCP's own (matched ignoring ASCII case, as DNS labels are).
 pub const RESERVED_LABELS: &[&str] = &["modelcontextprotocol", "mcp"];
 
 /// Keys the spec defines, all well-formed: most `_meta` objects hold only these,
@@ -50,14 +50,22 @@ pub fn split(key: &str) -> (Option<&str>, &str) {
     }
 }
 
-/// Whether a key's prefix is reserved for MCP: its second label is `modelcontextprotocol` or `mcp`.
+/// Whether a key's prefix is reserved for MCP. Two texts say which prefixes are:
+/// schema.ts reserves a prefix whose second label is `modelcontextprotocol` or `mcp`
+/// (`io.modelcontextprotocol/`, `com.mcp.tools/`); the draft basic overview reserves
+/// one where such a label comes anywhere before the last label (`modelcontextprotocol.io/`,
+/// `api.modelcontextprotocol.org/`, `tools.mcp.com/`). A key reserved by either is reported.
 pub fn is_reserved(key: &str) -> bool {
     let Some(prefix) = split(key).0 else { return false };
-    let p = prefix.as_bytes();
-    let Some(first_dot) = p.iter().position(|&b| b == b'.') else { return false };
-    let rest = &p[first_dot + 1..];
-    let second = &rest[..rest.iter().position(|&b| b == b'.').unwrap_or(rest.len())];
-    RESERVED_LABELS.iter().any(|l| l.as_bytes() == second)
+    let reserved = |label: &[u8]| RESERVED_LABELS.iter().any(|r| r.as_bytes().eq_ignore_ascii_case(label));
+    let mut labels = prefix.as_bytes().split(|&b| b == b'.').enumerate().peekable();
+    while let Some((i, label)) = labels.next() {
+        let last = labels.peek().is_none();
+        if (!last || i == 1) && reserved(label) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The spec's syntax for a key; the error says which part is wrong.
@@ -157,12 +165,12 @@ mod tests {
             Ok(())
         }
         fn old_is_reserved(key: &str) -> bool {
-            match key.rfind('/') {
-                Some(i) => key[..i].split('.').nth(1).is_some_and(|l| RESERVED_LABELS.contains(&l)),
-                None => false,
-            }
+            let Some(i) = key.rfind('/') else { return false };
+            let labels: Vec<String> = key[..i].split('.').map(str::to_ascii_lowercase).collect();
+            let mcp = |l: &String| RESERVED_LABELS.contains(&l.as_str());
+            labels.get(1).is_some_and(mcp) || labels[..labels.len() - 1].iter().any(mcp)
         }
-        let alphabet = ["a", "1", "-", "_", ".", "/", " ", "é", "mcp"];
+        let alphabet = ["a", "1", "-", "_", ".", "/", " ", "é", "mcp", "MCp"];
         let mut keys = vec![String::new()];
         let mut frontier = keys.clone();
         for _ in 0..5 {
@@ -177,10 +185,14 @@ mod tests {
 
     #[test]
     fn reserved() {
+        // schema.ts's second-label examples, then the draft overview's.
         for r in ["io.modelcontextprotocol/x", "dev.mcp/x", "org.modelcontextprotocol.api/x", "com.mcp.tools/x"] {
             assert!(is_reserved(r), "{r}");
         }
-        for n in ["com.example.mcp/x", "mcp/x", "progressToken", "modelcontextprotocol.io/x"] {
+        for r in ["modelcontextprotocol.io/x", "mcp.dev/x", "api.modelcontextprotocol.org/x", "tools.mcp.com/x", "a.b.mcp.c/x", "IO.ModelContextProtocol/x", "MCP.dev/"] {
+            assert!(is_reserved(r), "{r}");
+        }
+        for n in ["com.example.mcp/x", "mcp/x", "progressToken", "com.example/mcp", "mcpx.dev/x", "com.example/x"] {
             assert!(!is_reserved(n), "{n}");
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! Reading is lenient and lossless; validation is where a value is judged.
 //! Every generated type implements [`Validate`]; the rules the schema cannot
-//! express are written once here ([`jsonrpc`], [`meta`], [`icons`], [`resources`],
+//! express are written once here ([`jsonrpc`], [`meta`], [`icons`], [`links`], [`resources`],
 //! [`v2026`], and, with the `apps` feature, [`apps`]) and attached to types by `schema/codegen.toml`.
 //!
 //! ```
@@ -22,6 +22,7 @@
 pub mod formats;
 pub mod icons;
 pub mod jsonrpc;
+pub mod links;
 pub mod meta;
 pub mod resources;
 pub mod v2026;
@@ -50,7 +51,7 @@ pub const RULES: &[(&str, &str)] = &[
     ("unknown-variant", "a `method`, `type` or other tag the schema version does not define"),
     ("no-variant", "a value matches no member of a union"),
     ("meta.key-name", "`_meta` key syntax: prefix labels and name"),
-    ("meta.reserved-key", "a key under an MCP-reserved prefix that the version does not define (warning)"),
+    ("meta.reserved-key", "a key under an MCP-reserved prefix (`mcp` or `modelcontextprotocol` as the second label, or as any label but the last) that the version does not define (warning)"),
     ("jsonrpc.version", "a message carries `\"jsonrpc\": \"2.0\"`"),
     ("jsonrpc.id", "a request or response id is a string or an integer, never null"),
     ("jsonrpc.response", "a response sets exactly one of `result` and `error`"),
@@ -60,7 +61,10 @@ pub const RULES: &[(&str, &str)] = &[
     ("icon.mime-type", "an icon's type is PNG, JPEG, SVG or WebP (unknown type: warning)"),
     ("icon.data", "a `data:` icon decodes"),
     ("icon.size", "a `data:` icon is within the size limit"),
-    ("icon.content", "a `data:` icon's bytes are the declared or implied image type"),
+    ("icon.content", "a `data:` icon's media type, its `mimeType` and its bytes (by magic number) are the same image type"),
+    ("icon.sizes", "each `sizes` entry of an icon is `WxH` in pixels or `any`"),
+    ("icon.svg-active", "a `data:` SVG icon has no scripts, event handlers, `javascript:` URLs, `foreignObject` or external references"),
+    ("link.scheme", "`websiteUrl` and the `ui/open-link` URL are `https:` or `http:` (other schemes run code or open local files or apps)"),
     ("resources.same-uri", "every element of a multi-format read or of a `resources/metadata` result has the requested URI (resource-metadata proposal)"),
     ("resources.distinct-mime-types", "each element of a multi-format read or metadata result is a different MIME type, compared case-insensitively (warning)"),
     ("resources.consistent-metadata", "name, title, description and annotations agree across a read's or metadata result's elements (warning)"),
