@@ -719,7 +719,9 @@ impl Checker {
                 (true, Some(t)) if result.get("task").is_some() => Some(t),
                 _ => None,
             };
-            if let (Some(_), Some(task_id)) = (task_result, result.get("task").and_then(|t| t.get("taskId")).and_then(IdKey::of)) {
+            // Remember the task, so `tasks/result` naming it is typed by this request's result.
+            let task_id = task_result.and(result.get("task")).and_then(|t| t.get("taskId")).and_then(IdKey::of);
+            if let Some(task_id) = task_id {
                 self.tasks[req_dir.index()].insert(task_id, TaskOrigin { module: req.module, result: req.result });
             }
             let info = &self.infos[v];
