@@ -20,6 +20,8 @@ options:
   --roundtrip              also check that re-serializing gives the same JSON
   --no-validate            only check typed reading (no validation rules)
   --strict                 warnings are errors
+  --max-findings N         findings kept and printed per value (default 100);
+                           the rest are counted (`and M more`)
   --json                   print results as JSON lines (see cli/README.md)
   -h, --help               print this help
 
@@ -48,8 +50,13 @@ pub struct CheckArgs {
     pub validate: bool,
     pub strict: bool,
     pub json: bool,
+    /// Findings kept per value; the rest are only counted, so memory stays bounded.
+    pub max_findings: usize,
     pub files: Vec<String>,
 }
+
+/// Findings kept per value unless `--max-findings` says otherwise.
+pub const DEFAULT_MAX_FINDINGS: usize = 100;
 
 impl Default for CheckArgs {
     fn default() -> Self {
@@ -61,6 +68,7 @@ impl Default for CheckArgs {
             validate: true,
             strict: false,
             json: false,
+            max_findings: DEFAULT_MAX_FINDINGS,
             files: Vec::new(),
         }
     }
@@ -163,6 +171,13 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
                 no_value(&inline)?;
                 out.json = true
             }
+            "--max-findings" => {
+                let v = value("--max-findings")?;
+                out.max_findings = match v.parse::<usize>() {
+                    Ok(n) if n > 0 => n,
+                    _ => return err(format!("--max-findings needs a positive whole number, found `{v}`")),
+                };
+            }
             _ => return err(format!("unknown option `{arg}`")),
         }
     }
@@ -232,5 +247,8 @@ mod tests {
         assert!(p(&["check", "--ext", "apps", "--type", "McpUiResourceMeta", "x"]).is_ok());
         assert!(p(&["check", "--strict=yes", "x"]).is_err());
         assert!(p(&["frobnicate"]).is_err());
+        assert!(p(&["check", "--max-findings", "0", "x"]).is_err());
+        assert!(p(&["check", "--max-findings=ten", "x"]).is_err());
+        assert!(matches!(p(&["check", "--max-findings=7", "x"]), Ok(Command::Check(a)) if a.max_findings == 7));
     }
 }

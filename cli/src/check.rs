@@ -12,8 +12,22 @@ use crate::versions::{version_index, Extension, Info, Module, Side, EXTENSIONS, 
 /// The `_meta` key that carries the protocol version in 2026-07-28 and later.
 pub const PROTOCOL_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
+/// The result type of the resource-metadata proposal's `resources/metadata`; a module that has it
+/// applies the proposal's same-URI rule against the requested URI.
+const METADATA_RESULT: &str = "ReadResourceMetadataResult";
+
 /// How many unanswered requests each direction remembers; the oldest are forgotten first.
 pub const PENDING_CAP: usize = 4096;
+
+/// How many answered (or cancelled) request ids each direction remembers to catch a reused
+/// id; the oldest are forgotten first, so memory stays bounded on an endless stream.
+pub const ANSWERED_CAP: usize = 4096;
+
+/// How many tasks (from `CreateTaskResult`) each direction remembers for `tasks/result`.
+pub const TASKS_CAP: usize = 4096;
+
+/// The request whose result is the result of the task it names (2025-11-25).
+const TASK_RESULT_METHOD: &str = "tasks/result";
 
 /// One finding about a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,11 +49,15 @@ pub struct Outcome {
     /// The schema type it was checked as.
     pub type_name: Option<&'static str>,
     pub diags: Vec<Diag>,
+    /// Findings past `--max-findings`: counted, not kept.
+    pub omitted: usize,
+    /// How many of the omitted findings are errors.
+    pub omitted_errors: usize,
 }
 
 impl Outcome {
     pub fn failed(&self) -> bool {
-        self.diags.iter().any(|d| d.severity == Severity::Error)
+        self.omitted_errors > 0 || self.diags.iter().any(|d| d.severity == Severity::Error)
     }
 }
 
@@ -96,31 +114,48 @@ impl IdKey {
     }
 }
 
-/// An unanswered request.
+/// An unanswered request: what its response is checked against.
 #[derive(Debug, Clone)]
-struct Req {
+pub struct Req {
     module: ModRef,
     /// The method as the schema names it; `None` for a method the module does not define.
     method: Option<&'static str>,
     result: Option<&'static str>,
     line: u64,
+    /// The params carry `task` and the request type takes it: the answer may be `CreateTaskResult`.
+    task: bool,
+    /// The request's `params.uri` (`resources/read`, ...), for rules on the result that need
+    /// the requested URI.
+    pub uri: Option<Box<str>>,
 }
 
-/// Unanswered requests of one direction, bounded: answered ones are removed, and past
-/// [`PENDING_CAP`] the oldest is forgotten.
-#[derive(Default)]
-struct Pending {
-    map: HashMap<IdKey, Req>,
+/// Where a task came from: the request that `CreateTaskResult` answered.
+#[derive(Debug, Clone)]
+struct TaskOrigin {
+    module: ModRef,
+    result: Option<&'static str>,
+}
+
+/// A map from ids of one direction, bounded: past its cap the oldest entry is forgotten.
+struct Bounded<V> {
+    map: HashMap<IdKey, V>,
     order: VecDeque<IdKey>,
+    cap: usize,
 }
 
-impl Pending {
-    fn insert(&mut self, key: IdKey, req: Req) -> Option<Req> {
-        let old = self.map.insert(key.clone(), req);
+type Pending = Bounded<Req>;
+
+impl<V> Bounded<V> {
+    fn new(cap: usize) -> Self {
+        Bounded { map: HashMap::new(), order: VecDeque::new(), cap }
+    }
+
+    fn insert(&mut self, key: IdKey, value: V) -> Option<V> {
+        let old = self.map.insert(key.clone(), value);
         if old.is_none() {
             self.order.push_back(key);
         }
-        while self.map.len() > PENDING_CAP {
+        while self.map.len() > self.cap {
             match self.order.pop_front() {
                 Some(k) => {
                     self.map.remove(&k);
@@ -128,15 +163,19 @@ impl Pending {
                 None => break,
             }
         }
-        // Keys of answered requests linger in `order`; drop them once they dominate.
-        if self.order.len() > 2 * PENDING_CAP.max(self.map.len()) {
+        // Keys of removed entries linger in `order`; drop them once they dominate.
+        if self.order.len() > 2 * self.cap.max(self.map.len()) {
             let map = &self.map;
             self.order.retain(|k| map.contains_key(k));
         }
         old
     }
 
-    fn remove(&mut self, key: &IdKey) -> Option<Req> {
+    fn get(&self, key: &IdKey) -> Option<&V> {
+        self.map.get(key)
+    }
+
+    fn remove(&mut self, key: &IdKey) -> Option<V> {
         let req = self.map.remove(key);
         if self.map.is_empty() {
             self.order.clear();
@@ -162,9 +201,20 @@ pub struct Checker {
     modules: Vec<&'static Module>,
     infos: Vec<Info>,
     exts: Vec<(usize, &'static Extension, Info)>,
+    max_findings: usize,
     // Stream state, reset per file.
     negotiated: Option<usize>,
     pending: [Pending; 2],
+    /// Ids of answered or cancelled requests per direction (the line of the request).
+    answered: [Bounded<u64>; 2],
+    /// Tasks per direction of the request that created them.
+    tasks: [Bounded<TaskOrigin>; 2],
+    /// The line of the stream's first `initialize` request.
+    initialize_line: Option<u64>,
+}
+
+fn per_dir<V>(cap: usize) -> [Bounded<V>; 2] {
+    [Bounded::new(cap), Bounded::new(cap)]
 }
 
 impl Checker {
@@ -194,15 +244,22 @@ impl Checker {
             infos: modules.iter().map(|m| Info::new(m)).collect(),
             modules,
             exts,
+            max_findings: args.max_findings.max(1),
             negotiated: None,
-            pending: Default::default(),
+            pending: per_dir(PENDING_CAP),
+            answered: per_dir(ANSWERED_CAP),
+            tasks: per_dir(TASKS_CAP),
+            initialize_line: None,
         }
     }
 
-    /// Forgets what the previous stream negotiated and which requests it left unanswered.
+    /// Forgets what the previous stream negotiated, its requests and its tasks.
     pub fn reset_stream(&mut self) {
         self.negotiated = None;
-        self.pending = Default::default();
+        self.pending = per_dir(PENDING_CAP);
+        self.answered = per_dir(ANSWERED_CAP);
+        self.tasks = per_dir(TASKS_CAP);
+        self.initialize_line = None;
     }
 
     /// How many requests are remembered as unanswered (bounded by twice [`PENDING_CAP`]).
@@ -252,6 +309,11 @@ impl Checker {
             out.diags.push(error("", "internal", format!("the checker panicked on this value (a bug): {what}")));
         }
         dedupe(&mut out.diags);
+        if out.diags.len() > self.max_findings {
+            let rest = out.diags.split_off(self.max_findings);
+            out.omitted += rest.len();
+            out.omitted_errors += rest.iter().filter(|d| d.severity == Severity::Error).count();
+        }
     }
 
     fn check_value_inner(&mut self, mut value: Value, out: &mut Outcome) {
@@ -261,6 +323,11 @@ impl Checker {
         let mut line_type: Option<String> = None;
         if let Value::Object(o) = &mut value {
             if o.contains_key("msg") && !o.contains_key("jsonrpc") {
+                // A key no wrapper has may mean a message with a `msg` key that lacks `jsonrpc`.
+                for k in o.keys().filter(|k| !WRAPPER_KEYS.contains(&k.as_str())) {
+                    let msg = format!("`{k}` is not a wrapper key ({}); a message with a `msg` key needs `jsonrpc` to be read as one", WRAPPER_KEYS.join(", "));
+                    out.diags.push(self.warning(&format!("/{}", escape_pointer(k)), "line.key", msg));
+                }
                 let mut bad = false;
                 match o.get("dir") {
                     None => {}
@@ -375,16 +442,35 @@ impl Checker {
     }
 
     /// The version a message carries itself: `_meta["io.modelcontextprotocol/protocolVersion"]`
-    /// in `params` or `result`. An unknown string is reported.
-    fn meta_version(&self, holder: Option<&Value>, prefix: &str, field: &str, out: &mut Outcome) -> Option<usize> {
+    /// in `params` or `result`. An unknown string is reported with `severity`.
+    fn meta_version(&self, holder: Option<&Value>, prefix: &str, field: &str, severity: Severity, out: &mut Outcome) -> Option<usize> {
         let meta = holder?.get("_meta")?.get(PROTOCOL_META_KEY)?;
         let s = meta.as_str()?;
         match version_index(s) {
             Some(i) => Some(i),
             None => {
-                let p = format!("{prefix}/{field}/_meta/{}", PROTOCOL_META_KEY.replace('~', "~0").replace('/', "~1"));
-                out.diags.push(error(&p, "protocol", unknown_version(s)));
+                let p = format!("{prefix}/{field}/_meta/{}", escape_pointer(PROTOCOL_META_KEY));
+                let diag = match severity {
+                    Severity::Error => error(&p, "protocol", unknown_version(s)),
+                    Severity::Warning => {
+                        // The schema types the key as any string, and the receiver answers an unknown
+                        // one with an error: the message is fine, checked as the stream's version.
+                        let msg = format!("{}; checked as the stream's version (the receiver may answer UNSUPPORTED_PROTOCOL_VERSION)", unknown_version(s));
+                        self.warning(&p, "protocol", msg)
+                    }
+                };
+                out.diags.push(diag);
                 None
+            }
+        }
+    }
+
+    /// Reports a version carried by a message that differs from the one the stream uses.
+    fn note_version_change(&self, carried: usize, pointer: &str, out: &mut Outcome) {
+        if let (Some(n), None) = (self.negotiated, self.fixed) {
+            if n != carried {
+                let msg = format!("the message carries protocol version {} but the session uses {}", VERSIONS[carried].name, VERSIONS[n].name);
+                out.diags.push(self.warning(pointer, "protocol.changed", msg));
             }
         }
     }
@@ -407,6 +493,8 @@ impl Checker {
             self.check_as(self.modules[v], ty, value, prefix, out);
             return;
         };
+        let params = o.get("params");
+        let uri = params.and_then(|p| p.get("uri")).and_then(Value::as_str).map(Box::from);
 
         // An extension's method (`ui/...` with --ext apps): typed by the extension's tables, either direction.
         if let Some((ei, e, info)) = self.exts.iter().find(|(_, e, _)| method.starts_with(e.method_prefix)) {
@@ -430,15 +518,28 @@ impl Checker {
                 }
             };
             if let Some(id) = id {
-                self.remember(dir.unwrap_or(Dir::C2S), id, Req { module: ModRef::Ext(ei), method: req_method, result, line: out.line }, prefix, out);
+                let req = Req { module: ModRef::Ext(ei), method: req_method, result, line: out.line, task: false, uri };
+                self.remember(dir.unwrap_or(Dir::C2S), id, req, prefix, out);
             }
             return;
         }
 
         // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
-        let mut carried = self.meta_version(o.get("params"), prefix, "params", out);
-        if is_request && method == "initialize" && line_protocol.or(self.fixed).is_none() {
-            carried = self.initialize_version(o, prefix, out);
+        let mut carried = self.meta_version(params, prefix, "params", Severity::Warning, out);
+        if let Some(c) = carried {
+            self.note_version_change(c, &format!("{prefix}/params/_meta/{}", escape_pointer(PROTOCOL_META_KEY)), out);
+        }
+        if is_request && method == "initialize" {
+            match self.initialize_line {
+                Some(first) => {
+                    let msg = format!("a second `initialize` in this session (the first is on line {first})");
+                    out.diags.push(self.warning(&format!("{prefix}/method"), "protocol.changed", msg));
+                }
+                None => self.initialize_line = Some(out.line),
+            }
+            if line_protocol.or(self.fixed).is_none() {
+                carried = self.initialize_version(o, prefix, out);
+            }
         }
         if let (Some(c), None) = (carried, self.fixed) {
             self.negotiated = Some(c);
@@ -492,23 +593,40 @@ impl Checker {
         let result = if specific == Some(ty) { result } else { None };
 
         if let Some(id) = id {
+            let info = &self.infos[v];
             let req_method = info.requests.get_key_value(method).map(|(k, _)| *k);
-            self.remember(dir.unwrap_or(Dir::C2S), id, Req { module: ModRef::Version(v), method: req_method, result, line: out.line }, prefix, out);
+            let task = params.and_then(|p| p.get("task")).is_some() && info.task_methods.contains(method);
+            let mut req = Req { module: ModRef::Version(v), method: req_method, result, line: out.line, task, uri };
+            let dir = dir.unwrap_or(Dir::C2S);
+            if req_method == Some(TASK_RESULT_METHOD) && result.is_some() {
+                // The task's result is the result of the request that created it.
+                if let Some(origin) = params.and_then(|p| p.get("taskId")).and_then(IdKey::of).and_then(|k| self.task(dir, &k)) {
+                    req.module = origin.module;
+                    req.result = origin.result;
+                }
+            }
+            self.remember(dir, id, req, prefix, out);
         } else if method == "notifications/cancelled" {
-            // A cancelled request gets no response: forget it.
-            if let Some(key) = o.get("params").and_then(|p| p.get("requestId")).and_then(IdKey::of) {
-                match dir {
-                    Some(d) => {
-                        self.pending[d.index()].remove(&key);
-                    }
-                    None => {
-                        for p in &mut self.pending {
-                            p.remove(&key);
-                        }
+            // A cancelled request gets no response: forget it, and remember its id as used.
+            if let Some(key) = params.and_then(|p| p.get("requestId")).and_then(IdKey::of) {
+                // The notification travels the way the request did.
+                let dirs: &[Dir] = match dir {
+                    Some(Dir::C2S) => &[Dir::C2S],
+                    Some(Dir::S2C) => &[Dir::S2C],
+                    None => &[Dir::C2S, Dir::S2C],
+                };
+                for &d in dirs {
+                    if let Some(req) = self.pending[d.index()].remove(&key) {
+                        self.answered[d.index()].insert(key.clone(), req.line);
                     }
                 }
             }
         }
+    }
+
+    /// The task `key` created by a request that travelled `dir`.
+    fn task(&self, dir: Dir, key: &IdKey) -> Option<TaskOrigin> {
+        self.tasks[dir.index()].get(key).cloned()
     }
 
     /// The version to check an `initialize` request as: the one it proposes when that version
@@ -532,6 +650,10 @@ impl Checker {
 
     fn remember(&mut self, dir: Dir, id: &Value, req: Req, prefix: &str, out: &mut Outcome) {
         let Some(key) = IdKey::of(id) else { return };
+        if let Some(&line) = self.answered[dir.index()].get(&key) {
+            let msg = format!("id {id} was already used by a {} request that was answered or cancelled (line {line}); ids must not be reused in a session", dir.name());
+            out.diags.push(self.warning(&format!("{prefix}/id"), "id.reused", msg));
+        }
         if let Some(old) = self.pending[dir.index()].insert(key, req) {
             let msg = format!("id {id} is already used by an unanswered {} request (line {})", dir.name(), old.line);
             out.diags.push(self.warning(&format!("{prefix}/id"), "id.reused", msg));
@@ -541,15 +663,24 @@ impl Checker {
     fn response(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, o: &Map<String, Value>, value: &Value, prefix: &str, out: &mut Outcome) {
         let key = o.get("id").and_then(IdKey::of);
         // A response travelling s2c answers a request that travelled c2s, and the other way round.
-        let matched = key.as_ref().and_then(|k| match dir {
-            Some(d) => self.pending[d.opposite().index()].remove(k),
-            None => self.pending[Dir::C2S.index()].remove(k).or_else(|| self.pending[Dir::S2C.index()].remove(k)),
+        let matched = key.as_ref().and_then(|k| {
+            let dirs = match dir {
+                Some(d) => [Some(d.opposite()), None],
+                None => [Some(Dir::C2S), Some(Dir::S2C)],
+            };
+            dirs.into_iter().flatten().find_map(|d| self.pending[d.index()].remove(k).map(|r| (d, r)))
         });
+        if let (Some(k), Some((d, req))) = (&key, &matched) {
+            self.answered[d.index()].insert(k.clone(), req.line);
+        }
         let result = o.get("result");
         let is_error = o.contains_key("error");
 
-        let mut carried = self.meta_version(result, prefix, "result", out);
-        if let (Some(req), Some(r)) = (&matched, result) {
+        let mut carried = self.meta_version(result, prefix, "result", Severity::Error, out);
+        if let Some(c) = carried {
+            self.note_version_change(c, &format!("{prefix}/result/_meta/{}", escape_pointer(PROTOCOL_META_KEY)), out);
+        }
+        if let (Some((_, req)), Some(r)) = (&matched, result) {
             if req.method == Some("initialize") {
                 if let Some(Value::String(s)) = r.get("protocolVersion") {
                     match version_index(s) {
@@ -562,7 +693,7 @@ impl Checker {
         if let (Some(c), None) = (carried, self.fixed) {
             self.negotiated = Some(c);
         }
-        let request_version = match matched.as_ref().map(|r| r.module) {
+        let request_version = match matched.as_ref().map(|(_, r)| r.module) {
             Some(ModRef::Version(v)) => Some(v),
             _ => None,
         };
@@ -581,8 +712,24 @@ impl Checker {
         }
         let Some(result) = result else { return };
         let result_prefix = format!("{prefix}/result");
-        if let Some(req) = &matched {
-            if let Some(rt) = req.result {
+        if let Some((req_dir, req)) = &matched {
+            // The id of an answer obeys the rules of the request's id (the envelope alone lets
+            // through what the version's `RequestId` refuses, e.g. an integer above 2^63-1).
+            if let (Some(id), true) = (o.get("id"), info.types.contains("RequestId")) {
+                self.check_quietly(info.module, "RequestId", id, &format!("{prefix}/id"), out);
+            }
+            // A task-augmented request is answered with the task, if the receiver made one.
+            let task_result = match (req.task, info.task_result) {
+                (true, Some(t)) if result.get("task").is_some() => Some(t),
+                _ => None,
+            };
+            // Remember the task, so `tasks/result` naming it is typed by this request's result.
+            let task_id = task_result.and(result.get("task")).and_then(|t| t.get("taskId")).and_then(IdKey::of);
+            if let Some(task_id) = task_id {
+                self.tasks[req_dir.index()].insert(task_id, TaskOrigin { module: req.module, result: req.result });
+            }
+            let info = &self.infos[v];
+            if let Some(rt) = task_result.or(req.result) {
                 let typed_by = match req.module {
                     ModRef::Ext(i) => {
                         out.protocol = Some(EXTENSIONS[i].name);
@@ -600,28 +747,120 @@ impl Checker {
                 }
                 if let Some(typed_by) = typed_by.filter(|i| i.types.contains(rt)) {
                     self.check_as(typed_by.module, rt, result, &result_prefix, out);
+                    // The resource-metadata proposal (whose module has `resources/metadata`): every
+                    // element has the URI that was asked for, now that the request is known.
+                    if let (true, Some(uri)) = (self.validate && typed_by.types.contains(METADATA_RESULT), req.uri.as_deref()) {
+                        let field = if rt == METADATA_RESULT { "metadata" } else { "contents" };
+                        let mut cx = Cx::new(self.options);
+                        mcp_schema::validate::resources::check_requested_uri(result, field, uri, &mut cx);
+                        push_report(&result_prefix, cx.finish(), out);
+                    }
                     return;
                 }
             }
         }
-        // Unmatched (or a method the version does not define): the generic response and result types.
+        // Unmatched (or a method the version does not define): the generic response, and the
+        // result as every result the responding side sends.
+        let info = &self.infos[v];
         let module = info.module;
         if let Some(t) = info.result_response {
             self.check_as(module, t, value, prefix, out);
         }
-        let union = if dir == Some(Dir::C2S) { "ClientResult" } else { "ServerResult" };
-        if info.types.contains(union) {
-            self.check_as(module, union, result, &result_prefix, out);
-        }
+        self.check_any_result(v, dir, result, &result_prefix, out);
         if matched.is_none() {
             let id = o.get("id").map(|i| i.to_string()).unwrap_or_else(|| "(none)".into());
             let way = match dir {
                 Some(d) => format!(" travelling {}", d.opposite().name()),
                 None => String::new(),
             };
-            let msg = format!("no request{way} with id {id} is waiting for this response; checked as a generic result");
+            let msg = format!("no request{way} with id {id} is waiting for this response; checked as any result the responder sends");
             out.diags.push(self.warning(&format!("{prefix}/id"), "response.unmatched", msg));
         }
+    }
+
+    /// A result whose request is unknown: it must be one of the results the responding side
+    /// sends. `EmptyResult` (and any result without required keys) takes every object, so it
+    /// only counts when no specific result claims one of the result's keys: a result that a
+    /// specific type rejects below its top level (a wrong `content`, a bad `tools` item) is
+    /// reported against the closest such type.
+    fn check_any_result(&self, v: usize, dir: Option<Dir>, result: &Value, prefix: &str, out: &mut Outcome) {
+        let info = &self.infos[v];
+        let module = info.module;
+        let union = if dir == Some(Dir::C2S) { "ClientResult" } else { "ServerResult" };
+        if !self.validate {
+            if info.types.contains(union) {
+                self.check_as(module, union, result, prefix, out);
+            }
+            return;
+        }
+        if !result.is_object() {
+            out.diags.push(error(prefix, "type", format!("expected a result (an object), found {}", describe(result))));
+            return;
+        }
+        // The responder answers the other side's requests.
+        let requester = match dir {
+            Some(Dir::C2S) => Some(&info.server_requests),
+            Some(Dir::S2C) => Some(&info.client_requests),
+            None => None,
+        };
+        let mut candidates: Vec<&'static str> = Vec::new();
+        for (req, res) in info.requests.values() {
+            if requester.is_none_or(|s| s.holds(req).unwrap_or(true)) && !candidates.contains(res) {
+                candidates.push(res);
+            }
+        }
+        if let Some(t) = info.task_result {
+            candidates.push(t);
+        }
+        candidates.sort_unstable();
+        let options = Options { max_violations: self.max_findings, ..self.options };
+        let empty = Value::Object(Map::new());
+        let mut catch_all = None;
+        // The type with the fewest errors among those that claim a key, and among all.
+        let mut closest: Option<(&'static str, usize)> = None;
+        let mut fewest: Option<(&'static str, usize)> = None;
+        for ty in candidates {
+            let Some(entry) = (module.dynamic)(ty) else { continue };
+            let report = (entry.validate)(result, &options);
+            let errors = report.errors().count() + report.omitted_errors;
+            if errors == 0 {
+                if (entry.validate)(&empty, &options).is_valid() {
+                    catch_all.get_or_insert(ty);
+                    continue;
+                }
+                out.type_name.get_or_insert(ty);
+                return;
+            }
+            // Only missing keys at the top: the result has none of this type's keys.
+            let claims = report.errors().any(|e| !(e.pointer.is_empty() && e.rule == "required"));
+            if claims && closest.is_none_or(|(_, n)| errors < n) {
+                closest = Some((ty, errors));
+            }
+            if fewest.is_none_or(|(_, n)| errors < n) {
+                fewest = Some((ty, errors));
+            }
+        }
+        match (closest, catch_all) {
+            (None, Some(ty)) => self.check_as(module, ty, result, prefix, out),
+            _ => {
+                let closest = closest.or(fewest).map(|(ty, _)| ty);
+                let mut msg = format!("the result is no result the responder sends in {}", module.label);
+                if let Some(ty) = closest {
+                    msg.push_str(&format!("; closest: {ty}"));
+                }
+                out.diags.push(error(prefix, "response.result", msg));
+                if let Some(ty) = closest {
+                    self.check_as(module, ty, result, prefix, out);
+                }
+            }
+        }
+    }
+
+    /// [`Checker::check_as`] without naming the value's type in the outcome.
+    fn check_quietly(&self, module: &'static Module, ty: &'static str, value: &Value, prefix: &str, out: &mut Outcome) {
+        let named = out.type_name.take();
+        self.check_as(module, ty, value, prefix, out);
+        out.type_name = named;
     }
 
     /// The three checks on one value as one type: typed reading, the validators, the round trip.
@@ -634,8 +873,11 @@ impl Checker {
             return;
         };
         if self.validate {
-            push_report(prefix, (entry.validate)(value, &self.options), out);
-            crate::compat_icons::check(module, ty, value, &self.options, prefix, out);
+            // Only what can still be kept is collected; the rest is counted.
+            let budget = self.max_findings.saturating_sub(out.diags.len());
+            let options = Options { max_violations: budget, ..self.options };
+            push_report(prefix, (entry.validate)(value, &options), out);
+            crate::compat_icons::check(module, ty, value, &options, prefix, out);
         }
         // Writing back costs as much as reading; only --roundtrip needs it.
         let read = if self.roundtrip {
@@ -671,7 +913,16 @@ fn unknown_version(s: &str) -> String {
     format!("unknown protocol version `{s}` (known: {})", crate::versions::version_names())
 }
 
+/// The wrapper keys a JSONL line may have around its message.
+const WRAPPER_KEYS: [&str; 4] = ["msg", "dir", "protocol", "type"];
+
+fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
 fn push_report(prefix: &str, report: mcp_schema::validate::Report, out: &mut Outcome) {
+    out.omitted += report.omitted;
+    out.omitted_errors += report.omitted_errors;
     for v in report.violations {
         let pointer = if prefix.is_empty() { v.pointer } else { format!("{prefix}{}", v.pointer) };
         out.diags.push(Diag { pointer, rule: v.rule, severity: v.severity, message: v.message });
@@ -746,8 +997,8 @@ mod tests {
 
     #[test]
     fn pending_is_bounded() {
-        let mut p = Pending::default();
-        let req = Req { module: ModRef::Version(0), method: None, result: None, line: 1 };
+        let req = Req { module: ModRef::Version(0), method: None, result: None, line: 1, task: false, uri: None };
+        let mut p = Pending::new(PENDING_CAP);
         for i in 0..(PENDING_CAP as i64 * 5) {
             p.insert(IdKey::Int(i), req.clone());
             if i % 3 == 0 {

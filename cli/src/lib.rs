@@ -18,7 +18,8 @@ use check::{Checker, Diag, Outcome};
 use mcp_schema::validate::Severity;
 use report::Reporter;
 
-/// The longest line read whole; a longer one is reported and skipped (memory stays bounded).
+/// The longest line (or `.json` file) read whole; a longer one is reported and skipped
+/// (memory stays bounded).
 pub const MAX_LINE: usize = 128 << 20;
 
 /// Runs the command line (without the program name); returns the exit status.
@@ -71,10 +72,17 @@ fn is_json_file(f: &str) -> bool {
     Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
-/// A `.json` file: one value (which may span lines).
+/// A `.json` file: one value (which may span lines), at most [`MAX_LINE`] bytes like a JSONL line.
 fn check_json_file<W: Write>(checker: &mut Checker, name: &str, rep: &mut Reporter<W>) -> io::Result<()> {
     let mut bytes = Vec::new();
-    File::open(name)?.read_to_end(&mut bytes)?;
+    let mut file = File::open(name)?;
+    // Read one byte past the limit to tell a file at the limit from a longer one.
+    (&mut file).take(MAX_LINE as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > MAX_LINE {
+        let message = format!("file too large: more than {MAX_LINE} bytes (at most that is read); skipped");
+        let diags = vec![Diag { pointer: String::new(), rule: "line.too-long", severity: Severity::Error, message }];
+        return rep.outcome(name, &Outcome { line: 1, diags, ..Outcome::default() });
+    }
     let start = bytes.iter().position(|b| !b" \t\r\n".contains(b)).unwrap_or(0);
     let line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count() as u64;
     let outcome = checker.check_line(&bytes, line).unwrap_or_else(|| Outcome {

@@ -121,6 +121,10 @@ pub struct Info {
     pub result_response: Option<&'static str>,
     /// The version defines JSON-RPC batches (2025-03-26).
     pub batches: bool,
+    /// `CreateTaskResult`, in the versions with tasks (2025-11-25).
+    pub task_result: Option<&'static str>,
+    /// Methods whose request params take `task` (`TaskAugmentedRequestParams`).
+    pub task_methods: HashSet<&'static str>,
 }
 
 impl Info {
@@ -159,9 +163,26 @@ impl Info {
             error_response,
             result_response,
             batches: types.contains("JSONRPCBatchRequest"),
+            task_result: types.contains("CreateTaskResult").then_some("CreateTaskResult"),
+            task_methods: if types.contains("CreateTaskResult") { task_methods(module) } else { HashSet::new() },
             types,
         }
     }
+}
+
+/// The requests whose params declare `task`. The tables name no fields, so each request type
+/// is asked: a `task` of the wrong kind is reported at `/params/task` only where the params
+/// type declares the key (elsewhere it is an unknown key, which params allow).
+fn task_methods(module: &'static Module) -> HashSet<&'static str> {
+    module
+        .requests
+        .iter()
+        .filter(|(method, ty, _)| {
+            let probe = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": method, "params": {"task": false}});
+            (module.dynamic)(ty).is_some_and(|t| (t.validate)(&probe, &Options::default()).violations.iter().any(|v| v.pointer == "/params/task"))
+        })
+        .map(|(method, ..)| *method)
+        .collect()
 }
 
 /// The version a protocol string names, by its index in [`VERSIONS`].
@@ -178,4 +199,20 @@ pub fn version_names() -> String {
 pub fn extension_names() -> String {
     let names: Vec<&str> = EXTENSIONS.iter().map(|e| e.name).collect();
     names.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_augmented_methods_come_from_the_types() {
+        let methods = |v: &str| {
+            let mut m: Vec<_> = Info::new(&VERSIONS[version_index(v).unwrap()]).task_methods.into_iter().collect();
+            m.sort_unstable();
+            m
+        };
+        assert_eq!(methods("2025-11-25"), ["elicitation/create", "sampling/createMessage", "tools/call"]);
+        assert!(methods("2025-06-18").is_empty() && methods("2026-07-28").is_empty());
+    }
 }

@@ -307,10 +307,10 @@ fn stream_rules() {
     later[0] = init("2025-06-18");
     later[1] = init_result("2025-06-18");
     case(&mut c, "no batches after 2025-03-26", &[], later, 1, vec![err(3, "", "jsonrpc.batch"), err(4, "", "jsonrpc.batch")]);
-    // 2026-07-28 carries the version in _meta; an unknown one there fails that line.
+    // 2026-07-28 carries the version in _meta; an unknown one there is a warning (the receiver answers it).
     let meta_version = |v: &str| json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": v, "io.modelcontextprotocol/clientCapabilities": {}}}});
     case(&mut c, "a _meta protocol version", &[], vec![meta_version("2026-07-28")], 0, vec![]);
-    case(&mut c, "an unknown _meta protocol version", &[], vec![meta_version("2030-01-01")], 1, vec![err(1, "/params/_meta/io.modelcontextprotocol~1protocolVersion", "protocol")]);
+    case(&mut c, "an unknown _meta protocol version", &[], vec![meta_version("2030-01-01")], 0, vec![warn(1, "/params/_meta/io.modelcontextprotocol~1protocolVersion", "protocol")]);
     // A server answering with a version this checker does not know.
     case(&mut c, "an unknown negotiated version", &[], vec![init("2025-06-18"), init_result("2031-01-01")], 1, vec![err(2, "/result/protocolVersion", "protocol")]);
     // An unknown proposal is only a warning: the server picks the version.

@@ -56,3 +56,29 @@ fn old_forms_round_trip_with_warnings() {
     assert!(r.stdout.contains(":2: /msg/result/content/0/annotations: warning [resources.embedded-annotations]"), "{}", r.stdout);
     assert!(r.stdout.contains(":3: /msg/contents/0: warning [resources.contents-name]"), "{}", r.stdout);
 }
+
+/// With the request known, every element of the answer has the requested URI: a read of
+/// `file:///a` answered with (consistent) contents of `file:///b` is reported, and the right
+/// URI is not.
+#[test]
+fn answers_are_compared_with_the_requested_uri() {
+    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"draft","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let line = |id: u32, method: &str, uri: &str| {
+        format!(r#"{{"dir":"c2s","protocol":"draft","msg":{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{"uri":"{uri}",{META}}}}}}}"#)
+    };
+    let session = [
+        line(1, "resources/read", "file:///a"),
+        r#"{"dir":"s2c","protocol":"draft","msg":{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"private","contents":[{"uri":"file:///b","name":"b","mimeType":"text/plain","text":"x"}]}}}"#.to_string(),
+        line(2, "resources/metadata", "file:///a"),
+        r#"{"dir":"s2c","protocol":"draft","msg":{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","metadata":[{"uri":"file:///b","name":"b"}]}}}"#.to_string(),
+        line(3, "resources/read", "file:///a"),
+        r#"{"dir":"s2c","protocol":"draft","msg":{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"private","contents":[{"uri":"file:///a","name":"a","mimeType":"text/plain","text":"x"}]}}}"#.to_string(),
+    ]
+    .join("\n");
+    let f = TempFile::new("uri.jsonl", session.as_bytes());
+    let r = run(&["check", "--ext", "resource-metadata", f.path()], None);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains(":2: /msg/result/contents/0/uri: error [resources.same-uri]"), "{}", r.stdout);
+    assert!(r.stdout.contains(":4: /msg/result/metadata/0/uri: error [resources.same-uri]"), "{}", r.stdout);
+    assert!(!r.stdout.contains(":6:"), "{}", r.stdout);
+}

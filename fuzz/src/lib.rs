@@ -238,7 +238,7 @@ pub fn validate(data: &[u8]) {
     let Ok(value) = serde_json::from_slice::<Value>(rest) else { return };
     let m = &MODULES[*a as usize % MODULES.len()];
     let (name, _) = m.types[*b as usize % m.types.len()];
-    let options = Options { strict: false, apps: o & 1 == 1, icon_max_bytes: if o & 2 == 2 { 16 } else { Options::default().icon_max_bytes } };
+    let options = Options { strict: false, apps: o & 1 == 1, icon_max_bytes: if o & 2 == 2 { 16 } else { Options::default().icon_max_bytes }, ..Options::default() };
     let report = (m.validate_json_as)(name, &value, &options).expect("the name came from TYPES");
     let twice = (m.validate_json_as)(name, &value, &options).expect("the name came from TYPES");
     assert_eq!(report, twice, "{}::{name}: validation is not deterministic", m.name);

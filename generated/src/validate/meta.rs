@@ -36,9 +36,34 @@ pub fn check_keys<'v>(v: &'v Value, cx: &mut Cx<'v>, schema: &str, defined: &[&s
         }
         if !defined.contains(&key) && is_reserved(key) {
             cx.push_key(key);
-            cx.warning("meta.reserved-key", format!("`{key}` uses a prefix reserved for MCP but is not defined by {schema}"));
+            cx.warning("meta.reserved-key", reserved_key_message(key, schema));
             cx.pop();
         }
+    }
+}
+
+/// Reserved keys MCP defines on some `_meta` objects: the key, the type that defines it, and
+/// the first version that does. A key found elsewhere (e.g. a request's keys copied into
+/// `notifications/cancelled`) is named with where it belongs rather than called undefined.
+const DEFINED_IN: &[(&str, &str, &str)] = &[
+    (crate::runtime::meta::PROTOCOL_VERSION, "RequestMetaObject", "2026-07-28"),
+    (crate::runtime::meta::CLIENT_INFO, "RequestMetaObject", "2026-07-28"),
+    (crate::runtime::meta::CLIENT_CAPABILITIES, "RequestMetaObject", "2026-07-28"),
+    (crate::runtime::meta::LOG_LEVEL, "RequestMetaObject", "2026-07-28"),
+    (crate::runtime::meta::SUBSCRIPTION_ID, "NotificationMetaObject", "2026-07-28"),
+    (crate::runtime::meta::SERVER_INFO, "ResultMetaObject", "2026-07-28"),
+];
+
+fn reserved_key_message(key: &str, schema: &str) -> String {
+    // Version labels sort by date, and `draft` after every date.
+    match DEFINED_IN.iter().find(|(k, ..)| *k == key) {
+        Some((_, ty, since)) if schema >= *since => {
+            format!("`{key}` is defined by {schema} in {ty}, not on this object")
+        }
+        Some((_, ty, since)) => {
+            format!("`{key}` is not defined by {schema}; {since} and later define it in {ty}")
+        }
+        None => format!("`{key}` uses a prefix reserved for MCP but is not defined by {schema}"),
     }
 }
 

@@ -124,6 +124,9 @@ pub struct Options {
     pub icon_max_bytes: usize,
     /// Check MCP Apps metadata (`_meta.ui` on tools and resources, `ui://` resources).
     pub apps: bool,
+    /// Most violations kept in a report; the rest are only counted ([`Report::omitted`]),
+    /// so a value with millions of bad items does not need memory for each.
+    pub max_violations: usize,
 }
 
 impl Options {
@@ -140,7 +143,7 @@ impl Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { strict: false, icon_max_bytes: 512 * 1024, apps: false }
+        Options { strict: false, icon_max_bytes: 512 * 1024, apps: false, max_violations: usize::MAX }
     }
 }
 
@@ -148,12 +151,16 @@ impl Default for Options {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
     pub violations: Vec<Violation>,
+    /// Violations past [`Options::max_violations`], counted but not kept.
+    pub omitted: usize,
+    /// How many of the omitted ones are errors.
+    pub omitted_errors: usize,
 }
 
 impl Report {
     /// No errors (warnings allowed).
     pub fn is_valid(&self) -> bool {
-        !self.violations.iter().any(|v| v.severity == Severity::Error)
+        self.omitted_errors == 0 && !self.violations.iter().any(|v| v.severity == Severity::Error)
     }
 
     pub fn errors(&self) -> impl Iterator<Item = &Violation> {
@@ -182,7 +189,10 @@ pub fn validate_json<T: Validate>(v: &Value, options: &Options) -> Report {
 pub fn validate<T: Validate + serde::Serialize>(value: &T, options: &Options) -> Report {
     match serde_json::to_value(value) {
         Ok(v) => validate_json::<T>(&v, options),
-        Err(e) => Report { violations: vec![Violation { pointer: String::new(), rule: "serialize", severity: Severity::Error, message: e.to_string() }] },
+        Err(e) => Report {
+            violations: vec![Violation { pointer: String::new(), rule: "serialize", severity: Severity::Error, message: e.to_string() }],
+            ..Report::default()
+        },
     }
 }
 
@@ -196,6 +206,9 @@ pub struct Cx<'v> {
     options: Options,
     path: Vec<Seg<'v>>,
     out: Vec<Violation>,
+    /// Past `max_violations`: how many more were found, and how many of those are errors.
+    omitted: usize,
+    omitted_errors: usize,
     /// Violations so far that the typed reader would also refuse (see [`UNREADABLE`]).
     unreadable: usize,
     /// Above zero inside a value the reader takes whatever its violations.
@@ -205,7 +218,7 @@ pub struct Cx<'v> {
 impl<'v> Cx<'v> {
     pub fn new(options: Options) -> Self {
         // Deep enough for every spec message, so the path never grows on the common path.
-        Cx { options, path: Vec::with_capacity(16), out: Vec::new(), unreadable: 0, readable: 0 }
+        Cx { options, path: Vec::with_capacity(16), out: Vec::new(), omitted: 0, omitted_errors: 0, unreadable: 0, readable: 0 }
     }
 
     pub fn options(&self) -> &Options {
@@ -213,7 +226,7 @@ impl<'v> Cx<'v> {
     }
 
     pub fn finish(self) -> Report {
-        Report { violations: self.out }
+        Report { violations: self.out, omitted: self.omitted, omitted_errors: self.omitted_errors }
     }
 
     /// Goes one key deeper; undo with [`Cx::pop`]. Generated code uses this
@@ -263,6 +276,11 @@ impl<'v> Cx<'v> {
             self.unreadable += 1;
         }
         let severity = if self.options.strict { Severity::Error } else { severity };
+        if self.out.len() >= self.options.max_violations {
+            self.omitted += 1;
+            self.omitted_errors += usize::from(severity == Severity::Error);
+            return;
+        }
         let pointer = self.pointer();
         self.out.push(Violation { pointer, rule, severity, message: message.into() });
     }
@@ -561,13 +579,14 @@ fn ranked<'v, U: KeyedCheck>(o: &'v JsonObject, v: &'v Value, cx: &mut Cx<'v>) -
     while let Some(i) = crate::runtime::__private::best(scores) {
         scores[i] = None;
         first.get_or_insert(i);
-        let (mark, unreadable) = (cx.out.len(), cx.unreadable);
+        let (mark, unreadable, omitted) = (cx.out.len(), cx.unreadable, (cx.omitted, cx.omitted_errors));
         U::validate_member(i, By::Rank, v, cx);
         if cx.unreadable == unreadable {
             return Some(i);
         }
         cx.out.truncate(mark);
         cx.unreadable = unreadable;
+        (cx.omitted, cx.omitted_errors) = omitted;
     }
     match first {
         // No member reads: the reader fails with the best-ranked member's error; so does validation.

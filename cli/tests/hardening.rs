@@ -1,0 +1,344 @@
+//! Stream rules and limits of the checker: task-augmented requests, unknown `_meta` versions,
+//! reused ids, unmatched results, version changes, what the text report prints, and the caps
+//! on findings and `.json` files.
+
+mod common;
+
+use common::{check_json, run, Cases, Found, TempFile};
+use serde_json::{json, Value};
+
+fn jsonl(values: &[Value]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in values {
+        out.extend_from_slice(v.to_string().as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+fn found(line: u64, pointer: &str, rule: &str, severity: &str) -> Found {
+    Found { line, pointer: pointer.into(), rule: rule.into(), severity: severity.into() }
+}
+
+fn err(line: u64, pointer: &str, rule: &str) -> Found {
+    found(line, pointer, rule, "error")
+}
+
+fn warn(line: u64, pointer: &str, rule: &str) -> Found {
+    found(line, pointer, rule, "warning")
+}
+
+/// Runs `check --json ARGS FILE` on `values`; `(exit status, findings)`.
+fn check(args: &[&str], values: &[Value]) -> (i32, Vec<Found>) {
+    let file = TempFile::new("s.jsonl", &jsonl(values));
+    let mut all = args.to_vec();
+    all.push(file.path());
+    let (code, r) = check_json(&all, None);
+    (code, r.found)
+}
+
+/// Checks the exit status and the findings (in any order).
+fn expect(c: &mut Cases, name: &str, args: &[&str], values: &[Value], want_code: i32, mut want: Vec<Found>) {
+    want.sort();
+    c.check(name, || {
+        let (code, mut got) = check(args, values);
+        got.sort();
+        (code == want_code && got == want).then_some(()).ok_or(format!("exit {code} {got:?}"))
+    });
+}
+
+fn wrap(dir: &str, msg: Value) -> Value {
+    json!({"dir": dir, "msg": msg})
+}
+
+fn task(id: &str, status: &str) -> Value {
+    json!({"taskId": id, "status": status, "createdAt": "2025-11-25T10:00:00Z", "lastUpdatedAt": "2025-11-25T10:00:01Z", "ttl": 60000})
+}
+
+/// A 2025-11-25 session with a task-augmented `tools/call` and `sampling/createMessage`.
+fn task_session() -> Vec<Value> {
+    let mut status = task("T1", "completed");
+    status["_meta"] = json!({});
+    vec![
+        wrap("c2s", json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})),
+        wrap("s2c", json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {"tasks": {"requests": {"tools": {"call": {}}}}}, "serverInfo": {"name": "s", "version": "1"}}})),
+        // 3, 4: the call is answered with a task.
+        wrap("c2s", json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "slow", "task": {"ttl": 60000}}})),
+        wrap("s2c", json!({"jsonrpc": "2.0", "id": 1, "result": {"task": task("T1", "working")}})),
+        // 5: the status notification.
+        wrap("s2c", json!({"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": status})),
+        // 6, 7: tasks/get.
+        wrap("c2s", json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"taskId": "T1"}})),
+        wrap("s2c", json!({"jsonrpc": "2.0", "id": 2, "result": task("T1", "completed")})),
+        // 8, 9: tasks/result returns the call's result.
+        wrap("c2s", json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/result", "params": {"taskId": "T1"}})),
+        wrap("s2c", json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "done"}]}})),
+        // 10, 11: the server's sampling request, made a task by the client.
+        wrap("s2c", json!({"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 10, "task": {}}})),
+        wrap("c2s", json!({"jsonrpc": "2.0", "id": 1, "result": {"task": task("S1", "working")}})),
+        // 12, 13: its result.
+        wrap("s2c", json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/result", "params": {"taskId": "S1"}})),
+        wrap("c2s", json!({"jsonrpc": "2.0", "id": 2, "result": {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}})),
+        // 14, 15: a task-augmented call the server runs without a task: the plain result.
+        wrap("c2s", json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "fast", "task": {}}})),
+        wrap("s2c", json!({"jsonrpc": "2.0", "id": 4, "result": {"content": []}})),
+    ]
+}
+
+#[test]
+fn task_augmented_requests() {
+    let mut c = Cases::default();
+    let s = task_session();
+    expect(&mut c, "a session with tasks", &["--strict"], &s, 0, vec![]);
+
+    let mut bad = s.clone();
+    bad[3]["msg"]["result"]["task"]["status"] = json!("sleeping");
+    expect(&mut c, "CreateTaskResult is checked", &[], &bad, 1, vec![err(4, "/msg/result/task/status", "enum")]);
+
+    let mut bad = s.clone();
+    bad[8]["msg"]["result"] = json!({"content": "done"});
+    expect(&mut c, "tasks/result is typed by the original request", &[], &bad, 1, vec![
+        err(9, "/msg/result", "deserialize"),
+        err(9, "/msg/result/content", "type"),
+    ]);
+
+    let mut bad = s.clone();
+    bad[12]["msg"]["result"] = json!({"role": "robot", "content": {"type": "text", "text": "hi"}, "model": "m"});
+    expect(&mut c, "tasks/result in the other direction", &[], &bad, 1, vec![err(13, "/msg/result/role", "enum")]);
+
+    let mut bad = s.clone();
+    bad[4]["msg"]["params"]["status"] = json!(7);
+    expect(&mut c, "the status notification is checked", &[], &bad, 1, vec![
+        err(5, "/msg", "deserialize"),
+        err(5, "/msg/params/status", "type"),
+    ]);
+
+    // Without `task` in the request, a task answer is not the request's result.
+    let mut bad = s.clone();
+    bad[2]["msg"]["params"] = json!({"name": "slow"});
+    let (code, got) = check(&[], &bad);
+    c.check("no task asked, none accepted", || {
+        (code == 1 && got.iter().any(|f| f.line == 4 && f.rule == "required")).then_some(()).ok_or(format!("{got:?}"))
+    });
+
+    // A task id nobody created: tasks/result is checked as the schema's open result.
+    let mut unknown = s.clone();
+    unknown[7]["msg"]["params"]["taskId"] = json!("T9");
+    unknown[8]["msg"]["result"] = json!({"anything": true});
+    expect(&mut c, "an unknown task id", &[], &unknown, 0, vec![]);
+    c.finish();
+}
+
+#[test]
+fn unknown_meta_version_is_a_warning() {
+    let req = |id: i64, v: &str, method: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": v, "io.modelcontextprotocol/clientCapabilities": {}}}})
+    };
+    let s = vec![
+        req(1, "2026-07-28", "tools/list"),
+        req(2, "2030-01-01", "tools/list"),
+        json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2026-07-28"], "requested": "2030-01-01"}}}),
+        // The rest of the message is still checked, as the stream's version (2026-07-28 needs `name`).
+        req(3, "2030-01-01", "tools/call"),
+    ];
+    let (code, got) = check(&[], &s);
+    let key = "/params/_meta/io.modelcontextprotocol~1protocolVersion";
+    assert_eq!(code, 1, "{got:?}");
+    assert_eq!(got[0], warn(2, key, "protocol"));
+    assert_eq!(got[1], warn(4, key, "protocol"));
+    assert!(got[2..].iter().all(|f| f.line == 4 && f.severity == "error"), "{got:?}");
+    assert!(got.iter().any(|f| f.line == 4 && f.rule == "required" && f.pointer == "/params"), "{got:?}");
+    // --json names the version the line was checked as.
+    let file = TempFile::new("s.jsonl", &jsonl(&s[1..2]));
+    let r = run(&["check", "--json", file.path()], None);
+    let first: Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["protocol"], "2026-07-28");
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn stream_rules() {
+    let mut c = Cases::default();
+    let v = ["--protocol", "2025-11-25"];
+    let ping = |id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+    let ok = |id: i64| json!({"jsonrpc": "2.0", "id": id, "result": {}});
+
+    // Reusing an id after its request was answered, or cancelled.
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}});
+    expect(&mut c, "an id reused after its answer", &v, &[ping(1), ok(1), ping(1), ok(1)], 0, vec![warn(3, "/id", "id.reused")]);
+    expect(&mut c, "an id reused after cancelling", &v, &[ping(2), cancel, ping(2)], 0, vec![warn(3, "/id", "id.reused")]);
+    let mut strict = v.to_vec();
+    strict.push("--strict");
+    expect(&mut c, "a reused id under --strict", &strict, &[ping(1), ok(1), ping(1)], 1, vec![err(3, "/id", "id.reused")]);
+    // Each side has its own ids.
+    let other_side = vec![
+        wrap("c2s", ping(1)),
+        wrap("s2c", ok(1)),
+        wrap("s2c", ping(1)),
+        wrap("c2s", ok(1)),
+    ];
+    expect(&mut c, "ids per direction", &strict, &other_side, 0, vec![]);
+
+    // Unmatched responses: a malformed result is an error, an unknown one only the warning.
+    let unmatched = |result: Value| vec![wrap("s2c", json!({"jsonrpc": "2.0", "id": "x", "result": result}))];
+    let w = warn(1, "/msg/id", "response.unmatched");
+    expect(&mut c, "an unmatched well-formed result", &v, &unmatched(json!({"tools": []})), 0, vec![w.clone()]);
+    expect(&mut c, "an unmatched empty result", &v, &unmatched(json!({})), 0, vec![w.clone()]);
+    expect(&mut c, "an unmatched result with unknown keys", &v, &unmatched(json!({"x-vendor": 1})), 0, vec![w.clone()]);
+    expect(&mut c, "an unmatched malformed result", &v, &unmatched(json!({"content": "oops"})), 1, vec![
+        err(1, "/msg/result", "deserialize"),
+        err(1, "/msg/result", "response.result"),
+        err(1, "/msg/result/content", "type"),
+        w.clone(),
+    ]);
+    expect(&mut c, "an unmatched result with a bad item", &v, &unmatched(json!({"tools": [{"inputSchema": {"type": "object"}}]})), 1, vec![
+        err(1, "/msg/result", "deserialize"),
+        err(1, "/msg/result", "response.result"),
+        err(1, "/msg/result/tools/0", "required"),
+        w.clone(),
+    ]);
+    // A client result the client sends: accepted though another client result types `content` otherwise.
+    let elicit = vec![wrap("c2s", json!({"jsonrpc": "2.0", "id": "x", "result": {"action": "accept", "content": {"a": 1}}}))];
+    expect(&mut c, "an unmatched client result", &v, &elicit, 0, vec![w]);
+
+    // Version changes in mid-session.
+    let init = |id: i64, v: &str| json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {"protocolVersion": v, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+    let init_result = |id: i64, v: &str| json!({"jsonrpc": "2.0", "id": id, "result": {"protocolVersion": v, "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}});
+    let again = [init(0, "2025-06-18"), init_result(0, "2025-06-18"), init(1, "2025-11-25"), init_result(1, "2025-11-25")];
+    expect(&mut c, "a second initialize", &[], &again, 0, vec![warn(3, "/method", "protocol.changed")]);
+    // The server picking another version than proposed is negotiation, not a change.
+    expect(&mut c, "a counter-offer", &[], &[init(0, "2025-11-25"), init_result(0, "2025-06-18")], 0, vec![]);
+    let meta = |id: i64, v: &str| json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": v, "io.modelcontextprotocol/clientCapabilities": {}}}});
+    expect(&mut c, "a _meta version change", &[], &[meta(1, "2026-07-28"), meta(2, "draft")], 0, vec![warn(2, "/params/_meta/io.modelcontextprotocol~1protocolVersion", "protocol.changed")]);
+    expect(&mut c, "the same _meta version", &[], &[meta(1, "2026-07-28"), meta(2, "2026-07-28")], 0, vec![]);
+    c.finish();
+}
+
+#[test]
+fn answered_ids_are_bounded() {
+    // Far more answered requests than are remembered: the oldest ids are forgotten (reusing
+    // them is not reported), the recent ones are not.
+    let n = 2 * mcp_schema_cli::check::ANSWERED_CAP as i64;
+    let mut values = Vec::new();
+    for i in 0..n {
+        values.push(json!({"jsonrpc": "2.0", "id": i, "method": "ping"}));
+        values.push(json!({"jsonrpc": "2.0", "id": i, "result": {}}));
+    }
+    values.push(json!({"jsonrpc": "2.0", "id": 0, "method": "ping"}));
+    values.push(json!({"jsonrpc": "2.0", "id": n - 1, "method": "ping"}));
+    let (code, got) = check(&["--protocol", "2025-11-25"], &values);
+    assert_eq!(code, 0);
+    assert_eq!(got, vec![warn(2 * n as u64 + 2, "/id", "id.reused")]);
+}
+
+#[test]
+fn response_ids_follow_request_id_rules() {
+    let big = json!(18446744073709551615u64);
+    let s = vec![
+        json!({"jsonrpc": "2.0", "id": big, "method": "tools/list", "params": {}}),
+        json!({"jsonrpc": "2.0", "id": big, "result": {"tools": []}}),
+    ];
+    let (code, got) = check(&["--protocol", "2025-11-25"], &s);
+    assert_eq!(code, 1);
+    let on = |line: u64| got.iter().filter(|f| f.line == line && f.severity == "error").map(|f| f.pointer.as_str()).collect::<Vec<_>>();
+    assert!(on(1).contains(&"/id"), "{got:?}");
+    assert!(on(2).contains(&"/id"), "the matched response's id is checked too: {got:?}");
+}
+
+#[test]
+fn wrapper_keys() {
+    let mut c = Cases::default();
+    // A message with a `msg` key but no `jsonrpc` looks like a wrapper: its other keys are reported.
+    let m = json!({"id": 1, "method": "tools/call", "msg": {"jsonrpc": "2.0", "method": "notifications/initialized"}});
+    expect(&mut c, "keys a wrapper does not have", &["--protocol", "2025-11-25"], &[m.clone()], 0, vec![warn(1, "/id", "line.key"), warn(1, "/method", "line.key")]);
+    expect(&mut c, "the same under --strict", &["--protocol", "2025-11-25", "--strict"], &[m], 1, vec![err(1, "/id", "line.key"), err(1, "/method", "line.key")]);
+    let ok = json!({"msg": {"jsonrpc": "2.0", "method": "notifications/initialized"}, "dir": "c2s", "protocol": "2025-11-25", "type": "JSONRPCNotification"});
+    expect(&mut c, "every wrapper key", &["--strict"], &[ok], 0, vec![]);
+    c.finish();
+}
+
+#[test]
+fn reserved_meta_key_names_where_it_is_defined() {
+    // A client copies its request's `_meta` into the cancellation.
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}});
+    let older = json!({"jsonrpc": "2.0", "method": "notifications/initialized", "params": {"_meta": {"io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"}}}});
+    let message = |protocol: &str, v: &Value| {
+        let file = TempFile::new("s.jsonl", &jsonl(std::slice::from_ref(v)));
+        let r = run(&["check", "--json", "--protocol", protocol, file.path()], None);
+        let first: Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+        assert_eq!(first["violations"][0]["rule"], "meta.reserved-key");
+        first["violations"][0]["message"].as_str().unwrap().to_string()
+    };
+    let m = message("2026-07-28", &cancel);
+    assert!(m.contains("is defined by 2026-07-28 in RequestMetaObject") && !m.contains("not defined"), "{m}");
+    let m = message("2025-11-25", &older);
+    assert!(m.contains("not defined by 2025-11-25") && m.contains("2026-07-28 and later define it in RequestMetaObject"), "{m}");
+}
+
+#[test]
+fn text_report_escapes_what_it_prints() {
+    let key = "io.modelcontextprotocol/x\n0 passed, 0 failed\n\u{1b}[2J\u{0}\u{202e}";
+    let m = json!({"jsonrpc": "2.0", "method": "notifications/initialized", "params": {"_meta": {key: 1}}});
+    let file = TempFile::new("s.jsonl", &jsonl(&[m]));
+    let r = run(&["check", "--protocol", "2025-11-25", file.path()], None);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.last(), Some(&"0 passed, 1 failed"), "{}", r.stdout);
+    assert!(lines[..lines.len() - 1].iter().all(|l| l.starts_with(file.path())), "every finding is one line: {:?}", r.stdout);
+    assert!(!r.stdout.contains(['\u{1b}', '\u{0}', '\u{202e}']), "{:?}", r.stdout);
+    assert!(r.stdout.contains("x\\n0 passed, 0 failed\\n\\u{1b}[2J\\u{0}\\u{202e}"), "{:?}", r.stdout);
+    // --json stays as it was: the key exactly, in JSON's own escaping.
+    let r = run(&["check", "--json", "--protocol", "2025-11-25", file.path()], None);
+    let first: Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert!(first["violations"][0]["message"].as_str().unwrap().contains(key));
+}
+
+/// A tool list with `n` icons that each break a rule.
+fn bad_icons(n: usize) -> Value {
+    let icons: Vec<Value> = (0..n).map(|_| json!({"src": "javascript:alert(1)"})).collect();
+    json!({"jsonrpc": "2.0", "id": "x", "result": {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "icons": icons}]}})
+}
+
+#[test]
+fn findings_are_capped_per_value() {
+    let file = TempFile::new("s.jsonl", &jsonl(&[bad_icons(500)]));
+    let r = run(&["check", "--json", "--protocol", "2025-11-25", file.path()], None);
+    let first: Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["violations"].as_array().unwrap().len(), 100);
+    assert_eq!(first["omitted"].as_u64().unwrap() + 100, 501 + 1, "500 icons, the unmatched warning, and the result rule");
+    assert_eq!(r.code, 1);
+
+    let r = run(&["check", "--max-findings", "3", "--protocol", "2025-11-25", file.path()], None);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{}", r.stdout);
+    assert!(lines[3].ends_with(": /: and 499 more findings (498 of them errors), not printed (--max-findings)"), "{}", lines[3]);
+
+    // Only warnings kept, errors omitted: the value still fails.
+    let warnings_first = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "_meta": {"io.modelcontextprotocol/a": 1, "io.modelcontextprotocol/b": 1}, "arguments": 5}});
+    let file = TempFile::new("s.jsonl", &jsonl(&[warnings_first]));
+    let r = run(&["check", "--json", "--max-findings", "1", "--protocol", "2025-11-25", file.path()], None);
+    let first: Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["ok"], false, "{}", r.stdout);
+    assert_eq!(r.code, 1);
+}
+
+#[test]
+fn the_validator_counts_what_it_does_not_keep() {
+    use mcp_schema::v2025_11_25::Tool;
+    use mcp_schema::validate::{validate_json, Options};
+    let tool = bad_icons(50)["result"]["tools"][0].clone();
+    let all = validate_json::<Tool>(&tool, &Options::default());
+    assert_eq!((all.violations.len(), all.omitted), (50, 0));
+    let capped = validate_json::<Tool>(&tool, &Options { max_violations: 7, ..Options::default() });
+    assert_eq!((capped.violations.len(), capped.omitted, capped.omitted_errors), (7, 43, 43));
+    assert_eq!(capped.violations[..], all.violations[..7]);
+    assert!(!capped.is_valid());
+}
+
+#[test]
+fn json_files_have_the_line_limit() {
+    let file = TempFile::new("big.json", b"");
+    std::fs::File::options().write(true).open(file.path()).unwrap().set_len(mcp_schema_cli::MAX_LINE as u64 + 1).unwrap();
+    let (code, r) = check_json(&[file.path()], None);
+    assert_eq!(code, 1);
+    assert_eq!(r.found, vec![err(1, "", "line.too-long")]);
+}
