@@ -276,6 +276,9 @@ fn the_client_ui_capability_is_checked() {
         assert_eq!(rules(&check(&caps(json!({"mimeTypes": ["text/html"]})))), [("apps.client-capability", "/extensions/io.modelcontextprotocol~1ui/mimeTypes", Severity::Warning)]);
         assert_eq!(rules(&check(&caps(json!({"mimeTypes": "text/html;profile=mcp-app"})))), [("type", "/extensions/io.modelcontextprotocol~1ui/mimeTypes", Severity::Error)]);
         assert_eq!(rules(&check(&caps(json!({"mimeTypes": [7]})))), [("type", "/extensions/io.modelcontextprotocol~1ui/mimeTypes/0", Severity::Error)]);
+        let report = check(&caps(json!(["text/html;profile=mcp-app"])));
+        let not_object = rules(&report);
+        assert!(not_object.contains(&("apps.client-capability", "/extensions/io.modelcontextprotocol~1ui", Severity::Error)), "{not_object:?}");
         // Other extensions and clients without the extension are not this rule's business.
         assert!(rules(&check(&json!({"extensions": {"com.example/x": {}}}))).is_empty());
     }

@@ -123,8 +123,12 @@ pub fn client_capabilities<'v>(v: &'v Value, cx: &mut Cx<'v>) {
     let Some(ui) = v.get("extensions").and_then(|e| e.get(EXTENSION_ID)) else { return };
     cx.key("extensions", |cx| {
         cx.key(EXTENSION_ID, |cx| {
+            // 2026-07-28 types `extensions` values as objects and reports a non-object as `type`;
+            // earlier versions keep `extensions` untyped, so this rule says it for every version.
+            let Some(o) = ui.as_object() else {
+                return cx.error("apps.client-capability", format!("the `{EXTENSION_ID}` capability is an object with `mimeTypes`, found {}", describe(ui)));
+            };
             crate::apps::McpUiClientCapabilities::validate_json(ui, cx);
-            let Some(o) = ui.as_object() else { return };
             match o.get("mimeTypes").and_then(Value::as_array) {
                 None if !o.contains_key("mimeTypes") => cx.error("apps.client-capability", format!("the `{EXTENSION_ID}` capability requires `mimeTypes`")),
                 None => {}
@@ -182,7 +186,8 @@ pub fn origin(s: &str) -> Result<(), String> {
         },
     };
     if let Some(p) = port {
-        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) || p.parse::<u16>().is_err() {
+        // `parse` alone would take a leading `+`.
+        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) || p.parse::<u16>().is_err() {
             return Err(format!("`{p}` is not a port"));
         }
     }
