@@ -135,6 +135,15 @@ impl Origins {
     }
 }
 
+/// The server a probe's origin reaches (W and X are names for B and C).
+fn server_of(key: char) -> char {
+    match key {
+        'W' => 'B',
+        'X' => 'C',
+        k => k,
+    }
+}
+
 fn probe_url(o: &Origins, case: usize, tag: &str, key: char, ext: &str) -> String {
     let origin = if tag.starts_with("ws-") { o.url(key).replacen("http", "ws", 1) } else { o.url(key) };
     format!("{origin}/case/{case}/p/{tag}{ext}")
@@ -291,10 +300,19 @@ fn built_policies_hold_in_chromium() {
         .expect("start chromium");
     let browser = Browser { child, profile };
 
-    // Every page reports `done` after its load event; late requests (the form) get a moment more.
+    // Wait for every page's `done` (sent after its load event) and every request that must
+    // arrive; then a moment more, for any that must not arrive but would come late (the form).
+    let expected: Vec<(char, String)> = cases
+        .iter()
+        .enumerate()
+        .flat_map(|(i, case)| {
+            let done = ('A', format!("/case/{i}/done"));
+            let allowed = PROBES.iter().filter(|p| case.allowed.contains(&p.0)).map(move |&(tag, key, ext)| (server_of(key), format!("/case/{i}/p/{tag}{ext}")));
+            std::iter::once(done).chain(allowed)
+        })
+        .collect();
     let started = Instant::now();
-    let done = |log: &Log| (0..cases.len()).all(|i| log.lock().unwrap().iter().any(|(k, p)| *k == 'A' && *p == format!("/case/{i}/done")));
-    while !done(&log) && started.elapsed() < Duration::from_secs(60) {
+    while !expected.iter().all(|e| log.lock().unwrap().contains(e)) && started.elapsed() < Duration::from_secs(60) {
         thread::sleep(Duration::from_millis(100));
     }
     thread::sleep(Duration::from_millis(1500));
@@ -306,8 +324,7 @@ fn built_policies_hold_in_chromium() {
         let saw = |key: char, path: &str| log.iter().any(|(k, p)| *k == key && p == path);
         tally.check(if saw('A', &format!("/case/{i}/done")) { Ok(()) } else { Err(format!("{}: the page never finished loading", case.name)) });
         for &(tag, key, ext) in PROBES {
-            let server = if matches!(key, 'W') { 'B' } else if matches!(key, 'X') { 'C' } else { key };
-            let loaded = saw(server, &format!("/case/{i}/p/{tag}{ext}"));
+            let loaded = saw(server_of(key), &format!("/case/{i}/p/{tag}{ext}"));
             let want = case.allowed.contains(&tag);
             tally.check(if loaded == want {
                 Ok(())
