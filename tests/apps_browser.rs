@@ -64,22 +64,22 @@ struct Case {
     /// Where the page's `<base href>` points.
     base: char,
     /// Tags that must load; every other probe must be blocked.
-    allowed: &'static [&'static str],
+    allowed: Vec<&'static str>,
 }
 
 const SELF_ONLY: &[&str] = &["script-A", "style-A", "img-A"];
 
 fn cases() -> Vec<Case> {
-    let all: &'static [&'static str] = PROBES.iter().map(|p| p.0).collect::<Vec<_>>().leak();
+    let all = PROBES.iter().map(|p| p.0).collect();
     vec![
         Case { name: "no policy (control)", csp: None, base: 'C', allowed: all },
-        Case { name: "no csp: DEFAULT_CSP", csp: Some(None), base: 'C', allowed: SELF_ONLY },
-        Case { name: "empty csp", csp: Some(Some(json!({}))), base: 'C', allowed: SELF_ONLY },
+        Case { name: "no csp: DEFAULT_CSP", csp: Some(None), base: 'C', allowed: SELF_ONLY.to_vec() },
+        Case { name: "empty csp", csp: Some(Some(json!({}))), base: 'C', allowed: SELF_ONLY.to_vec() },
         Case {
             name: "every list declares B",
             csp: Some(Some(json!({"connectDomains": ["http://{B}", "ws://{B}"], "resourceDomains": ["http://{B}"], "frameDomains": ["http://{B}/"], "baseUriDomains": ["http://{B}"]}))),
             base: 'B',
-            allowed: &["script-A", "style-A", "img-A", "fetch-A", "script-B", "style-B", "img-B", "fetch-B", "xhr-B", "ws-B", "frame-B", "base"],
+            allowed: vec!["script-A", "style-A", "img-A", "fetch-A", "script-B", "style-B", "img-B", "fetch-B", "xhr-B", "ws-B", "frame-B", "base"],
         },
         Case {
             name: "injection attempts",
@@ -90,19 +90,19 @@ fn cases() -> Vec<Case> {
                 "baseUriDomains": ["http://{C}; base-uri *", "'self' *", "http://{C}\tbase-uri"],
             }))),
             base: 'C',
-            allowed: &["script-A", "style-A", "img-A", "fetch-A", "fetch-B", "xhr-B", "ws-B"],
+            allowed: vec!["script-A", "style-A", "img-A", "fetch-A", "fetch-B", "xhr-B", "ws-B"],
         },
         Case {
             name: "wildcard subdomain",
             csp: Some(Some(json!({"resourceDomains": ["http://*.app.localhost:{b}"]}))),
             base: 'C',
-            allowed: &["script-A", "style-A", "img-A", "img-W"],
+            allowed: vec!["script-A", "style-A", "img-A", "img-W"],
         },
         Case {
             name: "only refused entries: DEFAULT_CSP",
             csp: Some(Some(json!({"connectDomains": ["*"], "resourceDomains": ["'unsafe-eval'", "data:", "blob:", "javascript:"], "frameDomains": ["*"], "baseUriDomains": ["*"]}))),
             base: 'C',
-            allowed: SELF_ONLY,
+            allowed: SELF_ONLY.to_vec(),
         },
     ]
 }

@@ -241,7 +241,9 @@ fn csp_origins_are_checked_on_every_message_that_carries_them() {
     let good = json!({"resourceDomains": ["https://cdn.example"]});
     let ui = |csp: &Value| json!({"ui": {"csp": csp}});
     let o = Options::apps();
-    let cases: Vec<(&str, Check, Box<dyn Fn(&Value) -> Value>, &str)> = vec![
+    // (carrier, its check, the carrier around a CSP object, the pointer of the bad entry)
+    type Carrier<'a> = Box<dyn Fn(&Value) -> Value + 'a>;
+    let cases: Vec<(&str, Check, Carrier<'_>, &str)> = vec![
         ("2025-11-25 Resource", check!(v4::Resource), Box::new(|c: &Value| json!({"uri": "ui://w/v", "name": "v", "mimeType": apps::MIME_TYPE, "_meta": ui(c)})), "/_meta/ui/csp/resourceDomains/1"),
         ("2025-11-25 ResourceTemplate", check!(v4::ResourceTemplate), Box::new(|c: &Value| json!({"uriTemplate": "ui://w/{id}", "name": "v", "mimeType": apps::MIME_TYPE, "_meta": ui(c)})), "/_meta/ui/csp/resourceDomains/1"),
         ("2025-11-25 BlobResourceContents", check!(v4::BlobResourceContents), Box::new(|c: &Value| json!({"uri": "ui://w/v", "mimeType": apps::MIME_TYPE, "blob": "PGh0bWw+", "_meta": ui(c)})), "/_meta/ui/csp/resourceDomains/1"),
