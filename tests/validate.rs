@@ -4,7 +4,7 @@
 #![allow(deprecated)] // Some types used as examples are deprecated in 2026-07-28.
 
 use mcp_schema::validate::{self, jsonrpc, Options, Report, Severity, RULES};
-use mcp_schema::{draft, resource_metadata as rm, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_schema::{apps as ext, draft, resource_metadata as rm, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
 use mcp_schema_tests::{example_files, upstream, Tally};
 use serde_json::{json, Value};
 
@@ -426,6 +426,30 @@ fn cases() -> Vec<Case> {
             severity: e,
         },
         Case {
+            rule: "apps.csp-origin",
+            check: check!(ext::McpUiSandboxResourceReadyNotification),
+            valid: json!({"method": "ui/notifications/sandbox-resource-ready", "params": {"html": "<html></html>", "csp": {"resourceDomains": ["https://cdn.example"]}}}),
+            invalid: json!({"method": "ui/notifications/sandbox-resource-ready", "params": {"html": "<html></html>", "csp": {"resourceDomains": ["https://cdn.example; connect-src *"]}}}),
+            pointer: "/params/csp/resourceDomains/0",
+            severity: e,
+        },
+        Case {
+            rule: "apps.client-capability",
+            check: check!(v4::ClientCapabilities),
+            valid: json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}),
+            invalid: json!({"extensions": {"io.modelcontextprotocol/ui": {}}}),
+            pointer: "/extensions/io.modelcontextprotocol~1ui",
+            severity: e,
+        },
+        Case {
+            rule: "apps.client-capability",
+            check: check!(v6::ClientCapabilities),
+            valid: json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}),
+            invalid: json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html"]}}}),
+            pointer: "/extensions/io.modelcontextprotocol~1ui/mimeTypes",
+            severity: w,
+        },
+        Case {
             rule: "apps.deprecated-key",
             check: check!(v4::Tool),
             valid: json!({"name": "t", "inputSchema": {"type": "object"}, "_meta": {"ui": {"resourceUri": "ui://w/v"}}}),
@@ -535,9 +559,9 @@ fn apps_helpers() {
     .unwrap();
     let names: Vec<_> = apps::model_visible_tools(&tools).iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["both", "model"]);
-    assert_eq!(apps::content_security_policy(None), apps::DEFAULT_CSP);
+    assert_eq!(apps::content_security_policy(None).policy, apps::DEFAULT_CSP);
     let csp: mcp_schema::apps::McpUiResourceCsp = serde_json::from_value(json!({"connectDomains": ["https://api.x"], "frameDomains": ["https://v.x"]})).unwrap();
-    let policy = apps::content_security_policy(Some(&csp));
+    let policy = apps::content_security_policy(Some(&csp)).policy;
     assert!(policy.contains("connect-src 'self' https://api.x"), "{policy}");
     assert!(policy.contains("frame-src https://v.x") && policy.contains("base-uri 'self'") && policy.contains("object-src 'none'"), "{policy}");
 }

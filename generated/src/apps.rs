@@ -9601,6 +9601,10 @@ impl __v::Validate for McpUiResourceCsp {
             }
             cx.pop();
         }
+        #[cfg(feature = "apps")]
+        {
+            crate::validate::apps::csp(v, cx);
+        }
     }
 }
 /// Sandbox permissions requested by the UI resource.

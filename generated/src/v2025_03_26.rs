@@ -3317,6 +3317,12 @@ impl __v::Validate for ClientCapabilities {
             }
             cx.pop();
         }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::client_capabilities(v, cx);
+            }
+        }
     }
 }
 /// The inline type of [`ClientCapabilities`]`.roots`.

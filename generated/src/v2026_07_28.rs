@@ -6842,6 +6842,12 @@ impl __v::Validate for ClientCapabilities {
             }
             cx.pop();
         }
+        #[cfg(feature = "apps")]
+        {
+            if cx.options().apps {
+                crate::validate::apps::client_capabilities(v, cx);
+            }
+        }
         crate::validate::v2026::extension_keys(v, cx);
     }
 }

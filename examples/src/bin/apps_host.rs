@@ -145,8 +145,11 @@ fn main() {
 
     // The CSP goes on the document that loads the view (a response header, or a <meta> tag).
     let csp = apps::content_security_policy(ui.csp.as_ref());
+    for dropped in &csp.dropped {
+        println!("{dropped}");
+    }
     println!("Content-Security-Policy:");
-    for directive in csp.split("; ") {
+    for directive in csp.policy.split("; ") {
         println!("  {directive};");
     }
     println!(
@@ -173,6 +176,6 @@ fn main() {
     println!("\n== a view that declares no CSP");
     println!(
         "Content-Security-Policy: {}",
-        apps::content_security_policy(None)
+        apps::content_security_policy(None).policy
     );
 }

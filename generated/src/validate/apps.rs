@@ -19,8 +19,18 @@ pub const DEPRECATED_RESOURCE_URI_KEY: &str = "ui/resourceUri";
 /// The extension's identifier in capabilities.
 pub const EXTENSION_ID: &str = "io.modelcontextprotocol/ui";
 
-/// CSP a host applies when a UI resource declares none.
-pub const DEFAULT_CSP: &str = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'";
+/// The Content-Security-Policy a host applies to a UI resource that declares no CSP, or only an
+/// empty one.
+///
+/// SEP-1865 names the directives a host must use when `ui.csp` is absent (nothing but the view
+/// itself and inline code, images and media from the view or `data:`, no network connections) and
+/// lets a host restrict further but never allow a domain the server did not declare. This is that
+/// list plus the directives that do not fall back to `default-src` and so would otherwise stay
+/// open: `base-uri` (a `<base href>` would redirect every relative URL) and `form-action` (a form
+/// could post anywhere), both `'none'`; `frame-src` and `object-src` are spelled out as the SEP's
+/// sandbox rules ask. Every source it allows is also allowed by any policy built from declared
+/// domains, so it is never looser than one.
+pub const DEFAULT_CSP: &str = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 /// Checks a tool's `_meta.ui` (and the deprecated flat key).
 pub fn tool<'v>(v: &'v Value, cx: &mut Cx<'v>) {
@@ -68,12 +78,8 @@ pub fn resource<'v>(v: &'v Value, cx: &mut Cx<'v>) {
     }
     if let Some(ui) = ui_meta {
         cx.key("_meta", |cx| {
-            cx.key(META_KEY, |cx| {
-                McpUiResourceMeta::validate_json(ui, cx);
-                if let Some(csp) = ui.get("csp").and_then(Value::as_object) {
-                    cx.key("csp", |cx| csp_origins(csp, cx));
-                }
-            })
+            // `McpUiResourceCsp`'s own check (attached by `schema/codegen.toml`) checks the origins.
+            cx.key(META_KEY, |cx| McpUiResourceMeta::validate_json(ui, cx))
         });
     }
 }
@@ -91,7 +97,11 @@ fn ui_uri(v: &Value, cx: &mut Cx<'_>) {
     }
 }
 
-fn csp_origins<'v>(csp: &'v JsonObject, cx: &mut Cx<'v>) {
+/// Checks a CSP object's domain lists wherever one travels (a UI resource's `_meta.ui.csp`, the
+/// sandbox's `ui/notifications/sandbox-resource-ready`, the host's capabilities): every entry is
+/// an origin by [`origin`], the rule [`content_security_policy`] applies too.
+pub fn csp<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    let Some(csp) = v.as_object() else { return };
     for (key, list) in csp {
         let Some(items) = list.as_array() else { continue };
         cx.key(key, |cx| {
@@ -106,8 +116,46 @@ fn csp_origins<'v>(csp: &'v JsonObject, cx: &mut Cx<'v>) {
     }
 }
 
-/// An origin as CSP source lists take it: `scheme://host[:port]`, the host may start with `*.`.
+/// Checks the MCP Apps entry of a client's capabilities (`extensions["io.modelcontextprotocol/ui"]`):
+/// SEP-1865 requires `mimeTypes`, and a client that lists no `text/html;profile=mcp-app` cannot
+/// render any app this extension defines (other types are reserved, hence only a warning).
+pub fn client_capabilities<'v>(v: &'v Value, cx: &mut Cx<'v>) {
+    let Some(ui) = v.get("extensions").and_then(|e| e.get(EXTENSION_ID)) else { return };
+    cx.key("extensions", |cx| {
+        cx.key(EXTENSION_ID, |cx| {
+            // 2026-07-28 types `extensions` values as objects and reports a non-object as `type`;
+            // earlier versions keep `extensions` untyped, so this rule says it for every version.
+            let Some(o) = ui.as_object() else {
+                return cx.error("apps.client-capability", format!("the `{EXTENSION_ID}` capability is an object with `mimeTypes`, found {}", describe(ui)));
+            };
+            crate::apps::McpUiClientCapabilities::validate_json(ui, cx);
+            match o.get("mimeTypes").and_then(Value::as_array) {
+                None if !o.contains_key("mimeTypes") => cx.error("apps.client-capability", format!("the `{EXTENSION_ID}` capability requires `mimeTypes`")),
+                None => {}
+                Some(types) if types.iter().filter_map(Value::as_str).any(is_app_mime) => {}
+                // Non-strings are already `type` errors.
+                Some(types) if !types.iter().all(Value::is_string) => {}
+                Some(_) => cx.key("mimeTypes", |cx| cx.warning("apps.client-capability", format!("`mimeTypes` does not list `{MIME_TYPE}`, so the client renders no MCP Apps view"))),
+            }
+        })
+    });
+}
+
+/// Whether `s` is an origin as SEP-1865's CSP domain lists take it: `scheme://host[:port]` with
+/// an http, https, ws or wss scheme, an optional trailing `/`, and a DNS name (which may start
+/// with the `*.` wildcard the spec allows, over at least two labels), an IPv4 address or a
+/// bracketed IPv6 address. Nothing else: no path, user, quote, keyword, separator or space, so an
+/// entry can never add a source or a directive to the policy built from it.
 pub fn origin(s: &str) -> Result<(), String> {
+    // CSP host sources use no other characters: this alone keeps separators, quotes and
+    // spaces (a new source or directive) out.
+    if let Some(c) = s.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | ':' | '/' | '[' | ']' | '*'))) {
+        return Err(match c {
+            c if !c.is_ascii() => format!("{c:?} is not ASCII (write the host in its `xn--` form)"),
+            c if c.is_ascii_whitespace() || c.is_ascii_control() => format!("it contains whitespace or a control character ({c:?})"),
+            c => format!("`{c}` cannot appear in an origin"),
+        });
+    }
     let Some((scheme, rest)) = s.split_once("://") else {
         return Err("it has no `scheme://`".into());
     };
@@ -115,21 +163,57 @@ pub fn origin(s: &str) -> Result<(), String> {
         return Err(format!("`{scheme}` is not http, https, ws or wss"));
     }
     let rest = rest.strip_suffix('/').unwrap_or(rest);
-    if rest.contains(['/', '?', '#']) {
-        return Err("an origin has no path, query or fragment".into());
+    if rest.contains('/') {
+        return Err("an origin has no path".into());
     }
-    let (host, port) = match rest.rsplit_once(':') {
-        Some((h, p)) if !h.ends_with(']') || rest.starts_with('[') => (h, Some(p)),
-        _ => (rest, None),
+    let (host, port) = match rest.strip_prefix('[') {
+        Some(v6) => {
+            let Some((addr, after)) = v6.split_once(']') else { return Err("`[` opens an IPv6 address that `]` does not close".into()) };
+            if addr.is_empty() || !addr.contains(':') || !addr.chars().all(|c| c.is_ascii_hexdigit() || matches!(c, ':' | '.')) {
+                return Err(format!("`[{addr}]` is not an IPv6 address"));
+            }
+            match after {
+                "" => (None, None),
+                _ => match after.strip_prefix(':') {
+                    Some(p) => (None, Some(p)),
+                    None => return Err(format!("`{after}` after the IPv6 address is not a port")),
+                },
+            }
+        }
+        None => match rest.split_once(':') {
+            Some((h, p)) => (Some(h), Some(p)),
+            None => (Some(rest), None),
+        },
     };
     if let Some(p) = port {
-        if p.parse::<u16>().is_err() {
+        // `parse` alone would take a leading `+`.
+        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) || p.parse::<u16>().is_err() {
             return Err(format!("`{p}` is not a port"));
         }
     }
-    let host = host.strip_prefix("*.").unwrap_or(host);
-    if host.is_empty() || !host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '[' | ']' | ':')) {
+    if let Some(host) = host {
+        dns_host(host)?;
+    }
+    Ok(())
+}
+
+fn dns_host(host: &str) -> Result<(), String> {
+    let (wildcard, name) = match host.strip_prefix("*.") {
+        Some(name) => (true, name),
+        None => (false, host),
+    };
+    if name.is_empty() || name.len() > 253 {
         return Err(format!("`{host}` is not a host name"));
+    }
+    let labels: Vec<&str> = name.split('.').collect();
+    for label in &labels {
+        let ok = !label.is_empty() && label.len() <= 63 && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') && !label.starts_with('-') && !label.ends_with('-');
+        if !ok {
+            return Err(format!("`{host}` is not a host name (`{label}` is not a DNS label)"));
+        }
+    }
+    if wildcard && labels.len() < 2 {
+        return Err(format!("`{host}` matches every name under a top-level domain"));
     }
     Ok(())
 }
@@ -192,32 +276,136 @@ pub fn visibility(meta: Option<&JsonObject>) -> Visibility {
     }
 }
 
-/// The tools a host may put in the model's tool list: app-only tools removed.
-#[cfg(feature = "v2025-11-25")]
-pub fn model_visible_tools(tools: &[crate::v2025_11_25::Tool]) -> Vec<&crate::v2025_11_25::Tool> {
-    tools.iter().filter(|t| visibility(t.meta.as_ref()).model).collect()
+/// A `Tool` of any protocol version, as the MCP Apps helpers read it: its `_meta` object.
+/// Implemented for the `Tool` of every version module that is enabled; 2024-11-05 and
+/// 2025-03-26 define no `_meta` on tools, so there it is the unknown key kept in `extra`.
+pub trait AppTool {
+    /// The tool's `_meta`, if it has an object there.
+    fn meta_object(&self) -> Option<&JsonObject>;
+
+    /// Who may see and call the tool ([`visibility`]).
+    fn visibility(&self) -> Visibility {
+        visibility(self.meta_object())
+    }
+
+    /// The UI resource the tool shows ([`tool_resource_uri`]).
+    fn ui_resource_uri(&self) -> Option<&str> {
+        tool_resource_uri(self.meta_object())
+    }
+
+    /// The tool's `_meta.ui`, typed ([`tool_ui`]).
+    fn ui(&self) -> Option<Result<McpUiToolMeta, serde_json::Error>> {
+        tool_ui(self.meta_object())
+    }
 }
 
-/// The Content-Security-Policy a host applies to a UI resource, from its `_meta.ui.csp`;
-/// the spec's restrictive default when it declares none.
-pub fn content_security_policy(csp: Option<&McpUiResourceCsp>) -> String {
-    let Some(csp) = csp else { return DEFAULT_CSP.to_string() };
-    let list = |v: &Option<Vec<String>>| v.as_deref().unwrap_or_default().join(" ");
-    let with = |base: &str, extra: String| if extra.is_empty() { base.to_string() } else { format!("{base} {extra}") };
-    let resources = list(&csp.resource_domains);
-    let frames = list(&csp.frame_domains);
-    let bases = list(&csp.base_uri_domains);
-    [
+macro_rules! app_tool {
+    ($feature:literal, $m:ident, typed_meta) => {
+        #[cfg(feature = $feature)]
+        impl AppTool for crate::$m::Tool {
+            fn meta_object(&self) -> Option<&JsonObject> {
+                self.meta.as_ref()
+            }
+        }
+    };
+    ($feature:literal, $m:ident, meta_in_extra) => {
+        #[cfg(feature = $feature)]
+        impl AppTool for crate::$m::Tool {
+            fn meta_object(&self) -> Option<&JsonObject> {
+                self.extra.get("_meta").and_then(Value::as_object)
+            }
+        }
+    };
+}
+
+app_tool!("v2024-11-05", v2024_11_05, meta_in_extra);
+app_tool!("v2025-03-26", v2025_03_26, meta_in_extra);
+app_tool!("v2025-06-18", v2025_06_18, typed_meta);
+app_tool!("v2025-11-25", v2025_11_25, typed_meta);
+app_tool!("v2026-07-28", v2026_07_28, typed_meta);
+
+/// The tools a host may put in the model's tool list: app-only tools removed.
+pub fn model_visible_tools<T: AppTool>(tools: &[T]) -> Vec<&T> {
+    tools.iter().filter(|t| t.visibility().model).collect()
+}
+
+/// A policy built from a UI resource's `_meta.ui.csp`, and the entries left out of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Csp {
+    /// The `Content-Security-Policy` value (a response header, or a `<meta http-equiv>` tag).
+    pub policy: String,
+    /// Entries that are not origins by [`origin`], in the order declared; a host should log them.
+    pub dropped: Vec<DroppedSource>,
+}
+
+/// A CSP domain entry [`content_security_policy`] refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DroppedSource {
+    /// The list it was in: `connectDomains`, `resourceDomains`, `frameDomains` or `baseUriDomains`.
+    pub field: &'static str,
+    /// Its index in that list.
+    pub index: usize,
+    pub value: String,
+    /// Why it is not an origin.
+    pub reason: String,
+}
+
+impl std::fmt::Display for DroppedSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{} {:?} dropped [apps.csp-origin]: {}", self.field, self.index, self.value, self.reason)
+    }
+}
+
+/// The Content-Security-Policy a host applies to a UI resource, from its `_meta.ui.csp`.
+///
+/// Directives follow SEP-1865's host rules. Every entry must pass [`origin`] (the rule the
+/// `apps.csp-origin` check reports), so a server cannot add sources or directives through a
+/// domain string; the others are left out and listed in [`Csp::dropped`]. With no CSP, or none
+/// that holds a usable origin, the policy is [`DEFAULT_CSP`]. Beyond the SEP's sample policy,
+/// `form-action` is `'none'`, and `connect-src` is `'none'` when no connect domain is declared
+/// (the extension's types: no domains, no network connections).
+pub fn content_security_policy(csp: Option<&McpUiResourceCsp>) -> Csp {
+    let mut dropped = Vec::new();
+    let mut origins = |field: &'static str, list: &Option<Vec<String>>| -> Vec<String> {
+        let mut kept = Vec::new();
+        for (index, entry) in list.iter().flatten().enumerate() {
+            match origin(entry) {
+                Ok(()) => kept.push(entry.strip_suffix('/').unwrap_or(entry).to_string()),
+                Err(reason) => dropped.push(DroppedSource { field, index, value: entry.clone(), reason }),
+            }
+        }
+        kept
+    };
+    let (connect, resources, frames, bases) = match csp {
+        Some(c) => (
+            origins("connectDomains", &c.connect_domains),
+            origins("resourceDomains", &c.resource_domains),
+            origins("frameDomains", &c.frame_domains),
+            origins("baseUriDomains", &c.base_uri_domains),
+        ),
+        None => Default::default(),
+    };
+    if connect.is_empty() && resources.is_empty() && frames.is_empty() && bases.is_empty() {
+        return Csp { policy: DEFAULT_CSP.to_string(), dropped };
+    }
+    // The SEP's fixed sources, then the declared origins; `otherwise` when that leaves none.
+    let directive = |name: &str, fixed: &str, declared: &[String], otherwise: &str| {
+        let sources: Vec<&str> = fixed.split_whitespace().chain(declared.iter().map(String::as_str)).collect();
+        format!("{name} {}", if sources.is_empty() { otherwise.to_string() } else { sources.join(" ") })
+    };
+    let policy = [
         "default-src 'none'".to_string(),
-        with("script-src 'self' 'unsafe-inline'", resources.clone()),
-        with("style-src 'self' 'unsafe-inline'", resources.clone()),
-        with("connect-src 'self'", list(&csp.connect_domains)),
-        with("img-src 'self' data:", resources.clone()),
-        with("font-src 'self'", resources.clone()),
-        with("media-src 'self' data:", resources),
-        if frames.is_empty() { "frame-src 'none'".to_string() } else { format!("frame-src {frames}") },
+        directive("script-src", "'self' 'unsafe-inline'", &resources, ""),
+        directive("style-src", "'self' 'unsafe-inline'", &resources, ""),
+        directive("connect-src", if connect.is_empty() { "" } else { "'self'" }, &connect, "'none'"),
+        directive("img-src", "'self' data:", &resources, ""),
+        directive("font-src", "'self'", &resources, ""),
+        directive("media-src", "'self' data:", &resources, ""),
+        directive("frame-src", "", &frames, "'none'"),
         "object-src 'none'".to_string(),
-        if bases.is_empty() { "base-uri 'self'".to_string() } else { format!("base-uri {bases}") },
+        directive("base-uri", "", &bases, "'self'"),
+        "form-action 'none'".to_string(),
     ]
-    .join("; ")
+    .join("; ");
+    Csp { policy, dropped }
 }

@@ -77,8 +77,9 @@ pub const RULES: &[(&str, &str)] = &[
     ("apps.ui-uri", "an MCP Apps UI resource URI starts with `ui://`"),
     ("apps.mime-type", "an MCP Apps UI resource is `text/html;profile=mcp-app`"),
     ("apps.content", "an MCP Apps UI resource's content is `text` or `blob`"),
-    ("apps.csp-origin", "MCP Apps CSP domain lists hold origins"),
+    ("apps.csp-origin", "MCP Apps CSP domain lists hold origins (`scheme://host[:port]`, `*.` wildcard), wherever a CSP travels"),
     ("apps.deprecated-key", "the flat `_meta[\"ui/resourceUri\"]` key (warning)"),
+    ("apps.client-capability", "the `io.modelcontextprotocol/ui` client capability has `mimeTypes` (listing no `text/html;profile=mcp-app`: warning)"),
 ];
 
 /// How bad a violation is. Warnings become errors in strict mode.
