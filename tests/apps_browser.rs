@@ -251,7 +251,8 @@ struct Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-KILL", &format!("-{}", self.child.id())]).status();
+        // `--` is needed: procps-ng 4.0's kill reads `-KILL -PID` as signalling process group 9.
+        let _ = Command::new("kill").args(["-s", "KILL", "--", &format!("-{}", self.child.id())]).status();
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
