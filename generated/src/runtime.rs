@@ -817,6 +817,7 @@ pub mod __private {
                 (Raw::Value(v), _) => lit.matches(v),
                 // A string literal is plain ASCII; the text matches unless written with escapes.
                 (Raw::Text(t), Lit::Str(s)) if !t.contains('\\') => t.len() == s.len() + 2 && t.starts_with('"') && &t[1..t.len() - 1] == s,
+                (Raw::Text(t), Lit::OneOf(set)) if !t.contains('\\') => t.len() >= 2 && t.starts_with('"') && set.contains(&&t[1..t.len() - 1]),
                 (Raw::Text(t), _) => serde_json::from_str::<Value>(t).is_ok_and(|v| lit.matches(&v)),
             }
         }
@@ -906,8 +907,9 @@ pub mod __private {
         fn has(&self, key: &str) -> bool {
             self.bits & key_bit(key) != 0 && self.keys.iter().any(|k| k.as_str() == key)
         }
-        fn literal(&self, key: &str, _: Lit) -> Option<bool> {
-            self.has(key).then_some(true)
+        fn literal(&self, key: &str, lit: Lit) -> Option<bool> {
+            // A key that allows no value (`never`) rules the member out by its presence alone.
+            self.has(key).then_some(!matches!(lit, Lit::OneOf([])))
         }
     }
 
@@ -1336,6 +1338,8 @@ pub mod __private {
         Int(i64),
         Float(f64),
         Bool(bool),
+        /// One of a closed string enum's values: ranks a keyed union's members like a literal.
+        OneOf(&'static [&'static str]),
     }
 
     impl Lit {
@@ -1345,6 +1349,7 @@ pub mod __private {
                 Lit::Int(i) => v.as_i64() == Some(i) && !v.is_f64(),
                 Lit::Float(x) => v.as_f64() == Some(x),
                 Lit::Bool(b) => v.as_bool() == Some(b),
+                Lit::OneOf(set) => v.as_str().is_some_and(|s| set.contains(&s)),
             }
         }
     }
@@ -1356,6 +1361,7 @@ pub mod __private {
                 Lit::Int(i) => write!(f, "{i}"),
                 Lit::Float(x) => write!(f, "{x}"),
                 Lit::Bool(b) => write!(f, "{b}"),
+                Lit::OneOf(set) => write!(f, "one of {set:?}"),
             }
         }
     }

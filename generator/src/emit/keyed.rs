@@ -145,6 +145,8 @@ fn unique_keys(space: &TypeSpace, u: &Union, depth: usize, nested: bool) -> Vec<
     let mut out = Vec::new();
     for (i, v) in u.variants.iter().enumerate() {
         let candidates: Vec<String> = match member(space, &v.ty, depth) {
+            // A member with a forbidden (`never`) key is only decided once every key is in.
+            Some(Member::Struct(_, s)) if s.fields.iter().any(|f| f.never) => Vec::new(),
             Some(Member::Struct(_, s)) => s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| f.name.clone()).collect(),
             Some(Member::Keyed(_, inner)) if nested => deciding_keys(space, inner, depth + 1).into_iter().map(|(k, _)| k).collect(),
             // A tagged member needs its tag before it has a builder.
@@ -160,6 +162,27 @@ fn unique_keys(space: &TypeSpace, u: &Union, depth: usize, nested: bool) -> Vec<
     out
 }
 
+/// The values a field allows, as key ranking sees them: its literal, the values of a
+/// closed string enum, or none at all for a `never` field. A member whose field holds another value is no candidate, so
+/// `{"type": "boolean"}` is never ranked as a schema whose `type` is "number" | "integer".
+pub(super) fn rank_literal(space: &TypeSpace, f: &Field) -> Option<TokenStream> {
+    if f.never {
+        // No value is allowed: the key's presence rules the member out.
+        return Some(quote! { __p::Lit::OneOf(&[]) });
+    }
+    if let Some(l) = &f.literal {
+        return Some(lit_tokens(l));
+    }
+    let Ty::Named(r) = space.deref(&f.ty) else { return None };
+    match space.item(&r).map(|i| &i.kind) {
+        Some(ItemKind::StringEnum(e)) if !e.open && !e.values.is_empty() => {
+            let values = &e.values;
+            Some(quote! { __p::Lit::OneOf(&[#(#values),*]) })
+        }
+        _ => None,
+    }
+}
+
 impl Ctx<'_> {
     /// `score_keys` for a struct that is a member of a keyed union.
     pub(super) fn struct_score_keys(&self, item: &Item, s: &Struct) -> TokenStream {
@@ -168,10 +191,12 @@ impl Ctx<'_> {
         }
         let live = || s.fields.iter().filter(|f| !f.never);
         let required: Vec<&str> = live().filter(|f| !f.optional).map(|f| f.name.as_str()).collect();
-        let known: Vec<&str> = live().filter(|f| f.literal.is_none()).map(|f| f.name.as_str()).collect();
-        let lits: Vec<TokenStream> = live()
+        let known: Vec<&str> = live().filter(|f| rank_literal(self.space, f).is_none()).map(|f| f.name.as_str()).collect();
+        let lits: Vec<TokenStream> = s
+            .fields
+            .iter()
             .filter_map(|f| {
-                let l = lit_tokens(f.literal.as_ref()?);
+                let l = rank_literal(self.space, f)?;
                 let (wire, must) = (&f.name, !f.optional);
                 Some(quote! { (#wire, #must, #l) })
             })
