@@ -656,3 +656,47 @@ fn no_keyed_union_takes_a_member_its_literals_contradict() {
     assert!(unions >= 20, "only {unions} keyed unions found");
     tally.finish("minimal members of every keyed union");
 }
+
+/// A message with an `id` key is a request or a response, never a notification: a request whose
+/// id is invalid fails to read (as a request) and validation reports the id, in every version.
+#[test]
+fn an_invalid_id_does_not_make_a_request_a_notification() {
+    fn check<T: DeserializeOwned + mcp_schema::validate::Validate + std::fmt::Debug>(line: &str) -> Result<(), String> {
+        let name = std::any::type_name::<T>();
+        if let Ok(read) = serde_json::from_str::<T>(line) {
+            return Err(format!("{name} read {line} as {read:?}"));
+        }
+        if let Ok(read) = mcp_schema::from_str::<T>(line) {
+            return Err(format!("{name} (mcp_schema::from_str) read {line} as {read:?}"));
+        }
+        let value: Value = serde_json::from_str(line).unwrap();
+        let report = mcp_schema::validate::validate_json::<T>(&value, &mcp_schema::validate::Options::default());
+        // 2025-03-26's union also holds batches (arrays), so it is decided by the values and reports no member.
+        let names_it = |v: &&mcp_schema::validate::Violation| v.pointer == "/id" || v.rule == "no-variant";
+        match report.violations.iter().filter(names_it).find(|v| v.severity == mcp_schema::validate::Severity::Error) {
+            Some(_) => Ok(()),
+            None => Err(format!("{name}: no error at /id for {line}: {:?}", report.violations)),
+        }
+    }
+    let mut tally = Tally::default();
+    for id in ["null", "1.0", "-0", "1.5", "{}", r#"{"a":1}"#, "[]", "[1]", "true", "9223372036854775808", "18446744073709551616"] {
+        for params in ["", r#","params":{}"#] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"{params}}}"#);
+            let id_last = format!(r#"{{"jsonrpc":"2.0","method":"tools/list"{params},"id":{id}}}"#);
+            for l in [&line, &id_last] {
+                tally.check(check::<v1::JSONRPCMessage>(l));
+                tally.check(check::<mcp_schema::v2025_03_26::JSONRPCMessage>(l));
+                tally.check(check::<v3::JSONRPCMessage>(l));
+                tally.check(check::<v4::JSONRPCMessage>(l));
+                tally.check(check::<v6::JSONRPCMessage>(l));
+                tally.check(check::<mcp_schema::draft::JSONRPCMessage>(l));
+            }
+        }
+    }
+    // Valid ids still read as requests, and a message without one as a notification.
+    let request: v6::JSONRPCMessage = serde_json::from_str(r#"{"jsonrpc":"2.0","id":9223372036854775807,"method":"tools/list"}"#).unwrap();
+    assert!(matches!(request, v6::JSONRPCMessage::JSONRPCRequest(_)), "{request:?}");
+    let note: v4::JSONRPCMessage = serde_json::from_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
+    assert!(matches!(note, v4::JSONRPCMessage::JSONRPCNotification(_)), "{note:?}");
+    tally.finish("invalid ids are not notifications");
+}

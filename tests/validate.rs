@@ -135,6 +135,23 @@ fn cases() -> Vec<Case> {
         },
         Case { rule: "jsonrpc.version", check: envelope, valid: json!({"jsonrpc": "2.0", "method": "x"}), invalid: json!({"jsonrpc": 2, "method": "x"}), pointer: "/jsonrpc", severity: e },
         Case { rule: "jsonrpc.id", check: envelope, valid: json!({"jsonrpc": "2.0", "id": "a", "method": "x"}), invalid: json!({"jsonrpc": "2.0", "id": null, "method": "x"}), pointer: "/id", severity: e },
+        // Responses follow the rule their requests do: RequestId holds an i64.
+        Case {
+            rule: "jsonrpc.id",
+            check: envelope,
+            valid: json!({"jsonrpc": "2.0", "id": 9_223_372_036_854_775_807_i64, "result": {}}),
+            invalid: json!({"jsonrpc": "2.0", "id": 9_223_372_036_854_775_808_u64, "result": {}}),
+            pointer: "/id",
+            severity: e,
+        },
+        Case {
+            rule: "jsonrpc.id",
+            check: envelope,
+            valid: json!({"jsonrpc": "2.0", "id": -9_223_372_036_854_775_808_i64, "method": "x"}),
+            invalid: json!({"jsonrpc": "2.0", "id": u64::MAX, "method": "x"}),
+            pointer: "/id",
+            severity: e,
+        },
         Case { rule: "jsonrpc.response", check: envelope, valid: json!({"jsonrpc": "2.0", "id": 1, "result": {}}), invalid: json!({"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}}), pointer: "", severity: e },
         Case {
             rule: "jsonrpc.response",

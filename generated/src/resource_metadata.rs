@@ -7392,6 +7392,29 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
+    fn settled(&self) -> bool {
+        match self {
+            Self::DiscoverResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListPromptsResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListResourceTemplatesResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListResourcesResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ReadResourceResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListToolsResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            _ => true,
+        }
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),

@@ -956,6 +956,11 @@ pub mod __private {
         fn guess_for_key(_key: &str) -> Option<(usize, Self::Builder)> {
             None
         }
+        /// Whether a guessed member's closed enums hold values they name: the ranking of the
+        /// whole object, which a guess skips, rules out a member whose enum value it does not.
+        fn settled(&self) -> bool {
+            true
+        }
         fn score<K: KeySet + ?Sized>(member: usize, o: &K) -> Option<u32>;
         /// Reads the object as one member; `None` when that member cannot even start
         /// (a tagged member without a readable tag).
@@ -1053,7 +1058,7 @@ pub mod __private {
             b.field(k, FromMap(&mut map))?;
         }
         let out = b.finish()?;
-        if ranks_first::<U, _>(member, &SeenKeys::new(&seen)) {
+        if out.settled() && ranks_first::<U, _>(member, &SeenKeys::new(&seen)) {
             Ok(out)
         } else {
             Err(de::Error::custom(GUESS_TAKEN_BACK))
@@ -1421,7 +1426,8 @@ pub mod __private {
     }
     shape! {
         String => |v| v.is_string(),
-        i64 => |v| v.is_i64() || v.is_u64(),
+        // An integer above i64::MAX does not read as one.
+        i64 => |v| v.is_i64(),
         serde_json::Number => |v| v.is_number(),
         bool => |v| v.is_boolean(),
         () => |v| v.is_null(),

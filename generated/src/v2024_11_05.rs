@@ -1486,14 +1486,20 @@ impl __p::Shape for JSONRPCNotification {
                 ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -15689,6 +15695,14 @@ impl __p::Keyed for ClientResult {
                 ))
             }
             _ => None,
+        }
+    }
+    fn settled(&self) -> bool {
+        match self {
+            Self::CreateMessageResult(v) => {
+                ["user", "assistant"].contains(&v.role.as_str())
+            }
+            _ => true,
         }
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {

@@ -1493,14 +1493,20 @@ impl __p::Shape for JSONRPCNotification {
                 ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -19404,6 +19410,17 @@ impl __p::Keyed for ClientResult {
                 ))
             }
             _ => None,
+        }
+    }
+    fn settled(&self) -> bool {
+        match self {
+            Self::CreateMessageResult(v) => {
+                ["user", "assistant"].contains(&v.role.as_str())
+            }
+            Self::ElicitResult(v) => {
+                ["accept", "decline", "cancel"].contains(&v.action.as_str())
+            }
+            _ => true,
         }
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {

@@ -2235,14 +2235,20 @@ impl __p::Shape for JSONRPCNotification {
                 ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -32180,6 +32186,29 @@ impl __p::Keyed for ServerResult {
                 ))
             }
             _ => None,
+        }
+    }
+    fn settled(&self) -> bool {
+        match self {
+            Self::DiscoverResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListPromptsResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListResourceTemplatesResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListResourcesResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ReadResourceResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListToolsResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            _ => true,
         }
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {

@@ -51,7 +51,7 @@ pub const RULES: &[(&str, &str)] = &[
     ("meta.key-name", "`_meta` key syntax: prefix labels and name"),
     ("meta.reserved-key", "a key under an MCP-reserved prefix that the version does not define (warning)"),
     ("jsonrpc.version", "a message carries `\"jsonrpc\": \"2.0\"`"),
-    ("jsonrpc.id", "a request or response id is a string or an integer, never null"),
+    ("jsonrpc.id", "a request or response id is a string or an integer (signed 64-bit), never null"),
     ("jsonrpc.response", "a response sets exactly one of `result` and `error`"),
     ("jsonrpc.message", "a message is a request, a notification or a response"),
     ("jsonrpc.error", "an error has an integer `code` and a string `message`"),
