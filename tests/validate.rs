@@ -398,3 +398,37 @@ const KNOWN_EXAMPLE_VIOLATIONS: &[(&str, &str)] = &[
     // Lacks `ttlMs` and `cacheScope` (see tests/spec_examples.rs).
     ("ReadResourceResultResponse", "required"),
 ];
+
+/// A form field of `type: "number"` takes decimals: the elicitation answer reads, writes back
+/// as it came and validates, in every version with elicitation (a `number_field` in codegen.toml).
+#[test]
+fn decimal_form_answers_read_write_and_validate() {
+    fn check<T: serde::de::DeserializeOwned + serde::Serialize + validate::Validate>(v: &Value) -> Result<(), String> {
+        let name = std::any::type_name::<T>();
+        let read: T = serde_json::from_value(v.clone()).map_err(|e| format!("{name}: {e}: {v}"))?;
+        let back = serde_json::to_value(&read).unwrap();
+        if back != *v {
+            return Err(format!("{name}: wrote {back} for {v}"));
+        }
+        let report = validate::validate_json::<T>(v, &Options::default());
+        if !report.is_valid() {
+            return Err(format!("{name}: {:?}", report.violations));
+        }
+        Ok(())
+    }
+    let mut tally = Tally::default();
+    for content in [json!({"score": 95.5}), json!({"score": -0.25, "name": "Ada", "ok": true}), json!({"n": 1e300}), json!({"n": 36})] {
+        let v = json!({"action": "accept", "content": content});
+        tally.check(check::<mcp_schema::v2025_06_18::ElicitResult>(&v));
+        tally.check(check::<v4::ElicitResult>(&v));
+        tally.check(check::<v4::ClientResult>(&v));
+        let mut v6 = v.clone();
+        v6["resultType"] = json!("complete");
+        tally.check(check::<v6::ElicitResult>(&v6));
+        tally.check(check::<mcp_schema::draft::ElicitResult>(&v6));
+    }
+    // Integers stay integers: 36 is not rewritten as 36.0.
+    let read: v4::ElicitResult = serde_json::from_str(r#"{"action":"accept","content":{"n":36,"x":2.5}}"#).unwrap();
+    assert_eq!(serde_json::to_string(&read).unwrap(), r#"{"action":"accept","content":{"n":36,"x":2.5}}"#);
+    tally.finish("decimal form answers");
+}
