@@ -803,11 +803,59 @@ pub mod __private {
         }
     }
 
+    /// Levels a kept value may nest. serde_json allows 127 levels in a document; a kept value
+    /// sits inside at least one object, and parsing its text alone would start the count
+    /// afresh, so without this a union that keeps values would accept one level (or more)
+    /// that every other entry point refuses.
+    const KEPT_DEPTH: usize = 126;
+
+    /// Fails when `text` nests deeper than [`KEPT_DEPTH`], with serde_json's own words.
+    fn within_depth<E: de::Error>(text: &str) -> Result<(), E> {
+        // Each level takes two bytes at least: shorter texts need no scan.
+        if text.len() <= 2 * KEPT_DEPTH {
+            return Ok(());
+        }
+        let b = text.as_bytes();
+        let (mut i, mut depth) = (0, 0usize);
+        while i < b.len() {
+            match b[i] {
+                b'"' => {
+                    // Skip the string: to the next quote that no odd run of backslashes escapes.
+                    let mut j = i + 1;
+                    loop {
+                        let Some(q) = text[j..].find('"') else { return Ok(()) };
+                        let end = j + q;
+                        let slashes = b[j..end].iter().rev().take_while(|&&c| c == b'\\').count();
+                        j = end + 1;
+                        if slashes % 2 == 0 {
+                            break;
+                        }
+                    }
+                    i = j;
+                    continue;
+                }
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > KEPT_DEPTH {
+                        return Err(E::custom("recursion limit exceeded"));
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
     impl<'de> Raw<'de> {
         /// The kept value read as `T`; JSON text is parsed now, straight into `T`.
         pub fn read<T: Deserialize<'de>, E: de::Error>(&self) -> Result<T, E> {
             match self {
-                Raw::Text(text) => T::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom),
+                Raw::Text(text) => {
+                    within_depth::<E>(text)?;
+                    T::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
+                }
                 Raw::Value(v) => T::deserialize(v.clone()).map_err(E::custom),
             }
         }
@@ -1124,7 +1172,10 @@ pub mod __private {
         }
         fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
             match self.value.take() {
-                Some(Raw::Text(text)) => seed.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom),
+                Some(Raw::Text(text)) => {
+                    within_depth::<E>(text)?;
+                    seed.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
+                }
                 Some(Raw::Value(v)) => seed.deserialize(v.clone()).map_err(E::custom),
                 None => Err(E::custom("value asked for before its key")),
             }
