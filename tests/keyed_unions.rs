@@ -700,3 +700,36 @@ fn an_invalid_id_does_not_make_a_request_a_notification() {
     assert!(matches!(note, v4::JSONRPCMessage::JSONRPCNotification(_)), "{note:?}");
     tally.finish("invalid ids are not notifications");
 }
+
+/// The typed envelopes agree: a notification's method with an `id` beside it is refused, wherever
+/// the `id` comes, and the same message without one still reads as the notification.
+#[test]
+fn envelopes_refuse_a_notification_with_an_id() {
+    let mut tally = Tally::default();
+    for id in ["null", "1", "\"a\"", "1.5", "{}"] {
+        for line in [
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"notifications/initialized"}}"#),
+            format!(r#"{{"jsonrpc":"2.0","method":"notifications/initialized","id":{id}}}"#),
+            format!(r#"{{"method":"notifications/initialized","params":{{}},"id":{id},"jsonrpc":"2.0"}}"#),
+        ] {
+            for (what, read) in [
+                ("v4::ClientMessage", serde_json::from_str::<v4::ClientMessage>(&line).map(|m| format!("{m:?}"))),
+                ("v4::ClientMessage (mcp_schema)", mcp_schema::from_str::<v4::ClientMessage>(&line).map(|m| format!("{m:?}"))),
+                ("v3::ClientMessage", serde_json::from_str::<v3::ClientMessage>(&line).map(|m| format!("{m:?}"))),
+            ] {
+                tally.check(match read {
+                    Err(e) if e.to_string().contains("no `id`") => Ok(()),
+                    other => Err(format!("{what} {line}: {other:?}")),
+                });
+            }
+        }
+        let cancelled = format!(r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":1}},"id":{id}}}"#);
+        tally.check(match serde_json::from_str::<v4::ServerMessage>(&cancelled) {
+            Err(e) if e.to_string().contains("no `id`") => Ok(()),
+            other => Err(format!("v4::ServerMessage {cancelled}: {other:?}")),
+        });
+    }
+    let note: v4::ClientMessage = serde_json::from_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
+    assert!(matches!(note, mcp_schema::runtime::Message::Notification(_)), "{note:?}");
+    tally.finish("envelopes refuse a notification with an id");
+}

@@ -1248,6 +1248,44 @@ pub mod __private {
         b.finish()
     }
 
+    const NOTIFICATION_WITH_ID: &str = "a notification has no `id`: a message with one is a request or a response";
+
+    /// The rest of a notification's keys, refusing `id`.
+    struct NoId<'m, A>(&'m mut A);
+
+    impl<'de, A: MapAccess<'de>> MapAccess<'de> for NoId<'_, A> {
+        type Error = A::Error;
+        fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+            // Keys are read as `Key` by every caller here; the name is checked before the seed sees it.
+            match self.0.next_key::<Key<'de>>()? {
+                None => Ok(None),
+                Some(k) if k.as_str() == "id" => Err(de::Error::custom(NOTIFICATION_WITH_ID)),
+                Some(k) => seed.deserialize(KeyDeserializer::<A::Error>(k, PhantomData)).map(Some),
+            }
+        }
+        fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+            self.0.next_value_seed(seed)
+        }
+    }
+
+    /// Hands a key already read to a seed.
+    struct KeyDeserializer<'de, E>(Key<'de>, PhantomData<E>);
+
+    impl<'de, E: de::Error> Deserializer<'de> for KeyDeserializer<'de, E> {
+        type Error = E;
+        fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
+            match self.0 {
+                Key::Borrowed(s) => v.visit_borrowed_str(s),
+                other => v.visit_string(other.into_string()),
+            }
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map struct enum identifier ignored_any
+        }
+    }
+
     impl<'de, Id, Req, Notif, Res, Err> Visitor<'de> for MessageVisitor<Message<Id, Req, Notif, Res, Err>>
     where
         Id: DeserializeOwned,
@@ -1270,7 +1308,11 @@ pub mod __private {
                             return stream_tagged::<Req, A>(method, kept, &mut map).map(Message::Request);
                         }
                         if Notif::knows(&method) {
-                            return stream_tagged::<Notif, A>(method, kept, &mut map).map(Message::Notification);
+                            // A message with an `id` (valid or not) is never a notification.
+                            if kept.get("id").is_some() {
+                                return Err(de::Error::custom(NOTIFICATION_WITH_ID));
+                            }
+                            return stream_tagged::<Notif, _>(method, kept, &mut NoId(&mut map)).map(Message::Notification);
                         }
                         // A method neither side names: `id` tells, once every key is in.
                         kept.0.push((key, Raw::Value(Value::String(method))));
