@@ -1657,6 +1657,28 @@ mod tests {
     use serde::Deserialize;
     use serde_json::json;
 
+    /// The depth scan of kept text skips strings (brackets, escaped quotes, backslash runs)
+    /// and fails exactly one level past what a document allows a value inside an object.
+    #[test]
+    fn kept_text_depth_counts_only_structure() {
+        use super::__private::Raw;
+        let nested = |n: usize, inner: &str| format!("{}{inner}{}", "[".repeat(n), "]".repeat(n));
+        let read = |text: &str| Raw::Text(text).read::<serde_json::Value, serde_json::Error>().map(|_| ()).map_err(|e| e.to_string());
+        let brackets = format!("\"{}\"", "[{".repeat(400));
+        for ok in [
+            nested(126, "1"),
+            format!("[{brackets}]"),
+            format!("[\"a\\\"{}\", 1]", "[".repeat(400)),
+            format!("[\"a\\\\\", {}]", nested(120, "2")),
+            format!("{{\"k\\\"\": {}}}", nested(125, "\"]]]]\"")),
+        ] {
+            assert_eq!(read(&ok), Ok(()), "{}", &ok[..ok.len().min(80)]);
+        }
+        for deep in [nested(127, "1"), format!("[\"a\\\\\", {}]", nested(126, "2")), format!("{{\"k\": {}}}", nested(126, "[]"))] {
+            assert!(read(&deep).is_err_and(|e| e.contains("recursion limit exceeded")), "{}", &deep[..80]);
+        }
+    }
+
     /// Keyed unions are only fast while serde_json hands out JSON text for kept values;
     /// if its protocol changed they would still be right, through `Value`, but slow.
     #[test]
