@@ -617,6 +617,14 @@ mod tests {
                 let by_bits = rank_by_bits(o, present, required.iter().fold(0, |r, k| r | bit(k)), bit("a") | bit("b"), &[("t", bit("t"), must, Lit::Str("k"))]);
                 let by_names = rank_by_keys(o, required, &["a", "b"], &[("t", must, Lit::Str("k"))]);
                 assert_eq!(by_bits, by_names, "{o:?} must={must}");
+                // A closed enum's values, and a forbidden key (no value at all).
+                let sets = [("t", bit("t"), must, Lit::OneOf(&["k", "j"])), ("x", bit("x"), false, Lit::OneOf(&[]))];
+                let by_bits = rank_by_bits(o, present, required.iter().fold(0, |r, k| r | bit(k)), bit("a") | bit("b"), &sets);
+                let by_names = rank_by_keys(o, required, &["a", "b"], &[("t", must, Lit::OneOf(&["k", "j"])), ("x", false, Lit::OneOf(&[]))]);
+                assert_eq!(by_bits, by_names, "{o:?} must={must} (sets)");
+                if o.contains_key("x") || o.get("t").is_some_and(|t| t != "k") {
+                    assert_eq!(by_bits, None, "{o:?}");
+                }
             }
         }
     }
