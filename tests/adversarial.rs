@@ -129,6 +129,45 @@ fn nesting_just_below_the_limit_is_read_and_kept() {
     }
 }
 
+/// Around the limit every entry point takes exactly what `serde_json::Value` takes: a union
+/// decided by keys keeps values as text and parses them afresh, which must not grant them
+/// levels the document as a whole does not have.
+#[test]
+fn every_entry_point_has_the_same_nesting_limit() {
+    fn same<T: DeserializeOwned>(what: &str, msg: &str, want: bool) -> Result<(), String> {
+        let via_serde = serde_json::from_str::<T>(msg).is_ok();
+        let via_ours = mcp_schema::from_str::<T>(msg).is_ok();
+        if via_serde != want || via_ours != want {
+            return Err(format!("{what}: serde_json {via_serde}, mcp_schema::from_str {via_ours}, Value {want}"));
+        }
+        Ok(())
+    }
+    let mut tally = mcp_schema_tests::Tally::default();
+    for depth in SERDE_JSON_DEPTH - 8..SERDE_JSON_DEPTH + 2 {
+        for (open, close) in [("[", "]"), (r#"{"a":"#, "}")] {
+            let deep = nested(open, close, depth, "1");
+            for (place, msg) in deep_places(&deep) {
+                if place == "whole message" || place == "result content" {
+                    continue;
+                }
+                let want = serde_json::from_str::<Value>(&msg).is_ok();
+                let at = |t: &str| format!("{t} {open} x{depth} {place}");
+                tally.check(same::<v6::JSONRPCMessage>(&at("v6::JSONRPCMessage"), &msg, want));
+                tally.check(same::<v4::JSONRPCMessage>(&at("v4::JSONRPCMessage"), &msg, want));
+                tally.check(same::<v1::JSONRPCMessage>(&at("v1::JSONRPCMessage"), &msg, want));
+                tally.check(same::<mcp_schema::draft::JSONRPCMessage>(&at("draft::JSONRPCMessage"), &msg, want));
+                tally.check(same::<v6::ClientMessage>(&at("v6::ClientMessage"), &msg, want));
+                tally.check(same::<v6::ClientRequest>(&at("v6::ClientRequest"), &msg, want));
+            }
+            // A result kept by a keyed union, read alone.
+            let result = format!(r#"{{"resultType":"complete","x":{deep},"content":[]}}"#);
+            let want = serde_json::from_str::<Value>(&result).is_ok();
+            tally.check(same::<v6::ServerResult>(&format!("v6::ServerResult {open} x{depth}"), &result, want));
+        }
+    }
+    tally.finish("the same nesting limit everywhere");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Size
 

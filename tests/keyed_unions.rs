@@ -472,3 +472,264 @@ fn validation_picks_the_member_the_reader_reads() {
     assert!(tally.passed > 10_000, "only {} checks ran", tally.passed);
     tally.finish("validation picks the member the reader reads");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Every keyed union of every module, with minimal members built from the IR
+
+use generator::ir::{Dispatch, ItemKind, Struct, Ty, TypeSpace};
+use generator::parse::Literal;
+
+fn dynamic(module: &str, name: &str) -> Option<&'static mcp_schema::runtime::dynamic::DynType> {
+    match module {
+        "v2024_11_05" => mcp_schema::v2024_11_05::dynamic(name),
+        "v2025_03_26" => mcp_schema::v2025_03_26::dynamic(name),
+        "v2025_06_18" => mcp_schema::v2025_06_18::dynamic(name),
+        "v2025_11_25" => mcp_schema::v2025_11_25::dynamic(name),
+        "v2026_07_28" => mcp_schema::v2026_07_28::dynamic(name),
+        "draft" => mcp_schema::draft::dynamic(name),
+        "resource_metadata" => mcp_schema::resource_metadata::dynamic(name),
+        "apps" => mcp_schema::apps::dynamic(name),
+        other => panic!("no module `{other}` in this test"),
+    }
+}
+
+fn literal_value(l: &Literal) -> Value {
+    match l {
+        Literal::Str(s) => json!(s),
+        Literal::Num(n) => serde_json::from_str(n).unwrap_or(json!(0)),
+        Literal::Bool(b) => json!(b),
+    }
+}
+
+/// The closed string enum a field's type is, if it is one.
+fn closed_enum<'s>(space: &'s TypeSpace, ty: &Ty) -> Option<&'s [String]> {
+    let Ty::Named(r) = space.deref(ty) else { return None };
+    match &space.item(&r)?.kind {
+        ItemKind::StringEnum(e) if !e.open => Some(&e.values),
+        _ => None,
+    }
+}
+
+/// A small value of the type: every required field, literals and enum values as the schema says.
+fn sample(space: &TypeSpace, ty: &Ty, depth: usize) -> Value {
+    if depth > 6 {
+        return Value::Null;
+    }
+    match space.deref(ty) {
+        Ty::String => json!("x"),
+        Ty::Integer => json!(1),
+        Ty::Number => json!(1.5),
+        Ty::Boolean => json!(true),
+        Ty::Null | Ty::Nullable(_) => Value::Null,
+        Ty::Value | Ty::Object | Ty::Map(_) => json!({}),
+        Ty::Array(_) => json!([]),
+        Ty::Binding(rust) if rust.contains("Vec") => json!([]),
+        Ty::Binding(_) => json!({}),
+        Ty::Named(r) => match space.item(&r).map(|i| &i.kind) {
+            Some(ItemKind::Struct(s)) => minimal(space, s, depth + 1),
+            Some(ItemKind::StringEnum(e)) => json!(e.values.first().cloned().unwrap_or_else(|| "x".into())),
+            Some(ItemKind::Union(u)) => match &u.dispatch {
+                Dispatch::Tag(t) if !t.cases.is_empty() => sample(space, &u.variants[t.cases[0].1].ty, depth + 1),
+                _ => sample(space, &u.variants[0].ty, depth + 1),
+            },
+            Some(ItemKind::Const(l)) => literal_value(l),
+            _ => Value::Null,
+        },
+    }
+}
+
+fn field_value(space: &TypeSpace, f: &generator::ir::Field, depth: usize) -> Value {
+    match &f.literal {
+        Some(l) => literal_value(l),
+        None => sample(space, &f.ty, depth),
+    }
+}
+
+fn minimal(space: &TypeSpace, s: &Struct, depth: usize) -> Value {
+    let mut o = serde_json::Map::new();
+    for f in s.fields.iter().filter(|f| !f.optional && !f.never) {
+        o.insert(f.name.clone(), field_value(space, f, depth));
+    }
+    Value::Object(o)
+}
+
+/// Why struct `s` cannot be `o`: a literal, closed enum or forbidden key the object contradicts.
+fn contradiction(space: &TypeSpace, s: &Struct, o: &serde_json::Map<String, Value>) -> Option<String> {
+    for f in &s.fields {
+        let Some(v) = o.get(&f.name) else { continue };
+        if f.never {
+            return Some(format!("`{}` is forbidden", f.name));
+        }
+        if let Some(l) = &f.literal {
+            if *v != literal_value(l) {
+                return Some(format!("`{}` must be {}", f.name, literal_value(l)));
+            }
+        } else if let Some(values) = closed_enum(space, &f.ty) {
+            if !v.as_str().is_some_and(|x| values.iter().any(|e| e == x)) {
+                return Some(format!("`{}` must be one of {values:?}", f.name));
+            }
+        }
+    }
+    None
+}
+
+/// The structs a union member stands for, following nested unions.
+fn leaves<'s>(space: &'s TypeSpace, ty: &Ty, depth: usize, out: &mut Vec<(String, &'s Struct)>) {
+    if depth > 4 {
+        return;
+    }
+    if let Some((item, s)) = space.struct_of(ty) {
+        out.push((item.name.clone(), s));
+    } else if let Some((_, u)) = space.union_of(ty) {
+        for v in &u.variants {
+            leaves(space, &v.ty, depth + 1, out);
+        }
+    }
+}
+
+fn struct_named<'s>(space: &'s TypeSpace, module: &str, name: &str) -> Option<&'s Struct> {
+    let in_module = space.module(module).and_then(|m| m.items.iter().find(|i| i.name == name));
+    let any = || space.modules.iter().flat_map(|m| &m.items).find(|i| i.name == name);
+    match &in_module.or_else(any)?.kind {
+        ItemKind::Struct(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Reading and validation never take an object as a member whose literal fields (single
+/// literals, closed string enums such as `NumberSchemaType`) or forbidden keys contradict it.
+/// Every union decided by keys, in every module, is tried with each of its members at their
+/// smallest (required keys only) and with one optional key at a time.
+#[test]
+fn no_keyed_union_takes_a_member_its_literals_contradict() {
+    let root = mcp_schema_tests::workspace_root();
+    let config = generator::Config::from_toml(&std::fs::read_to_string(root.join("schema/codegen.toml")).unwrap()).unwrap();
+    let mut inputs = Vec::new();
+    for f in config.input_files() {
+        let dir = match f.origin {
+            generator::InputOrigin::Upstream => mcp_schema_tests::upstream(),
+            generator::InputOrigin::Project => root.clone(),
+        };
+        inputs.push(generator::Input { source: std::fs::read_to_string(dir.join(&f.path)).unwrap(), path: f.path });
+    }
+    let space = generator::type_space(&inputs, &config).unwrap_or_else(|d| panic!("{d}"));
+    let mut tally = Tally::default();
+    let mut unions = 0;
+    for m in &space.modules {
+        for item in &m.items {
+            let ItemKind::Union(u) = &item.kind else { continue };
+            if u.dispatch != Dispatch::Shape || !u.variants.iter().all(|v| space.struct_of(&v.ty).is_some() || space.union_of(&v.ty).is_some()) {
+                continue;
+            }
+            let Some(dynamic) = dynamic(&m.name, &item.name) else { continue };
+            unions += 1;
+            let mut members = Vec::new();
+            for v in &u.variants {
+                leaves(&space, &v.ty, 0, &mut members);
+            }
+            for (member, s) in &members {
+                let base = minimal(&space, s, 0);
+                let mut objects = vec![base.clone()];
+                for f in s.fields.iter().filter(|f| f.optional && !f.never) {
+                    let mut o = base.clone();
+                    o[&f.name] = field_value(&space, f, 0);
+                    objects.push(o);
+                }
+                for o in objects {
+                    let at = format!("{}::{} as {member}: {o}", m.name, item.name);
+                    let map = o.as_object().unwrap();
+                    // Read: whatever member is taken, the object must not contradict it.
+                    if let Ok(read) = (dynamic.read_value)(&o) {
+                        if let Some(why) = struct_named(&space, &m.name, read).and_then(|s| contradiction(&space, s, map)) {
+                            tally.check(Err(format!("{at}: read as {read}, but {why}")));
+                            continue;
+                        }
+                    }
+                    // Validation picks as the reader does, so it reports no literal or enum it chose wrongly.
+                    let report = (dynamic.validate)(&o, &mcp_schema::validate::Options::default());
+                    let wrong: Vec<String> = report.violations.iter().filter(|v| matches!(v.rule, "literal" | "enum" | "never" | "no-variant")).map(|v| v.to_string()).collect();
+                    tally.check(if wrong.is_empty() { Ok(()) } else { Err(format!("{at}: validated as another member: {}", wrong.join("; "))) });
+                }
+            }
+        }
+    }
+    assert!(unions >= 20, "only {unions} keyed unions found");
+    tally.finish("minimal members of every keyed union");
+}
+
+/// A message with an `id` key is a request or a response, never a notification: a request whose
+/// id is invalid fails to read (as a request) and validation reports the id, in every version.
+#[test]
+fn an_invalid_id_does_not_make_a_request_a_notification() {
+    fn check<T: DeserializeOwned + mcp_schema::validate::Validate + std::fmt::Debug>(line: &str) -> Result<(), String> {
+        let name = std::any::type_name::<T>();
+        if let Ok(read) = serde_json::from_str::<T>(line) {
+            return Err(format!("{name} read {line} as {read:?}"));
+        }
+        if let Ok(read) = mcp_schema::from_str::<T>(line) {
+            return Err(format!("{name} (mcp_schema::from_str) read {line} as {read:?}"));
+        }
+        let value: Value = serde_json::from_str(line).unwrap();
+        let report = mcp_schema::validate::validate_json::<T>(&value, &mcp_schema::validate::Options::default());
+        // 2025-03-26's union also holds batches (arrays), so it is decided by the values and reports no member.
+        let names_it = |v: &&mcp_schema::validate::Violation| v.pointer == "/id" || v.rule == "no-variant";
+        match report.violations.iter().filter(names_it).find(|v| v.severity == mcp_schema::validate::Severity::Error) {
+            Some(_) => Ok(()),
+            None => Err(format!("{name}: no error at /id for {line}: {:?}", report.violations)),
+        }
+    }
+    let mut tally = Tally::default();
+    for id in ["null", "1.0", "-0", "1.5", "{}", r#"{"a":1}"#, "[]", "[1]", "true", "9223372036854775808", "18446744073709551616"] {
+        for params in ["", r#","params":{}"#] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"{params}}}"#);
+            let id_last = format!(r#"{{"jsonrpc":"2.0","method":"tools/list"{params},"id":{id}}}"#);
+            for l in [&line, &id_last] {
+                tally.check(check::<v1::JSONRPCMessage>(l));
+                tally.check(check::<mcp_schema::v2025_03_26::JSONRPCMessage>(l));
+                tally.check(check::<v3::JSONRPCMessage>(l));
+                tally.check(check::<v4::JSONRPCMessage>(l));
+                tally.check(check::<v6::JSONRPCMessage>(l));
+                tally.check(check::<mcp_schema::draft::JSONRPCMessage>(l));
+            }
+        }
+    }
+    // Valid ids still read as requests, and a message without one as a notification.
+    let request: v6::JSONRPCMessage = serde_json::from_str(r#"{"jsonrpc":"2.0","id":9223372036854775807,"method":"tools/list"}"#).unwrap();
+    assert!(matches!(request, v6::JSONRPCMessage::JSONRPCRequest(_)), "{request:?}");
+    let note: v4::JSONRPCMessage = serde_json::from_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
+    assert!(matches!(note, v4::JSONRPCMessage::JSONRPCNotification(_)), "{note:?}");
+    tally.finish("invalid ids are not notifications");
+}
+
+/// The typed envelopes agree: a notification's method with an `id` beside it is refused, wherever
+/// the `id` comes, and the same message without one still reads as the notification.
+#[test]
+fn envelopes_refuse_a_notification_with_an_id() {
+    let mut tally = Tally::default();
+    for id in ["null", "1", "\"a\"", "1.5", "{}"] {
+        for line in [
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"notifications/initialized"}}"#),
+            format!(r#"{{"jsonrpc":"2.0","method":"notifications/initialized","id":{id}}}"#),
+            format!(r#"{{"method":"notifications/initialized","params":{{}},"id":{id},"jsonrpc":"2.0"}}"#),
+        ] {
+            for (what, read) in [
+                ("v4::ClientMessage", serde_json::from_str::<v4::ClientMessage>(&line).map(|m| format!("{m:?}"))),
+                ("v4::ClientMessage (mcp_schema)", mcp_schema::from_str::<v4::ClientMessage>(&line).map(|m| format!("{m:?}"))),
+                ("v3::ClientMessage", serde_json::from_str::<v3::ClientMessage>(&line).map(|m| format!("{m:?}"))),
+            ] {
+                tally.check(match read {
+                    Err(e) if e.to_string().contains("no `id`") => Ok(()),
+                    other => Err(format!("{what} {line}: {other:?}")),
+                });
+            }
+        }
+        let cancelled = format!(r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":1}},"id":{id}}}"#);
+        tally.check(match serde_json::from_str::<v4::ServerMessage>(&cancelled) {
+            Err(e) if e.to_string().contains("no `id`") => Ok(()),
+            other => Err(format!("v4::ServerMessage {cancelled}: {other:?}")),
+        });
+    }
+    let note: v4::ClientMessage = serde_json::from_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
+    assert!(matches!(note, mcp_schema::runtime::Message::Notification(_)), "{note:?}");
+    tally.finish("envelopes refuse a notification with an id");
+}

@@ -60,7 +60,15 @@ fn differences_after(space: &TypeSpace, change: impl FnOnce(&mut Value)) -> Vec<
     let mut official: Value = serde_json::from_str(&read_upstream(&target.schema_json).unwrap()).unwrap();
     change(&mut official);
     let report = verify::compare_target(space, &target, &official).unwrap();
-    report.definitions.into_iter().flat_map(|d| d.differences).filter(|d| d.kind != Kind::EnumSorted && d.kind != Kind::IndexSignature && d.kind != Kind::OpenEnum).collect()
+    // Reviewed divergences the allowlist names one by one (codegen.toml's `number_field` and `never_field`) are no plant.
+    let allowlist = Allowlist::from_toml(&std::fs::read_to_string(workspace_root().join(verify::allowlist::PATH)).unwrap()).unwrap();
+    let named = |d: &verify::Difference| allowlist.entries.iter().any(|e| !e.definition.contains('*') && !e.pointer.contains('*') && e.matches("2025-11-25", d));
+    report
+        .definitions
+        .into_iter()
+        .flat_map(|d| d.differences)
+        .filter(|d| d.kind != Kind::EnumSorted && d.kind != Kind::IndexSignature && d.kind != Kind::OpenEnum && !named(d))
+        .collect()
 }
 
 fn defs(schema: &mut Value) -> &mut serde_json::Map<String, Value> {

@@ -156,6 +156,23 @@ fn cases() -> Vec<Case> {
         },
         Case { rule: "jsonrpc.version", check: envelope, valid: json!({"jsonrpc": "2.0", "method": "x"}), invalid: json!({"jsonrpc": 2, "method": "x"}), pointer: "/jsonrpc", severity: e },
         Case { rule: "jsonrpc.id", check: envelope, valid: json!({"jsonrpc": "2.0", "id": "a", "method": "x"}), invalid: json!({"jsonrpc": "2.0", "id": null, "method": "x"}), pointer: "/id", severity: e },
+        // Responses follow the rule their requests do: RequestId holds an i64.
+        Case {
+            rule: "jsonrpc.id",
+            check: envelope,
+            valid: json!({"jsonrpc": "2.0", "id": 9_223_372_036_854_775_807_i64, "result": {}}),
+            invalid: json!({"jsonrpc": "2.0", "id": 9_223_372_036_854_775_808_u64, "result": {}}),
+            pointer: "/id",
+            severity: e,
+        },
+        Case {
+            rule: "jsonrpc.id",
+            check: envelope,
+            valid: json!({"jsonrpc": "2.0", "id": -9_223_372_036_854_775_808_i64, "method": "x"}),
+            invalid: json!({"jsonrpc": "2.0", "id": u64::MAX, "method": "x"}),
+            pointer: "/id",
+            severity: e,
+        },
         Case { rule: "jsonrpc.response", check: envelope, valid: json!({"jsonrpc": "2.0", "id": 1, "result": {}}), invalid: json!({"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}}), pointer: "", severity: e },
         Case {
             rule: "jsonrpc.response",
@@ -590,3 +607,37 @@ const KNOWN_EXAMPLE_VIOLATIONS: &[(&str, &str)] = &[
     // Lacks `ttlMs` and `cacheScope` (see tests/spec_examples.rs).
     ("ReadResourceResultResponse", "required"),
 ];
+
+/// A form field of `type: "number"` takes decimals: the elicitation answer reads, writes back
+/// as it came and validates, in every version with elicitation (a `number_field` in codegen.toml).
+#[test]
+fn decimal_form_answers_read_write_and_validate() {
+    fn check<T: serde::de::DeserializeOwned + serde::Serialize + validate::Validate>(v: &Value) -> Result<(), String> {
+        let name = std::any::type_name::<T>();
+        let read: T = serde_json::from_value(v.clone()).map_err(|e| format!("{name}: {e}: {v}"))?;
+        let back = serde_json::to_value(&read).unwrap();
+        if back != *v {
+            return Err(format!("{name}: wrote {back} for {v}"));
+        }
+        let report = validate::validate_json::<T>(v, &Options::default());
+        if !report.is_valid() {
+            return Err(format!("{name}: {:?}", report.violations));
+        }
+        Ok(())
+    }
+    let mut tally = Tally::default();
+    for content in [json!({"score": 95.5}), json!({"score": -0.25, "name": "Ada", "ok": true}), json!({"n": 1e300}), json!({"n": 36})] {
+        let v = json!({"action": "accept", "content": content});
+        tally.check(check::<mcp_schema::v2025_06_18::ElicitResult>(&v));
+        tally.check(check::<v4::ElicitResult>(&v));
+        tally.check(check::<v4::ClientResult>(&v));
+        let mut v6 = v.clone();
+        v6["resultType"] = json!("complete");
+        tally.check(check::<v6::ElicitResult>(&v6));
+        tally.check(check::<mcp_schema::draft::ElicitResult>(&v6));
+    }
+    // Integers stay integers: 36 is not rewritten as 36.0.
+    let read: v4::ElicitResult = serde_json::from_str(r#"{"action":"accept","content":{"n":36,"x":2.5}}"#).unwrap();
+    assert_eq!(serde_json::to_string(&read).unwrap(), r#"{"action":"accept","content":{"n":36,"x":2.5}}"#);
+    tally.finish("decimal form answers");
+}

@@ -10557,11 +10557,21 @@ impl __p::Shape for McpUiToolMeta {
                     <Vec<McpUiToolVisibility> as __p::Shape>::fits as __p::Fit,
                 ),
             ],
-            &[],
+            &[
+                ("csp", false, __p::Lit::OneOf(&[])),
+                ("permissions", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &[], &[])
+        __p::fits_object(
+            v,
+            &[],
+            &[
+                ("csp", false, __p::Lit::OneOf(&[])),
+                ("permissions", false, __p::Lit::OneOf(&[])),
+            ],
+        )
     }
 }
 impl __v::Validate for McpUiToolMeta {

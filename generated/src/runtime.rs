@@ -803,11 +803,59 @@ pub mod __private {
         }
     }
 
+    /// Levels a kept value may nest. serde_json allows 127 levels in a document; a kept value
+    /// sits inside at least one object, and parsing its text alone would start the count
+    /// afresh, so without this a union that keeps values would accept one level (or more)
+    /// that every other entry point refuses.
+    const KEPT_DEPTH: usize = 126;
+
+    /// Fails when `text` nests deeper than [`KEPT_DEPTH`], with serde_json's own words.
+    fn within_depth<E: de::Error>(text: &str) -> Result<(), E> {
+        // Each level takes two bytes at least: shorter texts need no scan.
+        if text.len() <= 2 * KEPT_DEPTH {
+            return Ok(());
+        }
+        let b = text.as_bytes();
+        let (mut i, mut depth) = (0, 0usize);
+        while i < b.len() {
+            match b[i] {
+                b'"' => {
+                    // Skip the string: to the next quote that no odd run of backslashes escapes.
+                    let mut j = i + 1;
+                    loop {
+                        let Some(q) = text[j..].find('"') else { return Ok(()) };
+                        let end = j + q;
+                        let slashes = b[j..end].iter().rev().take_while(|&&c| c == b'\\').count();
+                        j = end + 1;
+                        if slashes % 2 == 0 {
+                            break;
+                        }
+                    }
+                    i = j;
+                    continue;
+                }
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > KEPT_DEPTH {
+                        return Err(E::custom("recursion limit exceeded"));
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
     impl<'de> Raw<'de> {
         /// The kept value read as `T`; JSON text is parsed now, straight into `T`.
         pub fn read<T: Deserialize<'de>, E: de::Error>(&self) -> Result<T, E> {
             match self {
-                Raw::Text(text) => T::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom),
+                Raw::Text(text) => {
+                    within_depth::<E>(text)?;
+                    T::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
+                }
                 Raw::Value(v) => T::deserialize(v.clone()).map_err(E::custom),
             }
         }
@@ -817,6 +865,7 @@ pub mod __private {
                 (Raw::Value(v), _) => lit.matches(v),
                 // A string literal is plain ASCII; the text matches unless written with escapes.
                 (Raw::Text(t), Lit::Str(s)) if !t.contains('\\') => t.len() == s.len() + 2 && t.starts_with('"') && &t[1..t.len() - 1] == s,
+                (Raw::Text(t), Lit::OneOf(set)) if !t.contains('\\') => t.len() >= 2 && t.starts_with('"') && set.contains(&&t[1..t.len() - 1]),
                 (Raw::Text(t), _) => serde_json::from_str::<Value>(t).is_ok_and(|v| lit.matches(&v)),
             }
         }
@@ -906,8 +955,9 @@ pub mod __private {
         fn has(&self, key: &str) -> bool {
             self.bits & key_bit(key) != 0 && self.keys.iter().any(|k| k.as_str() == key)
         }
-        fn literal(&self, key: &str, _: Lit) -> Option<bool> {
-            self.has(key).then_some(true)
+        fn literal(&self, key: &str, lit: Lit) -> Option<bool> {
+            // A key that allows no value (`never`) rules the member out by its presence alone.
+            self.has(key).then_some(!matches!(lit, Lit::OneOf([])))
         }
     }
 
@@ -953,6 +1003,11 @@ pub mod __private {
         /// takes back.
         fn guess_for_key(_key: &str) -> Option<(usize, Self::Builder)> {
             None
+        }
+        /// Whether a guessed member's closed enums hold values they name: the ranking of the
+        /// whole object, which a guess skips, rules out a member whose enum value it does not.
+        fn settled(&self) -> bool {
+            true
         }
         fn score<K: KeySet + ?Sized>(member: usize, o: &K) -> Option<u32>;
         /// Reads the object as one member; `None` when that member cannot even start
@@ -1051,7 +1106,7 @@ pub mod __private {
             b.field(k, FromMap(&mut map))?;
         }
         let out = b.finish()?;
-        if ranks_first::<U, _>(member, &SeenKeys::new(&seen)) {
+        if out.settled() && ranks_first::<U, _>(member, &SeenKeys::new(&seen)) {
             Ok(out)
         } else {
             Err(de::Error::custom(GUESS_TAKEN_BACK))
@@ -1117,7 +1172,10 @@ pub mod __private {
         }
         fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
             match self.value.take() {
-                Some(Raw::Text(text)) => seed.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom),
+                Some(Raw::Text(text)) => {
+                    within_depth::<E>(text)?;
+                    seed.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
+                }
                 Some(Raw::Value(v)) => seed.deserialize(v.clone()).map_err(E::custom),
                 None => Err(E::custom("value asked for before its key")),
             }
@@ -1190,6 +1248,44 @@ pub mod __private {
         b.finish()
     }
 
+    const NOTIFICATION_WITH_ID: &str = "a notification has no `id`: a message with one is a request or a response";
+
+    /// The rest of a notification's keys, refusing `id`.
+    struct NoId<'m, A>(&'m mut A);
+
+    impl<'de, A: MapAccess<'de>> MapAccess<'de> for NoId<'_, A> {
+        type Error = A::Error;
+        fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+            // Keys are read as `Key` by every caller here; the name is checked before the seed sees it.
+            match self.0.next_key::<Key<'de>>()? {
+                None => Ok(None),
+                Some(k) if k.as_str() == "id" => Err(de::Error::custom(NOTIFICATION_WITH_ID)),
+                Some(k) => seed.deserialize(KeyDeserializer::<A::Error>(k, PhantomData)).map(Some),
+            }
+        }
+        fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+            self.0.next_value_seed(seed)
+        }
+    }
+
+    /// Hands a key already read to a seed.
+    struct KeyDeserializer<'de, E>(Key<'de>, PhantomData<E>);
+
+    impl<'de, E: de::Error> Deserializer<'de> for KeyDeserializer<'de, E> {
+        type Error = E;
+        fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
+            match self.0 {
+                Key::Borrowed(s) => v.visit_borrowed_str(s),
+                other => v.visit_string(other.into_string()),
+            }
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map struct enum identifier ignored_any
+        }
+    }
+
     impl<'de, Id, Req, Notif, Res, Err> Visitor<'de> for MessageVisitor<Message<Id, Req, Notif, Res, Err>>
     where
         Id: DeserializeOwned,
@@ -1212,7 +1308,11 @@ pub mod __private {
                             return stream_tagged::<Req, A>(method, kept, &mut map).map(Message::Request);
                         }
                         if Notif::knows(&method) {
-                            return stream_tagged::<Notif, A>(method, kept, &mut map).map(Message::Notification);
+                            // A message with an `id` (valid or not) is never a notification.
+                            if kept.get("id").is_some() {
+                                return Err(de::Error::custom(NOTIFICATION_WITH_ID));
+                            }
+                            return stream_tagged::<Notif, _>(method, kept, &mut NoId(&mut map)).map(Message::Notification);
                         }
                         // A method neither side names: `id` tells, once every key is in.
                         kept.0.push((key, Raw::Value(Value::String(method))));
@@ -1336,6 +1436,8 @@ pub mod __private {
         Int(i64),
         Float(f64),
         Bool(bool),
+        /// One of a closed string enum's values: ranks a keyed union's members like a literal.
+        OneOf(&'static [&'static str]),
     }
 
     impl Lit {
@@ -1345,6 +1447,7 @@ pub mod __private {
                 Lit::Int(i) => v.as_i64() == Some(i) && !v.is_f64(),
                 Lit::Float(x) => v.as_f64() == Some(x),
                 Lit::Bool(b) => v.as_bool() == Some(b),
+                Lit::OneOf(set) => v.as_str().is_some_and(|s| set.contains(&s)),
             }
         }
     }
@@ -1356,6 +1459,7 @@ pub mod __private {
                 Lit::Int(i) => write!(f, "{i}"),
                 Lit::Float(x) => write!(f, "{x}"),
                 Lit::Bool(b) => write!(f, "{b}"),
+                Lit::OneOf(set) => write!(f, "one of {set:?}"),
             }
         }
     }
@@ -1415,7 +1519,8 @@ pub mod __private {
     }
     shape! {
         String => |v| v.is_string(),
-        i64 => |v| v.is_i64() || v.is_u64(),
+        // An integer above i64::MAX does not read as one.
+        i64 => |v| v.is_i64(),
         serde_json::Number => |v| v.is_number(),
         bool => |v| v.is_boolean(),
         () => |v| v.is_null(),
@@ -1551,6 +1656,28 @@ mod tests {
     use super::RpcError;
     use serde::Deserialize;
     use serde_json::json;
+
+    /// The depth scan of kept text skips strings (brackets, escaped quotes, backslash runs)
+    /// and fails exactly one level past what a document allows a value inside an object.
+    #[test]
+    fn kept_text_depth_counts_only_structure() {
+        use super::__private::Raw;
+        let nested = |n: usize, inner: &str| format!("{}{inner}{}", "[".repeat(n), "]".repeat(n));
+        let read = |text: &str| Raw::Text(text).read::<serde_json::Value, serde_json::Error>().map(|_| ()).map_err(|e| e.to_string());
+        let brackets = format!("\"{}\"", "[{".repeat(400));
+        for ok in [
+            nested(126, "1"),
+            format!("[{brackets}]"),
+            format!("[\"a\\\"{}\", 1]", "[".repeat(400)),
+            format!("[\"a\\\\\", {}]", nested(120, "2")),
+            format!("{{\"k\\\"\": {}}}", nested(125, "\"]]]]\"")),
+        ] {
+            assert_eq!(read(&ok), Ok(()), "{}", &ok[..ok.len().min(80)]);
+        }
+        for deep in [nested(127, "1"), format!("[\"a\\\\\", {}]", nested(126, "2")), format!("{{\"k\": {}}}", nested(126, "[]"))] {
+            assert!(read(&deep).is_err_and(|e| e.contains("recursion limit exceeded")), "{}", &deep[..80]);
+        }
+    }
 
     /// Keyed unions are only fast while serde_json hands out JSON text for kept values;
     /// if its protocol changed they would still be right, through `Value`, but slow.

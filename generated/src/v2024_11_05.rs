@@ -227,7 +227,10 @@ impl __v::KeyedCheck for JSONRPCMessage {
             present,
             0xc,
             0x18,
-            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", 0x4, true, __p::Lit::Str("2.0")),
+                ("id", 0x2, false, __p::Lit::OneOf(&[])),
+            ],
         );
         out[2usize] = __v::rank_by_bits(
             o,
@@ -1380,6 +1383,8 @@ impl __v::Validate for JSONRPCRequest {
 /// A notification which does not expect a response.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
+///
+/// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
     pub method: String,
@@ -1481,14 +1486,20 @@ impl __p::Shape for JSONRPCNotification {
                 ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -1496,19 +1507,23 @@ impl __p::Shape for JSONRPCNotification {
             o,
             &["method", "jsonrpc"],
             &["method", "params"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
 }
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
         for (k, x) in o {
             match k.as_str() {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
                 _ => {}
             }
         }
@@ -1538,6 +1553,11 @@ impl __v::Validate for JSONRPCNotification {
         if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if __f[3].is_some() {
+            cx.push_key("id");
+            cx.never("`id` is typed `never` in JSONRPCNotification");
             cx.pop();
         }
     }
@@ -12016,8 +12036,8 @@ impl __p::Shape for CreateMessageResult {
         __p::score_keys(
             o,
             &["role", "content", "model"],
-            &["_meta", "role", "content", "model", "stopReason"],
-            &[],
+            &["_meta", "content", "model", "stopReason"],
+            &[("role", true, __p::Lit::OneOf(&["user", "assistant"]))],
         )
     }
 }
@@ -15683,6 +15703,14 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
+    fn settled(&self) -> bool {
+        match self {
+            Self::CreateMessageResult(v) => {
+                ["user", "assistant"].contains(&v.role.as_str())
+            }
+            _ => true,
+        }
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
@@ -15756,7 +15784,13 @@ impl __v::KeyedCheck for ClientResult {
                 };
         }
         out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0xe, 0x2f, &[]);
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xe,
+            0x27,
+            &[("role", 0x8, true, __p::Lit::OneOf(&["user", "assistant"]))],
+        );
         out[2usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
     }
     fn validate_member<'v>(

@@ -229,7 +229,10 @@ impl __v::KeyedCheck for JSONRPCMessage {
             present,
             0xc,
             0x18,
-            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", 0x4, true, __p::Lit::Str("2.0")),
+                ("id", 0x2, false, __p::Lit::OneOf(&[])),
+            ],
         );
         out[2usize] = __v::rank_by_bits(
             o,
@@ -1387,6 +1390,8 @@ impl __v::Validate for JSONRPCRequest {
 /// A notification which does not expect a response.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
+///
+/// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
     pub method: String,
@@ -1488,14 +1493,20 @@ impl __p::Shape for JSONRPCNotification {
                 ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <NotificationParams as __p::Shape>::fits as __p::Fit),
             ],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -1503,19 +1514,23 @@ impl __p::Shape for JSONRPCNotification {
             o,
             &["method", "jsonrpc"],
             &["method", "params"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
 }
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
         for (k, x) in o {
             match k.as_str() {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
                 _ => {}
             }
         }
@@ -1545,6 +1560,11 @@ impl __v::Validate for JSONRPCNotification {
         if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if __f[3].is_some() {
+            cx.push_key("id");
+            cx.never("`id` is typed `never` in JSONRPCNotification");
             cx.pop();
         }
     }
@@ -13001,8 +13021,8 @@ impl __p::Shape for CreateMessageResult {
         __p::score_keys(
             o,
             &["role", "content", "model"],
-            &["_meta", "role", "content", "model", "stopReason"],
-            &[],
+            &["_meta", "content", "model", "stopReason"],
+            &[("role", true, __p::Lit::OneOf(&["user", "assistant"]))],
         )
     }
 }
@@ -17174,10 +17194,24 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             o,
             present,
             0x400,
-            0x2b2,
-            &[("type", 0x400, true, __p::Lit::Str("string"))],
+            0x2a2,
+            &[
+                ("type", 0x400, true, __p::Lit::Str("string")),
+                (
+                    "format",
+                    0x10,
+                    false,
+                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
+                ),
+            ],
         );
-        out[1usize] = __v::rank_by_bits(o, present, 0x400, 0x742, &[]);
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x400,
+            0x342,
+            &[("type", 0x400, true, __p::Lit::OneOf(&["number", "integer"]))],
+        );
         out[2usize] = __v::rank_by_bits(
             o,
             present,
@@ -17337,8 +17371,15 @@ impl __p::Shape for StringSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["title", "description", "minLength", "maxLength", "format"],
-            &[("type", true, __p::Lit::Str("string"))],
+            &["title", "description", "minLength", "maxLength"],
+            &[
+                ("type", true, __p::Lit::Str("string")),
+                (
+                    "format",
+                    false,
+                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
+                ),
+            ],
         )
     }
 }
@@ -17661,8 +17702,8 @@ impl __p::Shape for NumberSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["type", "title", "description", "minimum", "maximum"],
-            &[],
+            &["title", "description", "minimum", "maximum"],
+            &[("type", true, __p::Lit::OneOf(&["number", "integer"]))],
         )
     }
 }
@@ -18318,7 +18359,12 @@ impl __p::Shape for ElicitResult {
         __p::fits_object(v, &["action"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-        __p::score_keys(o, &["action"], &["_meta", "action", "content"], &[])
+        __p::score_keys(
+            o,
+            &["action"],
+            &["_meta", "content"],
+            &[("action", true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
+        )
     }
 }
 impl __v::Validate for ElicitResult {
@@ -18482,8 +18528,8 @@ impl __v::Validate for ElicitResultAction {
 pub enum ElicitResultContentValue {
     /// String
     String(String),
-    /// Integer
-    Integer(i64),
+    /// Number
+    Number(serde_json::Number),
     /// Boolean
     Boolean(bool),
 }
@@ -18494,7 +18540,7 @@ impl serde::Serialize for ElicitResultContentValue {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
-            Self::Integer(v) => serde::Serialize::serialize(v, s),
+            Self::Number(v) => serde::Serialize::serialize(v, s),
             Self::Boolean(v) => serde::Serialize::serialize(v, s),
         }
     }
@@ -18503,7 +18549,7 @@ impl __rt::SchemaType for ElicitResultContentValue {
     fn schema_name(&self) -> &'static str {
         match self {
             Self::String(v) => __rt::SchemaType::schema_name(v),
-            Self::Integer(v) => __rt::SchemaType::schema_name(v),
+            Self::Number(v) => __rt::SchemaType::schema_name(v),
             Self::Boolean(v) => __rt::SchemaType::schema_name(v),
         }
     }
@@ -18512,7 +18558,7 @@ impl __p::Shape for ElicitResultContentValue {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <String as __p::Shape>::score(v),
-            <i64 as __p::Shape>::score(v),
+            <serde_json::Number as __p::Shape>::score(v),
             <bool as __p::Shape>::score(v),
         ]
             .into_iter()
@@ -18522,7 +18568,7 @@ impl __p::Shape for ElicitResultContentValue {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <String as __p::Shape>::fits(v),
-            <i64 as __p::Shape>::fits(v),
+            <serde_json::Number as __p::Shape>::fits(v),
             <bool as __p::Shape>::fits(v),
         ]
             .into_iter()
@@ -18538,7 +18584,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
         impl<'de> serde::de::Visitor<'de> for V {
             type Value = ElicitResultContentValue;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("ElicitResultContentValue (string or integer or boolean)")
+                f.write_str("ElicitResultContentValue (string or number or boolean)")
             }
             fn visit_str<E: serde::de::Error>(
                 self,
@@ -18571,8 +18617,8 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 v: i64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
                 Ok(
-                    ElicitResultContentValue::Integer(
-                        <i64 as serde::Deserialize<
+                    ElicitResultContentValue::Number(
+                        <serde_json::Number as serde::Deserialize<
                             'de,
                         >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
@@ -18583,10 +18629,22 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 v: u64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
                 Ok(
-                    ElicitResultContentValue::Integer(
-                        <i64 as serde::Deserialize<
+                    ElicitResultContentValue::Number(
+                        <serde_json::Number as serde::Deserialize<
                             'de,
                         >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
+                    ),
+                )
+            }
+            fn visit_f64<E: serde::de::Error>(
+                self,
+                v: f64,
+            ) -> ::core::result::Result<ElicitResultContentValue, E> {
+                Ok(
+                    ElicitResultContentValue::Number(
+                        <serde_json::Number as serde::Deserialize<
+                            'de,
+                        >>::deserialize(serde::de::value::F64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -18614,7 +18672,7 @@ impl __v::Validate for ElicitResultContentValue {
                     "type",
                     format!(
                         "{}, found {}",
-                        "expected string or integer or boolean (ElicitResultContentValue)",
+                        "expected string or number or boolean (ElicitResultContentValue)",
                         __v::describe(v)
                     ),
                 )
@@ -18625,9 +18683,11 @@ impl __v::Validate for ElicitResultContentValue {
                 <String as __v::Validate>::validate_json(v, cx)
             }
             serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
-                <i64 as __v::Validate>::validate_json(v, cx)
+                <serde_json::Number as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Number(_) => {
+                <serde_json::Number as __v::Validate>::validate_json(v, cx)
+            }
             serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
             serde_json::Value::Null => fail(cx),
             serde_json::Value::Array(_) => fail(cx),
@@ -19358,6 +19418,17 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
+    fn settled(&self) -> bool {
+        match self {
+            Self::CreateMessageResult(v) => {
+                ["user", "assistant"].contains(&v.role.as_str())
+            }
+            Self::ElicitResult(v) => {
+                ["accept", "decline", "cancel"].contains(&v.action.as_str())
+            }
+            _ => true,
+        }
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
@@ -19440,9 +19511,21 @@ impl __v::KeyedCheck for ClientResult {
                 };
         }
         out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x1c, 0x5d, &[]);
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x1c,
+            0x4d,
+            &[("role", 0x10, true, __p::Lit::OneOf(&["user", "assistant"]))],
+        );
         out[2usize] = __v::rank_by_bits(o, present, 0x20, 0x21, &[]);
-        out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
+        out[3usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x2,
+            0x5,
+            &[("action", 0x2, true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
+        );
     }
     fn validate_member<'v>(
         member: usize,

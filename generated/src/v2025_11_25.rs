@@ -209,7 +209,10 @@ impl __v::KeyedCheck for JSONRPCMessage {
             present,
             0xc,
             0x18,
-            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", 0x4, true, __p::Lit::Str("2.0")),
+                ("id", 0x2, false, __p::Lit::OneOf(&[])),
+            ],
         );
         out[2usize] = [
             __v::rank_by_bits(
@@ -1645,6 +1648,8 @@ impl __v::Validate for JSONRPCRequest {
 /// A notification which does not expect a response.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
+///
+/// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
     pub method: String,
@@ -1746,14 +1751,20 @@ impl __p::Shape for JSONRPCNotification {
                 ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -1761,19 +1772,23 @@ impl __p::Shape for JSONRPCNotification {
             o,
             &["method", "jsonrpc"],
             &["method", "params"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
 }
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
         for (k, x) in o {
             match k.as_str() {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
                 _ => {}
             }
         }
@@ -1803,6 +1818,11 @@ impl __v::Validate for JSONRPCNotification {
         if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if __f[3].is_some() {
+            cx.push_key("id");
+            cx.never("`id` is typed `never` in JSONRPCNotification");
             cx.pop();
         }
     }
@@ -16911,14 +16931,27 @@ impl __p::Shape for GetTaskResult {
             &[
                 "_meta",
                 "taskId",
-                "status",
                 "statusMessage",
                 "createdAt",
                 "lastUpdatedAt",
                 "ttl",
                 "pollInterval",
             ],
-            &[],
+            &[
+                (
+                    "status",
+                    true,
+                    __p::Lit::OneOf(
+                        &[
+                            "working",
+                            "input_required",
+                            "completed",
+                            "failed",
+                            "cancelled",
+                        ],
+                    ),
+                ),
+            ],
         )
     }
 }
@@ -17873,14 +17906,27 @@ impl __p::Shape for CancelTaskResult {
             &[
                 "_meta",
                 "taskId",
-                "status",
                 "statusMessage",
                 "createdAt",
                 "lastUpdatedAt",
                 "ttl",
                 "pollInterval",
             ],
-            &[],
+            &[
+                (
+                    "status",
+                    true,
+                    __p::Lit::OneOf(
+                        &[
+                            "working",
+                            "input_required",
+                            "completed",
+                            "failed",
+                            "cancelled",
+                        ],
+                    ),
+                ),
+            ],
         )
     }
 }
@@ -20545,8 +20591,8 @@ impl __p::Shape for CreateMessageResult {
         __p::score_keys(
             o,
             &["role", "content", "model"],
-            &["_meta", "role", "content", "model", "stopReason"],
-            &[],
+            &["_meta", "content", "model", "stopReason"],
+            &[("role", true, __p::Lit::OneOf(&["user", "assistant"]))],
         )
     }
 }
@@ -26029,10 +26075,24 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             o,
             present,
             0x4000,
-            0x2493,
-            &[("type", 0x4000, true, __p::Lit::Str("string"))],
+            0x2483,
+            &[
+                ("type", 0x4000, true, __p::Lit::Str("string")),
+                (
+                    "format",
+                    0x10,
+                    false,
+                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
+                ),
+            ],
         );
-        out[1usize] = __v::rank_by_bits(o, present, 0x4000, 0x6903, &[]);
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x4000,
+            0x2903,
+            &[("type", 0x4000, true, __p::Lit::OneOf(&["number", "integer"]))],
+        );
         out[2usize] = __v::rank_by_bits(
             o,
             present,
@@ -26233,8 +26293,15 @@ impl __p::Shape for StringSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["title", "description", "minLength", "maxLength", "format", "default"],
-            &[("type", true, __p::Lit::Str("string"))],
+            &["title", "description", "minLength", "maxLength", "default"],
+            &[
+                ("type", true, __p::Lit::Str("string")),
+                (
+                    "format",
+                    false,
+                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
+                ),
+            ],
         )
     }
 }
@@ -26580,8 +26647,8 @@ impl __p::Shape for NumberSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["type", "title", "description", "minimum", "maximum", "default"],
-            &[],
+            &["title", "description", "minimum", "maximum", "default"],
+            &[("type", true, __p::Lit::OneOf(&["number", "integer"]))],
         )
     }
 }
@@ -29417,7 +29484,12 @@ impl __p::Shape for ElicitResult {
         __p::fits_object(v, &["action"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-        __p::score_keys(o, &["action"], &["_meta", "action", "content"], &[])
+        __p::score_keys(
+            o,
+            &["action"],
+            &["_meta", "content"],
+            &[("action", true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
+        )
     }
 }
 impl __v::Validate for ElicitResult {
@@ -29581,8 +29653,8 @@ impl __v::Validate for ElicitResultAction {
 pub enum ElicitResultContentValue {
     /// String
     String(String),
-    /// Integer
-    Integer(i64),
+    /// Number
+    Number(serde_json::Number),
     /// Boolean
     Boolean(bool),
     /// StringArray
@@ -29595,7 +29667,7 @@ impl serde::Serialize for ElicitResultContentValue {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
-            Self::Integer(v) => serde::Serialize::serialize(v, s),
+            Self::Number(v) => serde::Serialize::serialize(v, s),
             Self::Boolean(v) => serde::Serialize::serialize(v, s),
             Self::StringArray(v) => serde::Serialize::serialize(v, s),
         }
@@ -29605,7 +29677,7 @@ impl __rt::SchemaType for ElicitResultContentValue {
     fn schema_name(&self) -> &'static str {
         match self {
             Self::String(v) => __rt::SchemaType::schema_name(v),
-            Self::Integer(v) => __rt::SchemaType::schema_name(v),
+            Self::Number(v) => __rt::SchemaType::schema_name(v),
             Self::Boolean(v) => __rt::SchemaType::schema_name(v),
             Self::StringArray(v) => __rt::SchemaType::schema_name(v),
         }
@@ -29615,7 +29687,7 @@ impl __p::Shape for ElicitResultContentValue {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <String as __p::Shape>::score(v),
-            <i64 as __p::Shape>::score(v),
+            <serde_json::Number as __p::Shape>::score(v),
             <bool as __p::Shape>::score(v),
             <Vec<String> as __p::Shape>::score(v),
         ]
@@ -29626,7 +29698,7 @@ impl __p::Shape for ElicitResultContentValue {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <String as __p::Shape>::fits(v),
-            <i64 as __p::Shape>::fits(v),
+            <serde_json::Number as __p::Shape>::fits(v),
             <bool as __p::Shape>::fits(v),
             <Vec<String> as __p::Shape>::fits(v),
         ]
@@ -29644,7 +29716,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
             type Value = ElicitResultContentValue;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str(
-                    "ElicitResultContentValue (string or integer or boolean or array)",
+                    "ElicitResultContentValue (string or number or boolean or array)",
                 )
             }
             fn visit_str<E: serde::de::Error>(
@@ -29678,8 +29750,8 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 v: i64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
                 Ok(
-                    ElicitResultContentValue::Integer(
-                        <i64 as serde::Deserialize<
+                    ElicitResultContentValue::Number(
+                        <serde_json::Number as serde::Deserialize<
                             'de,
                         >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
@@ -29690,10 +29762,22 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 v: u64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
                 Ok(
-                    ElicitResultContentValue::Integer(
-                        <i64 as serde::Deserialize<
+                    ElicitResultContentValue::Number(
+                        <serde_json::Number as serde::Deserialize<
                             'de,
                         >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
+                    ),
+                )
+            }
+            fn visit_f64<E: serde::de::Error>(
+                self,
+                v: f64,
+            ) -> ::core::result::Result<ElicitResultContentValue, E> {
+                Ok(
+                    ElicitResultContentValue::Number(
+                        <serde_json::Number as serde::Deserialize<
+                            'de,
+                        >>::deserialize(serde::de::value::F64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -29735,7 +29819,7 @@ impl __v::Validate for ElicitResultContentValue {
                     "type",
                     format!(
                         "{}, found {}",
-                        "expected string or integer or boolean or array (ElicitResultContentValue)",
+                        "expected string or number or boolean or array (ElicitResultContentValue)",
                         __v::describe(v)
                     ),
                 )
@@ -29746,9 +29830,11 @@ impl __v::Validate for ElicitResultContentValue {
                 <String as __v::Validate>::validate_json(v, cx)
             }
             serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
-                <i64 as __v::Validate>::validate_json(v, cx)
+                <serde_json::Number as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Number(_) => {
+                <serde_json::Number as __v::Validate>::validate_json(v, cx)
+            }
             serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
             serde_json::Value::Null => fail(cx),
             serde_json::Value::Array(_) => {
@@ -30915,6 +31001,17 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
+    fn settled(&self) -> bool {
+        match self {
+            Self::CreateMessageResult(v) => {
+                ["user", "assistant"].contains(&v.role.as_str())
+            }
+            Self::ElicitResult(v) => {
+                ["accept", "decline", "cancel"].contains(&v.action.as_str())
+            }
+            _ => true,
+        }
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
@@ -31038,13 +31135,67 @@ impl __v::KeyedCheck for ClientResult {
                 };
         }
         out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x124, 0x1125, &[]);
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x124,
+            0x1025,
+            &[("role", 0x100, true, __p::Lit::OneOf(&["user", "assistant"]))],
+        );
         out[2usize] = __v::rank_by_bits(o, present, 0x200, 0x201, &[]);
-        out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
+        out[3usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x2,
+            0x5,
+            &[("action", 0x2, true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
+        );
+        out[4usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xa418,
+            0xa899,
+            &[
+                (
+                    "status",
+                    0x400,
+                    true,
+                    __p::Lit::OneOf(
+                        &[
+                            "working",
+                            "input_required",
+                            "completed",
+                            "failed",
+                            "cancelled",
+                        ],
+                    ),
+                ),
+            ],
+        );
         out[5usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
         out[6usize] = __v::rank_by_bits(o, present, 0x4000, 0x4041, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
+        out[7usize] = __v::rank_by_bits(
+            o,
+            present,
+            0xa418,
+            0xa899,
+            &[
+                (
+                    "status",
+                    0x400,
+                    true,
+                    __p::Lit::OneOf(
+                        &[
+                            "working",
+                            "input_required",
+                            "completed",
+                            "failed",
+                            "cancelled",
+                        ],
+                    ),
+                ),
+            ],
+        );
     }
     fn validate_member<'v>(
         member: usize,
@@ -32185,10 +32336,52 @@ impl __v::KeyedCheck for ServerResult {
         out[7usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
         out[8usize] = __v::rank_by_bits(o, present, 0x8, 0x100109, &[]);
         out[9usize] = __v::rank_by_bits(o, present, 0x800000, 0x800801, &[]);
-        out[10usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
+        out[10usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x1240220,
+            0x1281221,
+            &[
+                (
+                    "status",
+                    0x40000,
+                    true,
+                    __p::Lit::OneOf(
+                        &[
+                            "working",
+                            "input_required",
+                            "completed",
+                            "failed",
+                            "cancelled",
+                        ],
+                    ),
+                ),
+            ],
+        );
         out[11usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
         out[12usize] = __v::rank_by_bits(o, present, 0x400000, 0x400801, &[]);
-        out[13usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
+        out[13usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x1240220,
+            0x1281221,
+            &[
+                (
+                    "status",
+                    0x40000,
+                    true,
+                    __p::Lit::OneOf(
+                        &[
+                            "working",
+                            "input_required",
+                            "completed",
+                            "failed",
+                            "cancelled",
+                        ],
+                    ),
+                ),
+            ],
+        );
     }
     fn validate_member<'v>(
         member: usize,

@@ -212,7 +212,10 @@ impl __v::KeyedCheck for JSONRPCMessage {
             present,
             0xc,
             0x18,
-            &[("jsonrpc", 0x4, true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", 0x4, true, __p::Lit::Str("2.0")),
+                ("id", 0x2, false, __p::Lit::OneOf(&[])),
+            ],
         );
         out[2usize] = [
             __v::rank_by_bits(
@@ -2130,6 +2133,8 @@ impl __v::Validate for JSONRPCRequest {
 /// A notification which does not expect a response.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
+///
+/// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
     pub method: String,
@@ -2231,14 +2236,20 @@ impl __p::Shape for JSONRPCNotification {
                 ("method", <String as __p::Shape>::fits as __p::Fit),
                 ("params", <__rt::JsonObject as __p::Shape>::fits as __p::Fit),
             ],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(
             v,
             &["method", "jsonrpc"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
@@ -2246,19 +2257,23 @@ impl __p::Shape for JSONRPCNotification {
             o,
             &["method", "jsonrpc"],
             &["method", "params"],
-            &[("jsonrpc", true, __p::Lit::Str("2.0"))],
+            &[
+                ("jsonrpc", true, __p::Lit::Str("2.0")),
+                ("id", false, __p::Lit::OneOf(&[])),
+            ],
         )
     }
 }
 impl __v::Validate for JSONRPCNotification {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "JSONRPCNotification") else { return };
-        let mut __f: [Option<&'v serde_json::Value>; 3usize] = [None; 3usize];
+        let mut __f: [Option<&'v serde_json::Value>; 4usize] = [None; 4usize];
         for (k, x) in o {
             match k.as_str() {
                 "method" => __f[0usize] = Some(x),
                 "params" => __f[1usize] = Some(x),
                 "jsonrpc" => __f[2usize] = Some(x),
+                "id" => __f[3usize] = Some(x),
                 _ => {}
             }
         }
@@ -2288,6 +2303,11 @@ impl __v::Validate for JSONRPCNotification {
         if let Some(x) = __f[2] {
             cx.push_key("jsonrpc");
             cx.literal(x, __p::Lit::Str("2.0"));
+            cx.pop();
+        }
+        if __f[3].is_some() {
+            cx.push_key("id");
+            cx.never("`id` is typed `never` in JSONRPCNotification");
             cx.pop();
         }
     }
@@ -5222,9 +5242,21 @@ impl __v::KeyedCheck for InputResponse {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x1c, 0x5d, &[]);
+        out[0usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x1c,
+            0x4d,
+            &[("role", 0x10, true, __p::Lit::OneOf(&["user", "assistant"]))],
+        );
         out[1usize] = __v::rank_by_bits(o, present, 0x20, 0x20, &[]);
-        out[2usize] = __v::rank_by_bits(o, present, 0x2, 0x6, &[]);
+        out[2usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x2,
+            0x4,
+            &[("action", 0x2, true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
+        );
     }
     fn validate_member<'v>(
         member: usize,
@@ -6343,12 +6375,11 @@ impl __p::Shape for DiscoverResult {
                 "_meta",
                 "resultType",
                 "ttlMs",
-                "cacheScope",
                 "supportedVersions",
                 "capabilities",
                 "instructions",
             ],
-            &[],
+            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
         )
     }
 }
@@ -10039,8 +10070,8 @@ impl __p::Shape for ListResourcesResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "resources"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "resources"],
-            &[],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "resources"],
+            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
         )
     }
 }
@@ -10650,15 +10681,8 @@ impl __p::Shape for ListResourceTemplatesResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "resourceTemplates"],
-            &[
-                "_meta",
-                "resultType",
-                "nextCursor",
-                "ttlMs",
-                "cacheScope",
-                "resourceTemplates",
-            ],
-            &[],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "resourceTemplates"],
+            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
         )
     }
 }
@@ -11587,8 +11611,8 @@ impl __p::Shape for ReadResourceResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "contents"],
-            &["_meta", "resultType", "ttlMs", "cacheScope", "contents"],
-            &[],
+            &["_meta", "resultType", "ttlMs", "contents"],
+            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
         )
     }
 }
@@ -15497,8 +15521,8 @@ impl __p::Shape for ListPromptsResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "prompts"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "prompts"],
-            &[],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "prompts"],
+            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
         )
     }
 }
@@ -18504,8 +18528,8 @@ impl __p::Shape for ListToolsResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "tools"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "tools"],
-            &[],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "tools"],
+            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
         )
     }
 }
@@ -22040,8 +22064,8 @@ impl __p::Shape for CreateMessageResult {
         __p::score_keys(
             o,
             &["role", "content", "model"],
-            &["role", "content", "_meta", "model", "stopReason"],
-            &[],
+            &["content", "_meta", "model", "stopReason"],
+            &[("role", true, __p::Lit::OneOf(&["user", "assistant"]))],
         )
     }
 }
@@ -27484,10 +27508,24 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             o,
             present,
             0x4000,
-            0x2493,
-            &[("type", 0x4000, true, __p::Lit::Str("string"))],
+            0x2483,
+            &[
+                ("type", 0x4000, true, __p::Lit::Str("string")),
+                (
+                    "format",
+                    0x10,
+                    false,
+                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
+                ),
+            ],
         );
-        out[1usize] = __v::rank_by_bits(o, present, 0x4000, 0x6903, &[]);
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x4000,
+            0x2903,
+            &[("type", 0x4000, true, __p::Lit::OneOf(&["number", "integer"]))],
+        );
         out[2usize] = __v::rank_by_bits(
             o,
             present,
@@ -27690,8 +27728,15 @@ impl __p::Shape for StringSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["title", "description", "minLength", "maxLength", "format", "default"],
-            &[("type", true, __p::Lit::Str("string"))],
+            &["title", "description", "minLength", "maxLength", "default"],
+            &[
+                ("type", true, __p::Lit::Str("string")),
+                (
+                    "format",
+                    false,
+                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
+                ),
+            ],
         )
     }
 }
@@ -28039,8 +28084,8 @@ impl __p::Shape for NumberSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["type", "title", "description", "minimum", "maximum", "default"],
-            &[],
+            &["title", "description", "minimum", "maximum", "default"],
+            &[("type", true, __p::Lit::OneOf(&["number", "integer"]))],
         )
     }
 }
@@ -30889,7 +30934,12 @@ impl __p::Shape for ElicitResult {
         __p::fits_object(v, &["action"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-        __p::score_keys(o, &["action"], &["action", "content"], &[])
+        __p::score_keys(
+            o,
+            &["action"],
+            &["content"],
+            &[("action", true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
+        )
     }
 }
 impl __v::Validate for ElicitResult {
@@ -31039,8 +31089,8 @@ impl __v::Validate for ElicitResultAction {
 pub enum ElicitResultContentValue {
     /// String
     String(String),
-    /// Integer
-    Integer(i64),
+    /// Number
+    Number(serde_json::Number),
     /// Boolean
     Boolean(bool),
     /// StringArray
@@ -31053,7 +31103,7 @@ impl serde::Serialize for ElicitResultContentValue {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
-            Self::Integer(v) => serde::Serialize::serialize(v, s),
+            Self::Number(v) => serde::Serialize::serialize(v, s),
             Self::Boolean(v) => serde::Serialize::serialize(v, s),
             Self::StringArray(v) => serde::Serialize::serialize(v, s),
         }
@@ -31063,7 +31113,7 @@ impl __rt::SchemaType for ElicitResultContentValue {
     fn schema_name(&self) -> &'static str {
         match self {
             Self::String(v) => __rt::SchemaType::schema_name(v),
-            Self::Integer(v) => __rt::SchemaType::schema_name(v),
+            Self::Number(v) => __rt::SchemaType::schema_name(v),
             Self::Boolean(v) => __rt::SchemaType::schema_name(v),
             Self::StringArray(v) => __rt::SchemaType::schema_name(v),
         }
@@ -31073,7 +31123,7 @@ impl __p::Shape for ElicitResultContentValue {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
             <String as __p::Shape>::score(v),
-            <i64 as __p::Shape>::score(v),
+            <serde_json::Number as __p::Shape>::score(v),
             <bool as __p::Shape>::score(v),
             <Vec<String> as __p::Shape>::score(v),
         ]
@@ -31084,7 +31134,7 @@ impl __p::Shape for ElicitResultContentValue {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         [
             <String as __p::Shape>::fits(v),
-            <i64 as __p::Shape>::fits(v),
+            <serde_json::Number as __p::Shape>::fits(v),
             <bool as __p::Shape>::fits(v),
             <Vec<String> as __p::Shape>::fits(v),
         ]
@@ -31102,7 +31152,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
             type Value = ElicitResultContentValue;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str(
-                    "ElicitResultContentValue (string or integer or boolean or array)",
+                    "ElicitResultContentValue (string or number or boolean or array)",
                 )
             }
             fn visit_str<E: serde::de::Error>(
@@ -31136,8 +31186,8 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 v: i64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
                 Ok(
-                    ElicitResultContentValue::Integer(
-                        <i64 as serde::Deserialize<
+                    ElicitResultContentValue::Number(
+                        <serde_json::Number as serde::Deserialize<
                             'de,
                         >>::deserialize(serde::de::value::I64Deserializer::<E>::new(v))?,
                     ),
@@ -31148,10 +31198,22 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 v: u64,
             ) -> ::core::result::Result<ElicitResultContentValue, E> {
                 Ok(
-                    ElicitResultContentValue::Integer(
-                        <i64 as serde::Deserialize<
+                    ElicitResultContentValue::Number(
+                        <serde_json::Number as serde::Deserialize<
                             'de,
                         >>::deserialize(serde::de::value::U64Deserializer::<E>::new(v))?,
+                    ),
+                )
+            }
+            fn visit_f64<E: serde::de::Error>(
+                self,
+                v: f64,
+            ) -> ::core::result::Result<ElicitResultContentValue, E> {
+                Ok(
+                    ElicitResultContentValue::Number(
+                        <serde_json::Number as serde::Deserialize<
+                            'de,
+                        >>::deserialize(serde::de::value::F64Deserializer::<E>::new(v))?,
                     ),
                 )
             }
@@ -31193,7 +31255,7 @@ impl __v::Validate for ElicitResultContentValue {
                     "type",
                     format!(
                         "{}, found {}",
-                        "expected string or integer or boolean or array (ElicitResultContentValue)",
+                        "expected string or number or boolean or array (ElicitResultContentValue)",
                         __v::describe(v)
                     ),
                 )
@@ -31204,9 +31266,11 @@ impl __v::Validate for ElicitResultContentValue {
                 <String as __v::Validate>::validate_json(v, cx)
             }
             serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
-                <i64 as __v::Validate>::validate_json(v, cx)
+                <serde_json::Number as __v::Validate>::validate_json(v, cx)
             }
-            serde_json::Value::Number(_) => fail(cx),
+            serde_json::Value::Number(_) => {
+                <serde_json::Number as __v::Validate>::validate_json(v, cx)
+            }
             serde_json::Value::Bool(_) => <bool as __v::Validate>::validate_json(v, cx),
             serde_json::Value::Null => fail(cx),
             serde_json::Value::Array(_) => {
@@ -32136,6 +32200,29 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
+    fn settled(&self) -> bool {
+        match self {
+            Self::DiscoverResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListPromptsResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListResourceTemplatesResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListResourcesResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ReadResourceResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            Self::ListToolsResult(v) => {
+                ["public", "private"].contains(&v.cache_scope.as_str())
+            }
+            _ => true,
+        }
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
@@ -32296,16 +32383,52 @@ impl __v::KeyedCheck for ServerResult {
                 };
         }
         out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x10001, &[]);
-        out[1usize] = __v::rank_by_bits(o, present, 0x140006, 0x150107, &[]);
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x140006,
+            0x150105,
+            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
+        );
         out[2usize] = __v::rank_by_bits(o, present, 0x8, 0x10009, &[]);
         out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x10441, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0x101002, 0x111803, &[]);
-        out[5usize] = __v::rank_by_bits(o, present, 0x104002, 0x114803, &[]);
-        out[6usize] = __v::rank_by_bits(o, present, 0x108002, 0x118803, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0x100022, 0x110023, &[]);
+        out[4usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x101002,
+            0x111801,
+            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
+        );
+        out[5usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x104002,
+            0x114801,
+            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
+        );
+        out[6usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x108002,
+            0x118801,
+            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
+        );
+        out[7usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x100022,
+            0x110021,
+            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
+        );
         out[8usize] = __v::rank_by_bits(o, present, 0x1, 0x10001, &[]);
         out[9usize] = __v::rank_by_bits(o, present, 0x10, 0x30211, &[]);
-        out[10usize] = __v::rank_by_bits(o, present, 0x180002, 0x190803, &[]);
+        out[10usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x180002,
+            0x190801,
+            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
+        );
         out[11usize] = __v::rank_by_bits(
             o,
             present,

@@ -28,6 +28,12 @@ pub struct Config {
     /// Fields whose value the spec fixes in prose rather than in the type.
     #[serde(default, rename = "field_literal")]
     pub field_literals: Vec<FieldLiteral>,
+    /// Fields the schema leaves out that the protocol forbids: typed `never` (the key must be absent).
+    #[serde(default, rename = "never_field")]
+    pub never_fields: Vec<NeverField>,
+    /// Untagged `number` fields that hold any JSON number (as if tagged `@TJS-type number`).
+    #[serde(default, rename = "number_field")]
+    pub number_fields: Vec<NumberField>,
     /// Names for inline types, keyed `Parent.field`, where the default `{Parent}{Field}` collides.
     #[serde(default)]
     pub inline_names: BTreeMap<String, String>,
@@ -191,6 +197,31 @@ pub struct FieldLiteral {
     pub type_name: String,
     pub field: String,
     pub value: String,
+    pub reason: String,
+}
+
+/// A key the protocol forbids on a type: added as a `never` field, so that validation reports it and a union
+/// decided by keys never takes an object that has it as this member.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NeverField {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub field: String,
+    pub reason: String,
+}
+
+/// A field whose untagged `number`s (at any depth of its type: array elements, map values, union members) are
+/// any JSON number rather than integers.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NumberField {
+    /// Modules it applies to; empty means every module that has the field.
+    #[serde(default)]
+    pub modules: Vec<String>,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub field: String,
     pub reason: String,
 }
 

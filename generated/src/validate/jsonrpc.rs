@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::{describe, Cx};
 
 /// Checks a message's envelope: `jsonrpc` is `"2.0"`; a request or response id is a string or an
-/// integer, never null; a notification has no id; a response sets exactly one
+/// integer in the signed 64-bit range, never null; a notification has no id; a response sets exactly one
 /// of `result` and `error`; an error has an integer `code` and a string `message`.
 pub fn envelope<'v>(v: &'v Value, cx: &mut Cx<'v>) {
     let Some(o) = v.as_object() else {
@@ -20,7 +20,11 @@ pub fn envelope<'v>(v: &'v Value, cx: &mut Cx<'v>) {
     let is_request = o.contains_key("method");
     match o.get("id") {
         Some(Value::Null) => cx.key("id", |cx| cx.error("jsonrpc.id", "an id must be a string or an integer, never null")),
-        Some(id @ Value::Number(n)) if !(n.is_i64() || n.is_u64()) => {
+        // Requests and the responses that answer them share one rule: `RequestId` reads i64 integers only.
+        Some(Value::Number(n)) if n.is_u64() && !n.is_i64() => {
+            cx.key("id", |cx| cx.error("jsonrpc.id", format!("an integer id must be within the signed 64-bit range, found {n}")))
+        }
+        Some(id @ Value::Number(n)) if !n.is_i64() => {
             cx.key("id", |cx| cx.error("jsonrpc.id", format!("an id must be a string or an integer, found {}", describe(id))))
         }
         Some(id) if !(id.is_string() || id.is_number()) => {

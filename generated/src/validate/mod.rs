@@ -53,7 +53,7 @@ pub const RULES: &[(&str, &str)] = &[
     ("meta.key-name", "`_meta` key syntax: prefix labels and name"),
     ("meta.reserved-key", "a key under an MCP-reserved prefix (`mcp` or `modelcontextprotocol` as the second label, or as any label but the last) that the version does not define (warning)"),
     ("jsonrpc.version", "a message carries `\"jsonrpc\": \"2.0\"`"),
-    ("jsonrpc.id", "a request or response id is a string or an integer, never null"),
+    ("jsonrpc.id", "a request or response id is a string or an integer (signed 64-bit), never null"),
     ("jsonrpc.response", "a response sets exactly one of `result` and `error`"),
     ("jsonrpc.message", "a message is a request, a notification or a response"),
     ("jsonrpc.error", "an error has an integer `code` and a string `message`"),
@@ -648,6 +648,14 @@ mod tests {
                 let by_bits = rank_by_bits(o, present, required.iter().fold(0, |r, k| r | bit(k)), bit("a") | bit("b"), &[("t", bit("t"), must, Lit::Str("k"))]);
                 let by_names = rank_by_keys(o, required, &["a", "b"], &[("t", must, Lit::Str("k"))]);
                 assert_eq!(by_bits, by_names, "{o:?} must={must}");
+                // A closed enum's values, and a forbidden key (no value at all).
+                let sets = [("t", bit("t"), must, Lit::OneOf(&["k", "j"])), ("x", bit("x"), false, Lit::OneOf(&[]))];
+                let by_bits = rank_by_bits(o, present, required.iter().fold(0, |r, k| r | bit(k)), bit("a") | bit("b"), &sets);
+                let by_names = rank_by_keys(o, required, &["a", "b"], &[("t", must, Lit::OneOf(&["k", "j"])), ("x", false, Lit::OneOf(&[]))]);
+                assert_eq!(by_bits, by_names, "{o:?} must={must} (sets)");
+                if o.contains_key("x") || o.get("t").is_some_and(|t| t != "k") {
+                    assert_eq!(by_bits, None, "{o:?}");
+                }
             }
         }
     }

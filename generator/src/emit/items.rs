@@ -371,6 +371,8 @@ impl<'a> Ctx<'a> {
         for f in &s.fields {
             let wire = &f.name;
             if f.never {
+                // A forbidden key rules the struct out of a union wherever it is present.
+                score_lits.push(quote! { (#wire, false, __p::Lit::OneOf(&[])) });
                 continue;
             }
             let ident = format_ident!("{}", field_rust_name(self.config, &item.name, wire));

@@ -12,6 +12,7 @@ use quote::{format_ident, quote};
 use super::items::{lit_tokens, Ctx};
 use crate::ir::*;
 use crate::names::builder_ident;
+use crate::resolve::checks::field_rust_name;
 
 /// Nesting of unions inside unions is shallow in every schema; this bounds the recursion.
 pub(super) const DEPTH: usize = 8;
@@ -145,6 +146,8 @@ fn unique_keys(space: &TypeSpace, u: &Union, depth: usize, nested: bool) -> Vec<
     let mut out = Vec::new();
     for (i, v) in u.variants.iter().enumerate() {
         let candidates: Vec<String> = match member(space, &v.ty, depth) {
+            // A member with a forbidden (`never`) key is only decided once every key is in.
+            Some(Member::Struct(_, s)) if s.fields.iter().any(|f| f.never) => Vec::new(),
             Some(Member::Struct(_, s)) => s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| f.name.clone()).collect(),
             Some(Member::Keyed(_, inner)) if nested => deciding_keys(space, inner, depth + 1).into_iter().map(|(k, _)| k).collect(),
             // A tagged member needs its tag before it has a builder.
@@ -160,6 +163,33 @@ fn unique_keys(space: &TypeSpace, u: &Union, depth: usize, nested: bool) -> Vec<
     out
 }
 
+/// The values of a closed string enum field (its type, not a single literal).
+fn closed_values<'s>(space: &'s TypeSpace, f: &Field) -> Option<&'s [String]> {
+    if f.never || f.literal.is_some() {
+        return None;
+    }
+    let Ty::Named(r) = space.deref(&f.ty) else { return None };
+    match space.item(&r).map(|i| &i.kind) {
+        Some(ItemKind::StringEnum(e)) if !e.open && !e.values.is_empty() => Some(&e.values),
+        _ => None,
+    }
+}
+
+/// The values a field allows, as key ranking sees them: its literal, the values of a
+/// closed string enum, or none at all for a `never` field. A member whose field holds another value is no candidate, so
+/// `{"type": "boolean"}` is never ranked as a schema whose `type` is "number" | "integer".
+pub(super) fn rank_literal(space: &TypeSpace, f: &Field) -> Option<TokenStream> {
+    if f.never {
+        // No value is allowed: the key's presence rules the member out.
+        return Some(quote! { __p::Lit::OneOf(&[]) });
+    }
+    if let Some(l) = &f.literal {
+        return Some(lit_tokens(l));
+    }
+    let values = closed_values(space, f)?;
+    Some(quote! { __p::Lit::OneOf(&[#(#values),*]) })
+}
+
 impl Ctx<'_> {
     /// `score_keys` for a struct that is a member of a keyed union.
     pub(super) fn struct_score_keys(&self, item: &Item, s: &Struct) -> TokenStream {
@@ -168,10 +198,12 @@ impl Ctx<'_> {
         }
         let live = || s.fields.iter().filter(|f| !f.never);
         let required: Vec<&str> = live().filter(|f| !f.optional).map(|f| f.name.as_str()).collect();
-        let known: Vec<&str> = live().filter(|f| f.literal.is_none()).map(|f| f.name.as_str()).collect();
-        let lits: Vec<TokenStream> = live()
+        let known: Vec<&str> = live().filter(|f| rank_literal(self.space, f).is_none()).map(|f| f.name.as_str()).collect();
+        let lits: Vec<TokenStream> = s
+            .fields
+            .iter()
             .filter_map(|f| {
-                let l = lit_tokens(f.literal.as_ref()?);
+                let l = rank_literal(self.space, f)?;
                 let (wire, must) = (&f.name, !f.optional);
                 Some(quote! { (#wire, #must, #l) })
             })
@@ -234,6 +266,41 @@ impl Ctx<'_> {
                 quote! { #key => Some((#i, #builder::#v(#b::default()))), }
             })
             .collect();
+        // A guessed member was read without its values being ranked: its closed enums must
+        // hold a value they name, as the ranking of the whole object would have required.
+        let mut guessed: Vec<usize> = guessing_keys(self.space, u).into_iter().map(|(_, i)| i).collect();
+        guessed.dedup();
+        let settled_arms: Vec<TokenStream> = guessed
+            .iter()
+            .filter_map(|&i| {
+                let Member::Struct(owner, s) = &members[i] else { return None };
+                let conds: Vec<TokenStream> = s
+                    .fields
+                    .iter()
+                    .filter_map(|f| {
+                        let values = closed_values(self.space, f)?;
+                        let ident = format_ident!("{}", field_rust_name(self.config, &owner.name, &f.name));
+                        Some(if f.optional {
+                            quote! { v.#ident.as_ref().is_none_or(|e| [#(#values),*].contains(&e.as_str())) }
+                        } else {
+                            quote! { [#(#values),*].contains(&v.#ident.as_str()) }
+                        })
+                    })
+                    .collect();
+                let v = &vnames[i];
+                (!conds.is_empty()).then(|| quote! { Self::#v(v) => #(#conds)&&*, })
+            })
+            .collect();
+        let settled = (!settled_arms.is_empty()).then(|| {
+            quote! {
+                fn settled(&self) -> bool {
+                    match self {
+                        #(#settled_arms)*
+                        _ => true,
+                    }
+                }
+            }
+        });
         let guess_for_key = (!guesses.is_empty()).then(|| {
             quote! {
                 fn guess_for_key(key: &str) -> Option<(usize, #builder)> {
@@ -242,6 +309,7 @@ impl Ctx<'_> {
                         _ => None,
                     }
                 }
+                #settled
             }
         });
         let scores = u.variants.iter().enumerate().map(|(i, v)| {

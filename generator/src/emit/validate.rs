@@ -270,7 +270,7 @@ impl<'a> Ctx<'a> {
     /// How validation picks the member of a union decided by keys: as the reader does
     /// (`__p::Keyed`), with the key ranking over bit sets of the keys present.
     fn keyed_check(&self, item: &Item, u: &Union) -> TokenStream {
-        use super::keyed::{deciding_keys, member, Member, DEPTH};
+        use super::keyed::{deciding_keys, member, rank_literal, Member, DEPTH};
         let name = type_ident(&item.name);
         let name_str = &item.name;
         let n = u.variants.len();
@@ -303,7 +303,7 @@ impl<'a> Ctx<'a> {
             }
             leaves.push(out);
         }
-        let live = |s: &'_ Struct| s.fields.iter().filter(|f| !f.never).map(|f| f.name.clone()).collect::<Vec<_>>();
+        let live = |s: &'_ Struct| s.fields.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
         let keys: BTreeSet<String> = leaves.iter().flatten().flat_map(|s| live(s)).collect();
         let keys: Vec<String> = keys.into_iter().collect();
         let scores = if keys.len() <= 128 {
@@ -319,9 +319,9 @@ impl<'a> Ctx<'a> {
             let per_member = leaves.iter().map(|ls| {
                 let each = ls.iter().map(|s| {
                     let required = set(&mut s.fields.iter().filter(|f| !f.never && !f.optional));
-                    let known = set(&mut s.fields.iter().filter(|f| !f.never && f.literal.is_none()));
-                    let lits = s.fields.iter().filter(|f| !f.never).filter_map(|f| {
-                        let l = lit_tokens(f.literal.as_ref()?);
+                    let known = set(&mut s.fields.iter().filter(|f| !f.never && rank_literal(self.space, f).is_none()));
+                    let lits = s.fields.iter().filter_map(|f| {
+                        let l = rank_literal(self.space, f)?;
                         let (wire, must) = (&f.name, !f.optional);
                         let b = bits(bit(wire));
                         Some(quote! { (#wire, #b, #must, #l) })
@@ -345,9 +345,9 @@ impl<'a> Ctx<'a> {
             let per_member = leaves.iter().map(|ls| {
                 let each = ls.iter().map(|s| {
                     let required = s.fields.iter().filter(|f| !f.never && !f.optional).map(|f| &f.name);
-                    let known = s.fields.iter().filter(|f| !f.never && f.literal.is_none()).map(|f| &f.name);
-                    let lits = s.fields.iter().filter(|f| !f.never).filter_map(|f| {
-                        let l = lit_tokens(f.literal.as_ref()?);
+                    let known = s.fields.iter().filter(|f| !f.never && rank_literal(self.space, f).is_none()).map(|f| &f.name);
+                    let lits = s.fields.iter().filter_map(|f| {
+                        let l = rank_literal(self.space, f)?;
                         let (wire, must) = (&f.name, !f.optional);
                         Some(quote! { (#wire, #must, #l) })
                     });

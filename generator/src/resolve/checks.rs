@@ -76,6 +76,20 @@ pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnos
             diags.push(Diagnostic::new(&at, format!("moved_field `{}.{}` -> `{}`: no such type with that target field (and without the moved field) in {:?}", m.type_name, m.field, m.into, m.modules)));
         }
     }
+    for n in &config.never_fields {
+        let found = space.modules.iter().any(|md| md.items.iter().any(|i| i.name == n.type_name && matches!(&i.kind, ItemKind::Struct(s) if s.fields.iter().any(|f| f.name == n.field && f.never))));
+        if !found {
+            diags.push(Diagnostic::new(&config.locate(&n.type_name), format!("never_field `{}.{}`: no module has that type", n.type_name, n.field)));
+        }
+    }
+    for n in &config.number_fields {
+        let found = space.modules.iter().filter(|md| n.modules.is_empty() || n.modules.contains(&md.name)).any(|md| {
+            md.items.iter().any(|i| i.name == n.type_name && matches!(&i.kind, ItemKind::Struct(s) if s.fields.iter().any(|f| f.name == n.field)))
+        });
+        if !found {
+            diags.push(Diagnostic::new(&config.locate(&n.type_name), format!("number_field `{}.{}`: no such type with that field in {:?}", n.type_name, n.field, n.modules)));
+        }
+    }
     if let Some(run) = &config.validation.meta_check {
         if syn::parse_str::<syn::Path>(run).is_err() {
             diags.push(Diagnostic::new(&at, format!("meta_check `{run}` is not a Rust path")));

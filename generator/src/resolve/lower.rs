@@ -210,7 +210,7 @@ impl<'a> Lowerer<'a> {
             return Some(ItemKind::Alias(Ty::Binding(b.rust.clone())));
         }
         match &target.kind {
-            TypeKind::Union(_) => match self.union_members(target, naming)? {
+            TypeKind::Union(_) => match self.union_members(target, naming, false)? {
                 Members::Strings { values, open } => Some(ItemKind::StringEnum(StringEnum { values, open })),
                 Members::One(ty) => Some(ItemKind::Alias(ty)),
                 Members::Many(variants) => Some(ItemKind::Union(Union { variants, dispatch: Dispatch::Shape })),
@@ -274,6 +274,19 @@ impl<'a> Lowerer<'a> {
                         let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
                         self.err(&at, format!("schema/codegen.toml: field_literal names `{name}.{}`, which has no such field", fl.field));
                     }
+                }
+            }
+        }
+        for nf in self.config.never_fields.iter().filter(|nf| nf.type_name == name) {
+            match fields.iter().find(|f| f.name == nf.field) {
+                None => {
+                    let location = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
+                    let doc = Doc::default();
+                    fields.push(Field { name: nf.field.clone(), ty: Ty::Value, optional: true, lenient: false, literal: None, never: true, doc, location });
+                }
+                Some(_) => {
+                    let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
+                    self.err(&at, format!("schema/codegen.toml: never_field names `{name}.{}`, which the schema declares", nf.field));
                 }
             }
         }
@@ -483,7 +496,11 @@ impl<'a> Lowerer<'a> {
             };
             return Some(Field { ty, literal: Some(lit), ..base });
         }
-        let float = m.doc.tag("TJS-type") == Some("number");
+        let module = &self.module.name;
+        let configured = self.config.number_fields.iter().any(|n| {
+            n.type_name == naming.parent && n.field == m.name && naming.path.is_empty() && (n.modules.is_empty() || n.modules.contains(module))
+        });
+        let float = configured || m.doc.tag("TJS-type") == Some("number");
         let ty = self.to_ty(&ty_expr, &naming.field(&m.name), float)?;
         Some(Field { ty, ..base })
     }
@@ -587,7 +604,7 @@ impl<'a> Lowerer<'a> {
             }
             TypeKind::Ref { name, args } => self.ref_ty(t, name, args, naming, float),
             TypeKind::Array(e) => Some(Ty::Array(Box::new(self.to_ty(e, &naming.suffix("[]", "Item"), float)?))),
-            TypeKind::Union(_) => match self.union_members(t, naming)? {
+            TypeKind::Union(_) => match self.union_members(t, naming, float)? {
                 Members::One(ty) => Some(ty),
                 Members::Nullable(ty) => Some(Ty::Nullable(Box::new(ty))),
                 Members::Strings { values, open } => self.synth(naming, t, ItemKind::StringEnum(StringEnum { values, open })),
@@ -654,7 +671,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn union_members(&mut self, t: &TypeExpr, naming: &Naming) -> Option<Members> {
+    fn union_members(&mut self, t: &TypeExpr, naming: &Naming, float: bool) -> Option<Members> {
         let mut flat = Vec::new();
         flatten_union(t, &mut flat);
         let nullable = flat.iter().any(|m| matches!(m.kind, TypeKind::Keyword(Keyword::Null)));
@@ -684,12 +701,12 @@ impl<'a> Lowerer<'a> {
             return Some(Members::Strings { values, open });
         }
         if rest.len() == 1 {
-            let ty = self.to_ty(rest[0], naming, false)?;
+            let ty = self.to_ty(rest[0], naming, float)?;
             return Some(if nullable { Members::Nullable(ty) } else { Members::One(ty) });
         }
         let mut variants: Vec<Variant> = Vec::new();
         for (i, m) in rest.iter().enumerate() {
-            let ty = self.to_ty(m, &naming.suffix(&format!("|{}", i + 1), &format!("{}", i + 1)), false)?;
+            let ty = self.to_ty(m, &naming.suffix(&format!("|{}", i + 1), &format!("{}", i + 1)), float)?;
             let vname = variant_name(&ty);
             if variants.iter().any(|v| v.name == vname) {
                 self.err(&m.location, format!("two members of this union would both be called `{vname}`"));

@@ -45,6 +45,8 @@ pub mod inline_objects;
 pub mod intersection_alias;
 #[path = "../../goldens/intersection_error_field/expected.rs"]
 pub mod intersection_error_field;
+#[path = "../../goldens/keyed_literal_sets/expected.rs"]
+pub mod keyed_literal_sets;
 #[path = "../../goldens/literal_unions/expected.rs"]
 pub mod literal_unions;
 #[path = "../../goldens/nested_unions/expected.rs"]

@@ -247,3 +247,21 @@ fn boxed_fields_read_and_write_as_inline_ones() {
     let node: Node = roundtrip(json!({"child": {"child": {"capabilities": {}}}}));
     assert!(node.child.as_ref().and_then(|c| c.child.as_ref()).is_some_and(|c| c.capabilities.is_some()));
 }
+
+#[test]
+fn closed_enums_never_keys_and_number_fields() {
+    use crate::keyed_literal_sets::*;
+    // `type: "boolean"` ties with Scale on keys; Scale's closed `type` rules it out.
+    let toggle: Field = roundtrip(json!({"type": "boolean", "title": "Confirm"}));
+    assert!(matches!(toggle, Field::Toggle(_)), "{toggle:?}");
+    let scale: Field = roundtrip(json!({"type": "integer", "title": "Age"}));
+    assert!(matches!(scale, Field::Scale(_)), "{scale:?}");
+    // An `id`, whatever its value, is never a Signal's.
+    let signal: Frame = roundtrip(json!({"op": "x"}));
+    assert!(matches!(signal, Frame::Signal(_)), "{signal:?}");
+    rejects::<Frame>(json!({"op": "x", "id": null}));
+    // The configured field takes decimals; the other untagged number stays an integer.
+    let answer: Answer = roundtrip(json!({"values": {"a": 95.5, "b": 2}, "count": 3}));
+    assert!(matches!(answer.values.as_ref().unwrap()["a"], AnswerValuesValue::Number(_)));
+    rejects::<Answer>(json!({"count": 3.5}));
+}

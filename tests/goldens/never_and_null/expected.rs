@@ -104,11 +104,15 @@ impl __p::Shape for Answer {
                 ("comment", <__rt::Nullable<String> as __p::Shape>::fits as __p::Fit),
                 ("parent", <__rt::Nullable<i64> as __p::Shape>::fits as __p::Fit),
             ],
-            &[],
+            &[("error", false, __p::Lit::OneOf(&[]))],
         )
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
-        __p::fits_object(v, &["value", "parent"], &[])
+        __p::fits_object(
+            v,
+            &["value", "parent"],
+            &[("error", false, __p::Lit::OneOf(&[]))],
+        )
     }
 }
 impl __v::Validate for Answer {
