@@ -3,7 +3,7 @@
 //! prompts, completion, logging, progress, sampling, elicitation, SSE resumption).
 //!
 //! ```sh
-//! conformance-server [--port 3001] [--validate]
+//! conformance-server [--port 3001] [--validate]     # --port 0: any free port
 //! ```
 //!
 //! It listens on 127.0.0.1 only, at `/mcp`. With `--validate` every message it writes is checked
@@ -29,7 +29,7 @@ use mcp_schema::v2025_11_25::{
     ClientResult, ContentBlock, LoggingLevel, RequestId, ServerNotification, ServerRequest,
     ServerResult,
 };
-use mcp_schema::validate::{validate_json, Options};
+use mcp_schema::validate::{validate, validate_json, Options, Report};
 use mcp_conformance::{sse, ChannelBody, Checker};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
@@ -63,6 +63,8 @@ async fn main() {
         checker: validate.then(Checker::default),
     });
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.expect("bind");
+    // With `--port 0` the system picks the port; run.sh reads it from this line.
+    let port = listener.local_addr().expect("a bound address").port();
     eprintln!("listening on http://127.0.0.1:{port}/mcp");
     loop {
         tokio::select! {
@@ -351,19 +353,40 @@ impl App {
         if let Some(checker) = &self.checker {
             let o = Options::default();
             // `ServerMessage` has no validator of its own: each kind is checked as its schema type,
-            // a result as the response envelope plus the result union.
+            // a result as the response envelope plus the result's own type.
             let reports = match message {
                 Message::Request(_) => vec![validate_json::<ServerRequest>(&json, &o)],
                 Message::Notification(_) => vec![validate_json::<ServerNotification>(&json, &o)],
-                Message::Result(_) => vec![
-                    validate_json::<mcp::JSONRPCResultResponse>(&json, &o),
-                    validate_json::<ServerResult>(&json["result"], &o),
-                ],
+                Message::Result(response) => {
+                    vec![validate_json::<mcp::JSONRPCResultResponse>(&json, &o), check_result(&response.result, &o)]
+                }
                 Message::Error(_) => vec![validate_json::<mcp::JSONRPCErrorResponse>(&json, &o)],
             };
             checker.record(mcp_schema::runtime::SchemaType::schema_name(message), &reports);
         }
         json.to_string()
+    }
+}
+
+/// Checks a result as the type it holds. Checking it as `ServerResult` would accept any object:
+/// the union's `EmptyResult` member takes one.
+fn check_result(result: &ServerResult, o: &Options) -> Report {
+    use ServerResult as R;
+    match result {
+        R::EmptyResult(r) => validate(r, o),
+        R::InitializeResult(r) => validate(r, o),
+        R::CompleteResult(r) => validate(r, o),
+        R::GetPromptResult(r) => validate(r, o),
+        R::ListPromptsResult(r) => validate(r, o),
+        R::ListResourceTemplatesResult(r) => validate(r, o),
+        R::ListResourcesResult(r) => validate(r, o),
+        R::ReadResourceResult(r) => validate(r, o),
+        R::CallToolResult(r) => validate(r, o),
+        R::ListToolsResult(r) => validate(r, o),
+        R::GetTaskResult(r) => validate(r, o),
+        R::GetTaskPayloadResult(r) => validate(r, o),
+        R::ListTasksResult(r) => validate(r, o),
+        R::CancelTaskResult(r) => validate(r, o),
     }
 }
 
