@@ -42,7 +42,8 @@ pub mod sse {
     impl Reader {
         /// Adds a chunk and returns the events it completed.
         pub fn push(&mut self, chunk: &[u8]) -> Vec<Event> {
-            self.buf.push_str(&String::from_utf8_lossy(chunk).replace("\r\n", "\n"));
+            self.buf
+                .push_str(&String::from_utf8_lossy(chunk).replace("\r\n", "\n"));
             let mut events = Vec::new();
             while let Some(end) = self.buf.find("\n\n") {
                 let block: String = self.buf.drain(..end + 2).collect();
@@ -77,7 +78,9 @@ impl hyper::body::Body for ChannelBody {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        self.0.poll_recv(cx).map(|chunk| chunk.map(|c| Ok(Frame::data(c))))
+        self.0
+            .poll_recv(cx)
+            .map(|chunk| chunk.map(|c| Ok(Frame::data(c))))
     }
 }
 
@@ -118,7 +121,11 @@ mod tests {
 
     #[test]
     fn reads_events_split_across_chunks() {
-        let text = format!("{}{}", event(Some("0-0"), Some(500), ""), event(None, None, "{\"a\":1}"));
+        let text = format!(
+            "{}{}",
+            event(Some("0-0"), Some(500), ""),
+            event(None, None, "{\"a\":1}")
+        );
         let (first, second) = text.as_bytes().split_at(9);
         let mut reader = Reader::default();
         assert!(reader.push(first).is_empty());
@@ -126,8 +133,16 @@ mod tests {
         assert_eq!(
             events,
             [
-                Event { id: Some("0-0".into()), retry_ms: Some(500), data: String::new() },
-                Event { id: None, retry_ms: None, data: "{\"a\":1}".into() },
+                Event {
+                    id: Some("0-0".into()),
+                    retry_ms: Some(500),
+                    data: String::new()
+                },
+                Event {
+                    id: None,
+                    retry_ms: None,
+                    data: "{\"a\":1}".into()
+                },
             ]
         );
     }

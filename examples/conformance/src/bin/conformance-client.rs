@@ -17,12 +17,12 @@ use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response};
 use hyper_util::client::legacy::{connect::HttpConnector, Client as HttpClient};
 use hyper_util::rt::TokioExecutor;
+use mcp_conformance::{sse, Checker};
 use mcp_schema::runtime::{self, JsonConvert, Message, RequestMethod, ResultResponse, SchemaType};
 use mcp_schema::v2025_11_25::{
     self as mcp, ClientNotification, ClientRequest, ClientResult, RequestId, ServerRequest,
 };
 use mcp_schema::validate::{validate, validate_json, Options};
-use mcp_conformance::{sse, Checker};
 use serde_json::{json, Value};
 
 #[tokio::main(flavor = "current_thread")]
@@ -75,18 +75,31 @@ impl Client {
     async fn run(&mut self) -> Result<(), String> {
         let capabilities = mcp::ClientCapabilities {
             sampling: Some(Default::default()),
-            elicitation: Some(mcp::ClientCapabilitiesElicitation { form: Some(Default::default()), ..Default::default() }),
+            elicitation: Some(mcp::ClientCapabilitiesElicitation {
+                form: Some(Default::default()),
+                ..Default::default()
+            }),
             roots: Some(Default::default()),
             ..Default::default()
         };
-        let info = mcp::Implementation::new("mcp-schema-conformance-client", env!("CARGO_PKG_VERSION"));
-        let params = mcp::InitializeRequestParams::new(mcp::LATEST_PROTOCOL_VERSION, capabilities, info);
+        let info =
+            mcp::Implementation::new("mcp-schema-conformance-client", env!("CARGO_PKG_VERSION"));
+        let params =
+            mcp::InitializeRequestParams::new(mcp::LATEST_PROTOCOL_VERSION, capabilities, info);
         let init = self
-            .request::<mcp::InitializeRequest>(|id| ClientRequest::InitializeRequest(mcp::InitializeRequest::new(params, id)))
+            .request::<mcp::InitializeRequest>(|id| {
+                ClientRequest::InitializeRequest(mcp::InitializeRequest::new(params, id))
+            })
             .await?;
-        eprintln!("server: {} {}, protocol {}", init.server_info.name, init.server_info.version, init.protocol_version);
+        eprintln!(
+            "server: {} {}, protocol {}",
+            init.server_info.name, init.server_info.version, init.protocol_version
+        );
         self.protocol = Some(init.protocol_version);
-        self.notify(ClientNotification::InitializedNotification(Default::default())).await?;
+        self.notify(ClientNotification::InitializedNotification(
+            Default::default(),
+        ))
+        .await?;
         // Requests the server makes outside any call of ours come on the session's own stream.
         // It is opened before any call, so the server never takes it for a resumption.
         if self.session.is_some() {
@@ -95,10 +108,21 @@ impl Client {
             }
         }
 
-        let tools = self.request::<mcp::ListToolsRequest>(|id| ClientRequest::ListToolsRequest(mcp::ListToolsRequest::new(id))).await?;
+        let tools = self
+            .request::<mcp::ListToolsRequest>(|id| {
+                ClientRequest::ListToolsRequest(mcp::ListToolsRequest::new(id))
+            })
+            .await?;
         for tool in tools.tools {
-            let params = mcp::CallToolRequestParams { arguments: Some(arguments_for(&tool.input_schema)), ..mcp::CallToolRequestParams::new(&tool.name) };
-            let result = self.request::<mcp::CallToolRequest>(|id| ClientRequest::CallToolRequest(mcp::CallToolRequest::new(params, id))).await?;
+            let params = mcp::CallToolRequestParams {
+                arguments: Some(arguments_for(&tool.input_schema)),
+                ..mcp::CallToolRequestParams::new(&tool.name)
+            };
+            let result = self
+                .request::<mcp::CallToolRequest>(|id| {
+                    ClientRequest::CallToolRequest(mcp::CallToolRequest::new(params, id))
+                })
+                .await?;
             let text: Vec<&str> = result
                 .content
                 .iter()
@@ -117,18 +141,30 @@ impl Client {
     }
 
     /// Sends a request and reads its response, typed for the request (`R::Result`).
-    async fn request<R: RequestMethod>(&mut self, make: impl FnOnce(RequestId) -> ClientRequest) -> Result<R::Result, String> {
+    async fn request<R: RequestMethod>(
+        &mut self,
+        make: impl FnOnce(RequestId) -> ClientRequest,
+    ) -> Result<R::Result, String> {
         self.next_id += 1;
         let id = RequestId::Integer(self.next_id);
         let body = self.encode(&Message::Request(make(id.clone())));
         let response = self.send(Method::POST, Some(body), None).await?;
-        if let Some(session) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+        if let Some(session) = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+        {
             self.session = Some(session.to_owned());
         }
         let text = self.read_response(response, &id).await?;
         match runtime::read_response::<R>(&text).map_err(|e| format!("{}: {e}", R::METHOD))? {
             runtime::Response::Result { result, .. } => Ok(result),
-            runtime::Response::Error { error, .. } => Err(format!("{}: error {}: {}", R::METHOD, error.code, error.message)),
+            runtime::Response::Error { error, .. } => Err(format!(
+                "{}: error {}: {}",
+                R::METHOD,
+                error.code,
+                error.message
+            )),
         }
     }
 
@@ -137,7 +173,12 @@ impl Client {
         self.send(Method::POST, Some(body), None).await.map(drop)
     }
 
-    async fn send(&self, method: Method, body: Option<String>, last_event_id: Option<&str>) -> Result<Response<Incoming>, String> {
+    async fn send(
+        &self,
+        method: Method,
+        body: Option<String>,
+        last_event_id: Option<&str>,
+    ) -> Result<Response<Incoming>, String> {
         let mut request = Request::builder()
             .method(method.clone())
             .uri(self.url.clone())
@@ -151,11 +192,20 @@ impl Client {
             ("last-event-id", last_event_id),
         ] {
             if let Some(value) = value {
-                request = request.header(name, HeaderValue::from_str(value).map_err(|e| e.to_string())?);
+                request = request.header(
+                    name,
+                    HeaderValue::from_str(value).map_err(|e| e.to_string())?,
+                );
             }
         }
-        let request = request.body(Full::new(Bytes::from(body.unwrap_or_default()))).map_err(|e| e.to_string())?;
-        let response = self.http.request(request).await.map_err(|e| format!("{method}: {e}"))?;
+        let request = request
+            .body(Full::new(Bytes::from(body.unwrap_or_default())))
+            .map_err(|e| e.to_string())?;
+        let response = self
+            .http
+            .request(request)
+            .await
+            .map_err(|e| format!("{method}: {e}"))?;
         if !response.status().is_success() {
             return Err(format!("{method}: HTTP {}", response.status()));
         }
@@ -164,7 +214,11 @@ impl Client {
 
     /// The response to request `id`, as JSON text: the body itself, or an event of its SSE stream.
     /// On the stream it answers the server's requests, and resumes the stream if it ends early.
-    async fn read_response(&self, response: Response<Incoming>, id: &RequestId) -> Result<String, String> {
+    async fn read_response(
+        &self,
+        response: Response<Incoming>,
+        id: &RequestId,
+    ) -> Result<String, String> {
         let is_sse = response
             .headers()
             .get(header::CONTENT_TYPE)
@@ -180,7 +234,9 @@ impl Client {
         loop {
             match body.frame().await {
                 Some(Ok(frame)) => {
-                    let Ok(chunk) = frame.into_data() else { continue };
+                    let Ok(chunk) = frame.into_data() else {
+                        continue;
+                    };
                     for event in reader.push(&chunk) {
                         last_event_id = event.id.or(last_event_id);
                         retry = event.retry_ms.map_or(retry, Duration::from_millis);
@@ -192,7 +248,9 @@ impl Client {
                 // The server closed the stream before answering: come back after `retry`.
                 Some(Err(_)) | None => {
                     let Some(last) = &last_event_id else {
-                        return Err("the stream ended before the response and cannot be resumed".into());
+                        return Err(
+                            "the stream ended before the response and cannot be resumed".into()
+                        );
                     };
                     tokio::time::sleep(retry).await;
                     body = self.send(Method::GET, None, Some(last)).await?.into_body();
@@ -208,7 +266,9 @@ impl Client {
         let mut reader = sse::Reader::default();
         let nothing = RequestId::String(String::new());
         while let Some(Ok(frame)) = body.frame().await {
-            let Ok(chunk) = frame.into_data() else { continue };
+            let Ok(chunk) = frame.into_data() else {
+                continue;
+            };
             for event in reader.push(&chunk) {
                 if !event.data.is_empty() {
                     if let Err(e) = self.on_message(&event.data, &nothing).await {
@@ -221,7 +281,8 @@ impl Client {
 
     /// Handles one message of a stream; `true` when it is the response to `id`.
     async fn on_message(&self, data: &str, id: &RequestId) -> Result<bool, String> {
-        let message: mcp::ServerMessage = mcp_schema::from_str(data).map_err(|e| format!("unreadable message: {e}"))?;
+        let message: mcp::ServerMessage =
+            mcp_schema::from_str(data).map_err(|e| format!("unreadable message: {e}"))?;
         match message {
             Message::Result(response) => Ok(response.id == *id),
             Message::Error(response) => Ok(response.id.as_ref() == Some(id)),
@@ -242,21 +303,43 @@ impl Client {
         use ServerRequest as R;
         let result = match request {
             R::PingRequest(r) => (r.id, ClientResult::EmptyResult(Default::default())),
-            R::ListRootsRequest(r) => (r.id, ClientResult::ListRootsResult(mcp::ListRootsResult::new(vec![]))),
+            R::ListRootsRequest(r) => (
+                r.id,
+                ClientResult::ListRootsResult(mcp::ListRootsResult::new(vec![])),
+            ),
             R::CreateMessageRequest(r) => {
-                let content = mcp::SamplingMessageContent::SamplingMessageContentBlock(mcp::SamplingMessageContentBlock::TextContent(
-                    mcp::TextContent::new("A reply from the conformance client."),
-                ));
-                (r.id, ClientResult::CreateMessageResult(mcp::CreateMessageResult::new(mcp::Role::Assistant, content, "no-model")))
+                let content = mcp::SamplingMessageContent::SamplingMessageContentBlock(
+                    mcp::SamplingMessageContentBlock::TextContent(mcp::TextContent::new(
+                        "A reply from the conformance client.",
+                    )),
+                );
+                (
+                    r.id,
+                    ClientResult::CreateMessageResult(mcp::CreateMessageResult::new(
+                        mcp::Role::Assistant,
+                        content,
+                        "no-model",
+                    )),
+                )
             }
             R::ElicitRequest(r) => return self.accept_defaults(r),
             other => {
                 let id = server_request_id(&other);
-                let error = mcp::Error::new(mcp::METHOD_NOT_FOUND, format!("not supported: {}", other.schema_name()));
-                return self.encode(&Message::Error(mcp::JSONRPCErrorResponse { id, ..mcp::JSONRPCErrorResponse::new(error) }));
+                let error = mcp::Error::new(
+                    mcp::METHOD_NOT_FOUND,
+                    format!("not supported: {}", other.schema_name()),
+                );
+                return self.encode(&Message::Error(mcp::JSONRPCErrorResponse {
+                    id,
+                    ..mcp::JSONRPCErrorResponse::new(error)
+                }));
             }
         };
-        self.encode(&Message::Result(ResultResponse { id: result.0, result: result.1, extra: Default::default() }))
+        self.encode(&Message::Result(ResultResponse {
+            id: result.0,
+            result: result.1,
+            extra: Default::default(),
+        }))
     }
 
     /// Accepts a form with every field at its default (SEP-1034).
@@ -276,7 +359,10 @@ impl Client {
         let json = json!({"jsonrpc": "2.0", "id": request.id, "result": {"action": "accept", "content": content}});
         if let Some(checker) = &self.checker {
             let o = Options::default();
-            let reports = [validate_json::<mcp::JSONRPCResultResponse>(&json, &o), validate_json::<mcp::ElicitResult>(&json["result"], &o)];
+            let reports = [
+                validate_json::<mcp::JSONRPCResultResponse>(&json, &o),
+                validate_json::<mcp::ElicitResult>(&json["result"], &o),
+            ];
             checker.record("ElicitResult", &reports);
         }
         json.to_string()
@@ -303,7 +389,10 @@ impl Client {
                         ClientResult::ListTasksResult(r) => validate(r, &o),
                         ClientResult::CancelTaskResult(r) => validate(r, &o),
                     };
-                    vec![validate_json::<mcp::JSONRPCResultResponse>(&json, &o), result]
+                    vec![
+                        validate_json::<mcp::JSONRPCResultResponse>(&json, &o),
+                        result,
+                    ]
                 }
                 Message::Error(_) => vec![validate_json::<mcp::JSONRPCErrorResponse>(&json, &o)],
             };

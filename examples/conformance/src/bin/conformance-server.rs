@@ -23,6 +23,7 @@ use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
+use mcp_conformance::{sse, ChannelBody, Checker};
 use mcp_schema::runtime::{JsonConvert, Message, ResultResponse};
 use mcp_schema::v2025_11_25::{
     self as mcp, CallToolRequestParams, CallToolResult, ClientNotification, ClientRequest,
@@ -30,7 +31,6 @@ use mcp_schema::v2025_11_25::{
     ServerResult,
 };
 use mcp_schema::validate::{validate, validate_json, Options, Report};
-use mcp_conformance::{sse, ChannelBody, Checker};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
 
@@ -52,9 +52,16 @@ async fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--port" => port = args.next().and_then(|p| p.parse().ok()).expect("--port NUMBER"),
+            "--port" => {
+                port = args
+                    .next()
+                    .and_then(|p| p.parse().ok())
+                    .expect("--port NUMBER")
+            }
             "--validate" => validate = true,
-            other => panic!("unknown argument {other}; usage: conformance-server [--port N] [--validate]"),
+            other => panic!(
+                "unknown argument {other}; usage: conformance-server [--port N] [--validate]"
+            ),
         }
     }
     let app = Arc::new(App {
@@ -62,7 +69,9 @@ async fn main() {
         next_session: AtomicU64::new(1),
         checker: validate.then(Checker::default),
     });
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.expect("bind");
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .expect("bind");
     // With `--port 0` the system picks the port; run.sh reads it from this line.
     let port = listener.local_addr().expect("a bound address").port();
     eprintln!("listening on http://127.0.0.1:{port}/mcp");
@@ -119,10 +128,23 @@ struct Stream {
     done: bool,
 }
 
-const LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+const LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
 
 fn level_rank(level: &LoggingLevel) -> usize {
-    let name = level.to_json().ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+    let name = level
+        .to_json()
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
     LEVELS.iter().position(|l| *l == name).unwrap_or(0)
 }
 
@@ -135,14 +157,22 @@ impl Session {
         let (tx, rx) = mpsc::unbounded_channel();
         let priming = Bytes::from(sse::event(Some(&format!("{n}-0")), Some(RETRY_MS), ""));
         let _ = tx.send(priming.clone());
-        state.streams.push(Stream { events: vec![priming], live: Some(tx), done: false });
+        state.streams.push(Stream {
+            events: vec![priming],
+            live: Some(tx),
+            done: false,
+        });
         (n, rx)
     }
 
     fn send(&self, stream: usize, json: &str) {
         let mut state = self.state.lock().unwrap();
         let s = &mut state.streams[stream];
-        let event = Bytes::from(sse::event(Some(&format!("{stream}-{}", s.events.len())), None, json));
+        let event = Bytes::from(sse::event(
+            Some(&format!("{stream}-{}", s.events.len())),
+            None,
+            json,
+        ));
         s.events.push(event.clone());
         if let Some(tx) = &s.live {
             if tx.send(event).is_err() {
@@ -181,7 +211,10 @@ impl Session {
 
 async fn route(app: Arc<App>, req: Request<Incoming>) -> Result<Response<Body>, Infallible> {
     if !from_localhost(&req) {
-        return Ok(plain(StatusCode::FORBIDDEN, "Host and Origin must be localhost"));
+        return Ok(plain(
+            StatusCode::FORBIDDEN,
+            "Host and Origin must be localhost",
+        ));
     }
     if req.uri().path() != "/mcp" {
         return Ok(plain(StatusCode::NOT_FOUND, "not found"));
@@ -190,7 +223,9 @@ async fn route(app: Arc<App>, req: Request<Incoming>) -> Result<Response<Body>, 
         Method::POST => app.post(req).await,
         Method::GET => app.get(&req),
         Method::DELETE => match session_header(&req) {
-            Some(id) if app.sessions.lock().unwrap().remove(&id).is_some() => plain(StatusCode::OK, ""),
+            Some(id) if app.sessions.lock().unwrap().remove(&id).is_some() => {
+                plain(StatusCode::OK, "")
+            }
             _ => plain(StatusCode::NOT_FOUND, "no such session"),
         },
         _ => plain(StatusCode::METHOD_NOT_ALLOWED, "use POST, GET or DELETE"),
@@ -206,16 +241,28 @@ fn from_localhost(req: &Request<Incoming>) -> bool {
         };
         matches!(name, "localhost" | "127.0.0.1" | "::1")
     }
-    let header = |name| req.headers().get(name).and_then(|v: &HeaderValue| v.to_str().ok());
+    let header = |name| {
+        req.headers()
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
     let host_ok = header(header::HOST).is_none_or(local);
     let origin_ok = header(header::ORIGIN).is_none_or(|origin| {
-        origin.split_once("://").is_some_and(|(_, rest)| local(rest.trim_end_matches('/')))
+        origin
+            .split_once("://")
+            .is_some_and(|(_, rest)| local(rest.trim_end_matches('/')))
     });
     host_ok && origin_ok
 }
 
 fn session_header(req: &Request<Incoming>) -> Option<String> {
-    Some(req.headers().get("mcp-session-id")?.to_str().ok()?.to_owned())
+    Some(
+        req.headers()
+            .get("mcp-session-id")?
+            .to_str()
+            .ok()?
+            .to_owned(),
+    )
 }
 
 fn plain(status: StatusCode, text: &str) -> Response<Body> {
@@ -227,7 +274,10 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
 fn json_response(status: StatusCode, json: String) -> Response<Body> {
     let mut response = plain(status, "");
     *response.body_mut() = Full::new(Bytes::from(json)).boxed();
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     response
 }
 
@@ -254,7 +304,11 @@ impl App {
         match message {
             Message::Request(request) => {
                 let (stream, rx) = session.open_stream();
-                let ctx = Ctx { app: self.clone(), session, stream };
+                let ctx = Ctx {
+                    app: self.clone(),
+                    session,
+                    stream,
+                };
                 tokio::spawn(async move {
                     let answer = ctx.answer(request).await;
                     let json = ctx.app.encode(&answer);
@@ -263,9 +317,14 @@ impl App {
                 });
                 sse_response(rx)
             }
-            Message::Notification(ClientNotification::InitializedNotification(_)) => plain(StatusCode::ACCEPTED, ""),
+            Message::Notification(ClientNotification::InitializedNotification(_)) => {
+                plain(StatusCode::ACCEPTED, "")
+            }
             Message::Notification(other) => {
-                eprintln!("notification: {}", mcp_schema::runtime::SchemaType::schema_name(&other));
+                eprintln!(
+                    "notification: {}",
+                    mcp_schema::runtime::SchemaType::schema_name(&other)
+                );
                 plain(StatusCode::ACCEPTED, "")
             }
             Message::Result(response) => {
@@ -287,56 +346,103 @@ impl App {
         let Ok(raw) = serde_json::from_slice::<Value>(body) else {
             return self.error_response(None, mcp::PARSE_ERROR, format!("parse error: {e}"));
         };
-        let id = raw.get("id").and_then(|id| RequestId::from_json_ref(id).ok());
-        let known = raw.get("method").and_then(Value::as_str).is_some_and(|m| mcp::REQUESTS.iter().any(|(k, ..)| *k == m));
-        let code = if known { mcp::INVALID_PARAMS } else { mcp::INVALID_REQUEST };
+        let id = raw
+            .get("id")
+            .and_then(|id| RequestId::from_json_ref(id).ok());
+        let known = raw
+            .get("method")
+            .and_then(Value::as_str)
+            .is_some_and(|m| mcp::REQUESTS.iter().any(|(k, ..)| *k == m));
+        let code = if known {
+            mcp::INVALID_PARAMS
+        } else {
+            mcp::INVALID_REQUEST
+        };
         self.error_response(id, code, e.to_string())
     }
 
     fn error_response(&self, id: Option<RequestId>, code: i64, message: String) -> Response<Body> {
-        let response = mcp::JSONRPCErrorResponse { id, ..mcp::JSONRPCErrorResponse::new(mcp::Error::new(code, message)) };
-        json_response(StatusCode::BAD_REQUEST, self.encode(&Message::Error(response)))
+        let response = mcp::JSONRPCErrorResponse {
+            id,
+            ..mcp::JSONRPCErrorResponse::new(mcp::Error::new(code, message))
+        };
+        json_response(
+            StatusCode::BAD_REQUEST,
+            self.encode(&Message::Error(response)),
+        )
     }
 
     fn initialize(&self, init: mcp::InitializeRequest) -> Response<Body> {
         let asked = init.params.protocol_version.as_str();
-        let version = VERSIONS.iter().find(|v| **v == asked).unwrap_or(&mcp::LATEST_PROTOCOL_VERSION);
+        let version = VERSIONS
+            .iter()
+            .find(|v| **v == asked)
+            .unwrap_or(&mcp::LATEST_PROTOCOL_VERSION);
         let capabilities = mcp::ServerCapabilities {
             logging: Some(Default::default()),
             completions: Some(Default::default()),
-            prompts: Some(mcp::ServerCapabilitiesPrompts { list_changed: Some(false), ..Default::default() }),
+            prompts: Some(mcp::ServerCapabilitiesPrompts {
+                list_changed: Some(false),
+                ..Default::default()
+            }),
             resources: Some(mcp::ServerCapabilitiesResources {
                 subscribe: Some(true),
                 list_changed: Some(false),
                 ..Default::default()
             }),
-            tools: Some(mcp::ServerCapabilitiesTools { list_changed: Some(false), ..Default::default() }),
+            tools: Some(mcp::ServerCapabilitiesTools {
+                list_changed: Some(false),
+                ..Default::default()
+            }),
             ..Default::default()
         };
-        let info = mcp::Implementation::new("mcp-schema-conformance-server", env!("CARGO_PKG_VERSION"));
+        let info =
+            mcp::Implementation::new("mcp-schema-conformance-server", env!("CARGO_PKG_VERSION"));
         let result = mcp::InitializeResult::new(*version, capabilities, info);
 
-        let id = format!("session-{}", self.next_session.fetch_add(1, Ordering::Relaxed));
-        let session = Session { client_capabilities: *init.params.capabilities, state: Mutex::default() };
-        self.sessions.lock().unwrap().insert(id.clone(), Arc::new(session));
+        let id = format!(
+            "session-{}",
+            self.next_session.fetch_add(1, Ordering::Relaxed)
+        );
+        let session = Session {
+            client_capabilities: *init.params.capabilities,
+            state: Mutex::default(),
+        };
+        self.sessions
+            .lock()
+            .unwrap()
+            .insert(id.clone(), Arc::new(session));
 
-        let answer = Message::Result(ResultResponse { id: init.id, result: ServerResult::InitializeResult(result), extra: Default::default() });
+        let answer = Message::Result(ResultResponse {
+            id: init.id,
+            result: ServerResult::InitializeResult(result),
+            extra: Default::default(),
+        });
         let mut response = json_response(StatusCode::OK, self.encode(&answer));
-        response.headers_mut().insert("mcp-session-id", HeaderValue::from_str(&id).expect("ascii"));
+        response
+            .headers_mut()
+            .insert("mcp-session-id", HeaderValue::from_str(&id).expect("ascii"));
         response
     }
 
     /// A client resumes a stream with `Last-Event-ID`; this server has no stream of its own to
     /// offer on a plain GET.
     fn get(&self, req: &Request<Incoming>) -> Response<Body> {
-        let session = session_header(req).and_then(|id| self.sessions.lock().unwrap().get(&id).cloned());
+        let session =
+            session_header(req).and_then(|id| self.sessions.lock().unwrap().get(&id).cloned());
         let Some(session) = session else {
             return plain(StatusCode::NOT_FOUND, "no such session");
         };
-        let last = req.headers().get("last-event-id").and_then(|v| v.to_str().ok());
+        let last = req
+            .headers()
+            .get("last-event-id")
+            .and_then(|v| v.to_str().ok());
         match last.and_then(|id| session.resume(id)) {
             Some(rx) => sse_response(rx),
-            None => plain(StatusCode::METHOD_NOT_ALLOWED, "GET resumes a stream with Last-Event-ID"),
+            None => plain(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "GET resumes a stream with Last-Event-ID",
+            ),
         }
     }
 
@@ -358,11 +464,17 @@ impl App {
                 Message::Request(_) => vec![validate_json::<ServerRequest>(&json, &o)],
                 Message::Notification(_) => vec![validate_json::<ServerNotification>(&json, &o)],
                 Message::Result(response) => {
-                    vec![validate_json::<mcp::JSONRPCResultResponse>(&json, &o), check_result(&response.result, &o)]
+                    vec![
+                        validate_json::<mcp::JSONRPCResultResponse>(&json, &o),
+                        check_result(&response.result, &o),
+                    ]
                 }
                 Message::Error(_) => vec![validate_json::<mcp::JSONRPCErrorResponse>(&json, &o)],
             };
-            checker.record(mcp_schema::runtime::SchemaType::schema_name(message), &reports);
+            checker.record(
+                mcp_schema::runtime::SchemaType::schema_name(message),
+                &reports,
+            );
         }
         json.to_string()
     }
@@ -393,7 +505,10 @@ fn check_result(result: &ServerResult, o: &Options) -> Report {
 fn sse_response(rx: mpsc::UnboundedReceiver<Bytes>) -> Response<Body> {
     let mut response = Response::new(ChannelBody(rx).boxed());
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
@@ -438,8 +553,15 @@ impl Ctx {
     async fn answer(&self, request: ClientRequest) -> mcp::ServerMessage {
         let id = request_id(&request).unwrap_or(RequestId::Integer(0));
         match self.result(request).await {
-            Ok(result) => Message::Result(ResultResponse { id, result, extra: Default::default() }),
-            Err(e) => Message::Error(mcp::JSONRPCErrorResponse { id: Some(id), ..mcp::JSONRPCErrorResponse::new(e) }),
+            Ok(result) => Message::Result(ResultResponse {
+                id,
+                result,
+                extra: Default::default(),
+            }),
+            Err(e) => Message::Error(mcp::JSONRPCErrorResponse {
+                id: Some(id),
+                ..mcp::JSONRPCErrorResponse::new(e)
+            }),
         }
     }
 
@@ -453,21 +575,44 @@ impl Ctx {
             }
             R::CompleteRequest(r) => {
                 let typed = r.params.argument.value.to_lowercase();
-                let values = ["paris", "park", "party"].iter().filter(|v| v.starts_with(&typed)).map(|v| v.to_string());
-                ServerResult::CompleteResult(mcp::CompleteResult::new(mcp::CompleteResultCompletion::new(values.collect())))
+                let values = ["paris", "park", "party"]
+                    .iter()
+                    .filter(|v| v.starts_with(&typed))
+                    .map(|v| v.to_string());
+                ServerResult::CompleteResult(mcp::CompleteResult::new(
+                    mcp::CompleteResultCompletion::new(values.collect()),
+                ))
             }
-            R::ListToolsRequest(_) => ServerResult::ListToolsResult(mcp::ListToolsResult::new(tools())),
+            R::ListToolsRequest(_) => {
+                ServerResult::ListToolsResult(mcp::ListToolsResult::new(tools()))
+            }
             R::CallToolRequest(r) => ServerResult::CallToolResult(self.call_tool(r.params).await?),
             R::ListResourcesRequest(_) => {
-                let resource = |uri: &str, name: &str, mime: &str, description: &str| mcp::Resource {
-                    description: Some(description.into()),
-                    mime_type: Some(mime.into()),
-                    ..mcp::Resource::new(name, uri)
-                };
+                let resource =
+                    |uri: &str, name: &str, mime: &str, description: &str| mcp::Resource {
+                        description: Some(description.into()),
+                        mime_type: Some(mime.into()),
+                        ..mcp::Resource::new(name, uri)
+                    };
                 ServerResult::ListResourcesResult(mcp::ListResourcesResult::new(vec![
-                    resource("test://static-text", "static-text", "text/plain", "A fixed text resource"),
-                    resource("test://static-binary", "static-binary", "image/png", "A fixed PNG image"),
-                    resource("test://watched-resource", "watched-resource", "text/plain", "A resource to subscribe to"),
+                    resource(
+                        "test://static-text",
+                        "static-text",
+                        "text/plain",
+                        "A fixed text resource",
+                    ),
+                    resource(
+                        "test://static-binary",
+                        "static-binary",
+                        "image/png",
+                        "A fixed PNG image",
+                    ),
+                    resource(
+                        "test://watched-resource",
+                        "watched-resource",
+                        "text/plain",
+                        "A resource to subscribe to",
+                    ),
                 ]))
             }
             R::ListResourceTemplatesRequest(_) => {
@@ -476,25 +621,54 @@ impl Ctx {
                     mime_type: Some("application/json".into()),
                     ..mcp::ResourceTemplate::new("template-data", "test://template/{id}/data")
                 };
-                ServerResult::ListResourceTemplatesResult(mcp::ListResourceTemplatesResult::new(vec![template]))
+                ServerResult::ListResourceTemplatesResult(mcp::ListResourceTemplatesResult::new(
+                    vec![template],
+                ))
             }
-            R::ReadResourceRequest(r) => ServerResult::ReadResourceResult(read_resource(&r.params.uri)?),
+            R::ReadResourceRequest(r) => {
+                ServerResult::ReadResourceResult(read_resource(&r.params.uri)?)
+            }
             R::SubscribeRequest(r) => {
-                self.session.state.lock().unwrap().subscriptions.insert(r.params.uri);
+                self.session
+                    .state
+                    .lock()
+                    .unwrap()
+                    .subscriptions
+                    .insert(r.params.uri);
                 ServerResult::EmptyResult(Default::default())
             }
             R::UnsubscribeRequest(r) => {
-                self.session.state.lock().unwrap().subscriptions.remove(&r.params.uri);
+                self.session
+                    .state
+                    .lock()
+                    .unwrap()
+                    .subscriptions
+                    .remove(&r.params.uri);
                 ServerResult::EmptyResult(Default::default())
             }
-            R::ListPromptsRequest(_) => ServerResult::ListPromptsResult(mcp::ListPromptsResult::new(prompts())),
-            R::GetPromptRequest(r) => {
-                ServerResult::GetPromptResult(get_prompt(&r.params.name, r.params.arguments.unwrap_or_default())?)
+            R::ListPromptsRequest(_) => {
+                ServerResult::ListPromptsResult(mcp::ListPromptsResult::new(prompts()))
             }
-            R::InitializeRequest(_) => return Err(error(mcp::INVALID_REQUEST, "the session is already initialized")),
+            R::GetPromptRequest(r) => ServerResult::GetPromptResult(get_prompt(
+                &r.params.name,
+                r.params.arguments.unwrap_or_default(),
+            )?),
+            R::InitializeRequest(_) => {
+                return Err(error(
+                    mcp::INVALID_REQUEST,
+                    "the session is already initialized",
+                ))
+            }
             other => {
-                let method = other.to_json().ok().and_then(|v| v.get("method").cloned()).unwrap_or_default();
-                return Err(error(mcp::METHOD_NOT_FOUND, format!("method not found: {method}")));
+                let method = other
+                    .to_json()
+                    .ok()
+                    .and_then(|v| v.get("method").cloned())
+                    .unwrap_or_default();
+                return Err(error(
+                    mcp::METHOD_NOT_FOUND,
+                    format!("method not found: {method}"),
+                ));
             }
         })
     }
@@ -507,12 +681,17 @@ impl Ctx {
     fn log(&self, level: LoggingLevel, text: &str) {
         if level_rank(&level) >= self.session.state.lock().unwrap().min_level {
             let params = mcp::LoggingMessageNotificationParams::new(level, json!(text));
-            self.notify(ServerNotification::LoggingMessageNotification(mcp::LoggingMessageNotification::new(params)));
+            self.notify(ServerNotification::LoggingMessageNotification(
+                mcp::LoggingMessageNotification::new(params),
+            ));
         }
     }
 
     /// Sends a request to the client on this request's stream and waits for its answer.
-    async fn ask(&self, make: impl FnOnce(RequestId) -> ServerRequest) -> Result<ClientResult, mcp::Error> {
+    async fn ask(
+        &self,
+        make: impl FnOnce(RequestId) -> ServerRequest,
+    ) -> Result<ClientResult, mcp::Error> {
         let (tx, rx) = oneshot::channel();
         let n = {
             let mut state = self.session.state.lock().unwrap();
@@ -521,7 +700,9 @@ impl Ctx {
             state.waiting.insert(n, tx);
             n
         };
-        let json = self.app.encode(&Message::Request(make(RequestId::Integer(n))));
+        let json = self
+            .app
+            .encode(&Message::Request(make(RequestId::Integer(n))));
         self.session.send(self.stream, &json);
         match tokio::time::timeout(Duration::from_secs(30), rx).await {
             Ok(Ok(answer)) => answer,
@@ -532,13 +713,21 @@ impl Ctx {
     async fn call_tool(&self, params: CallToolRequestParams) -> Result<CallToolResult, mcp::Error> {
         let pause = || tokio::time::sleep(Duration::from_millis(50));
         let arguments = params.arguments.unwrap_or_default();
-        let text_arg = |name: &str| arguments.get(name).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let text_arg = |name: &str| {
+            arguments
+                .get(name)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
         Ok(match params.name.as_str() {
-            "test_simple_text" => CallToolResult::text("This is a simple text response for testing."),
-            "test_image_content" => CallToolResult::new(vec![image()]),
-            "test_audio_content" => {
-                CallToolResult::new(vec![ContentBlock::AudioContent(mcp::AudioContent::new(WAV, "audio/wav"))])
+            "test_simple_text" => {
+                CallToolResult::text("This is a simple text response for testing.")
             }
+            "test_image_content" => CallToolResult::new(vec![image()]),
+            "test_audio_content" => CallToolResult::new(vec![ContentBlock::AudioContent(
+                mcp::AudioContent::new(WAV, "audio/wav"),
+            )]),
             "test_embedded_resource" => CallToolResult::new(vec![embedded_text(
                 "test://embedded-resource",
                 "text/plain",
@@ -547,7 +736,11 @@ impl Ctx {
             "test_multiple_content_types" => CallToolResult::new(vec![
                 ContentBlock::text("Multiple content types test:"),
                 image(),
-                embedded_text("test://mixed-content-resource", "application/json", r#"{"test":"data","value":123}"#),
+                embedded_text(
+                    "test://mixed-content-resource",
+                    "application/json",
+                    r#"{"test":"data","value":123}"#,
+                ),
             ]),
             "test_tool_with_logging" => {
                 self.log(LoggingLevel::Info, "Tool execution started");
@@ -557,7 +750,9 @@ impl Ctx {
                 self.log(LoggingLevel::Info, "Tool execution completed");
                 CallToolResult::text("Logging test completed")
             }
-            "test_error_handling" => CallToolResult::error("This tool intentionally returns an error for testing"),
+            "test_error_handling" => {
+                CallToolResult::error("This tool intentionally returns an error for testing")
+            }
             "test_tool_with_progress" => {
                 let token = params.meta.and_then(|m| m.progress_token);
                 for step in [0, 50, 100] {
@@ -566,7 +761,9 @@ impl Ctx {
                             total: Some(100.into()),
                             ..mcp::ProgressNotificationParams::new(token.clone(), step.into())
                         };
-                        self.notify(ServerNotification::ProgressNotification(mcp::ProgressNotification::new(progress)));
+                        self.notify(ServerNotification::ProgressNotification(
+                            mcp::ProgressNotification::new(progress),
+                        ));
                     }
                     if step < 100 {
                         pause().await;
@@ -576,21 +773,36 @@ impl Ctx {
             }
             "test_sampling" => {
                 if self.session.client_capabilities.sampling.is_none() {
-                    return Ok(CallToolResult::error("the client does not support sampling"));
+                    return Ok(CallToolResult::error(
+                        "the client does not support sampling",
+                    ));
                 }
                 let message = mcp::SamplingMessage::new(
                     mcp::Role::User,
-                    mcp::SamplingMessageContent::SamplingMessageContentBlock(mcp::SamplingMessageContentBlock::TextContent(
-                        mcp::TextContent::new(text_arg("prompt")),
-                    )),
+                    mcp::SamplingMessageContent::SamplingMessageContentBlock(
+                        mcp::SamplingMessageContentBlock::TextContent(mcp::TextContent::new(
+                            text_arg("prompt"),
+                        )),
+                    ),
                 );
                 let params = mcp::CreateMessageRequestParams::new(vec![message], 100);
-                let answer = self.ask(|id| ServerRequest::CreateMessageRequest(mcp::CreateMessageRequest::new(params, id))).await?;
+                let answer = self
+                    .ask(|id| {
+                        ServerRequest::CreateMessageRequest(mcp::CreateMessageRequest::new(
+                            params, id,
+                        ))
+                    })
+                    .await?;
                 let ClientResult::CreateMessageResult(reply) = answer else {
-                    return Err(error(mcp::INTERNAL_ERROR, "the client's answer is not a sampling result"));
+                    return Err(error(
+                        mcp::INTERNAL_ERROR,
+                        "the client's answer is not a sampling result",
+                    ));
                 };
                 let text = match &reply.content {
-                    mcp::SamplingMessageContent::SamplingMessageContentBlock(mcp::SamplingMessageContentBlock::TextContent(t)) => t.text.clone(),
+                    mcp::SamplingMessageContent::SamplingMessageContentBlock(
+                        mcp::SamplingMessageContentBlock::TextContent(t),
+                    ) => t.text.clone(),
                     other => other.to_json().map(|v| v.to_string()).unwrap_or_default(),
                 };
                 CallToolResult::text(format!("LLM response: {text}"))
@@ -618,7 +830,12 @@ impl Ctx {
                         "verified": {"type": "boolean", "default": true}
                     }
                 });
-                let reply = self.elicit("Please review your profile (every field has a default)", schema).await?;
+                let reply = self
+                    .elicit(
+                        "Please review your profile (every field has a default)",
+                        schema,
+                    )
+                    .await?;
                 CallToolResult::text(format!("Elicitation completed: {reply}"))
             }
             "test_elicitation_sep1330_enums" => {
@@ -641,7 +858,9 @@ impl Ctx {
                         ]}}
                     }
                 });
-                let reply = self.elicit("Please pick from each kind of list", schema).await?;
+                let reply = self
+                    .elicit("Please pick from each kind of list", schema)
+                    .await?;
                 CallToolResult::text(format!("Elicitation completed: {reply}"))
             }
             "test_reconnection" => {
@@ -652,7 +871,9 @@ impl Ctx {
                 CallToolResult::text("Reconnection test completed successfully")
             }
             // `json_schema_2020_12_tool` only needs to be listed; calling it echoes the arguments.
-            "json_schema_2020_12_tool" => CallToolResult::text(serde_json::to_string(&arguments).unwrap_or_default()),
+            "json_schema_2020_12_tool" => {
+                CallToolResult::text(serde_json::to_string(&arguments).unwrap_or_default())
+            }
             other => return Err(error(mcp::INVALID_PARAMS, format!("unknown tool: {other}"))),
         })
     }
@@ -660,20 +881,32 @@ impl Ctx {
     /// Asks the client to fill in a form; answers `action=…, content=…`.
     async fn elicit(&self, message: &str, requested_schema: Value) -> Result<String, mcp::Error> {
         if self.session.client_capabilities.elicitation.is_none() {
-            return Err(error(mcp::INVALID_REQUEST, "the client does not support elicitation"));
+            return Err(error(
+                mcp::INVALID_REQUEST,
+                "the client does not support elicitation",
+            ));
         }
         let params = mcp::ElicitRequestFormParams::new(
             message,
-            mcp::ElicitRequestFormParamsRequestedSchema::from_json(requested_schema).expect("a valid requested schema"),
+            mcp::ElicitRequestFormParamsRequestedSchema::from_json(requested_schema)
+                .expect("a valid requested schema"),
         );
         let params = mcp::ElicitRequestParams::ElicitRequestFormParams(params);
-        let answer = self.ask(|id| ServerRequest::ElicitRequest(mcp::ElicitRequest::new(params, id))).await?;
+        let answer = self
+            .ask(|id| ServerRequest::ElicitRequest(mcp::ElicitRequest::new(params, id)))
+            .await?;
         let ClientResult::ElicitResult(reply) = answer else {
-            return Err(error(mcp::INTERNAL_ERROR, "the client's answer is not an elicitation result"));
+            return Err(error(
+                mcp::INTERNAL_ERROR,
+                "the client's answer is not an elicitation result",
+            ));
         };
         let action = reply.action.to_json().unwrap_or_default();
         let content = serde_json::to_value(&reply.content).unwrap_or_default();
-        Ok(format!("action={}, content={content}", action.as_str().unwrap_or_default()))
+        Ok(format!(
+            "action={}, content={content}",
+            action.as_str().unwrap_or_default()
+        ))
     }
 }
 
@@ -682,30 +915,85 @@ fn image() -> ContentBlock {
 }
 
 fn embedded_text(uri: &str, mime_type: &str, text: &str) -> ContentBlock {
-    let contents = mcp::TextResourceContents { mime_type: Some(mime_type.into()), ..mcp::TextResourceContents::new(uri, text) };
-    let resource = mcp::EmbeddedResource::new(mcp::EmbeddedResourceResource::TextResourceContents(contents));
+    let contents = mcp::TextResourceContents {
+        mime_type: Some(mime_type.into()),
+        ..mcp::TextResourceContents::new(uri, text)
+    };
+    let resource = mcp::EmbeddedResource::new(mcp::EmbeddedResourceResource::TextResourceContents(
+        contents,
+    ));
     ContentBlock::EmbeddedResource(resource)
 }
 
 fn tools() -> Vec<mcp::Tool> {
     let no_arguments = json!({"type": "object", "properties": {}});
-    let text_argument = |name: &str, description: &str| {
-        json!({"type": "object", "properties": {name: {"type": "string", "description": description}}, "required": [name]})
-    };
+    let text_argument = |name: &str, description: &str| json!({"type": "object", "properties": {name: {"type": "string", "description": description}}, "required": [name]});
     let list = [
-        ("test_simple_text", "Returns one text block", no_arguments.clone()),
-        ("test_image_content", "Returns a PNG image", no_arguments.clone()),
-        ("test_audio_content", "Returns a WAV clip", no_arguments.clone()),
-        ("test_embedded_resource", "Returns an embedded text resource", no_arguments.clone()),
-        ("test_multiple_content_types", "Returns text, an image and a resource", no_arguments.clone()),
-        ("test_tool_with_logging", "Logs three messages while it runs", no_arguments.clone()),
-        ("test_error_handling", "Always fails, as a tool error", no_arguments.clone()),
-        ("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100", no_arguments.clone()),
-        ("test_sampling", "Asks the client's model", text_argument("prompt", "The prompt to send to the model")),
-        ("test_elicitation", "Asks the user for a name and an email", text_argument("message", "The message to show the user")),
-        ("test_elicitation_sep1034_defaults", "Asks for fields that all have defaults", no_arguments.clone()),
-        ("test_elicitation_sep1330_enums", "Asks with every kind of enum", no_arguments.clone()),
-        ("test_reconnection", "Closes its stream before answering; resume with Last-Event-ID", no_arguments.clone()),
+        (
+            "test_simple_text",
+            "Returns one text block",
+            no_arguments.clone(),
+        ),
+        (
+            "test_image_content",
+            "Returns a PNG image",
+            no_arguments.clone(),
+        ),
+        (
+            "test_audio_content",
+            "Returns a WAV clip",
+            no_arguments.clone(),
+        ),
+        (
+            "test_embedded_resource",
+            "Returns an embedded text resource",
+            no_arguments.clone(),
+        ),
+        (
+            "test_multiple_content_types",
+            "Returns text, an image and a resource",
+            no_arguments.clone(),
+        ),
+        (
+            "test_tool_with_logging",
+            "Logs three messages while it runs",
+            no_arguments.clone(),
+        ),
+        (
+            "test_error_handling",
+            "Always fails, as a tool error",
+            no_arguments.clone(),
+        ),
+        (
+            "test_tool_with_progress",
+            "Reports progress 0, 50 and 100 of 100",
+            no_arguments.clone(),
+        ),
+        (
+            "test_sampling",
+            "Asks the client's model",
+            text_argument("prompt", "The prompt to send to the model"),
+        ),
+        (
+            "test_elicitation",
+            "Asks the user for a name and an email",
+            text_argument("message", "The message to show the user"),
+        ),
+        (
+            "test_elicitation_sep1034_defaults",
+            "Asks for fields that all have defaults",
+            no_arguments.clone(),
+        ),
+        (
+            "test_elicitation_sep1330_enums",
+            "Asks with every kind of enum",
+            no_arguments.clone(),
+        ),
+        (
+            "test_reconnection",
+            "Closes its stream before answering; resume with Last-Event-ID",
+            no_arguments.clone(),
+        ),
         (
             "json_schema_2020_12_tool",
             "Tool with JSON Schema 2020-12 features",
@@ -729,22 +1017,39 @@ fn tools() -> Vec<mcp::Tool> {
 fn read_resource(uri: &str) -> Result<mcp::ReadResourceResult, mcp::Error> {
     use mcp::ReadResourceResultContentsItem as Item;
     let text = |mime: &str, text: String| {
-        Item::TextResourceContents(mcp::TextResourceContents { mime_type: Some(mime.into()), ..mcp::TextResourceContents::new(uri, text) })
+        Item::TextResourceContents(mcp::TextResourceContents {
+            mime_type: Some(mime.into()),
+            ..mcp::TextResourceContents::new(uri, text)
+        })
     };
     let item = match uri {
-        "test://static-text" => text("text/plain", "This is the content of the static text resource.".into()),
-        "test://watched-resource" => text("text/plain", "This resource is watched for updates.".into()),
+        "test://static-text" => text(
+            "text/plain",
+            "This is the content of the static text resource.".into(),
+        ),
+        "test://watched-resource" => {
+            text("text/plain", "This resource is watched for updates.".into())
+        }
         "test://static-binary" => Item::BlobResourceContents(mcp::BlobResourceContents {
             mime_type: Some("image/png".into()),
             ..mcp::BlobResourceContents::new(uri, PNG)
         }),
-        _ => match uri.strip_prefix("test://template/").and_then(|rest| rest.strip_suffix("/data")) {
+        _ => match uri
+            .strip_prefix("test://template/")
+            .and_then(|rest| rest.strip_suffix("/data"))
+        {
             Some(id) if !id.is_empty() && !id.contains('/') => {
-                let data = json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
+                let data =
+                    json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
                 text("application/json", data.to_string())
             }
             // The spec's code for a resource that does not exist.
-            _ => return Err(mcp::Error { data: Some(json!({"uri": uri})), ..error(-32002, "Resource not found") }),
+            _ => {
+                return Err(mcp::Error {
+                    data: Some(json!({"uri": uri})),
+                    ..error(-32002, "Resource not found")
+                })
+            }
         },
     };
     Ok(mcp::ReadResourceResult::new(vec![item]))
@@ -766,7 +1071,10 @@ fn prompts() -> Vec<mcp::Prompt> {
         prompt(
             "test_prompt_with_arguments",
             "A prompt with two arguments",
-            vec![argument("arg1", "First test argument"), argument("arg2", "Second test argument")],
+            vec![
+                argument("arg1", "First test argument"),
+                argument("arg2", "Second test argument"),
+            ],
         ),
         prompt(
             "test_prompt_with_embedded_resource",
@@ -777,23 +1085,47 @@ fn prompts() -> Vec<mcp::Prompt> {
     ]
 }
 
-fn get_prompt(name: &str, arguments: std::collections::BTreeMap<String, String>) -> Result<mcp::GetPromptResult, mcp::Error> {
+fn get_prompt(
+    name: &str,
+    arguments: std::collections::BTreeMap<String, String>,
+) -> Result<mcp::GetPromptResult, mcp::Error> {
     let user = |content: ContentBlock| mcp::PromptMessage::new(mcp::Role::User, content);
     let argument = |key: &str| {
-        arguments.get(key).cloned().ok_or_else(|| error(mcp::INVALID_PARAMS, format!("missing argument `{key}`")))
+        arguments
+            .get(key)
+            .cloned()
+            .ok_or_else(|| error(mcp::INVALID_PARAMS, format!("missing argument `{key}`")))
     };
     let messages = match name {
-        "test_simple_prompt" => vec![user(ContentBlock::text("This is a simple prompt for testing."))],
+        "test_simple_prompt" => vec![user(ContentBlock::text(
+            "This is a simple prompt for testing.",
+        ))],
         "test_prompt_with_arguments" => {
             let (arg1, arg2) = (argument("arg1")?, argument("arg2")?);
-            vec![user(ContentBlock::text(format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")))]
+            vec![user(ContentBlock::text(format!(
+                "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
+            )))]
         }
         "test_prompt_with_embedded_resource" => vec![
-            user(embedded_text(&argument("resourceUri")?, "text/plain", "Embedded resource content for testing.")),
-            user(ContentBlock::text("Please process the embedded resource above.")),
+            user(embedded_text(
+                &argument("resourceUri")?,
+                "text/plain",
+                "Embedded resource content for testing.",
+            )),
+            user(ContentBlock::text(
+                "Please process the embedded resource above.",
+            )),
         ],
-        "test_prompt_with_image" => vec![user(image()), user(ContentBlock::text("Please analyze the image above."))],
-        other => return Err(error(mcp::INVALID_PARAMS, format!("unknown prompt: {other}"))),
+        "test_prompt_with_image" => vec![
+            user(image()),
+            user(ContentBlock::text("Please analyze the image above.")),
+        ],
+        other => {
+            return Err(error(
+                mcp::INVALID_PARAMS,
+                format!("unknown prompt: {other}"),
+            ))
+        }
     };
     Ok(mcp::GetPromptResult::new(messages))
 }
