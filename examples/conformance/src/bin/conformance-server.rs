@@ -52,16 +52,12 @@ async fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--port" => {
-                port = args
-                    .next()
-                    .and_then(|p| p.parse().ok())
-                    .expect("--port NUMBER")
-            }
+            "--port" => match args.next().and_then(|p| p.parse().ok()) {
+                Some(number) => port = number,
+                None => usage(),
+            },
             "--validate" => validate = true,
-            other => panic!(
-                "unknown argument {other}; usage: conformance-server [--port N] [--validate]"
-            ),
+            _ => usage(),
         }
     }
     let app = Arc::new(App {
@@ -75,6 +71,9 @@ async fn main() {
     // With `--port 0` the system picks the port; run.sh reads it from this line.
     let port = listener.local_addr().expect("a bound address").port();
     eprintln!("listening on http://127.0.0.1:{port}/mcp");
+    // One signal listener for the whole loop, so a SIGINT between two accepts is not lost.
+    let stop = tokio::signal::ctrl_c();
+    tokio::pin!(stop);
     loop {
         tokio::select! {
             accepted = listener.accept() => {
@@ -87,13 +86,18 @@ async fn main() {
                         .await;
                 });
             }
-            _ = tokio::signal::ctrl_c() => break,
+            _ = &mut stop => break,
         }
     }
     if let Some(checker) = &app.checker {
         eprintln!("{}", checker.summary());
         std::process::exit(i32::from(checker.findings() > 0));
     }
+}
+
+fn usage() -> ! {
+    eprintln!("usage: conformance-server [--port N] [--validate]");
+    std::process::exit(2);
 }
 
 struct App {
