@@ -1,0 +1,151 @@
+//! The conformance server without the suite (no Node needed): a session over raw HTTP/1.1.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, ChildStderr, Command, Stdio};
+
+struct Server {
+    child: Child,
+    stderr: BufReader<ChildStderr>,
+    port: u16,
+}
+
+fn start() -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_conformance-server"))
+        .args(["--port", "0", "--validate"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let port = line
+        .trim()
+        .trim_end_matches("/mcp")
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .expect(&line);
+    Server {
+        child,
+        stderr,
+        port,
+    }
+}
+
+impl Server {
+    /// One request on its own connection; the whole response as text (headers, then the body as sent).
+    fn http(&self, method: &str, host: &str, headers: &[(&str, &str)], body: &str) -> String {
+        let mut tcp = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let mut request = format!(
+            "{method} /mcp HTTP/1.1\r\nHost: {host}\r\nAccept: application/json, text/event-stream\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        );
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        request.push_str(body);
+        tcp.write_all(request.as_bytes()).unwrap();
+        let mut response = String::new();
+        tcp.read_to_string(&mut response).unwrap();
+        response
+    }
+
+    fn local(&self, method: &str, headers: &[(&str, &str)], body: &str) -> String {
+        self.http(method, &format!("127.0.0.1:{}", self.port), headers, body)
+    }
+
+    /// Stops the server as run.sh does (SIGINT) and returns its validation summary.
+    fn stop(mut self) -> (String, bool) {
+        let pid = self.child.id().to_string();
+        Command::new("kill").args(["-INT", &pid]).status().unwrap();
+        let mut rest = String::new();
+        self.stderr.read_to_string(&mut rest).unwrap();
+        let status = self.child.wait().unwrap();
+        (rest, status.success())
+    }
+}
+
+fn header<'r>(response: &'r str, name: &str) -> Option<&'r str> {
+    response
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .find_map(|l| {
+            let (n, v) = l.split_once(':')?;
+            n.eq_ignore_ascii_case(name).then(|| v.trim())
+        })
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#;
+
+#[test]
+fn a_session_resumes_a_stream_the_server_closed() {
+    let server = start();
+    let init = server.local("POST", &[], INITIALIZE);
+    assert!(init.starts_with("HTTP/1.1 200"), "{init}");
+    assert!(init.contains(r#""protocolVersion":"2025-11-25""#), "{init}");
+    let session = header(&init, "mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let with_session = [("Mcp-Session-Id", session.as_str())];
+
+    let call =
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_reconnection"}}"#;
+    let first = server.local("POST", &with_session, call);
+    assert_eq!(
+        header(&first, "content-type"),
+        Some("text/event-stream"),
+        "{first}"
+    );
+    // The priming event (an id, a retry delay, no data), then the connection closes early.
+    assert!(first.contains("id: 0-0\nretry: 500\ndata: \n"), "{first}");
+    assert!(!first.contains("Reconnection test completed"), "{first}");
+
+    let resumed = server.local("GET", &[with_session[0], ("Last-Event-ID", "0-0")], "");
+    assert!(
+        resumed.contains(r#""id":2"#)
+            && resumed.contains("Reconnection test completed successfully"),
+        "{resumed}"
+    );
+
+    let (summary, ok) = server.stop();
+    assert!(
+        summary.contains("validated 2 messages, 0 findings"),
+        "{summary}"
+    );
+    assert!(ok, "{summary}");
+}
+
+#[test]
+fn requests_from_other_hosts_and_without_a_session_are_refused() {
+    let server = start();
+    let evil = server.http(
+        "POST",
+        "evil.example.com",
+        &[("Origin", "http://evil.example.com")],
+        INITIALIZE,
+    );
+    assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
+    let origin = server.local("POST", &[("Origin", "http://evil.example.com")], INITIALIZE);
+    assert!(origin.starts_with("HTTP/1.1 403"), "{origin}");
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    assert!(server.local("POST", &[], ping).starts_with("HTTP/1.1 400"));
+    assert!(server
+        .local("POST", &[("Mcp-Session-Id", "nope")], ping)
+        .starts_with("HTTP/1.1 404"));
+    // A request whose params do not fit its method: the id still comes back, with "invalid params".
+    let init = server.local(
+        "POST",
+        &[],
+        r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{}}"#,
+    );
+    assert!(
+        init.contains(r#""id":7"#) && init.contains("-32602"),
+        "{init}"
+    );
+    let (summary, ok) = server.stop();
+    assert!(ok, "{summary}");
+}
