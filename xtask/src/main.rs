@@ -20,7 +20,8 @@ commands:
                            schema/verify-allowlist.toml; --verbose also lists the allowed differences)
   schema diff A B [--json] what changed from A to B (versions like 2025-11-25, or module names): types,
                            fields, methods, error codes, constants, deprecations
-  test                     schema sync, codegen --check, then every test of the workspace";
+  test                     schema sync, codegen --check, then every test of the workspace and the
+                           official conformance suite against the example server and client";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -79,7 +80,24 @@ fn test(root: &Path) -> Result<(), String> {
     }
     cargo(root, &["doc", "--quiet", "-p", "mcp-schema", "--all-features", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
     println!("doc: mcp-schema docs build without warnings");
-    cargo(root, &["test", "--workspace", "--all-features", "--no-fail-fast"], &[])
+    cargo(root, &["test", "--workspace", "--all-features", "--no-fail-fast"], &[])?;
+    conformance(root)
+}
+
+/// The official conformance suite (pinned in `examples/conformance/suite`) against the example
+/// server and client; needs npm, which installs the suite and the Node it runs on.
+fn conformance(root: &Path) -> Result<(), String> {
+    let script = root.join("examples/conformance/run.sh");
+    let status = Command::new("bash")
+        .arg(&script)
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("could not run {}: {e}", script.display()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err("the conformance suite failed (see the FAIL lines above)".to_string())
+    }
 }
 
 fn cargo(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
