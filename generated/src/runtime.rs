@@ -1701,6 +1701,23 @@ mod tests {
         }
     }
 
+    /// A member is ruled out only by a value another member claims; where the values are
+    /// gone (a guess's keys), nothing is, so that the score stays an upper bound.
+    #[test]
+    fn only_a_claimed_value_rules_a_member_out() {
+        use super::__private::{unclaimed, Key, RawObject, SeenKeys};
+        let claimed: &[(&str, &'static [&'static str])] = &[("type", &["boolean", "string"])];
+        for (text, free) in [(r#"{"type":"boolean"}"#, false), (r#"{"type":"string"}"#, false), (r#"{"type":"date"}"#, true), (r#"{"type":5}"#, true), (r#"{"title":"x"}"#, true)] {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(unclaimed(value.as_object().unwrap(), claimed), free, "{text} as a JSON object");
+            let texts: Vec<(String, String)> = value.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+            let kept = RawObject(texts.iter().map(|(k, v)| (Key::Borrowed(k), Raw::Text(v))).collect());
+            assert_eq!(unclaimed(&kept, claimed), free, "{text} kept as text");
+            let keys: Vec<Key> = value.as_object().unwrap().keys().map(|k| Key::Owned(k.clone())).collect();
+            assert!(unclaimed(&SeenKeys::new(&keys), claimed), "{text} by keys alone");
+        }
+    }
+
     /// Keyed unions are only fast while serde_json hands out JSON text for kept values;
     /// if its protocol changed they would still be right, through `Value`, but slow.
     #[test]
