@@ -214,54 +214,52 @@ fn leaf_structs<'s>(space: &'s TypeSpace, ty: &Ty, depth: usize, out: &mut Vec<&
 }
 
 /// Per member of a keyed union, the values of its closed enum keys that other members claim
-/// (fix by a literal or name in a closed enum) and it does not: an object holding one is
+/// (fix as a literal or name in a closed enum) and it does not: an object holding one is
 /// another member's, so this member is no candidate (`__p::unclaimed`). `{"type": "boolean"}`
 /// is thus never ranked as a schema whose `type` is "number" | "integer", while a value no
-/// member names (`"date"`) rules nobody out. A nested union claims what its structs claim;
-/// it is listed only for keys that every one of its structs restricts, as otherwise one of
-/// them takes any value there.
+/// member names (`"date"`) rules nobody out. A member that is a union claims what its structs
+/// claim, and is listed only for keys that every one of its structs restricts: otherwise one
+/// of them takes any value there.
 pub(super) fn claimed_elsewhere(space: &TypeSpace, u: &Union) -> Vec<Vec<(String, Vec<String>)>> {
-    // Per member and key: the strings admitted there, or `None` where some struct admits any.
-    let mut admits: Vec<BTreeMap<String, Option<BTreeSet<String>>>> = Vec::new();
-    let mut enum_keys: Vec<BTreeSet<String>> = Vec::new();
-    for v in &u.variants {
-        let mut leaves = Vec::new();
-        leaf_structs(space, &v.ty, 0, &mut leaves);
-        let keys: BTreeSet<&String> = leaves.iter().flat_map(|s| s.fields.iter().map(|f| &f.name)).collect();
-        let mut member = BTreeMap::new();
-        for key in keys {
-            let mut all = Some(BTreeSet::new());
-            for s in &leaves {
-                match (s.fields.iter().find(|f| f.name == *key).and_then(|f| admitted(space, f)), &mut all) {
-                    (Some(values), Some(all)) => all.extend(values),
-                    _ => all = None,
+    struct Claims {
+        /// Per key, the strings some struct of the member fixes there.
+        claims: BTreeMap<String, BTreeSet<String>>,
+        /// Keys where some struct has a closed enum and every struct restricts the value,
+        /// with the strings they admit together.
+        enums: BTreeMap<String, BTreeSet<String>>,
+    }
+    let members: Vec<Claims> = u
+        .variants
+        .iter()
+        .map(|v| {
+            let mut leaves = Vec::new();
+            leaf_structs(space, &v.ty, 0, &mut leaves);
+            let mut claims: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            for f in leaves.iter().flat_map(|s| &s.fields) {
+                if let Some(values) = admitted(space, f) {
+                    claims.entry(f.name.clone()).or_default().extend(values);
                 }
             }
-            member.insert(key.clone(), all);
-        }
-        admits.push(member);
-        enum_keys.push(leaves.iter().flat_map(|s| s.fields.iter().filter(|f| closed_values(space, f).is_some()).map(|f| f.name.clone())).collect());
-    }
-    // What each member claims at a key, including single literals.
-    let claims = |j: usize, key: &str| -> BTreeSet<String> {
-        let mut leaves = Vec::new();
-        leaf_structs(space, &u.variants[j].ty, 0, &mut leaves);
-        leaves.iter().filter_map(|s| s.fields.iter().find(|f| f.name == key)).filter_map(|f| admitted(space, f)).flatten().collect()
-    };
-    let mut out = Vec::new();
-    for i in 0..u.variants.len() {
-        let mut table = Vec::new();
-        for key in &enum_keys[i] {
-            let Some(Some(own)) = admits[i].get(key) else { continue };
-            let others: BTreeSet<String> = (0..u.variants.len()).filter(|&j| j != i).flat_map(|j| claims(j, key)).collect();
-            let values: Vec<String> = others.difference(own).cloned().collect();
-            if !values.is_empty() {
-                table.push((key.clone(), values));
-            }
-        }
-        out.push(table);
-    }
-    out
+            let enum_keys: BTreeSet<&String> = leaves.iter().flat_map(|s| &s.fields).filter(|f| closed_values(space, f).is_some()).map(|f| &f.name).collect();
+            let restricted = |key: &str| leaves.iter().all(|s| s.fields.iter().find(|f| f.name == key).is_some_and(|f| admitted(space, f).is_some()));
+            let enums = enum_keys.into_iter().filter(|k| restricted(k)).map(|k| (k.clone(), claims[k].clone())).collect();
+            Claims { claims, enums }
+        })
+        .collect();
+    members
+        .iter()
+        .enumerate()
+        .map(|(i, me)| {
+            me.enums
+                .iter()
+                .filter_map(|(key, own)| {
+                    let others: BTreeSet<&String> = members.iter().enumerate().filter(|(j, _)| *j != i).filter_map(|(_, m)| m.claims.get(key)).flatten().collect();
+                    let values: Vec<String> = others.into_iter().filter(|v| !own.contains(*v)).cloned().collect();
+                    (!values.is_empty()).then(|| (key.clone(), values))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The check that a member is not ruled out by its closed enums, as a condition on `o`;
