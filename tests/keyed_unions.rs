@@ -823,6 +823,16 @@ fn a_result_with_a_newer_enum_value_keeps_its_type() {
         v4::ClientResult::CreateMessageResult(_) => Ok(()),
         other => Err(format!("{line}: {other:?}")),
     }));
+    // A task status a newer version adds (GetTaskResult and CancelTaskResult tie on keys; the first is taken).
+    let line = r#"{"taskId":"t","status":"paused","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}"#;
+    tally.check(reads_with_unknown_enum::<v4::ServerResult>(line, "/status").and_then(|read| match read {
+        v4::ServerResult::GetTaskResult(r) if r.status == v4::TaskStatus::Other("paused".into()) => Ok(()),
+        other => Err(format!("{line}: {other:?}")),
+    }));
+    tally.check(reads_with_unknown_enum::<v4::ClientResult>(line, "/status").and_then(|read| match read {
+        v4::ClientResult::GetTaskResult(_) => Ok(()),
+        other => Err(format!("{line}: {other:?}")),
+    }));
     for line in [
         r#"{"resultType":"complete","ttlMs":0,"cacheScope":"session","tools":[]}"#,
         r#"{"tools":[],"cacheScope":"session","ttlMs":0}"#,
