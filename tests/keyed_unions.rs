@@ -555,6 +555,12 @@ fn minimal(space: &TypeSpace, s: &Struct, depth: usize) -> Value {
 
 /// Why struct `s` cannot be `o`: a literal, closed enum or forbidden key the object contradicts.
 fn contradiction(space: &TypeSpace, s: &Struct, o: &serde_json::Map<String, Value>) -> Option<String> {
+    contradiction_of(space, s, o, true)
+}
+
+/// [`contradiction`], with closed enums left out when `enums` is false: a value an enum does not
+/// name may be a newer version's, and reads as the enum's `Other`.
+fn contradiction_of(space: &TypeSpace, s: &Struct, o: &serde_json::Map<String, Value>, enums: bool) -> Option<String> {
     for f in &s.fields {
         let Some(v) = o.get(&f.name) else { continue };
         if f.never {
@@ -564,7 +570,7 @@ fn contradiction(space: &TypeSpace, s: &Struct, o: &serde_json::Map<String, Valu
             if *v != literal_value(l) {
                 return Some(format!("`{}` must be {}", f.name, literal_value(l)));
             }
-        } else if let Some(values) = closed_enum(space, &f.ty) {
+        } else if let Some(values) = closed_enum(space, &f.ty).filter(|_| enums) {
             if !v.as_str().is_some_and(|x| values.iter().any(|e| e == x)) {
                 return Some(format!("`{}` must be one of {values:?}", f.name));
             }
@@ -587,6 +593,38 @@ fn leaves<'s>(space: &'s TypeSpace, ty: &Ty, depth: usize, out: &mut Vec<(String
     }
 }
 
+/// The IR of every module, as the generator builds it from the pinned inputs.
+fn schema_space() -> TypeSpace {
+    let root = mcp_schema_tests::workspace_root();
+    let config = generator::Config::from_toml(&std::fs::read_to_string(root.join("schema/codegen.toml")).unwrap()).unwrap();
+    let mut inputs = Vec::new();
+    for f in config.input_files() {
+        let dir = match f.origin {
+            generator::InputOrigin::Upstream => mcp_schema_tests::upstream(),
+            generator::InputOrigin::Project => root.clone(),
+        };
+        inputs.push(generator::Input { source: std::fs::read_to_string(dir.join(&f.path)).unwrap(), path: f.path });
+    }
+    generator::type_space(&inputs, &config).unwrap_or_else(|d| panic!("{d}"))
+}
+
+/// Every union decided by keys (members all objects), in every module, with its dynamic handle.
+fn keyed_unions(space: &TypeSpace) -> Vec<(&generator::ir::Module, &generator::ir::Item, &generator::ir::Union, &'static mcp_schema::runtime::dynamic::DynType)> {
+    let mut out = Vec::new();
+    for m in &space.modules {
+        for item in &m.items {
+            let ItemKind::Union(u) = &item.kind else { continue };
+            if u.dispatch != Dispatch::Shape || !u.variants.iter().all(|v| space.struct_of(&v.ty).is_some() || space.union_of(&v.ty).is_some()) {
+                continue;
+            }
+            if let Some(dynamic) = dynamic(&m.name, &item.name) {
+                out.push((m, item, u, dynamic));
+            }
+        }
+    }
+    out
+}
+
 fn struct_named<'s>(space: &'s TypeSpace, module: &str, name: &str) -> Option<&'s Struct> {
     let in_module = space.module(module).and_then(|m| m.items.iter().find(|i| i.name == name));
     let any = || space.modules.iter().flat_map(|m| &m.items).find(|i| i.name == name);
@@ -602,54 +640,37 @@ fn struct_named<'s>(space: &'s TypeSpace, module: &str, name: &str) -> Option<&'
 /// smallest (required keys only) and with one optional key at a time.
 #[test]
 fn no_keyed_union_takes_a_member_its_literals_contradict() {
-    let root = mcp_schema_tests::workspace_root();
-    let config = generator::Config::from_toml(&std::fs::read_to_string(root.join("schema/codegen.toml")).unwrap()).unwrap();
-    let mut inputs = Vec::new();
-    for f in config.input_files() {
-        let dir = match f.origin {
-            generator::InputOrigin::Upstream => mcp_schema_tests::upstream(),
-            generator::InputOrigin::Project => root.clone(),
-        };
-        inputs.push(generator::Input { source: std::fs::read_to_string(dir.join(&f.path)).unwrap(), path: f.path });
-    }
-    let space = generator::type_space(&inputs, &config).unwrap_or_else(|d| panic!("{d}"));
+    let space = schema_space();
     let mut tally = Tally::default();
     let mut unions = 0;
-    for m in &space.modules {
-        for item in &m.items {
-            let ItemKind::Union(u) = &item.kind else { continue };
-            if u.dispatch != Dispatch::Shape || !u.variants.iter().all(|v| space.struct_of(&v.ty).is_some() || space.union_of(&v.ty).is_some()) {
-                continue;
+    for (m, item, u, dynamic) in keyed_unions(&space) {
+        unions += 1;
+        let mut members = Vec::new();
+        for v in &u.variants {
+            leaves(&space, &v.ty, 0, &mut members);
+        }
+        for (member, s) in &members {
+            let base = minimal(&space, s, 0);
+            let mut objects = vec![base.clone()];
+            for f in s.fields.iter().filter(|f| f.optional && !f.never) {
+                let mut o = base.clone();
+                o[&f.name] = field_value(&space, f, 0);
+                objects.push(o);
             }
-            let Some(dynamic) = dynamic(&m.name, &item.name) else { continue };
-            unions += 1;
-            let mut members = Vec::new();
-            for v in &u.variants {
-                leaves(&space, &v.ty, 0, &mut members);
-            }
-            for (member, s) in &members {
-                let base = minimal(&space, s, 0);
-                let mut objects = vec![base.clone()];
-                for f in s.fields.iter().filter(|f| f.optional && !f.never) {
-                    let mut o = base.clone();
-                    o[&f.name] = field_value(&space, f, 0);
-                    objects.push(o);
-                }
-                for o in objects {
-                    let at = format!("{}::{} as {member}: {o}", m.name, item.name);
-                    let map = o.as_object().unwrap();
-                    // Read: whatever member is taken, the object must not contradict it.
-                    if let Ok(read) = (dynamic.read_value)(&o) {
-                        if let Some(why) = struct_named(&space, &m.name, read).and_then(|s| contradiction(&space, s, map)) {
-                            tally.check(Err(format!("{at}: read as {read}, but {why}")));
-                            continue;
-                        }
+            for o in objects {
+                let at = format!("{}::{} as {member}: {o}", m.name, item.name);
+                let map = o.as_object().unwrap();
+                // Read: whatever member is taken, the object must not contradict it.
+                if let Ok(read) = (dynamic.read_value)(&o) {
+                    if let Some(why) = struct_named(&space, &m.name, read).and_then(|s| contradiction(&space, s, map)) {
+                        tally.check(Err(format!("{at}: read as {read}, but {why}")));
+                        continue;
                     }
-                    // Validation picks as the reader does, so it reports no literal or enum it chose wrongly.
-                    let report = (dynamic.validate)(&o, &mcp_schema::validate::Options::default());
-                    let wrong: Vec<String> = report.violations.iter().filter(|v| matches!(v.rule, "literal" | "enum" | "never" | "no-variant")).map(|v| v.to_string()).collect();
-                    tally.check(if wrong.is_empty() { Ok(()) } else { Err(format!("{at}: validated as another member: {}", wrong.join("; "))) });
                 }
+                // Validation picks as the reader does, so it reports no literal or enum it chose wrongly.
+                let report = (dynamic.validate)(&o, &mcp_schema::validate::Options::default());
+                let wrong: Vec<String> = report.violations.iter().filter(|v| matches!(v.rule, "literal" | "enum" | "never" | "no-variant")).map(|v| v.to_string()).collect();
+                tally.check(if wrong.is_empty() { Ok(()) } else { Err(format!("{at}: validated as another member: {}", wrong.join("; "))) });
             }
         }
     }
@@ -732,4 +753,153 @@ fn envelopes_refuse_a_notification_with_an_id() {
     let note: v4::ClientMessage = serde_json::from_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
     assert!(matches!(note, mcp_schema::runtime::Message::Notification(_)), "{note:?}");
     tally.finish("envelopes refuse a notification with an id");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closed enums and newer values: a value no member names rules no member out
+
+/// Reads `line` as `U` from every source, with and without guessing, and checks that validation
+/// picks the member read and reports the value at `pointer` as `enum`, not as `no-variant`.
+fn reads_with_unknown_enum<U>(line: &str, pointer: &str) -> Result<U, String>
+where
+    U: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug + mcp_schema::validate::KeyedCheck + mcp_schema::validate::Validate,
+{
+    let name = std::any::type_name::<U>();
+    all_sources_agree::<U>(line).map_err(|e| format!("{name} {line}: {e}"))?;
+    let value: Value = serde_json::from_str(line).unwrap();
+    picks_as_read::<U>(&value)?;
+    let report = mcp_schema::validate::validate_json::<U>(&value, &mcp_schema::validate::Options::default());
+    let rules: Vec<(&str, &str)> = report.violations.iter().map(|v| (v.rule, v.pointer.as_str())).collect();
+    if !rules.contains(&("enum", pointer)) || rules.iter().any(|(r, _)| *r == "no-variant") {
+        return Err(format!("{name} {line}: validation reported {rules:?}"));
+    }
+    Ok(serde_json::from_str(line).unwrap())
+}
+
+/// A form field type a newer version adds reads as the schema whose closed `type` enum it falls
+/// in no member's set of: `NumberSchema` with `Other`, never a read error of the whole request.
+#[test]
+fn a_form_field_type_no_version_names_reads_as_other() {
+    let line = r#"{"type":"date","title":"x"}"#;
+    let mut tally = Tally::default();
+    macro_rules! each_version {
+        ($($m:ident),*) => {$(
+            tally.check(reads_with_unknown_enum::<$m::PrimitiveSchemaDefinition>(line, "/type").and_then(|read| match read {
+                $m::PrimitiveSchemaDefinition::NumberSchema(n) if n.r#type == $m::NumberSchemaType::Other("date".into()) => Ok(()),
+                other => Err(format!("{}: {other:?}", stringify!($m))),
+            }));
+        )*};
+    }
+    each_version!(v3, v4, v6);
+    // The reported case stays fixed: a value another member claims is that member's.
+    for line in [r#"{"type":"boolean","title":"Confirm"}"#, r#"{"title":"Confirm","type":"boolean"}"#] {
+        macro_rules! boolean {
+            ($($m:ident),*) => {$(
+                tally.check(all_sources_agree::<$m::PrimitiveSchemaDefinition>(line).and_then(|()| match serde_json::from_str(line).unwrap() {
+                    $m::PrimitiveSchemaDefinition::BooleanSchema(_) => Ok(()),
+                    other => Err(format!("{}: {other:?}", stringify!($m))),
+                }));
+                tally.check(picks_as_read::<$m::PrimitiveSchemaDefinition>(&serde_json::from_str(line).unwrap()));
+            )*};
+        }
+        boolean!(v3, v4, v6);
+    }
+    tally.finish("unknown form field types");
+}
+
+/// Results with an enum value their version does not name read as their own type, not as the
+/// catch-all `EmptyResult`, whether read through serde_json or guessed by `mcp_schema::from_slice`.
+#[test]
+fn a_result_with_a_newer_enum_value_keeps_its_type() {
+    let mut tally = Tally::default();
+    for line in [r#"{"action":"later"}"#, r#"{"action":"later","content":{"a":"b"}}"#, r#"{"content":{"a":1},"action":"later"}"#] {
+        tally.check(reads_with_unknown_enum::<v4::ClientResult>(line, "/action").and_then(|read| match read {
+            v4::ClientResult::ElicitResult(r) if r.action == v4::ElicitResultAction::Other("later".into()) => Ok(()),
+            other => Err(format!("{line}: {other:?}")),
+        }));
+    }
+    let line = r#"{"role":"system","content":{"type":"text","text":"t"},"model":"m"}"#;
+    tally.check(reads_with_unknown_enum::<v4::ClientResult>(line, "/role").and_then(|read| match read {
+        v4::ClientResult::CreateMessageResult(_) => Ok(()),
+        other => Err(format!("{line}: {other:?}")),
+    }));
+    // A task status a newer version adds (GetTaskResult and CancelTaskResult tie on keys; the first is taken).
+    let line = r#"{"taskId":"t","status":"paused","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}"#;
+    tally.check(reads_with_unknown_enum::<v4::ServerResult>(line, "/status").and_then(|read| match read {
+        v4::ServerResult::GetTaskResult(r) if r.status == v4::TaskStatus::Other("paused".into()) => Ok(()),
+        other => Err(format!("{line}: {other:?}")),
+    }));
+    tally.check(reads_with_unknown_enum::<v4::ClientResult>(line, "/status").and_then(|read| match read {
+        v4::ClientResult::GetTaskResult(_) => Ok(()),
+        other => Err(format!("{line}: {other:?}")),
+    }));
+    for line in [
+        r#"{"resultType":"complete","ttlMs":0,"cacheScope":"session","tools":[]}"#,
+        r#"{"tools":[],"cacheScope":"session","ttlMs":0}"#,
+        r#"{"cacheScope":"session","ttlMs":5,"contents":[{"uri":"a","text":"t"}]}"#,
+    ] {
+        tally.check(reads_with_unknown_enum::<v6::ServerResult>(line, "/cacheScope").and_then(|read| match read {
+            v6::ServerResult::ListToolsResult(r) if r.cache_scope == v6::CacheableResultCacheScope::Other("session".into()) => Ok(()),
+            v6::ServerResult::ReadResourceResult(r) if r.cache_scope == v6::CacheableResultCacheScope::Other("session".into()) => Ok(()),
+            other => Err(format!("{line}: {other:?}")),
+        }));
+    }
+    tally.finish("results with newer enum values");
+}
+
+/// Every keyed union of every module: a member whose closed enum holds a value no member names
+/// still reads (as itself, or as another member whose literals the object does not contradict),
+/// and validation reports the value as `enum` rather than failing to pick a member.
+#[test]
+fn an_unknown_enum_value_never_makes_a_keyed_union_unreadable() {
+    const NEWER: &str = "a-value-from-a-newer-version";
+    let space = schema_space();
+    let mut tally = Tally::default();
+    let mut cases = 0;
+    for (m, item, u, dynamic) in keyed_unions(&space) {
+        let mut members = Vec::new();
+        for v in &u.variants {
+            leaves(&space, &v.ty, 0, &mut members);
+        }
+        for (member, s) in &members {
+            for f in s.fields.iter().filter(|f| f.literal.is_none() && !f.never && closed_enum(&space, &f.ty).is_some()) {
+                let mut base = minimal(&space, s, 0);
+                base[&f.name] = field_value(&space, f, 0);
+                // Only members that read with a value their enum names.
+                if (dynamic.read_value)(&base).ok() != Some(member.as_str()) {
+                    continue;
+                }
+                cases += 1;
+                let mut o = base.clone();
+                o[&f.name] = json!(NEWER);
+                let at = format!("{}::{} as {member}: {o}", m.name, item.name);
+                let read = match (dynamic.read_value)(&o) {
+                    Ok(read) => read,
+                    Err(e) => {
+                        tally.check(Err(format!("{at}: not read: {e}")));
+                        continue;
+                    }
+                };
+                if (dynamic.read_json)(&o.to_string()).ok() != Some(read) {
+                    tally.check(Err(format!("{at}: read from text as {:?}, from a value as {read}", (dynamic.read_json)(&o.to_string()))));
+                    continue;
+                }
+                if let Some(why) = struct_named(&space, &m.name, read).and_then(|s| contradiction_of(&space, s, o.as_object().unwrap(), false)) {
+                    tally.check(Err(format!("{at}: read as {read}, but {why}")));
+                    continue;
+                }
+                let report = (dynamic.validate)(&o, &mcp_schema::validate::Options::default());
+                let wrong: Vec<String> = report.violations.iter().filter(|v| matches!(v.rule, "literal" | "never" | "no-variant")).map(|v| v.to_string()).collect();
+                let pointer = format!("/{}", f.name);
+                let reported = report.violations.iter().any(|v| v.rule == "enum" && v.pointer == pointer);
+                tally.check(match (wrong.is_empty(), read == member.as_str() && !reported) {
+                    (true, false) => Ok(()),
+                    (false, _) => Err(format!("{at}: validated as another member: {}", wrong.join("; "))),
+                    (true, true) => Err(format!("{at}: read as {read}, but validation does not report {pointer}: {:?}", report.violations)),
+                });
+            }
+        }
+    }
+    assert!(cases >= 20, "only {cases} members with a closed enum");
+    tally.finish("unknown enum values in every keyed union");
 }

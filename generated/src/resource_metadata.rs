@@ -505,21 +505,9 @@ impl __v::KeyedCheck for InputResponse {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x1c,
-            0x4d,
-            &[("role", 0x10, true, __p::Lit::OneOf(&["user", "assistant"]))],
-        );
+        out[0usize] = __v::rank_by_bits(o, present, 0x1c, 0x5d, &[]);
         out[1usize] = __v::rank_by_bits(o, present, 0x20, 0x20, &[]);
-        out[2usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x2,
-            0x4,
-            &[("action", 0x2, true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
-        );
+        out[2usize] = __v::rank_by_bits(o, present, 0x2, 0x6, &[]);
     }
     fn validate_member<'v>(
         member: usize,
@@ -1462,8 +1450,8 @@ impl __p::Shape for ReadResourceResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "contents"],
-            &["_meta", "resultType", "ttlMs", "contents"],
-            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
+            &["_meta", "resultType", "ttlMs", "cacheScope", "contents"],
+            &[],
         )
     }
 }
@@ -5765,8 +5753,8 @@ impl __p::Shape for CreateMessageResult {
         __p::score_keys(
             o,
             &["role", "content", "model"],
-            &["content", "_meta", "model", "stopReason"],
-            &[("role", true, __p::Lit::OneOf(&["user", "assistant"]))],
+            &["role", "content", "_meta", "model", "stopReason"],
+            &[],
         )
     }
 }
@@ -7401,29 +7389,6 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn settled(&self) -> bool {
-        match self {
-            Self::DiscoverResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ListPromptsResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ListResourceTemplatesResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ListResourcesResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ReadResourceResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ListToolsResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            _ => true,
-        }
-    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
@@ -7593,52 +7558,16 @@ impl __v::KeyedCheck for ServerResult {
                 };
         }
         out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x20001, &[]);
-        out[1usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x280006,
-            0x2a0105,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
+        out[1usize] = __v::rank_by_bits(o, present, 0x280006, 0x2a0107, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x8, 0x20009, &[]);
         out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x20441, &[]);
-        out[4usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x202002,
-            0x223001,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
-        out[5usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x208002,
-            0x229001,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
-        out[6usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x210002,
-            0x231001,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
-        out[7usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x200022,
-            0x220021,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
+        out[4usize] = __v::rank_by_bits(o, present, 0x202002, 0x223003, &[]);
+        out[5usize] = __v::rank_by_bits(o, present, 0x208002, 0x229003, &[]);
+        out[6usize] = __v::rank_by_bits(o, present, 0x210002, 0x231003, &[]);
+        out[7usize] = __v::rank_by_bits(o, present, 0x200022, 0x220023, &[]);
         out[8usize] = __v::rank_by_bits(o, present, 0x1, 0x20001, &[]);
         out[9usize] = __v::rank_by_bits(o, present, 0x10, 0x60211, &[]);
-        out[10usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x300002,
-            0x321001,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
+        out[10usize] = __v::rank_by_bits(o, present, 0x300002, 0x321003, &[]);
         out[11usize] = __v::rank_by_bits(
             o,
             present,

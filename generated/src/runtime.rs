@@ -910,6 +910,11 @@ pub mod __private {
         fn has(&self, key: &str) -> bool;
         /// Whether the key's value equals `lit`; `None` when the key is absent.
         fn literal(&self, key: &str, lit: Lit) -> Option<bool>;
+        /// Whether the key holds one of `values`: false when it is absent, and false where
+        /// the values are gone, so that [`unclaimed`] gives an upper bound there.
+        fn holds_one_of(&self, key: &str, values: &'static [&'static str]) -> bool {
+            self.literal(key, Lit::OneOf(values)) == Some(true)
+        }
     }
 
     impl KeySet for RawObject<'_> {
@@ -959,11 +964,26 @@ pub mod __private {
             // A key that allows no value (`never`) rules the member out by its presence alone.
             self.has(key).then_some(!matches!(lit, Lit::OneOf([])))
         }
+        fn holds_one_of(&self, _: &str, _: &'static [&'static str]) -> bool {
+            false
+        }
     }
 
-    /// Ranks a struct for an object by its keys alone: every required key present and
-    /// every literal equal; then two points for each key it names. Field values are not
-    /// looked at here: a member that cannot read them is passed over for the next.
+    /// Whether a member of a keyed union stays a candidate as far as its closed string
+    /// enums go. `claimed` lists, per key, the values other members of the union fix there
+    /// (a literal, or a closed enum's values) and this member's enum does not name: the
+    /// member is ruled out only when the object holds one of them. A value no member names
+    /// rules nobody out, so a newer peer's enum value reads as the enum's `Other` and
+    /// validation reports it. The reader's `Keyed::score` and validation's `KeyedCheck::rank`
+    /// both call this, with the same generated table.
+    pub fn unclaimed<K: KeySet + ?Sized>(o: &K, claimed: &[(&str, &'static [&'static str])]) -> bool {
+        !claimed.iter().any(|(k, values)| o.holds_one_of(k, values))
+    }
+
+    /// Ranks a struct for an object by its keys alone: every required key present, every
+    /// literal equal and no forbidden key; then two points for each key it names. Other
+    /// values are not looked at here (a closed enum's, see [`unclaimed`]): a member that
+    /// cannot read them is passed over for the next.
     pub fn score_keys<K: KeySet + ?Sized>(o: &K, required: &[&str], known: &[&str], literals: &[(&str, bool, Lit)]) -> Option<u32> {
         if !required.iter().all(|k| o.has(k)) {
             return None;
@@ -989,8 +1009,9 @@ pub mod __private {
     ///
     /// A key that only one member names, in a union none of whose members takes every
     /// object, decides at once: the fields before it are replayed and the rest streams
-    /// into that member. Otherwise the members are ranked by the keys ([`score_keys`])
-    /// and the first that reads the object wins.
+    /// into that member. Otherwise the members are ranked by the keys ([`score_keys`]),
+    /// leaving out a member whose closed enum holds a value another member claims
+    /// ([`unclaimed`]), and the first that reads the object wins.
     pub trait Keyed: Sized {
         const MEMBERS: usize;
         const EXPECTING: &'static str;
@@ -1004,8 +1025,8 @@ pub mod __private {
         fn guess_for_key(_key: &str) -> Option<(usize, Self::Builder)> {
             None
         }
-        /// Whether a guessed member's closed enums hold values they name: the ranking of the
-        /// whole object, which a guess skips, rules out a member whose enum value it does not.
+        /// Whether a guessed member's closed enums hold no value another member claims: the
+        /// ranking of the whole object, which a guess skips, would rule it out ([`unclaimed`]).
         fn settled(&self) -> bool {
             true
         }
@@ -1436,7 +1457,8 @@ pub mod __private {
         Int(i64),
         Float(f64),
         Bool(bool),
-        /// One of a closed string enum's values: ranks a keyed union's members like a literal.
+        /// One of these strings; with none, no value at all (a `never` field, which rules a
+        /// keyed union's member out by its presence).
         OneOf(&'static [&'static str]),
     }
 
@@ -1676,6 +1698,23 @@ mod tests {
         }
         for deep in [nested(127, "1"), format!("[\"a\\\\\", {}]", nested(126, "2")), format!("{{\"k\": {}}}", nested(126, "[]"))] {
             assert!(read(&deep).is_err_and(|e| e.contains("recursion limit exceeded")), "{}", &deep[..80]);
+        }
+    }
+
+    /// A member is ruled out only by a value another member claims; where the values are
+    /// gone (a guess's keys), nothing is, so that the score stays an upper bound.
+    #[test]
+    fn only_a_claimed_value_rules_a_member_out() {
+        use super::__private::{unclaimed, Key, RawObject, SeenKeys};
+        let claimed: &[(&str, &'static [&'static str])] = &[("type", &["boolean", "string"])];
+        for (text, free) in [(r#"{"type":"boolean"}"#, false), (r#"{"type":"string"}"#, false), (r#"{"type":"date"}"#, true), (r#"{"type":5}"#, true), (r#"{"title":"x"}"#, true)] {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(unclaimed(value.as_object().unwrap(), claimed), free, "{text} as a JSON object");
+            let texts: Vec<(String, String)> = value.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+            let kept = RawObject(texts.iter().map(|(k, v)| (Key::Borrowed(k), Raw::Text(v))).collect());
+            assert_eq!(unclaimed(&kept, claimed), free, "{text} kept as text");
+            let keys: Vec<Key> = value.as_object().unwrap().keys().map(|k| Key::Owned(k.clone())).collect();
+            assert!(unclaimed(&SeenKeys::new(&keys), claimed), "{text} by keys alone");
         }
     }
 

@@ -12036,8 +12036,8 @@ impl __p::Shape for CreateMessageResult {
         __p::score_keys(
             o,
             &["role", "content", "model"],
-            &["_meta", "content", "model", "stopReason"],
-            &[("role", true, __p::Lit::OneOf(&["user", "assistant"]))],
+            &["_meta", "role", "content", "model", "stopReason"],
+            &[],
         )
     }
 }
@@ -15703,14 +15703,6 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn settled(&self) -> bool {
-        match self {
-            Self::CreateMessageResult(v) => {
-                ["user", "assistant"].contains(&v.role.as_str())
-            }
-            _ => true,
-        }
-    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
@@ -15784,13 +15776,7 @@ impl __v::KeyedCheck for ClientResult {
                 };
         }
         out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
-        out[1usize] = __v::rank_by_bits(
-            o,
-            present,
-            0xe,
-            0x27,
-            &[("role", 0x8, true, __p::Lit::OneOf(&["user", "assistant"]))],
-        );
+        out[1usize] = __v::rank_by_bits(o, present, 0xe, 0x2f, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
     }
     fn validate_member<'v>(

@@ -13021,8 +13021,8 @@ impl __p::Shape for CreateMessageResult {
         __p::score_keys(
             o,
             &["role", "content", "model"],
-            &["_meta", "content", "model", "stopReason"],
-            &[("role", true, __p::Lit::OneOf(&["user", "assistant"]))],
+            &["_meta", "role", "content", "model", "stopReason"],
+            &[],
         )
     }
 }
@@ -17107,7 +17107,13 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <StringSchema as __p::Shape>::score_keys(o),
-            1usize => <NumberSchema as __p::Shape>::score_keys(o),
+            1usize => {
+                if __p::unclaimed(o, &[("type", &["boolean", "string"])]) {
+                    <NumberSchema as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             2usize => <BooleanSchema as __p::Shape>::score_keys(o),
             3usize => <EnumSchema as __p::Shape>::score_keys(o),
             _ => None,
@@ -17194,24 +17200,14 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             o,
             present,
             0x400,
-            0x2a2,
-            &[
-                ("type", 0x400, true, __p::Lit::Str("string")),
-                (
-                    "format",
-                    0x10,
-                    false,
-                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
-                ),
-            ],
+            0x2b2,
+            &[("type", 0x400, true, __p::Lit::Str("string"))],
         );
-        out[1usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x400,
-            0x342,
-            &[("type", 0x400, true, __p::Lit::OneOf(&["number", "integer"]))],
-        );
+        out[1usize] = if __p::unclaimed(o, &[("type", &["boolean", "string"])]) {
+            __v::rank_by_bits(o, present, 0x400, 0x742, &[])
+        } else {
+            None
+        };
         out[2usize] = __v::rank_by_bits(
             o,
             present,
@@ -17371,15 +17367,8 @@ impl __p::Shape for StringSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["title", "description", "minLength", "maxLength"],
-            &[
-                ("type", true, __p::Lit::Str("string")),
-                (
-                    "format",
-                    false,
-                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
-                ),
-            ],
+            &["title", "description", "minLength", "maxLength", "format"],
+            &[("type", true, __p::Lit::Str("string"))],
         )
     }
 }
@@ -17702,8 +17691,8 @@ impl __p::Shape for NumberSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["title", "description", "minimum", "maximum"],
-            &[("type", true, __p::Lit::OneOf(&["number", "integer"]))],
+            &["type", "title", "description", "minimum", "maximum"],
+            &[],
         )
     }
 }
@@ -18359,12 +18348,7 @@ impl __p::Shape for ElicitResult {
         __p::fits_object(v, &["action"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-        __p::score_keys(
-            o,
-            &["action"],
-            &["_meta", "content"],
-            &[("action", true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
-        )
+        __p::score_keys(o, &["action"], &["_meta", "action", "content"], &[])
     }
 }
 impl __v::Validate for ElicitResult {
@@ -19418,17 +19402,6 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn settled(&self) -> bool {
-        match self {
-            Self::CreateMessageResult(v) => {
-                ["user", "assistant"].contains(&v.role.as_str())
-            }
-            Self::ElicitResult(v) => {
-                ["accept", "decline", "cancel"].contains(&v.action.as_str())
-            }
-            _ => true,
-        }
-    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
@@ -19511,21 +19484,9 @@ impl __v::KeyedCheck for ClientResult {
                 };
         }
         out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
-        out[1usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x1c,
-            0x4d,
-            &[("role", 0x10, true, __p::Lit::OneOf(&["user", "assistant"]))],
-        );
+        out[1usize] = __v::rank_by_bits(o, present, 0x1c, 0x5d, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x20, 0x21, &[]);
-        out[3usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x2,
-            0x5,
-            &[("action", 0x2, true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
-        );
+        out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
     }
     fn validate_member<'v>(
         member: usize,

@@ -16931,27 +16931,14 @@ impl __p::Shape for GetTaskResult {
             &[
                 "_meta",
                 "taskId",
+                "status",
                 "statusMessage",
                 "createdAt",
                 "lastUpdatedAt",
                 "ttl",
                 "pollInterval",
             ],
-            &[
-                (
-                    "status",
-                    true,
-                    __p::Lit::OneOf(
-                        &[
-                            "working",
-                            "input_required",
-                            "completed",
-                            "failed",
-                            "cancelled",
-                        ],
-                    ),
-                ),
-            ],
+            &[],
         )
     }
 }
@@ -17906,27 +17893,14 @@ impl __p::Shape for CancelTaskResult {
             &[
                 "_meta",
                 "taskId",
+                "status",
                 "statusMessage",
                 "createdAt",
                 "lastUpdatedAt",
                 "ttl",
                 "pollInterval",
             ],
-            &[
-                (
-                    "status",
-                    true,
-                    __p::Lit::OneOf(
-                        &[
-                            "working",
-                            "input_required",
-                            "completed",
-                            "failed",
-                            "cancelled",
-                        ],
-                    ),
-                ),
-            ],
+            &[],
         )
     }
 }
@@ -20591,8 +20565,8 @@ impl __p::Shape for CreateMessageResult {
         __p::score_keys(
             o,
             &["role", "content", "model"],
-            &["_meta", "content", "model", "stopReason"],
-            &[("role", true, __p::Lit::OneOf(&["user", "assistant"]))],
+            &["_meta", "role", "content", "model", "stopReason"],
+            &[],
         )
     }
 }
@@ -25985,7 +25959,13 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <StringSchema as __p::Shape>::score_keys(o),
-            1usize => <NumberSchema as __p::Shape>::score_keys(o),
+            1usize => {
+                if __p::unclaimed(o, &[("type", &["array", "boolean", "string"])]) {
+                    <NumberSchema as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             2usize => <BooleanSchema as __p::Shape>::score_keys(o),
             3usize => <EnumSchema as __p::Shape>::score_keys(o),
             _ => None,
@@ -26075,24 +26055,17 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             o,
             present,
             0x4000,
-            0x2483,
-            &[
-                ("type", 0x4000, true, __p::Lit::Str("string")),
-                (
-                    "format",
-                    0x10,
-                    false,
-                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
-                ),
-            ],
+            0x2493,
+            &[("type", 0x4000, true, __p::Lit::Str("string"))],
         );
-        out[1usize] = __v::rank_by_bits(
+        out[1usize] = if __p::unclaimed(
             o,
-            present,
-            0x4000,
-            0x2903,
-            &[("type", 0x4000, true, __p::Lit::OneOf(&["number", "integer"]))],
-        );
+            &[("type", &["array", "boolean", "string"])],
+        ) {
+            __v::rank_by_bits(o, present, 0x4000, 0x6903, &[])
+        } else {
+            None
+        };
         out[2usize] = __v::rank_by_bits(
             o,
             present,
@@ -26293,15 +26266,8 @@ impl __p::Shape for StringSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["title", "description", "minLength", "maxLength", "default"],
-            &[
-                ("type", true, __p::Lit::Str("string")),
-                (
-                    "format",
-                    false,
-                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
-                ),
-            ],
+            &["title", "description", "minLength", "maxLength", "format", "default"],
+            &[("type", true, __p::Lit::Str("string"))],
         )
     }
 }
@@ -26647,8 +26613,8 @@ impl __p::Shape for NumberSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["title", "description", "minimum", "maximum", "default"],
-            &[("type", true, __p::Lit::OneOf(&["number", "integer"]))],
+            &["type", "title", "description", "minimum", "maximum", "default"],
+            &[],
         )
     }
 }
@@ -29484,12 +29450,7 @@ impl __p::Shape for ElicitResult {
         __p::fits_object(v, &["action"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-        __p::score_keys(
-            o,
-            &["action"],
-            &["_meta", "content"],
-            &[("action", true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
-        )
+        __p::score_keys(o, &["action"], &["_meta", "action", "content"], &[])
     }
 }
 impl __v::Validate for ElicitResult {
@@ -31001,17 +30962,6 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn settled(&self) -> bool {
-        match self {
-            Self::CreateMessageResult(v) => {
-                ["user", "assistant"].contains(&v.role.as_str())
-            }
-            Self::ElicitResult(v) => {
-                ["accept", "decline", "cancel"].contains(&v.action.as_str())
-            }
-            _ => true,
-        }
-    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
@@ -31135,67 +31085,13 @@ impl __v::KeyedCheck for ClientResult {
                 };
         }
         out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
-        out[1usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x124,
-            0x1025,
-            &[("role", 0x100, true, __p::Lit::OneOf(&["user", "assistant"]))],
-        );
+        out[1usize] = __v::rank_by_bits(o, present, 0x124, 0x1125, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x200, 0x201, &[]);
-        out[3usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x2,
-            0x5,
-            &[("action", 0x2, true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
-        );
-        out[4usize] = __v::rank_by_bits(
-            o,
-            present,
-            0xa418,
-            0xa899,
-            &[
-                (
-                    "status",
-                    0x400,
-                    true,
-                    __p::Lit::OneOf(
-                        &[
-                            "working",
-                            "input_required",
-                            "completed",
-                            "failed",
-                            "cancelled",
-                        ],
-                    ),
-                ),
-            ],
-        );
+        out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
+        out[4usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
         out[5usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
         out[6usize] = __v::rank_by_bits(o, present, 0x4000, 0x4041, &[]);
-        out[7usize] = __v::rank_by_bits(
-            o,
-            present,
-            0xa418,
-            0xa899,
-            &[
-                (
-                    "status",
-                    0x400,
-                    true,
-                    __p::Lit::OneOf(
-                        &[
-                            "working",
-                            "input_required",
-                            "completed",
-                            "failed",
-                            "cancelled",
-                        ],
-                    ),
-                ),
-            ],
-        );
+        out[7usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
     }
     fn validate_member<'v>(
         member: usize,
@@ -32336,52 +32232,10 @@ impl __v::KeyedCheck for ServerResult {
         out[7usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
         out[8usize] = __v::rank_by_bits(o, present, 0x8, 0x100109, &[]);
         out[9usize] = __v::rank_by_bits(o, present, 0x800000, 0x800801, &[]);
-        out[10usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x1240220,
-            0x1281221,
-            &[
-                (
-                    "status",
-                    0x40000,
-                    true,
-                    __p::Lit::OneOf(
-                        &[
-                            "working",
-                            "input_required",
-                            "completed",
-                            "failed",
-                            "cancelled",
-                        ],
-                    ),
-                ),
-            ],
-        );
+        out[10usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
         out[11usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
         out[12usize] = __v::rank_by_bits(o, present, 0x400000, 0x400801, &[]);
-        out[13usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x1240220,
-            0x1281221,
-            &[
-                (
-                    "status",
-                    0x40000,
-                    true,
-                    __p::Lit::OneOf(
-                        &[
-                            "working",
-                            "input_required",
-                            "completed",
-                            "failed",
-                            "cancelled",
-                        ],
-                    ),
-                ),
-            ],
-        );
+        out[13usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
     }
     fn validate_member<'v>(
         member: usize,

@@ -5242,21 +5242,9 @@ impl __v::KeyedCheck for InputResponse {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x1c,
-            0x4d,
-            &[("role", 0x10, true, __p::Lit::OneOf(&["user", "assistant"]))],
-        );
+        out[0usize] = __v::rank_by_bits(o, present, 0x1c, 0x5d, &[]);
         out[1usize] = __v::rank_by_bits(o, present, 0x20, 0x20, &[]);
-        out[2usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x2,
-            0x4,
-            &[("action", 0x2, true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
-        );
+        out[2usize] = __v::rank_by_bits(o, present, 0x2, 0x6, &[]);
     }
     fn validate_member<'v>(
         member: usize,
@@ -6375,11 +6363,12 @@ impl __p::Shape for DiscoverResult {
                 "_meta",
                 "resultType",
                 "ttlMs",
+                "cacheScope",
                 "supportedVersions",
                 "capabilities",
                 "instructions",
             ],
-            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
+            &[],
         )
     }
 }
@@ -10070,8 +10059,8 @@ impl __p::Shape for ListResourcesResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "resources"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "resources"],
-            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "resources"],
+            &[],
         )
     }
 }
@@ -10681,8 +10670,15 @@ impl __p::Shape for ListResourceTemplatesResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "resourceTemplates"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "resourceTemplates"],
-            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
+            &[
+                "_meta",
+                "resultType",
+                "nextCursor",
+                "ttlMs",
+                "cacheScope",
+                "resourceTemplates",
+            ],
+            &[],
         )
     }
 }
@@ -11611,8 +11607,8 @@ impl __p::Shape for ReadResourceResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "contents"],
-            &["_meta", "resultType", "ttlMs", "contents"],
-            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
+            &["_meta", "resultType", "ttlMs", "cacheScope", "contents"],
+            &[],
         )
     }
 }
@@ -15521,8 +15517,8 @@ impl __p::Shape for ListPromptsResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "prompts"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "prompts"],
-            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "prompts"],
+            &[],
         )
     }
 }
@@ -18528,8 +18524,8 @@ impl __p::Shape for ListToolsResult {
         __p::score_keys(
             o,
             &["ttlMs", "cacheScope", "tools"],
-            &["_meta", "resultType", "nextCursor", "ttlMs", "tools"],
-            &[("cacheScope", true, __p::Lit::OneOf(&["public", "private"]))],
+            &["_meta", "resultType", "nextCursor", "ttlMs", "cacheScope", "tools"],
+            &[],
         )
     }
 }
@@ -22064,8 +22060,8 @@ impl __p::Shape for CreateMessageResult {
         __p::score_keys(
             o,
             &["role", "content", "model"],
-            &["content", "_meta", "model", "stopReason"],
-            &[("role", true, __p::Lit::OneOf(&["user", "assistant"]))],
+            &["role", "content", "_meta", "model", "stopReason"],
+            &[],
         )
     }
 }
@@ -27418,7 +27414,13 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <StringSchema as __p::Shape>::score_keys(o),
-            1usize => <NumberSchema as __p::Shape>::score_keys(o),
+            1usize => {
+                if __p::unclaimed(o, &[("type", &["array", "boolean", "string"])]) {
+                    <NumberSchema as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             2usize => <BooleanSchema as __p::Shape>::score_keys(o),
             3usize => <EnumSchema as __p::Shape>::score_keys(o),
             _ => None,
@@ -27508,24 +27510,17 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             o,
             present,
             0x4000,
-            0x2483,
-            &[
-                ("type", 0x4000, true, __p::Lit::Str("string")),
-                (
-                    "format",
-                    0x10,
-                    false,
-                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
-                ),
-            ],
+            0x2493,
+            &[("type", 0x4000, true, __p::Lit::Str("string"))],
         );
-        out[1usize] = __v::rank_by_bits(
+        out[1usize] = if __p::unclaimed(
             o,
-            present,
-            0x4000,
-            0x2903,
-            &[("type", 0x4000, true, __p::Lit::OneOf(&["number", "integer"]))],
-        );
+            &[("type", &["array", "boolean", "string"])],
+        ) {
+            __v::rank_by_bits(o, present, 0x4000, 0x6903, &[])
+        } else {
+            None
+        };
         out[2usize] = __v::rank_by_bits(
             o,
             present,
@@ -27728,15 +27723,8 @@ impl __p::Shape for StringSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["title", "description", "minLength", "maxLength", "default"],
-            &[
-                ("type", true, __p::Lit::Str("string")),
-                (
-                    "format",
-                    false,
-                    __p::Lit::OneOf(&["email", "uri", "date", "date-time"]),
-                ),
-            ],
+            &["title", "description", "minLength", "maxLength", "format", "default"],
+            &[("type", true, __p::Lit::Str("string"))],
         )
     }
 }
@@ -28084,8 +28072,8 @@ impl __p::Shape for NumberSchema {
         __p::score_keys(
             o,
             &["type"],
-            &["title", "description", "minimum", "maximum", "default"],
-            &[("type", true, __p::Lit::OneOf(&["number", "integer"]))],
+            &["type", "title", "description", "minimum", "maximum", "default"],
+            &[],
         )
     }
 }
@@ -30934,12 +30922,7 @@ impl __p::Shape for ElicitResult {
         __p::fits_object(v, &["action"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-        __p::score_keys(
-            o,
-            &["action"],
-            &["content"],
-            &[("action", true, __p::Lit::OneOf(&["accept", "decline", "cancel"]))],
-        )
+        __p::score_keys(o, &["action"], &["action", "content"], &[])
     }
 }
 impl __v::Validate for ElicitResult {
@@ -32200,29 +32183,6 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn settled(&self) -> bool {
-        match self {
-            Self::DiscoverResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ListPromptsResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ListResourceTemplatesResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ListResourcesResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ReadResourceResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            Self::ListToolsResult(v) => {
-                ["public", "private"].contains(&v.cache_scope.as_str())
-            }
-            _ => true,
-        }
-    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => <EmptyResult as __p::Shape>::score_keys(o),
@@ -32383,52 +32343,16 @@ impl __v::KeyedCheck for ServerResult {
                 };
         }
         out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x10001, &[]);
-        out[1usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x140006,
-            0x150105,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
+        out[1usize] = __v::rank_by_bits(o, present, 0x140006, 0x150107, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x8, 0x10009, &[]);
         out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x10441, &[]);
-        out[4usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x101002,
-            0x111801,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
-        out[5usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x104002,
-            0x114801,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
-        out[6usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x108002,
-            0x118801,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
-        out[7usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x100022,
-            0x110021,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
+        out[4usize] = __v::rank_by_bits(o, present, 0x101002, 0x111803, &[]);
+        out[5usize] = __v::rank_by_bits(o, present, 0x104002, 0x114803, &[]);
+        out[6usize] = __v::rank_by_bits(o, present, 0x108002, 0x118803, &[]);
+        out[7usize] = __v::rank_by_bits(o, present, 0x100022, 0x110023, &[]);
         out[8usize] = __v::rank_by_bits(o, present, 0x1, 0x10001, &[]);
         out[9usize] = __v::rank_by_bits(o, present, 0x10, 0x30211, &[]);
-        out[10usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x180002,
-            0x190801,
-            &[("cacheScope", 0x2, true, __p::Lit::OneOf(&["public", "private"]))],
-        );
+        out[10usize] = __v::rank_by_bits(o, present, 0x180002, 0x190803, &[]);
         out[11usize] = __v::rank_by_bits(
             o,
             present,

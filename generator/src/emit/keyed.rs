@@ -4,7 +4,7 @@
 //! questions are answered here, at generation time: which keys decide a member on
 //! their own, and which structs need a key-only score.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -175,19 +175,101 @@ fn closed_values<'s>(space: &'s TypeSpace, f: &Field) -> Option<&'s [String]> {
     }
 }
 
-/// The values a field allows, as key ranking sees them: its literal, the values of a
-/// closed string enum, or none at all for a `never` field. A member whose field holds another value is no candidate, so
-/// `{"type": "boolean"}` is never ranked as a schema whose `type` is "number" | "integer".
-pub(super) fn rank_literal(space: &TypeSpace, f: &Field) -> Option<TokenStream> {
+/// The value a field must hold for its struct to rank at all: its literal, or none at all
+/// for a `never` field. A closed enum is not one of these: a value it does not name may be
+/// a newer version's, which reads as `Other`; see [`claimed_elsewhere`].
+pub(super) fn rank_literal(f: &Field) -> Option<TokenStream> {
     if f.never {
         // No value is allowed: the key's presence rules the member out.
         return Some(quote! { __p::Lit::OneOf(&[]) });
     }
-    if let Some(l) = &f.literal {
-        return Some(lit_tokens(l));
+    f.literal.as_ref().map(lit_tokens)
+}
+
+/// The strings a field admits: `None` for any string, else its closed enum's values, its
+/// string literal, or nothing (a `never` field, or a literal that is no string).
+fn admitted(space: &TypeSpace, f: &Field) -> Option<BTreeSet<String>> {
+    if f.never {
+        return Some(BTreeSet::new());
     }
-    let values = closed_values(space, f)?;
-    Some(quote! { __p::Lit::OneOf(&[#(#values),*]) })
+    match &f.literal {
+        Some(crate::parse::Literal::Str(s)) => Some(BTreeSet::from([s.clone()])),
+        Some(_) => Some(BTreeSet::new()),
+        None => closed_values(space, f).map(|v| v.iter().cloned().collect()),
+    }
+}
+
+/// The structs a member stands for, through nested unions.
+fn leaf_structs<'s>(space: &'s TypeSpace, ty: &Ty, depth: usize, out: &mut Vec<&'s Struct>) {
+    if depth >= DEPTH {
+        return;
+    }
+    if let Some((_, s)) = space.struct_of(ty) {
+        out.push(s);
+    } else if let Some((_, u)) = space.union_of(ty) {
+        for v in &u.variants {
+            leaf_structs(space, &v.ty, depth + 1, out);
+        }
+    }
+}
+
+/// Per member of a keyed union, the values of its closed enum keys that other members claim
+/// (fix as a literal or name in a closed enum) and it does not: an object holding one is
+/// another member's, so this member is no candidate (`__p::unclaimed`). `{"type": "boolean"}`
+/// is thus never ranked as a schema whose `type` is "number" | "integer", while a value no
+/// member names (`"date"`) rules nobody out. A member that is a union claims what its structs
+/// claim, and is listed only for keys that every one of its structs restricts: otherwise one
+/// of them takes any value there.
+pub(super) fn claimed_elsewhere(space: &TypeSpace, u: &Union) -> Vec<Vec<(String, Vec<String>)>> {
+    struct Claims {
+        /// Per key, the strings some struct of the member fixes there.
+        claims: BTreeMap<String, BTreeSet<String>>,
+        /// Keys where some struct has a closed enum and every struct restricts the value,
+        /// with the strings they admit together.
+        enums: BTreeMap<String, BTreeSet<String>>,
+    }
+    let members: Vec<Claims> = u
+        .variants
+        .iter()
+        .map(|v| {
+            let mut leaves = Vec::new();
+            leaf_structs(space, &v.ty, 0, &mut leaves);
+            let mut claims: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            for f in leaves.iter().flat_map(|s| &s.fields) {
+                if let Some(values) = admitted(space, f) {
+                    claims.entry(f.name.clone()).or_default().extend(values);
+                }
+            }
+            let enum_keys: BTreeSet<&String> = leaves.iter().flat_map(|s| &s.fields).filter(|f| closed_values(space, f).is_some()).map(|f| &f.name).collect();
+            let restricted = |key: &str| leaves.iter().all(|s| s.fields.iter().find(|f| f.name == key).is_some_and(|f| admitted(space, f).is_some()));
+            let enums = enum_keys.into_iter().filter(|k| restricted(k)).map(|k| (k.clone(), claims[k].clone())).collect();
+            Claims { claims, enums }
+        })
+        .collect();
+    members
+        .iter()
+        .enumerate()
+        .map(|(i, me)| {
+            me.enums
+                .iter()
+                .filter_map(|(key, own)| {
+                    let others: BTreeSet<&String> = members.iter().enumerate().filter(|(j, _)| *j != i).filter_map(|(_, m)| m.claims.get(key)).flatten().collect();
+                    let values: Vec<String> = others.into_iter().filter(|v| !own.contains(*v)).cloned().collect();
+                    (!values.is_empty()).then(|| (key.clone(), values))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The check that a member is not ruled out by its closed enums, as a condition on `o`;
+/// `None` when nothing can rule it out that way.
+pub(super) fn unclaimed_guard(table: &[(String, Vec<String>)]) -> Option<TokenStream> {
+    if table.is_empty() {
+        return None;
+    }
+    let entries = table.iter().map(|(k, values)| quote! { (#k, &[#(#values),*]) });
+    Some(quote! { __p::unclaimed(o, &[#(#entries),*]) })
 }
 
 impl Ctx<'_> {
@@ -198,12 +280,12 @@ impl Ctx<'_> {
         }
         let live = || s.fields.iter().filter(|f| !f.never);
         let required: Vec<&str> = live().filter(|f| !f.optional).map(|f| f.name.as_str()).collect();
-        let known: Vec<&str> = live().filter(|f| rank_literal(self.space, f).is_none()).map(|f| f.name.as_str()).collect();
+        let known: Vec<&str> = live().filter(|f| rank_literal(f).is_none()).map(|f| f.name.as_str()).collect();
         let lits: Vec<TokenStream> = s
             .fields
             .iter()
             .filter_map(|f| {
-                let l = rank_literal(self.space, f)?;
+                let l = rank_literal(f)?;
                 let (wire, must) = (&f.name, !f.optional);
                 Some(quote! { (#wire, #must, #l) })
             })
@@ -267,23 +349,23 @@ impl Ctx<'_> {
             })
             .collect();
         // A guessed member was read without its values being ranked: its closed enums must
-        // hold a value they name, as the ranking of the whole object would have required.
+        // hold no value another member claims, as the ranking of the whole object requires.
+        let claimed = claimed_elsewhere(self.space, u);
         let mut guessed: Vec<usize> = guessing_keys(self.space, u).into_iter().map(|(_, i)| i).collect();
         guessed.dedup();
         let settled_arms: Vec<TokenStream> = guessed
             .iter()
             .filter_map(|&i| {
                 let Member::Struct(owner, s) = &members[i] else { return None };
-                let conds: Vec<TokenStream> = s
-                    .fields
+                let conds: Vec<TokenStream> = claimed[i]
                     .iter()
-                    .filter_map(|f| {
-                        let values = closed_values(self.space, f)?;
+                    .filter_map(|(key, values)| {
+                        let f = s.fields.iter().find(|f| f.name == *key)?;
                         let ident = format_ident!("{}", field_rust_name(self.config, &owner.name, &f.name));
                         Some(if f.optional {
-                            quote! { v.#ident.as_ref().is_none_or(|e| [#(#values),*].contains(&e.as_str())) }
+                            quote! { v.#ident.as_ref().is_none_or(|e| ![#(#values),*].contains(&e.as_str())) }
                         } else {
-                            quote! { [#(#values),*].contains(&v.#ident.as_str()) }
+                            quote! { ![#(#values),*].contains(&v.#ident.as_str()) }
                         })
                     })
                     .collect();
@@ -314,7 +396,10 @@ impl Ctx<'_> {
         });
         let scores = u.variants.iter().enumerate().map(|(i, v)| {
             let t = self.member_ty(&item.name, &v.ty);
-            quote! { #i => <#t as __p::Shape>::score_keys(o), }
+            match unclaimed_guard(&claimed[i]) {
+                Some(guard) => quote! { #i => if #guard { <#t as __p::Shape>::score_keys(o) } else { None }, },
+                None => quote! { #i => <#t as __p::Shape>::score_keys(o), },
+            }
         });
         let reads = members.iter().enumerate().map(|(i, m)| {
             let v = &vnames[i];

@@ -270,7 +270,7 @@ impl<'a> Ctx<'a> {
     /// How validation picks the member of a union decided by keys: as the reader does
     /// (`__p::Keyed`), with the key ranking over bit sets of the keys present.
     fn keyed_check(&self, item: &Item, u: &Union) -> TokenStream {
-        use super::keyed::{deciding_keys, member, rank_literal, Member, DEPTH};
+        use super::keyed::{claimed_elsewhere, deciding_keys, member, rank_literal, unclaimed_guard, Member, DEPTH};
         let name = type_ident(&item.name);
         let name_str = &item.name;
         let n = u.variants.len();
@@ -303,6 +303,12 @@ impl<'a> Ctx<'a> {
             }
             leaves.push(out);
         }
+        // Members ruled out by a closed enum's value: the reader's table, checked first.
+        let guards: Vec<Option<TokenStream>> = claimed_elsewhere(self.space, u).iter().map(|t| unclaimed_guard(t)).collect();
+        let guard = |i: usize, score: TokenStream| match &guards[i] {
+            Some(g) => quote! { if #g { #score } else { None } },
+            None => score,
+        };
         let live = |s: &'_ Struct| s.fields.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
         let keys: BTreeSet<String> = leaves.iter().flatten().flat_map(|s| live(s)).collect();
         let keys: Vec<String> = keys.into_iter().collect();
@@ -316,19 +322,19 @@ impl<'a> Ctx<'a> {
                 let b = bits(1u128 << i);
                 quote! { #k => #b, }
             });
-            let per_member = leaves.iter().map(|ls| {
+            let per_member = leaves.iter().enumerate().map(|(i, ls)| {
                 let each = ls.iter().map(|s| {
                     let required = set(&mut s.fields.iter().filter(|f| !f.never && !f.optional));
-                    let known = set(&mut s.fields.iter().filter(|f| !f.never && rank_literal(self.space, f).is_none()));
+                    let known = set(&mut s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()));
                     let lits = s.fields.iter().filter_map(|f| {
-                        let l = rank_literal(self.space, f)?;
+                        let l = rank_literal(f)?;
                         let (wire, must) = (&f.name, !f.optional);
                         let b = bits(bit(wire));
                         Some(quote! { (#wire, #b, #must, #l) })
                     });
                     quote! { __v::rank_by_bits(o, present, #required, #known, &[#(#lits),*]) }
                 });
-                one_or_best(each.collect())
+                guard(i, one_or_best(each.collect()))
             });
             quote! {
                 let mut present: u128 = 0;
@@ -342,18 +348,18 @@ impl<'a> Ctx<'a> {
             }
         } else {
             // Too many keys for one bit set: look each up.
-            let per_member = leaves.iter().map(|ls| {
+            let per_member = leaves.iter().enumerate().map(|(i, ls)| {
                 let each = ls.iter().map(|s| {
                     let required = s.fields.iter().filter(|f| !f.never && !f.optional).map(|f| &f.name);
-                    let known = s.fields.iter().filter(|f| !f.never && rank_literal(self.space, f).is_none()).map(|f| &f.name);
+                    let known = s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()).map(|f| &f.name);
                     let lits = s.fields.iter().filter_map(|f| {
-                        let l = rank_literal(self.space, f)?;
+                        let l = rank_literal(f)?;
                         let (wire, must) = (&f.name, !f.optional);
                         Some(quote! { (#wire, #must, #l) })
                     });
                     quote! { __v::rank_by_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*]) }
                 });
-                one_or_best(each.collect())
+                guard(i, one_or_best(each.collect()))
             });
             quote! { #( out[#idx] = #per_member; )* }
         };

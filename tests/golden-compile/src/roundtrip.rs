@@ -256,6 +256,28 @@ fn closed_enums_never_keys_and_number_fields() {
     assert!(matches!(toggle, Field::Toggle(_)), "{toggle:?}");
     let scale: Field = roundtrip(json!({"type": "integer", "title": "Age"}));
     assert!(matches!(scale, Field::Scale(_)), "{scale:?}");
+    // A `type` no member names rules nobody out: Scale reads it as `Other`.
+    let newer: Field = roundtrip(json!({"type": "date", "title": "Day"}));
+    assert!(matches!(&newer, Field::Scale(s) if s.r#type == ScaleType::Other("date".into())), "{newer:?}");
+    // `Note` takes any object, so `data` only guesses a Reply, and the guess must be what ranking
+    // the whole object gives: a `mode` Quick claims is Quick's, a `mode` no member names is Reply's.
+    for (v, want) in [
+        (json!({"data": "x", "mode": "instant"}), "Quick"),
+        (json!({"mode": "instant", "data": "x"}), "Quick"),
+        (json!({"data": "x", "mode": "later"}), "Reply"),
+        (json!({"data": "x", "mode": "fast"}), "Reply"),
+        (json!({"data": "x"}), "Note"),
+    ] {
+        let read: Outcome = roundtrip(v.clone());
+        let guessed: Outcome = mcp_schema::from_slice(v.to_string().as_bytes()).unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert_eq!(guessed, read, "{v}");
+        let got = match &read {
+            Outcome::Reply(_) => "Reply",
+            Outcome::Quick(_) => "Quick",
+            Outcome::Note(_) => "Note",
+        };
+        assert_eq!(got, want, "{v}");
+    }
     // An `id`, whatever its value, is never a Signal's.
     let signal: Frame = roundtrip(json!({"op": "x"}));
     assert!(matches!(signal, Frame::Signal(_)), "{signal:?}");

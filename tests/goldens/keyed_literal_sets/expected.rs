@@ -101,12 +101,7 @@ impl __p::Shape for Scale {
         __p::fits_object(v, &["type"], &[])
     }
     fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-        __p::score_keys(
-            o,
-            &["type"],
-            &["title"],
-            &[("type", true, __p::Lit::OneOf(&["number", "integer"]))],
-        )
+        __p::score_keys(o, &["type"], &["type", "title"], &[])
     }
 }
 impl __v::Validate for Scale {
@@ -721,7 +716,13 @@ impl __p::Keyed for Field {
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
-            0usize => <Scale as __p::Shape>::score_keys(o),
+            0usize => {
+                if __p::unclaimed(o, &[("type", &["boolean", "string"])]) {
+                    <Scale as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             1usize => <Toggle as __p::Shape>::score_keys(o),
             2usize => <Text as __p::Shape>::score_keys(o),
             3usize => <Choice as __p::Shape>::score_keys(o),
@@ -773,13 +774,11 @@ impl __v::KeyedCheck for Field {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(
-            o,
-            present,
-            0x4,
-            0x2,
-            &[("type", 0x4, true, __p::Lit::OneOf(&["number", "integer"]))],
-        );
+        out[0usize] = if __p::unclaimed(o, &[("type", &["boolean", "string"])]) {
+            __v::rank_by_bits(o, present, 0x4, 0x6, &[])
+        } else {
+            None
+        };
         out[1usize] = __v::rank_by_bits(
             o,
             present,
@@ -1497,6 +1496,616 @@ impl __v::Validate for AnswerValuesValue {
         }
     }
 }
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    pub mode: ReplyMode,
+    pub data: String,
+    /// Keys this schema does not define, kept as received so they are written back.
+    pub extra: __rt::JsonObject,
+}
+#[doc(hidden)]
+/// Reads and writes `Reply` objects; see [`__p::Builder`].
+#[derive(Default)]
+pub struct __ReplyBuilder {
+    mode: Option<ReplyMode>,
+    data: Option<String>,
+    extra: __rt::JsonObject,
+}
+impl __p::Builder for __ReplyBuilder {
+    type Output = Reply;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match key.as_str() {
+            "mode" => __p::required(&mut self.mode, "mode", src),
+            "data" => __p::required(&mut self.data, "data", src),
+            _ => __p::unknown(&mut self.extra, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Reply, E> {
+        Ok(Reply {
+            mode: __p::need(self.mode, "mode")?,
+            data: __p::need(self.data, "data")?,
+            extra: self.extra,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for Reply {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __p::deserialize_struct::<D, __ReplyBuilder>(d, "Reply")
+    }
+}
+impl serde::Serialize for Reply {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("mode", &self.mode)?;
+        m.serialize_entry("data", &self.data)?;
+        for (k, v) in &self.extra {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+impl Reply {
+    /// A `Reply` with its required fields; the optional ones are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(mode: ReplyMode, data: impl Into<String>) -> Self {
+        Self {
+            mode,
+            data: data.into(),
+            extra: Default::default(),
+        }
+    }
+}
+impl __rt::SchemaType for Reply {
+    fn schema_name(&self) -> &'static str {
+        "Reply"
+    }
+}
+impl __p::Shape for Reply {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        __p::score_object(
+            v,
+            &["mode", "data"],
+            &[
+                ("mode", <ReplyMode as __p::Shape>::fits as __p::Fit),
+                ("data", <String as __p::Shape>::fits as __p::Fit),
+            ],
+            &[],
+        )
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        __p::fits_object(v, &["mode", "data"], &[])
+    }
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
+        __p::score_keys(o, &["mode", "data"], &["mode", "data"], &[])
+    }
+}
+impl __v::Validate for Reply {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Reply") else { return };
+        let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "mode" => __f[0usize] = Some(x),
+                "data" => __f[1usize] = Some(x),
+                _ => {}
+            }
+        }
+        if __f[0].is_none() {
+            cx.missing("mode", "Reply");
+        }
+        if __f[1].is_none() {
+            cx.missing("data", "Reply");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("mode");
+            <ReplyMode as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+        if let Some(x) = __f[1] {
+            cx.push_key("data");
+            <String as __v::Validate>::validate_json(x, cx);
+            cx.pop();
+        }
+    }
+}
+/// The inline type of [`Reply`]`.mode`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ReplyMode {
+    /// `"fast"`
+    Fast,
+    /// `"slow"`
+    Slow,
+    /// A value this schema does not define, kept so that it is written back; validation reports it.
+    Other(String),
+}
+impl ReplyMode {
+    /// The value as written on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Fast => "fast",
+            Self::Slow => "slow",
+            Self::Other(s) => s,
+        }
+    }
+    /// The variant for a wire value (`Other` for one the schema does not name).
+    pub fn from_wire(s: &str) -> Self {
+        match s {
+            "fast" => Self::Fast,
+            "slow" => Self::Slow,
+            other => Self::Other(other.to_string()),
+        }
+    }
+}
+impl std::fmt::Display for ReplyMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ReplyMode {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ReplyMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let k = <__p::Key<'de> as serde::Deserialize>::deserialize(d)
+            .map_err(|e: D::Error| <D::Error as serde::de::Error>::custom(
+                format_args!("expected {}: {e}", "a ReplyMode string"),
+            ))?;
+        Ok(Self::from_wire(k.as_str()))
+    }
+}
+impl __rt::SchemaType for ReplyMode {
+    fn schema_name(&self) -> &'static str {
+        "ReplyMode"
+    }
+}
+impl __p::Shape for ReplyMode {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        v.as_str()
+            .map(|s| {
+                if !matches!(Self::from_wire(s), Self::Other(_)) {
+                    2
+                } else if false {
+                    1
+                } else {
+                    0
+                }
+            })
+    }
+}
+impl __v::Validate for ReplyMode {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match v.as_str() {
+            Some(s) => {
+                let _ = s;
+                if let Self::Other(other) = Self::from_wire(s) {
+                    cx.error(
+                        "enum",
+                        format!(
+                            "{other:?} is not a {} in {}: expected one of {}",
+                            "ReplyMode", SCHEMA_LABEL, "\"fast\", \"slow\""
+                        ),
+                    );
+                }
+            }
+            None => {
+                cx.error(
+                    "type",
+                    format!(
+                        "expected a {} string, found {}", "ReplyMode", __v::describe(v)
+                    ),
+                )
+            }
+        }
+        let _ = &cx;
+    }
+}
+///
+/// Always carries `"mode": "instant"`: checked when read, written by `Serialize`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Quick {
+    /// Keys this schema does not define, kept as received so they are written back.
+    pub extra: __rt::JsonObject,
+}
+#[doc(hidden)]
+/// Reads and writes `Quick` objects; see [`__p::Builder`].
+#[derive(Default)]
+pub struct __QuickBuilder {
+    __lit_mode: bool,
+    extra: __rt::JsonObject,
+}
+impl __p::Builder for __QuickBuilder {
+    type Output = Quick;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match key.as_str() {
+            "mode" => {
+                __p::literal(&mut self.__lit_mode, "mode", __p::Lit::Str("instant"), src)
+            }
+            _ => __p::unknown(&mut self.extra, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Quick, E> {
+        __p::need_literal::<E>(self.__lit_mode, "mode")?;
+        Ok(Quick { extra: self.extra })
+    }
+}
+impl<'de> serde::Deserialize<'de> for Quick {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __p::deserialize_struct::<D, __QuickBuilder>(d, "Quick")
+    }
+}
+impl serde::Serialize for Quick {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("mode", "instant")?;
+        for (k, v) in &self.extra {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+impl __rt::SchemaType for Quick {
+    fn schema_name(&self) -> &'static str {
+        "Quick"
+    }
+}
+impl __p::Shape for Quick {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        __p::score_object(v, &["mode"], &[], &[("mode", true, __p::Lit::Str("instant"))])
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        __p::fits_object(v, &["mode"], &[("mode", true, __p::Lit::Str("instant"))])
+    }
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
+        __p::score_keys(o, &["mode"], &[], &[("mode", true, __p::Lit::Str("instant"))])
+    }
+}
+impl __v::Validate for Quick {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Quick") else { return };
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "mode" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
+        if __f[0].is_none() {
+            cx.missing("mode", "Quick");
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("mode");
+            cx.literal(x, __p::Lit::Str("instant"));
+            cx.pop();
+        }
+    }
+}
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Note {
+    pub note: Option<String>,
+    /// Keys this schema does not define, kept as received so they are written back.
+    pub extra: __rt::JsonObject,
+}
+#[doc(hidden)]
+/// Reads and writes `Note` objects; see [`__p::Builder`].
+#[derive(Default)]
+pub struct __NoteBuilder {
+    note: Option<String>,
+    extra: __rt::JsonObject,
+}
+impl __p::Builder for __NoteBuilder {
+    type Output = Note;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match key.as_str() {
+            "note" => __p::optional(&mut self.note, key, src, &mut self.extra),
+            _ => __p::unknown(&mut self.extra, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Note, E> {
+        Ok(Note {
+            note: self.note,
+            extra: self.extra,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for Note {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __p::deserialize_struct::<D, __NoteBuilder>(d, "Note")
+    }
+}
+impl serde::Serialize for Note {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(v) = &self.note {
+            m.serialize_entry("note", v)?;
+        }
+        for (k, v) in &self.extra {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+impl __rt::SchemaType for Note {
+    fn schema_name(&self) -> &'static str {
+        "Note"
+    }
+}
+impl __p::Shape for Note {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        __p::score_object(
+            v,
+            &[],
+            &[("note", <String as __p::Shape>::fits as __p::Fit)],
+            &[],
+        )
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        __p::fits_object(v, &[], &[])
+    }
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
+        __p::score_keys(o, &[], &["note"], &[])
+    }
+}
+impl __v::Validate for Note {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "Note") else { return };
+        let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
+        for (k, x) in o {
+            match k.as_str() {
+                "note" => __f[0usize] = Some(x),
+                _ => {}
+            }
+        }
+        if let Some(x) = __f[0] {
+            cx.push_key("note");
+            let __null = x.is_null();
+            if __null {
+                cx.begin_readable();
+            }
+            <String as __v::Validate>::validate_json(x, cx);
+            if __null {
+                cx.end_readable();
+            }
+            cx.pop();
+        }
+    }
+}
+/// `Note` takes any object, so `data` only guesses a `Reply`: a `mode` that `Quick` claims takes the guess back.
+///
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// [`Reply`]
+    Reply(Reply),
+    /// [`Quick`]
+    Quick(Quick),
+    /// [`Note`]
+    Note(Note),
+}
+impl serde::Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Reply(v) => serde::Serialize::serialize(v, s),
+            Self::Quick(v) => serde::Serialize::serialize(v, s),
+            Self::Note(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl __rt::SchemaType for Outcome {
+    fn schema_name(&self) -> &'static str {
+        match self {
+            Self::Reply(v) => __rt::SchemaType::schema_name(v),
+            Self::Quick(v) => __rt::SchemaType::schema_name(v),
+            Self::Note(v) => __rt::SchemaType::schema_name(v),
+        }
+    }
+}
+impl __p::Shape for Outcome {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [
+            <Reply as __p::Shape>::score(v),
+            <Quick as __p::Shape>::score(v),
+            <Note as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [
+            <Reply as __p::Shape>::fits(v),
+            <Quick as __p::Shape>::fits(v),
+            <Note as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __OutcomeBuilder {
+    Reply(__ReplyBuilder),
+    Quick(__QuickBuilder),
+    Note(__NoteBuilder),
+}
+impl __p::Builder for __OutcomeBuilder {
+    type Output = Outcome;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::Reply(b) => __p::Builder::field(b, key, src),
+            Self::Quick(b) => __p::Builder::field(b, key, src),
+            Self::Note(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Outcome, E> {
+        Ok(
+            match self {
+                Self::Reply(b) => Outcome::Reply(__p::Builder::finish(b)?),
+                Self::Quick(b) => Outcome::Quick(__p::Builder::finish(b)?),
+                Self::Note(b) => Outcome::Note(__p::Builder::finish(b)?),
+            },
+        )
+    }
+}
+impl __p::Keyed for Outcome {
+    const MEMBERS: usize = 3usize;
+    const EXPECTING: &'static str = "a Outcome object";
+    const NO_MATCH: &'static str = "no variant of Outcome matches this value; expected Reply (with `mode`, `data`); Quick (with `mode`: \"instant\"); Note (an object)";
+    type Builder = __OutcomeBuilder;
+    fn builder_for_key(key: &str) -> Option<__OutcomeBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn guess_for_key(key: &str) -> Option<(usize, __OutcomeBuilder)> {
+        match key {
+            "data" => Some((0usize, __OutcomeBuilder::Reply(__ReplyBuilder::default()))),
+            _ => None,
+        }
+    }
+    fn settled(&self) -> bool {
+        match self {
+            Self::Reply(v) => !["instant"].contains(&v.mode.as_str()),
+            _ => true,
+        }
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
+        match member {
+            0usize => {
+                if __p::unclaimed(o, &[("mode", &["instant"])]) {
+                    <Reply as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
+            1usize => <Quick as __p::Shape>::score_keys(o),
+            2usize => <Note as __p::Shape>::score_keys(o),
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => Some(o.feed::<_, E>(__ReplyBuilder::default()).map(Outcome::Reply)),
+            1usize => Some(o.feed::<_, E>(__QuickBuilder::default()).map(Outcome::Quick)),
+            2usize => Some(o.feed::<_, E>(__NoteBuilder::default()).map(Outcome::Note)),
+            _ => None,
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for Outcome {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __p::deserialize_keyed::<D, Outcome>(d)
+    }
+}
+impl __v::Validate for Outcome {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+impl __v::KeyedCheck for Outcome {
+    const NAME: &'static str = "Outcome";
+    const NO_MEMBER: &'static str = "matches no member of Outcome; expected Reply (with `mode`, `data`); Quick (with `mode`: \"instant\"); Note (an object)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "data" => 0x1,
+                    "mode" => 0x2,
+                    "note" => 0x4,
+                    _ => 0,
+                };
+        }
+        out[0usize] = if __p::unclaimed(o, &[("mode", &["instant"])]) {
+            __v::rank_by_bits(o, present, 0x3, 0x3, &[])
+        } else {
+            None
+        };
+        out[1usize] = __v::rank_by_bits(
+            o,
+            present,
+            0x2,
+            0x0,
+            &[("mode", 0x2, true, __p::Lit::Str("instant"))],
+        );
+        out[2usize] = __v::rank_by_bits(o, present, 0x0, 0x4, &[]);
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <Reply as __v::Validate>::validate_json(v, cx),
+            1usize => <Quick as __v::Validate>::validate_json(v, cx),
+            2usize => <Note as __v::Validate>::validate_json(v, cx),
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::Reply(_) => 0usize,
+            Self::Quick(_) => 1usize,
+            Self::Note(_) => 2usize,
+        }
+    }
+}
 /// Every request of this schema as `(method, request type, result type)`.
 pub const REQUESTS: &[(&str, &str, &str)] = &[];
 /// Every notification of this schema as `(method, notification type)`.
@@ -1514,12 +2123,18 @@ pub const TYPES: &[(&str, &str)] = &[
     ("Frame", "union"),
     ("Answer", "struct"),
     ("AnswerValuesValue", "union"),
+    ("Reply", "struct"),
+    ("ReplyMode", "enum"),
+    ("Quick", "struct"),
+    ("Note", "struct"),
+    ("Outcome", "union"),
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
     ("Field", &["Choice", "Scale", "Text", "Toggle"]),
     ("Frame", &["Call", "Signal"]),
     ("AnswerValuesValue", &[]),
+    ("Outcome", &["Note", "Quick", "Reply"]),
 ];
 /// Every alias with what it names: a schema type, or `string`, `integer`, `number`, `boolean`,
 /// `object`, `array`, `value` (any JSON).
@@ -1534,6 +2149,11 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<Choice>("Choice"),
     __rt::dynamic::DynType::of::<Field>("Field"),
     __rt::dynamic::DynType::of::<Frame>("Frame"),
+    __rt::dynamic::DynType::of::<Note>("Note"),
+    __rt::dynamic::DynType::of::<Outcome>("Outcome"),
+    __rt::dynamic::DynType::of::<Quick>("Quick"),
+    __rt::dynamic::DynType::of::<Reply>("Reply"),
+    __rt::dynamic::DynType::of::<ReplyMode>("ReplyMode"),
     __rt::dynamic::DynType::of::<Scale>("Scale"),
     __rt::dynamic::DynType::of::<ScaleType>("ScaleType"),
     __rt::dynamic::DynType::of::<Signal>("Signal"),

@@ -38,3 +38,19 @@ export interface Answer {
   values?: { [key: string]: string | number };
   count: number;
 }
+
+export interface Reply {
+  mode: "fast" | "slow";
+  data: string;
+}
+
+export interface Quick {
+  mode: "instant";
+}
+
+export interface Note {
+  note?: string;
+}
+
+/** `Note` takes any object, so `data` only guesses a `Reply`: a `mode` that `Quick` claims takes the guess back. */
+export type Outcome = Reply | Quick | Note;
