@@ -3263,6 +3263,18 @@ impl __v::Validate for McpUiDownloadFileRequestParamsContentsItem {
         }
     }
 }
+impl From<crate::v2025_11_25::EmbeddedResource>
+for McpUiDownloadFileRequestParamsContentsItem {
+    fn from(v: crate::v2025_11_25::EmbeddedResource) -> Self {
+        Self::EmbeddedResource(v)
+    }
+}
+impl From<crate::v2025_11_25::ResourceLink>
+for McpUiDownloadFileRequestParamsContentsItem {
+    fn from(v: crate::v2025_11_25::ResourceLink) -> Self {
+        Self::ResourceLink(v)
+    }
+}
 /// The inline type of [`McpUiDownloadFileRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiDownloadFileRequestParams {
