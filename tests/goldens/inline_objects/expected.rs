@@ -801,6 +801,16 @@ impl __v::KeyedCheck for DrawingShapesItem {
         }
     }
 }
+impl From<Circle> for DrawingShapesItem {
+    fn from(v: Circle) -> Self {
+        Self::Circle(v)
+    }
+}
+impl From<Square> for DrawingShapesItem {
+    fn from(v: Square) -> Self {
+        Self::Square(v)
+    }
+}
 /// The inline type of [`Drawing`]`.layers[]`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DrawingLayersItem {

@@ -826,6 +826,26 @@ impl __v::KeyedCheck for Field {
         }
     }
 }
+impl From<Scale> for Field {
+    fn from(v: Scale) -> Self {
+        Self::Scale(v)
+    }
+}
+impl From<Toggle> for Field {
+    fn from(v: Toggle) -> Self {
+        Self::Toggle(v)
+    }
+}
+impl From<Text> for Field {
+    fn from(v: Text) -> Self {
+        Self::Text(v)
+    }
+}
+impl From<Choice> for Field {
+    fn from(v: Choice) -> Self {
+        Self::Choice(v)
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Call {
     pub id: String,
@@ -1219,6 +1239,16 @@ impl __v::KeyedCheck for Frame {
         }
     }
 }
+impl From<Call> for Frame {
+    fn from(v: Call) -> Self {
+        Self::Call(v)
+    }
+}
+impl From<Signal> for Frame {
+    fn from(v: Signal) -> Self {
+        Self::Signal(v)
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Answer {
     /// Untagged, but configured as any number.
@@ -1495,6 +1525,21 @@ impl __v::Validate for AnswerValuesValue {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for AnswerValuesValue {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for AnswerValuesValue {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<serde_json::Number> for AnswerValuesValue {
+    fn from(v: serde_json::Number) -> Self {
+        Self::Number(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -468,6 +468,16 @@ impl __v::Validate for Fruit {
         }
     }
 }
+impl From<Apple> for Fruit {
+    fn from(v: Apple) -> Self {
+        Self::Apple(v)
+    }
+}
+impl From<Pear> for Fruit {
+    fn from(v: Pear) -> Self {
+        Self::Pear(v)
+    }
+}
 /// A union of a union and a struct; `kind` decides through both levels.
 ///
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -603,6 +613,26 @@ impl __v::Validate for Produce {
             }
             None => cx.required(o, &["kind"], "Produce"),
         }
+    }
+}
+impl From<Fruit> for Produce {
+    fn from(v: Fruit) -> Self {
+        Self::Fruit(v)
+    }
+}
+impl From<Apple> for Produce {
+    fn from(v: Apple) -> Self {
+        Self::Fruit(<Fruit as From<_>>::from(v))
+    }
+}
+impl From<Pear> for Produce {
+    fn from(v: Pear) -> Self {
+        Self::Fruit(<Fruit as From<_>>::from(v))
+    }
+}
+impl From<Carrot> for Produce {
+    fn from(v: Carrot) -> Self {
+        Self::Carrot(v)
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -523,6 +523,16 @@ impl __v::Validate for Expr {
         }
     }
 }
+impl From<Num> for Expr {
+    fn from(v: Num) -> Self {
+        Self::Num(v)
+    }
+}
+impl From<Sum> for Expr {
+    fn from(v: Sum) -> Self {
+        Self::Sum(Box::new(v))
+    }
+}
 /// Every request of this schema as `(method, request type, result type)`.
 pub const REQUESTS: &[(&str, &str, &str)] = &[];
 /// Every notification of this schema as `(method, notification type)`.

@@ -390,6 +390,16 @@ impl __v::Validate for Answer {
         }
     }
 }
+impl From<Done> for Answer {
+    fn from(v: Done) -> Self {
+        Self::Done(v)
+    }
+}
+impl From<Pending> for Answer {
+    fn from(v: Pending) -> Self {
+        Self::Pending(v)
+    }
+}
 /// Every request of this schema as `(method, request type, result type)`.
 pub const REQUESTS: &[(&str, &str, &str)] = &[];
 /// Every notification of this schema as `(method, notification type)`.

@@ -519,6 +519,21 @@ impl __v::Validate for Contact {
         }
     }
 }
+impl From<Email> for Contact {
+    fn from(v: Email) -> Self {
+        Self::Email(v)
+    }
+}
+impl From<Sms> for Contact {
+    fn from(v: Sms) -> Self {
+        Self::Sms(v)
+    }
+}
+impl From<CustomChannel> for Contact {
+    fn from(v: CustomChannel) -> Self {
+        Self::CustomChannel(v)
+    }
+}
 /// Every request of this schema as `(method, request type, result type)`.
 pub const REQUESTS: &[(&str, &str, &str)] = &[];
 /// Every notification of this schema as `(method, notification type)`.

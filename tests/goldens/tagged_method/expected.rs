@@ -541,6 +541,27 @@ impl __v::Validate for HouseCommand {
         }
     }
 }
+impl From<OpenDoor> for HouseCommand {
+    fn from(v: OpenDoor) -> Self {
+        Self::OpenDoor(v)
+    }
+}
+impl From<CloseDoor> for HouseCommand {
+    fn from(v: CloseDoor) -> Self {
+        Self::CloseDoor(v)
+    }
+}
+impl From<RingBell> for HouseCommand {
+    fn from(v: RingBell) -> Self {
+        Self::RingBell(v)
+    }
+}
+impl HouseCommand {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Every request of this schema as `(method, request type, result type)`.
 pub const REQUESTS: &[(&str, &str, &str)] = &[];
 /// Every notification of this schema as `(method, notification type)`.

@@ -515,6 +515,16 @@ impl __v::Validate for PageBlocksItem {
         }
     }
 }
+impl From<TextBlock> for PageBlocksItem {
+    fn from(v: TextBlock) -> Self {
+        Self::TextBlock(v)
+    }
+}
+impl From<PictureBlock> for PageBlocksItem {
+    fn from(v: PictureBlock) -> Self {
+        Self::PictureBlock(v)
+    }
+}
 /// A single block, as a named union.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -648,6 +658,16 @@ impl __v::Validate for Block {
             }
             None => cx.required(o, &["type"], "Block"),
         }
+    }
+}
+impl From<TextBlock> for Block {
+    fn from(v: TextBlock) -> Self {
+        Self::TextBlock(v)
+    }
+}
+impl From<PictureBlock> for Block {
+    fn from(v: PictureBlock) -> Self {
+        Self::PictureBlock(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -550,6 +550,21 @@ impl __v::KeyedCheck for Lookup {
         }
     }
 }
+impl From<ByName> for Lookup {
+    fn from(v: ByName) -> Self {
+        Self::ByName(v)
+    }
+}
+impl From<ByCode> for Lookup {
+    fn from(v: ByCode) -> Self {
+        Self::ByCode(v)
+    }
+}
+impl From<ByRange> for Lookup {
+    fn from(v: ByRange) -> Self {
+        Self::ByRange(v)
+    }
+}
 /// Every request of this schema as `(method, request type, result type)`.
 pub const REQUESTS: &[(&str, &str, &str)] = &[];
 /// Every notification of this schema as `(method, notification type)`.

@@ -607,6 +607,21 @@ impl __v::KeyedCheck for AnyReply {
         }
     }
 }
+impl From<Reply> for AnyReply {
+    fn from(v: Reply) -> Self {
+        Self::Reply(v)
+    }
+}
+impl From<ListReply> for AnyReply {
+    fn from(v: ListReply) -> Self {
+        Self::ListReply(v)
+    }
+}
+impl From<CountReply> for AnyReply {
+    fn from(v: CountReply) -> Self {
+        Self::CountReply(v)
+    }
+}
 /// Every request of this schema as `(method, request type, result type)`.
 pub const REQUESTS: &[(&str, &str, &str)] = &[];
 /// Every notification of this schema as `(method, notification type)`.
