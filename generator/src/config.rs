@@ -10,6 +10,9 @@ pub struct Config {
     /// The module `latest` re-exports: the newest released protocol version.
     #[serde(default)]
     pub latest: Option<String>,
+    /// How doc tests name the generated crate (`mcp_schema` when unset).
+    #[serde(default)]
+    pub crate_name: Option<String>,
     /// Inputs in generation order; a module may only import from modules listed before it.
     #[serde(rename = "module")]
     pub modules: Vec<ModuleConfig>,

@@ -980,7 +980,7 @@ impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
 /// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `error`. A value this version does not name (`Other`) sorts after all of them.
 ///
 /// ```
-/// use mcp_schema::builder_api::Level;
+/// use golden_compile::builder_api::Level;
 /// assert!(Level::Debug < Level::Error);
 /// let minimum = Level::from_wire("debug");
 /// assert!(Level::Error >= minimum);
