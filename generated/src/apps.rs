@@ -3087,6 +3087,8 @@ impl __v::Validate for McpUiDownloadFileRequest {
 /// The inline type of [`McpUiDownloadFileRequest`]`.params.contents[]`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum McpUiDownloadFileRequestParamsContentsItem {
     /// [`EmbeddedResource`]

@@ -129,6 +129,8 @@ pub const SCHEMA_LABEL: &str = "the draft with the resource-metadata proposal";
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputRequest {
     /// [`CreateMessageRequest`]
@@ -323,6 +325,8 @@ impl InputRequest {
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
     /// [`CreateMessageResult`]
@@ -1583,6 +1587,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -1957,6 +1963,8 @@ impl __v::Validate for ReadResourceResultResponse {
 /// The inline type of [`ReadResourceResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`ReadResourceResult`](Self::ReadResourceResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     /// [`ReadResourceResult`]
@@ -3602,6 +3610,8 @@ impl __v::Validate for GetPromptResultResponse {
 /// The inline type of [`GetPromptResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`GetPromptResult`](Self::GetPromptResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
     /// [`GetPromptResult`]
@@ -4043,6 +4053,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -4664,6 +4676,8 @@ impl __v::Validate for CallToolResultResponse {
 /// The inline type of [`CallToolResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`CallToolResult`](Self::CallToolResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
     /// [`CallToolResult`]
@@ -6074,6 +6088,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`SamplingMessageContentBlock`]
@@ -6237,6 +6253,8 @@ impl From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
@@ -6481,6 +6499,8 @@ impl From<ToolResultContent> for SamplingMessageContentBlock {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// [`TextContent`]
@@ -6943,6 +6963,8 @@ impl __v::Validate for ToolResultContent {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`DiscoverRequest`]
@@ -7372,6 +7394,8 @@ impl ClientRequest {
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]

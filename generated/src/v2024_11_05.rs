@@ -10,6 +10,8 @@ use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "2024-11-05";
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -296,6 +298,8 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
@@ -1109,6 +1113,8 @@ impl __v::Validate for BaseResult {
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
@@ -5649,6 +5655,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -8842,6 +8850,8 @@ impl __v::Validate for PromptMessage {
 /// The inline type of [`PromptMessage`]`.content`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptMessageContent {
     /// [`TextContent`]
@@ -9187,6 +9197,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -9972,6 +9984,8 @@ impl __v::Validate for CallToolResult {
 /// The inline type of [`CallToolResult`]`.content[]`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultContentItem {
     /// [`TextContent`]
@@ -12451,6 +12465,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`TextContent`]
@@ -13631,6 +13647,8 @@ impl __v::Validate for CompleteRequest {
 /// The inline type of [`CompleteRequest`]`.params.ref`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
     /// [`PromptReference`]
@@ -15142,6 +15160,8 @@ impl __v::Validate for RootsListChangedNotification {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`PingRequest`]
@@ -15617,6 +15637,8 @@ impl ClientRequest {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
     /// [`CancelledNotification`]
@@ -15843,6 +15865,8 @@ impl ClientNotification {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -16106,6 +16130,8 @@ impl From<ListRootsResult> for ClientResult {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
     /// [`PingRequest`]
@@ -16316,6 +16342,8 @@ impl ServerRequest {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// [`CancelledNotification`]
@@ -16633,6 +16661,8 @@ impl ServerNotification {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]

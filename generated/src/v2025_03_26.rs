@@ -12,6 +12,8 @@ pub const SCHEMA_LABEL: &str = "2025-03-26";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -174,6 +176,8 @@ pub type JSONRPCBatchRequest = Vec<JSONRPCBatchRequestItem>;
 /// The inline type of [`JSONRPCBatchRequest`]`.[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchRequestItem {
     /// [`JSONRPCRequest`]
@@ -388,6 +392,8 @@ pub type JSONRPCBatchResponse = Vec<JSONRPCBatchResponseItem>;
 /// The inline type of [`JSONRPCBatchResponse`]`.[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchResponseItem {
     /// [`JSONRPCResponse`]
@@ -602,6 +608,8 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
@@ -1415,6 +1423,8 @@ impl __v::Validate for BaseResult {
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
@@ -6002,6 +6012,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -9197,6 +9209,8 @@ impl __v::Validate for PromptMessage {
 /// The inline type of [`PromptMessage`]`.content`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptMessageContent {
     /// [`TextContent`]
@@ -9566,6 +9580,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -10351,6 +10367,8 @@ impl __v::Validate for CallToolResult {
 /// The inline type of [`CallToolResult`]`.content[]`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultContentItem {
     /// [`TextContent`]
@@ -13101,6 +13119,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`TextContent`]
@@ -14378,6 +14398,8 @@ impl __v::Validate for CompleteRequest {
 /// The inline type of [`CompleteRequest`]`.params.ref`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
     /// [`PromptReference`]
@@ -15889,6 +15911,8 @@ impl __v::Validate for RootsListChangedNotification {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`PingRequest`]
@@ -16364,6 +16388,8 @@ impl ClientRequest {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
     /// [`CancelledNotification`]
@@ -16590,6 +16616,8 @@ impl ClientNotification {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -16853,6 +16881,8 @@ impl From<ListRootsResult> for ClientResult {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
     /// [`PingRequest`]
@@ -17063,6 +17093,8 @@ impl ServerRequest {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// [`CancelledNotification`]
@@ -17380,6 +17412,8 @@ impl ServerNotification {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]

@@ -12,6 +12,8 @@ pub const SCHEMA_LABEL: &str = "2025-06-18";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -300,6 +302,8 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
@@ -1116,6 +1120,8 @@ impl __v::Validate for BaseResult {
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
@@ -5893,6 +5899,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -9830,6 +9838,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -13406,6 +13416,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`TextContent`]
@@ -13761,6 +13773,8 @@ impl __v::Validate for Annotations {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// [`TextContent`]
@@ -15006,6 +15020,8 @@ impl __v::Validate for CompleteRequest {
 /// The inline type of [`CompleteRequest`]`.params.ref`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
     /// [`PromptReference`]
@@ -17132,6 +17148,8 @@ impl __v::Validate for ElicitRequestParams {
 /// without nested objects or arrays.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// [`StringSchema`]
@@ -18690,6 +18708,8 @@ impl __v::Validate for ElicitResultAction {
 /// The inline type of [`ElicitResult`]`.content{}`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
     /// String
@@ -18884,6 +18904,8 @@ impl From<bool> for ElicitResultContentValue {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`PingRequest`]
@@ -19361,6 +19383,8 @@ impl ClientRequest {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
     /// [`CancelledNotification`]
@@ -19589,6 +19613,8 @@ impl ClientNotification {
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -19889,6 +19915,8 @@ impl From<ElicitResult> for ClientResult {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
     /// [`PingRequest`]
@@ -20129,6 +20157,8 @@ impl ServerRequest {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// [`CancelledNotification`]
@@ -20448,6 +20478,8 @@ impl ServerNotification {
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]

@@ -12,6 +12,8 @@ pub const SCHEMA_LABEL: &str = "2025-11-25";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -288,6 +290,8 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
@@ -1379,6 +1383,8 @@ impl __v::Validate for Error {
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
@@ -2240,6 +2246,8 @@ impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
 /// A response to a request, containing either the result or error.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
     /// [`JSONRPCResultResponse`]
@@ -9015,6 +9023,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -13416,6 +13426,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -21031,6 +21043,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`SamplingMessageContentBlock`]
@@ -21194,6 +21208,8 @@ impl From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
     /// [`TextContent`]
@@ -21603,6 +21619,8 @@ impl __v::Validate for Annotations {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// [`TextContent`]
@@ -23338,6 +23356,8 @@ impl __v::Validate for CompleteRequestParams {
 /// The inline type of [`CompleteRequestParams`]`.ref`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
     /// [`PromptReference`]
@@ -25758,6 +25778,8 @@ impl __v::Validate for ElicitRequestURLParams {
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
 /// Read by `mode`, before any other field. Without `mode` it is [`ElicitRequestFormParams`](Self::ElicitRequestFormParams). A `mode` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
     /// [`ElicitRequestFormParams`]
@@ -26102,6 +26124,8 @@ impl __v::Validate for ElicitRequest {
 /// without nested objects or arrays.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// [`StringSchema`]
@@ -27853,6 +27877,8 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
     /// [`UntitledSingleSelectEnumSchema`]
@@ -28977,6 +29003,8 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
     /// [`UntitledMultiSelectEnumSchema`]
@@ -29425,6 +29453,8 @@ impl __v::Validate for LegacyTitledEnumSchema {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
     /// [`SingleSelectEnumSchema`]
@@ -29997,6 +30027,8 @@ impl __v::Validate for ElicitResultAction {
 /// The inline type of [`ElicitResult`]`.content{}`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
     /// String
@@ -30500,6 +30532,8 @@ impl __v::Validate for ElicitationCompleteNotificationParams {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`PingRequest`]
@@ -31082,6 +31116,8 @@ impl ClientRequest {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
     /// [`CancelledNotification`]
@@ -31336,6 +31372,8 @@ impl ClientNotification {
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -31803,6 +31841,8 @@ impl From<CancelTaskResult> for ClientResult {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
     /// [`PingRequest`]
@@ -32148,6 +32188,8 @@ impl ServerRequest {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// [`CancelledNotification`]
@@ -32522,6 +32564,8 @@ impl ServerNotification {
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]

@@ -15,6 +15,8 @@ pub type JSONArray = Vec<serde_json::Value>;
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -858,6 +860,8 @@ impl __v::Validate for ResultMetaObject {
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
@@ -1864,6 +1868,8 @@ impl __v::Validate for Error {
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
@@ -2725,6 +2731,8 @@ impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
 /// A response to a request, containing either the result or error.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
     /// [`JSONRPCResultResponse`]
@@ -4960,6 +4968,8 @@ pub type EmptyResult = BaseResult;
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputRequest {
     /// [`CreateMessageRequest`]
@@ -5154,6 +5164,8 @@ impl InputRequest {
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
     /// [`CreateMessageResult`]
@@ -11825,6 +11837,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -12193,6 +12207,8 @@ impl __v::Validate for ReadResourceResultResponse {
 /// The inline type of [`ReadResourceResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`ReadResourceResult`](Self::ReadResourceResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     /// [`ReadResourceResult`]
@@ -16672,6 +16688,8 @@ impl __v::Validate for GetPromptResultResponse {
 /// The inline type of [`GetPromptResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`GetPromptResult`](Self::GetPromptResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
     /// [`GetPromptResult`]
@@ -17987,6 +18005,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -19356,6 +19376,8 @@ impl __v::Validate for CallToolResultResponse {
 /// The inline type of [`CallToolResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`CallToolResult`](Self::CallToolResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
     /// [`CallToolResult`]
@@ -22576,6 +22598,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`SamplingMessageContentBlock`]
@@ -22739,6 +22763,8 @@ impl From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
@@ -23149,6 +23175,8 @@ impl __v::Validate for Annotations {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// [`TextContent`]
@@ -24908,6 +24936,8 @@ impl __v::Validate for CompleteRequestParams {
 /// The inline type of [`CompleteRequestParams`]`.ref`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
     /// [`PromptReference`]
@@ -27298,6 +27328,8 @@ impl __v::Validate for ElicitRequestURLParams {
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
 /// Read by `mode`, before any other field. Without `mode` it is [`ElicitRequestFormParams`](Self::ElicitRequestFormParams). A `mode` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
     /// [`ElicitRequestFormParams`]
@@ -27601,6 +27633,8 @@ impl __v::Validate for ElicitRequest {
 /// without nested objects or arrays.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// [`StringSchema`]
@@ -29364,6 +29398,8 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
     /// [`UntitledSingleSelectEnumSchema`]
@@ -30494,6 +30530,8 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
     /// [`UntitledMultiSelectEnumSchema`]
@@ -30942,6 +30980,8 @@ impl __v::Validate for LegacyTitledEnumSchema {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
     /// [`SingleSelectEnumSchema`]
@@ -31499,6 +31539,8 @@ impl __v::Validate for ElicitResultAction {
 /// The inline type of [`ElicitResult`]`.content{}`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
     /// String
@@ -31722,6 +31764,8 @@ impl From<Vec<String>> for ElicitResultContentValue {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`DiscoverRequest`]
@@ -32128,6 +32172,8 @@ pub type ClientResult = EmptyResult;
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// [`CancelledNotification`]
@@ -32488,6 +32534,8 @@ impl ServerNotification {
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]

@@ -119,6 +119,27 @@ impl Ctx<'_> {
         quote! { #(#out)* }
     }
 
+    /// The union's doc lines on its conversions: which member types convert, and which do not and why.
+    pub(super) fn union_from_doc(&self, item: &Item, u: &Union) -> Vec<String> {
+        let me = format!("{}::{}", self.module.name, item.name);
+        let mut leaves = Vec::new();
+        self.member_leaves(u, &mut leaves);
+        let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+        for l in &leaves {
+            *count.entry(&l.key).or_default() += 1;
+        }
+        if !count.iter().any(|(k, n)| *n == 1 && *k != me) {
+            return Vec::new();
+        }
+        let mut twice: Vec<String> = count.iter().filter(|(_, n)| **n > 1).map(|(k, _)| format!("`{}`", k.rsplit("::").next().unwrap_or(k))).collect();
+        twice.dedup();
+        let mut line = "Every member type held once, also inside a nested union, converts into it (`From`).".to_string();
+        if !twice.is_empty() {
+            line.push_str(&format!(" {} {} held by more than one variant, so {} none.", twice.join(", "), if twice.len() == 1 { "is" } else { "are" }, if twice.len() == 1 { "it has" } else { "they have" }));
+        }
+        vec![String::new(), line]
+    }
+
     /// `method()` on a union read by `method`, and on the envelopes' request unions `id()` and the
     /// error answers that carry it.
     pub(super) fn method_accessors(&self, item: &Item, u: &Union) -> TokenStream {

@@ -720,6 +720,7 @@ impl<'a> Ctx<'a> {
             lines.push(String::new());
         }
         lines.push(how);
+        lines.extend(self.union_from_doc(item, u));
         let docs = doc_attrs(&lines);
         let variant_docs: Vec<String> = u.variants.iter().map(|v| match &v.ty {
             Ty::Named(r) if self.linkable.contains(&r.name) || r.module == self.module.name => format!(" [`{}`]", r.name),

@@ -9,6 +9,8 @@ use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "builder_api";
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
@@ -157,6 +159,8 @@ impl From<i64> for RequestId {
     }
 }
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
@@ -1949,6 +1953,8 @@ impl __v::Validate for LogNotificationParams {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`PingRequest`]
@@ -2124,6 +2130,8 @@ impl ClientRequest {
 }
 pub type ClientNotification = LogNotification;
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -2688,6 +2696,8 @@ impl __v::Validate for AudioBlock {
 /// A nested union: `TextBlock` converts through `Media`, `AudioBlock` is held twice and converts into neither.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Media {
     /// [`TextBlock`]
@@ -2838,6 +2848,8 @@ impl From<ImageBlock> for Media {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
     /// [`Media`]
@@ -3001,6 +3013,8 @@ impl From<AudioBlock> for Block {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`). `AudioBlock` is held by more than one variant, so it has none.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Twice {
     /// [`AudioBlock`]

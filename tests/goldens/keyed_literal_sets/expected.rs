@@ -617,6 +617,8 @@ impl __v::Validate for Choice {
 /// Two members share `type: "string"`, so keys decide; a closed `type` still rules a member out.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Field {
     /// [`Scale`]
@@ -1083,6 +1085,8 @@ impl __v::Validate for Signal {
 /// A `Signal` has no `id` (configured as `never`), so an object with one is never a `Signal`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Frame {
     /// [`Call`]
@@ -1381,6 +1385,8 @@ impl __v::Validate for Answer {
 /// The inline type of [`Answer`]`.values{}`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnswerValuesValue {
     /// String

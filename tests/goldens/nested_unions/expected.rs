@@ -340,6 +340,8 @@ impl __v::Validate for Carrot {
     }
 }
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Fruit {
     /// [`Apple`]
@@ -481,6 +483,8 @@ impl From<Pear> for Fruit {
 /// A union of a union and a struct; `kind` decides through both levels.
 ///
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Produce {
     /// [`Fruit`]

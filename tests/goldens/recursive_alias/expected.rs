@@ -12,6 +12,8 @@ pub const SCHEMA_LABEL: &str = "recursive_alias";
 /// Any value that JSON can hold, spelled out.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
     /// String

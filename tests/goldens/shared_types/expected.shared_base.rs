@@ -485,6 +485,8 @@ impl __v::Validate for Layer {
     }
 }
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
     /// [`Shape1`]

@@ -239,6 +239,8 @@ impl __v::Validate for Letter {
 /// The inline type of [`Letter`]`.to`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LetterTo {
     /// [`Recipient`]
@@ -360,6 +362,8 @@ impl From<Vec<Recipient>> for LetterTo {
 /// The inline type of [`Letter`]`.tags`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LetterTags {
     /// String

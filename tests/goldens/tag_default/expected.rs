@@ -262,6 +262,8 @@ impl __v::Validate for Pending {
 /// Read by `status`; without it the answer is `Done`.
 ///
 /// Read by `status`, before any other field. Without `status` it is [`Done`](Self::Done). A `status` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// [`Done`]

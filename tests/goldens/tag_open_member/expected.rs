@@ -382,6 +382,8 @@ impl __v::Validate for CustomChannel {
     }
 }
 /// Read by `channel`, before any other field.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Contact {
     /// [`Email`]

@@ -387,6 +387,8 @@ impl __v::Validate for RingBell {
 /// Commands a house accepts, chosen by `method`.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum HouseCommand {
     /// [`OpenDoor`]

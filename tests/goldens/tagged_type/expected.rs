@@ -377,6 +377,8 @@ impl __v::Validate for Page {
 /// The inline type of [`Page`]`.blocks[]`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PageBlocksItem {
     /// [`TextBlock`]
@@ -528,6 +530,8 @@ impl From<PictureBlock> for PageBlocksItem {
 /// A single block, as a named union.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
     /// [`TextBlock`]

@@ -11,6 +11,8 @@ pub const SCHEMA_LABEL: &str = "union_by_kind";
 /// A ticket number or a ticket code.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TicketId {
     /// String
@@ -262,6 +264,8 @@ impl __v::Validate for Flag {
 /// One of each JSON kind.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Anything {
     /// String
@@ -618,6 +622,8 @@ impl __v::Validate for Ticket {
 /// The inline type of [`Ticket`]`.seat`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TicketSeat {
     /// Integer

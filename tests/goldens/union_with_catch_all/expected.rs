@@ -412,6 +412,8 @@ impl __v::Validate for CountReply {
 /// One member takes every object, so a key that one member names is only a guess.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyReply {
     /// [`Reply`]
