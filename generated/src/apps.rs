@@ -3087,6 +3087,8 @@ impl __v::Validate for McpUiDownloadFileRequest {
 /// The inline type of [`McpUiDownloadFileRequest`]`.params.contents[]`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum McpUiDownloadFileRequestParamsContentsItem {
     /// [`EmbeddedResource`]
@@ -3261,6 +3263,18 @@ impl __v::Validate for McpUiDownloadFileRequestParamsContentsItem {
                 cx.required(o, &["type"], "McpUiDownloadFileRequestParamsContentsItem")
             }
         }
+    }
+}
+impl From<crate::v2025_11_25::EmbeddedResource>
+for McpUiDownloadFileRequestParamsContentsItem {
+    fn from(v: crate::v2025_11_25::EmbeddedResource) -> Self {
+        Self::EmbeddedResource(v)
+    }
+}
+impl From<crate::v2025_11_25::ResourceLink>
+for McpUiDownloadFileRequestParamsContentsItem {
+    fn from(v: crate::v2025_11_25::ResourceLink) -> Self {
+        Self::ResourceLink(v)
     }
 }
 /// The inline type of [`McpUiDownloadFileRequest`]`.params`.

@@ -14,8 +14,8 @@ pub use crate::draft::{
     __RequestMetaObjectBuilder, NotificationMetaObject, __NotificationMetaObjectBuilder,
     ResultMetaObject, __ResultMetaObjectBuilder, ProgressToken, Cursor, RequestParams,
     __RequestParamsBuilder, Request, __RequestBuilder, NotificationParams,
-    __NotificationParamsBuilder, Notification, __NotificationBuilder, ResultType, Result,
-    __ResultBuilder, Error, __ErrorBuilder, RequestId, JSONRPCRequest,
+    __NotificationParamsBuilder, Notification, __NotificationBuilder, ResultType,
+    BaseResult, __ResultBuilder, Error, __ErrorBuilder, RequestId, JSONRPCRequest,
     __JSONRPCRequestBuilder, JSONRPCNotification, __JSONRPCNotificationBuilder,
     JSONRPCResultResponse, __JSONRPCResultResponseBuilder, JSONRPCErrorResponse,
     __JSONRPCErrorResponseBuilder, JSONRPCResponse, __JSONRPCResponseBuilder,
@@ -129,6 +129,8 @@ pub const SCHEMA_LABEL: &str = "the draft with the resource-metadata proposal";
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputRequest {
     /// [`CreateMessageRequest`]
@@ -299,9 +301,32 @@ impl __v::Validate for InputRequest {
         }
     }
 }
+impl From<CreateMessageRequest> for InputRequest {
+    fn from(v: CreateMessageRequest) -> Self {
+        Self::CreateMessageRequest(v)
+    }
+}
+impl From<ListRootsRequest> for InputRequest {
+    fn from(v: ListRootsRequest) -> Self {
+        Self::ListRootsRequest(v)
+    }
+}
+impl From<ElicitRequest> for InputRequest {
+    fn from(v: ElicitRequest) -> Self {
+        Self::ElicitRequest(v)
+    }
+}
+impl InputRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
     /// [`CreateMessageResult`]
@@ -529,6 +554,21 @@ impl __v::KeyedCheck for InputResponse {
             Self::ListRootsResult(_) => 1usize,
             Self::ElicitResult(_) => 2usize,
         }
+    }
+}
+impl From<CreateMessageResult> for InputResponse {
+    fn from(v: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(v)
+    }
+}
+impl From<ListRootsResult> for InputResponse {
+    fn from(v: ListRootsResult) -> Self {
+        Self::ListRootsResult(v)
+    }
+}
+impl From<ElicitResult> for InputResponse {
+    fn from(v: ElicitResult) -> Self {
+        Self::ElicitResult(v)
     }
 }
 /// A map of server-initiated requests that the client must fulfill.
@@ -1535,6 +1575,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -1736,6 +1778,16 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
         }
     }
 }
+impl From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
+    }
+}
 /// A successful response from the server for a [`resources/read`](ReadResourceRequest) request.
 ///
 /// Example (Read resource result response):
@@ -1899,6 +1951,8 @@ impl __v::Validate for ReadResourceResultResponse {
 /// The inline type of [`ReadResourceResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`ReadResourceResult`](Self::ReadResourceResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     /// [`ReadResourceResult`]
@@ -2044,6 +2098,16 @@ impl __v::Validate for ReadResourceResultResponseResult {
             }
             None => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
         }
+    }
+}
+impl From<ReadResourceResult> for ReadResourceResultResponseResult {
+    fn from(v: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(v)
+    }
+}
+impl From<InputRequiredResult> for ReadResourceResultResponseResult {
+    fn from(v: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(v)
     }
 }
 /// A resource's text, with the resource's own metadata (name, title,
@@ -3534,6 +3598,8 @@ impl __v::Validate for GetPromptResultResponse {
 /// The inline type of [`GetPromptResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`GetPromptResult`](Self::GetPromptResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
     /// [`GetPromptResult`]
@@ -3677,6 +3743,16 @@ impl __v::Validate for GetPromptResultResponseResult {
             }
             None => <GetPromptResult as __v::Validate>::validate_json(v, cx),
         }
+    }
+}
+impl From<GetPromptResult> for GetPromptResultResponseResult {
+    fn from(v: GetPromptResult) -> Self {
+        Self::GetPromptResult(v)
+    }
+}
+impl From<InputRequiredResult> for GetPromptResultResponseResult {
+    fn from(v: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(v)
     }
 }
 /// Describes a message returned as part of a prompt.
@@ -3965,6 +4041,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -4164,6 +4242,16 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             Self::TextResourceContents(_) => 0usize,
             Self::BlobResourceContents(_) => 1usize,
         }
+    }
+}
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
     }
 }
 /// The result returned by the server for a [`tools/call`](CallToolRequest) request.
@@ -4576,6 +4664,8 @@ impl __v::Validate for CallToolResultResponse {
 /// The inline type of [`CallToolResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`CallToolResult`](Self::CallToolResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
     /// [`CallToolResult`]
@@ -4719,6 +4809,16 @@ impl __v::Validate for CallToolResultResponseResult {
             }
             None => <CallToolResult as __v::Validate>::validate_json(v, cx),
         }
+    }
+}
+impl From<CallToolResult> for CallToolResultResponseResult {
+    fn from(v: CallToolResult) -> Self {
+        Self::CallToolResult(v)
+    }
+}
+impl From<InputRequiredResult> for CallToolResultResponseResult {
+    fn from(v: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(v)
     }
 }
 /// Parameters for a `tools/call` request.
@@ -5976,6 +6076,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`SamplingMessageContentBlock`]
@@ -6093,7 +6195,54 @@ impl __v::Validate for SamplingMessageContent {
         }
     }
 }
+impl From<SamplingMessageContentBlock> for SamplingMessageContent {
+    fn from(v: SamplingMessageContentBlock) -> Self {
+        Self::SamplingMessageContentBlock(v)
+    }
+}
+impl From<TextContent> for SamplingMessageContent {
+    fn from(v: TextContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<ImageContent> for SamplingMessageContent {
+    fn from(v: ImageContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<AudioContent> for SamplingMessageContent {
+    fn from(v: AudioContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContent {
+    fn from(v: ToolUseContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContent {
+    fn from(v: ToolResultContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
+    fn from(v: Vec<SamplingMessageContentBlock>) -> Self {
+        Self::SamplingMessageContentBlockArray(v)
+    }
+}
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
@@ -6312,7 +6461,34 @@ impl __v::Validate for SamplingMessageContentBlock {
         }
     }
 }
+impl From<TextContent> for SamplingMessageContentBlock {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for SamplingMessageContentBlock {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for SamplingMessageContentBlock {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContentBlock {
+    fn from(v: ToolUseContent) -> Self {
+        Self::ToolUseContent(v)
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContentBlock {
+    fn from(v: ToolResultContent) -> Self {
+        Self::ToolResultContent(v)
+    }
+}
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// [`TextContent`]
@@ -6507,6 +6683,31 @@ impl __v::Validate for ContentBlock {
             }
             None => cx.required(o, &["type"], "ContentBlock"),
         }
+    }
+}
+impl From<TextContent> for ContentBlock {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for ContentBlock {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for ContentBlock {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
+impl From<ResourceLink> for ContentBlock {
+    fn from(v: ResourceLink) -> Self {
+        Self::ResourceLink(v)
+    }
+}
+impl From<EmbeddedResource> for ContentBlock {
+    fn from(v: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(v)
     }
 }
 /// The result of a tool use, provided by the user back to the assistant.
@@ -6750,6 +6951,8 @@ impl __v::Validate for ToolResultContent {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`DiscoverRequest`]
@@ -7085,9 +7288,102 @@ impl __v::Validate for ClientRequest {
         }
     }
 }
+impl From<DiscoverRequest> for ClientRequest {
+    fn from(v: DiscoverRequest) -> Self {
+        Self::DiscoverRequest(v)
+    }
+}
+impl From<CompleteRequest> for ClientRequest {
+    fn from(v: CompleteRequest) -> Self {
+        Self::CompleteRequest(v)
+    }
+}
+impl From<GetPromptRequest> for ClientRequest {
+    fn from(v: GetPromptRequest) -> Self {
+        Self::GetPromptRequest(v)
+    }
+}
+impl From<ListPromptsRequest> for ClientRequest {
+    fn from(v: ListPromptsRequest) -> Self {
+        Self::ListPromptsRequest(v)
+    }
+}
+impl From<ListResourcesRequest> for ClientRequest {
+    fn from(v: ListResourcesRequest) -> Self {
+        Self::ListResourcesRequest(v)
+    }
+}
+impl From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(v: ListResourceTemplatesRequest) -> Self {
+        Self::ListResourceTemplatesRequest(v)
+    }
+}
+impl From<ReadResourceRequest> for ClientRequest {
+    fn from(v: ReadResourceRequest) -> Self {
+        Self::ReadResourceRequest(v)
+    }
+}
+impl From<SubscriptionsListenRequest> for ClientRequest {
+    fn from(v: SubscriptionsListenRequest) -> Self {
+        Self::SubscriptionsListenRequest(v)
+    }
+}
+impl From<CallToolRequest> for ClientRequest {
+    fn from(v: CallToolRequest) -> Self {
+        Self::CallToolRequest(v)
+    }
+}
+impl From<ListToolsRequest> for ClientRequest {
+    fn from(v: ListToolsRequest) -> Self {
+        Self::ListToolsRequest(v)
+    }
+}
+impl From<ReadResourceMetadataRequest> for ClientRequest {
+    fn from(v: ReadResourceMetadataRequest) -> Self {
+        Self::ReadResourceMetadataRequest(v)
+    }
+}
+impl ClientRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+    /// The request's id; `None` only when it has none or one that is not a string or an integer.
+    /// (Owned: a request this version does not define keeps its id as raw JSON.)
+    pub fn id(&self) -> Option<RequestId> {
+        match self {
+            Self::DiscoverRequest(r) => Some(r.id.clone()),
+            Self::CompleteRequest(r) => Some(r.id.clone()),
+            Self::GetPromptRequest(r) => Some(r.id.clone()),
+            Self::ListPromptsRequest(r) => Some(r.id.clone()),
+            Self::ListResourcesRequest(r) => Some(r.id.clone()),
+            Self::ListResourceTemplatesRequest(r) => Some(r.id.clone()),
+            Self::ReadResourceRequest(r) => Some(r.id.clone()),
+            Self::SubscriptionsListenRequest(r) => Some(r.id.clone()),
+            Self::CallToolRequest(r) => Some(r.id.clone()),
+            Self::ListToolsRequest(r) => Some(r.id.clone()),
+            Self::ReadResourceMetadataRequest(r) => Some(r.id.clone()),
+            Self::Unknown(raw) => crate::rpc::id_in(raw),
+        }
+    }
+    /// An error answer to this request, with its id.
+    pub fn error_response(
+        &self,
+        code: i64,
+        message: impl Into<String>,
+    ) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::new(self.id(), code, message)
+    }
+    /// The `-32601 Method not found` answer to this request, for a method the receiver does not serve.
+    pub fn method_not_found(&self) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -7621,6 +7917,71 @@ impl __v::KeyedCheck for ServerResult {
             Self::InputRequiredResult(_) => 11usize,
             Self::ReadResourceMetadataResult(_) => 12usize,
         }
+    }
+}
+impl From<EmptyResult> for ServerResult {
+    fn from(v: EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+impl From<DiscoverResult> for ServerResult {
+    fn from(v: DiscoverResult) -> Self {
+        Self::DiscoverResult(v)
+    }
+}
+impl From<CompleteResult> for ServerResult {
+    fn from(v: CompleteResult) -> Self {
+        Self::CompleteResult(v)
+    }
+}
+impl From<GetPromptResult> for ServerResult {
+    fn from(v: GetPromptResult) -> Self {
+        Self::GetPromptResult(v)
+    }
+}
+impl From<ListPromptsResult> for ServerResult {
+    fn from(v: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(v)
+    }
+}
+impl From<ListResourceTemplatesResult> for ServerResult {
+    fn from(v: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(v)
+    }
+}
+impl From<ListResourcesResult> for ServerResult {
+    fn from(v: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(v)
+    }
+}
+impl From<ReadResourceResult> for ServerResult {
+    fn from(v: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(v)
+    }
+}
+impl From<SubscriptionsListenResult> for ServerResult {
+    fn from(v: SubscriptionsListenResult) -> Self {
+        Self::SubscriptionsListenResult(v)
+    }
+}
+impl From<CallToolResult> for ServerResult {
+    fn from(v: CallToolResult) -> Self {
+        Self::CallToolResult(v)
+    }
+}
+impl From<ListToolsResult> for ServerResult {
+    fn from(v: ListToolsResult) -> Self {
+        Self::ListToolsResult(v)
+    }
+}
+impl From<InputRequiredResult> for ServerResult {
+    fn from(v: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(v)
+    }
+}
+impl From<ReadResourceMetadataResult> for ServerResult {
+    fn from(v: ReadResourceMetadataResult) -> Self {
+        Self::ReadResourceMetadataResult(v)
     }
 }
 /// Asks the server for a resource's metadata without its content.
@@ -8915,7 +9276,7 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<
         ResourceUpdatedNotificationParams,
     >("ResourceUpdatedNotificationParams"),
-    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<BaseResult>("Result"),
     __rt::dynamic::DynType::of::<ResultMetaObject>("ResultMetaObject"),
     __rt::dynamic::DynType::of::<ResultType>("ResultType"),
     __rt::dynamic::DynType::of::<Role>("Role"),

@@ -495,6 +495,13 @@ pub struct ResultResponse<Id, Res> {
     pub extra: JsonObject,
 }
 
+impl<Id, Res> ResultResponse<Id, Res> {
+    /// The successful answer to the request `id`.
+    pub fn new(id: Id, result: Res) -> Self {
+        ResultResponse { id, result, extra: JsonObject::new() }
+    }
+}
+
 impl<Id: Serialize, Res: Serialize> Serialize for ResultResponse<Id, Res> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;

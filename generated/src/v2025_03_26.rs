@@ -12,6 +12,8 @@ pub const SCHEMA_LABEL: &str = "2025-03-26";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -139,11 +141,43 @@ impl __v::Validate for JSONRPCMessage {
         }
     }
 }
+impl From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(v: JSONRPCRequest) -> Self {
+        Self::JSONRPCRequest(v)
+    }
+}
+impl From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(v: JSONRPCNotification) -> Self {
+        Self::JSONRPCNotification(v)
+    }
+}
+impl From<JSONRPCBatchRequest> for JSONRPCMessage {
+    fn from(v: JSONRPCBatchRequest) -> Self {
+        Self::JSONRPCBatchRequest(v)
+    }
+}
+impl From<JSONRPCResponse> for JSONRPCMessage {
+    fn from(v: JSONRPCResponse) -> Self {
+        Self::JSONRPCResponse(v)
+    }
+}
+impl From<JSONRPCError> for JSONRPCMessage {
+    fn from(v: JSONRPCError) -> Self {
+        Self::JSONRPCError(v)
+    }
+}
+impl From<JSONRPCBatchResponse> for JSONRPCMessage {
+    fn from(v: JSONRPCBatchResponse) -> Self {
+        Self::JSONRPCBatchResponse(v)
+    }
+}
 /// A JSON-RPC batch request, as described in <https://www.jsonrpc.org/specification#batch>.
 pub type JSONRPCBatchRequest = Vec<JSONRPCBatchRequestItem>;
 /// The inline type of [`JSONRPCBatchRequest`]`.[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchRequestItem {
     /// [`JSONRPCRequest`]
@@ -343,11 +377,23 @@ impl __v::KeyedCheck for JSONRPCBatchRequestItem {
         }
     }
 }
+impl From<JSONRPCRequest> for JSONRPCBatchRequestItem {
+    fn from(v: JSONRPCRequest) -> Self {
+        Self::JSONRPCRequest(v)
+    }
+}
+impl From<JSONRPCNotification> for JSONRPCBatchRequestItem {
+    fn from(v: JSONRPCNotification) -> Self {
+        Self::JSONRPCNotification(v)
+    }
+}
 /// A JSON-RPC batch response, as described in <https://www.jsonrpc.org/specification#batch>.
 pub type JSONRPCBatchResponse = Vec<JSONRPCBatchResponseItem>;
 /// The inline type of [`JSONRPCBatchResponse`]`.[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchResponseItem {
     /// [`JSONRPCResponse`]
@@ -547,12 +593,24 @@ impl __v::KeyedCheck for JSONRPCBatchResponseItem {
         }
     }
 }
+impl From<JSONRPCResponse> for JSONRPCBatchResponseItem {
+    fn from(v: JSONRPCResponse) -> Self {
+        Self::JSONRPCResponse(v)
+    }
+}
+impl From<JSONRPCError> for JSONRPCBatchResponseItem {
+    fn from(v: JSONRPCError) -> Self {
+        Self::JSONRPCError(v)
+    }
+}
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-03-26";
 pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
     String(String),
@@ -682,6 +740,21 @@ impl __v::Validate for ProgressToken {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for ProgressToken {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for ProgressToken {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for ProgressToken {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
     }
 }
 /// An opaque token used to represent a cursor for pagination.
@@ -1243,8 +1316,10 @@ impl __v::Validate for NotificationParams {
         }
     }
 }
+///
+/// The schema's `Result`, named `BaseResult` in Rust: `use` of a whole version module would otherwise shadow `std::result::Result`; `EmptyResult` keeps its name.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Result {
+pub struct BaseResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
@@ -1258,7 +1333,7 @@ pub struct __ResultBuilder {
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultBuilder {
-    type Output = Result;
+    type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
         &mut self,
         key: __p::Key<'de>,
@@ -1269,21 +1344,21 @@ impl __p::Builder for __ResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
-        Ok(Result {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BaseResult, E> {
+        Ok(BaseResult {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> serde::Deserialize<'de> for Result {
+impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
-impl serde::Serialize for Result {
+impl serde::Serialize for BaseResult {
     fn serialize<S: serde::Serializer>(
         &self,
         s: S,
@@ -1299,12 +1374,12 @@ impl serde::Serialize for Result {
         m.end()
     }
 }
-impl __rt::SchemaType for Result {
+impl __rt::SchemaType for BaseResult {
     fn schema_name(&self) -> &'static str {
         "Result"
     }
 }
-impl __p::Shape for Result {
+impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
@@ -1320,7 +1395,7 @@ impl __p::Shape for Result {
         __p::score_keys(o, &[], &["_meta"], &[])
     }
 }
-impl __v::Validate for Result {
+impl __v::Validate for BaseResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
         let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
@@ -1348,7 +1423,9 @@ impl __v::Validate for Result {
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
     String(String),
@@ -1478,6 +1555,21 @@ impl __v::Validate for RequestId {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for RequestId {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for RequestId {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for RequestId {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
     }
 }
 /// A request that expects a response.
@@ -1844,7 +1936,7 @@ impl __v::Validate for JSONRPCNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResponse {
     pub id: RequestId,
-    pub result: Result,
+    pub result: BaseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1854,7 +1946,7 @@ pub struct JSONRPCResponse {
 pub struct __JSONRPCResponseBuilder {
     __lit_jsonrpc: bool,
     id: Option<RequestId>,
-    result: Option<Result>,
+    result: Option<BaseResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCResponseBuilder {
@@ -1913,7 +2005,7 @@ impl serde::Serialize for JSONRPCResponse {
 impl JSONRPCResponse {
     /// A `JSONRPCResponse` with its required fields; the optional ones are absent.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(id: RequestId, result: Result) -> Self {
+    pub fn new(id: RequestId, result: BaseResult) -> Self {
         Self {
             id,
             result,
@@ -1933,7 +2025,7 @@ impl __p::Shape for JSONRPCResponse {
             &["jsonrpc", "id", "result"],
             &[
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
-                ("result", <Result as __p::Shape>::fits as __p::Fit),
+                ("result", <BaseResult as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1987,7 +2079,7 @@ impl __v::Validate for JSONRPCResponse {
         }
         if let Some(x) = __f[2] {
             cx.push_key("result");
-            <Result as __v::Validate>::validate_json(x, cx);
+            <BaseResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
@@ -2153,6 +2245,21 @@ impl __v::Validate for JSONRPCError {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
+impl JSONRPCError {
+    /// The error answer to the request `id`: `{"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}`.
+    pub fn for_request(id: RequestId, code: i64, message: impl Into<String>) -> Self {
+        Self {
+            id,
+            error: JSONRPCErrorError::new(code, message),
+            extra: Default::default(),
+        }
+    }
+    /// The same answer with the error's `data`.
+    pub fn with_data(mut self, data: serde_json::Value) -> Self {
+        self.error.data = Some(data);
+        self
+    }
+}
 /// The inline type of [`JSONRPCError`]`.error`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCErrorError {
@@ -2294,7 +2401,7 @@ impl __v::Validate for JSONRPCErrorError {
     }
 }
 /// A response that indicates success but carries no data.
-pub type EmptyResult = Result;
+pub type EmptyResult = BaseResult;
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -5905,6 +6012,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -6097,6 +6206,16 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
             Self::TextResourceContents(_) => 0usize,
             Self::BlobResourceContents(_) => 1usize,
         }
+    }
+}
+impl From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
     }
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -9090,6 +9209,8 @@ impl __v::Validate for PromptMessage {
 /// The inline type of [`PromptMessage`]`.content`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptMessageContent {
     /// [`TextContent`]
@@ -9278,6 +9399,26 @@ impl __v::Validate for PromptMessageContent {
         }
     }
 }
+impl From<TextContent> for PromptMessageContent {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for PromptMessageContent {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for PromptMessageContent {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
+impl From<EmbeddedResource> for PromptMessageContent {
+    fn from(v: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(v)
+    }
+}
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -9439,6 +9580,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -9631,6 +9774,16 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             Self::TextResourceContents(_) => 0usize,
             Self::BlobResourceContents(_) => 1usize,
         }
+    }
+}
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
     }
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -10214,6 +10367,8 @@ impl __v::Validate for CallToolResult {
 /// The inline type of [`CallToolResult`]`.content[]`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultContentItem {
     /// [`TextContent`]
@@ -10405,6 +10560,26 @@ impl __v::Validate for CallToolResultContentItem {
             }
             None => cx.required(o, &["type"], "CallToolResultContentItem"),
         }
+    }
+}
+impl From<TextContent> for CallToolResultContentItem {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for CallToolResultContentItem {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for CallToolResultContentItem {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
+impl From<EmbeddedResource> for CallToolResultContentItem {
+    fn from(v: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(v)
     }
 }
 /// Used by the client to invoke a tool provided by the server.
@@ -11867,6 +12042,15 @@ impl __v::Validate for LoggingMessageNotificationParams {
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
+///
+/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts after all of them.
+///
+/// ```
+/// use mcp_schema::v2025_03_26::LoggingLevel;
+/// assert!(LoggingLevel::Debug < LoggingLevel::Emergency);
+/// let minimum = LoggingLevel::from_wire("debug");
+/// assert!(LoggingLevel::Emergency >= minimum);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
     /// `"debug"`
@@ -12935,6 +13119,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`TextContent`]
@@ -13106,6 +13292,21 @@ impl __v::Validate for SamplingMessageContent {
             }
             None => cx.required(o, &["type"], "SamplingMessageContent"),
         }
+    }
+}
+impl From<TextContent> for SamplingMessageContent {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for SamplingMessageContent {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for SamplingMessageContent {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
     }
 }
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -14197,6 +14398,8 @@ impl __v::Validate for CompleteRequest {
 /// The inline type of [`CompleteRequest`]`.params.ref`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
     /// [`PromptReference`]
@@ -14354,6 +14557,16 @@ impl __v::Validate for CompleteRequestParamsRef {
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
+    }
+}
+impl From<PromptReference> for CompleteRequestParamsRef {
+    fn from(v: PromptReference) -> Self {
+        Self::PromptReference(v)
+    }
+}
+impl From<ResourceReference> for CompleteRequestParamsRef {
+    fn from(v: ResourceReference) -> Self {
+        Self::ResourceReference(v)
     }
 }
 /// The inline type of [`CompleteRequest`]`.params.argument`.
@@ -15698,6 +15911,8 @@ impl __v::Validate for RootsListChangedNotification {
     }
 }
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`PingRequest`]
@@ -16069,7 +16284,112 @@ impl __v::Validate for ClientRequest {
         }
     }
 }
+impl From<PingRequest> for ClientRequest {
+    fn from(v: PingRequest) -> Self {
+        Self::PingRequest(v)
+    }
+}
+impl From<InitializeRequest> for ClientRequest {
+    fn from(v: InitializeRequest) -> Self {
+        Self::InitializeRequest(v)
+    }
+}
+impl From<CompleteRequest> for ClientRequest {
+    fn from(v: CompleteRequest) -> Self {
+        Self::CompleteRequest(v)
+    }
+}
+impl From<SetLevelRequest> for ClientRequest {
+    fn from(v: SetLevelRequest) -> Self {
+        Self::SetLevelRequest(v)
+    }
+}
+impl From<GetPromptRequest> for ClientRequest {
+    fn from(v: GetPromptRequest) -> Self {
+        Self::GetPromptRequest(v)
+    }
+}
+impl From<ListPromptsRequest> for ClientRequest {
+    fn from(v: ListPromptsRequest) -> Self {
+        Self::ListPromptsRequest(v)
+    }
+}
+impl From<ListResourcesRequest> for ClientRequest {
+    fn from(v: ListResourcesRequest) -> Self {
+        Self::ListResourcesRequest(v)
+    }
+}
+impl From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(v: ListResourceTemplatesRequest) -> Self {
+        Self::ListResourceTemplatesRequest(v)
+    }
+}
+impl From<ReadResourceRequest> for ClientRequest {
+    fn from(v: ReadResourceRequest) -> Self {
+        Self::ReadResourceRequest(v)
+    }
+}
+impl From<SubscribeRequest> for ClientRequest {
+    fn from(v: SubscribeRequest) -> Self {
+        Self::SubscribeRequest(v)
+    }
+}
+impl From<UnsubscribeRequest> for ClientRequest {
+    fn from(v: UnsubscribeRequest) -> Self {
+        Self::UnsubscribeRequest(v)
+    }
+}
+impl From<CallToolRequest> for ClientRequest {
+    fn from(v: CallToolRequest) -> Self {
+        Self::CallToolRequest(v)
+    }
+}
+impl From<ListToolsRequest> for ClientRequest {
+    fn from(v: ListToolsRequest) -> Self {
+        Self::ListToolsRequest(v)
+    }
+}
+impl ClientRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+    /// The request's id; `None` only when it has none or one that is not a string or an integer.
+    /// (Owned: a request this version does not define keeps its id as raw JSON.)
+    pub fn id(&self) -> Option<RequestId> {
+        match self {
+            Self::PingRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::InitializeRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::CompleteRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::SetLevelRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::GetPromptRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListPromptsRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListResourcesRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListResourceTemplatesRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ReadResourceRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::SubscribeRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::UnsubscribeRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::CallToolRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListToolsRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::Unknown(raw) => crate::rpc::id_in(raw),
+        }
+    }
+    /// An error answer to this request, with its id.
+    pub fn error_response(
+        &self,
+        code: i64,
+        message: impl Into<String>,
+    ) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::new(self.id(), code, message)
+    }
+    /// The `-32601 Method not found` answer to this request, for a method the receiver does not serve.
+    pub fn method_not_found(&self) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
+    }
+}
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
     /// [`CancelledNotification`]
@@ -16269,7 +16589,35 @@ impl __v::Validate for ClientNotification {
         }
     }
 }
+impl From<CancelledNotification> for ClientNotification {
+    fn from(v: CancelledNotification) -> Self {
+        Self::CancelledNotification(v)
+    }
+}
+impl From<ProgressNotification> for ClientNotification {
+    fn from(v: ProgressNotification) -> Self {
+        Self::ProgressNotification(v)
+    }
+}
+impl From<InitializedNotification> for ClientNotification {
+    fn from(v: InitializedNotification) -> Self {
+        Self::InitializedNotification(v)
+    }
+}
+impl From<RootsListChangedNotification> for ClientNotification {
+    fn from(v: RootsListChangedNotification) -> Self {
+        Self::RootsListChangedNotification(v)
+    }
+}
+impl ClientNotification {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -16503,7 +16851,24 @@ impl __v::KeyedCheck for ClientResult {
         }
     }
 }
+impl From<EmptyResult> for ClientResult {
+    fn from(v: EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+impl From<CreateMessageResult> for ClientResult {
+    fn from(v: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(v)
+    }
+}
+impl From<ListRootsResult> for ClientResult {
+    fn from(v: ListRootsResult) -> Self {
+        Self::ListRootsResult(v)
+    }
+}
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
     /// [`PingRequest`]
@@ -16670,7 +17035,52 @@ impl __v::Validate for ServerRequest {
         }
     }
 }
+impl From<PingRequest> for ServerRequest {
+    fn from(v: PingRequest) -> Self {
+        Self::PingRequest(v)
+    }
+}
+impl From<CreateMessageRequest> for ServerRequest {
+    fn from(v: CreateMessageRequest) -> Self {
+        Self::CreateMessageRequest(v)
+    }
+}
+impl From<ListRootsRequest> for ServerRequest {
+    fn from(v: ListRootsRequest) -> Self {
+        Self::ListRootsRequest(v)
+    }
+}
+impl ServerRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+    /// The request's id; `None` only when it has none or one that is not a string or an integer.
+    /// (Owned: a request this version does not define keeps its id as raw JSON.)
+    pub fn id(&self) -> Option<RequestId> {
+        match self {
+            Self::PingRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::CreateMessageRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListRootsRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::Unknown(raw) => crate::rpc::id_in(raw),
+        }
+    }
+    /// An error answer to this request, with its id.
+    pub fn error_response(
+        &self,
+        code: i64,
+        message: impl Into<String>,
+    ) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::new(self.id(), code, message)
+    }
+    /// The `-32601 Method not found` answer to this request, for a method the receiver does not serve.
+    pub fn method_not_found(&self) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
+    }
+}
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// [`CancelledNotification`]
@@ -16946,7 +17356,50 @@ impl __v::Validate for ServerNotification {
         }
     }
 }
+impl From<CancelledNotification> for ServerNotification {
+    fn from(v: CancelledNotification) -> Self {
+        Self::CancelledNotification(v)
+    }
+}
+impl From<ProgressNotification> for ServerNotification {
+    fn from(v: ProgressNotification) -> Self {
+        Self::ProgressNotification(v)
+    }
+}
+impl From<LoggingMessageNotification> for ServerNotification {
+    fn from(v: LoggingMessageNotification) -> Self {
+        Self::LoggingMessageNotification(v)
+    }
+}
+impl From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(v: ResourceUpdatedNotification) -> Self {
+        Self::ResourceUpdatedNotification(v)
+    }
+}
+impl From<ResourceListChangedNotification> for ServerNotification {
+    fn from(v: ResourceListChangedNotification) -> Self {
+        Self::ResourceListChangedNotification(v)
+    }
+}
+impl From<ToolListChangedNotification> for ServerNotification {
+    fn from(v: ToolListChangedNotification) -> Self {
+        Self::ToolListChangedNotification(v)
+    }
+}
+impl From<PromptListChangedNotification> for ServerNotification {
+    fn from(v: PromptListChangedNotification) -> Self {
+        Self::PromptListChangedNotification(v)
+    }
+}
+impl ServerNotification {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -17402,6 +17855,58 @@ impl __v::KeyedCheck for ServerResult {
         }
     }
 }
+impl From<EmptyResult> for ServerResult {
+    fn from(v: EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+impl From<InitializeResult> for ServerResult {
+    fn from(v: InitializeResult) -> Self {
+        Self::InitializeResult(v)
+    }
+}
+impl From<CompleteResult> for ServerResult {
+    fn from(v: CompleteResult) -> Self {
+        Self::CompleteResult(v)
+    }
+}
+impl From<GetPromptResult> for ServerResult {
+    fn from(v: GetPromptResult) -> Self {
+        Self::GetPromptResult(v)
+    }
+}
+impl From<ListPromptsResult> for ServerResult {
+    fn from(v: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(v)
+    }
+}
+impl From<ListResourceTemplatesResult> for ServerResult {
+    fn from(v: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(v)
+    }
+}
+impl From<ListResourcesResult> for ServerResult {
+    fn from(v: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(v)
+    }
+}
+impl From<ReadResourceResult> for ServerResult {
+    fn from(v: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(v)
+    }
+}
+impl From<CallToolResult> for ServerResult {
+    fn from(v: CallToolResult) -> Self {
+        Self::CallToolResult(v)
+    }
+}
+impl From<ListToolsResult> for ServerResult {
+    fn from(v: ListToolsResult) -> Self {
+        Self::ListToolsResult(v)
+    }
+}
+/// A `resources/read` of a URI the server does not have (resources page of the spec, 2025-11-25 and earlier).
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
 /// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCError`]. See [`__rt::Message`].
 pub type ClientMessage = __rt::Message<
     RequestId,
@@ -17877,7 +18382,7 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<
         ResourceUpdatedNotificationParams,
     >("ResourceUpdatedNotificationParams"),
-    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<BaseResult>("Result"),
     __rt::dynamic::DynType::of::<Role>("Role"),
     __rt::dynamic::DynType::of::<Root>("Root"),
     __rt::dynamic::DynType::of::<

@@ -12,6 +12,8 @@ pub const SCHEMA_LABEL: &str = "2025-06-18";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -273,6 +275,26 @@ impl __v::KeyedCheck for JSONRPCMessage {
         }
     }
 }
+impl From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(v: JSONRPCRequest) -> Self {
+        Self::JSONRPCRequest(v)
+    }
+}
+impl From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(v: JSONRPCNotification) -> Self {
+        Self::JSONRPCNotification(v)
+    }
+}
+impl From<JSONRPCResponse> for JSONRPCMessage {
+    fn from(v: JSONRPCResponse) -> Self {
+        Self::JSONRPCResponse(v)
+    }
+}
+impl From<JSONRPCError> for JSONRPCMessage {
+    fn from(v: JSONRPCError) -> Self {
+        Self::JSONRPCError(v)
+    }
+}
 /// Marked `@internal` in the schema.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
 /// Marked `@internal` in the schema.
@@ -280,7 +302,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
     String(String),
@@ -410,6 +434,21 @@ impl __v::Validate for ProgressToken {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for ProgressToken {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for ProgressToken {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for ProgressToken {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
     }
 }
 /// An opaque token used to represent a cursor for pagination.
@@ -974,8 +1013,10 @@ impl __v::Validate for NotificationParams {
         }
     }
 }
+///
+/// The schema's `Result`, named `BaseResult` in Rust: `use` of a whole version module would otherwise shadow `std::result::Result`; `EmptyResult` keeps its name.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Result {
+pub struct BaseResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
@@ -989,7 +1030,7 @@ pub struct __ResultBuilder {
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultBuilder {
-    type Output = Result;
+    type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
         &mut self,
         key: __p::Key<'de>,
@@ -1000,21 +1041,21 @@ impl __p::Builder for __ResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
-        Ok(Result {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BaseResult, E> {
+        Ok(BaseResult {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> serde::Deserialize<'de> for Result {
+impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
-impl serde::Serialize for Result {
+impl serde::Serialize for BaseResult {
     fn serialize<S: serde::Serializer>(
         &self,
         s: S,
@@ -1030,12 +1071,12 @@ impl serde::Serialize for Result {
         m.end()
     }
 }
-impl __rt::SchemaType for Result {
+impl __rt::SchemaType for BaseResult {
     fn schema_name(&self) -> &'static str {
         "Result"
     }
 }
-impl __p::Shape for Result {
+impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
@@ -1051,7 +1092,7 @@ impl __p::Shape for Result {
         __p::score_keys(o, &[], &["_meta"], &[])
     }
 }
-impl __v::Validate for Result {
+impl __v::Validate for BaseResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
         let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
@@ -1079,7 +1120,9 @@ impl __v::Validate for Result {
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
     String(String),
@@ -1209,6 +1252,21 @@ impl __v::Validate for RequestId {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for RequestId {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for RequestId {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for RequestId {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
     }
 }
 /// A request that expects a response.
@@ -1575,7 +1633,7 @@ impl __v::Validate for JSONRPCNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResponse {
     pub id: RequestId,
-    pub result: Result,
+    pub result: BaseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1585,7 +1643,7 @@ pub struct JSONRPCResponse {
 pub struct __JSONRPCResponseBuilder {
     __lit_jsonrpc: bool,
     id: Option<RequestId>,
-    result: Option<Result>,
+    result: Option<BaseResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCResponseBuilder {
@@ -1644,7 +1702,7 @@ impl serde::Serialize for JSONRPCResponse {
 impl JSONRPCResponse {
     /// A `JSONRPCResponse` with its required fields; the optional ones are absent.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(id: RequestId, result: Result) -> Self {
+    pub fn new(id: RequestId, result: BaseResult) -> Self {
         Self {
             id,
             result,
@@ -1664,7 +1722,7 @@ impl __p::Shape for JSONRPCResponse {
             &["jsonrpc", "id", "result"],
             &[
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
-                ("result", <Result as __p::Shape>::fits as __p::Fit),
+                ("result", <BaseResult as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1718,7 +1776,7 @@ impl __v::Validate for JSONRPCResponse {
         }
         if let Some(x) = __f[2] {
             cx.push_key("result");
-            <Result as __v::Validate>::validate_json(x, cx);
+            <BaseResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
@@ -1884,6 +1942,21 @@ impl __v::Validate for JSONRPCError {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
+impl JSONRPCError {
+    /// The error answer to the request `id`: `{"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}`.
+    pub fn for_request(id: RequestId, code: i64, message: impl Into<String>) -> Self {
+        Self {
+            id,
+            error: JSONRPCErrorError::new(code, message),
+            extra: Default::default(),
+        }
+    }
+    /// The same answer with the error's `data`.
+    pub fn with_data(mut self, data: serde_json::Value) -> Self {
+        self.error.data = Some(data);
+        self
+    }
+}
 /// The inline type of [`JSONRPCError`]`.error`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCErrorError {
@@ -2025,7 +2098,7 @@ impl __v::Validate for JSONRPCErrorError {
     }
 }
 /// A response that indicates success but carries no data.
-pub type EmptyResult = Result;
+pub type EmptyResult = BaseResult;
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -5826,6 +5899,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -6019,6 +6094,16 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
             Self::TextResourceContents(_) => 0usize,
             Self::BlobResourceContents(_) => 1usize,
         }
+    }
+}
+impl From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
     }
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -9753,6 +9838,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -9946,6 +10033,16 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             Self::TextResourceContents(_) => 0usize,
             Self::BlobResourceContents(_) => 1usize,
         }
+    }
+}
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
     }
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -12240,6 +12337,15 @@ impl __v::Validate for LoggingMessageNotificationParams {
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
+///
+/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts after all of them.
+///
+/// ```
+/// use mcp_schema::v2025_06_18::LoggingLevel;
+/// assert!(LoggingLevel::Debug < LoggingLevel::Emergency);
+/// let minimum = LoggingLevel::from_wire("debug");
+/// assert!(LoggingLevel::Emergency >= minimum);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
     /// `"debug"`
@@ -13310,6 +13416,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`TextContent`]
@@ -13483,6 +13591,21 @@ impl __v::Validate for SamplingMessageContent {
         }
     }
 }
+impl From<TextContent> for SamplingMessageContent {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for SamplingMessageContent {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for SamplingMessageContent {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotations {
@@ -13650,6 +13773,8 @@ impl __v::Validate for Annotations {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// [`TextContent`]
@@ -13844,6 +13969,31 @@ impl __v::Validate for ContentBlock {
             }
             None => cx.required(o, &["type"], "ContentBlock"),
         }
+    }
+}
+impl From<TextContent> for ContentBlock {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for ContentBlock {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for ContentBlock {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
+impl From<ResourceLink> for ContentBlock {
+    fn from(v: ResourceLink) -> Self {
+        Self::ResourceLink(v)
+    }
+}
+impl From<EmbeddedResource> for ContentBlock {
+    fn from(v: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(v)
     }
 }
 /// Text provided to or from an LLM.
@@ -14870,6 +15020,8 @@ impl __v::Validate for CompleteRequest {
 /// The inline type of [`CompleteRequest`]`.params.ref`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
     /// [`PromptReference`]
@@ -15029,6 +15181,16 @@ impl __v::Validate for CompleteRequestParamsRef {
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
+    }
+}
+impl From<PromptReference> for CompleteRequestParamsRef {
+    fn from(v: PromptReference) -> Self {
+        Self::PromptReference(v)
+    }
+}
+impl From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(v: ResourceTemplateReference) -> Self {
+        Self::ResourceTemplateReference(v)
     }
 }
 /// The inline type of [`CompleteRequest`]`.params.argument`.
@@ -16986,6 +17148,8 @@ impl __v::Validate for ElicitRequestParams {
 /// without nested objects or arrays.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// [`StringSchema`]
@@ -17245,6 +17409,26 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             Self::BooleanSchema(_) => 2usize,
             Self::EnumSchema(_) => 3usize,
         }
+    }
+}
+impl From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(v: StringSchema) -> Self {
+        Self::StringSchema(v)
+    }
+}
+impl From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(v: NumberSchema) -> Self {
+        Self::NumberSchema(v)
+    }
+}
+impl From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(v: BooleanSchema) -> Self {
+        Self::BooleanSchema(v)
+    }
+}
+impl From<EnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: EnumSchema) -> Self {
+        Self::EnumSchema(v)
     }
 }
 ///
@@ -18508,6 +18692,8 @@ impl __v::Validate for ElicitResultAction {
 /// The inline type of [`ElicitResult`]`.content{}`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
     /// String
@@ -18679,9 +18865,31 @@ impl __v::Validate for ElicitResultContentValue {
         }
     }
 }
+impl From<String> for ElicitResultContentValue {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for ElicitResultContentValue {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<serde_json::Number> for ElicitResultContentValue {
+    fn from(v: serde_json::Number) -> Self {
+        Self::Number(v)
+    }
+}
+impl From<bool> for ElicitResultContentValue {
+    fn from(v: bool) -> Self {
+        Self::Boolean(v)
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`PingRequest`]
@@ -19053,9 +19261,114 @@ impl __v::Validate for ClientRequest {
         }
     }
 }
+impl From<PingRequest> for ClientRequest {
+    fn from(v: PingRequest) -> Self {
+        Self::PingRequest(v)
+    }
+}
+impl From<InitializeRequest> for ClientRequest {
+    fn from(v: InitializeRequest) -> Self {
+        Self::InitializeRequest(v)
+    }
+}
+impl From<CompleteRequest> for ClientRequest {
+    fn from(v: CompleteRequest) -> Self {
+        Self::CompleteRequest(v)
+    }
+}
+impl From<SetLevelRequest> for ClientRequest {
+    fn from(v: SetLevelRequest) -> Self {
+        Self::SetLevelRequest(v)
+    }
+}
+impl From<GetPromptRequest> for ClientRequest {
+    fn from(v: GetPromptRequest) -> Self {
+        Self::GetPromptRequest(v)
+    }
+}
+impl From<ListPromptsRequest> for ClientRequest {
+    fn from(v: ListPromptsRequest) -> Self {
+        Self::ListPromptsRequest(v)
+    }
+}
+impl From<ListResourcesRequest> for ClientRequest {
+    fn from(v: ListResourcesRequest) -> Self {
+        Self::ListResourcesRequest(v)
+    }
+}
+impl From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(v: ListResourceTemplatesRequest) -> Self {
+        Self::ListResourceTemplatesRequest(v)
+    }
+}
+impl From<ReadResourceRequest> for ClientRequest {
+    fn from(v: ReadResourceRequest) -> Self {
+        Self::ReadResourceRequest(v)
+    }
+}
+impl From<SubscribeRequest> for ClientRequest {
+    fn from(v: SubscribeRequest) -> Self {
+        Self::SubscribeRequest(v)
+    }
+}
+impl From<UnsubscribeRequest> for ClientRequest {
+    fn from(v: UnsubscribeRequest) -> Self {
+        Self::UnsubscribeRequest(v)
+    }
+}
+impl From<CallToolRequest> for ClientRequest {
+    fn from(v: CallToolRequest) -> Self {
+        Self::CallToolRequest(v)
+    }
+}
+impl From<ListToolsRequest> for ClientRequest {
+    fn from(v: ListToolsRequest) -> Self {
+        Self::ListToolsRequest(v)
+    }
+}
+impl ClientRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+    /// The request's id; `None` only when it has none or one that is not a string or an integer.
+    /// (Owned: a request this version does not define keeps its id as raw JSON.)
+    pub fn id(&self) -> Option<RequestId> {
+        match self {
+            Self::PingRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::InitializeRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::CompleteRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::SetLevelRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::GetPromptRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListPromptsRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListResourcesRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListResourceTemplatesRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ReadResourceRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::SubscribeRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::UnsubscribeRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::CallToolRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListToolsRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::Unknown(raw) => crate::rpc::id_in(raw),
+        }
+    }
+    /// An error answer to this request, with its id.
+    pub fn error_response(
+        &self,
+        code: i64,
+        message: impl Into<String>,
+    ) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::new(self.id(), code, message)
+    }
+    /// The `-32601 Method not found` answer to this request, for a method the receiver does not serve.
+    pub fn method_not_found(&self) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
     /// [`CancelledNotification`]
@@ -19255,9 +19568,37 @@ impl __v::Validate for ClientNotification {
         }
     }
 }
+impl From<CancelledNotification> for ClientNotification {
+    fn from(v: CancelledNotification) -> Self {
+        Self::CancelledNotification(v)
+    }
+}
+impl From<ProgressNotification> for ClientNotification {
+    fn from(v: ProgressNotification) -> Self {
+        Self::ProgressNotification(v)
+    }
+}
+impl From<InitializedNotification> for ClientNotification {
+    fn from(v: InitializedNotification) -> Self {
+        Self::InitializedNotification(v)
+    }
+}
+impl From<RootsListChangedNotification> for ClientNotification {
+    fn from(v: RootsListChangedNotification) -> Self {
+        Self::RootsListChangedNotification(v)
+    }
+}
+impl ClientNotification {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -19512,9 +19853,31 @@ impl __v::KeyedCheck for ClientResult {
         }
     }
 }
+impl From<EmptyResult> for ClientResult {
+    fn from(v: EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+impl From<CreateMessageResult> for ClientResult {
+    fn from(v: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(v)
+    }
+}
+impl From<ListRootsResult> for ClientResult {
+    fn from(v: ListRootsResult) -> Self {
+        Self::ListRootsResult(v)
+    }
+}
+impl From<ElicitResult> for ClientResult {
+    fn from(v: ElicitResult) -> Self {
+        Self::ElicitResult(v)
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
     /// [`PingRequest`]
@@ -19703,9 +20066,60 @@ impl __v::Validate for ServerRequest {
         }
     }
 }
+impl From<PingRequest> for ServerRequest {
+    fn from(v: PingRequest) -> Self {
+        Self::PingRequest(v)
+    }
+}
+impl From<CreateMessageRequest> for ServerRequest {
+    fn from(v: CreateMessageRequest) -> Self {
+        Self::CreateMessageRequest(v)
+    }
+}
+impl From<ListRootsRequest> for ServerRequest {
+    fn from(v: ListRootsRequest) -> Self {
+        Self::ListRootsRequest(v)
+    }
+}
+impl From<ElicitRequest> for ServerRequest {
+    fn from(v: ElicitRequest) -> Self {
+        Self::ElicitRequest(v)
+    }
+}
+impl ServerRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+    /// The request's id; `None` only when it has none or one that is not a string or an integer.
+    /// (Owned: a request this version does not define keeps its id as raw JSON.)
+    pub fn id(&self) -> Option<RequestId> {
+        match self {
+            Self::PingRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::CreateMessageRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ListRootsRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::ElicitRequest(r) => crate::rpc::id_in(&r.extra),
+            Self::Unknown(raw) => crate::rpc::id_in(raw),
+        }
+    }
+    /// An error answer to this request, with its id.
+    pub fn error_response(
+        &self,
+        code: i64,
+        message: impl Into<String>,
+    ) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::new(self.id(), code, message)
+    }
+    /// The `-32601 Method not found` answer to this request, for a method the receiver does not serve.
+    pub fn method_not_found(&self) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// [`CancelledNotification`]
@@ -19981,9 +20395,52 @@ impl __v::Validate for ServerNotification {
         }
     }
 }
+impl From<CancelledNotification> for ServerNotification {
+    fn from(v: CancelledNotification) -> Self {
+        Self::CancelledNotification(v)
+    }
+}
+impl From<ProgressNotification> for ServerNotification {
+    fn from(v: ProgressNotification) -> Self {
+        Self::ProgressNotification(v)
+    }
+}
+impl From<LoggingMessageNotification> for ServerNotification {
+    fn from(v: LoggingMessageNotification) -> Self {
+        Self::LoggingMessageNotification(v)
+    }
+}
+impl From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(v: ResourceUpdatedNotification) -> Self {
+        Self::ResourceUpdatedNotification(v)
+    }
+}
+impl From<ResourceListChangedNotification> for ServerNotification {
+    fn from(v: ResourceListChangedNotification) -> Self {
+        Self::ResourceListChangedNotification(v)
+    }
+}
+impl From<ToolListChangedNotification> for ServerNotification {
+    fn from(v: ToolListChangedNotification) -> Self {
+        Self::ToolListChangedNotification(v)
+    }
+}
+impl From<PromptListChangedNotification> for ServerNotification {
+    fn from(v: PromptListChangedNotification) -> Self {
+        Self::PromptListChangedNotification(v)
+    }
+}
+impl ServerNotification {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -20440,6 +20897,58 @@ impl __v::KeyedCheck for ServerResult {
         }
     }
 }
+impl From<EmptyResult> for ServerResult {
+    fn from(v: EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+impl From<InitializeResult> for ServerResult {
+    fn from(v: InitializeResult) -> Self {
+        Self::InitializeResult(v)
+    }
+}
+impl From<CompleteResult> for ServerResult {
+    fn from(v: CompleteResult) -> Self {
+        Self::CompleteResult(v)
+    }
+}
+impl From<GetPromptResult> for ServerResult {
+    fn from(v: GetPromptResult) -> Self {
+        Self::GetPromptResult(v)
+    }
+}
+impl From<ListPromptsResult> for ServerResult {
+    fn from(v: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(v)
+    }
+}
+impl From<ListResourceTemplatesResult> for ServerResult {
+    fn from(v: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(v)
+    }
+}
+impl From<ListResourcesResult> for ServerResult {
+    fn from(v: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(v)
+    }
+}
+impl From<ReadResourceResult> for ServerResult {
+    fn from(v: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(v)
+    }
+}
+impl From<CallToolResult> for ServerResult {
+    fn from(v: CallToolResult) -> Self {
+        Self::CallToolResult(v)
+    }
+}
+impl From<ListToolsResult> for ServerResult {
+    fn from(v: ListToolsResult) -> Self {
+        Self::ListToolsResult(v)
+    }
+}
+/// A `resources/read` of a URI the server does not have (resources page of the spec, 2025-11-25 and earlier).
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
 /// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCError`]. See [`__rt::Message`].
 pub type ClientMessage = __rt::Message<
     RequestId,
@@ -20951,7 +21460,7 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<
         ResourceUpdatedNotificationParams,
     >("ResourceUpdatedNotificationParams"),
-    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<BaseResult>("Result"),
     __rt::dynamic::DynType::of::<Role>("Role"),
     __rt::dynamic::DynType::of::<Root>("Root"),
     __rt::dynamic::DynType::of::<

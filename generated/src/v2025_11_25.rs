@@ -12,6 +12,8 @@ pub const SCHEMA_LABEL: &str = "2025-11-25";
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -256,6 +258,31 @@ impl __v::KeyedCheck for JSONRPCMessage {
         }
     }
 }
+impl From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(v: JSONRPCRequest) -> Self {
+        Self::JSONRPCRequest(v)
+    }
+}
+impl From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(v: JSONRPCNotification) -> Self {
+        Self::JSONRPCNotification(v)
+    }
+}
+impl From<JSONRPCResponse> for JSONRPCMessage {
+    fn from(v: JSONRPCResponse) -> Self {
+        Self::JSONRPCResponse(v)
+    }
+}
+impl From<JSONRPCResultResponse> for JSONRPCMessage {
+    fn from(v: JSONRPCResultResponse) -> Self {
+        Self::JSONRPCResponse(<JSONRPCResponse as From<_>>::from(v))
+    }
+}
+impl From<JSONRPCErrorResponse> for JSONRPCMessage {
+    fn from(v: JSONRPCErrorResponse) -> Self {
+        Self::JSONRPCResponse(<JSONRPCResponse as From<_>>::from(v))
+    }
+}
 /// Marked `@internal` in the schema.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 /// Marked `@internal` in the schema.
@@ -263,7 +290,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
     String(String),
@@ -393,6 +422,21 @@ impl __v::Validate for ProgressToken {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for ProgressToken {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for ProgressToken {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for ProgressToken {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
     }
 }
 /// An opaque token used to represent a cursor for pagination.
@@ -1095,8 +1139,10 @@ impl __v::Validate for Notification {
         }
     }
 }
+///
+/// The schema's `Result`, named `BaseResult` in Rust: `use` of a whole version module would otherwise shadow `std::result::Result`; `EmptyResult` keeps its name.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Result {
+pub struct BaseResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
@@ -1110,7 +1156,7 @@ pub struct __ResultBuilder {
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultBuilder {
-    type Output = Result;
+    type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
         &mut self,
         key: __p::Key<'de>,
@@ -1121,21 +1167,21 @@ impl __p::Builder for __ResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
-        Ok(Result {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BaseResult, E> {
+        Ok(BaseResult {
             meta: self.meta,
             extra: self.extra,
         })
     }
 }
-impl<'de> serde::Deserialize<'de> for Result {
+impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
-impl serde::Serialize for Result {
+impl serde::Serialize for BaseResult {
     fn serialize<S: serde::Serializer>(
         &self,
         s: S,
@@ -1151,12 +1197,12 @@ impl serde::Serialize for Result {
         m.end()
     }
 }
-impl __rt::SchemaType for Result {
+impl __rt::SchemaType for BaseResult {
     fn schema_name(&self) -> &'static str {
         "Result"
     }
 }
-impl __p::Shape for Result {
+impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
@@ -1172,7 +1218,7 @@ impl __p::Shape for Result {
         __p::score_keys(o, &[], &["_meta"], &[])
     }
 }
-impl __v::Validate for Result {
+impl __v::Validate for BaseResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
         let mut __f: [Option<&'v serde_json::Value>; 1usize] = [None; 1usize];
@@ -1337,7 +1383,9 @@ impl __v::Validate for Error {
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
     String(String),
@@ -1467,6 +1515,21 @@ impl __v::Validate for RequestId {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for RequestId {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for RequestId {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for RequestId {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
     }
 }
 /// A request that expects a response.
@@ -1833,7 +1896,7 @@ impl __v::Validate for JSONRPCNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResultResponse {
     pub id: RequestId,
-    pub result: Result,
+    pub result: BaseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -1843,7 +1906,7 @@ pub struct JSONRPCResultResponse {
 pub struct __JSONRPCResultResponseBuilder {
     __lit_jsonrpc: bool,
     id: Option<RequestId>,
-    result: Option<Result>,
+    result: Option<BaseResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCResultResponseBuilder {
@@ -1907,7 +1970,7 @@ impl serde::Serialize for JSONRPCResultResponse {
 impl JSONRPCResultResponse {
     /// A `JSONRPCResultResponse` with its required fields; the optional ones are absent.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(id: RequestId, result: Result) -> Self {
+    pub fn new(id: RequestId, result: BaseResult) -> Self {
         Self {
             id,
             result,
@@ -1927,7 +1990,7 @@ impl __p::Shape for JSONRPCResultResponse {
             &["jsonrpc", "id", "result"],
             &[
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
-                ("result", <Result as __p::Shape>::fits as __p::Fit),
+                ("result", <BaseResult as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -1981,7 +2044,7 @@ impl __v::Validate for JSONRPCResultResponse {
         }
         if let Some(x) = __f[2] {
             cx.push_key("result");
-            <Result as __v::Validate>::validate_json(x, cx);
+            <BaseResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
@@ -2153,9 +2216,38 @@ impl __v::Validate for JSONRPCErrorResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
+impl JSONRPCErrorResponse {
+    /// The error answer to the request `id`: `{"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}`.
+    pub fn for_request(id: RequestId, code: i64, message: impl Into<String>) -> Self {
+        Self {
+            id: Some(id),
+            error: Error::new(code, message),
+            extra: Default::default(),
+        }
+    }
+    /// The same answer with the error's `data`.
+    pub fn with_data(mut self, data: serde_json::Value) -> Self {
+        self.error.data = Some(data);
+        self
+    }
+}
+/// The typed form of an error answer built without a version's types (e.g. by [`crate::rpc::Invalid`]).
+impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
+    fn from(e: crate::rpc::ErrorResponse<RequestId>) -> Self {
+        let mut error = Error::new(e.error.code, e.error.message);
+        error.data = e.error.data;
+        Self {
+            id: e.id,
+            error,
+            extra: Default::default(),
+        }
+    }
+}
 /// A response to a request, containing either the result or error.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
     /// [`JSONRPCResultResponse`]
@@ -2364,6 +2456,16 @@ impl __v::KeyedCheck for JSONRPCResponse {
             Self::JSONRPCResultResponse(_) => 0usize,
             Self::JSONRPCErrorResponse(_) => 1usize,
         }
+    }
+}
+impl From<JSONRPCResultResponse> for JSONRPCResponse {
+    fn from(v: JSONRPCResultResponse) -> Self {
+        Self::JSONRPCResultResponse(v)
+    }
+}
+impl From<JSONRPCErrorResponse> for JSONRPCResponse {
+    fn from(v: JSONRPCErrorResponse) -> Self {
+        Self::JSONRPCErrorResponse(v)
     }
 }
 pub const PARSE_ERROR: i64 = -32700;
@@ -2807,7 +2909,7 @@ impl __v::Validate for URLElicitationRequiredErrorError {
     }
 }
 /// A response that indicates success but carries no data.
-pub type EmptyResult = Result;
+pub type EmptyResult = BaseResult;
 /// Parameters for a `notifications/cancelled` notification.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CancelledNotificationParams {
@@ -8921,6 +9023,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -9114,6 +9218,16 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
             Self::TextResourceContents(_) => 0usize,
             Self::BlobResourceContents(_) => 1usize,
         }
+    }
+}
+impl From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
     }
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -13312,6 +13426,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -13505,6 +13621,16 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             Self::TextResourceContents(_) => 0usize,
             Self::BlobResourceContents(_) => 1usize,
         }
+    }
+}
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
     }
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -19417,6 +19543,15 @@ impl __v::Validate for LoggingMessageNotification {
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
+///
+/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts after all of them.
+///
+/// ```
+/// use mcp_schema::v2025_11_25::LoggingLevel;
+/// assert!(LoggingLevel::Debug < LoggingLevel::Emergency);
+/// let minimum = LoggingLevel::from_wire("debug");
+/// assert!(LoggingLevel::Emergency >= minimum);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
     /// `"debug"`
@@ -20882,6 +21017,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`SamplingMessageContentBlock`]
@@ -20999,7 +21136,54 @@ impl __v::Validate for SamplingMessageContent {
         }
     }
 }
+impl From<SamplingMessageContentBlock> for SamplingMessageContent {
+    fn from(v: SamplingMessageContentBlock) -> Self {
+        Self::SamplingMessageContentBlock(v)
+    }
+}
+impl From<TextContent> for SamplingMessageContent {
+    fn from(v: TextContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<ImageContent> for SamplingMessageContent {
+    fn from(v: ImageContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<AudioContent> for SamplingMessageContent {
+    fn from(v: AudioContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContent {
+    fn from(v: ToolUseContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContent {
+    fn from(v: ToolResultContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
+    fn from(v: Vec<SamplingMessageContentBlock>) -> Self {
+        Self::SamplingMessageContentBlockArray(v)
+    }
+}
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
     /// [`TextContent`]
@@ -21217,6 +21401,31 @@ impl __v::Validate for SamplingMessageContentBlock {
         }
     }
 }
+impl From<TextContent> for SamplingMessageContentBlock {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for SamplingMessageContentBlock {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for SamplingMessageContentBlock {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContentBlock {
+    fn from(v: ToolUseContent) -> Self {
+        Self::ToolUseContent(v)
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContentBlock {
+    fn from(v: ToolResultContent) -> Self {
+        Self::ToolResultContent(v)
+    }
+}
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotations {
@@ -21384,6 +21593,8 @@ impl __v::Validate for Annotations {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// [`TextContent`]
@@ -21578,6 +21789,31 @@ impl __v::Validate for ContentBlock {
             }
             None => cx.required(o, &["type"], "ContentBlock"),
         }
+    }
+}
+impl From<TextContent> for ContentBlock {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for ContentBlock {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for ContentBlock {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
+impl From<ResourceLink> for ContentBlock {
+    fn from(v: ResourceLink) -> Self {
+        Self::ResourceLink(v)
+    }
+}
+impl From<EmbeddedResource> for ContentBlock {
+    fn from(v: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(v)
     }
 }
 /// Text provided to or from an LLM.
@@ -23094,6 +23330,8 @@ impl __v::Validate for CompleteRequestParams {
 /// The inline type of [`CompleteRequestParams`]`.ref`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
     /// [`PromptReference`]
@@ -23253,6 +23491,16 @@ impl __v::Validate for CompleteRequestParamsRef {
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
+    }
+}
+impl From<PromptReference> for CompleteRequestParamsRef {
+    fn from(v: PromptReference) -> Self {
+        Self::PromptReference(v)
+    }
+}
+impl From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(v: ResourceTemplateReference) -> Self {
+        Self::ResourceTemplateReference(v)
     }
 }
 /// The inline type of [`CompleteRequestParams`]`.argument`.
@@ -25504,6 +25752,8 @@ impl __v::Validate for ElicitRequestURLParams {
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
 /// Read by `mode`, before any other field. Without `mode` it is [`ElicitRequestFormParams`](Self::ElicitRequestFormParams). A `mode` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
     /// [`ElicitRequestFormParams`]
@@ -25660,6 +25910,16 @@ impl __v::Validate for ElicitRequestParams {
             }
             None => <ElicitRequestFormParams as __v::Validate>::validate_json(v, cx),
         }
+    }
+}
+impl From<ElicitRequestFormParams> for ElicitRequestParams {
+    fn from(v: ElicitRequestFormParams) -> Self {
+        Self::ElicitRequestFormParams(v)
+    }
+}
+impl From<ElicitRequestURLParams> for ElicitRequestParams {
+    fn from(v: ElicitRequestURLParams) -> Self {
+        Self::ElicitRequestURLParams(v)
     }
 }
 /// A request from the server to elicit additional information from the user via the client.
@@ -25838,6 +26098,8 @@ impl __v::Validate for ElicitRequest {
 /// without nested objects or arrays.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// [`StringSchema`]
@@ -26136,6 +26398,61 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             Self::BooleanSchema(_) => 2usize,
             Self::EnumSchema(_) => 3usize,
         }
+    }
+}
+impl From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(v: StringSchema) -> Self {
+        Self::StringSchema(v)
+    }
+}
+impl From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(v: NumberSchema) -> Self {
+        Self::NumberSchema(v)
+    }
+}
+impl From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(v: BooleanSchema) -> Self {
+        Self::BooleanSchema(v)
+    }
+}
+impl From<EnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: EnumSchema) -> Self {
+        Self::EnumSchema(v)
+    }
+}
+impl From<SingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: SingleSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<UntitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: UntitledSingleSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: TitledSingleSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<MultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: MultiSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: UntitledMultiSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: TitledMultiSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: LegacyTitledEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
     }
 }
 ///
@@ -27526,6 +27843,8 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
     /// [`UntitledSingleSelectEnumSchema`]
@@ -27745,6 +28064,16 @@ impl __v::KeyedCheck for SingleSelectEnumSchema {
             Self::UntitledSingleSelectEnumSchema(_) => 0usize,
             Self::TitledSingleSelectEnumSchema(_) => 1usize,
         }
+    }
+}
+impl From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(v: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnumSchema(v)
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(v: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnumSchema(v)
     }
 }
 /// Schema for multiple-selection enumeration without display titles for options.
@@ -28640,6 +28969,8 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
     /// [`UntitledMultiSelectEnumSchema`]
@@ -28844,6 +29175,16 @@ impl __v::KeyedCheck for MultiSelectEnumSchema {
             Self::UntitledMultiSelectEnumSchema(_) => 0usize,
             Self::TitledMultiSelectEnumSchema(_) => 1usize,
         }
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(v: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnumSchema(v)
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(v: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnumSchema(v)
     }
 }
 /// Use TitledSingleSelectEnumSchema instead.
@@ -29078,6 +29419,8 @@ impl __v::Validate for LegacyTitledEnumSchema {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
     /// [`SingleSelectEnumSchema`]
@@ -29334,6 +29677,41 @@ impl __v::KeyedCheck for EnumSchema {
             Self::MultiSelectEnumSchema(_) => 1usize,
             Self::LegacyTitledEnumSchema(_) => 2usize,
         }
+    }
+}
+impl From<SingleSelectEnumSchema> for EnumSchema {
+    fn from(v: SingleSelectEnumSchema) -> Self {
+        Self::SingleSelectEnumSchema(v)
+    }
+}
+impl From<UntitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(v: UntitledSingleSelectEnumSchema) -> Self {
+        Self::SingleSelectEnumSchema(<SingleSelectEnumSchema as From<_>>::from(v))
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(v: TitledSingleSelectEnumSchema) -> Self {
+        Self::SingleSelectEnumSchema(<SingleSelectEnumSchema as From<_>>::from(v))
+    }
+}
+impl From<MultiSelectEnumSchema> for EnumSchema {
+    fn from(v: MultiSelectEnumSchema) -> Self {
+        Self::MultiSelectEnumSchema(v)
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(v: UntitledMultiSelectEnumSchema) -> Self {
+        Self::MultiSelectEnumSchema(<MultiSelectEnumSchema as From<_>>::from(v))
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(v: TitledMultiSelectEnumSchema) -> Self {
+        Self::MultiSelectEnumSchema(<MultiSelectEnumSchema as From<_>>::from(v))
+    }
+}
+impl From<LegacyTitledEnumSchema> for EnumSchema {
+    fn from(v: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitledEnumSchema(v)
     }
 }
 /// The client's response to an elicitation request.
@@ -29610,6 +29988,8 @@ impl __v::Validate for ElicitResultAction {
 /// The inline type of [`ElicitResult`]`.content{}`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
     /// String
@@ -29803,6 +30183,31 @@ impl __v::Validate for ElicitResultContentValue {
             }
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for ElicitResultContentValue {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for ElicitResultContentValue {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<serde_json::Number> for ElicitResultContentValue {
+    fn from(v: serde_json::Number) -> Self {
+        Self::Number(v)
+    }
+}
+impl From<bool> for ElicitResultContentValue {
+    fn from(v: bool) -> Self {
+        Self::Boolean(v)
+    }
+}
+impl From<Vec<String>> for ElicitResultContentValue {
+    fn from(v: Vec<String>) -> Self {
+        Self::StringArray(v)
     }
 }
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
@@ -30088,6 +30493,8 @@ impl __v::Validate for ElicitationCompleteNotificationParams {
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`PingRequest`]
@@ -30540,9 +30947,138 @@ impl __v::Validate for ClientRequest {
         }
     }
 }
+impl From<PingRequest> for ClientRequest {
+    fn from(v: PingRequest) -> Self {
+        Self::PingRequest(v)
+    }
+}
+impl From<InitializeRequest> for ClientRequest {
+    fn from(v: InitializeRequest) -> Self {
+        Self::InitializeRequest(v)
+    }
+}
+impl From<CompleteRequest> for ClientRequest {
+    fn from(v: CompleteRequest) -> Self {
+        Self::CompleteRequest(v)
+    }
+}
+impl From<SetLevelRequest> for ClientRequest {
+    fn from(v: SetLevelRequest) -> Self {
+        Self::SetLevelRequest(v)
+    }
+}
+impl From<GetPromptRequest> for ClientRequest {
+    fn from(v: GetPromptRequest) -> Self {
+        Self::GetPromptRequest(v)
+    }
+}
+impl From<ListPromptsRequest> for ClientRequest {
+    fn from(v: ListPromptsRequest) -> Self {
+        Self::ListPromptsRequest(v)
+    }
+}
+impl From<ListResourcesRequest> for ClientRequest {
+    fn from(v: ListResourcesRequest) -> Self {
+        Self::ListResourcesRequest(v)
+    }
+}
+impl From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(v: ListResourceTemplatesRequest) -> Self {
+        Self::ListResourceTemplatesRequest(v)
+    }
+}
+impl From<ReadResourceRequest> for ClientRequest {
+    fn from(v: ReadResourceRequest) -> Self {
+        Self::ReadResourceRequest(v)
+    }
+}
+impl From<SubscribeRequest> for ClientRequest {
+    fn from(v: SubscribeRequest) -> Self {
+        Self::SubscribeRequest(v)
+    }
+}
+impl From<UnsubscribeRequest> for ClientRequest {
+    fn from(v: UnsubscribeRequest) -> Self {
+        Self::UnsubscribeRequest(v)
+    }
+}
+impl From<CallToolRequest> for ClientRequest {
+    fn from(v: CallToolRequest) -> Self {
+        Self::CallToolRequest(v)
+    }
+}
+impl From<ListToolsRequest> for ClientRequest {
+    fn from(v: ListToolsRequest) -> Self {
+        Self::ListToolsRequest(v)
+    }
+}
+impl From<GetTaskRequest> for ClientRequest {
+    fn from(v: GetTaskRequest) -> Self {
+        Self::GetTaskRequest(v)
+    }
+}
+impl From<GetTaskPayloadRequest> for ClientRequest {
+    fn from(v: GetTaskPayloadRequest) -> Self {
+        Self::GetTaskPayloadRequest(v)
+    }
+}
+impl From<ListTasksRequest> for ClientRequest {
+    fn from(v: ListTasksRequest) -> Self {
+        Self::ListTasksRequest(v)
+    }
+}
+impl From<CancelTaskRequest> for ClientRequest {
+    fn from(v: CancelTaskRequest) -> Self {
+        Self::CancelTaskRequest(v)
+    }
+}
+impl ClientRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+    /// The request's id; `None` only when it has none or one that is not a string or an integer.
+    /// (Owned: a request this version does not define keeps its id as raw JSON.)
+    pub fn id(&self) -> Option<RequestId> {
+        match self {
+            Self::PingRequest(r) => Some(r.id.clone()),
+            Self::InitializeRequest(r) => Some(r.id.clone()),
+            Self::CompleteRequest(r) => Some(r.id.clone()),
+            Self::SetLevelRequest(r) => Some(r.id.clone()),
+            Self::GetPromptRequest(r) => Some(r.id.clone()),
+            Self::ListPromptsRequest(r) => Some(r.id.clone()),
+            Self::ListResourcesRequest(r) => Some(r.id.clone()),
+            Self::ListResourceTemplatesRequest(r) => Some(r.id.clone()),
+            Self::ReadResourceRequest(r) => Some(r.id.clone()),
+            Self::SubscribeRequest(r) => Some(r.id.clone()),
+            Self::UnsubscribeRequest(r) => Some(r.id.clone()),
+            Self::CallToolRequest(r) => Some(r.id.clone()),
+            Self::ListToolsRequest(r) => Some(r.id.clone()),
+            Self::GetTaskRequest(r) => Some(r.id.clone()),
+            Self::GetTaskPayloadRequest(r) => Some(r.id.clone()),
+            Self::ListTasksRequest(r) => Some(r.id.clone()),
+            Self::CancelTaskRequest(r) => Some(r.id.clone()),
+            Self::Unknown(raw) => crate::rpc::id_in(raw),
+        }
+    }
+    /// An error answer to this request, with its id.
+    pub fn error_response(
+        &self,
+        code: i64,
+        message: impl Into<String>,
+    ) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::new(self.id(), code, message)
+    }
+    /// The `-32601 Method not found` answer to this request, for a method the receiver does not serve.
+    pub fn method_not_found(&self) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
     /// [`CancelledNotification`]
@@ -30763,9 +31299,42 @@ impl __v::Validate for ClientNotification {
         }
     }
 }
+impl From<CancelledNotification> for ClientNotification {
+    fn from(v: CancelledNotification) -> Self {
+        Self::CancelledNotification(v)
+    }
+}
+impl From<ProgressNotification> for ClientNotification {
+    fn from(v: ProgressNotification) -> Self {
+        Self::ProgressNotification(v)
+    }
+}
+impl From<InitializedNotification> for ClientNotification {
+    fn from(v: InitializedNotification) -> Self {
+        Self::InitializedNotification(v)
+    }
+}
+impl From<RootsListChangedNotification> for ClientNotification {
+    fn from(v: RootsListChangedNotification) -> Self {
+        Self::RootsListChangedNotification(v)
+    }
+}
+impl From<TaskStatusNotification> for ClientNotification {
+    fn from(v: TaskStatusNotification) -> Self {
+        Self::TaskStatusNotification(v)
+    }
+}
+impl ClientNotification {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// [`EmptyResult`]
@@ -31125,9 +31694,51 @@ impl __v::KeyedCheck for ClientResult {
         }
     }
 }
+impl From<EmptyResult> for ClientResult {
+    fn from(v: EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+impl From<CreateMessageResult> for ClientResult {
+    fn from(v: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(v)
+    }
+}
+impl From<ListRootsResult> for ClientResult {
+    fn from(v: ListRootsResult) -> Self {
+        Self::ListRootsResult(v)
+    }
+}
+impl From<ElicitResult> for ClientResult {
+    fn from(v: ElicitResult) -> Self {
+        Self::ElicitResult(v)
+    }
+}
+impl From<GetTaskResult> for ClientResult {
+    fn from(v: GetTaskResult) -> Self {
+        Self::GetTaskResult(v)
+    }
+}
+impl From<GetTaskPayloadResult> for ClientResult {
+    fn from(v: GetTaskPayloadResult) -> Self {
+        Self::GetTaskPayloadResult(v)
+    }
+}
+impl From<ListTasksResult> for ClientResult {
+    fn from(v: ListTasksResult) -> Self {
+        Self::ListTasksResult(v)
+    }
+}
+impl From<CancelTaskResult> for ClientResult {
+    fn from(v: CancelTaskResult) -> Self {
+        Self::CancelTaskResult(v)
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
     /// [`PingRequest`]
@@ -31397,9 +32008,84 @@ impl __v::Validate for ServerRequest {
         }
     }
 }
+impl From<PingRequest> for ServerRequest {
+    fn from(v: PingRequest) -> Self {
+        Self::PingRequest(v)
+    }
+}
+impl From<CreateMessageRequest> for ServerRequest {
+    fn from(v: CreateMessageRequest) -> Self {
+        Self::CreateMessageRequest(v)
+    }
+}
+impl From<ListRootsRequest> for ServerRequest {
+    fn from(v: ListRootsRequest) -> Self {
+        Self::ListRootsRequest(v)
+    }
+}
+impl From<ElicitRequest> for ServerRequest {
+    fn from(v: ElicitRequest) -> Self {
+        Self::ElicitRequest(v)
+    }
+}
+impl From<GetTaskRequest> for ServerRequest {
+    fn from(v: GetTaskRequest) -> Self {
+        Self::GetTaskRequest(v)
+    }
+}
+impl From<GetTaskPayloadRequest> for ServerRequest {
+    fn from(v: GetTaskPayloadRequest) -> Self {
+        Self::GetTaskPayloadRequest(v)
+    }
+}
+impl From<ListTasksRequest> for ServerRequest {
+    fn from(v: ListTasksRequest) -> Self {
+        Self::ListTasksRequest(v)
+    }
+}
+impl From<CancelTaskRequest> for ServerRequest {
+    fn from(v: CancelTaskRequest) -> Self {
+        Self::CancelTaskRequest(v)
+    }
+}
+impl ServerRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+    /// The request's id; `None` only when it has none or one that is not a string or an integer.
+    /// (Owned: a request this version does not define keeps its id as raw JSON.)
+    pub fn id(&self) -> Option<RequestId> {
+        match self {
+            Self::PingRequest(r) => Some(r.id.clone()),
+            Self::CreateMessageRequest(r) => Some(r.id.clone()),
+            Self::ListRootsRequest(r) => Some(r.id.clone()),
+            Self::ElicitRequest(r) => Some(r.id.clone()),
+            Self::GetTaskRequest(r) => Some(r.id.clone()),
+            Self::GetTaskPayloadRequest(r) => Some(r.id.clone()),
+            Self::ListTasksRequest(r) => Some(r.id.clone()),
+            Self::CancelTaskRequest(r) => Some(r.id.clone()),
+            Self::Unknown(raw) => crate::rpc::id_in(raw),
+        }
+    }
+    /// An error answer to this request, with its id.
+    pub fn error_response(
+        &self,
+        code: i64,
+        message: impl Into<String>,
+    ) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::new(self.id(), code, message)
+    }
+    /// The `-32601 Method not found` answer to this request, for a method the receiver does not serve.
+    pub fn method_not_found(&self) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// [`CancelledNotification`]
@@ -31720,9 +32406,62 @@ impl __v::Validate for ServerNotification {
         }
     }
 }
+impl From<CancelledNotification> for ServerNotification {
+    fn from(v: CancelledNotification) -> Self {
+        Self::CancelledNotification(v)
+    }
+}
+impl From<ProgressNotification> for ServerNotification {
+    fn from(v: ProgressNotification) -> Self {
+        Self::ProgressNotification(v)
+    }
+}
+impl From<LoggingMessageNotification> for ServerNotification {
+    fn from(v: LoggingMessageNotification) -> Self {
+        Self::LoggingMessageNotification(v)
+    }
+}
+impl From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(v: ResourceUpdatedNotification) -> Self {
+        Self::ResourceUpdatedNotification(v)
+    }
+}
+impl From<ResourceListChangedNotification> for ServerNotification {
+    fn from(v: ResourceListChangedNotification) -> Self {
+        Self::ResourceListChangedNotification(v)
+    }
+}
+impl From<ToolListChangedNotification> for ServerNotification {
+    fn from(v: ToolListChangedNotification) -> Self {
+        Self::ToolListChangedNotification(v)
+    }
+}
+impl From<PromptListChangedNotification> for ServerNotification {
+    fn from(v: PromptListChangedNotification) -> Self {
+        Self::PromptListChangedNotification(v)
+    }
+}
+impl From<ElicitationCompleteNotification> for ServerNotification {
+    fn from(v: ElicitationCompleteNotification) -> Self {
+        Self::ElicitationCompleteNotification(v)
+    }
+}
+impl From<TaskStatusNotification> for ServerNotification {
+    fn from(v: TaskStatusNotification) -> Self {
+        Self::TaskStatusNotification(v)
+    }
+}
+impl ServerNotification {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -32283,6 +33022,78 @@ impl __v::KeyedCheck for ServerResult {
         }
     }
 }
+impl From<EmptyResult> for ServerResult {
+    fn from(v: EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+impl From<InitializeResult> for ServerResult {
+    fn from(v: InitializeResult) -> Self {
+        Self::InitializeResult(v)
+    }
+}
+impl From<CompleteResult> for ServerResult {
+    fn from(v: CompleteResult) -> Self {
+        Self::CompleteResult(v)
+    }
+}
+impl From<GetPromptResult> for ServerResult {
+    fn from(v: GetPromptResult) -> Self {
+        Self::GetPromptResult(v)
+    }
+}
+impl From<ListPromptsResult> for ServerResult {
+    fn from(v: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(v)
+    }
+}
+impl From<ListResourceTemplatesResult> for ServerResult {
+    fn from(v: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(v)
+    }
+}
+impl From<ListResourcesResult> for ServerResult {
+    fn from(v: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(v)
+    }
+}
+impl From<ReadResourceResult> for ServerResult {
+    fn from(v: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(v)
+    }
+}
+impl From<CallToolResult> for ServerResult {
+    fn from(v: CallToolResult) -> Self {
+        Self::CallToolResult(v)
+    }
+}
+impl From<ListToolsResult> for ServerResult {
+    fn from(v: ListToolsResult) -> Self {
+        Self::ListToolsResult(v)
+    }
+}
+impl From<GetTaskResult> for ServerResult {
+    fn from(v: GetTaskResult) -> Self {
+        Self::GetTaskResult(v)
+    }
+}
+impl From<GetTaskPayloadResult> for ServerResult {
+    fn from(v: GetTaskPayloadResult) -> Self {
+        Self::GetTaskPayloadResult(v)
+    }
+}
+impl From<ListTasksResult> for ServerResult {
+    fn from(v: ListTasksResult) -> Self {
+        Self::ListTasksResult(v)
+    }
+}
+impl From<CancelTaskResult> for ServerResult {
+    fn from(v: CancelTaskResult) -> Self {
+        Self::CancelTaskResult(v)
+    }
+}
+/// A `resources/read` of a URI the server does not have (resources page of the spec, 2025-11-25 and earlier).
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
 /// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
 pub type ClientMessage = __rt::Message<
     RequestId,
@@ -33008,7 +33819,7 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<
         ResourceUpdatedNotificationParams,
     >("ResourceUpdatedNotificationParams"),
-    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<BaseResult>("Result"),
     __rt::dynamic::DynType::of::<Role>("Role"),
     __rt::dynamic::DynType::of::<Root>("Root"),
     __rt::dynamic::DynType::of::<

@@ -15,6 +15,8 @@ pub type JSONArray = Vec<serde_json::Value>;
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
     /// [`JSONRPCRequest`]
@@ -257,6 +259,31 @@ impl __v::KeyedCheck for JSONRPCMessage {
             Self::JSONRPCNotification(_) => 1usize,
             Self::JSONRPCResponse(_) => 2usize,
         }
+    }
+}
+impl From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(v: JSONRPCRequest) -> Self {
+        Self::JSONRPCRequest(v)
+    }
+}
+impl From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(v: JSONRPCNotification) -> Self {
+        Self::JSONRPCNotification(v)
+    }
+}
+impl From<JSONRPCResponse> for JSONRPCMessage {
+    fn from(v: JSONRPCResponse) -> Self {
+        Self::JSONRPCResponse(v)
+    }
+}
+impl From<JSONRPCResultResponse> for JSONRPCMessage {
+    fn from(v: JSONRPCResultResponse) -> Self {
+        Self::JSONRPCResponse(<JSONRPCResponse as From<_>>::from(v))
+    }
+}
+impl From<JSONRPCErrorResponse> for JSONRPCMessage {
+    fn from(v: JSONRPCErrorResponse) -> Self {
+        Self::JSONRPCResponse(<JSONRPCResponse as From<_>>::from(v))
     }
 }
 /// Marked `@internal` in the schema.
@@ -833,7 +860,9 @@ impl __v::Validate for ResultMetaObject {
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// String
     String(String),
@@ -963,6 +992,21 @@ impl __v::Validate for ProgressToken {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for ProgressToken {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for ProgressToken {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for ProgressToken {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
     }
 }
 /// An opaque token used to represent a cursor for pagination.
@@ -1442,7 +1486,7 @@ impl __v::Validate for Notification {
         }
     }
 }
-/// Indicates the type of a [`Result`] object, allowing the client to
+/// Indicates the type of a `Result` object, allowing the client to
 /// determine how to parse the response.
 ///
 /// complete - the request completed successfully and the result contains the final content.
@@ -1536,8 +1580,10 @@ impl __v::Validate for ResultType {
     }
 }
 /// Common result fields.
+///
+/// The schema's `Result`, named `BaseResult` in Rust: `use` of a whole version module would otherwise shadow `std::result::Result`; `EmptyResult` keeps its name.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Result {
+pub struct BaseResult {
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1561,7 +1607,7 @@ pub struct __ResultBuilder {
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __ResultBuilder {
-    type Output = Result;
+    type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
         &mut self,
         key: __p::Key<'de>,
@@ -1575,22 +1621,22 @@ impl __p::Builder for __ResultBuilder {
             _ => __p::unknown(&mut self.extra, key, src),
         }
     }
-    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<Result, E> {
-        Ok(Result {
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<BaseResult, E> {
+        Ok(BaseResult {
             meta: self.meta,
             result_type: self.result_type,
             extra: self.extra,
         })
     }
 }
-impl<'de> serde::Deserialize<'de> for Result {
+impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
-impl serde::Serialize for Result {
+impl serde::Serialize for BaseResult {
     fn serialize<S: serde::Serializer>(
         &self,
         s: S,
@@ -1609,12 +1655,12 @@ impl serde::Serialize for Result {
         m.end()
     }
 }
-impl __rt::SchemaType for Result {
+impl __rt::SchemaType for BaseResult {
     fn schema_name(&self) -> &'static str {
         "Result"
     }
 }
-impl __p::Shape for Result {
+impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
             v,
@@ -1633,7 +1679,7 @@ impl __p::Shape for Result {
         __p::score_keys(o, &[], &["_meta", "resultType"], &[])
     }
 }
-impl __v::Validate for Result {
+impl __v::Validate for BaseResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
         let Some(o) = cx.object(v, "Result") else { return };
         let mut __f: [Option<&'v serde_json::Value>; 2usize] = [None; 2usize];
@@ -1822,7 +1868,9 @@ impl __v::Validate for Error {
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// String
     String(String),
@@ -1952,6 +2000,21 @@ impl __v::Validate for RequestId {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for RequestId {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for RequestId {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for RequestId {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
     }
 }
 /// A request that expects a response.
@@ -2318,7 +2381,7 @@ impl __v::Validate for JSONRPCNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResultResponse {
     pub id: RequestId,
-    pub result: Result,
+    pub result: BaseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
 }
@@ -2328,7 +2391,7 @@ pub struct JSONRPCResultResponse {
 pub struct __JSONRPCResultResponseBuilder {
     __lit_jsonrpc: bool,
     id: Option<RequestId>,
-    result: Option<Result>,
+    result: Option<BaseResult>,
     extra: __rt::JsonObject,
 }
 impl __p::Builder for __JSONRPCResultResponseBuilder {
@@ -2392,7 +2455,7 @@ impl serde::Serialize for JSONRPCResultResponse {
 impl JSONRPCResultResponse {
     /// A `JSONRPCResultResponse` with its required fields; the optional ones are absent.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(id: RequestId, result: Result) -> Self {
+    pub fn new(id: RequestId, result: BaseResult) -> Self {
         Self {
             id,
             result,
@@ -2412,7 +2475,7 @@ impl __p::Shape for JSONRPCResultResponse {
             &["jsonrpc", "id", "result"],
             &[
                 ("id", <RequestId as __p::Shape>::fits as __p::Fit),
-                ("result", <Result as __p::Shape>::fits as __p::Fit),
+                ("result", <BaseResult as __p::Shape>::fits as __p::Fit),
             ],
             &[("jsonrpc", true, __p::Lit::Str("2.0"))],
         )
@@ -2466,7 +2529,7 @@ impl __v::Validate for JSONRPCResultResponse {
         }
         if let Some(x) = __f[2] {
             cx.push_key("result");
-            <Result as __v::Validate>::validate_json(x, cx);
+            <BaseResult as __v::Validate>::validate_json(x, cx);
             cx.pop();
         }
         crate::validate::jsonrpc::response_fields(v, cx);
@@ -2638,9 +2701,38 @@ impl __v::Validate for JSONRPCErrorResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
+impl JSONRPCErrorResponse {
+    /// The error answer to the request `id`: `{"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}`.
+    pub fn for_request(id: RequestId, code: i64, message: impl Into<String>) -> Self {
+        Self {
+            id: Some(id),
+            error: Error::new(code, message),
+            extra: Default::default(),
+        }
+    }
+    /// The same answer with the error's `data`.
+    pub fn with_data(mut self, data: serde_json::Value) -> Self {
+        self.error.data = Some(data);
+        self
+    }
+}
+/// The typed form of an error answer built without a version's types (e.g. by [`crate::rpc::Invalid`]).
+impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
+    fn from(e: crate::rpc::ErrorResponse<RequestId>) -> Self {
+        let mut error = Error::new(e.error.code, e.error.message);
+        error.data = e.error.data;
+        Self {
+            id: e.id,
+            error,
+            extra: Default::default(),
+        }
+    }
+}
 /// A response to a request, containing either the result or error.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
     /// [`JSONRPCResultResponse`]
@@ -2849,6 +2941,16 @@ impl __v::KeyedCheck for JSONRPCResponse {
             Self::JSONRPCResultResponse(_) => 0usize,
             Self::JSONRPCErrorResponse(_) => 1usize,
         }
+    }
+}
+impl From<JSONRPCResultResponse> for JSONRPCResponse {
+    fn from(v: JSONRPCResultResponse) -> Self {
+        Self::JSONRPCResultResponse(v)
+    }
+}
+impl From<JSONRPCErrorResponse> for JSONRPCResponse {
+    fn from(v: JSONRPCErrorResponse) -> Self {
+        Self::JSONRPCErrorResponse(v)
     }
 }
 pub const PARSE_ERROR: i64 = -32700;
@@ -4862,10 +4964,12 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorError {
     }
 }
 /// A result that indicates success but carries no data.
-pub type EmptyResult = Result;
+pub type EmptyResult = BaseResult;
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputRequest {
     /// [`CreateMessageRequest`]
@@ -5036,9 +5140,32 @@ impl __v::Validate for InputRequest {
         }
     }
 }
+impl From<CreateMessageRequest> for InputRequest {
+    fn from(v: CreateMessageRequest) -> Self {
+        Self::CreateMessageRequest(v)
+    }
+}
+impl From<ListRootsRequest> for InputRequest {
+    fn from(v: ListRootsRequest) -> Self {
+        Self::ListRootsRequest(v)
+    }
+}
+impl From<ElicitRequest> for InputRequest {
+    fn from(v: ElicitRequest) -> Self {
+        Self::ElicitRequest(v)
+    }
+}
+impl InputRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
     /// [`CreateMessageResult`]
@@ -5266,6 +5393,21 @@ impl __v::KeyedCheck for InputResponse {
             Self::ListRootsResult(_) => 1usize,
             Self::ElicitResult(_) => 2usize,
         }
+    }
+}
+impl From<CreateMessageResult> for InputResponse {
+    fn from(v: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(v)
+    }
+}
+impl From<ListRootsResult> for InputResponse {
+    fn from(v: ListRootsResult) -> Self {
+        Self::ListRootsResult(v)
+    }
+}
+impl From<ElicitResult> for InputResponse {
+    fn from(v: ElicitResult) -> Self {
+        Self::ElicitResult(v)
     }
 }
 /// A map of server-initiated requests that the client must fulfill.
@@ -11691,6 +11833,8 @@ impl __v::Validate for ReadResourceResult {
 /// The inline type of [`ReadResourceResult`]`.contents[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// [`TextResourceContents`]
@@ -11886,6 +12030,16 @@ impl __v::KeyedCheck for ReadResourceResultContentsItem {
         }
     }
 }
+impl From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
+    }
+}
 /// A successful response from the server for a [`resources/read`](ReadResourceRequest) request.
 ///
 /// Example (Read resource result response):
@@ -12049,6 +12203,8 @@ impl __v::Validate for ReadResourceResultResponse {
 /// The inline type of [`ReadResourceResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`ReadResourceResult`](Self::ReadResourceResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     /// [`ReadResourceResult`]
@@ -12194,6 +12350,16 @@ impl __v::Validate for ReadResourceResultResponseResult {
             }
             None => <ReadResourceResult as __v::Validate>::validate_json(v, cx),
         }
+    }
+}
+impl From<ReadResourceResult> for ReadResourceResultResponseResult {
+    fn from(v: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(v)
+    }
+}
+impl From<InputRequiredResult> for ReadResourceResultResponseResult {
+    fn from(v: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(v)
     }
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
@@ -16518,6 +16684,8 @@ impl __v::Validate for GetPromptResultResponse {
 /// The inline type of [`GetPromptResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`GetPromptResult`](Self::GetPromptResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
     /// [`GetPromptResult`]
@@ -16661,6 +16829,16 @@ impl __v::Validate for GetPromptResultResponseResult {
             }
             None => <GetPromptResult as __v::Validate>::validate_json(v, cx),
         }
+    }
+}
+impl From<GetPromptResult> for GetPromptResultResponseResult {
+    fn from(v: GetPromptResult) -> Self {
+        Self::GetPromptResult(v)
+    }
+}
+impl From<InputRequiredResult> for GetPromptResultResponseResult {
+    fn from(v: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(v)
     }
 }
 /// A prompt or prompt template that the server offers.
@@ -17823,6 +18001,8 @@ impl __v::Validate for EmbeddedResource {
 /// The inline type of [`EmbeddedResource`]`.resource`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// [`TextResourceContents`]
@@ -18016,6 +18196,16 @@ impl __v::KeyedCheck for EmbeddedResourceResource {
             Self::TextResourceContents(_) => 0usize,
             Self::BlobResourceContents(_) => 1usize,
         }
+    }
+}
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(v: TextResourceContents) -> Self {
+        Self::TextResourceContents(v)
+    }
+}
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(v: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(v)
     }
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
@@ -19182,6 +19372,8 @@ impl __v::Validate for CallToolResultResponse {
 /// The inline type of [`CallToolResultResponse`]`.result`.
 ///
 /// Read by `resultType`, before any other field. Without `resultType` it is [`CallToolResult`](Self::CallToolResult).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
     /// [`CallToolResult`]
@@ -19325,6 +19517,16 @@ impl __v::Validate for CallToolResultResponseResult {
             }
             None => <CallToolResult as __v::Validate>::validate_json(v, cx),
         }
+    }
+}
+impl From<CallToolResult> for CallToolResultResponseResult {
+    fn from(v: CallToolResult) -> Self {
+        Self::CallToolResult(v)
+    }
+}
+impl From<InputRequiredResult> for CallToolResultResponseResult {
+    fn from(v: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(v)
     }
 }
 /// Parameters for a `tools/call` request.
@@ -20980,6 +21182,15 @@ impl __v::Validate for LoggingMessageNotification {
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
+///
+/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts after all of them.
+///
+/// ```
+/// use mcp_schema::v2026_07_28::LoggingLevel;
+/// assert!(LoggingLevel::Debug < LoggingLevel::Emergency);
+/// let minimum = LoggingLevel::from_wire("debug");
+/// assert!(LoggingLevel::Emergency >= minimum);
+/// ```
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
@@ -22383,6 +22594,8 @@ impl __v::Validate for SamplingMessage {
 /// The inline type of [`SamplingMessage`]`.content`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// [`SamplingMessageContentBlock`]
@@ -22500,7 +22713,54 @@ impl __v::Validate for SamplingMessageContent {
         }
     }
 }
+impl From<SamplingMessageContentBlock> for SamplingMessageContent {
+    fn from(v: SamplingMessageContentBlock) -> Self {
+        Self::SamplingMessageContentBlock(v)
+    }
+}
+impl From<TextContent> for SamplingMessageContent {
+    fn from(v: TextContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<ImageContent> for SamplingMessageContent {
+    fn from(v: ImageContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<AudioContent> for SamplingMessageContent {
+    fn from(v: AudioContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContent {
+    fn from(v: ToolUseContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContent {
+    fn from(v: ToolResultContent) -> Self {
+        Self::SamplingMessageContentBlock(
+            <SamplingMessageContentBlock as From<_>>::from(v),
+        )
+    }
+}
+impl From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
+    fn from(v: Vec<SamplingMessageContentBlock>) -> Self {
+        Self::SamplingMessageContentBlockArray(v)
+    }
+}
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
@@ -22719,6 +22979,31 @@ impl __v::Validate for SamplingMessageContentBlock {
         }
     }
 }
+impl From<TextContent> for SamplingMessageContentBlock {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for SamplingMessageContentBlock {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for SamplingMessageContentBlock {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContentBlock {
+    fn from(v: ToolUseContent) -> Self {
+        Self::ToolUseContent(v)
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContentBlock {
+    fn from(v: ToolResultContent) -> Self {
+        Self::ToolResultContent(v)
+    }
+}
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotations {
@@ -22886,6 +23171,8 @@ impl __v::Validate for Annotations {
     }
 }
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// [`TextContent`]
@@ -23080,6 +23367,31 @@ impl __v::Validate for ContentBlock {
             }
             None => cx.required(o, &["type"], "ContentBlock"),
         }
+    }
+}
+impl From<TextContent> for ContentBlock {
+    fn from(v: TextContent) -> Self {
+        Self::TextContent(v)
+    }
+}
+impl From<ImageContent> for ContentBlock {
+    fn from(v: ImageContent) -> Self {
+        Self::ImageContent(v)
+    }
+}
+impl From<AudioContent> for ContentBlock {
+    fn from(v: AudioContent) -> Self {
+        Self::AudioContent(v)
+    }
+}
+impl From<ResourceLink> for ContentBlock {
+    fn from(v: ResourceLink) -> Self {
+        Self::ResourceLink(v)
+    }
+}
+impl From<EmbeddedResource> for ContentBlock {
+    fn from(v: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(v)
     }
 }
 /// Text provided to or from an LLM.
@@ -24620,6 +24932,8 @@ impl __v::Validate for CompleteRequestParams {
 /// The inline type of [`CompleteRequestParams`]`.ref`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
     /// [`PromptReference`]
@@ -24779,6 +25093,16 @@ impl __v::Validate for CompleteRequestParamsRef {
             }
             None => cx.required(o, &["type"], "CompleteRequestParamsRef"),
         }
+    }
+}
+impl From<PromptReference> for CompleteRequestParamsRef {
+    fn from(v: PromptReference) -> Self {
+        Self::PromptReference(v)
+    }
+}
+impl From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(v: ResourceTemplateReference) -> Self {
+        Self::ResourceTemplateReference(v)
     }
 }
 /// The inline type of [`CompleteRequestParams`]`.argument`.
@@ -27000,6 +27324,8 @@ impl __v::Validate for ElicitRequestURLParams {
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
 /// Read by `mode`, before any other field. Without `mode` it is [`ElicitRequestFormParams`](Self::ElicitRequestFormParams). A `mode` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
     /// [`ElicitRequestFormParams`]
@@ -27158,6 +27484,16 @@ impl __v::Validate for ElicitRequestParams {
         }
     }
 }
+impl From<ElicitRequestFormParams> for ElicitRequestParams {
+    fn from(v: ElicitRequestFormParams) -> Self {
+        Self::ElicitRequestFormParams(v)
+    }
+}
+impl From<ElicitRequestURLParams> for ElicitRequestParams {
+    fn from(v: ElicitRequestURLParams) -> Self {
+        Self::ElicitRequestURLParams(v)
+    }
+}
 /// A request from the server to elicit additional information from the user via the client.
 ///
 /// Example (Elicitation request):
@@ -27293,6 +27629,8 @@ impl __v::Validate for ElicitRequest {
 /// without nested objects or arrays.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// [`StringSchema`]
@@ -27591,6 +27929,61 @@ impl __v::KeyedCheck for PrimitiveSchemaDefinition {
             Self::BooleanSchema(_) => 2usize,
             Self::EnumSchema(_) => 3usize,
         }
+    }
+}
+impl From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(v: StringSchema) -> Self {
+        Self::StringSchema(v)
+    }
+}
+impl From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(v: NumberSchema) -> Self {
+        Self::NumberSchema(v)
+    }
+}
+impl From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(v: BooleanSchema) -> Self {
+        Self::BooleanSchema(v)
+    }
+}
+impl From<EnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: EnumSchema) -> Self {
+        Self::EnumSchema(v)
+    }
+}
+impl From<SingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: SingleSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<UntitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: UntitledSingleSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: TitledSingleSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<MultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: MultiSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: UntitledMultiSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: TitledMultiSelectEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
+    }
+}
+impl From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(v: LegacyTitledEnumSchema) -> Self {
+        Self::EnumSchema(<EnumSchema as From<_>>::from(v))
     }
 }
 /// Example (Email input schema):
@@ -28993,6 +29386,8 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
     /// [`UntitledSingleSelectEnumSchema`]
@@ -29212,6 +29607,16 @@ impl __v::KeyedCheck for SingleSelectEnumSchema {
             Self::UntitledSingleSelectEnumSchema(_) => 0usize,
             Self::TitledSingleSelectEnumSchema(_) => 1usize,
         }
+    }
+}
+impl From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(v: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnumSchema(v)
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(v: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnumSchema(v)
     }
 }
 /// Schema for multiple-selection enumeration without display titles for options.
@@ -30113,6 +30518,8 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
     /// [`UntitledMultiSelectEnumSchema`]
@@ -30317,6 +30724,16 @@ impl __v::KeyedCheck for MultiSelectEnumSchema {
             Self::UntitledMultiSelectEnumSchema(_) => 0usize,
             Self::TitledMultiSelectEnumSchema(_) => 1usize,
         }
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(v: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnumSchema(v)
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(v: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnumSchema(v)
     }
 }
 /// Use [`TitledSingleSelectEnumSchema`] instead.
@@ -30551,6 +30968,8 @@ impl __v::Validate for LegacyTitledEnumSchema {
     }
 }
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
     /// [`SingleSelectEnumSchema`]
@@ -30807,6 +31226,41 @@ impl __v::KeyedCheck for EnumSchema {
             Self::MultiSelectEnumSchema(_) => 1usize,
             Self::LegacyTitledEnumSchema(_) => 2usize,
         }
+    }
+}
+impl From<SingleSelectEnumSchema> for EnumSchema {
+    fn from(v: SingleSelectEnumSchema) -> Self {
+        Self::SingleSelectEnumSchema(v)
+    }
+}
+impl From<UntitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(v: UntitledSingleSelectEnumSchema) -> Self {
+        Self::SingleSelectEnumSchema(<SingleSelectEnumSchema as From<_>>::from(v))
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(v: TitledSingleSelectEnumSchema) -> Self {
+        Self::SingleSelectEnumSchema(<SingleSelectEnumSchema as From<_>>::from(v))
+    }
+}
+impl From<MultiSelectEnumSchema> for EnumSchema {
+    fn from(v: MultiSelectEnumSchema) -> Self {
+        Self::MultiSelectEnumSchema(v)
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(v: UntitledMultiSelectEnumSchema) -> Self {
+        Self::MultiSelectEnumSchema(<MultiSelectEnumSchema as From<_>>::from(v))
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(v: TitledMultiSelectEnumSchema) -> Self {
+        Self::MultiSelectEnumSchema(<MultiSelectEnumSchema as From<_>>::from(v))
+    }
+}
+impl From<LegacyTitledEnumSchema> for EnumSchema {
+    fn from(v: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitledEnumSchema(v)
     }
 }
 /// The result returned by the client for an [`elicitation/create`](ElicitRequest) request.
@@ -31068,6 +31522,8 @@ impl __v::Validate for ElicitResultAction {
 /// The inline type of [`ElicitResult`]`.content{}`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
     /// String
@@ -31263,9 +31719,36 @@ impl __v::Validate for ElicitResultContentValue {
         }
     }
 }
+impl From<String> for ElicitResultContentValue {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for ElicitResultContentValue {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<serde_json::Number> for ElicitResultContentValue {
+    fn from(v: serde_json::Number) -> Self {
+        Self::Number(v)
+    }
+}
+impl From<bool> for ElicitResultContentValue {
+    fn from(v: bool) -> Self {
+        Self::Boolean(v)
+    }
+}
+impl From<Vec<String>> for ElicitResultContentValue {
+    fn from(v: Vec<String>) -> Self {
+        Self::StringArray(v)
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// [`DiscoverRequest`]
@@ -31580,6 +32063,91 @@ impl __v::Validate for ClientRequest {
         }
     }
 }
+impl From<DiscoverRequest> for ClientRequest {
+    fn from(v: DiscoverRequest) -> Self {
+        Self::DiscoverRequest(v)
+    }
+}
+impl From<CompleteRequest> for ClientRequest {
+    fn from(v: CompleteRequest) -> Self {
+        Self::CompleteRequest(v)
+    }
+}
+impl From<GetPromptRequest> for ClientRequest {
+    fn from(v: GetPromptRequest) -> Self {
+        Self::GetPromptRequest(v)
+    }
+}
+impl From<ListPromptsRequest> for ClientRequest {
+    fn from(v: ListPromptsRequest) -> Self {
+        Self::ListPromptsRequest(v)
+    }
+}
+impl From<ListResourcesRequest> for ClientRequest {
+    fn from(v: ListResourcesRequest) -> Self {
+        Self::ListResourcesRequest(v)
+    }
+}
+impl From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(v: ListResourceTemplatesRequest) -> Self {
+        Self::ListResourceTemplatesRequest(v)
+    }
+}
+impl From<ReadResourceRequest> for ClientRequest {
+    fn from(v: ReadResourceRequest) -> Self {
+        Self::ReadResourceRequest(v)
+    }
+}
+impl From<SubscriptionsListenRequest> for ClientRequest {
+    fn from(v: SubscriptionsListenRequest) -> Self {
+        Self::SubscriptionsListenRequest(v)
+    }
+}
+impl From<CallToolRequest> for ClientRequest {
+    fn from(v: CallToolRequest) -> Self {
+        Self::CallToolRequest(v)
+    }
+}
+impl From<ListToolsRequest> for ClientRequest {
+    fn from(v: ListToolsRequest) -> Self {
+        Self::ListToolsRequest(v)
+    }
+}
+impl ClientRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+    /// The request's id; `None` only when it has none or one that is not a string or an integer.
+    /// (Owned: a request this version does not define keeps its id as raw JSON.)
+    pub fn id(&self) -> Option<RequestId> {
+        match self {
+            Self::DiscoverRequest(r) => Some(r.id.clone()),
+            Self::CompleteRequest(r) => Some(r.id.clone()),
+            Self::GetPromptRequest(r) => Some(r.id.clone()),
+            Self::ListPromptsRequest(r) => Some(r.id.clone()),
+            Self::ListResourcesRequest(r) => Some(r.id.clone()),
+            Self::ListResourceTemplatesRequest(r) => Some(r.id.clone()),
+            Self::ReadResourceRequest(r) => Some(r.id.clone()),
+            Self::SubscriptionsListenRequest(r) => Some(r.id.clone()),
+            Self::CallToolRequest(r) => Some(r.id.clone()),
+            Self::ListToolsRequest(r) => Some(r.id.clone()),
+            Self::Unknown(raw) => crate::rpc::id_in(raw),
+        }
+    }
+    /// An error answer to this request, with its id.
+    pub fn error_response(
+        &self,
+        code: i64,
+        message: impl Into<String>,
+    ) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::new(self.id(), code, message)
+    }
+    /// The `-32601 Method not found` answer to this request, for a method the receiver does not serve.
+    pub fn method_not_found(&self) -> crate::rpc::ErrorResponse<RequestId> {
+        crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
+    }
+}
 /// Marked `@internal` in the schema.
 pub type ClientNotification = CancelledNotification;
 /// Marked `@internal` in the schema.
@@ -31587,6 +32155,8 @@ pub type ClientResult = EmptyResult;
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// [`CancelledNotification`]
@@ -31898,9 +32468,57 @@ impl __v::Validate for ServerNotification {
         }
     }
 }
+impl From<CancelledNotification> for ServerNotification {
+    fn from(v: CancelledNotification) -> Self {
+        Self::CancelledNotification(v)
+    }
+}
+impl From<ProgressNotification> for ServerNotification {
+    fn from(v: ProgressNotification) -> Self {
+        Self::ProgressNotification(v)
+    }
+}
+impl From<LoggingMessageNotification> for ServerNotification {
+    fn from(v: LoggingMessageNotification) -> Self {
+        Self::LoggingMessageNotification(v)
+    }
+}
+impl From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(v: ResourceUpdatedNotification) -> Self {
+        Self::ResourceUpdatedNotification(v)
+    }
+}
+impl From<ResourceListChangedNotification> for ServerNotification {
+    fn from(v: ResourceListChangedNotification) -> Self {
+        Self::ResourceListChangedNotification(v)
+    }
+}
+impl From<ToolListChangedNotification> for ServerNotification {
+    fn from(v: ToolListChangedNotification) -> Self {
+        Self::ToolListChangedNotification(v)
+    }
+}
+impl From<PromptListChangedNotification> for ServerNotification {
+    fn from(v: PromptListChangedNotification) -> Self {
+        Self::PromptListChangedNotification(v)
+    }
+}
+impl From<SubscriptionsAcknowledgedNotification> for ServerNotification {
+    fn from(v: SubscriptionsAcknowledgedNotification) -> Self {
+        Self::SubscriptionsAcknowledgedNotification(v)
+    }
+}
+impl ServerNotification {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// [`EmptyResult`]
@@ -32401,6 +33019,66 @@ impl __v::KeyedCheck for ServerResult {
             Self::ListToolsResult(_) => 10usize,
             Self::InputRequiredResult(_) => 11usize,
         }
+    }
+}
+impl From<EmptyResult> for ServerResult {
+    fn from(v: EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+impl From<DiscoverResult> for ServerResult {
+    fn from(v: DiscoverResult) -> Self {
+        Self::DiscoverResult(v)
+    }
+}
+impl From<CompleteResult> for ServerResult {
+    fn from(v: CompleteResult) -> Self {
+        Self::CompleteResult(v)
+    }
+}
+impl From<GetPromptResult> for ServerResult {
+    fn from(v: GetPromptResult) -> Self {
+        Self::GetPromptResult(v)
+    }
+}
+impl From<ListPromptsResult> for ServerResult {
+    fn from(v: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(v)
+    }
+}
+impl From<ListResourceTemplatesResult> for ServerResult {
+    fn from(v: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(v)
+    }
+}
+impl From<ListResourcesResult> for ServerResult {
+    fn from(v: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(v)
+    }
+}
+impl From<ReadResourceResult> for ServerResult {
+    fn from(v: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(v)
+    }
+}
+impl From<SubscriptionsListenResult> for ServerResult {
+    fn from(v: SubscriptionsListenResult) -> Self {
+        Self::SubscriptionsListenResult(v)
+    }
+}
+impl From<CallToolResult> for ServerResult {
+    fn from(v: CallToolResult) -> Self {
+        Self::CallToolResult(v)
+    }
+}
+impl From<ListToolsResult> for ServerResult {
+    fn from(v: ListToolsResult) -> Self {
+        Self::ListToolsResult(v)
+    }
+}
+impl From<InputRequiredResult> for ServerResult {
+    fn from(v: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(v)
     }
 }
 impl __p::Tagged for CancelledNotification {
@@ -33091,7 +33769,7 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<
         ResourceUpdatedNotificationParams,
     >("ResourceUpdatedNotificationParams"),
-    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<BaseResult>("Result"),
     __rt::dynamic::DynType::of::<ResultMetaObject>("ResultMetaObject"),
     __rt::dynamic::DynType::of::<ResultType>("ResultType"),
     __rt::dynamic::DynType::of::<Role>("Role"),

@@ -10,6 +10,9 @@ pub struct Config {
     /// The module `latest` re-exports: the newest released protocol version.
     #[serde(default)]
     pub latest: Option<String>,
+    /// How doc tests name the generated crate (`mcp_schema` when unset).
+    #[serde(default)]
+    pub crate_name: Option<String>,
     /// Inputs in generation order; a module may only import from modules listed before it.
     #[serde(rename = "module")]
     pub modules: Vec<ModuleConfig>,
@@ -51,6 +54,15 @@ pub struct Config {
     /// Types stored behind a `Box` wherever a struct field holds them.
     #[serde(default, rename = "boxed")]
     pub boxed: Vec<Boxed>,
+    /// Rust names for schema types whose own name would shadow a name of the standard prelude.
+    #[serde(default, rename = "rename")]
+    pub renames: Vec<Rename>,
+    /// Error codes the spec's prose defines and a version's schema does not name, emitted as constants.
+    #[serde(default, rename = "error_code")]
+    pub error_codes: Vec<ErrorCode>,
+    /// String enums whose declaration order means something (the derived `Ord` follows it), documented on the type.
+    #[serde(default, rename = "ordered_enum")]
+    pub ordered_enums: Vec<OrderedEnum>,
     /// The text this was read from, so that diagnostics about it can name a line.
     #[serde(skip)]
     pub source: String,
@@ -64,7 +76,46 @@ pub struct Boxed {
     pub reason: String,
 }
 
+/// A schema type emitted under another Rust name. Its schema name (`schema_name()`, validation messages,
+/// the registry tables, `dynamic`) stays the schema's.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rename {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub rust: String,
+    pub reason: String,
+}
+
+/// A `pub const NAME: i64` error code in the listed modules (all when empty).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorCode {
+    pub name: String,
+    pub code: i64,
+    #[serde(default)]
+    pub modules: Vec<String>,
+    /// The constant's doc line.
+    pub doc: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderedEnum {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// What the order is, for the docs: "severity".
+    pub by: String,
+    pub reason: String,
+}
+
 impl Config {
+    /// The Rust name of a schema type: its own, unless a `[[rename]]` entry gives another.
+    pub fn rust_type_name<'a>(&'a self, schema_name: &'a str) -> &'a str {
+        self.renames.iter().find(|r| r.type_name == schema_name).map_or(schema_name, |r| r.rust.as_str())
+    }
+
     /// Whether struct fields of this schema type are stored boxed.
     pub fn is_boxed(&self, type_name: &str) -> bool {
         self.boxed.iter().any(|b| b.types.iter().any(|t| t == type_name))

@@ -163,7 +163,7 @@ fn read<R: RequestMethod>(json: &str) -> (RequestId, R::Result) {
 /// The response the gateway sends on. `JSONRPCResultResponse::result` is the base `Result`, so the
 /// typed result goes through JSON.
 fn response<T: JsonConvert>(id: RequestId, result: &T) -> String {
-    let result = mcp::Result::from_json(result.to_json().expect("serializes")).expect("an object");
+    let result = mcp::BaseResult::from_json(result.to_json().expect("serializes")).expect("an object");
     serde_json::to_string_pretty(&mcp::JSONRPCResultResponse::new(id, result)).expect("serializes")
 }
 

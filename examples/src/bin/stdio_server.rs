@@ -176,7 +176,7 @@ fn call_tool(name: &str, arguments: JsonObject) -> Option<CallToolResult> {
 /// other keys), so the typed result is converted through JSON.
 fn respond<T: JsonConvert>(id: RequestId, result: &T) -> String {
     let json = result.to_json().expect("generated types serialize");
-    let result = mcp::Result::from_json(json).expect("any object is a Result");
+    let result = mcp::BaseResult::from_json(json).expect("any object is a Result");
     serde_json::to_string(&mcp::JSONRPCResultResponse::new(id, result))
         .expect("generated types serialize")
 }

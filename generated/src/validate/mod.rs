@@ -23,6 +23,7 @@ pub mod formats;
 pub mod icons;
 pub mod jsonrpc;
 pub mod links;
+pub mod message;
 pub mod meta;
 pub mod resources;
 pub mod v2026;

@@ -36,11 +36,18 @@ pub struct ModuleTokens {
 }
 
 impl<'a> Ctx<'a> {
+    /// The Rust identifier of a schema type (see `[[rename]]`).
+    pub(super) fn ident(&self, schema_name: &str) -> proc_macro2::Ident {
+        type_ident(self.config.rust_type_name(schema_name))
+    }
+
     fn new(space: &'a TypeSpace, config: &'a Config, module: &'a Module, scored: BTreeSet<TypeRef>) -> Self {
         let mut linkable: BTreeSet<String> = module.items.iter().map(|i| i.name.clone()).collect();
         for (_, names) in &module.uses {
             linkable.extend(names.iter().cloned());
         }
+        // A renamed type's schema name resolves to something else in Rust (`Result`: the prelude's).
+        linkable.retain(|n| config.rust_type_name(n) == n);
         Ctx { space, config, module, linkable, scored, shared: BTreeSet::new() }
     }
 }
@@ -57,7 +64,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
     let source = format!(" Generated from `{}` (pinned in `schema/pins.toml`).", module.source);
     let uses = module.uses.iter().map(|(m, names)| {
         let m = format_ident!("{}", m);
-        let names = names.iter().map(|n| type_ident(n));
+        let names = names.iter().map(|n| cx.ident(n));
         quote! { pub use crate::#m::{#(#names),*}; }
     });
     let items: Vec<(String, TokenStream)> = module.items.iter().filter(|i| !cx.shared.contains(&i.name)).map(|i| cx.item(i)).map(|t| (t.to_string(), t)).collect();
@@ -66,7 +73,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
             let h = format_ident!("{}", home.name);
             let names = module.items.iter().filter(|i| cx.shared.contains(&i.name)).flat_map(|i| {
                 let builder = super::share::has_builder(space, i).then(|| builder_ident(&i.name));
-                std::iter::once(type_ident(&i.name)).chain(builder)
+                std::iter::once(cx.ident(&i.name)).chain(builder)
             });
             let note = format!(" {} of this schema's {} types are the same as [`crate::{}`]'s and are re-exported from there (they are compiled once; their docs link to that version's pages).", cx.shared.len(), module.items.len(), home.name);
             (
@@ -88,6 +95,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
     let registry = cx.registry();
     let envelopes = cx.envelopes();
     let dynamic = cx.dynamic();
+    let codes = cx.error_codes();
     let uses_map = items.iter().any(|(text, _)| text.contains("BTreeMap"));
     let map_use = if uses_map { quote! { use std::collections::BTreeMap; } } else { quote! {} };
     let head = quote! {
@@ -106,7 +114,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
         /// How validation messages name this schema.
         pub const SCHEMA_LABEL: &str = #label;
     };
-    ModuleTokens { head, items, tail: quote! { #envelopes #registry #dynamic } }
+    ModuleTokens { head, items, tail: quote! { #codes #envelopes #registry #dynamic } }
 }
 
 fn doc_attrs(lines: &[String]) -> TokenStream {
@@ -172,7 +180,7 @@ impl<'a> Ctx<'a> {
 
     /// A path to a named type from inside this module.
     pub(super) fn type_path(&self, r: &TypeRef, builder: bool) -> TokenStream {
-        let ident = if builder { builder_ident(&r.name) } else { type_ident(&r.name) };
+        let ident = if builder { builder_ident(&r.name) } else { self.ident(&r.name) };
         if r.module == self.module.name {
             quote! { #ident }
         } else {
@@ -217,13 +225,19 @@ impl<'a> Ctx<'a> {
                 lines.push(format!("The inline type of [`{parent}`]`.{path}`."));
             }
         }
+        if let Some(r) = self.config.renames.iter().find(|r| r.type_name == item.name) {
+            lines.push(String::new());
+            lines.push(format!("The schema's `{}`, named `{}` in Rust: {}.", item.name, r.rust, r.reason));
+        }
         match &item.kind {
             ItemKind::Struct(s) => {
                 let code = self.structure(item, s, lines);
                 let check = self.validate_struct(item, s);
-                quote! { #code #check }
+                let answers = self.error_response_impls(item, s);
+                quote! { #code #check #answers }
             }
             ItemKind::StringEnum(e) => {
+                lines.extend(self.ordered_enum_doc(item, e));
                 let code = self.string_enum(item, e, lines);
                 let check = self.validate_enum(item, e);
                 quote! { #code #check }
@@ -231,10 +245,12 @@ impl<'a> Ctx<'a> {
             ItemKind::Union(u) => {
                 let code = self.union(item, u, lines);
                 let check = self.validate_union(item, u);
-                quote! { #code #check }
+                let from = self.union_from_impls(item, u);
+                let methods = self.method_accessors(item, u);
+                quote! { #code #check #from #methods }
             }
             ItemKind::Alias(ty) => {
-                let name = type_ident(&item.name);
+                let name = self.ident(&item.name);
                 let ty = self.rust_ty(ty);
                 let docs = doc_attrs(&lines);
                 let dep = Self::deprecated(&item.doc);
@@ -328,7 +344,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn structure(&self, item: &Item, s: &Struct, mut lines: Vec<String>) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let name_str = &item.name;
         let builder = builder_ident(&item.name);
         let typed_rest = !matches!(s.rest, Ty::Value);
@@ -554,7 +570,7 @@ impl<'a> Ctx<'a> {
     /// `new` with the required fields as arguments; optional fields absent (or, for a lenient field with a
     /// configured value, that value). Not generated when nothing is required: `Default` does that job.
     fn constructor(&self, item: &Item, s: &Struct) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let mut params = Vec::new();
         let mut inits = Vec::new();
         for f in s.fields.iter().filter(|f| !f.never) {
@@ -606,7 +622,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn string_enum(&self, item: &Item, e: &StringEnum, lines: Vec<String>) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let name_str = &item.name;
         let docs = doc_attrs(&lines);
         let dep = Self::deprecated(&item.doc);
@@ -680,7 +696,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn union(&self, item: &Item, u: &Union, mut lines: Vec<String>) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let dep = Self::deprecated(&item.doc);
         let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
         let vtys: Vec<_> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
@@ -704,6 +720,7 @@ impl<'a> Ctx<'a> {
             lines.push(String::new());
         }
         lines.push(how);
+        lines.extend(self.union_from_doc(item, u));
         let docs = doc_attrs(&lines);
         let variant_docs: Vec<String> = u.variants.iter().map(|v| match &v.ty {
             Ty::Named(r) if self.linkable.contains(&r.name) || r.module == self.module.name => format!(" [`{}`]", r.name),
@@ -724,10 +741,12 @@ impl<'a> Ctx<'a> {
             Dispatch::Kind => self.kind_impl(item, u),
             Dispatch::Shape => self.shape_impl(item, u),
         };
+        let me = Ty::Named(TypeRef { module: self.module.name.clone(), name: item.name.clone() });
+        let eq_hash = if self.hashable(&me, 0) { quote! { Eq, Hash, } } else { quote! {} };
         quote! {
             #docs
             #dep
-            #[derive(Debug, Clone, PartialEq)]
+            #[derive(Debug, Clone, PartialEq, #eq_hash)]
             pub enum #name {
                 #( #[doc = #variant_docs] #vnames(#vtys), )*
                 #unknown_variant
@@ -766,7 +785,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn tagged_impl(&self, item: &Item, u: &Union, t: &Tag, has_unknown: bool) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let builder = builder_ident(&item.name);
         let field = &t.field;
         let expecting = format!("a {} object, chosen by `{}`", item.name, t.field);
@@ -926,7 +945,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn kind_impl(&self, item: &Item, u: &Union) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let mut methods = Vec::new();
         let expecting = format!("{} ({})", item.name, u.variants.iter().map(|v| format!("{:?}", self.space.kind_of(&v.ty)).to_lowercase()).collect::<Vec<_>>().join(" or "));
         let find = |k: JsonKind| u.variants.iter().position(|v| self.space.kind_of(&v.ty) == k);
@@ -1001,7 +1020,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn shape_impl(&self, item: &Item, u: &Union) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
         let vtys: Vec<_> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
         let idx: Vec<usize> = (0..u.variants.len()).collect();
@@ -1065,7 +1084,7 @@ impl<'a> Ctx<'a> {
                     _ => None,
                 })?;
                 if !self.shared.contains(&item.name) && tagged_structs.insert(item.name.clone()) {
-                    let t = type_ident(&item.name);
+                    let t = self.ident(&item.name);
                     let b = builder_ident(&item.name);
                     let expecting = format!("a {} object", item.name);
                     out.push(quote! {
@@ -1085,7 +1104,7 @@ impl<'a> Ctx<'a> {
                 Some(self.rust_ty(&ty))
             };
             let (Some(req), Some(notif)) = (by_method(&e.request), by_method(&e.notification)) else { continue };
-            let [name, id, res, err] = [&e.name, &e.id, &e.result, error].map(|n| type_ident(n));
+            let [name, id, res, err] = [&e.name, &e.id, &e.result, error].map(|n| self.ident(n));
             let req_doc = if has(&e.request) { format!("[`{}`]", e.request) } else { "no requests (this version has none)".to_string() };
             let doc = format!(
                 " A message the {} sends, as the other side reads it: {req_doc}, [`{}`], a response carrying [`{}`], or [`{}`]. See [`__rt::Message`].",
@@ -1103,7 +1122,7 @@ impl<'a> Ctx<'a> {
         let mut out = Vec::new();
         let mut req_rows = Vec::new();
         for r in &self.module.requests {
-            let t = type_ident(&r.type_name);
+            let t = self.ident(&r.type_name);
             let m = &r.method;
             let Some(result) = &r.result else { continue };
             let rt = self.rust_ty(result);
@@ -1122,7 +1141,7 @@ impl<'a> Ctx<'a> {
         }
         let mut note_rows = Vec::new();
         for n in &self.module.notifications {
-            let t = type_ident(&n.type_name);
+            let t = self.ident(&n.type_name);
             let m = &n.method;
             let tn = &n.type_name;
             note_rows.push(quote! { (#m, #tn) });
@@ -1157,7 +1176,7 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let n = &item.name;
-            let t = type_ident(n);
+            let t = self.ident(n);
             let kind = match &item.kind {
                 ItemKind::Struct(_) => "struct",
                 ItemKind::Union(_) => "union",

@@ -34,11 +34,13 @@ pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
         #![cfg_attr(docsrs, feature(doc_cfg))]
         #![forbid(unsafe_code)]
 
+        pub mod rpc;
         pub mod runtime;
         pub mod shortcuts;
         pub mod validate;
         pub mod write;
         mod read;
+        pub use rpc::read_message;
         pub use runtime::{from_slice, from_str};
         pub use write::{to_string, to_vec, to_vec_into, to_writer};
         #(#mods)*

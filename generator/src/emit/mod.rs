@@ -1,5 +1,6 @@
 //! Stage 4: the type space -> Rust source files.
 
+mod accessors;
 mod docs;
 mod items;
 mod keyed;

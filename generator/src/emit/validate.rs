@@ -8,7 +8,6 @@ use quote::{format_ident, quote};
 
 use super::items::{lit_tokens, Ctx};
 use crate::ir::*;
-use crate::names::type_ident;
 use crate::parse::Doc;
 
 impl<'a> Ctx<'a> {
@@ -52,7 +51,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub(super) fn validate_struct(&self, item: &Item, s: &Struct) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let name_str = &item.name;
         // Each field is looked up once (`__f[i]`), for both the `required` report and its checks.
         let slot = |i: usize| {
@@ -144,7 +143,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub(super) fn validate_enum(&self, item: &Item, e: &StringEnum) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let name_str = &item.name;
         let check = if e.open {
             quote! {}
@@ -170,7 +169,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub(super) fn validate_union(&self, item: &Item, u: &Union) -> TokenStream {
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let name_str = &item.name;
         let vtys: Vec<TokenStream> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
         let mut keyed = quote! {};
@@ -271,7 +270,7 @@ impl<'a> Ctx<'a> {
     /// (`__p::Keyed`), with the key ranking over bit sets of the keys present.
     fn keyed_check(&self, item: &Item, u: &Union) -> TokenStream {
         use super::keyed::{claimed_elsewhere, deciding_keys, member, rank_literal, unclaimed_guard, Member, DEPTH};
-        let name = type_ident(&item.name);
+        let name = self.ident(&item.name);
         let name_str = &item.name;
         let n = u.variants.len();
         let deciding = deciding_keys(self.space, u, 0).into_iter().map(|(key, i)| quote! { #key => Some(#i), });

@@ -97,6 +97,32 @@ pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnos
     }
 }
 
+/// Names of the standard prelude (2021 and 2024 editions) that a type of `use module::*` would shadow.
+const PRELUDE: &[&str] = &[
+    "Copy", "Send", "Sized", "Sync", "Unpin", "Drop", "Fn", "FnMut", "FnOnce", "Box", "ToOwned", "Clone", "PartialEq", "PartialOrd", "Eq", "Ord", "AsRef", "AsMut", "Into", "From", "Default", "Iterator", "Extend", "IntoIterator", "DoubleEndedIterator", "ExactSizeIterator", "Option", "Some", "None", "Result", "Ok", "Err", "String", "ToString", "Vec", "TryFrom", "TryInto", "FromIterator", "Future", "IntoFuture",
+];
+
+/// No type's Rust name is a prelude name (a glob import would shadow it), and every `[[rename]]` names a
+/// type that exists and gives a name no other type of its modules has.
+pub fn prelude_names(space: &TypeSpace, config: &Config, diags: &mut Diagnostics) {
+    for m in &space.modules {
+        for item in m.items.iter().filter(|i| !matches!(i.kind, ItemKind::Const(_))) {
+            let rust = config.rust_type_name(&item.name);
+            if PRELUDE.contains(&rust) {
+                diags.push(Diagnostic::new(&item.location, format!("type `{}` would shadow the standard prelude's `{rust}` under `use {}::*`; give it another Rust name with a [[rename]] entry in schema/codegen.toml", item.name, m.name)));
+            }
+            if rust != item.name && m.items.iter().any(|i| i.name == rust) {
+                diags.push(Diagnostic::new(&config.locate(rust), format!("rename `{}` -> `{rust}`: module `{}` already has a type `{rust}`", item.name, m.name)));
+            }
+        }
+    }
+    for r in &config.renames {
+        if !space.modules.iter().any(|m| m.items.iter().any(|i| i.name == r.type_name && matches!(i.kind, ItemKind::Struct(_) | ItemKind::StringEnum(_) | ItemKind::Alias(_)))) {
+            diags.push(Diagnostic::new(&config.locate(&r.type_name), format!("rename `{}`: no module has a struct, enum or alias of that name (unions keep their schema names)", r.type_name)));
+        }
+    }
+}
+
 /// A union that holds itself (through aliases or nested unions, not through an object or array) has no value.
 pub fn self_containing_unions(space: &TypeSpace, diags: &mut Diagnostics) {
     for m in &space.modules {

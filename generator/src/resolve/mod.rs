@@ -33,6 +33,7 @@ pub fn resolve(files: &[File], config: &Config) -> Result<TypeSpace, Diagnostics
     unions::classify(&mut space, &mut diags);
     methods::collect(&mut space, config, &mut diags);
     checks::names(&space, config, &mut diags);
+    checks::prelude_names(&space, config, &mut diags);
     checks::constraints(&space, &mut diags);
     checks::configured_checks(&space, config, &mut diags);
     diags.into_result(space)

@@ -13,8 +13,14 @@ pub mod validate {
     pub use mcp_schema::validate::*;
 }
 
+pub mod rpc {
+    pub use mcp_schema::rpc::*;
+}
+
 #[path = "../../goldens/bindings/expected.rs"]
 pub mod bindings;
+#[path = "../../goldens/builder_api/expected.rs"]
+pub mod builder_api;
 #[path = "../../goldens/boxed_fields/expected.rs"]
 pub mod boxed_fields;
 #[path = "../../goldens/docs_and_tags/expected.rs"]

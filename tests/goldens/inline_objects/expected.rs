@@ -631,6 +631,8 @@ impl __v::Validate for DrawingCanvas {
 /// The inline type of [`Drawing`]`.shapes[]`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum DrawingShapesItem {
     /// [`Circle`]
@@ -799,6 +801,16 @@ impl __v::KeyedCheck for DrawingShapesItem {
             Self::Circle(_) => 0usize,
             Self::Square(_) => 1usize,
         }
+    }
+}
+impl From<Circle> for DrawingShapesItem {
+    fn from(v: Circle) -> Self {
+        Self::Circle(v)
+    }
+}
+impl From<Square> for DrawingShapesItem {
+    fn from(v: Square) -> Self {
+        Self::Square(v)
     }
 }
 /// The inline type of [`Drawing`]`.layers[]`.

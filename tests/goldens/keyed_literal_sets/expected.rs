@@ -612,6 +612,8 @@ impl __v::Validate for Choice {
 /// Two members share `type: "string"`, so keys decide; a closed `type` still rules a member out.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Field {
     /// [`Scale`]
@@ -823,6 +825,26 @@ impl __v::KeyedCheck for Field {
             Self::Text(_) => 2usize,
             Self::Choice(_) => 3usize,
         }
+    }
+}
+impl From<Scale> for Field {
+    fn from(v: Scale) -> Self {
+        Self::Scale(v)
+    }
+}
+impl From<Toggle> for Field {
+    fn from(v: Toggle) -> Self {
+        Self::Toggle(v)
+    }
+}
+impl From<Text> for Field {
+    fn from(v: Text) -> Self {
+        Self::Text(v)
+    }
+}
+impl From<Choice> for Field {
+    fn from(v: Choice) -> Self {
+        Self::Choice(v)
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -1062,6 +1084,8 @@ impl __v::Validate for Signal {
 /// A `Signal` has no `id` (configured as `never`), so an object with one is never a `Signal`.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Frame {
     /// [`Call`]
@@ -1218,6 +1242,16 @@ impl __v::KeyedCheck for Frame {
         }
     }
 }
+impl From<Call> for Frame {
+    fn from(v: Call) -> Self {
+        Self::Call(v)
+    }
+}
+impl From<Signal> for Frame {
+    fn from(v: Signal) -> Self {
+        Self::Signal(v)
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Answer {
     /// Untagged, but configured as any number.
@@ -1350,6 +1384,8 @@ impl __v::Validate for Answer {
 /// The inline type of [`Answer`]`.values{}`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnswerValuesValue {
     /// String
@@ -1494,6 +1530,21 @@ impl __v::Validate for AnswerValuesValue {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for AnswerValuesValue {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for AnswerValuesValue {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<serde_json::Number> for AnswerValuesValue {
+    fn from(v: serde_json::Number) -> Self {
+        Self::Number(v)
     }
 }
 #[derive(Debug, Clone, PartialEq)]
@@ -1909,6 +1960,8 @@ impl __v::Validate for Note {
 /// `Note` takes any object, so `data` only guesses a `Reply`: a `mode` that `Quick` claims takes the guess back.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     /// [`Reply`]
@@ -2104,6 +2157,21 @@ impl __v::KeyedCheck for Outcome {
             Self::Quick(_) => 1usize,
             Self::Note(_) => 2usize,
         }
+    }
+}
+impl From<Reply> for Outcome {
+    fn from(v: Reply) -> Self {
+        Self::Reply(v)
+    }
+}
+impl From<Quick> for Outcome {
+    fn from(v: Quick) -> Self {
+        Self::Quick(v)
+    }
+}
+impl From<Note> for Outcome {
+    fn from(v: Note) -> Self {
+        Self::Note(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

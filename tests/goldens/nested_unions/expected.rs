@@ -340,6 +340,8 @@ impl __v::Validate for Carrot {
     }
 }
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Fruit {
     /// [`Apple`]
@@ -468,9 +470,21 @@ impl __v::Validate for Fruit {
         }
     }
 }
+impl From<Apple> for Fruit {
+    fn from(v: Apple) -> Self {
+        Self::Apple(v)
+    }
+}
+impl From<Pear> for Fruit {
+    fn from(v: Pear) -> Self {
+        Self::Pear(v)
+    }
+}
 /// A union of a union and a struct; `kind` decides through both levels.
 ///
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Produce {
     /// [`Fruit`]
@@ -603,6 +617,26 @@ impl __v::Validate for Produce {
             }
             None => cx.required(o, &["kind"], "Produce"),
         }
+    }
+}
+impl From<Fruit> for Produce {
+    fn from(v: Fruit) -> Self {
+        Self::Fruit(v)
+    }
+}
+impl From<Apple> for Produce {
+    fn from(v: Apple) -> Self {
+        Self::Fruit(<Fruit as From<_>>::from(v))
+    }
+}
+impl From<Pear> for Produce {
+    fn from(v: Pear) -> Self {
+        Self::Fruit(<Fruit as From<_>>::from(v))
+    }
+}
+impl From<Carrot> for Produce {
+    fn from(v: Carrot) -> Self {
+        Self::Carrot(v)
     }
 }
 #[derive(Debug, Clone, PartialEq, Default)]

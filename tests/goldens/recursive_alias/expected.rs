@@ -12,6 +12,8 @@ pub const SCHEMA_LABEL: &str = "recursive_alias";
 /// Any value that JSON can hold, spelled out.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
     /// String
@@ -229,6 +231,36 @@ impl __v::Validate for Json {
                 <BTreeMap<String, Json> as __v::Validate>::validate_json(v, cx)
             }
         }
+    }
+}
+impl From<String> for Json {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for Json {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for Json {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
+    }
+}
+impl From<bool> for Json {
+    fn from(v: bool) -> Self {
+        Self::Boolean(v)
+    }
+}
+impl From<Vec<Json>> for Json {
+    fn from(v: Vec<Json>) -> Self {
+        Self::JsonArray(v)
+    }
+}
+impl From<BTreeMap<String, Json>> for Json {
+    fn from(v: BTreeMap<String, Json>) -> Self {
+        Self::JsonMap(v)
     }
 }
 /// A tree whose children are trees.

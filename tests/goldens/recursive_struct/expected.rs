@@ -395,6 +395,8 @@ impl __v::Validate for Sum {
     }
 }
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     /// [`Num`]
@@ -521,6 +523,16 @@ impl __v::Validate for Expr {
             }
             None => cx.required(o, &["kind"], "Expr"),
         }
+    }
+}
+impl From<Num> for Expr {
+    fn from(v: Num) -> Self {
+        Self::Num(v)
+    }
+}
+impl From<Sum> for Expr {
+    fn from(v: Sum) -> Self {
+        Self::Sum(Box::new(v))
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

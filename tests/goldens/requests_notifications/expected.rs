@@ -258,8 +258,10 @@ impl __v::Validate for Notification {
         }
     }
 }
-pub type Result = __rt::JsonObject;
-pub type EmptyResult = Result;
+///
+/// The schema's `Result`, named `BaseResult` in Rust: a glob import would shadow `std::result::Result`.
+pub type BaseResult = __rt::JsonObject;
+pub type EmptyResult = BaseResult;
 /// Asks for the time; answered by `ClockResult` (by name).
 ///
 /// Always carries `"method": "clock/read"`: checked when read, written by `Serialize`.
@@ -901,7 +903,7 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<EmptyResult>("EmptyResult"),
     __rt::dynamic::DynType::of::<Notification>("Notification"),
     __rt::dynamic::DynType::of::<Request>("Request"),
-    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<BaseResult>("Result"),
 ];
 /// The run-time entry of the type named `type_name`.
 #[cfg(feature = "dynamic")]

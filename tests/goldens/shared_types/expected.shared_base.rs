@@ -133,7 +133,9 @@ impl __v::Validate for Request {
         }
     }
 }
-pub type Result = __rt::JsonObject;
+///
+/// The schema's `Result`, named `BaseResult` in Rust: a glob import would shadow `std::result::Result`.
+pub type BaseResult = __rt::JsonObject;
 /// A point; the same in both versions, docs aside.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Point {
@@ -483,6 +485,8 @@ impl __v::Validate for Layer {
     }
 }
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
     /// [`Shape1`]
@@ -609,6 +613,16 @@ impl __v::Validate for Shape {
             }
             None => cx.required(o, &["kind"], "Shape"),
         }
+    }
+}
+impl From<Shape1> for Shape {
+    fn from(v: Shape1) -> Self {
+        Self::Shape1(v)
+    }
+}
+impl From<Shape2> for Shape {
+    fn from(v: Shape2) -> Self {
+        Self::Shape2(v)
     }
 }
 /// The inline type of [`Shape`]`.|1`.
@@ -1364,7 +1378,7 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<PointRequest>("PointRequest"),
     __rt::dynamic::DynType::of::<PointResult>("PointResult"),
     __rt::dynamic::DynType::of::<Request>("Request"),
-    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<BaseResult>("Result"),
     __rt::dynamic::DynType::of::<Shape>("Shape"),
     __rt::dynamic::DynType::of::<Shape1>("Shape1"),
     __rt::dynamic::DynType::of::<Shape2>("Shape2"),

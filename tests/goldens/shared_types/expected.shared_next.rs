@@ -9,7 +9,7 @@
 #![allow(unused_imports)]
 #[doc(no_inline)]
 pub use crate::shared_base::{
-    Request, __RequestBuilder, Result, Point, __PointBuilder, Shape, __ShapeBuilder,
+    Request, __RequestBuilder, BaseResult, Point, __PointBuilder, Shape, __ShapeBuilder,
     Shape1, __Shape1Builder, Shape2, __Shape2Builder, PointRequest,
     __PointRequestBuilder, PointResult, __PointResultBuilder,
 };
@@ -507,7 +507,7 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<PointRequest>("PointRequest"),
     __rt::dynamic::DynType::of::<PointResult>("PointResult"),
     __rt::dynamic::DynType::of::<Request>("Request"),
-    __rt::dynamic::DynType::of::<Result>("Result"),
+    __rt::dynamic::DynType::of::<BaseResult>("Result"),
     __rt::dynamic::DynType::of::<Shape>("Shape"),
     __rt::dynamic::DynType::of::<Shape1>("Shape1"),
     __rt::dynamic::DynType::of::<Shape2>("Shape2"),

@@ -239,6 +239,8 @@ impl __v::Validate for Letter {
 /// The inline type of [`Letter`]`.to`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LetterTo {
     /// [`Recipient`]
@@ -347,9 +349,21 @@ impl __v::Validate for LetterTo {
         }
     }
 }
+impl From<Recipient> for LetterTo {
+    fn from(v: Recipient) -> Self {
+        Self::Recipient(v)
+    }
+}
+impl From<Vec<Recipient>> for LetterTo {
+    fn from(v: Vec<Recipient>) -> Self {
+        Self::RecipientArray(v)
+    }
+}
 /// The inline type of [`Letter`]`.tags`.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LetterTags {
     /// String
@@ -470,6 +484,21 @@ impl __v::Validate for LetterTags {
             }
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<String> for LetterTags {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for LetterTags {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<Vec<String>> for LetterTags {
+    fn from(v: Vec<String>) -> Self {
+        Self::StringArray(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

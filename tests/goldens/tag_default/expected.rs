@@ -262,6 +262,8 @@ impl __v::Validate for Pending {
 /// Read by `status`; without it the answer is `Done`.
 ///
 /// Read by `status`, before any other field. Without `status` it is [`Done`](Self::Done). A `status` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// [`Done`]
@@ -388,6 +390,16 @@ impl __v::Validate for Answer {
             }
             None => <Done as __v::Validate>::validate_json(v, cx),
         }
+    }
+}
+impl From<Done> for Answer {
+    fn from(v: Done) -> Self {
+        Self::Done(v)
+    }
+}
+impl From<Pending> for Answer {
+    fn from(v: Pending) -> Self {
+        Self::Pending(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

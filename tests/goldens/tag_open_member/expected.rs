@@ -382,6 +382,8 @@ impl __v::Validate for CustomChannel {
     }
 }
 /// Read by `channel`, before any other field.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Contact {
     /// [`Email`]
@@ -517,6 +519,21 @@ impl __v::Validate for Contact {
             }
             None => cx.required(o, &["channel"], "Contact"),
         }
+    }
+}
+impl From<Email> for Contact {
+    fn from(v: Email) -> Self {
+        Self::Email(v)
+    }
+}
+impl From<Sms> for Contact {
+    fn from(v: Sms) -> Self {
+        Self::Sms(v)
+    }
+}
+impl From<CustomChannel> for Contact {
+    fn from(v: CustomChannel) -> Self {
+        Self::CustomChannel(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

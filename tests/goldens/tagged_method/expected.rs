@@ -387,6 +387,8 @@ impl __v::Validate for RingBell {
 /// Commands a house accepts, chosen by `method`.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum HouseCommand {
     /// [`OpenDoor`]
@@ -539,6 +541,27 @@ impl __v::Validate for HouseCommand {
             }
             None => cx.required(o, &["method"], "HouseCommand"),
         }
+    }
+}
+impl From<OpenDoor> for HouseCommand {
+    fn from(v: OpenDoor) -> Self {
+        Self::OpenDoor(v)
+    }
+}
+impl From<CloseDoor> for HouseCommand {
+    fn from(v: CloseDoor) -> Self {
+        Self::CloseDoor(v)
+    }
+}
+impl From<RingBell> for HouseCommand {
+    fn from(v: RingBell) -> Self {
+        Self::RingBell(v)
+    }
+}
+impl HouseCommand {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -377,6 +377,8 @@ impl __v::Validate for Page {
 /// The inline type of [`Page`]`.blocks[]`.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PageBlocksItem {
     /// [`TextBlock`]
@@ -515,9 +517,21 @@ impl __v::Validate for PageBlocksItem {
         }
     }
 }
+impl From<TextBlock> for PageBlocksItem {
+    fn from(v: TextBlock) -> Self {
+        Self::TextBlock(v)
+    }
+}
+impl From<PictureBlock> for PageBlocksItem {
+    fn from(v: PictureBlock) -> Self {
+        Self::PictureBlock(v)
+    }
+}
 /// A single block, as a named union.
 ///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
     /// [`TextBlock`]
@@ -648,6 +662,16 @@ impl __v::Validate for Block {
             }
             None => cx.required(o, &["type"], "Block"),
         }
+    }
+}
+impl From<TextBlock> for Block {
+    fn from(v: TextBlock) -> Self {
+        Self::TextBlock(v)
+    }
+}
+impl From<PictureBlock> for Block {
+    fn from(v: PictureBlock) -> Self {
+        Self::PictureBlock(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -365,6 +365,8 @@ impl __v::Validate for ByRange {
 /// No shared tag: the keys present decide.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup {
     /// [`ByName`]
@@ -548,6 +550,21 @@ impl __v::KeyedCheck for Lookup {
             Self::ByCode(_) => 1usize,
             Self::ByRange(_) => 2usize,
         }
+    }
+}
+impl From<ByName> for Lookup {
+    fn from(v: ByName) -> Self {
+        Self::ByName(v)
+    }
+}
+impl From<ByCode> for Lookup {
+    fn from(v: ByCode) -> Self {
+        Self::ByCode(v)
+    }
+}
+impl From<ByRange> for Lookup {
+    fn from(v: ByRange) -> Self {
+        Self::ByRange(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

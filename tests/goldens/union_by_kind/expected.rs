@@ -11,7 +11,9 @@ pub const SCHEMA_LABEL: &str = "union_by_kind";
 /// A ticket number or a ticket code.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TicketId {
     /// String
     String(String),
@@ -143,6 +145,21 @@ impl __v::Validate for TicketId {
         }
     }
 }
+impl From<String> for TicketId {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for TicketId {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for TicketId {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
+    }
+}
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Flag {
     pub name: String,
@@ -247,6 +264,8 @@ impl __v::Validate for Flag {
 /// One of each JSON kind.
 ///
 /// Read by the JSON kind of the value.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Anything {
     /// String
@@ -444,6 +463,36 @@ impl __v::Validate for Anything {
         }
     }
 }
+impl From<String> for Anything {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for Anything {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
+    }
+}
+impl From<i64> for Anything {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
+    }
+}
+impl From<bool> for Anything {
+    fn from(v: bool) -> Self {
+        Self::Boolean(v)
+    }
+}
+impl From<Vec<String>> for Anything {
+    fn from(v: Vec<String>) -> Self {
+        Self::StringArray(v)
+    }
+}
+impl From<Flag> for Anything {
+    fn from(v: Flag) -> Self {
+        Self::Flag(v)
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ticket {
     pub id: TicketId,
@@ -573,7 +622,9 @@ impl __v::Validate for Ticket {
 /// The inline type of [`Ticket`]`.seat`.
 ///
 /// Read by the JSON kind of the value.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TicketSeat {
     /// Integer
     Integer(i64),
@@ -703,6 +754,21 @@ impl __v::Validate for TicketSeat {
             serde_json::Value::Array(_) => fail(cx),
             serde_json::Value::Object(_) => fail(cx),
         }
+    }
+}
+impl From<i64> for TicketSeat {
+    fn from(v: i64) -> Self {
+        Self::Integer(v)
+    }
+}
+impl From<String> for TicketSeat {
+    fn from(v: String) -> Self {
+        Self::String(v)
+    }
+}
+impl From<&str> for TicketSeat {
+    fn from(v: &str) -> Self {
+        Self::from(v.to_string())
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.

@@ -412,6 +412,8 @@ impl __v::Validate for CountReply {
 /// One member takes every object, so a key that one member names is only a guess.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyReply {
     /// [`Reply`]
@@ -605,6 +607,21 @@ impl __v::KeyedCheck for AnyReply {
             Self::ListReply(_) => 1usize,
             Self::CountReply(_) => 2usize,
         }
+    }
+}
+impl From<Reply> for AnyReply {
+    fn from(v: Reply) -> Self {
+        Self::Reply(v)
+    }
+}
+impl From<ListReply> for AnyReply {
+    fn from(v: ListReply) -> Self {
+        Self::ListReply(v)
+    }
+}
+impl From<CountReply> for AnyReply {
+    fn from(v: CountReply) -> Self {
+        Self::CountReply(v)
     }
 }
 /// Every request of this schema as `(method, request type, result type)`.
