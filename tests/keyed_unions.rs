@@ -974,6 +974,10 @@ fn a_malformed_tools_list_is_no_empty_result() {
     let (_, errors) = refused::<v6::ServerResult>(result);
     assert!(errors.contains(&("/tools/0/inputSchema/type".into(), "literal")), "{errors:?}");
     assert!(read_alike::<v6::ServerMessage>(&envelope(result)).is_err());
+    // No member ranks (a required key is missing), but `tools` names one: its error.
+    let (read, errors) = refused::<v6::ServerResult>(r#"{"resultType":"complete","tools":[]}"#);
+    assert!(read.contains("missing field `ttlMs`"), "{read}");
+    assert!(errors.contains(&("".into(), "required")) && !errors.iter().any(|(_, r)| *r == "no-variant"), "{errors:?}");
 }
 
 #[test]

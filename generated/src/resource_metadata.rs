@@ -7389,6 +7389,33 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (
+                    1usize,
+                    &[
+                        "cacheScope",
+                        "capabilities",
+                        "instructions",
+                        "supportedVersions",
+                        "ttlMs",
+                    ],
+                ),
+                (2usize, &["completion"]),
+                (3usize, &["description", "messages"]),
+                (4usize, &["cacheScope", "nextCursor", "prompts", "ttlMs"]),
+                (5usize, &["cacheScope", "nextCursor", "resourceTemplates", "ttlMs"]),
+                (6usize, &["cacheScope", "nextCursor", "resources", "ttlMs"]),
+                (7usize, &["cacheScope", "contents", "ttlMs"]),
+                (9usize, &["content", "isError", "structuredContent"]),
+                (10usize, &["cacheScope", "nextCursor", "tools", "ttlMs"]),
+                (11usize, &["inputRequests", "requestState"]),
+                (12usize, &["metadata"]),
+            ],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => {

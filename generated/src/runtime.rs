@@ -1023,6 +1023,19 @@ pub mod __private {
         !keys.iter().any(|k| o.has(k))
     }
 
+    /// The member naming most of the object's keys (the first on a tie), among `named`
+    /// (member, keys); `None` when the object has none of them.
+    pub fn most_named<K: KeySet + ?Sized>(o: &K, named: &[(usize, &[&str])]) -> Option<usize> {
+        let mut best: Option<(usize, usize)> = None;
+        for (i, keys) in named {
+            let n = keys.iter().filter(|k| o.has(k)).count();
+            if n > 0 && best.is_none_or(|(_, most)| n > most) {
+                best = Some((*i, n));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
     /// Ranks a struct for an object by its keys alone: every required key present, every
     /// literal equal and no forbidden key; then two points for each key it names. Other
     /// values are not looked at here (a closed enum's, see [`unclaimed`]): a member that
@@ -1074,6 +1087,11 @@ pub mod __private {
         fn settled(&self) -> bool {
             true
         }
+        /// In a union with a catch-all: the member naming most of the object's keys that rule
+        /// the catch-all out ([`names_none`]). When no member ranks, its error is the union's.
+        fn closest<K: KeySet + ?Sized>(_o: &K) -> Option<usize> {
+            None
+        }
         fn score<K: KeySet + ?Sized>(member: usize, o: &K) -> Option<u32>;
         /// Reads the object as one member; `None` when that member cannot even start
         /// (a tagged member without a readable tag).
@@ -1090,6 +1108,13 @@ pub mod __private {
                         first_err.get_or_insert(e);
                     }
                     None => {}
+                }
+            }
+            if first_err.is_none() {
+                // No member ranks, but one names keys that rule the catch-all out: its error
+                // (a missing field) says more than that no member matches.
+                if let Some(Some(Err(e))) = Self::closest(o).map(|i| Self::read_member::<E>(i, o)) {
+                    return Err(e);
                 }
             }
             Err(first_err.unwrap_or_else(|| E::custom(Self::NO_MATCH)))

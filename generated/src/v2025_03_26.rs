@@ -16405,6 +16405,15 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (1usize, &["content", "model", "role", "stopReason"]),
+                (2usize, &["roots"]),
+            ],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => {
@@ -17230,6 +17239,25 @@ impl __p::Keyed for ServerResult {
             }
             _ => None,
         }
+    }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (
+                    1usize,
+                    &["capabilities", "instructions", "protocolVersion", "serverInfo"],
+                ),
+                (2usize, &["completion"]),
+                (3usize, &["description", "messages"]),
+                (4usize, &["nextCursor", "prompts"]),
+                (5usize, &["nextCursor", "resourceTemplates"]),
+                (6usize, &["nextCursor", "resources"]),
+                (7usize, &["contents"]),
+                (8usize, &["content", "isError"]),
+                (9usize, &["nextCursor", "tools"]),
+            ],
+        )
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {

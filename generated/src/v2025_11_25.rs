@@ -30962,6 +30962,41 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (1usize, &["content", "model", "role", "stopReason"]),
+                (2usize, &["roots"]),
+                (3usize, &["action", "content"]),
+                (
+                    4usize,
+                    &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+                (6usize, &["nextCursor", "tasks"]),
+                (
+                    7usize,
+                    &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+            ],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => {
@@ -32138,6 +32173,50 @@ impl __p::Keyed for ServerResult {
             }
             _ => None,
         }
+    }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (
+                    1usize,
+                    &["capabilities", "instructions", "protocolVersion", "serverInfo"],
+                ),
+                (2usize, &["completion"]),
+                (3usize, &["description", "messages"]),
+                (4usize, &["nextCursor", "prompts"]),
+                (5usize, &["nextCursor", "resourceTemplates"]),
+                (6usize, &["nextCursor", "resources"]),
+                (7usize, &["contents"]),
+                (8usize, &["content", "isError", "structuredContent"]),
+                (9usize, &["nextCursor", "tools"]),
+                (
+                    10usize,
+                    &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+                (12usize, &["nextCursor", "tasks"]),
+                (
+                    13usize,
+                    &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+            ],
+        )
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {

@@ -286,6 +286,28 @@ pub(super) fn catch_all_keys(space: &TypeSpace, u: &Union) -> Vec<Option<Vec<Str
         .collect()
 }
 
+/// For a union with a catch-all: per other member, the keys it names that rule the catch-all
+/// out. When no member ranks for an object, the one naming most of its keys gives the error
+/// (`__p::Keyed::closest`): `{"tools": []}` in 2026-07-28 is "missing field `ttlMs`".
+fn named_by_members(space: &TypeSpace, u: &Union) -> Vec<(usize, Vec<String>)> {
+    let rules_out: BTreeSet<String> = catch_all_keys(space, u).into_iter().flatten().flatten().collect();
+    if rules_out.is_empty() {
+        return Vec::new();
+    }
+    u.variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !takes_any_object(space, &v.ty, 0))
+        .map(|(i, v)| {
+            let mut leaves = Vec::new();
+            leaf_structs(space, &v.ty, 0, &mut leaves);
+            let names: BTreeSet<String> = leaves.iter().flat_map(|s| &s.fields).filter(|f| !f.never && rules_out.contains(&f.name)).map(|f| f.name.clone()).collect();
+            (i, names.into_iter().collect())
+        })
+        .filter(|(_, names): &(usize, Vec<String>)| !names.is_empty())
+        .collect()
+}
+
 /// The conditions on `o` under which a member stays a candidate at all, on top of its key
 /// score: its closed enums hold no value another member claims ([`claimed_elsewhere`]), and
 /// for a catch-all, no key another member names is present ([`catch_all_keys`]). `None` when
@@ -454,6 +476,15 @@ impl Ctx<'_> {
             };
             quote! { #i => #read, }
         });
+        let named = named_by_members(self.space, u);
+        let closest = (!named.is_empty()).then(|| {
+            let entries = named.iter().map(|(i, keys)| quote! { (#i, &[#(#keys),*]) });
+            quote! {
+                fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+                    __p::most_named(o, &[#(#entries),*])
+                }
+            }
+        });
         let n = u.variants.len();
         let expecting = format!("a {} object", item.name);
         quote! {
@@ -489,6 +520,7 @@ impl Ctx<'_> {
                     }
                 }
                 #guess_for_key
+                #closest
                 fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
                     match member {
                         #(#scores)*
