@@ -1100,3 +1100,32 @@ fn a_key_a_specific_member_names_rules_the_catch_all_out_everywhere() {
     assert!(unions >= 10, "only {unions} unions with a catch-all found");
     tally.finish("catch-all unions");
 }
+
+/// Every spec example of a result that reads as its own type reads through the result unions
+/// too, as that type (or as `Result` where its keys are only `Result`'s own); an example its own
+/// type refuses is refused by the unions as well, instead of becoming an `EmptyResult`.
+#[test]
+fn spec_result_examples_read_through_the_result_unions() {
+    let mut tally = Tally::default();
+    for (version, module) in [("2026-07-28", "v2026_07_28"), ("draft", "draft")] {
+        let examples = mcp_schema_tests::upstream().join(format!("mcp-spec/schema/{version}/examples"));
+        let unions: Vec<_> = ["ServerResult", "ClientResult"].into_iter().filter_map(|u| dynamic(module, u)).collect();
+        assert!(!unions.is_empty(), "{module}: no result unions");
+        for (name, path) in mcp_schema_tests::example_files(&examples) {
+            let Some(own) = dynamic(module, &name).filter(|_| name.ends_with("Result")) else { continue };
+            let text = std::fs::read_to_string(&path).unwrap();
+            let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
+            let reads = (own.read_value)(&v).is_ok();
+            let through: Vec<_> = unions.iter().map(|u| (u.read_value)(&v)).collect();
+            let at = format!("{module} {}", path.display());
+            let ok = if reads {
+                through.iter().any(|r| r.as_ref().is_ok_and(|got| *got == name || *got == "Result"))
+            } else {
+                through.iter().all(|r| r.as_ref().is_err())
+            };
+            tally.check(if ok { Ok(()) } else { Err(format!("{at}: as {name} {reads}, through the unions {through:?}")) });
+        }
+    }
+    assert!(tally.passed > 20, "only {} examples", tally.passed);
+    tally.finish("spec result examples through the unions");
+}
