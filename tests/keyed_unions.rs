@@ -95,23 +95,30 @@ fn a_deciding_key_streams_wherever_it_comes() {
 }
 
 #[test]
-fn a_result_no_member_can_read_is_kept_whole() {
-    // `ServerResult` holds `EmptyResult` (= `Result`), which takes any object: a custom method's result that
-    // borrows a member's key with another shape is read as it, never refused.
+fn only_a_result_no_member_names_a_key_of_is_kept_whole() {
+    // `ServerResult` holds `EmptyResult` (= `Result`), which takes any object, but only when no other
+    // member names one of its keys: a key a member names makes it that member or its error.
     let mut tally = Tally::default();
     for (line, want) in [
-        (r#"{"content":"plain text"}"#, "Result"),
-        (r#"{"tools":5,"_meta":{"k":1}}"#, "Result"),
-        (r#"{"contents":[{"uri":"a","text":"t"}]}"#, "ReadResourceResult"),
-        (r#"{"content":[{"type":"text","text":"t"}],"isError":true}"#, "CallToolResult"),
-        (r#"{}"#, "Result"),
+        (r#"{"content":"plain text"}"#, None),
+        (r#"{"tools":5,"_meta":{"k":1}}"#, None),
+        (r#"{"contents":[{"uri":"a","text":"t"}]}"#, Some("ReadResourceResult")),
+        (r#"{"content":[{"type":"text","text":"t"}],"isError":true}"#, Some("CallToolResult")),
+        (r#"{}"#, Some("Result")),
+        (r#"{"_meta":{"k":1},"someNewKey":[1]}"#, Some("Result")),
     ] {
-        let r: v4::ServerResult = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let got = mcp_schema::runtime::SchemaType::schema_name(&r);
-        let back = serde_json::to_value(&r).unwrap();
-        let ok = got == want && back == serde_json::from_str::<Value>(line).unwrap();
-        tally.check(ok.then_some(()).ok_or(format!("{line}: read as {got}, written {back}")));
-        tally.check(all_sources_agree::<v4::ServerResult>(line).map_err(|e| format!("{line}: {e}")));
+        let read = serde_json::from_str::<v4::ServerResult>(line);
+        match (read, want) {
+            (Ok(r), Some(want)) => {
+                let got = mcp_schema::runtime::SchemaType::schema_name(&r);
+                let back = serde_json::to_value(&r).unwrap();
+                let ok = got == want && back == serde_json::from_str::<Value>(line).unwrap();
+                tally.check(ok.then_some(()).ok_or(format!("{line}: read as {got}, written {back}")));
+                tally.check(all_sources_agree::<v4::ServerResult>(line).map_err(|e| format!("{line}: {e}")));
+            }
+            (Err(e), None) => tally.check(e.to_string().contains("invalid type").then_some(()).ok_or(format!("{line}: {e}"))),
+            (read, want) => tally.check(Err(format!("{line}: read {read:?}, want {want:?}"))),
+        }
     }
     tally.finish("catch-all results");
 }
@@ -314,9 +321,11 @@ fn guessing_reads_exactly_what_serde_json_reads() {
 
 #[test]
 fn a_wrong_guess_is_taken_back() {
-    // `contents` names only ReadResourceResult, but the value is no list: the catch-all reads it.
-    let r: v4::ServerResult = mcp_schema::from_str(r#"{"contents":"not a list","x":1}"#).unwrap();
-    assert!(matches!(r, v4::ServerResult::EmptyResult(_)), "{r:?}");
+    // `contents` names only ReadResourceResult, but the value is no list: read again, it is
+    // ReadResourceResult's error (the catch-all does not take an object with its key).
+    let line = r#"{"contents":"not a list","x":1}"#;
+    let e = mcp_schema::from_str::<v4::ServerResult>(line).unwrap_err().to_string();
+    assert_eq!(e, serde_json::from_str::<v4::ServerResult>(line).unwrap_err().to_string());
     // `tools` comes first and names ListToolsResult, but the later keys rank CallToolResult higher.
     let line = r#"{"tools":[],"content":[],"structuredContent":{},"isError":false}"#;
     let r: v4::ServerResult = mcp_schema::from_str(line).unwrap();
@@ -902,4 +911,221 @@ fn an_unknown_enum_value_never_makes_a_keyed_union_unreadable() {
     }
     assert!(cases >= 20, "only {cases} members with a closed enum");
     tally.finish("unknown enum values in every keyed union");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A catch-all member (`EmptyResult`) never takes an object a specific member names a key of
+
+/// What every reader and validation make of `json` as `T`: the same member (its schema name)
+/// or an error from each, and validation's violations.
+fn read_everywhere<T>(json: &str) -> Result<(&'static str, mcp_schema::validate::Report), String>
+where
+    T: DeserializeOwned + mcp_schema::runtime::SchemaType + mcp_schema::validate::Validate + PartialEq + std::fmt::Debug,
+{
+    let read = read_alike::<T>(json)?;
+    let report = mcp_schema::validate::validate_json::<T>(&serde_json::from_str(json).unwrap(), &mcp_schema::validate::Options::default());
+    Ok((mcp_schema::runtime::SchemaType::schema_name(&read), report))
+}
+
+/// `json` as `T` through serde_json (text and tree) and `mcp_schema::from_str`/`from_slice`:
+/// the same value, or an error from each.
+fn read_alike<T: DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str) -> Result<T, String> {
+    guess_agrees::<T>(json)?;
+    let by_value = serde_json::from_value::<T>(serde_json::from_str(json).unwrap()).map_err(|e| e.to_string());
+    let by_text = serde_json::from_str::<T>(json).map_err(|e| e.to_string());
+    if by_value.is_ok() != by_text.is_ok() || by_value.as_ref().ok() != by_text.as_ref().ok() {
+        panic!("{json}: from_value {by_value:?}, from_str {by_text:?}");
+    }
+    by_text
+}
+
+/// The read error, and validation's errors with their pointers and rules.
+fn refused<T>(json: &str) -> (String, Vec<(String, &'static str)>)
+where
+    T: DeserializeOwned + mcp_schema::runtime::SchemaType + mcp_schema::validate::Validate + PartialEq + std::fmt::Debug,
+{
+    match read_everywhere::<T>(json) {
+        Ok((got, _)) => panic!("{json}: read as {got}"),
+        Err(e) => {
+            let v: Value = serde_json::from_str(json).unwrap();
+            let report = mcp_schema::validate::validate_json::<T>(&v, &mcp_schema::validate::Options::default());
+            (e, report.errors().map(|e| (e.pointer.clone(), e.rule)).collect())
+        }
+    }
+}
+
+/// A result response around `result`.
+fn envelope(result: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#)
+}
+
+#[test]
+fn a_malformed_tools_list_is_no_empty_result() {
+    let result = r#"{"tools":[{"name":"t","inputSchema":{"type":"string"}}]}"#;
+    let (read, errors) = refused::<v4::ServerResult>(result);
+    assert!(read.contains("object"), "{read}");
+    assert!(errors.contains(&("/tools/0/inputSchema/type".into(), "literal")), "{errors:?}");
+    assert_eq!(mcp_schema::validate::picked::<v4::ServerResult>(&serde_json::from_str(result).unwrap()), Some(9), "ListToolsResult");
+    // Inside the envelope the message is refused too, by every reader.
+    let e = read_alike::<v4::ServerMessage>(&envelope(result)).unwrap_err();
+    assert!(e.contains("object"), "{e}");
+    // The same for the 2026-07-28 result, which has `resultType` (a key every result has).
+    let result = r#"{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"t","inputSchema":{"type":"string"}}]}"#;
+    let (_, errors) = refused::<v6::ServerResult>(result);
+    assert!(errors.contains(&("/tools/0/inputSchema/type".into(), "literal")), "{errors:?}");
+    assert!(read_alike::<v6::ServerMessage>(&envelope(result)).is_err());
+    // No member ranks (a required key is missing), but `tools` names one: its error.
+    let (read, errors) = refused::<v6::ServerResult>(r#"{"resultType":"complete","tools":[]}"#);
+    assert!(read.contains("missing field `ttlMs`"), "{read}");
+    assert!(errors.contains(&("".into(), "required")) && !errors.iter().any(|(_, r)| *r == "no-variant"), "{errors:?}");
+}
+
+#[test]
+fn an_elicitation_answer_is_an_elicit_result_or_an_error() {
+    let valid = r#"{"action":"accept","content":{"name":"a","age":3,"ok":true,"tags":["x"]}}"#;
+    let (got, report) = read_everywhere::<v4::ClientResult>(valid).unwrap();
+    assert_eq!(got, "ElicitResult");
+    assert!(report.is_valid(), "{report:?}");
+    let Ok(mcp_schema::runtime::Message::Result(r)) = read_alike::<v4::ClientMessage>(&envelope(valid)) else { panic!() };
+    assert!(matches!(r.result, v4::ClientResult::ElicitResult(_)), "{:?}", r.result);
+    // A nested object is no value a form field holds.
+    let held = r#"{"action":"accept","content":{"name":{"first":"a"}}}"#;
+    let (_, errors) = refused::<v4::ClientResult>(held);
+    assert!(errors.iter().any(|(p, _)| p == "/content/name"), "{errors:?}");
+    assert!(read_alike::<v4::ClientMessage>(&envelope(held)).is_err());
+}
+
+#[test]
+fn empty_and_unknown_results_still_read_as_empty_result() {
+    for result in [r#"{}"#, r#"{"_meta":{}}"#, r#"{"someNewKey":1}"#, r#"{"_meta":{"k":1},"widgets":[],"more":{"a":1}}"#] {
+        for (got, report) in [read_everywhere::<v4::ServerResult>(result).unwrap(), read_everywhere::<v4::ClientResult>(result).unwrap(), read_everywhere::<v1::ServerResult>(result).unwrap()] {
+            assert_eq!(got, "Result", "{result}");
+            assert!(report.is_valid(), "{result}: {report:?}");
+        }
+        let v: Value = serde_json::from_str(result).unwrap();
+        assert_eq!(mcp_schema::validate::picked::<v4::ServerResult>(&v), Some(0), "{result}");
+        let Ok(mcp_schema::runtime::Message::Result(r)) = read_alike::<v4::ServerMessage>(&envelope(result)) else { panic!("{result}") };
+        assert!(matches!(r.result, v4::ServerResult::EmptyResult(_)), "{result}");
+        let Ok(mcp_schema::runtime::Message::Result(r)) = read_alike::<v4::ClientMessage>(&envelope(result)) else { panic!("{result}") };
+        assert!(matches!(r.result, v4::ClientResult::EmptyResult(_)), "{result}");
+    }
+    // 2026-07-28: `resultType` is every result's key, so it does not rule the catch-all out.
+    let (got, _) = read_everywhere::<v6::ServerResult>(r#"{"resultType":"complete","someNewKey":1}"#).unwrap();
+    assert_eq!(got, "Result");
+}
+
+#[test]
+fn result_for_reads_an_envelope_result_as_the_request_result() {
+    let line = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#;
+    let Ok(mcp_schema::runtime::Message::Result(r)) = mcp_schema::from_str::<v4::ServerMessage>(line) else { panic!() };
+    let tools = mcp_schema::runtime::result_for::<v4::ListToolsRequest>(&r.result).unwrap();
+    assert_eq!(tools.tools.len(), 1);
+    // An empty result is the answer to `ping`, and no tools list.
+    let r: v4::ServerResult = serde_json::from_str("{}").unwrap();
+    assert!(mcp_schema::runtime::result_for::<v4::PingRequest>(&r).is_ok());
+    assert!(mcp_schema::runtime::result_for::<v4::ListToolsRequest>(&r).is_err());
+}
+
+/// Whether a member takes every object (nothing required, any other key kept), as the
+/// generator decides it for structs.
+fn takes_any_object(space: &TypeSpace, ty: &Ty) -> bool {
+    let mut structs = Vec::new();
+    leaves(space, ty, 0, &mut structs);
+    space.struct_of(ty).is_some_and(|(_, s)| s.rest == Ty::Value && s.fields.iter().all(|f| f.optional || f.never)) && structs.len() == 1
+}
+
+/// In every union with a catch-all member, in every module, each other member at its smallest
+/// (required keys only, then one optional key), and with each of its keys' values swapped for
+/// values of the wrong kind, is read and validated as a specific member or refused; never as the
+/// catch-all. The catch-all's own keys with unknown ones still read as the catch-all.
+#[test]
+fn a_key_a_specific_member_names_rules_the_catch_all_out_everywhere() {
+    let space = schema_space();
+    let mut tally = Tally::default();
+    let mut unions = 0;
+    for (m, item, u, dynamic) in keyed_unions(&space) {
+        let catch_alls: Vec<String> = u.variants.iter().filter(|v| takes_any_object(&space, &v.ty)).filter_map(|v| space.struct_of(&v.ty).map(|(i, _)| i.name.clone())).collect();
+        if catch_alls.is_empty() {
+            continue;
+        }
+        unions += 1;
+        let mut members = Vec::new();
+        for v in u.variants.iter().filter(|v| !takes_any_object(&space, &v.ty)) {
+            leaves(&space, &v.ty, 0, &mut members);
+        }
+        let catch_all_keys: Vec<String> = u.variants.iter().filter(|v| takes_any_object(&space, &v.ty)).flat_map(|v| space.struct_of(&v.ty).unwrap().1.fields.iter().map(|f| f.name.clone())).collect();
+        for (member, s) in &members {
+            let base = minimal(&space, s, 0);
+            let mut objects = vec![base.clone()];
+            for f in s.fields.iter().filter(|f| f.optional && !f.never) {
+                let mut o = base.clone();
+                o[&f.name] = field_value(&space, f, 0);
+                objects.push(o);
+            }
+            let mut wrong = Vec::new();
+            for o in &objects {
+                for k in o.as_object().unwrap().keys().filter(|k| !catch_all_keys.contains(k)) {
+                    for bad in [json!(7), json!("x"), json!([{"?": 1}]), json!({"?": [1]})] {
+                        let mut b = o.clone();
+                        b[k] = bad;
+                        wrong.push(b);
+                    }
+                }
+            }
+            for o in objects.iter().chain(&wrong) {
+                // Only objects holding a key outside the catch-all's own say which member they mean.
+                if o.as_object().unwrap().keys().all(|k| catch_all_keys.contains(k)) {
+                    continue;
+                }
+                let at = format!("{}::{} as {member}: {o}", m.name, item.name);
+                if let Ok(read) = (dynamic.read_value)(o) {
+                    tally.check(if catch_alls.iter().any(|c| c == read) { Err(format!("{at}: read as the catch-all {read}")) } else { Ok(()) });
+                }
+                if let Ok(read) = (dynamic.read_json)(&o.to_string()) {
+                    tally.check(if catch_alls.iter().any(|c| c == read) { Err(format!("{at}: read from text as the catch-all {read}")) } else { Ok(()) });
+                }
+                // Validation never passes what the reader refuses.
+                let report = (dynamic.validate)(o, &mcp_schema::validate::Options::default());
+                let readable = (dynamic.read_value)(o).is_ok();
+                tally.check(if readable || !report.is_valid() { Ok(()) } else { Err(format!("{at}: refused, but validation reports nothing")) });
+            }
+        }
+        // The catch-all's keys with keys no member names: still the catch-all.
+        for o in [json!({}), json!({"x-unknown": 1}), json!({"_meta": {}, "x-unknown": [1]})] {
+            let read = (dynamic.read_value)(&o);
+            let ok = read.as_ref().is_ok_and(|r| catch_alls.iter().any(|c| c == r));
+            tally.check(if ok { Ok(()) } else { Err(format!("{}::{}: {o} read as {read:?}", m.name, item.name)) });
+        }
+    }
+    assert!(unions >= 10, "only {unions} unions with a catch-all found");
+    tally.finish("catch-all unions");
+}
+
+/// Every spec example of a result that reads as its own type reads through the result unions
+/// too, as that type (or as `Result` where its keys are only `Result`'s own); an example its own
+/// type refuses is refused by the unions as well, instead of becoming an `EmptyResult`.
+#[test]
+fn spec_result_examples_read_through_the_result_unions() {
+    let mut tally = Tally::default();
+    for (version, module) in [("2026-07-28", "v2026_07_28"), ("draft", "draft")] {
+        let examples = mcp_schema_tests::upstream().join(format!("mcp-spec/schema/{version}/examples"));
+        let unions: Vec<_> = ["ServerResult", "ClientResult"].into_iter().filter_map(|u| dynamic(module, u)).collect();
+        assert!(!unions.is_empty(), "{module}: no result unions");
+        for (name, path) in mcp_schema_tests::example_files(&examples) {
+            let Some(own) = dynamic(module, &name).filter(|_| name.ends_with("Result")) else { continue };
+            let text = std::fs::read_to_string(&path).unwrap();
+            let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
+            let reads = (own.read_value)(&v).is_ok();
+            let through: Vec<_> = unions.iter().map(|u| (u.read_value)(&v)).collect();
+            let at = format!("{module} {}", path.display());
+            let ok = if reads {
+                through.iter().any(|r| r.as_ref().is_ok_and(|got| *got == name || *got == "Result"))
+            } else {
+                through.iter().all(|r| r.as_ref().is_err())
+            };
+            tally.check(if ok { Ok(()) } else { Err(format!("{at}: as {name} {reads}, through the unions {through:?}")) });
+        }
+    }
+    assert!(tally.passed > 20, "only {} examples", tally.passed);
+    tally.finish("spec result examples through the unions");
 }

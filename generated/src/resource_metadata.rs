@@ -7685,9 +7685,66 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (
+                    1usize,
+                    &[
+                        "cacheScope",
+                        "capabilities",
+                        "instructions",
+                        "supportedVersions",
+                        "ttlMs",
+                    ],
+                ),
+                (2usize, &["completion"]),
+                (3usize, &["description", "messages"]),
+                (4usize, &["cacheScope", "nextCursor", "prompts", "ttlMs"]),
+                (5usize, &["cacheScope", "nextCursor", "resourceTemplates", "ttlMs"]),
+                (6usize, &["cacheScope", "nextCursor", "resources", "ttlMs"]),
+                (7usize, &["cacheScope", "contents", "ttlMs"]),
+                (9usize, &["content", "isError", "structuredContent"]),
+                (10usize, &["cacheScope", "nextCursor", "tools", "ttlMs"]),
+                (11usize, &["inputRequests", "requestState"]),
+                (12usize, &["metadata"]),
+            ],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
-            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            0usize => {
+                if __p::names_none(
+                    o,
+                    &[
+                        "cacheScope",
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "description",
+                        "inputRequests",
+                        "instructions",
+                        "isError",
+                        "messages",
+                        "metadata",
+                        "nextCursor",
+                        "prompts",
+                        "requestState",
+                        "resourceTemplates",
+                        "resources",
+                        "structuredContent",
+                        "supportedVersions",
+                        "tools",
+                        "ttlMs",
+                    ],
+                ) {
+                    <EmptyResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             1usize => <DiscoverResult as __p::Shape>::score_keys(o),
             2usize => <CompleteResult as __p::Shape>::score_keys(o),
             3usize => <GetPromptResult as __p::Shape>::score_keys(o),
@@ -7853,7 +7910,35 @@ impl __v::KeyedCheck for ServerResult {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x20001, &[]);
+        out[0usize] = if __p::names_none(
+            o,
+            &[
+                "cacheScope",
+                "capabilities",
+                "completion",
+                "content",
+                "contents",
+                "description",
+                "inputRequests",
+                "instructions",
+                "isError",
+                "messages",
+                "metadata",
+                "nextCursor",
+                "prompts",
+                "requestState",
+                "resourceTemplates",
+                "resources",
+                "structuredContent",
+                "supportedVersions",
+                "tools",
+                "ttlMs",
+            ],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x20001, &[])
+        } else {
+            None
+        };
         out[1usize] = __v::rank_by_bits(o, present, 0x280006, 0x2a0107, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x8, 0x20009, &[]);
         out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x20441, &[]);

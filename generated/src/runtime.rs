@@ -174,13 +174,17 @@ pub enum Response<T> {
 /// does, and on any error, the input is read by serde_json, whose answer is returned.
 ///
 /// It is also faster where a union has a member that takes any object (`ServerResult` and
-/// `ClientResult` hold `EmptyResult`). Through `serde_json`, such a union keeps each of its keys' values as JSON text until
-/// every key is in, because a member that a key names may still be unable to read the
-/// values (the object then belongs to the catch-all). Here a key that only one member
-/// names streams the rest of the object into that member straight away; the guess is
-/// kept when that member reads the object and no other member ranks above it for the
-/// keys present, and otherwise (rare, and any error) the input is read again the
-/// `serde_json` way. A 10 MB `resources/read` result is read once instead of twice.
+/// `ClientResult` hold `EmptyResult`). Through `serde_json`, such a union keeps each of its
+/// keys' values as JSON text until every key is in, because the whole object is ranked: a
+/// later key may rank another member higher. Here a key that only one member names streams
+/// the rest of the object into that member straight away; the guess is kept when that member
+/// reads the object and no other member ranks above it for the keys present, and otherwise
+/// (rare, and any error) the input is read again the `serde_json` way, giving its value or
+/// error. A 10 MB `resources/read` result is read once instead of twice.
+///
+/// The catch-all never takes an object that holds a key another member names: a malformed
+/// result is an error naming the field, not an `EmptyResult` with extra keys. An object with
+/// only `_meta` or keys no member knows (a newer version's result) is still an `EmptyResult`.
 ///
 /// ```
 /// # #[cfg(feature = "v2025-11-25")] {
@@ -189,8 +193,11 @@ pub enum Response<T> {
 /// let line = br#"{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"file:///a","blob":"AAAA"}]}}"#;
 /// let Message::Result(r) = mcp_schema::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
 /// assert!(matches!(r.result, ServerResult::ReadResourceResult(_)));
-/// // A custom method's result that borrows the key with another shape is still read.
+/// // `contents` is `ReadResourceResult`'s key: its error, not an `EmptyResult`.
 /// let line = br#"{"jsonrpc":"2.0","id":2,"result":{"contents":"not a list"}}"#;
+/// assert!(mcp_schema::from_slice::<ServerMessage>(line).is_err());
+/// // Keys no result of this version names: a newer version's result, kept whole.
+/// let line = br#"{"jsonrpc":"2.0","id":3,"result":{"widgets":[]}}"#;
 /// let Message::Result(r) = mcp_schema::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
 /// assert!(matches!(r.result, ServerResult::EmptyResult(_)));
 /// # }
@@ -249,6 +256,33 @@ pub fn read_response<R: RequestMethod>(json: &str) -> Result<Response<R::Result>
         (Some(_), Some(_)) => Err(serde_json::Error::custom("a response must not set both `result` and `error`")),
         (None, None) => Err(serde_json::Error::custom("a response must set `result` or `error`")),
     }
+}
+
+/// Reads a result already read without its request (a `ServerResult` or `ClientResult`
+/// from a [`Message`] envelope, or a [`Value`]) as the result of request `R`, once the
+/// caller knows which request it answers: the same as [`read_response`] gives for that
+/// response. The result is written and read again, so any member converts, including an
+/// `EmptyResult` whose keys fit `R::Result`.
+///
+/// A result union takes its catch-all (`EmptyResult`) only for an object without any key
+/// another member names; to take any object as an untyped result on purpose, read it as
+/// `EmptyResult` (every key kept: `_meta`, the rest in `extra`) or as a [`Value`].
+///
+/// ```
+/// # #[cfg(feature = "v2025-11-25")] {
+/// use mcp_schema::runtime::{result_for, Message};
+/// use mcp_schema::v2025_11_25::{EmptyResult, ListToolsRequest, ServerMessage};
+/// let line = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#;
+/// let Message::Result(r) = mcp_schema::from_str::<ServerMessage>(line).unwrap() else { panic!() };
+/// let tools = result_for::<ListToolsRequest>(&r.result).unwrap();
+/// assert_eq!(tools.tools[0].name, "t");
+/// // Any object, on purpose: nothing is checked against the result types.
+/// let any: EmptyResult = serde_json::from_str(r#"{"tools":"not a list"}"#).unwrap();
+/// assert!(any.extra.contains_key("tools"));
+/// # }
+/// ```
+pub fn result_for<R: RequestMethod>(result: &impl Serialize) -> Result<R::Result, serde_json::Error> {
+    serde_json::from_value(serde_json::to_value(result)?)
 }
 
 /// Writes a successful JSON-RPC response: `{"jsonrpc": "2.0", "id": id, "result": result}`.
@@ -987,6 +1021,28 @@ pub mod __private {
         !claimed.iter().any(|(k, values)| o.holds_one_of(k, values))
     }
 
+    /// Whether a catch-all member of a keyed union (one that takes any object, such as
+    /// `EmptyResult`) stays a candidate: the object holds none of `keys`, the keys other
+    /// members name and the catch-all does not. An object with such a key is meant as one
+    /// of those members and reads as it or fails with its error, never as the catch-all.
+    /// The reader's `Keyed::score` and validation's `KeyedCheck::rank` both call this.
+    pub fn names_none<K: KeySet + ?Sized>(o: &K, keys: &[&str]) -> bool {
+        !keys.iter().any(|k| o.has(k))
+    }
+
+    /// The member naming most of the object's keys (the first on a tie), among `named`
+    /// (member, keys); `None` when the object has none of them.
+    pub fn most_named<K: KeySet + ?Sized>(o: &K, named: &[(usize, &[&str])]) -> Option<usize> {
+        let mut best: Option<(usize, usize)> = None;
+        for (i, keys) in named {
+            let n = keys.iter().filter(|k| o.has(k)).count();
+            if n > 0 && best.is_none_or(|(_, most)| n > most) {
+                best = Some((*i, n));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
     /// Ranks a struct for an object by its keys alone: every required key present, every
     /// literal equal and no forbidden key; then two points for each key it names. Other
     /// values are not looked at here (a closed enum's, see [`unclaimed`]): a member that
@@ -1018,7 +1074,8 @@ pub mod __private {
     /// object, decides at once: the fields before it are replayed and the rest streams
     /// into that member. Otherwise the members are ranked by the keys ([`score_keys`]),
     /// leaving out a member whose closed enum holds a value another member claims
-    /// ([`unclaimed`]), and the first that reads the object wins.
+    /// ([`unclaimed`]) and a catch-all when a key another member names is present
+    /// ([`names_none`]), and the first that reads the object wins.
     pub trait Keyed: Sized {
         const MEMBERS: usize;
         const EXPECTING: &'static str;
@@ -1037,6 +1094,11 @@ pub mod __private {
         fn settled(&self) -> bool {
             true
         }
+        /// In a union with a catch-all: the member naming most of the object's keys that rule
+        /// the catch-all out ([`names_none`]). When no member ranks, its error is the union's.
+        fn closest<K: KeySet + ?Sized>(_o: &K) -> Option<usize> {
+            None
+        }
         fn score<K: KeySet + ?Sized>(member: usize, o: &K) -> Option<u32>;
         /// Reads the object as one member; `None` when that member cannot even start
         /// (a tagged member without a readable tag).
@@ -1053,6 +1115,13 @@ pub mod __private {
                         first_err.get_or_insert(e);
                     }
                     None => {}
+                }
+            }
+            if first_err.is_none() {
+                // No member ranks, but one names keys that rule the catch-all out: its error
+                // (a missing field) says more than that no member matches.
+                if let Some(Some(Err(e))) = Self::closest(o).map(|i| Self::read_member::<E>(i, o)) {
+                    return Err(e);
                 }
             }
             Err(first_err.unwrap_or_else(|| E::custom(Self::NO_MATCH)))
@@ -1754,7 +1823,10 @@ mod tests {
         let unreadable = r#"{"contents":7}"#;
         let (read, wrong) = with_guessing(true, || serde_json::from_str::<ServerResult>(unreadable));
         assert!(read.is_err() && wrong);
-        assert!(matches!(crate::from_str::<ServerResult>(unreadable).unwrap(), ServerResult::EmptyResult(_)));
+        // Read again: `contents` rules the catch-all out, so the error is serde_json's.
+        let e = crate::from_str::<ServerResult>(unreadable).unwrap_err().to_string();
+        assert_eq!(e, serde_json::from_str::<ServerResult>(unreadable).unwrap_err().to_string());
+        assert!(e.contains("invalid type"), "{e}");
         let confirmed = r#"{"contents":[],"_meta":{}}"#;
         let (read, wrong) = with_guessing(true, || serde_json::from_str::<ServerResult>(confirmed));
         assert!(matches!(read.unwrap(), ServerResult::ReadResourceResult(_)) && !wrong);

@@ -16753,9 +16753,27 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (1usize, &["content", "model", "role", "stopReason"]),
+                (2usize, &["roots"]),
+            ],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
-            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            0usize => {
+                if __p::names_none(
+                    o,
+                    &["content", "model", "role", "roots", "stopReason"],
+                ) {
+                    <EmptyResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             1usize => <CreateMessageResult as __p::Shape>::score_keys(o),
             2usize => <ListRootsResult as __p::Shape>::score_keys(o),
             _ => None,
@@ -16825,7 +16843,14 @@ impl __v::KeyedCheck for ClientResult {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[0usize] = if __p::names_none(
+            o,
+            &["content", "model", "role", "roots", "stopReason"],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+        } else {
+            None
+        };
         out[1usize] = __v::rank_by_bits(o, present, 0xe, 0x2f, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x10, 0x11, &[]);
     }
@@ -17668,9 +17693,53 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (
+                    1usize,
+                    &["capabilities", "instructions", "protocolVersion", "serverInfo"],
+                ),
+                (2usize, &["completion"]),
+                (3usize, &["description", "messages"]),
+                (4usize, &["nextCursor", "prompts"]),
+                (5usize, &["nextCursor", "resourceTemplates"]),
+                (6usize, &["nextCursor", "resources"]),
+                (7usize, &["contents"]),
+                (8usize, &["content", "isError"]),
+                (9usize, &["nextCursor", "tools"]),
+            ],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
-            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            0usize => {
+                if __p::names_none(
+                    o,
+                    &[
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "description",
+                        "instructions",
+                        "isError",
+                        "messages",
+                        "nextCursor",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "serverInfo",
+                        "tools",
+                    ],
+                ) {
+                    <EmptyResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             1usize => <InitializeResult as __p::Shape>::score_keys(o),
             2usize => <CompleteResult as __p::Shape>::score_keys(o),
             3usize => <GetPromptResult as __p::Shape>::score_keys(o),
@@ -17806,7 +17875,30 @@ impl __v::KeyedCheck for ServerResult {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[0usize] = if __p::names_none(
+            o,
+            &[
+                "capabilities",
+                "completion",
+                "content",
+                "contents",
+                "description",
+                "instructions",
+                "isError",
+                "messages",
+                "nextCursor",
+                "prompts",
+                "protocolVersion",
+                "resourceTemplates",
+                "resources",
+                "serverInfo",
+                "tools",
+            ],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+        } else {
+            None
+        };
         out[1usize] = __v::rank_by_bits(o, present, 0x4802, 0x4843, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
         out[3usize] = __v::rank_by_bits(o, present, 0x100, 0x121, &[]);

@@ -31531,14 +31531,99 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (1usize, &["content", "model", "role", "stopReason"]),
+                (2usize, &["roots"]),
+                (3usize, &["action", "content"]),
+                (
+                    4usize,
+                    &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+                (6usize, &["nextCursor", "tasks"]),
+                (
+                    7usize,
+                    &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+            ],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
-            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            0usize => {
+                if __p::names_none(
+                    o,
+                    &[
+                        "action",
+                        "content",
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "model",
+                        "nextCursor",
+                        "pollInterval",
+                        "role",
+                        "roots",
+                        "status",
+                        "statusMessage",
+                        "stopReason",
+                        "taskId",
+                        "tasks",
+                        "ttl",
+                    ],
+                ) {
+                    <EmptyResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             1usize => <CreateMessageResult as __p::Shape>::score_keys(o),
             2usize => <ListRootsResult as __p::Shape>::score_keys(o),
             3usize => <ElicitResult as __p::Shape>::score_keys(o),
             4usize => <GetTaskResult as __p::Shape>::score_keys(o),
-            5usize => <GetTaskPayloadResult as __p::Shape>::score_keys(o),
+            5usize => {
+                if __p::names_none(
+                    o,
+                    &[
+                        "action",
+                        "content",
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "model",
+                        "nextCursor",
+                        "pollInterval",
+                        "role",
+                        "roots",
+                        "status",
+                        "statusMessage",
+                        "stopReason",
+                        "taskId",
+                        "tasks",
+                        "ttl",
+                    ],
+                ) {
+                    <GetTaskPayloadResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             6usize => <ListTasksResult as __p::Shape>::score_keys(o),
             7usize => <CancelTaskResult as __p::Shape>::score_keys(o),
             _ => None,
@@ -31653,12 +31738,58 @@ impl __v::KeyedCheck for ClientResult {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[0usize] = if __p::names_none(
+            o,
+            &[
+                "action",
+                "content",
+                "createdAt",
+                "lastUpdatedAt",
+                "model",
+                "nextCursor",
+                "pollInterval",
+                "role",
+                "roots",
+                "status",
+                "statusMessage",
+                "stopReason",
+                "taskId",
+                "tasks",
+                "ttl",
+            ],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+        } else {
+            None
+        };
         out[1usize] = __v::rank_by_bits(o, present, 0x124, 0x1125, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x200, 0x201, &[]);
         out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
         out[4usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
-        out[5usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[5usize] = if __p::names_none(
+            o,
+            &[
+                "action",
+                "content",
+                "createdAt",
+                "lastUpdatedAt",
+                "model",
+                "nextCursor",
+                "pollInterval",
+                "role",
+                "roots",
+                "status",
+                "statusMessage",
+                "stopReason",
+                "taskId",
+                "tasks",
+                "ttl",
+            ],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+        } else {
+            None
+        };
         out[6usize] = __v::rank_by_bits(o, present, 0x4000, 0x4041, &[]);
         out[7usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
     }
@@ -32782,9 +32913,87 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (
+                    1usize,
+                    &["capabilities", "instructions", "protocolVersion", "serverInfo"],
+                ),
+                (2usize, &["completion"]),
+                (3usize, &["description", "messages"]),
+                (4usize, &["nextCursor", "prompts"]),
+                (5usize, &["nextCursor", "resourceTemplates"]),
+                (6usize, &["nextCursor", "resources"]),
+                (7usize, &["contents"]),
+                (8usize, &["content", "isError", "structuredContent"]),
+                (9usize, &["nextCursor", "tools"]),
+                (
+                    10usize,
+                    &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+                (12usize, &["nextCursor", "tasks"]),
+                (
+                    13usize,
+                    &[
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "pollInterval",
+                        "status",
+                        "statusMessage",
+                        "taskId",
+                        "ttl",
+                    ],
+                ),
+            ],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
-            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            0usize => {
+                if __p::names_none(
+                    o,
+                    &[
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "createdAt",
+                        "description",
+                        "instructions",
+                        "isError",
+                        "lastUpdatedAt",
+                        "messages",
+                        "nextCursor",
+                        "pollInterval",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "serverInfo",
+                        "status",
+                        "statusMessage",
+                        "structuredContent",
+                        "taskId",
+                        "tasks",
+                        "tools",
+                        "ttl",
+                    ],
+                ) {
+                    <EmptyResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             1usize => <InitializeResult as __p::Shape>::score_keys(o),
             2usize => <CompleteResult as __p::Shape>::score_keys(o),
             3usize => <GetPromptResult as __p::Shape>::score_keys(o),
@@ -32795,7 +33004,41 @@ impl __p::Keyed for ServerResult {
             8usize => <CallToolResult as __p::Shape>::score_keys(o),
             9usize => <ListToolsResult as __p::Shape>::score_keys(o),
             10usize => <GetTaskResult as __p::Shape>::score_keys(o),
-            11usize => <GetTaskPayloadResult as __p::Shape>::score_keys(o),
+            11usize => {
+                if __p::names_none(
+                    o,
+                    &[
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "createdAt",
+                        "description",
+                        "instructions",
+                        "isError",
+                        "lastUpdatedAt",
+                        "messages",
+                        "nextCursor",
+                        "pollInterval",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "serverInfo",
+                        "status",
+                        "statusMessage",
+                        "structuredContent",
+                        "taskId",
+                        "tasks",
+                        "tools",
+                        "ttl",
+                    ],
+                ) {
+                    <GetTaskPayloadResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             12usize => <ListTasksResult as __p::Shape>::score_keys(o),
             13usize => <CancelTaskResult as __p::Shape>::score_keys(o),
             _ => None,
@@ -32961,7 +33204,39 @@ impl __v::KeyedCheck for ServerResult {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[0usize] = if __p::names_none(
+            o,
+            &[
+                "capabilities",
+                "completion",
+                "content",
+                "contents",
+                "createdAt",
+                "description",
+                "instructions",
+                "isError",
+                "lastUpdatedAt",
+                "messages",
+                "nextCursor",
+                "pollInterval",
+                "prompts",
+                "protocolVersion",
+                "resourceTemplates",
+                "resources",
+                "serverInfo",
+                "status",
+                "statusMessage",
+                "structuredContent",
+                "taskId",
+                "tasks",
+                "tools",
+                "ttl",
+            ],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+        } else {
+            None
+        };
         out[1usize] = __v::rank_by_bits(o, present, 0x24002, 0x24083, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
         out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x441, &[]);
@@ -32972,7 +33247,39 @@ impl __v::KeyedCheck for ServerResult {
         out[8usize] = __v::rank_by_bits(o, present, 0x8, 0x100109, &[]);
         out[9usize] = __v::rank_by_bits(o, present, 0x800000, 0x800801, &[]);
         out[10usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
-        out[11usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[11usize] = if __p::names_none(
+            o,
+            &[
+                "capabilities",
+                "completion",
+                "content",
+                "contents",
+                "createdAt",
+                "description",
+                "instructions",
+                "isError",
+                "lastUpdatedAt",
+                "messages",
+                "nextCursor",
+                "pollInterval",
+                "prompts",
+                "protocolVersion",
+                "resourceTemplates",
+                "resources",
+                "serverInfo",
+                "status",
+                "statusMessage",
+                "structuredContent",
+                "taskId",
+                "tasks",
+                "tools",
+                "ttl",
+            ],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+        } else {
+            None
+        };
         out[12usize] = __v::rank_by_bits(o, present, 0x400000, 0x400801, &[]);
         out[13usize] = __v::rank_by_bits(o, present, 0x1240220, 0x12c1221, &[]);
     }

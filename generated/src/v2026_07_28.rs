@@ -32801,9 +32801,64 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (
+                    1usize,
+                    &[
+                        "cacheScope",
+                        "capabilities",
+                        "instructions",
+                        "supportedVersions",
+                        "ttlMs",
+                    ],
+                ),
+                (2usize, &["completion"]),
+                (3usize, &["description", "messages"]),
+                (4usize, &["cacheScope", "nextCursor", "prompts", "ttlMs"]),
+                (5usize, &["cacheScope", "nextCursor", "resourceTemplates", "ttlMs"]),
+                (6usize, &["cacheScope", "nextCursor", "resources", "ttlMs"]),
+                (7usize, &["cacheScope", "contents", "ttlMs"]),
+                (9usize, &["content", "isError", "structuredContent"]),
+                (10usize, &["cacheScope", "nextCursor", "tools", "ttlMs"]),
+                (11usize, &["inputRequests", "requestState"]),
+            ],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
-            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            0usize => {
+                if __p::names_none(
+                    o,
+                    &[
+                        "cacheScope",
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "description",
+                        "inputRequests",
+                        "instructions",
+                        "isError",
+                        "messages",
+                        "nextCursor",
+                        "prompts",
+                        "requestState",
+                        "resourceTemplates",
+                        "resources",
+                        "structuredContent",
+                        "supportedVersions",
+                        "tools",
+                        "ttlMs",
+                    ],
+                ) {
+                    <EmptyResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             1usize => <DiscoverResult as __p::Shape>::score_keys(o),
             2usize => <CompleteResult as __p::Shape>::score_keys(o),
             3usize => <GetPromptResult as __p::Shape>::score_keys(o),
@@ -32960,7 +33015,34 @@ impl __v::KeyedCheck for ServerResult {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x10001, &[]);
+        out[0usize] = if __p::names_none(
+            o,
+            &[
+                "cacheScope",
+                "capabilities",
+                "completion",
+                "content",
+                "contents",
+                "description",
+                "inputRequests",
+                "instructions",
+                "isError",
+                "messages",
+                "nextCursor",
+                "prompts",
+                "requestState",
+                "resourceTemplates",
+                "resources",
+                "structuredContent",
+                "supportedVersions",
+                "tools",
+                "ttlMs",
+            ],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x10001, &[])
+        } else {
+            None
+        };
         out[1usize] = __v::rank_by_bits(o, present, 0x140006, 0x150107, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x8, 0x10009, &[]);
         out[3usize] = __v::rank_by_bits(o, present, 0x400, 0x10441, &[]);

@@ -597,6 +597,17 @@ fn ranked<'v, U: KeyedCheck>(o: &'v JsonObject, v: &'v Value, cx: &mut Cx<'v>) -
             Some(i)
         }
         None => {
+            // The reader's error is then the closest member's, when that member refuses the value.
+            if let Some(i) = U::closest(o) {
+                let (mark, unreadable, omitted) = (cx.out.len(), cx.unreadable, (cx.omitted, cx.omitted_errors));
+                U::validate_member(i, By::Rank, v, cx);
+                if cx.unreadable != unreadable {
+                    return Some(i);
+                }
+                cx.out.truncate(mark);
+                cx.unreadable = unreadable;
+                (cx.omitted, cx.omitted_errors) = omitted;
+            }
             cx.error("no-variant", U::NO_MEMBER);
             None
         }

@@ -116,8 +116,8 @@ fn takes_any_object(space: &TypeSpace, ty: &Ty, depth: usize) -> bool {
 
 /// Keys that decide a member on their own: required by it (or deciding inside it, for
 /// a nested keyed union) and named by no other member. None at all when some member
-/// takes any object: there, a member that cannot read the values must leave the
-/// object to the catch-all, so the object is kept until its end.
+/// takes any object: there the whole object is ranked (a key another member names only
+/// rules the catch-all out, see [`catch_all_keys`]), and `from_slice` guesses instead.
 pub(super) fn deciding_keys(space: &TypeSpace, u: &Union, depth: usize) -> Vec<(String, usize)> {
     if depth >= DEPTH || has_catch_all(space, u, depth) {
         return Vec::new();
@@ -262,14 +262,72 @@ pub(super) fn claimed_elsewhere(space: &TypeSpace, u: &Union) -> Vec<Vec<(String
         .collect()
 }
 
-/// The check that a member is not ruled out by its closed enums, as a condition on `o`;
-/// `None` when nothing can rule it out that way.
-pub(super) fn unclaimed_guard(table: &[(String, Vec<String>)]) -> Option<TokenStream> {
-    if table.is_empty() {
-        return None;
+/// Per member of a keyed union: for a member that takes any object (a catch-all such as
+/// `EmptyResult`), the keys that rule it out, `None` for every other member. These are the
+/// keys some other member names and the catch-all itself does not (so `_meta`, and keys
+/// every result shares, never count): an object holding one is meant as that other member,
+/// and must read as it or fail with its error rather than be kept as extra keys. An object
+/// with none of them (`{}`, only `_meta`, only keys no member knows) stays the catch-all's.
+pub(super) fn catch_all_keys(space: &TypeSpace, u: &Union) -> Vec<Option<Vec<String>>> {
+    let catch_all: Vec<bool> = u.variants.iter().map(|v| takes_any_object(space, &v.ty, 0)).collect();
+    let names = |ty: &Ty| {
+        let mut leaves = Vec::new();
+        leaf_structs(space, ty, 0, &mut leaves);
+        leaves.iter().flat_map(|s| &s.fields).filter(|f| !f.never).map(|f| f.name.clone()).collect::<BTreeSet<String>>()
+    };
+    let specific: BTreeSet<String> = u.variants.iter().zip(&catch_all).filter(|(_, any)| !**any).flat_map(|(v, _)| names(&v.ty)).collect();
+    u.variants
+        .iter()
+        .zip(&catch_all)
+        .map(|(v, any)| {
+            let own = names(&v.ty);
+            any.then(|| specific.difference(&own).cloned().collect())
+        })
+        .collect()
+}
+
+/// For a union with a catch-all: per other member, the keys it names that rule the catch-all
+/// out. When no member ranks for an object, the one naming most of its keys gives the error
+/// (`__p::Keyed::closest`): `{"tools": []}` in 2026-07-28 is "missing field `ttlMs`".
+fn named_by_members(space: &TypeSpace, u: &Union) -> Vec<(usize, Vec<String>)> {
+    let rules_out: BTreeSet<String> = catch_all_keys(space, u).into_iter().flatten().flatten().collect();
+    if rules_out.is_empty() {
+        return Vec::new();
     }
-    let entries = table.iter().map(|(k, values)| quote! { (#k, &[#(#values),*]) });
-    Some(quote! { __p::unclaimed(o, &[#(#entries),*]) })
+    u.variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !takes_any_object(space, &v.ty, 0))
+        .map(|(i, v)| {
+            let mut leaves = Vec::new();
+            leaf_structs(space, &v.ty, 0, &mut leaves);
+            let names: BTreeSet<String> = leaves.iter().flat_map(|s| &s.fields).filter(|f| !f.never && rules_out.contains(&f.name)).map(|f| f.name.clone()).collect();
+            (i, names.into_iter().collect())
+        })
+        .filter(|(_, names): &(usize, Vec<String>)| !names.is_empty())
+        .collect()
+}
+
+/// The conditions on `o` under which a member stays a candidate at all, on top of its key
+/// score: its closed enums hold no value another member claims ([`claimed_elsewhere`]), and
+/// for a catch-all, no key another member names is present ([`catch_all_keys`]). `None` when
+/// nothing rules the member out that way.
+pub(super) fn member_guard(claimed: &[(String, Vec<String>)], catch_all: Option<&[String]>) -> Option<TokenStream> {
+    let mut conds = Vec::new();
+    if !claimed.is_empty() {
+        let entries = claimed.iter().map(|(k, values)| quote! { (#k, &[#(#values),*]) });
+        conds.push(quote! { __p::unclaimed(o, &[#(#entries),*]) });
+    }
+    if let Some(keys) = catch_all.filter(|k| !k.is_empty()) {
+        conds.push(quote! { __p::names_none(o, &[#(#keys),*]) });
+    }
+    (!conds.is_empty()).then(|| quote! { #(#conds)&&* })
+}
+
+/// [`member_guard`] for every member of `u`.
+pub(super) fn member_guards(space: &TypeSpace, u: &Union) -> Vec<Option<TokenStream>> {
+    let claimed = claimed_elsewhere(space, u);
+    catch_all_keys(space, u).iter().zip(&claimed).map(|(any, table)| member_guard(table, any.as_deref())).collect()
 }
 
 impl Ctx<'_> {
@@ -394,9 +452,10 @@ impl Ctx<'_> {
                 #settled
             }
         });
+        let guards = member_guards(self.space, u);
         let scores = u.variants.iter().enumerate().map(|(i, v)| {
             let t = self.member_ty(&item.name, &v.ty);
-            match unclaimed_guard(&claimed[i]) {
+            match &guards[i] {
                 Some(guard) => quote! { #i => if #guard { <#t as __p::Shape>::score_keys(o) } else { None }, },
                 None => quote! { #i => <#t as __p::Shape>::score_keys(o), },
             }
@@ -416,6 +475,15 @@ impl Ctx<'_> {
                 Member::Keyed(..) => quote! { Some(<#t as __p::Keyed>::read::<E>(o).map(#wrap)) },
             };
             quote! { #i => #read, }
+        });
+        let named = named_by_members(self.space, u);
+        let closest = (!named.is_empty()).then(|| {
+            let entries = named.iter().map(|(i, keys)| quote! { (#i, &[#(#keys),*]) });
+            quote! {
+                fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+                    __p::most_named(o, &[#(#entries),*])
+                }
+            }
         });
         let n = u.variants.len();
         let expecting = format!("a {} object", item.name);
@@ -452,6 +520,7 @@ impl Ctx<'_> {
                     }
                 }
                 #guess_for_key
+                #closest
                 fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
                     match member {
                         #(#scores)*

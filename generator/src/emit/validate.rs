@@ -269,7 +269,7 @@ impl<'a> Ctx<'a> {
     /// How validation picks the member of a union decided by keys: as the reader does
     /// (`__p::Keyed`), with the key ranking over bit sets of the keys present.
     fn keyed_check(&self, item: &Item, u: &Union) -> TokenStream {
-        use super::keyed::{claimed_elsewhere, deciding_keys, member, rank_literal, unclaimed_guard, Member, DEPTH};
+        use super::keyed::{deciding_keys, member, member_guards, rank_literal, Member, DEPTH};
         let name = self.ident(&item.name);
         let name_str = &item.name;
         let n = u.variants.len();
@@ -302,8 +302,9 @@ impl<'a> Ctx<'a> {
             }
             leaves.push(out);
         }
-        // Members ruled out by a closed enum's value: the reader's table, checked first.
-        let guards: Vec<Option<TokenStream>> = claimed_elsewhere(self.space, u).iter().map(|t| unclaimed_guard(t)).collect();
+        // Members ruled out by a closed enum's value or, for a catch-all, by another member's
+        // key: the reader's conditions, checked first.
+        let guards = member_guards(self.space, u);
         let guard = |i: usize, score: TokenStream| match &guards[i] {
             Some(g) => quote! { if #g { #score } else { None } },
             None => score,

@@ -107,8 +107,18 @@ fn a_union_with_a_catch_all_reads_the_same_with_and_without_guessing() {
         plain
     };
     assert!(matches!(read(r#"{"count":2}"#), AnyReply::CountReply(_)));
-    // `count` names CountReply alone, but its value is no number: the catch-all takes it.
-    assert!(matches!(read(r#"{"count":"two"}"#), AnyReply::Reply(_)));
+    // `count` names CountReply alone, but its value is no number: CountReply's error, never the
+    // catch-all (which only takes objects without the other members' keys).
+    for text in [r#"{"count":"two"}"#, r#"{"count":"two","other":1}"#] {
+        let plain = serde_json::from_str::<AnyReply>(text).unwrap_err().to_string();
+        assert_eq!(mcp_schema::from_str::<AnyReply>(text).unwrap_err().to_string(), plain);
+        assert!(plain.contains("invalid type"), "{plain}");
+    }
+    // `next` is ListReply's key, but `items` is missing: ListReply's error.
+    let e = serde_json::from_str::<AnyReply>(r#"{"next":"n"}"#).unwrap_err().to_string();
+    assert!(e.contains("missing field `items`"), "{e}");
+    assert!(matches!(read(r#"{"_meta":{"k":1},"other":true}"#), AnyReply::Reply(_)));
+    assert!(matches!(read(r#"{}"#), AnyReply::Reply(_)));
     // A tie on keys goes to the member declared first, whichever key came first.
     assert!(matches!(read(r#"{"count":2,"items":["a"],"next":"n"}"#), AnyReply::ListReply(_)));
     // More keys named wins, wherever the guessing key comes.
@@ -266,7 +276,7 @@ fn closed_enums_never_keys_and_number_fields() {
         (json!({"mode": "instant", "data": "x"}), "Quick"),
         (json!({"data": "x", "mode": "later"}), "Reply"),
         (json!({"data": "x", "mode": "fast"}), "Reply"),
-        (json!({"data": "x"}), "Note"),
+        (json!({"note": "x", "other": 1}), "Note"),
     ] {
         let read: Outcome = roundtrip(v.clone());
         let guessed: Outcome = mcp_schema::from_slice(v.to_string().as_bytes()).unwrap_or_else(|e| panic!("{v}: {e}"));
@@ -278,6 +288,10 @@ fn closed_enums_never_keys_and_number_fields() {
         };
         assert_eq!(got, want, "{v}");
     }
+    // `data` is Reply's key, so Note (the catch-all) is out: Reply's error, from both readers.
+    let plain = serde_json::from_str::<Outcome>(r#"{"data":"x"}"#).unwrap_err().to_string();
+    assert_eq!(mcp_schema::from_slice::<Outcome>(br#"{"data":"x"}"#).unwrap_err().to_string(), plain);
+    assert!(plain.contains("missing field `mode`"), "{plain}");
     // An `id`, whatever its value, is never a Signal's.
     let signal: Frame = roundtrip(json!({"op": "x"}));
     assert!(matches!(signal, Frame::Signal(_)), "{signal:?}");

@@ -2222,9 +2222,18 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(o, &[(1usize, &["text"])])
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
-            0usize => <EmptyResult as __p::Shape>::score_keys(o),
+            0usize => {
+                if __p::names_none(o, &["text"]) {
+                    <EmptyResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             1usize => <ReadResult as __p::Shape>::score_keys(o),
             _ => None,
         }
@@ -2282,7 +2291,11 @@ impl __v::KeyedCheck for ClientResult {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[0usize] = if __p::names_none(o, &["text"]) {
+            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+        } else {
+            None
+        };
         out[1usize] = __v::rank_by_bits(o, present, 0x2, 0x3, &[]);
     }
     fn validate_member<'v>(

@@ -2066,6 +2066,9 @@ impl __p::Keyed for Outcome {
             _ => true,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(o, &[(0usize, &["data", "mode"]), (1usize, &["mode"])])
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => {
@@ -2076,7 +2079,13 @@ impl __p::Keyed for Outcome {
                 }
             }
             1usize => <Quick as __p::Shape>::score_keys(o),
-            2usize => <Note as __p::Shape>::score_keys(o),
+            2usize => {
+                if __p::names_none(o, &["data", "mode"]) {
+                    <Note as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             _ => None,
         }
     }
@@ -2135,7 +2144,11 @@ impl __v::KeyedCheck for Outcome {
             0x0,
             &[("mode", 0x2, true, __p::Lit::Str("instant"))],
         );
-        out[2usize] = __v::rank_by_bits(o, present, 0x0, 0x4, &[]);
+        out[2usize] = if __p::names_none(o, &["data", "mode"]) {
+            __v::rank_by_bits(o, present, 0x0, 0x4, &[])
+        } else {
+            None
+        };
     }
     fn validate_member<'v>(
         member: usize,

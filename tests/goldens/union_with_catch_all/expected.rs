@@ -517,9 +517,21 @@ impl __p::Keyed for AnyReply {
             _ => None,
         }
     }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[(1usize, &["items", "next"]), (2usize, &["count", "items"])],
+        )
+    }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
-            0usize => <Reply as __p::Shape>::score_keys(o),
+            0usize => {
+                if __p::names_none(o, &["count", "items", "next"]) {
+                    <Reply as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
             1usize => <ListReply as __p::Shape>::score_keys(o),
             2usize => <CountReply as __p::Shape>::score_keys(o),
             _ => None,
@@ -583,7 +595,11 @@ impl __v::KeyedCheck for AnyReply {
                     _ => 0,
                 };
         }
-        out[0usize] = __v::rank_by_bits(o, present, 0x0, 0x1, &[]);
+        out[0usize] = if __p::names_none(o, &["count", "items", "next"]) {
+            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+        } else {
+            None
+        };
         out[1usize] = __v::rank_by_bits(o, present, 0x4, 0xd, &[]);
         out[2usize] = __v::rank_by_bits(o, present, 0x2, 0x7, &[]);
     }
