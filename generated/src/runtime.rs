@@ -182,9 +182,10 @@ pub enum Response<T> {
 /// (rare, and any error) the input is read again the `serde_json` way, giving its value or
 /// error. A 10 MB `resources/read` result is read once instead of twice.
 ///
-/// The catch-all never takes an object that holds a key another member names: a malformed
-/// result is an error naming the field, not an `EmptyResult` with extra keys. An object with
-/// only `_meta` or keys no member knows (a newer version's result) is still an `EmptyResult`.
+/// The catch-all never takes an object that holds a key identifying another member (one that
+/// only that member requires): a malformed result is an error naming the field, not an
+/// `EmptyResult` with extra keys. An object with only `_meta`, keys no member knows, or keys
+/// several members share (a newer version's result) still reads.
 ///
 /// ```
 /// # #[cfg(feature = "v2025-11-25")] {
@@ -264,8 +265,8 @@ pub fn read_response<R: RequestMethod>(json: &str) -> Result<Response<R::Result>
 /// response. The result is written and read again, so any member converts, including an
 /// `EmptyResult` whose keys fit `R::Result`.
 ///
-/// A result union takes its catch-all (`EmptyResult`) only for an object without any key
-/// another member names; to take any object as an untyped result on purpose, read it as
+/// A result union takes its catch-all (`EmptyResult`) only for an object without a key that
+/// identifies another member; to take any object as an untyped result on purpose, read it as
 /// `EmptyResult` (every key kept: `_meta`, the rest in `extra`) or as a [`Value`].
 ///
 /// ```
@@ -1022,8 +1023,8 @@ pub mod __private {
     }
 
     /// Whether a catch-all member of a keyed union (one that takes any object, such as
-    /// `EmptyResult`) stays a candidate: the object holds none of `keys`, the keys other
-    /// members name and the catch-all does not. An object with such a key is meant as one
+    /// `EmptyResult`) stays a candidate: the object holds none of `keys`, the keys that each
+    /// identify one other member (only it requires the key). An object with such a key is meant as one
     /// of those members and reads as it or fails with its error, never as the catch-all.
     /// The reader's `Keyed::score` and validation's `KeyedCheck::rank` both call this.
     pub fn names_none<K: KeySet + ?Sized>(o: &K, keys: &[&str]) -> bool {
@@ -1074,7 +1075,7 @@ pub mod __private {
     /// object, decides at once: the fields before it are replayed and the rest streams
     /// into that member. Otherwise the members are ranked by the keys ([`score_keys`]),
     /// leaving out a member whose closed enum holds a value another member claims
-    /// ([`unclaimed`]) and a catch-all when a key another member names is present
+    /// ([`unclaimed`]) and a catch-all when a key identifying another member is present
     /// ([`names_none`]), and the first that reads the object wins.
     pub trait Keyed: Sized {
         const MEMBERS: usize;

@@ -16005,19 +16005,13 @@ impl __p::Keyed for ClientResult {
     fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
         __p::most_named(
             o,
-            &[
-                (1usize, &["content", "model", "role", "stopReason"]),
-                (2usize, &["roots"]),
-            ],
+            &[(1usize, &["content", "model", "role"]), (2usize, &["roots"])],
         )
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => {
-                if __p::names_none(
-                    o,
-                    &["content", "model", "role", "roots", "stopReason"],
-                ) {
+                if __p::names_none(o, &["content", "model", "role", "roots"]) {
                     <EmptyResult as __p::Shape>::score_keys(o)
                 } else {
                     None
@@ -16092,10 +16086,7 @@ impl __v::KeyedCheck for ClientResult {
                     _ => 0,
                 };
         }
-        out[0usize] = if __p::names_none(
-            o,
-            &["content", "model", "role", "roots", "stopReason"],
-        ) {
+        out[0usize] = if __p::names_none(o, &["content", "model", "role", "roots"]) {
             __v::rank_by_bits(o, present, 0x0, 0x1, &[])
         } else {
             None
@@ -16946,18 +16937,15 @@ impl __p::Keyed for ServerResult {
         __p::most_named(
             o,
             &[
-                (
-                    1usize,
-                    &["capabilities", "instructions", "protocolVersion", "serverInfo"],
-                ),
+                (1usize, &["capabilities", "protocolVersion", "serverInfo"]),
                 (2usize, &["completion"]),
-                (3usize, &["description", "messages"]),
-                (4usize, &["nextCursor", "prompts"]),
-                (5usize, &["nextCursor", "resources"]),
-                (6usize, &["nextCursor", "resourceTemplates"]),
+                (3usize, &["messages"]),
+                (4usize, &["prompts"]),
+                (5usize, &["resources"]),
+                (6usize, &["resourceTemplates"]),
                 (7usize, &["contents"]),
-                (8usize, &["content", "isError"]),
-                (9usize, &["nextCursor", "tools"]),
+                (8usize, &["content"]),
+                (9usize, &["tools"]),
             ],
         )
     }
@@ -16971,11 +16959,7 @@ impl __p::Keyed for ServerResult {
                         "completion",
                         "content",
                         "contents",
-                        "description",
-                        "instructions",
-                        "isError",
                         "messages",
-                        "nextCursor",
                         "prompts",
                         "protocolVersion",
                         "resourceTemplates",
@@ -17131,11 +17115,7 @@ impl __v::KeyedCheck for ServerResult {
                 "completion",
                 "content",
                 "contents",
-                "description",
-                "instructions",
-                "isError",
                 "messages",
-                "nextCursor",
                 "prompts",
                 "protocolVersion",
                 "resourceTemplates",

@@ -16756,19 +16756,13 @@ impl __p::Keyed for ClientResult {
     fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
         __p::most_named(
             o,
-            &[
-                (1usize, &["content", "model", "role", "stopReason"]),
-                (2usize, &["roots"]),
-            ],
+            &[(1usize, &["content", "model", "role"]), (2usize, &["roots"])],
         )
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => {
-                if __p::names_none(
-                    o,
-                    &["content", "model", "role", "roots", "stopReason"],
-                ) {
+                if __p::names_none(o, &["content", "model", "role", "roots"]) {
                     <EmptyResult as __p::Shape>::score_keys(o)
                 } else {
                     None
@@ -16843,10 +16837,7 @@ impl __v::KeyedCheck for ClientResult {
                     _ => 0,
                 };
         }
-        out[0usize] = if __p::names_none(
-            o,
-            &["content", "model", "role", "roots", "stopReason"],
-        ) {
+        out[0usize] = if __p::names_none(o, &["content", "model", "role", "roots"]) {
             __v::rank_by_bits(o, present, 0x0, 0x1, &[])
         } else {
             None
@@ -17697,18 +17688,15 @@ impl __p::Keyed for ServerResult {
         __p::most_named(
             o,
             &[
-                (
-                    1usize,
-                    &["capabilities", "instructions", "protocolVersion", "serverInfo"],
-                ),
+                (1usize, &["capabilities", "protocolVersion", "serverInfo"]),
                 (2usize, &["completion"]),
-                (3usize, &["description", "messages"]),
-                (4usize, &["nextCursor", "prompts"]),
-                (5usize, &["nextCursor", "resourceTemplates"]),
-                (6usize, &["nextCursor", "resources"]),
+                (3usize, &["messages"]),
+                (4usize, &["prompts"]),
+                (5usize, &["resourceTemplates"]),
+                (6usize, &["resources"]),
                 (7usize, &["contents"]),
-                (8usize, &["content", "isError"]),
-                (9usize, &["nextCursor", "tools"]),
+                (8usize, &["content"]),
+                (9usize, &["tools"]),
             ],
         )
     }
@@ -17722,11 +17710,7 @@ impl __p::Keyed for ServerResult {
                         "completion",
                         "content",
                         "contents",
-                        "description",
-                        "instructions",
-                        "isError",
                         "messages",
-                        "nextCursor",
                         "prompts",
                         "protocolVersion",
                         "resourceTemplates",
@@ -17882,11 +17866,7 @@ impl __v::KeyedCheck for ServerResult {
                 "completion",
                 "content",
                 "contents",
-                "description",
-                "instructions",
-                "isError",
                 "messages",
-                "nextCursor",
                 "prompts",
                 "protocolVersion",
                 "resourceTemplates",

@@ -19747,7 +19747,7 @@ impl __p::Keyed for ClientResult {
         __p::most_named(
             o,
             &[
-                (1usize, &["content", "model", "role", "stopReason"]),
+                (1usize, &["content", "model", "role"]),
                 (2usize, &["roots"]),
                 (3usize, &["action", "content"]),
             ],
@@ -19756,10 +19756,7 @@ impl __p::Keyed for ClientResult {
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => {
-                if __p::names_none(
-                    o,
-                    &["action", "content", "model", "role", "roots", "stopReason"],
-                ) {
+                if __p::names_none(o, &["action", "content", "model", "role", "roots"]) {
                     <EmptyResult as __p::Shape>::score_keys(o)
                 } else {
                     None
@@ -19845,7 +19842,7 @@ impl __v::KeyedCheck for ClientResult {
         }
         out[0usize] = if __p::names_none(
             o,
-            &["action", "content", "model", "role", "roots", "stopReason"],
+            &["action", "content", "model", "role", "roots"],
         ) {
             __v::rank_by_bits(o, present, 0x0, 0x1, &[])
         } else {
@@ -20739,18 +20736,15 @@ impl __p::Keyed for ServerResult {
         __p::most_named(
             o,
             &[
-                (
-                    1usize,
-                    &["capabilities", "instructions", "protocolVersion", "serverInfo"],
-                ),
+                (1usize, &["capabilities", "protocolVersion", "serverInfo"]),
                 (2usize, &["completion"]),
-                (3usize, &["description", "messages"]),
-                (4usize, &["nextCursor", "prompts"]),
-                (5usize, &["nextCursor", "resourceTemplates"]),
-                (6usize, &["nextCursor", "resources"]),
+                (3usize, &["messages"]),
+                (4usize, &["prompts"]),
+                (5usize, &["resourceTemplates"]),
+                (6usize, &["resources"]),
                 (7usize, &["contents"]),
-                (8usize, &["content", "isError", "structuredContent"]),
-                (9usize, &["nextCursor", "tools"]),
+                (8usize, &["content"]),
+                (9usize, &["tools"]),
             ],
         )
     }
@@ -20764,17 +20758,12 @@ impl __p::Keyed for ServerResult {
                         "completion",
                         "content",
                         "contents",
-                        "description",
-                        "instructions",
-                        "isError",
                         "messages",
-                        "nextCursor",
                         "prompts",
                         "protocolVersion",
                         "resourceTemplates",
                         "resources",
                         "serverInfo",
-                        "structuredContent",
                         "tools",
                     ],
                 ) {
@@ -20926,17 +20915,12 @@ impl __v::KeyedCheck for ServerResult {
                 "completion",
                 "content",
                 "contents",
-                "description",
-                "instructions",
-                "isError",
                 "messages",
-                "nextCursor",
                 "prompts",
                 "protocolVersion",
                 "resourceTemplates",
                 "resources",
                 "serverInfo",
-                "structuredContent",
                 "tools",
             ],
         ) {

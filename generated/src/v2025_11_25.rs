@@ -31535,34 +31535,10 @@ impl __p::Keyed for ClientResult {
         __p::most_named(
             o,
             &[
-                (1usize, &["content", "model", "role", "stopReason"]),
+                (1usize, &["content", "model", "role"]),
                 (2usize, &["roots"]),
                 (3usize, &["action", "content"]),
-                (
-                    4usize,
-                    &[
-                        "createdAt",
-                        "lastUpdatedAt",
-                        "pollInterval",
-                        "status",
-                        "statusMessage",
-                        "taskId",
-                        "ttl",
-                    ],
-                ),
-                (6usize, &["nextCursor", "tasks"]),
-                (
-                    7usize,
-                    &[
-                        "createdAt",
-                        "lastUpdatedAt",
-                        "pollInterval",
-                        "status",
-                        "statusMessage",
-                        "taskId",
-                        "ttl",
-                    ],
-                ),
+                (6usize, &["tasks"]),
             ],
         )
     }
@@ -31571,23 +31547,7 @@ impl __p::Keyed for ClientResult {
             0usize => {
                 if __p::names_none(
                     o,
-                    &[
-                        "action",
-                        "content",
-                        "createdAt",
-                        "lastUpdatedAt",
-                        "model",
-                        "nextCursor",
-                        "pollInterval",
-                        "role",
-                        "roots",
-                        "status",
-                        "statusMessage",
-                        "stopReason",
-                        "taskId",
-                        "tasks",
-                        "ttl",
-                    ],
+                    &["action", "content", "model", "role", "roots", "tasks"],
                 ) {
                     <EmptyResult as __p::Shape>::score_keys(o)
                 } else {
@@ -31601,23 +31561,7 @@ impl __p::Keyed for ClientResult {
             5usize => {
                 if __p::names_none(
                     o,
-                    &[
-                        "action",
-                        "content",
-                        "createdAt",
-                        "lastUpdatedAt",
-                        "model",
-                        "nextCursor",
-                        "pollInterval",
-                        "role",
-                        "roots",
-                        "status",
-                        "statusMessage",
-                        "stopReason",
-                        "taskId",
-                        "tasks",
-                        "ttl",
-                    ],
+                    &["action", "content", "model", "role", "roots", "tasks"],
                 ) {
                     <GetTaskPayloadResult as __p::Shape>::score_keys(o)
                 } else {
@@ -31740,23 +31684,7 @@ impl __v::KeyedCheck for ClientResult {
         }
         out[0usize] = if __p::names_none(
             o,
-            &[
-                "action",
-                "content",
-                "createdAt",
-                "lastUpdatedAt",
-                "model",
-                "nextCursor",
-                "pollInterval",
-                "role",
-                "roots",
-                "status",
-                "statusMessage",
-                "stopReason",
-                "taskId",
-                "tasks",
-                "ttl",
-            ],
+            &["action", "content", "model", "role", "roots", "tasks"],
         ) {
             __v::rank_by_bits(o, present, 0x0, 0x1, &[])
         } else {
@@ -31768,23 +31696,7 @@ impl __v::KeyedCheck for ClientResult {
         out[4usize] = __v::rank_by_bits(o, present, 0xa418, 0xac99, &[]);
         out[5usize] = if __p::names_none(
             o,
-            &[
-                "action",
-                "content",
-                "createdAt",
-                "lastUpdatedAt",
-                "model",
-                "nextCursor",
-                "pollInterval",
-                "role",
-                "roots",
-                "status",
-                "statusMessage",
-                "stopReason",
-                "taskId",
-                "tasks",
-                "ttl",
-            ],
+            &["action", "content", "model", "role", "roots", "tasks"],
         ) {
             __v::rank_by_bits(o, present, 0x0, 0x1, &[])
         } else {
@@ -32917,43 +32829,16 @@ impl __p::Keyed for ServerResult {
         __p::most_named(
             o,
             &[
-                (
-                    1usize,
-                    &["capabilities", "instructions", "protocolVersion", "serverInfo"],
-                ),
+                (1usize, &["capabilities", "protocolVersion", "serverInfo"]),
                 (2usize, &["completion"]),
-                (3usize, &["description", "messages"]),
-                (4usize, &["nextCursor", "prompts"]),
-                (5usize, &["nextCursor", "resourceTemplates"]),
-                (6usize, &["nextCursor", "resources"]),
+                (3usize, &["messages"]),
+                (4usize, &["prompts"]),
+                (5usize, &["resourceTemplates"]),
+                (6usize, &["resources"]),
                 (7usize, &["contents"]),
-                (8usize, &["content", "isError", "structuredContent"]),
-                (9usize, &["nextCursor", "tools"]),
-                (
-                    10usize,
-                    &[
-                        "createdAt",
-                        "lastUpdatedAt",
-                        "pollInterval",
-                        "status",
-                        "statusMessage",
-                        "taskId",
-                        "ttl",
-                    ],
-                ),
-                (12usize, &["nextCursor", "tasks"]),
-                (
-                    13usize,
-                    &[
-                        "createdAt",
-                        "lastUpdatedAt",
-                        "pollInterval",
-                        "status",
-                        "statusMessage",
-                        "taskId",
-                        "ttl",
-                    ],
-                ),
+                (8usize, &["content"]),
+                (9usize, &["tools"]),
+                (12usize, &["tasks"]),
             ],
         )
     }
@@ -32967,26 +32852,14 @@ impl __p::Keyed for ServerResult {
                         "completion",
                         "content",
                         "contents",
-                        "createdAt",
-                        "description",
-                        "instructions",
-                        "isError",
-                        "lastUpdatedAt",
                         "messages",
-                        "nextCursor",
-                        "pollInterval",
                         "prompts",
                         "protocolVersion",
                         "resourceTemplates",
                         "resources",
                         "serverInfo",
-                        "status",
-                        "statusMessage",
-                        "structuredContent",
-                        "taskId",
                         "tasks",
                         "tools",
-                        "ttl",
                     ],
                 ) {
                     <EmptyResult as __p::Shape>::score_keys(o)
@@ -33012,26 +32885,14 @@ impl __p::Keyed for ServerResult {
                         "completion",
                         "content",
                         "contents",
-                        "createdAt",
-                        "description",
-                        "instructions",
-                        "isError",
-                        "lastUpdatedAt",
                         "messages",
-                        "nextCursor",
-                        "pollInterval",
                         "prompts",
                         "protocolVersion",
                         "resourceTemplates",
                         "resources",
                         "serverInfo",
-                        "status",
-                        "statusMessage",
-                        "structuredContent",
-                        "taskId",
                         "tasks",
                         "tools",
-                        "ttl",
                     ],
                 ) {
                     <GetTaskPayloadResult as __p::Shape>::score_keys(o)
@@ -33211,26 +33072,14 @@ impl __v::KeyedCheck for ServerResult {
                 "completion",
                 "content",
                 "contents",
-                "createdAt",
-                "description",
-                "instructions",
-                "isError",
-                "lastUpdatedAt",
                 "messages",
-                "nextCursor",
-                "pollInterval",
                 "prompts",
                 "protocolVersion",
                 "resourceTemplates",
                 "resources",
                 "serverInfo",
-                "status",
-                "statusMessage",
-                "structuredContent",
-                "taskId",
                 "tasks",
                 "tools",
-                "ttl",
             ],
         ) {
             __v::rank_by_bits(o, present, 0x0, 0x1, &[])
@@ -33254,26 +33103,14 @@ impl __v::KeyedCheck for ServerResult {
                 "completion",
                 "content",
                 "contents",
-                "createdAt",
-                "description",
-                "instructions",
-                "isError",
-                "lastUpdatedAt",
                 "messages",
-                "nextCursor",
-                "pollInterval",
                 "prompts",
                 "protocolVersion",
                 "resourceTemplates",
                 "resources",
                 "serverInfo",
-                "status",
-                "statusMessage",
-                "structuredContent",
-                "taskId",
                 "tasks",
                 "tools",
-                "ttl",
             ],
         ) {
             __v::rank_by_bits(o, present, 0x0, 0x1, &[])

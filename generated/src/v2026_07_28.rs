@@ -32805,25 +32805,15 @@ impl __p::Keyed for ServerResult {
         __p::most_named(
             o,
             &[
-                (
-                    1usize,
-                    &[
-                        "cacheScope",
-                        "capabilities",
-                        "instructions",
-                        "supportedVersions",
-                        "ttlMs",
-                    ],
-                ),
+                (1usize, &["capabilities", "supportedVersions"]),
                 (2usize, &["completion"]),
-                (3usize, &["description", "messages"]),
-                (4usize, &["cacheScope", "nextCursor", "prompts", "ttlMs"]),
-                (5usize, &["cacheScope", "nextCursor", "resourceTemplates", "ttlMs"]),
-                (6usize, &["cacheScope", "nextCursor", "resources", "ttlMs"]),
-                (7usize, &["cacheScope", "contents", "ttlMs"]),
-                (9usize, &["content", "isError", "structuredContent"]),
-                (10usize, &["cacheScope", "nextCursor", "tools", "ttlMs"]),
-                (11usize, &["inputRequests", "requestState"]),
+                (3usize, &["messages"]),
+                (4usize, &["prompts"]),
+                (5usize, &["resourceTemplates"]),
+                (6usize, &["resources"]),
+                (7usize, &["contents"]),
+                (9usize, &["content"]),
+                (10usize, &["tools"]),
             ],
         )
     }
@@ -32833,25 +32823,16 @@ impl __p::Keyed for ServerResult {
                 if __p::names_none(
                     o,
                     &[
-                        "cacheScope",
                         "capabilities",
                         "completion",
                         "content",
                         "contents",
-                        "description",
-                        "inputRequests",
-                        "instructions",
-                        "isError",
                         "messages",
-                        "nextCursor",
                         "prompts",
-                        "requestState",
                         "resourceTemplates",
                         "resources",
-                        "structuredContent",
                         "supportedVersions",
                         "tools",
-                        "ttlMs",
                     ],
                 ) {
                     <EmptyResult as __p::Shape>::score_keys(o)
@@ -33018,25 +32999,16 @@ impl __v::KeyedCheck for ServerResult {
         out[0usize] = if __p::names_none(
             o,
             &[
-                "cacheScope",
                 "capabilities",
                 "completion",
                 "content",
                 "contents",
-                "description",
-                "inputRequests",
-                "instructions",
-                "isError",
                 "messages",
-                "nextCursor",
                 "prompts",
-                "requestState",
                 "resourceTemplates",
                 "resources",
-                "structuredContent",
                 "supportedVersions",
                 "tools",
-                "ttlMs",
             ],
         ) {
             __v::rank_by_bits(o, present, 0x0, 0x10001, &[])

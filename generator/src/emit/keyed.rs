@@ -264,10 +264,12 @@ pub(super) fn claimed_elsewhere(space: &TypeSpace, u: &Union) -> Vec<Vec<(String
 
 /// Per member of a keyed union: for a member that takes any object (a catch-all such as
 /// `EmptyResult`), the keys that rule it out, `None` for every other member. These are the
-/// keys some other member names and the catch-all itself does not (so `_meta`, and keys
-/// every result shares, never count): an object holding one is meant as that other member,
-/// and must read as it or fail with its error rather than be kept as extra keys. An object
-/// with none of them (`{}`, only `_meta`, only keys no member knows) stays the catch-all's.
+/// keys that identify one other member: exactly one member requires the key, and the
+/// catch-all does not name it. An object holding one is meant as that member and must read
+/// as it or fail with its error, never be kept as an empty result with extra keys. Keys that
+/// several members require (2026-07-28's `ttlMs`), optional ones (`nextCursor`) and `_meta`
+/// do not count, so `{}`, `_meta` alone, and a newer version's result that reuses shared keys
+/// beside keys this version does not know stay the catch-all's (forward compatibility).
 pub(super) fn catch_all_keys(space: &TypeSpace, u: &Union) -> Vec<Option<Vec<String>>> {
     let catch_all: Vec<bool> = u.variants.iter().map(|v| takes_any_object(space, &v.ty, 0)).collect();
     let names = |ty: &Ty| {
@@ -275,7 +277,21 @@ pub(super) fn catch_all_keys(space: &TypeSpace, u: &Union) -> Vec<Option<Vec<Str
         leaf_structs(space, ty, 0, &mut leaves);
         leaves.iter().flat_map(|s| &s.fields).filter(|f| !f.never).map(|f| f.name.clone()).collect::<BTreeSet<String>>()
     };
-    let specific: BTreeSet<String> = u.variants.iter().zip(&catch_all).filter(|(_, any)| !**any).flat_map(|(v, _)| names(&v.ty)).collect();
+    // Keys a member requires in every one of its structs, counted over the specific members.
+    let required = |ty: &Ty| {
+        let mut leaves = Vec::new();
+        leaf_structs(space, ty, 0, &mut leaves);
+        let mut sets = leaves.iter().map(|s| s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| f.name.clone()).collect::<BTreeSet<String>>());
+        let first = sets.next().unwrap_or_default();
+        sets.fold(first, |acc, set| acc.intersection(&set).cloned().collect())
+    };
+    let mut requiring: BTreeMap<String, usize> = BTreeMap::new();
+    for (v, _) in u.variants.iter().zip(&catch_all).filter(|(_, any)| !**any) {
+        for key in required(&v.ty) {
+            *requiring.entry(key).or_default() += 1;
+        }
+    }
+    let specific: BTreeSet<String> = requiring.into_iter().filter(|(_, n)| *n == 1).map(|(k, _)| k).collect();
     u.variants
         .iter()
         .zip(&catch_all)

@@ -2067,7 +2067,7 @@ impl __p::Keyed for Outcome {
         }
     }
     fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
-        __p::most_named(o, &[(0usize, &["data", "mode"]), (1usize, &["mode"])])
+        __p::most_named(o, &[(0usize, &["data"])])
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
@@ -2080,7 +2080,7 @@ impl __p::Keyed for Outcome {
             }
             1usize => <Quick as __p::Shape>::score_keys(o),
             2usize => {
-                if __p::names_none(o, &["data", "mode"]) {
+                if __p::names_none(o, &["data"]) {
                     <Note as __p::Shape>::score_keys(o)
                 } else {
                     None
@@ -2144,7 +2144,7 @@ impl __v::KeyedCheck for Outcome {
             0x0,
             &[("mode", 0x2, true, __p::Lit::Str("instant"))],
         );
-        out[2usize] = if __p::names_none(o, &["data", "mode"]) {
+        out[2usize] = if __p::names_none(o, &["data"]) {
             __v::rank_by_bits(o, present, 0x0, 0x4, &[])
         } else {
             None

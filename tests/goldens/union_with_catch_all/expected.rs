@@ -518,15 +518,12 @@ impl __p::Keyed for AnyReply {
         }
     }
     fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
-        __p::most_named(
-            o,
-            &[(1usize, &["items", "next"]), (2usize, &["count", "items"])],
-        )
+        __p::most_named(o, &[(1usize, &["items"]), (2usize, &["count", "items"])])
     }
     fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
         match member {
             0usize => {
-                if __p::names_none(o, &["count", "items", "next"]) {
+                if __p::names_none(o, &["count", "items"]) {
                     <Reply as __p::Shape>::score_keys(o)
                 } else {
                     None
@@ -595,7 +592,7 @@ impl __v::KeyedCheck for AnyReply {
                     _ => 0,
                 };
         }
-        out[0usize] = if __p::names_none(o, &["count", "items", "next"]) {
+        out[0usize] = if __p::names_none(o, &["count", "items"]) {
             __v::rank_by_bits(o, present, 0x0, 0x1, &[])
         } else {
             None
