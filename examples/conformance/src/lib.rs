@@ -87,7 +87,10 @@ impl hyper::body::Body for ChannelBody {
 
 /// Writes a message (a version's `ClientMessage` or `ServerMessage`) as one line of JSON; with a
 /// checker, the message is first validated whole, as a receiver would read it.
-pub fn write<M: JsonConvert + SchemaType + Validate>(message: &M, checker: Option<&Checker>) -> String {
+pub fn write<M: JsonConvert + SchemaType + Validate>(
+    message: &M,
+    checker: Option<&Checker>,
+) -> String {
     let json = message.to_json().expect("generated types serialize");
     if let Some(checker) = checker {
         let report = validate_json::<M>(&json, &Options::default());

@@ -254,7 +254,9 @@ fn json_response(status: StatusCode, json: String) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::from(json)).boxed());
     *response.status_mut() = status;
     let content_type = HeaderValue::from_static("application/json");
-    response.headers_mut().insert(header::CONTENT_TYPE, content_type);
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, content_type);
     response
 }
 
@@ -289,10 +291,9 @@ impl App {
             // A request gets its error answer with its own id; a notification or response gets none.
             Err(invalid) => {
                 return match invalid.error_response() {
-                    Some(answer) => json_response(
-                        StatusCode::BAD_REQUEST,
-                        self.write(&answer.into()),
-                    ),
+                    Some(answer) => {
+                        json_response(StatusCode::BAD_REQUEST, self.write(&answer.into()))
+                    }
                     None => plain(StatusCode::BAD_REQUEST, &invalid.to_string()),
                 }
             }
@@ -421,7 +422,11 @@ impl Ctx {
         };
         match self.result(request).await {
             Ok(result) => ServerMessage::result(id, result),
-            Err(failure) => ErrorResponse { id: Some(id), ..failure }.into(),
+            Err(failure) => ErrorResponse {
+                id: Some(id),
+                ..failure
+            }
+            .into(),
         }
     }
 
@@ -513,8 +518,6 @@ impl Ctx {
         }
     }
 
-    // Scenario content: the tools, resources and prompts the suite calls.
-
     async fn call_tool(&self, params: CallToolRequestParams) -> Result<CallToolResult, Failure> {
         let pause = || tokio::time::sleep(Duration::from_millis(50));
         let arguments = params.arguments.unwrap_or_default();
@@ -601,98 +604,17 @@ impl Ctx {
                 CallToolResult::text(format!("LLM response: {text}"))
             }
             "test_elicitation" => {
-                let field = |description: &str| mcp::StringSchema {
-                    description: Some(description.into()),
-                    ..Default::default()
-                };
-                let schema = mcp::ElicitRequestFormParamsRequestedSchema {
-                    required: Some(vec!["username".into(), "email".into()]),
-                    ..form([
-                        ("username", field("User's response").into()),
-                        ("email", field("User's email address").into()),
-                    ])
-                };
-                let reply = self.elicit(&text_arg("message"), schema).await?;
+                let reply = self.elicit(&text_arg("message"), contact_form()).await?;
                 CallToolResult::text(format!("User response: {reply}"))
             }
             "test_elicitation_sep1034_defaults" => {
-                let number = |kind, default| mcp::NumberSchema {
-                    default: Some(default),
-                    ..mcp::NumberSchema::new(kind)
-                };
-                let status = mcp::UntitledSingleSelectEnumSchema {
-                    default: Some("active".into()),
-                    ..mcp::UntitledSingleSelectEnumSchema::new(strings([
-                        "active", "inactive", "pending",
-                    ]))
-                };
-                let schema = form([
-                    (
-                        "name",
-                        mcp::StringSchema {
-                            default: Some("John Doe".into()),
-                            ..Default::default()
-                        }
-                        .into(),
-                    ),
-                    ("age", number(mcp::NumberSchemaType::Integer, 30.into()).into()),
-                    ("score", number(mcp::NumberSchemaType::Number, Number::from_f64(95.5).expect("finite")).into()),
-                    ("status", status.into()),
-                    (
-                        "verified",
-                        mcp::BooleanSchema {
-                            default: Some(true),
-                            ..Default::default()
-                        }
-                        .into(),
-                    ),
-                ]);
-                let reply = self
-                    .elicit(
-                        "Please review your profile (every field has a default)",
-                        schema,
-                    )
-                    .await?;
+                let message = "Please review your profile (every field has a default)";
+                let reply = self.elicit(message, defaults_form()).await?;
                 CallToolResult::text(format!("Elicitation completed: {reply}"))
             }
             "test_elicitation_sep1330_enums" => {
-                let titled_single = mcp::TitledSingleSelectEnumSchema::new(vec![
-                    mcp::TitledSingleSelectEnumSchemaOneOfItem::new("value1", "First Option"),
-                    mcp::TitledSingleSelectEnumSchemaOneOfItem::new("value2", "Second Option"),
-                    mcp::TitledSingleSelectEnumSchemaOneOfItem::new("value3", "Third Option"),
-                ]);
-                let multi = mcp::TitledMultiSelectEnumSchemaItems::new(vec![
-                    mcp::TitledMultiSelectEnumSchemaItemsAnyOfItem::new("value1", "First Choice"),
-                    mcp::TitledMultiSelectEnumSchemaItemsAnyOfItem::new("value2", "Second Choice"),
-                    mcp::TitledMultiSelectEnumSchemaItemsAnyOfItem::new("value3", "Third Choice"),
-                ]);
-                let legacy = mcp::LegacyTitledEnumSchema {
-                    enum_names: Some(strings(["Option One", "Option Two", "Option Three"])),
-                    ..mcp::LegacyTitledEnumSchema::new(strings(["opt1", "opt2", "opt3"]))
-                };
-                let options = || strings(["option1", "option2", "option3"]);
-                let schema = form([
-                    (
-                        "untitledSingle",
-                        mcp::UntitledSingleSelectEnumSchema::new(options()).into(),
-                    ),
-                    ("titledSingle", titled_single.into()),
-                    ("legacyEnum", legacy.into()),
-                    (
-                        "untitledMulti",
-                        mcp::UntitledMultiSelectEnumSchema::new(
-                            mcp::UntitledMultiSelectEnumSchemaItems::new(options()),
-                        )
-                        .into(),
-                    ),
-                    (
-                        "titledMulti",
-                        mcp::TitledMultiSelectEnumSchema::new(multi).into(),
-                    ),
-                ]);
-                let reply = self
-                    .elicit("Please pick from each kind of list", schema)
-                    .await?;
+                let message = "Please pick from each kind of list";
+                let reply = self.elicit(message, enums_form()).await?;
                 CallToolResult::text(format!("Elicitation completed: {reply}"))
             }
             "test_reconnection" => {
@@ -706,12 +628,7 @@ impl Ctx {
             "json_schema_2020_12_tool" => {
                 CallToolResult::text(serde_json::to_string(&arguments).unwrap_or_default())
             }
-            other => {
-                return Err(error(
-                    rpc::INVALID_PARAMS,
-                    format!("unknown tool: {other}"),
-                ))
-            }
+            other => return Err(error(rpc::INVALID_PARAMS, format!("unknown tool: {other}"))),
         })
     }
 
@@ -738,9 +655,14 @@ impl Ctx {
             ));
         };
         let content = serde_json::to_value(&reply.content).unwrap_or_default();
-        Ok(format!("action={}, content={content}", reply.action.as_str()))
+        Ok(format!(
+            "action={}, content={content}",
+            reply.action.as_str()
+        ))
     }
 }
+
+// Scenario content: the tools' forms, resources and prompts the suite calls for.
 
 /// A form's requested schema with these fields.
 fn form<const N: usize>(
@@ -752,6 +674,81 @@ fn form<const N: usize>(
 
 fn strings<const N: usize>(values: [&str; N]) -> Vec<String> {
     values.map(str::to_owned).to_vec()
+}
+
+/// The form `test_elicitation` asks for: two required strings.
+fn contact_form() -> mcp::ElicitRequestFormParamsRequestedSchema {
+    let text = |description: &str| mcp::StringSchema {
+        description: Some(description.into()),
+        ..Default::default()
+    };
+    let (username, email) = (text("User's response"), text("User's email address"));
+    mcp::ElicitRequestFormParamsRequestedSchema {
+        required: Some(strings(["username", "email"])),
+        ..form([("username", username.into()), ("email", email.into())])
+    }
+}
+
+/// SEP-1034: a field of each kind, each with a default.
+fn defaults_form() -> mcp::ElicitRequestFormParamsRequestedSchema {
+    let name = mcp::StringSchema {
+        default: Some("John Doe".into()),
+        ..Default::default()
+    };
+    let number = |kind, default| mcp::NumberSchema {
+        default: Some(default),
+        ..mcp::NumberSchema::new(kind)
+    };
+    let age = number(mcp::NumberSchemaType::Integer, 30.into());
+    let score = Number::from_f64(95.5).expect("finite");
+    let score = number(mcp::NumberSchemaType::Number, score);
+    let status = mcp::UntitledSingleSelectEnumSchema {
+        default: Some("active".into()),
+        ..mcp::UntitledSingleSelectEnumSchema::new(strings(["active", "inactive", "pending"]))
+    };
+    let verified = mcp::BooleanSchema {
+        default: Some(true),
+        ..Default::default()
+    };
+    form([
+        ("name", name.into()),
+        ("age", age.into()),
+        ("score", score.into()),
+        ("status", status.into()),
+        ("verified", verified.into()),
+    ])
+}
+
+/// SEP-1330: every kind of enum field.
+fn enums_form() -> mcp::ElicitRequestFormParamsRequestedSchema {
+    use mcp::TitledMultiSelectEnumSchemaItemsAnyOfItem as Choice;
+    use mcp::TitledSingleSelectEnumSchemaOneOfItem as OneOf;
+    let options = || strings(["option1", "option2", "option3"]);
+    let untitled_single = mcp::UntitledSingleSelectEnumSchema::new(options());
+    let titled_single = mcp::TitledSingleSelectEnumSchema::new(vec![
+        OneOf::new("value1", "First Option"),
+        OneOf::new("value2", "Second Option"),
+        OneOf::new("value3", "Third Option"),
+    ]);
+    let legacy = mcp::LegacyTitledEnumSchema {
+        enum_names: Some(strings(["Option One", "Option Two", "Option Three"])),
+        ..mcp::LegacyTitledEnumSchema::new(strings(["opt1", "opt2", "opt3"]))
+    };
+    let items = mcp::UntitledMultiSelectEnumSchemaItems::new(options());
+    let untitled_multi = mcp::UntitledMultiSelectEnumSchema::new(items);
+    let items = mcp::TitledMultiSelectEnumSchemaItems::new(vec![
+        Choice::new("value1", "First Choice"),
+        Choice::new("value2", "Second Choice"),
+        Choice::new("value3", "Third Choice"),
+    ]);
+    let titled_multi = mcp::TitledMultiSelectEnumSchema::new(items);
+    form([
+        ("untitledSingle", untitled_single.into()),
+        ("titledSingle", titled_single.into()),
+        ("legacyEnum", legacy.into()),
+        ("untitledMulti", untitled_multi.into()),
+        ("titledMulti", titled_multi.into()),
+    ])
 }
 
 fn resources() -> Vec<mcp::Resource> {
