@@ -302,9 +302,10 @@ impl App {
             return self.initialize(init);
         }
         let Some(session) = session else {
-            return match has_session_id {
-                true => plain(StatusCode::NOT_FOUND, "no such session"),
-                false => plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id"),
+            return if has_session_id {
+                plain(StatusCode::NOT_FOUND, "no such session")
+            } else {
+                plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
             };
         };
         match message {
