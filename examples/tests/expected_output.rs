@@ -12,6 +12,8 @@ const EXAMPLES: &[(&str, &str, Option<&str>)] = &[
         env!("CARGO_BIN_EXE_stdio_server"),
         Some("input/stdio_server.jsonl"),
     ),
+    // Starts `stdio_server` itself and prints what the answers say.
+    ("stdio_client", env!("CARGO_BIN_EXE_stdio_client"), None),
     ("icon_proxy", env!("CARGO_BIN_EXE_icon_proxy"), None),
     ("apps_host", env!("CARGO_BIN_EXE_apps_host"), None),
     ("two_versions", env!("CARGO_BIN_EXE_two_versions"), None),

@@ -1,5 +1,5 @@
 //! What the conformance server and client share: Server-Sent Events framing, a response body fed
-//! by a channel, and the debug-mode check of every message they write.
+//! by a channel, and writing a message with the debug-mode check of what is written.
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -8,7 +8,8 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use hyper::body::Frame;
-use mcp_schema::validate::Report;
+use mcp_schema::runtime::{JsonConvert, SchemaType};
+use mcp_schema::validate::{validate_json, Options, Report, Validate};
 use tokio::sync::mpsc;
 
 /// Server-Sent Events as Streamable HTTP uses them: `id`, `retry` and one `data` line of JSON.
@@ -82,6 +83,20 @@ impl hyper::body::Body for ChannelBody {
             .poll_recv(cx)
             .map(|chunk| chunk.map(|c| Ok(Frame::data(c))))
     }
+}
+
+/// Writes a message (a version's `ClientMessage` or `ServerMessage`) as one line of JSON; with a
+/// checker, the message is first validated whole, as a receiver would read it.
+pub fn write<M: JsonConvert + SchemaType + Validate>(
+    message: &M,
+    checker: Option<&Checker>,
+) -> String {
+    let json = message.to_json().expect("generated types serialize");
+    if let Some(checker) = checker {
+        let report = validate_json::<M>(&json, &Options::default());
+        checker.record(message.schema_name(), &[report]);
+    }
+    json.to_string()
 }
 
 /// Counts what the validators said about the messages a program wrote (debug mode).

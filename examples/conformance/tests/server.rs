@@ -69,6 +69,14 @@ impl Server {
     }
 }
 
+// A failed assertion must not leave the server running.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 fn header<'r>(response: &'r str, name: &str) -> Option<&'r str> {
     response
         .lines()
@@ -147,5 +155,65 @@ fn requests_from_other_hosts_and_without_a_session_are_refused() {
         "{init}"
     );
     let (summary, ok) = server.stop();
+    assert!(ok, "{summary}");
+}
+
+#[test]
+fn messages_that_do_not_read_get_the_answer_their_envelope_calls_for() {
+    let server = start();
+    // Not JSON-RPC 2.0: "invalid request", with the request's own id (not "invalid params").
+    let old = server.local(
+        "POST",
+        &[],
+        r#"{"jsonrpc":"1.0","id":3,"method":"tools/list"}"#,
+    );
+    assert!(old.starts_with("HTTP/1.1 400"), "{old}");
+    assert!(old.contains(r#""id":3"#) && old.contains("-32600"), "{old}");
+    // Not JSON: "parse error", without an id (2025-11-25's `JSONRPCErrorResponse` makes it
+    // optional, and its validator rejects JSON-RPC's `"id": null`).
+    let broken = server.local("POST", &[], "{");
+    assert!(broken.starts_with("HTTP/1.1 400"), "{broken}");
+    assert!(
+        broken.contains("-32700") && !broken.contains(r#""id""#),
+        "{broken}"
+    );
+    // A notification is never answered with a JSON-RPC message, even when it does not read.
+    let notification = server.local(
+        "POST",
+        &[],
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#,
+    );
+    assert!(notification.starts_with("HTTP/1.1 400"), "{notification}");
+    assert!(!notification.contains(r#""jsonrpc""#), "{notification}");
+    let (summary, ok) = server.stop();
+    assert!(ok, "{summary}");
+}
+
+#[test]
+fn the_client_calls_every_tool_and_neither_side_writes_anything_invalid() {
+    let server = start();
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let client = Command::new(env!("CARGO_BIN_EXE_conformance-client"))
+        .args(["--validate", &url])
+        .output()
+        .expect("the client runs");
+    let log = String::from_utf8_lossy(&client.stderr);
+    assert!(client.status.success(), "{log}");
+    assert!(log.contains(" messages, 0 findings"), "{log}");
+    // The form's defaults come back typed, the number with its fraction.
+    assert!(
+        log.contains(r#"test_elicitation_sep1034_defaults: Elicitation completed: action=accept, content={"age":30,"name":"John Doe","score":95.5,"status":"active","verified":true}"#),
+        "{log}"
+    );
+    assert!(
+        log.contains("test_sampling: LLM response: A reply from the conformance client."),
+        "{log}"
+    );
+    assert!(
+        log.contains("test_reconnection: Reconnection test completed successfully"),
+        "{log}"
+    );
+    let (summary, ok) = server.stop();
+    assert!(summary.contains(" messages, 0 findings"), "{summary}");
     assert!(ok, "{summary}");
 }

@@ -2,6 +2,8 @@
 //!
 //! It reads one JSON-RPC message per line on stdin and writes one answer per line on stdout
 //! (notes for people go to stderr). It offers two tools: `add` (structured output) and `echo`.
+//! Every request gets an answer with its own id: a result, "method not found" for what it does
+//! not serve, or the error `read_message` names for a line that does not read.
 //!
 //! ```sh
 //! cargo run -q -p mcp-schema-examples --bin stdio_server < examples/input/stdio_server.jsonl
@@ -9,11 +11,11 @@
 
 use std::io::{self, BufRead, Write};
 
-use mcp_schema::runtime::{JsonConvert, JsonObject, SchemaType};
+use mcp_schema::read_message;
+use mcp_schema::runtime::{JsonConvert, JsonObject, Message};
 use mcp_schema::v2025_11_25::{
-    self as mcp, CallToolResult, ClientNotification, ClientRequest, Implementation,
-    InitializeResult, ListToolsResult, RequestId, ServerCapabilities, ServerCapabilitiesTools,
-    Tool,
+    self as mcp, CallToolResult, ClientMessage, ClientRequest, Implementation, InitializeResult,
+    ServerCapabilities, ServerCapabilitiesTools, ServerMessage, Tool,
 };
 use serde_json::{json, Value};
 
@@ -24,79 +26,54 @@ fn main() -> io::Result<()> {
         if line.trim().is_empty() {
             continue;
         }
-        if let Some(answer) = handle(&line) {
-            writeln!(out, "{answer}")?;
+        if let Some(answer) = answer(&line) {
+            writeln!(out, "{}", mcp_schema::to_string(&answer)?)?;
             out.flush()?; // the client waits for each answer
         }
     }
     Ok(())
 }
 
-/// Answers one line: a JSON-RPC response, or `None` for a notification.
-fn handle(line: &str) -> Option<String> {
-    let message: Value = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => return Some(error(None, mcp::PARSE_ERROR, format!("parse error: {e}"))),
-    };
-
-    // No `id`: a notification, which is never answered.
-    let Some(id) = message.get("id") else {
-        match ClientNotification::from_json_ref(&message) {
-            Ok(n) => eprintln!("notification: {}", n.schema_name()), // InitializedNotification, ...
-            Err(e) => eprintln!("unreadable notification: {e}"),
+/// The answer to one line; `None` for a notification or a response, which get none.
+fn answer(line: &str) -> Option<ServerMessage> {
+    let request = match read_message::<ClientMessage>(line) {
+        Ok(Message::Request(request)) => request,
+        Ok(Message::Notification(notification)) => {
+            eprintln!("notification: {}", notification.method());
+            return None;
         }
-        return None;
+        Ok(_) => return None, // a response: this server sends no requests
+        // Not JSON (-32700), not a JSON-RPC message (-32600), or params that do not fit the
+        // method (-32602, with the request's id).
+        Err(invalid) => return invalid.error_response().map(Into::into),
     };
-    let Ok(id) = RequestId::from_json_ref(id) else {
-        return Some(error(
-            None,
-            mcp::INVALID_REQUEST,
-            "`id` must be a string or an integer",
-        ));
-    };
-    let method = message
-        .get("method")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-
-    // `ClientRequest` looks at `method` and reads the rest straight into that request's type.
-    let request = match ClientRequest::from_json_ref(&message) {
-        Ok(request) => request,
-        // A method this version defines, with params that do not fit its type.
-        Err(e) if mcp::REQUESTS.iter().any(|(m, ..)| *m == method) => {
-            return Some(error(Some(id), mcp::INVALID_PARAMS, e.to_string()))
-        }
-        Err(e) => return Some(error(Some(id), mcp::INVALID_REQUEST, e.to_string())),
-    };
-
     Some(match request {
         ClientRequest::InitializeRequest(init) => {
-            eprintln!(
-                "client: {} {}",
-                init.params.client_info.name, init.params.client_info.version
-            );
-            respond(id, &initialize_result())
+            let client = &init.params.client_info;
+            eprintln!("client: {} {}", client.name, client.version);
+            ServerMessage::result(init.id, initialize_result())
         }
-        ClientRequest::PingRequest(_) => respond(id, &mcp::EmptyResult::default()),
-        ClientRequest::ListToolsRequest(_) => respond(id, &ListToolsResult::new(tools())),
+        ClientRequest::PingRequest(ping) => {
+            ServerMessage::result(ping.id, mcp::EmptyResult::default())
+        }
+        ClientRequest::ListToolsRequest(list) => {
+            ServerMessage::result(list.id, mcp::ListToolsResult::new(tools()))
+        }
         ClientRequest::CallToolRequest(call) => {
-            match call_tool(&call.params.name, call.params.arguments.unwrap_or_default()) {
-                Some(result) => respond(id, &result),
+            let arguments = call.params.arguments.unwrap_or_default();
+            match call_tool(&call.params.name, arguments) {
+                Some(result) => ServerMessage::result(call.id, result),
                 // The spec answers a tool the server does not have with "invalid params".
-                None => error(
-                    Some(id),
+                None => ServerMessage::error(mcp::JSONRPCErrorResponse::for_request(
+                    call.id,
                     mcp::INVALID_PARAMS,
                     format!("unknown tool: {}", call.params.name),
-                ),
+                )),
             }
         }
-        // Everything else: requests this server does not implement, and methods 2025-11-25 does not
-        // define (read as `ClientRequest::Unknown`, holding the raw object).
-        _ => error(
-            Some(id),
-            mcp::METHOD_NOT_FOUND,
-            format!("method not found: {method}"),
-        ),
+        // Everything else: requests this server does not implement, and methods 2025-11-25 does
+        // not define (read as `ClientRequest::Unknown`).
+        other => other.method_not_found().into(),
     })
 }
 
@@ -170,22 +147,4 @@ fn call_tool(name: &str, arguments: JsonObject) -> Option<CallToolResult> {
         },
         _ => return None,
     })
-}
-
-/// A result response. `JSONRPCResultResponse::result` is the schema's base `Result` (`_meta` plus any
-/// other keys), so the typed result is converted through JSON.
-fn respond<T: JsonConvert>(id: RequestId, result: &T) -> String {
-    let json = result.to_json().expect("generated types serialize");
-    let result = mcp::BaseResult::from_json(json).expect("any object is a Result");
-    serde_json::to_string(&mcp::JSONRPCResultResponse::new(id, result))
-        .expect("generated types serialize")
-}
-
-/// An error response; without an id when the request's id could not be read.
-fn error(id: Option<RequestId>, code: i64, message: impl Into<String>) -> String {
-    let response = mcp::JSONRPCErrorResponse {
-        id,
-        ..mcp::JSONRPCErrorResponse::new(mcp::Error::new(code, message))
-    };
-    serde_json::to_string(&response).expect("generated types serialize")
 }

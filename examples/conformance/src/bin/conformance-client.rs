@@ -18,11 +18,11 @@ use hyper::{Method, Request, Response};
 use hyper_util::client::legacy::{connect::HttpConnector, Client as HttpClient};
 use hyper_util::rt::TokioExecutor;
 use mcp_conformance::{sse, Checker};
-use mcp_schema::runtime::{self, JsonConvert, Message, RequestMethod, ResultResponse, SchemaType};
+use mcp_schema::read_message;
+use mcp_schema::runtime::{self, Message, RequestMethod, SchemaType};
 use mcp_schema::v2025_11_25::{
-    self as mcp, ClientNotification, ClientRequest, ClientResult, RequestId, ServerRequest,
+    self as mcp, ClientMessage, ClientRequest, RequestId, ServerNotification, ServerRequest,
 };
-use mcp_schema::validate::{validate, validate_json, Options};
 use serde_json::{json, Value};
 
 #[tokio::main(flavor = "current_thread")]
@@ -71,6 +71,16 @@ struct Client {
     checker: Option<Arc<Checker>>,
 }
 
+/// What comes on the stream of a request `R`: the server's requests and notifications, and the
+/// response, whose result is read straight as `R`'s result type.
+type StreamMessage<R> = Message<
+    RequestId,
+    ServerRequest,
+    ServerNotification,
+    <R as RequestMethod>::Result,
+    mcp::JSONRPCErrorResponse,
+>;
+
 impl Client {
     async fn run(&mut self) -> Result<(), String> {
         let capabilities = mcp::ClientCapabilities {
@@ -87,19 +97,16 @@ impl Client {
         let params =
             mcp::InitializeRequestParams::new(mcp::LATEST_PROTOCOL_VERSION, capabilities, info);
         let init = self
-            .request::<mcp::InitializeRequest>(|id| {
-                ClientRequest::InitializeRequest(mcp::InitializeRequest::new(params, id))
-            })
+            .request(|id| mcp::InitializeRequest::new(params, id))
             .await?;
         eprintln!(
             "server: {} {}, protocol {}",
             init.server_info.name, init.server_info.version, init.protocol_version
         );
         self.protocol = Some(init.protocol_version);
-        self.notify(ClientNotification::InitializedNotification(
-            Default::default(),
-        ))
-        .await?;
+        let initialized = mcp::InitializedNotification::default();
+        let body = self.write(&Message::Notification(initialized.into()));
+        self.send(Method::POST, Some(body), None).await?;
         // Requests the server makes outside any call of ours come on the session's own stream.
         // It is opened before any call, so the server never takes it for a resumption.
         if self.session.is_some() {
@@ -108,20 +115,14 @@ impl Client {
             }
         }
 
-        let tools = self
-            .request::<mcp::ListToolsRequest>(|id| {
-                ClientRequest::ListToolsRequest(mcp::ListToolsRequest::new(id))
-            })
-            .await?;
+        let tools = self.request(mcp::ListToolsRequest::new).await?;
         for tool in tools.tools {
             let params = mcp::CallToolRequestParams {
                 arguments: Some(arguments_for(&tool.input_schema)),
                 ..mcp::CallToolRequestParams::new(&tool.name)
             };
             let result = self
-                .request::<mcp::CallToolRequest>(|id| {
-                    ClientRequest::CallToolRequest(mcp::CallToolRequest::new(params, id))
-                })
+                .request(|id| mcp::CallToolRequest::new(params, id))
                 .await?;
             let text: Vec<&str> = result
                 .content
@@ -140,14 +141,19 @@ impl Client {
         Ok(())
     }
 
+    /// Writes a message, checking it first in debug mode.
+    fn write(&self, message: &ClientMessage) -> String {
+        mcp_conformance::write(message, self.checker.as_deref())
+    }
+
     /// Sends a request and reads its response, typed for the request (`R::Result`).
-    async fn request<R: RequestMethod>(
+    async fn request<R: RequestMethod + Into<ClientRequest>>(
         &mut self,
-        make: impl FnOnce(RequestId) -> ClientRequest,
+        make: impl FnOnce(RequestId) -> R,
     ) -> Result<R::Result, String> {
         self.next_id += 1;
         let id = RequestId::Integer(self.next_id);
-        let body = self.encode(&Message::Request(make(id.clone())));
+        let body = self.write(&Message::Request(make(id.clone()).into()));
         let response = self.send(Method::POST, Some(body), None).await?;
         if let Some(session) = response
             .headers()
@@ -156,21 +162,10 @@ impl Client {
         {
             self.session = Some(session.to_owned());
         }
-        let text = self.read_response(response, &id).await?;
-        match runtime::read_response::<R>(&text).map_err(|e| format!("{}: {e}", R::METHOD))? {
-            runtime::Response::Result { result, .. } => Ok(result),
-            runtime::Response::Error { error, .. } => Err(format!(
-                "{}: error {}: {}",
-                R::METHOD,
-                error.code,
-                error.message
-            )),
+        match self.read_response::<R>(response, &id).await? {
+            Ok(result) => Ok(result),
+            Err(e) => Err(format!("{}: error {}: {}", R::METHOD, e.code, e.message)),
         }
-    }
-
-    async fn notify(&mut self, notification: ClientNotification) -> Result<(), String> {
-        let body = self.encode(&Message::Notification(notification));
-        self.send(Method::POST, Some(body), None).await.map(drop)
     }
 
     async fn send(
@@ -192,10 +187,8 @@ impl Client {
             ("last-event-id", last_event_id),
         ] {
             if let Some(value) = value {
-                request = request.header(
-                    name,
-                    HeaderValue::from_str(value).map_err(|e| e.to_string())?,
-                );
+                let value = HeaderValue::from_str(value).map_err(|e| e.to_string())?;
+                request = request.header(name, value);
             }
         }
         let request = request
@@ -212,13 +205,13 @@ impl Client {
         Ok(response)
     }
 
-    /// The response to request `id`, as JSON text: the body itself, or an event of its SSE stream.
-    /// On the stream it answers the server's requests, and resumes the stream if it ends early.
-    async fn read_response(
+    /// The response to request `id`: the body itself, or an event of its SSE stream. On the
+    /// stream it answers the server's requests, and resumes the stream if it ends early.
+    async fn read_response<R: RequestMethod>(
         &self,
         response: Response<Incoming>,
         id: &RequestId,
-    ) -> Result<String, String> {
+    ) -> Result<Result<R::Result, mcp::Error>, String> {
         let is_sse = response
             .headers()
             .get(header::CONTENT_TYPE)
@@ -227,7 +220,8 @@ impl Client {
         let mut body = response.into_body();
         if !is_sse {
             let bytes = body.collect().await.map_err(|e| e.to_string())?.to_bytes();
-            return String::from_utf8(bytes.to_vec()).map_err(|e| e.to_string());
+            let answer = self.on_message::<R>(&bytes, id).await?;
+            return answer.ok_or_else(|| "the body is not the response".into());
         }
         let mut reader = sse::Reader::default();
         let (mut last_event_id, mut retry) = (None, Duration::from_secs(1));
@@ -240,8 +234,13 @@ impl Client {
                     for event in reader.push(&chunk) {
                         last_event_id = event.id.or(last_event_id);
                         retry = event.retry_ms.map_or(retry, Duration::from_millis);
-                        if !event.data.is_empty() && self.on_message(&event.data, id).await? {
-                            return Ok(event.data);
+                        if event.data.is_empty() {
+                            continue;
+                        }
+                        if let Some(answer) =
+                            self.on_message::<R>(event.data.as_bytes(), id).await?
+                        {
+                            return Ok(answer);
                         }
                     }
                 }
@@ -260,163 +259,123 @@ impl Client {
         }
     }
 
+    /// Handles one message on the stream of request `id`; the response when it is the one to `id`.
+    async fn on_message<R: RequestMethod>(
+        &self,
+        data: &[u8],
+        id: &RequestId,
+    ) -> Result<Option<Result<R::Result, mcp::Error>>, String> {
+        let message = read_message::<StreamMessage<R>>(data)
+            .map_err(|e| format!("unreadable message: {e}"))?;
+        Ok(match message {
+            Message::Result(response) if response.id == *id => Some(Ok(response.result)),
+            Message::Error(response) if response.id.as_ref() == Some(id) => {
+                Some(Err(response.error))
+            }
+            Message::Result(_) | Message::Error(_) => None,
+            Message::Notification(notification) => {
+                eprintln!("notification: {}", notification.method());
+                None
+            }
+            Message::Request(request) => {
+                self.serve(request).await?;
+                None
+            }
+        })
+    }
+
     /// Reads the session's standalone stream, answering what comes.
     async fn listen(self, stream: Response<Incoming>) {
         let mut body = stream.into_body();
         let mut reader = sse::Reader::default();
-        let nothing = RequestId::String(String::new());
         while let Some(Ok(frame)) = body.frame().await {
             let Ok(chunk) = frame.into_data() else {
                 continue;
             };
-            for event in reader.push(&chunk) {
-                if !event.data.is_empty() {
-                    if let Err(e) = self.on_message(&event.data, &nothing).await {
-                        eprintln!("standalone stream: {e}");
+            for event in reader
+                .push(&chunk)
+                .into_iter()
+                .filter(|e| !e.data.is_empty())
+            {
+                let outcome = match read_message::<mcp::ServerMessage>(&event.data) {
+                    Ok(Message::Request(request)) => self.serve(request).await,
+                    Ok(other) => {
+                        eprintln!("standalone stream: {}", other.schema_name());
+                        Ok(())
                     }
+                    Err(e) => Err(e.to_string()),
+                };
+                if let Err(e) = outcome {
+                    eprintln!("standalone stream: {e}");
                 }
             }
         }
     }
 
-    /// Handles one message of a stream; `true` when it is the response to `id`.
-    async fn on_message(&self, data: &str, id: &RequestId) -> Result<bool, String> {
-        let message: mcp::ServerMessage =
-            mcp_schema::from_str(data).map_err(|e| format!("unreadable message: {e}"))?;
-        match message {
-            Message::Result(response) => Ok(response.id == *id),
-            Message::Error(response) => Ok(response.id.as_ref() == Some(id)),
-            Message::Notification(notification) => {
-                eprintln!("notification: {}", notification.schema_name());
-                Ok(false)
-            }
-            Message::Request(request) => {
-                let answer = self.answer(request);
-                self.send(Method::POST, Some(answer), None).await?;
-                Ok(false)
-            }
-        }
-    }
-
-    /// The answer to a request from the server, as JSON text.
-    fn answer(&self, request: ServerRequest) -> String {
-        use ServerRequest as R;
-        let result = match request {
-            R::PingRequest(r) => (r.id, ClientResult::EmptyResult(Default::default())),
-            R::ListRootsRequest(r) => (
-                r.id,
-                ClientResult::ListRootsResult(mcp::ListRootsResult::new(vec![])),
-            ),
-            R::CreateMessageRequest(r) => {
-                let content = mcp::SamplingMessageContent::SamplingMessageContentBlock(
-                    mcp::SamplingMessageContentBlock::TextContent(mcp::TextContent::new(
-                        "A reply from the conformance client.",
-                    )),
-                );
-                (
-                    r.id,
-                    ClientResult::CreateMessageResult(mcp::CreateMessageResult::new(
-                        mcp::Role::Assistant,
-                        content,
-                        "no-model",
-                    )),
-                )
-            }
-            R::ElicitRequest(r) => return self.accept_defaults(r),
-            other => {
-                let id = server_request_id(&other);
-                let error = mcp::Error::new(
-                    mcp::METHOD_NOT_FOUND,
-                    format!("not supported: {}", other.schema_name()),
-                );
-                return self.encode(&Message::Error(mcp::JSONRPCErrorResponse {
-                    id,
-                    ..mcp::JSONRPCErrorResponse::new(error)
-                }));
-            }
-        };
-        self.encode(&Message::Result(ResultResponse {
-            id: result.0,
-            result: result.1,
-            extra: Default::default(),
-        }))
-    }
-
-    /// Accepts a form with every field at its default (SEP-1034).
-    ///
-    /// Written as JSON: `ElicitResult::content` holds strings, integers, booleans and string
-    /// lists (the schema's `integer`), so a default such as 95.5 has no typed form.
-    fn accept_defaults(&self, request: mcp::ElicitRequest) -> String {
-        let mut content = serde_json::Map::new();
-        if let mcp::ElicitRequestParams::ElicitRequestFormParams(form) = &request.params {
-            for (name, schema) in &form.requested_schema.properties {
-                let schema = schema.to_json().unwrap_or_default();
-                if let Some(default) = schema.get("default") {
-                    content.insert(name.clone(), default.clone());
-                }
-            }
-        }
-        let json = json!({"jsonrpc": "2.0", "id": request.id, "result": {"action": "accept", "content": content}});
-        if let Some(checker) = &self.checker {
-            let o = Options::default();
-            let reports = [
-                validate_json::<mcp::JSONRPCResultResponse>(&json, &o),
-                validate_json::<mcp::ElicitResult>(&json["result"], &o),
-            ];
-            checker.record("ElicitResult", &reports);
-        }
-        json.to_string()
-    }
-
-    /// Writes a message, checking it first in debug mode.
-    fn encode(&self, message: &mcp::ClientMessage) -> String {
-        let json = serde_json::to_value(message).expect("generated types serialize");
-        if let Some(checker) = &self.checker {
-            let o = Options::default();
-            // `ClientMessage` has no validator of its own: each kind is checked as its schema type,
-            // a result as the type it holds (as `ClientResult`, `EmptyResult` would take any object).
-            let reports = match message {
-                Message::Request(_) => vec![validate_json::<ClientRequest>(&json, &o)],
-                Message::Notification(_) => vec![validate_json::<ClientNotification>(&json, &o)],
-                Message::Result(response) => {
-                    let result = match &response.result {
-                        ClientResult::EmptyResult(r) => validate(r, &o),
-                        ClientResult::CreateMessageResult(r) => validate(r, &o),
-                        ClientResult::ListRootsResult(r) => validate(r, &o),
-                        ClientResult::ElicitResult(r) => validate(r, &o),
-                        ClientResult::GetTaskResult(r) => validate(r, &o),
-                        ClientResult::GetTaskPayloadResult(r) => validate(r, &o),
-                        ClientResult::ListTasksResult(r) => validate(r, &o),
-                        ClientResult::CancelTaskResult(r) => validate(r, &o),
-                    };
-                    vec![
-                        validate_json::<mcp::JSONRPCResultResponse>(&json, &o),
-                        result,
-                    ]
-                }
-                Message::Error(_) => vec![validate_json::<mcp::JSONRPCErrorResponse>(&json, &o)],
-            };
-            checker.record(message.schema_name(), &reports);
-        }
-        json.to_string()
+    /// Answers a request from the server (POSTed back).
+    async fn serve(&self, request: ServerRequest) -> Result<(), String> {
+        let answer = self.write(&answer(request));
+        self.send(Method::POST, Some(answer), None).await.map(drop)
     }
 }
 
-/// The id of a server request this client does not handle: every variant has one, but the union
-/// has no accessor.
-fn server_request_id(request: &ServerRequest) -> Option<RequestId> {
+/// The answer to a request from the server.
+fn answer(request: ServerRequest) -> ClientMessage {
     use ServerRequest as R;
-    Some(match request {
-        R::PingRequest(r) => r.id.clone(),
-        R::CreateMessageRequest(r) => r.id.clone(),
-        R::ListRootsRequest(r) => r.id.clone(),
-        R::ElicitRequest(r) => r.id.clone(),
-        R::GetTaskRequest(r) => r.id.clone(),
-        R::GetTaskPayloadRequest(r) => r.id.clone(),
-        R::ListTasksRequest(r) => r.id.clone(),
-        R::CancelTaskRequest(r) => r.id.clone(),
-        R::Unknown(raw) => RequestId::from_json_ref(raw.get("id")?).ok()?,
-    })
+    let Some(id) = request.id() else {
+        return request.method_not_found().into();
+    };
+    match request {
+        R::PingRequest(_) => ClientMessage::result(id, mcp::EmptyResult::default()),
+        R::ListRootsRequest(_) => ClientMessage::result(id, mcp::ListRootsResult::new(vec![])),
+        R::CreateMessageRequest(_) => {
+            let reply = mcp::TextContent::new("A reply from the conformance client.");
+            let result =
+                mcp::CreateMessageResult::new(mcp::Role::Assistant, reply.into(), "no-model");
+            ClientMessage::result(id, result)
+        }
+        R::ElicitRequest(r) => ClientMessage::result(id, accept_defaults(&r.params)),
+        other => other.method_not_found().into(),
+    }
+}
+
+/// Accepts a form with every field at its default (SEP-1034).
+fn accept_defaults(params: &mcp::ElicitRequestParams) -> mcp::ElicitResult {
+    use mcp::{ElicitResultContentValue as Value, EnumSchema as E, PrimitiveSchemaDefinition as P};
+    use mcp::{MultiSelectEnumSchema as Multi, SingleSelectEnumSchema as Single};
+    let default = |field: &P| -> Option<Value> {
+        match field {
+            P::StringSchema(s) => s.default.clone().map(Value::String),
+            P::NumberSchema(n) => n.default.clone().map(Value::Number),
+            P::BooleanSchema(b) => b.default.map(Value::Boolean),
+            P::EnumSchema(E::SingleSelectEnumSchema(Single::UntitledSingleSelectEnumSchema(s))) => {
+                s.default.clone().map(Value::String)
+            }
+            P::EnumSchema(E::SingleSelectEnumSchema(Single::TitledSingleSelectEnumSchema(s))) => {
+                s.default.clone().map(Value::String)
+            }
+            P::EnumSchema(E::LegacyTitledEnumSchema(s)) => s.default.clone().map(Value::String),
+            P::EnumSchema(E::MultiSelectEnumSchema(Multi::UntitledMultiSelectEnumSchema(s))) => {
+                s.default.clone().map(Value::StringArray)
+            }
+            P::EnumSchema(E::MultiSelectEnumSchema(Multi::TitledMultiSelectEnumSchema(s))) => {
+                s.default.clone().map(Value::StringArray)
+            }
+        }
+    };
+    let content = match params {
+        mcp::ElicitRequestParams::ElicitRequestFormParams(form) => {
+            let properties = form.requested_schema.properties.iter();
+            properties
+                .filter_map(|(name, field)| Some((name.clone(), default(field)?)))
+                .collect()
+        }
+        _ => Default::default(),
+    };
+    mcp::ElicitResult {
+        content: Some(content),
+        ..mcp::ElicitResult::new(mcp::ElicitResultAction::Accept)
+    }
 }
 
 /// Arguments for a tool: each property of its input schema with a value of the property's type.

@@ -10,7 +10,7 @@
 //! with the crate's validators; findings go to stderr, and on Ctrl-C (SIGINT) it prints
 //! `validated N messages, M findings` and exits with status 1 if there were any.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,17 +24,20 @@ use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use mcp_conformance::{sse, ChannelBody, Checker};
-use mcp_schema::runtime::{JsonConvert, Message, ResultResponse};
+use mcp_schema::read_message;
+use mcp_schema::rpc::{self, ErrorResponse};
+use mcp_schema::runtime::{Message, SchemaType};
 use mcp_schema::v2025_11_25::{
-    self as mcp, CallToolRequestParams, CallToolResult, ClientNotification, ClientRequest,
-    ClientResult, ContentBlock, LoggingLevel, RequestId, ServerNotification, ServerRequest,
-    ServerResult,
+    self as mcp, CallToolRequestParams, CallToolResult, ClientMessage, ClientNotification,
+    ClientRequest, ClientResult, ContentBlock, LoggingLevel, RequestId, ServerMessage,
+    ServerNotification, ServerRequest, ServerResult,
 };
-use mcp_schema::validate::{validate, validate_json, Options, Report};
-use serde_json::{json, Value};
+use serde_json::{json, Number, Value};
 use tokio::sync::{mpsc, oneshot};
 
 type Body = BoxBody<Bytes, Infallible>;
+/// A failed request: the error answer, whose `id` [`Ctx::answer`] fills in.
+type Failure = ErrorResponse<RequestId>;
 
 /// A 1×1 PNG.
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -42,7 +45,8 @@ const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z
 const WAV: &str = "UklGRiUAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQEAAACA";
 /// How long a client waits before reconnecting to a stream the server closed.
 const RETRY_MS: u64 = 500;
-/// Versions whose messages the 2025-11-25 types read; any other request gets 2025-11-25.
+/// Versions whose messages the 2025-11-25 types read; any other request gets 2025-11-25. The
+/// crate has no list of the versions a module reads, so this one is written out.
 const VERSIONS: &[&str] = &["2025-11-25", "2025-06-18"];
 
 #[tokio::main(flavor = "current_thread")]
@@ -100,6 +104,8 @@ fn usage() -> ! {
     std::process::exit(2);
 }
 
+// Transport: HTTP routing, sessions, SSE streams and their resumption.
+
 struct App {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     next_session: AtomicU64,
@@ -113,13 +119,13 @@ struct Session {
 
 #[derive(Default)]
 struct SessionState {
-    /// Log notifications below this level are not sent (`logging/setLevel`).
-    min_level: usize,
+    /// Log notifications below this level are not sent (`logging/setLevel`); `None`: all are.
+    min_level: Option<LoggingLevel>,
     subscriptions: BTreeSet<String>,
     /// The SSE stream of each POSTed request, kept whole so a client can resume one.
     streams: Vec<Stream>,
     /// Requests this server sent, by id, waiting for the client's answer.
-    waiting: HashMap<i64, oneshot::Sender<Result<ClientResult, mcp::Error>>>,
+    waiting: HashMap<RequestId, oneshot::Sender<Result<ClientResult, mcp::Error>>>,
     next_request: i64,
 }
 
@@ -130,26 +136,6 @@ struct Stream {
     live: Option<mpsc::UnboundedSender<Bytes>>,
     /// The response was written: the stream ends after its last event.
     done: bool,
-}
-
-const LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
-
-fn level_rank(level: &LoggingLevel) -> usize {
-    let name = level
-        .to_json()
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default();
-    LEVELS.iter().position(|l| *l == name).unwrap_or(0)
 }
 
 impl Session {
@@ -172,16 +158,11 @@ impl Session {
     fn send(&self, stream: usize, json: &str) {
         let mut state = self.state.lock().unwrap();
         let s = &mut state.streams[stream];
-        let event = Bytes::from(sse::event(
-            Some(&format!("{stream}-{}", s.events.len())),
-            None,
-            json,
-        ));
+        let id = format!("{stream}-{}", s.events.len());
+        let event = Bytes::from(sse::event(Some(&id), None, json));
         s.events.push(event.clone());
-        if let Some(tx) = &s.live {
-            if tx.send(event).is_err() {
-                s.live = None;
-            }
+        if s.live.as_ref().is_some_and(|tx| tx.send(event).is_err()) {
+            s.live = None;
         }
     }
 
@@ -245,13 +226,9 @@ fn from_localhost(req: &Request<Incoming>) -> bool {
         };
         matches!(name, "localhost" | "127.0.0.1" | "::1")
     }
-    let header = |name| {
-        req.headers()
-            .get(name)
-            .and_then(|v: &HeaderValue| v.to_str().ok())
-    };
-    let host_ok = header(header::HOST).is_none_or(local);
-    let origin_ok = header(header::ORIGIN).is_none_or(|origin| {
+    let header = |name| header_str(req, name);
+    let host_ok = header(header::HOST.as_str()).is_none_or(local);
+    let origin_ok = header(header::ORIGIN.as_str()).is_none_or(|origin| {
         origin
             .split_once("://")
             .is_some_and(|(_, rest)| local(rest.trim_end_matches('/')))
@@ -259,14 +236,12 @@ fn from_localhost(req: &Request<Incoming>) -> bool {
     host_ok && origin_ok
 }
 
+fn header_str<'r>(req: &'r Request<Incoming>, name: &str) -> Option<&'r str> {
+    req.headers().get(name)?.to_str().ok()
+}
+
 fn session_header(req: &Request<Incoming>) -> Option<String> {
-    Some(
-        req.headers()
-            .get("mcp-session-id")?
-            .to_str()
-            .ok()?
-            .to_owned(),
-    )
+    header_str(req, "mcp-session-id").map(str::to_owned)
 }
 
 fn plain(status: StatusCode, text: &str) -> Response<Body> {
@@ -276,34 +251,62 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
 }
 
 fn json_response(status: StatusCode, json: String) -> Response<Body> {
-    let mut response = plain(status, "");
-    *response.body_mut() = Full::new(Bytes::from(json)).boxed();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
+    let mut response = Response::new(Full::new(Bytes::from(json)).boxed());
+    *response.status_mut() = status;
+    let content_type = HeaderValue::from_static("application/json");
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, content_type);
+    response
+}
+
+fn sse_response(rx: mpsc::UnboundedReceiver<Bytes>) -> Response<Body> {
+    let mut response = Response::new(ChannelBody(rx).boxed());
+    let headers = response.headers_mut();
+    let event_stream = HeaderValue::from_static("text/event-stream");
+    headers.insert(header::CONTENT_TYPE, event_stream);
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
 
 impl App {
+    fn session(&self, req: &Request<Incoming>) -> Option<Arc<Session>> {
+        let id = session_header(req)?;
+        self.sessions.lock().unwrap().get(&id).cloned()
+    }
+
+    /// Writes a message, checking it first in debug mode.
+    fn write(&self, message: &ServerMessage) -> String {
+        mcp_conformance::write(message, self.checker.as_ref())
+    }
+
     async fn post(self: Arc<Self>, req: Request<Incoming>) -> Response<Body> {
-        let session_id = session_header(&req);
+        let session = self.session(&req);
+        let has_session_id = req.headers().contains_key("mcp-session-id");
         let Ok(body) = req.into_body().collect().await.map(|b| b.to_bytes()) else {
             return plain(StatusCode::BAD_REQUEST, "unreadable body");
         };
-        let message: mcp::ClientMessage = match mcp_schema::from_slice(&body) {
+        let message = match read_message::<ClientMessage>(&body) {
             Ok(message) => message,
-            Err(e) => return self.unreadable(&body, e),
+            // A request gets its error answer with its own id; a notification or response gets none.
+            Err(invalid) => {
+                return match invalid.error_response() {
+                    Some(answer) => {
+                        json_response(StatusCode::BAD_REQUEST, self.write(&answer.into()))
+                    }
+                    None => plain(StatusCode::BAD_REQUEST, &invalid.to_string()),
+                }
+            }
         };
         if let Message::Request(ClientRequest::InitializeRequest(init)) = message {
             return self.initialize(init);
         }
-        let session = match session_id {
-            None => return plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id"),
-            Some(id) => match self.sessions.lock().unwrap().get(&id) {
-                Some(session) => session.clone(),
-                None => return plain(StatusCode::NOT_FOUND, "no such session"),
-            },
+        let Some(session) = session else {
+            return if has_session_id {
+                plain(StatusCode::NOT_FOUND, "no such session")
+            } else {
+                plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
+            };
         };
         match message {
             Message::Request(request) => {
@@ -315,65 +318,21 @@ impl App {
                 };
                 tokio::spawn(async move {
                     let answer = ctx.answer(request).await;
-                    let json = ctx.app.encode(&answer);
-                    ctx.session.send(ctx.stream, &json);
+                    ctx.session.send(ctx.stream, &ctx.app.write(&answer));
                     ctx.session.finish(ctx.stream);
                 });
-                sse_response(rx)
+                return sse_response(rx);
             }
-            Message::Notification(ClientNotification::InitializedNotification(_)) => {
-                plain(StatusCode::ACCEPTED, "")
-            }
-            Message::Notification(other) => {
-                eprintln!(
-                    "notification: {}",
-                    mcp_schema::runtime::SchemaType::schema_name(&other)
-                );
-                plain(StatusCode::ACCEPTED, "")
-            }
-            Message::Result(response) => {
-                self.deliver(&session, &response.id, Ok(response.result));
-                plain(StatusCode::ACCEPTED, "")
-            }
+            Message::Notification(ClientNotification::InitializedNotification(_)) => {}
+            Message::Notification(other) => eprintln!("notification: {}", other.method()),
+            Message::Result(response) => deliver(&session, response.id, Ok(response.result)),
             Message::Error(response) => {
-                if let Some(id) = &response.id {
-                    self.deliver(&session, id, Err(response.error));
+                if let Some(id) = response.id {
+                    deliver(&session, id, Err(response.error));
                 }
-                plain(StatusCode::ACCEPTED, "")
             }
         }
-    }
-
-    /// A body the typed reader refused: a parse error, or a request whose params do not fit its
-    /// method (answered with the request's id, which only the raw JSON still has).
-    fn unreadable(&self, body: &[u8], e: serde_json::Error) -> Response<Body> {
-        let Ok(raw) = serde_json::from_slice::<Value>(body) else {
-            return self.error_response(None, mcp::PARSE_ERROR, format!("parse error: {e}"));
-        };
-        let id = raw
-            .get("id")
-            .and_then(|id| RequestId::from_json_ref(id).ok());
-        let known = raw
-            .get("method")
-            .and_then(Value::as_str)
-            .is_some_and(|m| mcp::REQUESTS.iter().any(|(k, ..)| *k == m));
-        let code = if known {
-            mcp::INVALID_PARAMS
-        } else {
-            mcp::INVALID_REQUEST
-        };
-        self.error_response(id, code, e.to_string())
-    }
-
-    fn error_response(&self, id: Option<RequestId>, code: i64, message: String) -> Response<Body> {
-        let response = mcp::JSONRPCErrorResponse {
-            id,
-            ..mcp::JSONRPCErrorResponse::new(mcp::Error::new(code, message))
-        };
-        json_response(
-            StatusCode::BAD_REQUEST,
-            self.encode(&Message::Error(response)),
-        )
+        plain(StatusCode::ACCEPTED, "")
     }
 
     fn initialize(&self, init: mcp::InitializeRequest) -> Response<Body> {
@@ -404,44 +363,29 @@ impl App {
             mcp::Implementation::new("mcp-schema-conformance-server", env!("CARGO_PKG_VERSION"));
         let result = mcp::InitializeResult::new(*version, capabilities, info);
 
-        let id = format!(
-            "session-{}",
-            self.next_session.fetch_add(1, Ordering::Relaxed)
-        );
+        let n = self.next_session.fetch_add(1, Ordering::Relaxed);
+        let id = format!("session-{n}");
         let session = Session {
             client_capabilities: *init.params.capabilities,
             state: Mutex::default(),
         };
-        self.sessions
-            .lock()
-            .unwrap()
-            .insert(id.clone(), Arc::new(session));
+        let session = Arc::new(session);
+        self.sessions.lock().unwrap().insert(id.clone(), session);
 
-        let answer = Message::Result(ResultResponse {
-            id: init.id,
-            result: ServerResult::InitializeResult(result),
-            extra: Default::default(),
-        });
-        let mut response = json_response(StatusCode::OK, self.encode(&answer));
-        response
-            .headers_mut()
-            .insert("mcp-session-id", HeaderValue::from_str(&id).expect("ascii"));
+        let answer = self.write(&ServerMessage::result(init.id, result));
+        let mut response = json_response(StatusCode::OK, answer);
+        let id = HeaderValue::from_str(&id).expect("ascii");
+        response.headers_mut().insert("mcp-session-id", id);
         response
     }
 
     /// A client resumes a stream with `Last-Event-ID`; this server has no stream of its own to
     /// offer on a plain GET.
     fn get(&self, req: &Request<Incoming>) -> Response<Body> {
-        let session =
-            session_header(req).and_then(|id| self.sessions.lock().unwrap().get(&id).cloned());
-        let Some(session) = session else {
+        let Some(session) = self.session(req) else {
             return plain(StatusCode::NOT_FOUND, "no such session");
         };
-        let last = req
-            .headers()
-            .get("last-event-id")
-            .and_then(|v| v.to_str().ok());
-        match last.and_then(|id| session.resume(id)) {
+        match header_str(req, "last-event-id").and_then(|id| session.resume(id)) {
             Some(rx) => sse_response(rx),
             None => plain(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -449,98 +393,16 @@ impl App {
             ),
         }
     }
+}
 
-    fn deliver(&self, session: &Session, id: &RequestId, answer: Result<ClientResult, mcp::Error>) {
-        let RequestId::Integer(n) = id else { return };
-        if let Some(waiter) = session.state.lock().unwrap().waiting.remove(n) {
-            let _ = waiter.send(answer);
-        }
-    }
-
-    /// Writes a message, checking it first in debug mode.
-    fn encode(&self, message: &mcp::ServerMessage) -> String {
-        let json = serde_json::to_value(message).expect("generated types serialize");
-        if let Some(checker) = &self.checker {
-            let o = Options::default();
-            // `ServerMessage` has no validator of its own: each kind is checked as its schema type,
-            // a result as the response envelope plus the result's own type.
-            let reports = match message {
-                Message::Request(_) => vec![validate_json::<ServerRequest>(&json, &o)],
-                Message::Notification(_) => vec![validate_json::<ServerNotification>(&json, &o)],
-                Message::Result(response) => {
-                    vec![
-                        validate_json::<mcp::JSONRPCResultResponse>(&json, &o),
-                        check_result(&response.result, &o),
-                    ]
-                }
-                Message::Error(_) => vec![validate_json::<mcp::JSONRPCErrorResponse>(&json, &o)],
-            };
-            checker.record(
-                mcp_schema::runtime::SchemaType::schema_name(message),
-                &reports,
-            );
-        }
-        json.to_string()
+/// Hands the client's answer to the request of ours that waits for it.
+fn deliver(session: &Session, id: RequestId, answer: Result<ClientResult, mcp::Error>) {
+    if let Some(waiter) = session.state.lock().unwrap().waiting.remove(&id) {
+        let _ = waiter.send(answer);
     }
 }
 
-/// Checks a result as the type it holds. Checking it as `ServerResult` would accept any object:
-/// the union's `EmptyResult` member takes one.
-fn check_result(result: &ServerResult, o: &Options) -> Report {
-    use ServerResult as R;
-    match result {
-        R::EmptyResult(r) => validate(r, o),
-        R::InitializeResult(r) => validate(r, o),
-        R::CompleteResult(r) => validate(r, o),
-        R::GetPromptResult(r) => validate(r, o),
-        R::ListPromptsResult(r) => validate(r, o),
-        R::ListResourceTemplatesResult(r) => validate(r, o),
-        R::ListResourcesResult(r) => validate(r, o),
-        R::ReadResourceResult(r) => validate(r, o),
-        R::CallToolResult(r) => validate(r, o),
-        R::ListToolsResult(r) => validate(r, o),
-        R::GetTaskResult(r) => validate(r, o),
-        R::GetTaskPayloadResult(r) => validate(r, o),
-        R::ListTasksResult(r) => validate(r, o),
-        R::CancelTaskResult(r) => validate(r, o),
-    }
-}
-
-fn sse_response(rx: mpsc::UnboundedReceiver<Bytes>) -> Response<Body> {
-    let mut response = Response::new(ChannelBody(rx).boxed());
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
-}
-
-/// The id of any request: every variant carries one, but the union has no accessor.
-fn request_id(request: &ClientRequest) -> Option<RequestId> {
-    use ClientRequest as R;
-    Some(match request {
-        R::PingRequest(r) => r.id.clone(),
-        R::InitializeRequest(r) => r.id.clone(),
-        R::CompleteRequest(r) => r.id.clone(),
-        R::SetLevelRequest(r) => r.id.clone(),
-        R::GetPromptRequest(r) => r.id.clone(),
-        R::ListPromptsRequest(r) => r.id.clone(),
-        R::ListResourcesRequest(r) => r.id.clone(),
-        R::ListResourceTemplatesRequest(r) => r.id.clone(),
-        R::ReadResourceRequest(r) => r.id.clone(),
-        R::SubscribeRequest(r) => r.id.clone(),
-        R::UnsubscribeRequest(r) => r.id.clone(),
-        R::CallToolRequest(r) => r.id.clone(),
-        R::ListToolsRequest(r) => r.id.clone(),
-        R::GetTaskRequest(r) => r.id.clone(),
-        R::GetTaskPayloadRequest(r) => r.id.clone(),
-        R::ListTasksRequest(r) => r.id.clone(),
-        R::CancelTaskRequest(r) => r.id.clone(),
-        R::Unknown(raw) => RequestId::from_json_ref(raw.get("id")?).ok()?,
-    })
-}
+// Request handling: what each request gets.
 
 /// One request being answered: where its stream is, and the session it belongs to.
 struct Ctx {
@@ -549,33 +411,34 @@ struct Ctx {
     stream: usize,
 }
 
-fn error(code: i64, message: impl Into<String>) -> mcp::Error {
-    mcp::Error::new(code, message)
+fn error(code: i64, message: impl Into<String>) -> Failure {
+    ErrorResponse::new(None, code, message)
 }
 
 impl Ctx {
-    async fn answer(&self, request: ClientRequest) -> mcp::ServerMessage {
-        let id = request_id(&request).unwrap_or(RequestId::Integer(0));
+    async fn answer(&self, request: ClientRequest) -> ServerMessage {
+        // Only a method this version does not define can come without a usable id.
+        let Some(id) = request.id() else {
+            return request.method_not_found().into();
+        };
         match self.result(request).await {
-            Ok(result) => Message::Result(ResultResponse {
-                id,
-                result,
-                extra: Default::default(),
-            }),
-            Err(e) => Message::Error(mcp::JSONRPCErrorResponse {
+            Ok(result) => ServerMessage::result(id, result),
+            Err(failure) => ErrorResponse {
                 id: Some(id),
-                ..mcp::JSONRPCErrorResponse::new(e)
-            }),
+                ..failure
+            }
+            .into(),
         }
     }
 
-    async fn result(&self, request: ClientRequest) -> Result<ServerResult, mcp::Error> {
+    async fn result(&self, request: ClientRequest) -> Result<ServerResult, Failure> {
         use ClientRequest as R;
-        Ok(match request {
-            R::PingRequest(_) => ServerResult::EmptyResult(Default::default()),
+        let empty = || Ok(mcp::EmptyResult::default().into());
+        match request {
+            R::PingRequest(_) => empty(),
             R::SetLevelRequest(r) => {
-                self.session.state.lock().unwrap().min_level = level_rank(&r.params.level);
-                ServerResult::EmptyResult(Default::default())
+                self.session.state.lock().unwrap().min_level = Some(r.params.level);
+                empty()
             }
             R::CompleteRequest(r) => {
                 let typed = r.params.argument.value.to_lowercase();
@@ -583,111 +446,54 @@ impl Ctx {
                     .iter()
                     .filter(|v| v.starts_with(&typed))
                     .map(|v| v.to_string());
-                ServerResult::CompleteResult(mcp::CompleteResult::new(
-                    mcp::CompleteResultCompletion::new(values.collect()),
-                ))
+                let completion = mcp::CompleteResultCompletion::new(values.collect());
+                Ok(mcp::CompleteResult::new(completion).into())
             }
-            R::ListToolsRequest(_) => {
-                ServerResult::ListToolsResult(mcp::ListToolsResult::new(tools()))
-            }
-            R::CallToolRequest(r) => ServerResult::CallToolResult(self.call_tool(r.params).await?),
-            R::ListResourcesRequest(_) => {
-                let resource =
-                    |uri: &str, name: &str, mime: &str, description: &str| mcp::Resource {
-                        description: Some(description.into()),
-                        mime_type: Some(mime.into()),
-                        ..mcp::Resource::new(name, uri)
-                    };
-                ServerResult::ListResourcesResult(mcp::ListResourcesResult::new(vec![
-                    resource(
-                        "test://static-text",
-                        "static-text",
-                        "text/plain",
-                        "A fixed text resource",
-                    ),
-                    resource(
-                        "test://static-binary",
-                        "static-binary",
-                        "image/png",
-                        "A fixed PNG image",
-                    ),
-                    resource(
-                        "test://watched-resource",
-                        "watched-resource",
-                        "text/plain",
-                        "A resource to subscribe to",
-                    ),
-                ]))
-            }
+            R::ListToolsRequest(_) => Ok(mcp::ListToolsResult::new(tools()).into()),
+            R::CallToolRequest(r) => Ok(self.call_tool(r.params).await?.into()),
+            R::ListResourcesRequest(_) => Ok(mcp::ListResourcesResult::new(resources()).into()),
             R::ListResourceTemplatesRequest(_) => {
                 let template = mcp::ResourceTemplate {
                     description: Some("JSON data for an id".into()),
                     mime_type: Some("application/json".into()),
                     ..mcp::ResourceTemplate::new("template-data", "test://template/{id}/data")
                 };
-                ServerResult::ListResourceTemplatesResult(mcp::ListResourceTemplatesResult::new(
-                    vec![template],
-                ))
+                Ok(mcp::ListResourceTemplatesResult::new(vec![template]).into())
             }
-            R::ReadResourceRequest(r) => {
-                ServerResult::ReadResourceResult(read_resource(&r.params.uri)?)
-            }
+            R::ReadResourceRequest(r) => Ok(read_resource(&r.params.uri)?.into()),
             R::SubscribeRequest(r) => {
-                self.session
-                    .state
-                    .lock()
-                    .unwrap()
-                    .subscriptions
-                    .insert(r.params.uri);
-                ServerResult::EmptyResult(Default::default())
+                let mut state = self.session.state.lock().unwrap();
+                state.subscriptions.insert(r.params.uri);
+                empty()
             }
             R::UnsubscribeRequest(r) => {
-                self.session
-                    .state
-                    .lock()
-                    .unwrap()
-                    .subscriptions
-                    .remove(&r.params.uri);
-                ServerResult::EmptyResult(Default::default())
+                let mut state = self.session.state.lock().unwrap();
+                state.subscriptions.remove(&r.params.uri);
+                empty()
             }
-            R::ListPromptsRequest(_) => {
-                ServerResult::ListPromptsResult(mcp::ListPromptsResult::new(prompts()))
+            R::ListPromptsRequest(_) => Ok(mcp::ListPromptsResult::new(prompts()).into()),
+            R::GetPromptRequest(r) => {
+                let arguments = r.params.arguments.unwrap_or_default();
+                Ok(get_prompt(&r.params.name, arguments)?.into())
             }
-            R::GetPromptRequest(r) => ServerResult::GetPromptResult(get_prompt(
-                &r.params.name,
-                r.params.arguments.unwrap_or_default(),
-            )?),
-            R::InitializeRequest(_) => {
-                return Err(error(
-                    mcp::INVALID_REQUEST,
-                    "the session is already initialized",
-                ))
-            }
-            other => {
-                let method = other
-                    .to_json()
-                    .ok()
-                    .and_then(|v| v.get("method").cloned())
-                    .unwrap_or_default();
-                return Err(error(
-                    mcp::METHOD_NOT_FOUND,
-                    format!("method not found: {method}"),
-                ));
-            }
-        })
+            R::InitializeRequest(_) => Err(error(
+                rpc::INVALID_REQUEST,
+                "the session is already initialized",
+            )),
+            other => Err(other.method_not_found()),
+        }
     }
 
-    fn notify(&self, notification: ServerNotification) {
-        let json = self.app.encode(&Message::Notification(notification));
+    fn notify(&self, notification: impl Into<ServerNotification>) {
+        let json = self.app.write(&Message::Notification(notification.into()));
         self.session.send(self.stream, &json);
     }
 
     fn log(&self, level: LoggingLevel, text: &str) {
-        if level_rank(&level) >= self.session.state.lock().unwrap().min_level {
+        let min_level = self.session.state.lock().unwrap().min_level.clone();
+        if min_level.is_none_or(|min| level >= min) {
             let params = mcp::LoggingMessageNotificationParams::new(level, json!(text));
-            self.notify(ServerNotification::LoggingMessageNotification(
-                mcp::LoggingMessageNotification::new(params),
-            ));
+            self.notify(mcp::LoggingMessageNotification::new(params));
         }
     }
 
@@ -695,26 +501,25 @@ impl Ctx {
     async fn ask(
         &self,
         make: impl FnOnce(RequestId) -> ServerRequest,
-    ) -> Result<ClientResult, mcp::Error> {
+    ) -> Result<ClientResult, Failure> {
         let (tx, rx) = oneshot::channel();
-        let n = {
+        let id = {
             let mut state = self.session.state.lock().unwrap();
             state.next_request += 1;
-            let n = state.next_request;
-            state.waiting.insert(n, tx);
-            n
+            let id = RequestId::Integer(state.next_request);
+            state.waiting.insert(id.clone(), tx);
+            id
         };
-        let json = self
-            .app
-            .encode(&Message::Request(make(RequestId::Integer(n))));
+        let json = self.app.write(&Message::Request(make(id)));
         self.session.send(self.stream, &json);
         match tokio::time::timeout(Duration::from_secs(30), rx).await {
-            Ok(Ok(answer)) => answer,
-            _ => Err(error(mcp::INTERNAL_ERROR, "the client did not answer")),
+            Ok(Ok(Ok(answer))) => Ok(answer),
+            Ok(Ok(Err(e))) => Err(error(e.code, e.message)),
+            _ => Err(error(rpc::INTERNAL_ERROR, "the client did not answer")),
         }
     }
 
-    async fn call_tool(&self, params: CallToolRequestParams) -> Result<CallToolResult, mcp::Error> {
+    async fn call_tool(&self, params: CallToolRequestParams) -> Result<CallToolResult, Failure> {
         let pause = || tokio::time::sleep(Duration::from_millis(50));
         let arguments = params.arguments.unwrap_or_default();
         let text_arg = |name: &str| {
@@ -729,9 +534,9 @@ impl Ctx {
                 CallToolResult::text("This is a simple text response for testing.")
             }
             "test_image_content" => CallToolResult::new(vec![image()]),
-            "test_audio_content" => CallToolResult::new(vec![ContentBlock::AudioContent(
-                mcp::AudioContent::new(WAV, "audio/wav"),
-            )]),
+            "test_audio_content" => {
+                CallToolResult::new(vec![mcp::AudioContent::new(WAV, "audio/wav").into()])
+            }
             "test_embedded_resource" => CallToolResult::new(vec![embedded_text(
                 "test://embedded-resource",
                 "text/plain",
@@ -765,9 +570,7 @@ impl Ctx {
                             total: Some(100.into()),
                             ..mcp::ProgressNotificationParams::new(token.clone(), step.into())
                         };
-                        self.notify(ServerNotification::ProgressNotification(
-                            mcp::ProgressNotification::new(progress),
-                        ));
+                        self.notify(mcp::ProgressNotification::new(progress));
                     }
                     if step < 100 {
                         pause().await;
@@ -781,25 +584,15 @@ impl Ctx {
                         "the client does not support sampling",
                     ));
                 }
-                let message = mcp::SamplingMessage::new(
-                    mcp::Role::User,
-                    mcp::SamplingMessageContent::SamplingMessageContentBlock(
-                        mcp::SamplingMessageContentBlock::TextContent(mcp::TextContent::new(
-                            text_arg("prompt"),
-                        )),
-                    ),
-                );
+                let prompt = mcp::TextContent::new(text_arg("prompt"));
+                let message = mcp::SamplingMessage::new(mcp::Role::User, prompt.into());
                 let params = mcp::CreateMessageRequestParams::new(vec![message], 100);
                 let answer = self
-                    .ask(|id| {
-                        ServerRequest::CreateMessageRequest(mcp::CreateMessageRequest::new(
-                            params, id,
-                        ))
-                    })
+                    .ask(|id| mcp::CreateMessageRequest::new(params, id).into())
                     .await?;
                 let ClientResult::CreateMessageResult(reply) = answer else {
                     return Err(error(
-                        mcp::INTERNAL_ERROR,
+                        rpc::INTERNAL_ERROR,
                         "the client's answer is not a sampling result",
                     ));
                 };
@@ -807,64 +600,22 @@ impl Ctx {
                     mcp::SamplingMessageContent::SamplingMessageContentBlock(
                         mcp::SamplingMessageContentBlock::TextContent(t),
                     ) => t.text.clone(),
-                    other => other.to_json().map(|v| v.to_string()).unwrap_or_default(),
+                    other => format!("({})", other.schema_name()),
                 };
                 CallToolResult::text(format!("LLM response: {text}"))
             }
             "test_elicitation" => {
-                let schema = json!({
-                    "type": "object",
-                    "properties": {
-                        "username": {"type": "string", "description": "User's response"},
-                        "email": {"type": "string", "description": "User's email address"}
-                    },
-                    "required": ["username", "email"]
-                });
-                let reply = self.elicit(&text_arg("message"), schema).await?;
+                let reply = self.elicit(&text_arg("message"), contact_form()).await?;
                 CallToolResult::text(format!("User response: {reply}"))
             }
             "test_elicitation_sep1034_defaults" => {
-                let schema = json!({
-                    "type": "object",
-                    "properties": {
-                        "name": {"type": "string", "default": "John Doe"},
-                        "age": {"type": "integer", "default": 30},
-                        "score": {"type": "number", "default": 95.5},
-                        "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
-                        "verified": {"type": "boolean", "default": true}
-                    }
-                });
-                let reply = self
-                    .elicit(
-                        "Please review your profile (every field has a default)",
-                        schema,
-                    )
-                    .await?;
+                let message = "Please review your profile (every field has a default)";
+                let reply = self.elicit(message, defaults_form()).await?;
                 CallToolResult::text(format!("Elicitation completed: {reply}"))
             }
             "test_elicitation_sep1330_enums" => {
-                let schema = json!({
-                    "type": "object",
-                    "properties": {
-                        "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
-                        "titledSingle": {"type": "string", "oneOf": [
-                            {"const": "value1", "title": "First Option"},
-                            {"const": "value2", "title": "Second Option"},
-                            {"const": "value3", "title": "Third Option"}
-                        ]},
-                        "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
-                                       "enumNames": ["Option One", "Option Two", "Option Three"]},
-                        "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
-                        "titledMulti": {"type": "array", "items": {"anyOf": [
-                            {"const": "value1", "title": "First Choice"},
-                            {"const": "value2", "title": "Second Choice"},
-                            {"const": "value3", "title": "Third Choice"}
-                        ]}}
-                    }
-                });
-                let reply = self
-                    .elicit("Please pick from each kind of list", schema)
-                    .await?;
+                let message = "Please pick from each kind of list";
+                let reply = self.elicit(message, enums_form()).await?;
                 CallToolResult::text(format!("Elicitation completed: {reply}"))
             }
             "test_reconnection" => {
@@ -878,44 +629,159 @@ impl Ctx {
             "json_schema_2020_12_tool" => {
                 CallToolResult::text(serde_json::to_string(&arguments).unwrap_or_default())
             }
-            other => return Err(error(mcp::INVALID_PARAMS, format!("unknown tool: {other}"))),
+            other => return Err(error(rpc::INVALID_PARAMS, format!("unknown tool: {other}"))),
         })
     }
 
     /// Asks the client to fill in a form; answers `action=…, content=…`.
-    async fn elicit(&self, message: &str, requested_schema: Value) -> Result<String, mcp::Error> {
+    async fn elicit(
+        &self,
+        message: &str,
+        requested_schema: mcp::ElicitRequestFormParamsRequestedSchema,
+    ) -> Result<String, Failure> {
         if self.session.client_capabilities.elicitation.is_none() {
             return Err(error(
-                mcp::INVALID_REQUEST,
+                rpc::INVALID_REQUEST,
                 "the client does not support elicitation",
             ));
         }
-        let params = mcp::ElicitRequestFormParams::new(
-            message,
-            mcp::ElicitRequestFormParamsRequestedSchema::from_json(requested_schema)
-                .expect("a valid requested schema"),
-        );
-        let params = mcp::ElicitRequestParams::ElicitRequestFormParams(params);
+        let params = mcp::ElicitRequestFormParams::new(message, requested_schema);
         let answer = self
-            .ask(|id| ServerRequest::ElicitRequest(mcp::ElicitRequest::new(params, id)))
+            .ask(|id| mcp::ElicitRequest::new(params.into(), id).into())
             .await?;
         let ClientResult::ElicitResult(reply) = answer else {
             return Err(error(
-                mcp::INTERNAL_ERROR,
+                rpc::INTERNAL_ERROR,
                 "the client's answer is not an elicitation result",
             ));
         };
-        let action = reply.action.to_json().unwrap_or_default();
         let content = serde_json::to_value(&reply.content).unwrap_or_default();
         Ok(format!(
             "action={}, content={content}",
-            action.as_str().unwrap_or_default()
+            reply.action.as_str()
         ))
     }
 }
 
+// Scenario content: the tools' forms, resources and prompts the suite calls for.
+
+/// A form's requested schema with these fields.
+fn form<const N: usize>(
+    fields: [(&str, mcp::PrimitiveSchemaDefinition); N],
+) -> mcp::ElicitRequestFormParamsRequestedSchema {
+    let properties = fields.map(|(name, field)| (name.to_owned(), field));
+    mcp::ElicitRequestFormParamsRequestedSchema::new(BTreeMap::from(properties))
+}
+
+fn strings<const N: usize>(values: [&str; N]) -> Vec<String> {
+    values.map(str::to_owned).to_vec()
+}
+
+/// The form `test_elicitation` asks for: two required strings.
+fn contact_form() -> mcp::ElicitRequestFormParamsRequestedSchema {
+    let text = |description: &str| mcp::StringSchema {
+        description: Some(description.into()),
+        ..Default::default()
+    };
+    let (username, email) = (text("User's response"), text("User's email address"));
+    mcp::ElicitRequestFormParamsRequestedSchema {
+        required: Some(strings(["username", "email"])),
+        ..form([("username", username.into()), ("email", email.into())])
+    }
+}
+
+/// SEP-1034: a field of each kind, each with a default.
+fn defaults_form() -> mcp::ElicitRequestFormParamsRequestedSchema {
+    let name = mcp::StringSchema {
+        default: Some("John Doe".into()),
+        ..Default::default()
+    };
+    let number = |kind, default| mcp::NumberSchema {
+        default: Some(default),
+        ..mcp::NumberSchema::new(kind)
+    };
+    let age = number(mcp::NumberSchemaType::Integer, 30.into());
+    let score = Number::from_f64(95.5).expect("finite");
+    let score = number(mcp::NumberSchemaType::Number, score);
+    let status = mcp::UntitledSingleSelectEnumSchema {
+        default: Some("active".into()),
+        ..mcp::UntitledSingleSelectEnumSchema::new(strings(["active", "inactive", "pending"]))
+    };
+    let verified = mcp::BooleanSchema {
+        default: Some(true),
+        ..Default::default()
+    };
+    form([
+        ("name", name.into()),
+        ("age", age.into()),
+        ("score", score.into()),
+        ("status", status.into()),
+        ("verified", verified.into()),
+    ])
+}
+
+/// SEP-1330: every kind of enum field.
+fn enums_form() -> mcp::ElicitRequestFormParamsRequestedSchema {
+    use mcp::TitledMultiSelectEnumSchemaItemsAnyOfItem as Choice;
+    use mcp::TitledSingleSelectEnumSchemaOneOfItem as OneOf;
+    let options = || strings(["option1", "option2", "option3"]);
+    let untitled_single = mcp::UntitledSingleSelectEnumSchema::new(options());
+    let titled_single = mcp::TitledSingleSelectEnumSchema::new(vec![
+        OneOf::new("value1", "First Option"),
+        OneOf::new("value2", "Second Option"),
+        OneOf::new("value3", "Third Option"),
+    ]);
+    let legacy = mcp::LegacyTitledEnumSchema {
+        enum_names: Some(strings(["Option One", "Option Two", "Option Three"])),
+        ..mcp::LegacyTitledEnumSchema::new(strings(["opt1", "opt2", "opt3"]))
+    };
+    let items = mcp::UntitledMultiSelectEnumSchemaItems::new(options());
+    let untitled_multi = mcp::UntitledMultiSelectEnumSchema::new(items);
+    let items = mcp::TitledMultiSelectEnumSchemaItems::new(vec![
+        Choice::new("value1", "First Choice"),
+        Choice::new("value2", "Second Choice"),
+        Choice::new("value3", "Third Choice"),
+    ]);
+    let titled_multi = mcp::TitledMultiSelectEnumSchema::new(items);
+    form([
+        ("untitledSingle", untitled_single.into()),
+        ("titledSingle", titled_single.into()),
+        ("legacyEnum", legacy.into()),
+        ("untitledMulti", untitled_multi.into()),
+        ("titledMulti", titled_multi.into()),
+    ])
+}
+
+fn resources() -> Vec<mcp::Resource> {
+    let resource = |uri: &str, name: &str, mime: &str, description: &str| mcp::Resource {
+        description: Some(description.into()),
+        mime_type: Some(mime.into()),
+        ..mcp::Resource::new(name, uri)
+    };
+    vec![
+        resource(
+            "test://static-text",
+            "static-text",
+            "text/plain",
+            "A fixed text resource",
+        ),
+        resource(
+            "test://static-binary",
+            "static-binary",
+            "image/png",
+            "A fixed PNG image",
+        ),
+        resource(
+            "test://watched-resource",
+            "watched-resource",
+            "text/plain",
+            "A resource to subscribe to",
+        ),
+    ]
+}
+
 fn image() -> ContentBlock {
-    ContentBlock::ImageContent(mcp::ImageContent::new(PNG, "image/png"))
+    mcp::ImageContent::new(PNG, "image/png").into()
 }
 
 fn embedded_text(uri: &str, mime_type: &str, text: &str) -> ContentBlock {
@@ -923,10 +789,7 @@ fn embedded_text(uri: &str, mime_type: &str, text: &str) -> ContentBlock {
         mime_type: Some(mime_type.into()),
         ..mcp::TextResourceContents::new(uri, text)
     };
-    let resource = mcp::EmbeddedResource::new(mcp::EmbeddedResourceResource::TextResourceContents(
-        contents,
-    ));
-    ContentBlock::EmbeddedResource(resource)
+    mcp::EmbeddedResource::new(contents.into()).into()
 }
 
 fn tools() -> Vec<mcp::Tool> {
@@ -1018,7 +881,7 @@ fn tools() -> Vec<mcp::Tool> {
         .collect()
 }
 
-fn read_resource(uri: &str) -> Result<mcp::ReadResourceResult, mcp::Error> {
+fn read_resource(uri: &str) -> Result<mcp::ReadResourceResult, Failure> {
     use mcp::ReadResourceResultContentsItem as Item;
     let text = |mime: &str, text: String| {
         Item::TextResourceContents(mcp::TextResourceContents {
@@ -1047,12 +910,9 @@ fn read_resource(uri: &str) -> Result<mcp::ReadResourceResult, mcp::Error> {
                     json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
                 text("application/json", data.to_string())
             }
-            // The spec's code for a resource that does not exist.
             _ => {
-                return Err(mcp::Error {
-                    data: Some(json!({"uri": uri})),
-                    ..error(-32002, "Resource not found")
-                })
+                let not_found = error(mcp::RESOURCE_NOT_FOUND, "Resource not found");
+                return Err(not_found.with_data(json!({ "uri": uri })));
             }
         },
     };
@@ -1091,14 +951,14 @@ fn prompts() -> Vec<mcp::Prompt> {
 
 fn get_prompt(
     name: &str,
-    arguments: std::collections::BTreeMap<String, String>,
-) -> Result<mcp::GetPromptResult, mcp::Error> {
+    arguments: BTreeMap<String, String>,
+) -> Result<mcp::GetPromptResult, Failure> {
     let user = |content: ContentBlock| mcp::PromptMessage::new(mcp::Role::User, content);
     let argument = |key: &str| {
         arguments
             .get(key)
             .cloned()
-            .ok_or_else(|| error(mcp::INVALID_PARAMS, format!("missing argument `{key}`")))
+            .ok_or_else(|| error(rpc::INVALID_PARAMS, format!("missing argument `{key}`")))
     };
     let messages = match name {
         "test_simple_prompt" => vec![user(ContentBlock::text(
@@ -1126,7 +986,7 @@ fn get_prompt(
         ],
         other => {
             return Err(error(
-                mcp::INVALID_PARAMS,
+                rpc::INVALID_PARAMS,
                 format!("unknown prompt: {other}"),
             ))
         }
