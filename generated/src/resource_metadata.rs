@@ -341,11 +341,11 @@ impl InputRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
-    /// [`ElicitResult`]
+    /// [`ElicitResult`] (with `action`)
     ElicitResult(ElicitResult),
 }
 impl serde::Serialize for InputResponse {
@@ -1615,9 +1615,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -4117,9 +4117,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -6184,9 +6184,9 @@ impl __v::Validate for SamplingMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
-    /// a JSON object: [`SamplingMessageContentBlock`]
+    /// A JSON object: [`SamplingMessageContentBlock`]
     SamplingMessageContentBlock(SamplingMessageContentBlock),
-    /// a JSON array: an array of [`SamplingMessageContentBlock`]
+    /// A JSON array: an array of [`SamplingMessageContentBlock`]
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 impl serde::Serialize for SamplingMessageContent {
@@ -7511,31 +7511,31 @@ impl ClientRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`DiscoverResult`]
+    /// [`DiscoverResult`] (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`)
     DiscoverResult(DiscoverResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `ttlMs`, `cacheScope`, `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `ttlMs`, `cacheScope`, `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `ttlMs`, `cacheScope`, `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `ttlMs`, `cacheScope`, `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`SubscriptionsListenResult`]
+    /// [`SubscriptionsListenResult`] (with `_meta`)
     SubscriptionsListenResult(SubscriptionsListenResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `ttlMs`, `cacheScope`, `tools`)
     ListToolsResult(ListToolsResult),
-    /// [`InputRequiredResult`]
+    /// [`InputRequiredResult`] (with `resultType`: "input_required")
     InputRequiredResult(InputRequiredResult),
-    /// [`ReadResourceMetadataResult`]
+    /// [`ReadResourceMetadataResult`] (with `metadata`)
     ReadResourceMetadataResult(ReadResourceMetadataResult),
 }
 impl serde::Serialize for ServerResult {

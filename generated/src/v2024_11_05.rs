@@ -21,13 +21,13 @@ pub const SCHEMA_LABEL: &str = "2024-11-05";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
-    /// [`JSONRPCResponse`]
+    /// [`JSONRPCResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResponse(JSONRPCResponse),
-    /// [`JSONRPCError`]
+    /// [`JSONRPCError`] (with `jsonrpc`: "2.0", `id`, `error`)
     JSONRPCError(JSONRPCError),
 }
 impl serde::Serialize for JSONRPCMessage {
@@ -315,9 +315,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -1153,9 +1153,9 @@ impl __v::Validate for BaseResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -5784,9 +5784,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -9377,9 +9377,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -16155,11 +16155,11 @@ impl ClientNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
 }
 impl serde::Serialize for ClientResult {
@@ -16969,25 +16969,25 @@ impl ServerNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`InitializeResult`]
+    /// [`InitializeResult`] (with `protocolVersion`, `capabilities`, `serverInfo`)
     InitializeResult(InitializeResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `tools`)
     ListToolsResult(ListToolsResult),
 }
 impl serde::Serialize for ServerResult {

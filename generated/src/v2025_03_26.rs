@@ -21,15 +21,15 @@ pub const SCHEMA_LABEL: &str = "2025-03-26";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
     /// [`JSONRPCBatchRequest`]
     JSONRPCBatchRequest(JSONRPCBatchRequest),
-    /// [`JSONRPCResponse`]
+    /// [`JSONRPCResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResponse(JSONRPCResponse),
-    /// [`JSONRPCError`]
+    /// [`JSONRPCError`] (with `jsonrpc`: "2.0", `id`, `error`)
     JSONRPCError(JSONRPCError),
     /// [`JSONRPCBatchResponse`]
     JSONRPCBatchResponse(JSONRPCBatchResponse),
@@ -186,9 +186,9 @@ pub type JSONRPCBatchRequest = Vec<JSONRPCBatchRequestItem>;
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchRequestItem {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
 }
 impl serde::Serialize for JSONRPCBatchRequestItem {
@@ -406,9 +406,9 @@ pub type JSONRPCBatchResponse = Vec<JSONRPCBatchResponseItem>;
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchResponseItem {
-    /// [`JSONRPCResponse`]
+    /// [`JSONRPCResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResponse(JSONRPCResponse),
-    /// [`JSONRPCError`]
+    /// [`JSONRPCError`] (with `jsonrpc`: "2.0", `id`, `error`)
     JSONRPCError(JSONRPCError),
 }
 impl serde::Serialize for JSONRPCBatchResponseItem {
@@ -628,9 +628,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -1466,9 +1466,9 @@ impl __v::Validate for BaseResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -6144,9 +6144,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -9760,9 +9760,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -16904,11 +16904,11 @@ impl ClientNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
 }
 impl serde::Serialize for ClientResult {
@@ -17718,25 +17718,25 @@ impl ServerNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`InitializeResult`]
+    /// [`InitializeResult`] (with `protocolVersion`, `capabilities`, `serverInfo`)
     InitializeResult(InitializeResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `tools`)
     ListToolsResult(ListToolsResult),
 }
 impl serde::Serialize for ServerResult {

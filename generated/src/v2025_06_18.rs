@@ -21,13 +21,13 @@ pub const SCHEMA_LABEL: &str = "2025-06-18";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
-    /// [`JSONRPCResponse`]
+    /// [`JSONRPCResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResponse(JSONRPCResponse),
-    /// [`JSONRPCError`]
+    /// [`JSONRPCError`] (with `jsonrpc`: "2.0", `id`, `error`)
     JSONRPCError(JSONRPCError),
 }
 impl serde::Serialize for JSONRPCMessage {
@@ -319,9 +319,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -1163,9 +1163,9 @@ impl __v::Validate for BaseResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -6033,9 +6033,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -10034,9 +10034,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -17463,13 +17463,13 @@ impl __v::Validate for ElicitRequestParams {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
-    /// [`StringSchema`]
+    /// [`StringSchema`] (with `type`: "string")
     StringSchema(StringSchema),
-    /// [`NumberSchema`]
+    /// [`NumberSchema`] (with `type`)
     NumberSchema(NumberSchema),
-    /// [`BooleanSchema`]
+    /// [`BooleanSchema`] (with `type`: "boolean")
     BooleanSchema(BooleanSchema),
-    /// [`EnumSchema`]
+    /// [`EnumSchema`] (with `type`: "string", `enum`)
     EnumSchema(EnumSchema),
 }
 impl serde::Serialize for PrimitiveSchemaDefinition {
@@ -19042,11 +19042,11 @@ impl __v::Validate for ElicitResultAction {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON number: a number
+    /// A JSON number.
     Number(serde_json::Number),
-    /// a JSON boolean: a boolean
+    /// A JSON boolean.
     Boolean(bool),
 }
 impl serde::Serialize for ElicitResultContentValue {
@@ -19960,13 +19960,13 @@ impl ClientNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
-    /// [`ElicitResult`]
+    /// [`ElicitResult`] (with `action`)
     ElicitResult(ElicitResult),
 }
 impl serde::Serialize for ClientResult {
@@ -20841,25 +20841,25 @@ impl ServerNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`InitializeResult`]
+    /// [`InitializeResult`] (with `protocolVersion`, `capabilities`, `serverInfo`)
     InitializeResult(InitializeResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `tools`)
     ListToolsResult(ListToolsResult),
 }
 impl serde::Serialize for ServerResult {

@@ -21,9 +21,9 @@ pub const SCHEMA_LABEL: &str = "2025-11-25";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
     /// [`JSONRPCResponse`]
     JSONRPCResponse(JSONRPCResponse),
@@ -307,9 +307,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -1434,9 +1434,9 @@ impl __v::Validate for Error {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -2311,9 +2311,9 @@ impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
-    /// [`JSONRPCResultResponse`]
+    /// [`JSONRPCResultResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResultResponse(JSONRPCResultResponse),
-    /// [`JSONRPCErrorResponse`]
+    /// [`JSONRPCErrorResponse`] (with `jsonrpc`: "2.0", `error`)
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
 impl serde::Serialize for JSONRPCResponse {
@@ -9218,9 +9218,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -13694,9 +13694,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -21407,9 +21407,9 @@ impl __v::Validate for SamplingMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
-    /// a JSON object: [`SamplingMessageContentBlock`]
+    /// A JSON object: [`SamplingMessageContentBlock`]
     SamplingMessageContentBlock(SamplingMessageContentBlock),
-    /// a JSON array: an array of [`SamplingMessageContentBlock`]
+    /// A JSON array: an array of [`SamplingMessageContentBlock`]
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 impl serde::Serialize for SamplingMessageContent {
@@ -26569,11 +26569,11 @@ impl __v::Validate for ElicitRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
-    /// [`StringSchema`]
+    /// [`StringSchema`] (with `type`: "string")
     StringSchema(StringSchema),
-    /// [`NumberSchema`]
+    /// [`NumberSchema`] (with `type`)
     NumberSchema(NumberSchema),
-    /// [`BooleanSchema`]
+    /// [`BooleanSchema`] (with `type`: "boolean")
     BooleanSchema(BooleanSchema),
     /// [`EnumSchema`]
     EnumSchema(EnumSchema),
@@ -28345,9 +28345,9 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
-    /// [`UntitledSingleSelectEnumSchema`]
+    /// [`UntitledSingleSelectEnumSchema`] (with `type`: "string", `enum`)
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// [`TitledSingleSelectEnumSchema`]
+    /// [`TitledSingleSelectEnumSchema`] (with `type`: "string", `oneOf`)
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
 impl serde::Serialize for SingleSelectEnumSchema {
@@ -29482,9 +29482,9 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
-    /// [`UntitledMultiSelectEnumSchema`]
+    /// [`UntitledMultiSelectEnumSchema`] (with `type`: "array", `items`)
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// [`TitledMultiSelectEnumSchema`]
+    /// [`TitledMultiSelectEnumSchema`] (with `type`: "array", `items`)
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
 impl serde::Serialize for MultiSelectEnumSchema {
@@ -29947,7 +29947,7 @@ pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
     /// [`MultiSelectEnumSchema`]
     MultiSelectEnumSchema(MultiSelectEnumSchema),
-    /// [`LegacyTitledEnumSchema`]
+    /// [`LegacyTitledEnumSchema`] (with `type`: "string", `enum`)
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 impl serde::Serialize for EnumSchema {
@@ -30520,13 +30520,13 @@ impl __v::Validate for ElicitResultAction {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON number: a number
+    /// A JSON number.
     Number(serde_json::Number),
-    /// a JSON boolean: a boolean
+    /// A JSON boolean.
     Boolean(bool),
-    /// a JSON array: an array of strings
+    /// A JSON array: an array of strings
     StringArray(Vec<String>),
 }
 impl serde::Serialize for ElicitResultContentValue {
@@ -31881,21 +31881,21 @@ impl ClientNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
-    /// [`ElicitResult`]
+    /// [`ElicitResult`] (with `action`)
     ElicitResult(ElicitResult),
-    /// [`GetTaskResult`]
+    /// [`GetTaskResult`] (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)
     GetTaskResult(GetTaskResult),
-    /// [`GetTaskPayloadResult`]
+    /// [`GetTaskPayloadResult`] (an object)
     GetTaskPayloadResult(GetTaskPayloadResult),
-    /// [`ListTasksResult`]
+    /// [`ListTasksResult`] (with `tasks`)
     ListTasksResult(ListTasksResult),
-    /// [`CancelTaskResult`]
+    /// [`CancelTaskResult`] (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)
     CancelTaskResult(CancelTaskResult),
 }
 impl serde::Serialize for ClientResult {
@@ -33067,33 +33067,33 @@ impl ServerNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`InitializeResult`]
+    /// [`InitializeResult`] (with `protocolVersion`, `capabilities`, `serverInfo`)
     InitializeResult(InitializeResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `tools`)
     ListToolsResult(ListToolsResult),
-    /// [`GetTaskResult`]
+    /// [`GetTaskResult`] (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)
     GetTaskResult(GetTaskResult),
-    /// [`GetTaskPayloadResult`]
+    /// [`GetTaskPayloadResult`] (an object)
     GetTaskPayloadResult(GetTaskPayloadResult),
-    /// [`ListTasksResult`]
+    /// [`ListTasksResult`] (with `tasks`)
     ListTasksResult(ListTasksResult),
-    /// [`CancelTaskResult`]
+    /// [`CancelTaskResult`] (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)
     CancelTaskResult(CancelTaskResult),
 }
 impl serde::Serialize for ServerResult {

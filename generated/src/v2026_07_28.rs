@@ -27,9 +27,9 @@ pub type JSONArray = Vec<serde_json::Value>;
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
     /// [`JSONRPCResponse`]
     JSONRPCResponse(JSONRPCResponse),
@@ -897,9 +897,9 @@ impl __v::Validate for ResultMetaObject {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -1927,9 +1927,9 @@ impl __v::Validate for Error {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON integer: an integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -2804,9 +2804,9 @@ impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
-    /// [`JSONRPCResultResponse`]
+    /// [`JSONRPCResultResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResultResponse(JSONRPCResultResponse),
-    /// [`JSONRPCErrorResponse`]
+    /// [`JSONRPCErrorResponse`] (with `jsonrpc`: "2.0", `error`)
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
 impl serde::Serialize for JSONRPCResponse {
@@ -5274,11 +5274,11 @@ impl InputRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
-    /// [`ElicitResult`]
+    /// [`ElicitResult`] (with `action`)
     ElicitResult(ElicitResult),
 }
 impl serde::Serialize for InputResponse {
@@ -12041,9 +12041,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -18298,9 +18298,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -22958,9 +22958,9 @@ impl __v::Validate for SamplingMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
-    /// a JSON object: [`SamplingMessageContentBlock`]
+    /// A JSON object: [`SamplingMessageContentBlock`]
     SamplingMessageContentBlock(SamplingMessageContentBlock),
-    /// a JSON array: an array of [`SamplingMessageContentBlock`]
+    /// A JSON array: an array of [`SamplingMessageContentBlock`]
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 impl serde::Serialize for SamplingMessageContent {
@@ -28064,11 +28064,11 @@ impl __v::Validate for ElicitRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
-    /// [`StringSchema`]
+    /// [`StringSchema`] (with `type`: "string")
     StringSchema(StringSchema),
-    /// [`NumberSchema`]
+    /// [`NumberSchema`] (with `type`)
     NumberSchema(NumberSchema),
-    /// [`BooleanSchema`]
+    /// [`BooleanSchema`] (with `type`: "boolean")
     BooleanSchema(BooleanSchema),
     /// [`EnumSchema`]
     EnumSchema(EnumSchema),
@@ -29855,9 +29855,9 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
-    /// [`UntitledSingleSelectEnumSchema`]
+    /// [`UntitledSingleSelectEnumSchema`] (with `type`: "string", `enum`)
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// [`TitledSingleSelectEnumSchema`]
+    /// [`TitledSingleSelectEnumSchema`] (with `type`: "string", `oneOf`)
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
 impl serde::Serialize for SingleSelectEnumSchema {
@@ -30998,9 +30998,9 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
-    /// [`UntitledMultiSelectEnumSchema`]
+    /// [`UntitledMultiSelectEnumSchema`] (with `type`: "array", `items`)
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// [`TitledMultiSelectEnumSchema`]
+    /// [`TitledMultiSelectEnumSchema`] (with `type`: "array", `items`)
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
 impl serde::Serialize for MultiSelectEnumSchema {
@@ -31463,7 +31463,7 @@ pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
     /// [`MultiSelectEnumSchema`]
     MultiSelectEnumSchema(MultiSelectEnumSchema),
-    /// [`LegacyTitledEnumSchema`]
+    /// [`LegacyTitledEnumSchema`] (with `type`: "string", `enum`)
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 impl serde::Serialize for EnumSchema {
@@ -32019,13 +32019,13 @@ impl __v::Validate for ElicitResultAction {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
-    /// a JSON string: a string
+    /// A JSON string.
     String(String),
-    /// a JSON number: a number
+    /// A JSON number.
     Number(serde_json::Number),
-    /// a JSON boolean: a boolean
+    /// A JSON boolean.
     Boolean(bool),
-    /// a JSON array: an array of strings
+    /// A JSON array: an array of strings
     StringArray(Vec<String>),
 }
 impl serde::Serialize for ElicitResultContentValue {
@@ -33031,29 +33031,29 @@ impl ServerNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`DiscoverResult`]
+    /// [`DiscoverResult`] (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`)
     DiscoverResult(DiscoverResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `ttlMs`, `cacheScope`, `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `ttlMs`, `cacheScope`, `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `ttlMs`, `cacheScope`, `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `ttlMs`, `cacheScope`, `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`SubscriptionsListenResult`]
+    /// [`SubscriptionsListenResult`] (with `_meta`)
     SubscriptionsListenResult(SubscriptionsListenResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `ttlMs`, `cacheScope`, `tools`)
     ListToolsResult(ListToolsResult),
-    /// [`InputRequiredResult`]
+    /// [`InputRequiredResult`] (with `resultType`: "input_required")
     InputRequiredResult(InputRequiredResult),
 }
 impl serde::Serialize for ServerResult {

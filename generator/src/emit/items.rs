@@ -275,7 +275,17 @@ impl<'a> Ctx<'a> {
                 }
                 format!("{}: {target}", when.join(", "))
             }
-            Dispatch::Kind => format!("{}: {target}", docs::with_article(&format!("JSON {}", format!("{:?}", self.space.kind_of(&v.ty)).to_lowercase()))),
+            Dispatch::Kind => {
+                let kind = format!("{:?}", self.space.kind_of(&v.ty)).to_lowercase();
+                let kind = docs::with_article(&format!("JSON {kind}"));
+                let kind = kind[..1].to_uppercase() + &kind[1..];
+                match &v.ty {
+                    Ty::Named(_) | Ty::Array(_) | Ty::Map(_) => format!("{kind}: {target}"),
+                    _ => format!("{kind}."),
+                }
+            }
+            // What the keys must show: `(with `content`)`, `(an object)`.
+            Dispatch::Shape if self.space.struct_of(&v.ty).is_some() => format!("{target}{}", self.shape_hint(&v.ty, "")),
             Dispatch::Shape => target,
         }
     }
