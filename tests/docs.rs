@@ -76,11 +76,14 @@ struct Findings {
     variants_without_docs: usize,
     fields: usize,
     types: usize,
+    /// Per file: public types without a summary, public fields without docs, public fields.
+    per_file: Vec<(String, usize, usize, usize)>,
 }
 
 fn check(files: &[(String, syn::File)]) -> Findings {
     let mut f = Findings::default();
     for (file, ast) in files {
+        let before = (f.types_without_summary, f.fields_without_docs, f.fields);
         // Tagged unions: the enums with an `impl __p::Tagged`; their variants must name a wire value.
         let tagged: Vec<String> = ast
             .items
@@ -158,6 +161,7 @@ fn check(files: &[(String, syn::File)]) -> Findings {
                 _ => {}
             }
         }
+        f.per_file.push((file.clone(), f.types_without_summary - before.0, f.fields_without_docs - before.1, f.fields - before.2));
     }
     f
 }
@@ -173,6 +177,9 @@ fn every_public_item_of_a_generated_module_is_documented() {
         f.types, f.types_without_summary, f.fields, f.fields_without_docs, f.variants_without_docs
     );
     eprintln!("{summary}");
+    for (file, types, fields, all) in &f.per_file {
+        eprintln!("  {file}: {types} types without a summary, {fields} of {all} fields without docs");
+    }
     let shown: Vec<&String> = f.lines.iter().take(60).collect();
     assert!(f.lines.is_empty(), "{summary}; {} findings, the first:\n{}", f.lines.len(), shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
 }
