@@ -3,7 +3,12 @@
 //! MCP Apps (`io.modelcontextprotocol/ui`, SEP-1865), from `@modelcontextprotocol/ext-apps` 2.0.4.
 //!
 //! Generated from `ext-apps/2.0.4/spec.types.d.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
@@ -75,6 +80,7 @@ impl __rt::SchemaType for McpUiTheme {
         "McpUiTheme"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiTheme {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -177,6 +183,7 @@ impl __rt::SchemaType for McpUiDisplayMode {
         "McpUiDisplayMode"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiDisplayMode {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -573,6 +580,7 @@ impl __rt::SchemaType for McpUiStyleVariableKey {
         "McpUiStyleVariableKey"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiStyleVariableKey {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -625,81 +633,157 @@ impl __v::Validate for McpUiStyleVariableKey {
 /// for compatibility with Zod schema generation. Both are functionally equivalent for validation.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiStyles {
+    /// `--color-background-primary`: a string.
     pub color_background_primary: Option<String>,
+    /// `--color-background-secondary`: a string.
     pub color_background_secondary: Option<String>,
+    /// `--color-background-tertiary`: a string.
     pub color_background_tertiary: Option<String>,
+    /// `--color-background-inverse`: a string.
     pub color_background_inverse: Option<String>,
+    /// `--color-background-ghost`: a string.
     pub color_background_ghost: Option<String>,
+    /// `--color-background-info`: a string.
     pub color_background_info: Option<String>,
+    /// `--color-background-danger`: a string.
     pub color_background_danger: Option<String>,
+    /// `--color-background-success`: a string.
     pub color_background_success: Option<String>,
+    /// `--color-background-warning`: a string.
     pub color_background_warning: Option<String>,
+    /// `--color-background-disabled`: a string.
     pub color_background_disabled: Option<String>,
+    /// `--color-text-primary`: a string.
     pub color_text_primary: Option<String>,
+    /// `--color-text-secondary`: a string.
     pub color_text_secondary: Option<String>,
+    /// `--color-text-tertiary`: a string.
     pub color_text_tertiary: Option<String>,
+    /// `--color-text-inverse`: a string.
     pub color_text_inverse: Option<String>,
+    /// `--color-text-ghost`: a string.
     pub color_text_ghost: Option<String>,
+    /// `--color-text-info`: a string.
     pub color_text_info: Option<String>,
+    /// `--color-text-danger`: a string.
     pub color_text_danger: Option<String>,
+    /// `--color-text-success`: a string.
     pub color_text_success: Option<String>,
+    /// `--color-text-warning`: a string.
     pub color_text_warning: Option<String>,
+    /// `--color-text-disabled`: a string.
     pub color_text_disabled: Option<String>,
+    /// `--color-border-primary`: a string.
     pub color_border_primary: Option<String>,
+    /// `--color-border-secondary`: a string.
     pub color_border_secondary: Option<String>,
+    /// `--color-border-tertiary`: a string.
     pub color_border_tertiary: Option<String>,
+    /// `--color-border-inverse`: a string.
     pub color_border_inverse: Option<String>,
+    /// `--color-border-ghost`: a string.
     pub color_border_ghost: Option<String>,
+    /// `--color-border-info`: a string.
     pub color_border_info: Option<String>,
+    /// `--color-border-danger`: a string.
     pub color_border_danger: Option<String>,
+    /// `--color-border-success`: a string.
     pub color_border_success: Option<String>,
+    /// `--color-border-warning`: a string.
     pub color_border_warning: Option<String>,
+    /// `--color-border-disabled`: a string.
     pub color_border_disabled: Option<String>,
+    /// `--color-ring-primary`: a string.
     pub color_ring_primary: Option<String>,
+    /// `--color-ring-secondary`: a string.
     pub color_ring_secondary: Option<String>,
+    /// `--color-ring-inverse`: a string.
     pub color_ring_inverse: Option<String>,
+    /// `--color-ring-info`: a string.
     pub color_ring_info: Option<String>,
+    /// `--color-ring-danger`: a string.
     pub color_ring_danger: Option<String>,
+    /// `--color-ring-success`: a string.
     pub color_ring_success: Option<String>,
+    /// `--color-ring-warning`: a string.
     pub color_ring_warning: Option<String>,
+    /// `--font-sans`: a string.
     pub font_sans: Option<String>,
+    /// `--font-mono`: a string.
     pub font_mono: Option<String>,
+    /// `--font-weight-normal`: a string.
     pub font_weight_normal: Option<String>,
+    /// `--font-weight-medium`: a string.
     pub font_weight_medium: Option<String>,
+    /// `--font-weight-semibold`: a string.
     pub font_weight_semibold: Option<String>,
+    /// `--font-weight-bold`: a string.
     pub font_weight_bold: Option<String>,
+    /// `--font-text-xs-size`: a string.
     pub font_text_xs_size: Option<String>,
+    /// `--font-text-sm-size`: a string.
     pub font_text_sm_size: Option<String>,
+    /// `--font-text-md-size`: a string.
     pub font_text_md_size: Option<String>,
+    /// `--font-text-lg-size`: a string.
     pub font_text_lg_size: Option<String>,
+    /// `--font-heading-xs-size`: a string.
     pub font_heading_xs_size: Option<String>,
+    /// `--font-heading-sm-size`: a string.
     pub font_heading_sm_size: Option<String>,
+    /// `--font-heading-md-size`: a string.
     pub font_heading_md_size: Option<String>,
+    /// `--font-heading-lg-size`: a string.
     pub font_heading_lg_size: Option<String>,
+    /// `--font-heading-xl-size`: a string.
     pub font_heading_xl_size: Option<String>,
+    /// `--font-heading-2xl-size`: a string.
     pub font_heading_2xl_size: Option<String>,
+    /// `--font-heading-3xl-size`: a string.
     pub font_heading_3xl_size: Option<String>,
+    /// `--font-text-xs-line-height`: a string.
     pub font_text_xs_line_height: Option<String>,
+    /// `--font-text-sm-line-height`: a string.
     pub font_text_sm_line_height: Option<String>,
+    /// `--font-text-md-line-height`: a string.
     pub font_text_md_line_height: Option<String>,
+    /// `--font-text-lg-line-height`: a string.
     pub font_text_lg_line_height: Option<String>,
+    /// `--font-heading-xs-line-height`: a string.
     pub font_heading_xs_line_height: Option<String>,
+    /// `--font-heading-sm-line-height`: a string.
     pub font_heading_sm_line_height: Option<String>,
+    /// `--font-heading-md-line-height`: a string.
     pub font_heading_md_line_height: Option<String>,
+    /// `--font-heading-lg-line-height`: a string.
     pub font_heading_lg_line_height: Option<String>,
+    /// `--font-heading-xl-line-height`: a string.
     pub font_heading_xl_line_height: Option<String>,
+    /// `--font-heading-2xl-line-height`: a string.
     pub font_heading_2xl_line_height: Option<String>,
+    /// `--font-heading-3xl-line-height`: a string.
     pub font_heading_3xl_line_height: Option<String>,
+    /// `--border-radius-xs`: a string.
     pub border_radius_xs: Option<String>,
+    /// `--border-radius-sm`: a string.
     pub border_radius_sm: Option<String>,
+    /// `--border-radius-md`: a string.
     pub border_radius_md: Option<String>,
+    /// `--border-radius-lg`: a string.
     pub border_radius_lg: Option<String>,
+    /// `--border-radius-xl`: a string.
     pub border_radius_xl: Option<String>,
+    /// `--border-radius-full`: a string.
     pub border_radius_full: Option<String>,
+    /// `--border-width-regular`: a string.
     pub border_width_regular: Option<String>,
+    /// `--shadow-hairline`: a string.
     pub shadow_hairline: Option<String>,
+    /// `--shadow-sm`: a string.
     pub shadow_sm: Option<String>,
+    /// `--shadow-md`: a string.
     pub shadow_md: Option<String>,
+    /// `--shadow-lg`: a string.
     pub shadow_lg: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -786,6 +870,7 @@ pub struct __McpUiStylesBuilder {
     shadow_lg: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiStylesBuilder {
     type Output = McpUiStyles;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1465,6 +1550,7 @@ impl __rt::SchemaType for McpUiStyles {
         "McpUiStyles"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiStyles {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2591,6 +2677,7 @@ impl __v::Validate for McpUiStyles {
 /// Always carries `"method": "ui/open-link"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiOpenLinkRequest {
+    /// `params`: the parameters of this request.
     pub params: McpUiOpenLinkRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2603,6 +2690,7 @@ pub struct __McpUiOpenLinkRequestBuilder {
     params: Option<McpUiOpenLinkRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiOpenLinkRequestBuilder {
     type Output = McpUiOpenLinkRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2660,7 +2748,6 @@ impl serde::Serialize for McpUiOpenLinkRequest {
 }
 impl McpUiOpenLinkRequest {
     /// A `McpUiOpenLinkRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiOpenLinkRequestParams) -> Self {
         Self {
             params,
@@ -2673,6 +2760,7 @@ impl __rt::SchemaType for McpUiOpenLinkRequest {
         "McpUiOpenLinkRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiOpenLinkRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2740,6 +2828,7 @@ pub struct __McpUiOpenLinkRequestParamsBuilder {
     url: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiOpenLinkRequestParamsBuilder {
     type Output = McpUiOpenLinkRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2787,7 +2876,6 @@ impl serde::Serialize for McpUiOpenLinkRequestParams {
 }
 impl McpUiOpenLinkRequestParams {
     /// A `McpUiOpenLinkRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
@@ -2800,6 +2888,7 @@ impl __rt::SchemaType for McpUiOpenLinkRequestParams {
         "McpUiOpenLinkRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiOpenLinkRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2850,6 +2939,7 @@ pub struct __McpUiOpenLinkResultBuilder {
     is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiOpenLinkResultBuilder {
     type Output = McpUiOpenLinkResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2902,6 +2992,7 @@ impl __rt::SchemaType for McpUiOpenLinkResult {
         "McpUiOpenLinkResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiOpenLinkResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2951,6 +3042,7 @@ impl __v::Validate for McpUiOpenLinkResult {
 /// Always carries `"method": "ui/download-file"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiDownloadFileRequest {
+    /// `params`: the parameters of this request.
     pub params: McpUiDownloadFileRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2963,6 +3055,7 @@ pub struct __McpUiDownloadFileRequestBuilder {
     params: Option<McpUiDownloadFileRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiDownloadFileRequestBuilder {
     type Output = McpUiDownloadFileRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3020,7 +3113,6 @@ impl serde::Serialize for McpUiDownloadFileRequest {
 }
 impl McpUiDownloadFileRequest {
     /// A `McpUiDownloadFileRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiDownloadFileRequestParams) -> Self {
         Self {
             params,
@@ -3033,6 +3125,7 @@ impl __rt::SchemaType for McpUiDownloadFileRequest {
         "McpUiDownloadFileRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiDownloadFileRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3091,9 +3184,9 @@ impl __v::Validate for McpUiDownloadFileRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum McpUiDownloadFileRequestParamsContentsItem {
-    /// [`EmbeddedResource`]
+    /// `resource`: [`EmbeddedResource`]
     EmbeddedResource(crate::v2025_11_25::EmbeddedResource),
-    /// [`ResourceLink`]
+    /// `resource_link`: [`ResourceLink`]
     ResourceLink(crate::v2025_11_25::ResourceLink),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -3119,6 +3212,7 @@ impl __rt::SchemaType for McpUiDownloadFileRequestParamsContentsItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiDownloadFileRequestParamsContentsItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -3145,6 +3239,7 @@ pub enum __McpUiDownloadFileRequestParamsContentsItemBuilder {
     ResourceLink(crate::v2025_11_25::__ResourceLinkBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiDownloadFileRequestParamsContentsItemBuilder {
     type Output = McpUiDownloadFileRequestParamsContentsItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3190,6 +3285,7 @@ impl McpUiDownloadFileRequestParamsContentsItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for McpUiDownloadFileRequestParamsContentsItem {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a McpUiDownloadFileRequestParamsContentsItem object, chosen by `type`";
@@ -3292,6 +3388,7 @@ pub struct __McpUiDownloadFileRequestParamsBuilder {
     contents: Option<Vec<McpUiDownloadFileRequestParamsContentsItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiDownloadFileRequestParamsBuilder {
     type Output = McpUiDownloadFileRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3339,7 +3436,6 @@ impl serde::Serialize for McpUiDownloadFileRequestParams {
 }
 impl McpUiDownloadFileRequestParams {
     /// A `McpUiDownloadFileRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(contents: Vec<McpUiDownloadFileRequestParamsContentsItem>) -> Self {
         Self {
             contents,
@@ -3352,6 +3448,7 @@ impl __rt::SchemaType for McpUiDownloadFileRequestParams {
         "McpUiDownloadFileRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiDownloadFileRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3410,6 +3507,7 @@ pub struct __McpUiDownloadFileResultBuilder {
     is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiDownloadFileResultBuilder {
     type Output = McpUiDownloadFileResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3462,6 +3560,7 @@ impl __rt::SchemaType for McpUiDownloadFileResult {
         "McpUiDownloadFileResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiDownloadFileResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3506,6 +3605,7 @@ impl __v::Validate for McpUiDownloadFileResult {
 /// Always carries `"method": "ui/message"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiMessageRequest {
+    /// `params`: the parameters of this request.
     pub params: McpUiMessageRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3518,6 +3618,7 @@ pub struct __McpUiMessageRequestBuilder {
     params: Option<McpUiMessageRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiMessageRequestBuilder {
     type Output = McpUiMessageRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3575,7 +3676,6 @@ impl serde::Serialize for McpUiMessageRequest {
 }
 impl McpUiMessageRequest {
     /// A `McpUiMessageRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiMessageRequestParams) -> Self {
         Self {
             params,
@@ -3588,6 +3688,7 @@ impl __rt::SchemaType for McpUiMessageRequest {
         "McpUiMessageRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiMessageRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3652,6 +3753,7 @@ pub struct __McpUiMessageRequestParamsBuilder {
     content: Option<Vec<crate::v2025_11_25::ContentBlock>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiMessageRequestParamsBuilder {
     type Output = McpUiMessageRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3704,7 +3806,6 @@ impl serde::Serialize for McpUiMessageRequestParams {
 }
 impl McpUiMessageRequestParams {
     /// A `McpUiMessageRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(content: Vec<crate::v2025_11_25::ContentBlock>) -> Self {
         Self {
             content,
@@ -3717,6 +3818,7 @@ impl __rt::SchemaType for McpUiMessageRequestParams {
         "McpUiMessageRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiMessageRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3788,6 +3890,7 @@ pub struct __McpUiMessageResultBuilder {
     is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiMessageResultBuilder {
     type Output = McpUiMessageResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3840,6 +3943,7 @@ impl __rt::SchemaType for McpUiMessageResult {
         "McpUiMessageResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiMessageResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3886,6 +3990,7 @@ impl __v::Validate for McpUiMessageResult {
 /// Always carries `"method": "ui/notifications/sandbox-proxy-ready"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSandboxProxyReadyNotification {
+    /// `params`: the parameters of this notification.
     pub params: __rt::JsonObject,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3898,6 +4003,7 @@ pub struct __McpUiSandboxProxyReadyNotificationBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiSandboxProxyReadyNotificationBuilder {
     type Output = McpUiSandboxProxyReadyNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3955,7 +4061,6 @@ impl serde::Serialize for McpUiSandboxProxyReadyNotification {
 }
 impl McpUiSandboxProxyReadyNotification {
     /// A `McpUiSandboxProxyReadyNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: __rt::JsonObject) -> Self {
         Self {
             params,
@@ -3968,6 +4073,7 @@ impl __rt::SchemaType for McpUiSandboxProxyReadyNotification {
         "McpUiSandboxProxyReadyNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiSandboxProxyReadyNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4023,6 +4129,7 @@ impl __v::Validate for McpUiSandboxProxyReadyNotification {
 /// Always carries `"method": "ui/notifications/sandbox-resource-ready"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSandboxResourceReadyNotification {
+    /// `params`: the parameters of this notification.
     pub params: McpUiSandboxResourceReadyNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4035,6 +4142,7 @@ pub struct __McpUiSandboxResourceReadyNotificationBuilder {
     params: Option<McpUiSandboxResourceReadyNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiSandboxResourceReadyNotificationBuilder {
     type Output = McpUiSandboxResourceReadyNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4092,7 +4200,6 @@ impl serde::Serialize for McpUiSandboxResourceReadyNotification {
 }
 impl McpUiSandboxResourceReadyNotification {
     /// A `McpUiSandboxResourceReadyNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiSandboxResourceReadyNotificationParams) -> Self {
         Self {
             params,
@@ -4105,6 +4212,7 @@ impl __rt::SchemaType for McpUiSandboxResourceReadyNotification {
         "McpUiSandboxResourceReadyNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiSandboxResourceReadyNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4186,6 +4294,7 @@ pub struct __McpUiSandboxResourceReadyNotificationParamsBuilder {
     permissions: Option<McpUiResourcePermissions>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiSandboxResourceReadyNotificationParamsBuilder {
     type Output = McpUiSandboxResourceReadyNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4250,7 +4359,6 @@ impl serde::Serialize for McpUiSandboxResourceReadyNotificationParams {
 }
 impl McpUiSandboxResourceReadyNotificationParams {
     /// A `McpUiSandboxResourceReadyNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(html: impl Into<String>) -> Self {
         Self {
             html: html.into(),
@@ -4266,6 +4374,7 @@ impl __rt::SchemaType for McpUiSandboxResourceReadyNotificationParams {
         "McpUiSandboxResourceReadyNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiSandboxResourceReadyNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4355,6 +4464,7 @@ impl __v::Validate for McpUiSandboxResourceReadyNotificationParams {
 /// Always carries `"method": "ui/notifications/size-changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSizeChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: McpUiSizeChangedNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4367,6 +4477,7 @@ pub struct __McpUiSizeChangedNotificationBuilder {
     params: Option<McpUiSizeChangedNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiSizeChangedNotificationBuilder {
     type Output = McpUiSizeChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4424,7 +4535,6 @@ impl serde::Serialize for McpUiSizeChangedNotification {
 }
 impl McpUiSizeChangedNotification {
     /// A `McpUiSizeChangedNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiSizeChangedNotificationParams) -> Self {
         Self {
             params,
@@ -4437,6 +4547,7 @@ impl __rt::SchemaType for McpUiSizeChangedNotification {
         "McpUiSizeChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiSizeChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4506,6 +4617,7 @@ pub struct __McpUiSizeChangedNotificationParamsBuilder {
     height: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiSizeChangedNotificationParamsBuilder {
     type Output = McpUiSizeChangedNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4563,6 +4675,7 @@ impl __rt::SchemaType for McpUiSizeChangedNotificationParams {
         "McpUiSizeChangedNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiSizeChangedNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4621,6 +4734,7 @@ impl __v::Validate for McpUiSizeChangedNotificationParams {
 /// Always carries `"method": "ui/notifications/tool-input"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiToolInputNotification {
+    /// `params`: the parameters of this notification.
     pub params: McpUiToolInputNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4633,6 +4747,7 @@ pub struct __McpUiToolInputNotificationBuilder {
     params: Option<McpUiToolInputNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiToolInputNotificationBuilder {
     type Output = McpUiToolInputNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4690,7 +4805,6 @@ impl serde::Serialize for McpUiToolInputNotification {
 }
 impl McpUiToolInputNotification {
     /// A `McpUiToolInputNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiToolInputNotificationParams) -> Self {
         Self {
             params,
@@ -4703,6 +4817,7 @@ impl __rt::SchemaType for McpUiToolInputNotification {
         "McpUiToolInputNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiToolInputNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4769,6 +4884,7 @@ pub struct __McpUiToolInputNotificationParamsBuilder {
     arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiToolInputNotificationParamsBuilder {
     type Output = McpUiToolInputNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4821,6 +4937,7 @@ impl __rt::SchemaType for McpUiToolInputNotificationParams {
         "McpUiToolInputNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiToolInputNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4863,6 +4980,7 @@ impl __v::Validate for McpUiToolInputNotificationParams {
 /// Always carries `"method": "ui/notifications/tool-input-partial"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiToolInputPartialNotification {
+    /// `params`: the parameters of this notification.
     pub params: McpUiToolInputPartialNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4875,6 +4993,7 @@ pub struct __McpUiToolInputPartialNotificationBuilder {
     params: Option<McpUiToolInputPartialNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiToolInputPartialNotificationBuilder {
     type Output = McpUiToolInputPartialNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4932,7 +5051,6 @@ impl serde::Serialize for McpUiToolInputPartialNotification {
 }
 impl McpUiToolInputPartialNotification {
     /// A `McpUiToolInputPartialNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiToolInputPartialNotificationParams) -> Self {
         Self {
             params,
@@ -4945,6 +5063,7 @@ impl __rt::SchemaType for McpUiToolInputPartialNotification {
         "McpUiToolInputPartialNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiToolInputPartialNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5015,6 +5134,7 @@ pub struct __McpUiToolInputPartialNotificationParamsBuilder {
     arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiToolInputPartialNotificationParamsBuilder {
     type Output = McpUiToolInputPartialNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5067,6 +5187,7 @@ impl __rt::SchemaType for McpUiToolInputPartialNotificationParams {
         "McpUiToolInputPartialNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiToolInputPartialNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5124,6 +5245,7 @@ pub struct __McpUiToolResultNotificationBuilder {
     params: Option<crate::v2025_11_25::CallToolResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiToolResultNotificationBuilder {
     type Output = McpUiToolResultNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5181,7 +5303,6 @@ impl serde::Serialize for McpUiToolResultNotification {
 }
 impl McpUiToolResultNotification {
     /// A `McpUiToolResultNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: crate::v2025_11_25::CallToolResult) -> Self {
         Self {
             params,
@@ -5194,6 +5315,7 @@ impl __rt::SchemaType for McpUiToolResultNotification {
         "McpUiToolResultNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiToolResultNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5252,6 +5374,7 @@ impl __v::Validate for McpUiToolResultNotification {
 /// Always carries `"method": "ui/notifications/tool-cancelled"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiToolCancelledNotification {
+    /// `params`: the parameters of this notification.
     pub params: McpUiToolCancelledNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5264,6 +5387,7 @@ pub struct __McpUiToolCancelledNotificationBuilder {
     params: Option<McpUiToolCancelledNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiToolCancelledNotificationBuilder {
     type Output = McpUiToolCancelledNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5321,7 +5445,6 @@ impl serde::Serialize for McpUiToolCancelledNotification {
 }
 impl McpUiToolCancelledNotification {
     /// A `McpUiToolCancelledNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiToolCancelledNotificationParams) -> Self {
         Self {
             params,
@@ -5334,6 +5457,7 @@ impl __rt::SchemaType for McpUiToolCancelledNotification {
         "McpUiToolCancelledNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiToolCancelledNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5404,6 +5528,7 @@ pub struct __McpUiToolCancelledNotificationParamsBuilder {
     reason: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiToolCancelledNotificationParamsBuilder {
     type Output = McpUiToolCancelledNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5456,6 +5581,7 @@ impl __rt::SchemaType for McpUiToolCancelledNotificationParams {
         "McpUiToolCancelledNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiToolCancelledNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5510,6 +5636,7 @@ pub struct __McpUiHostCssBuilder {
     fonts: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostCssBuilder {
     type Output = McpUiHostCss;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5557,6 +5684,7 @@ impl __rt::SchemaType for McpUiHostCss {
         "McpUiHostCss"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostCss {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5612,6 +5740,7 @@ pub struct __McpUiHostStylesBuilder {
     css: Option<McpUiHostCss>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostStylesBuilder {
     type Output = McpUiHostStyles;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5664,6 +5793,7 @@ impl __rt::SchemaType for McpUiHostStyles {
         "McpUiHostStyles"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostStyles {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5766,6 +5896,7 @@ pub struct __McpUiHostContextBuilder {
     safe_area_insets: Option<McpUiHostContextSafeAreaInsets>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostContextBuilder {
     type Output = McpUiHostContext;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5883,6 +6014,7 @@ impl __rt::SchemaType for McpUiHostContext {
         "McpUiHostContext"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6106,6 +6238,7 @@ pub struct __McpUiHostContextToolInfoBuilder {
     tool: Option<crate::v2025_11_25::Tool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostContextToolInfoBuilder {
     type Output = McpUiHostContextToolInfo;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6158,7 +6291,6 @@ impl serde::Serialize for McpUiHostContextToolInfo {
 }
 impl McpUiHostContextToolInfo {
     /// A `McpUiHostContextToolInfo` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(tool: crate::v2025_11_25::Tool) -> Self {
         Self {
             id: None,
@@ -6172,6 +6304,7 @@ impl __rt::SchemaType for McpUiHostContextToolInfo {
         "McpUiHostContextToolInfo"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostContextToolInfo {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6247,6 +6380,7 @@ pub struct __McpUiHostContextContainerDimensionsBuilder {
     max_width: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostContextContainerDimensionsBuilder {
     type Output = McpUiHostContextContainerDimensions;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6314,6 +6448,7 @@ impl __rt::SchemaType for McpUiHostContextContainerDimensions {
         "McpUiHostContextContainerDimensions"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostContextContainerDimensions {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6458,6 +6593,7 @@ impl __rt::SchemaType for McpUiHostContextPlatform {
         "McpUiHostContextPlatform"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostContextPlatform {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -6519,6 +6655,7 @@ pub struct __McpUiHostContextDeviceCapabilitiesBuilder {
     hover: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostContextDeviceCapabilitiesBuilder {
     type Output = McpUiHostContextDeviceCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6576,6 +6713,7 @@ impl __rt::SchemaType for McpUiHostContextDeviceCapabilities {
         "McpUiHostContextDeviceCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostContextDeviceCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6653,6 +6791,7 @@ pub struct __McpUiHostContextSafeAreaInsetsBuilder {
     left: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostContextSafeAreaInsetsBuilder {
     type Output = McpUiHostContextSafeAreaInsets;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6709,7 +6848,6 @@ impl serde::Serialize for McpUiHostContextSafeAreaInsets {
 }
 impl McpUiHostContextSafeAreaInsets {
     /// A `McpUiHostContextSafeAreaInsets` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         top: serde_json::Number,
         right: serde_json::Number,
@@ -6730,6 +6868,7 @@ impl __rt::SchemaType for McpUiHostContextSafeAreaInsets {
         "McpUiHostContextSafeAreaInsets"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostContextSafeAreaInsets {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6815,6 +6954,7 @@ pub struct __McpUiHostContextChangedNotificationBuilder {
     params: Option<McpUiHostContext>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostContextChangedNotificationBuilder {
     type Output = McpUiHostContextChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6872,7 +7012,6 @@ impl serde::Serialize for McpUiHostContextChangedNotification {
 }
 impl McpUiHostContextChangedNotification {
     /// A `McpUiHostContextChangedNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiHostContext) -> Self {
         Self {
             params,
@@ -6885,6 +7024,7 @@ impl __rt::SchemaType for McpUiHostContextChangedNotification {
         "McpUiHostContextChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostContextChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6947,6 +7087,7 @@ impl __v::Validate for McpUiHostContextChangedNotification {
 /// Always carries `"method": "ui/update-model-context"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiUpdateModelContextRequest {
+    /// `params`: the parameters of this request.
     pub params: McpUiUpdateModelContextRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6959,6 +7100,7 @@ pub struct __McpUiUpdateModelContextRequestBuilder {
     params: Option<McpUiUpdateModelContextRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiUpdateModelContextRequestBuilder {
     type Output = McpUiUpdateModelContextRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7016,7 +7158,6 @@ impl serde::Serialize for McpUiUpdateModelContextRequest {
 }
 impl McpUiUpdateModelContextRequest {
     /// A `McpUiUpdateModelContextRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiUpdateModelContextRequestParams) -> Self {
         Self {
             params,
@@ -7029,6 +7170,7 @@ impl __rt::SchemaType for McpUiUpdateModelContextRequest {
         "McpUiUpdateModelContextRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiUpdateModelContextRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7102,6 +7244,7 @@ pub struct __McpUiUpdateModelContextRequestParamsBuilder {
     structured_content: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiUpdateModelContextRequestParamsBuilder {
     type Output = McpUiUpdateModelContextRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7161,6 +7304,7 @@ impl __rt::SchemaType for McpUiUpdateModelContextRequestParams {
         "McpUiUpdateModelContextRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiUpdateModelContextRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7229,6 +7373,7 @@ impl __v::Validate for McpUiUpdateModelContextRequestParams {
 /// Always carries `"method": "ui/resource-teardown"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiResourceTeardownRequest {
+    /// `params`: the parameters of this request.
     pub params: __rt::JsonObject,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7241,6 +7386,7 @@ pub struct __McpUiResourceTeardownRequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiResourceTeardownRequestBuilder {
     type Output = McpUiResourceTeardownRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7298,7 +7444,6 @@ impl serde::Serialize for McpUiResourceTeardownRequest {
 }
 impl McpUiResourceTeardownRequest {
     /// A `McpUiResourceTeardownRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: __rt::JsonObject) -> Self {
         Self {
             params,
@@ -7311,6 +7456,7 @@ impl __rt::SchemaType for McpUiResourceTeardownRequest {
         "McpUiResourceTeardownRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiResourceTeardownRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7361,6 +7507,7 @@ impl __v::Validate for McpUiResourceTeardownRequest {
 ///
 /// See also: [`McpUiResourceTeardownRequest`]
 pub type McpUiResourceTeardownResult = __rt::JsonObject;
+/// An MCP UI supported content block modalities object with the keys `text`, `image`, `audio`, `resource`, `resourceLink` and `structuredContent`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiSupportedContentBlockModalities {
     /// Host supports text content blocks.
@@ -7390,6 +7537,7 @@ pub struct __McpUiSupportedContentBlockModalitiesBuilder {
     structured_content: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiSupportedContentBlockModalitiesBuilder {
     type Output = McpUiSupportedContentBlockModalities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7471,6 +7619,7 @@ impl __rt::SchemaType for McpUiSupportedContentBlockModalities {
         "McpUiSupportedContentBlockModalities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiSupportedContentBlockModalities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7593,6 +7742,7 @@ impl __v::Validate for McpUiSupportedContentBlockModalities {
 /// Always carries `"method": "ui/notifications/request-teardown"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiRequestTeardownNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7605,6 +7755,7 @@ pub struct __McpUiRequestTeardownNotificationBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiRequestTeardownNotificationBuilder {
     type Output = McpUiRequestTeardownNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7667,6 +7818,7 @@ impl __rt::SchemaType for McpUiRequestTeardownNotification {
         "McpUiRequestTeardownNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiRequestTeardownNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7762,6 +7914,7 @@ pub struct __McpUiHostCapabilitiesBuilder {
     sampling: Option<McpUiHostCapabilitiesSampling>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostCapabilitiesBuilder {
     type Output = McpUiHostCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7869,6 +8022,7 @@ impl __rt::SchemaType for McpUiHostCapabilities {
         "McpUiHostCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8082,6 +8236,7 @@ pub struct __McpUiHostCapabilitiesServerToolsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostCapabilitiesServerToolsBuilder {
     type Output = McpUiHostCapabilitiesServerTools;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8136,6 +8291,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesServerTools {
         "McpUiHostCapabilitiesServerTools"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilitiesServerTools {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8188,6 +8344,7 @@ pub struct __McpUiHostCapabilitiesServerResourcesBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostCapabilitiesServerResourcesBuilder {
     type Output = McpUiHostCapabilitiesServerResources;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8242,6 +8399,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesServerResources {
         "McpUiHostCapabilitiesServerResources"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilitiesServerResources {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8299,6 +8457,7 @@ pub struct __McpUiHostCapabilitiesSandboxBuilder {
     csp: Option<McpUiResourceCsp>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostCapabilitiesSandboxBuilder {
     type Output = McpUiHostCapabilitiesSandbox;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8358,6 +8517,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesSandbox {
         "McpUiHostCapabilitiesSandbox"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilitiesSandbox {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8429,6 +8589,7 @@ pub struct __McpUiHostCapabilitiesSamplingBuilder {
     tools: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiHostCapabilitiesSamplingBuilder {
     type Output = McpUiHostCapabilitiesSampling;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8481,6 +8642,7 @@ impl __rt::SchemaType for McpUiHostCapabilitiesSampling {
         "McpUiHostCapabilitiesSampling"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiHostCapabilitiesSampling {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8541,6 +8703,7 @@ pub struct __McpUiAppCapabilitiesBuilder {
     available_display_modes: Option<Vec<McpUiDisplayMode>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiAppCapabilitiesBuilder {
     type Output = McpUiAppCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8612,6 +8775,7 @@ impl __rt::SchemaType for McpUiAppCapabilities {
         "McpUiAppCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiAppCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8700,6 +8864,7 @@ pub struct __McpUiAppCapabilitiesToolsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiAppCapabilitiesToolsBuilder {
     type Output = McpUiAppCapabilitiesTools;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8754,6 +8919,7 @@ impl __rt::SchemaType for McpUiAppCapabilitiesTools {
         "McpUiAppCapabilitiesTools"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiAppCapabilitiesTools {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8798,6 +8964,7 @@ impl __v::Validate for McpUiAppCapabilitiesTools {
 /// Always carries `"method": "ui/initialize"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiInitializeRequest {
+    /// `params`: the parameters of this request.
     pub params: McpUiInitializeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8810,6 +8977,7 @@ pub struct __McpUiInitializeRequestBuilder {
     params: Option<McpUiInitializeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiInitializeRequestBuilder {
     type Output = McpUiInitializeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8867,7 +9035,6 @@ impl serde::Serialize for McpUiInitializeRequest {
 }
 impl McpUiInitializeRequest {
     /// A `McpUiInitializeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiInitializeRequestParams) -> Self {
         Self {
             params,
@@ -8880,6 +9047,7 @@ impl __rt::SchemaType for McpUiInitializeRequest {
         "McpUiInitializeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiInitializeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8952,6 +9120,7 @@ pub struct __McpUiInitializeRequestParamsBuilder {
     protocol_version: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiInitializeRequestParamsBuilder {
     type Output = McpUiInitializeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9009,7 +9178,6 @@ impl serde::Serialize for McpUiInitializeRequestParams {
 }
 impl McpUiInitializeRequestParams {
     /// A `McpUiInitializeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         app_info: crate::v2025_11_25::Implementation,
         app_capabilities: McpUiAppCapabilities,
@@ -9028,6 +9196,7 @@ impl __rt::SchemaType for McpUiInitializeRequestParams {
         "McpUiInitializeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiInitializeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9115,6 +9284,7 @@ pub struct __McpUiInitializeResultBuilder {
     host_context: Option<McpUiHostContext>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiInitializeResultBuilder {
     type Output = McpUiInitializeResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9175,7 +9345,6 @@ impl serde::Serialize for McpUiInitializeResult {
 }
 impl McpUiInitializeResult {
     /// A `McpUiInitializeResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl Into<String>,
         host_info: crate::v2025_11_25::Implementation,
@@ -9196,6 +9365,7 @@ impl __rt::SchemaType for McpUiInitializeResult {
         "McpUiInitializeResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiInitializeResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9278,6 +9448,7 @@ impl __v::Validate for McpUiInitializeResult {
 /// Always carries `"method": "ui/notifications/initialized"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpUiInitializedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9290,6 +9461,7 @@ pub struct __McpUiInitializedNotificationBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiInitializedNotificationBuilder {
     type Output = McpUiInitializedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9352,6 +9524,7 @@ impl __rt::SchemaType for McpUiInitializedNotification {
         "McpUiInitializedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiInitializedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9466,6 +9639,7 @@ pub struct __McpUiResourceCspBuilder {
     base_uri_domains: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiResourceCspBuilder {
     type Output = McpUiResourceCsp;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9536,6 +9710,7 @@ impl __rt::SchemaType for McpUiResourceCsp {
         "McpUiResourceCsp"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiResourceCsp {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9657,6 +9832,7 @@ pub struct __McpUiResourcePermissionsBuilder {
     clipboard_write: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiResourcePermissionsBuilder {
     type Output = McpUiResourcePermissions;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9730,6 +9906,7 @@ impl __rt::SchemaType for McpUiResourcePermissions {
         "McpUiResourcePermissions"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiResourcePermissions {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9859,6 +10036,7 @@ pub struct __McpUiResourceMetaBuilder {
     prefers_border: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiResourceMetaBuilder {
     type Output = McpUiResourceMeta;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9927,6 +10105,7 @@ impl __rt::SchemaType for McpUiResourceMeta {
         "McpUiResourceMeta"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiResourceMeta {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10020,6 +10199,7 @@ impl __v::Validate for McpUiResourceMeta {
 /// Always carries `"method": "ui/request-display-mode"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpUiRequestDisplayModeRequest {
+    /// `params`: the parameters of this request.
     pub params: McpUiRequestDisplayModeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10032,6 +10212,7 @@ pub struct __McpUiRequestDisplayModeRequestBuilder {
     params: Option<McpUiRequestDisplayModeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiRequestDisplayModeRequestBuilder {
     type Output = McpUiRequestDisplayModeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10089,7 +10270,6 @@ impl serde::Serialize for McpUiRequestDisplayModeRequest {
 }
 impl McpUiRequestDisplayModeRequest {
     /// A `McpUiRequestDisplayModeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: McpUiRequestDisplayModeRequestParams) -> Self {
         Self {
             params,
@@ -10102,6 +10282,7 @@ impl __rt::SchemaType for McpUiRequestDisplayModeRequest {
         "McpUiRequestDisplayModeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiRequestDisplayModeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10172,6 +10353,7 @@ pub struct __McpUiRequestDisplayModeRequestParamsBuilder {
     mode: Option<McpUiDisplayMode>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiRequestDisplayModeRequestParamsBuilder {
     type Output = McpUiRequestDisplayModeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10219,7 +10401,6 @@ impl serde::Serialize for McpUiRequestDisplayModeRequestParams {
 }
 impl McpUiRequestDisplayModeRequestParams {
     /// A `McpUiRequestDisplayModeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(mode: McpUiDisplayMode) -> Self {
         Self {
             mode,
@@ -10232,6 +10413,7 @@ impl __rt::SchemaType for McpUiRequestDisplayModeRequestParams {
         "McpUiRequestDisplayModeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiRequestDisplayModeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10284,6 +10466,7 @@ pub struct __McpUiRequestDisplayModeResultBuilder {
     mode: Option<McpUiDisplayMode>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiRequestDisplayModeResultBuilder {
     type Output = McpUiRequestDisplayModeResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10331,7 +10514,6 @@ impl serde::Serialize for McpUiRequestDisplayModeResult {
 }
 impl McpUiRequestDisplayModeResult {
     /// A `McpUiRequestDisplayModeResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(mode: McpUiDisplayMode) -> Self {
         Self {
             mode,
@@ -10344,6 +10526,7 @@ impl __rt::SchemaType for McpUiRequestDisplayModeResult {
         "McpUiRequestDisplayModeResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiRequestDisplayModeResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10434,6 +10617,7 @@ impl __rt::SchemaType for McpUiToolVisibility {
         "McpUiToolVisibility"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiToolVisibility {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -10503,6 +10687,7 @@ pub struct __McpUiToolMetaBuilder {
     visibility: Option<Vec<McpUiToolVisibility>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiToolMetaBuilder {
     type Output = McpUiToolMeta;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10559,6 +10744,7 @@ impl __rt::SchemaType for McpUiToolMeta {
         "McpUiToolMeta"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiToolMeta {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10652,20 +10838,35 @@ impl __v::Validate for McpUiToolMeta {
 /// }
 /// ```
 pub const OPEN_LINK_METHOD: &str = "ui/open-link";
+/// The schema's constant `DOWNLOAD_FILE_METHOD`: `"ui/download-file"`.
 pub const DOWNLOAD_FILE_METHOD: &str = "ui/download-file";
+/// The schema's constant `MESSAGE_METHOD`: `"ui/message"`.
 pub const MESSAGE_METHOD: &str = "ui/message";
+/// The schema's constant `SANDBOX_PROXY_READY_METHOD`: `"ui/notifications/sandbox-proxy-ready"`.
 pub const SANDBOX_PROXY_READY_METHOD: &str = "ui/notifications/sandbox-proxy-ready";
+/// The schema's constant `SANDBOX_RESOURCE_READY_METHOD`: `"ui/notifications/sandbox-resource-ready"`.
 pub const SANDBOX_RESOURCE_READY_METHOD: &str = "ui/notifications/sandbox-resource-ready";
+/// The schema's constant `SIZE_CHANGED_METHOD`: `"ui/notifications/size-changed"`.
 pub const SIZE_CHANGED_METHOD: &str = "ui/notifications/size-changed";
+/// The schema's constant `TOOL_INPUT_METHOD`: `"ui/notifications/tool-input"`.
 pub const TOOL_INPUT_METHOD: &str = "ui/notifications/tool-input";
+/// The schema's constant `TOOL_INPUT_PARTIAL_METHOD`: `"ui/notifications/tool-input-partial"`.
 pub const TOOL_INPUT_PARTIAL_METHOD: &str = "ui/notifications/tool-input-partial";
+/// The schema's constant `TOOL_RESULT_METHOD`: `"ui/notifications/tool-result"`.
 pub const TOOL_RESULT_METHOD: &str = "ui/notifications/tool-result";
+/// The schema's constant `TOOL_CANCELLED_METHOD`: `"ui/notifications/tool-cancelled"`.
 pub const TOOL_CANCELLED_METHOD: &str = "ui/notifications/tool-cancelled";
+/// The schema's constant `HOST_CONTEXT_CHANGED_METHOD`: `"ui/notifications/host-context-changed"`.
 pub const HOST_CONTEXT_CHANGED_METHOD: &str = "ui/notifications/host-context-changed";
+/// The schema's constant `REQUEST_TEARDOWN_METHOD`: `"ui/notifications/request-teardown"`.
 pub const REQUEST_TEARDOWN_METHOD: &str = "ui/notifications/request-teardown";
+/// The schema's constant `RESOURCE_TEARDOWN_METHOD`: `"ui/resource-teardown"`.
 pub const RESOURCE_TEARDOWN_METHOD: &str = "ui/resource-teardown";
+/// The schema's constant `INITIALIZE_METHOD`: `"ui/initialize"`.
 pub const INITIALIZE_METHOD: &str = "ui/initialize";
+/// The schema's constant `INITIALIZED_METHOD`: `"ui/notifications/initialized"`.
 pub const INITIALIZED_METHOD: &str = "ui/notifications/initialized";
+/// The schema's constant `REQUEST_DISPLAY_MODE_METHOD`: `"ui/request-display-mode"`.
 pub const REQUEST_DISPLAY_MODE_METHOD: &str = "ui/request-display-mode";
 /// MCP Apps capability settings advertised by clients to servers.
 ///
@@ -10687,6 +10888,7 @@ pub struct __McpUiClientCapabilitiesBuilder {
     mime_types: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __McpUiClientCapabilitiesBuilder {
     type Output = McpUiClientCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10739,6 +10941,7 @@ impl __rt::SchemaType for McpUiClientCapabilities {
         "McpUiClientCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for McpUiClientCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -5,7 +5,12 @@
 //! Generated from `mcp-spec/schema/draft/schema.ts` (pinned in `schema/pins.toml`).
 //!
 //! 202 of this schema's 202 types are the same as [`crate::v2026_07_28`]'s and are re-exported from there (they are compiled once; their docs link to that version's pages).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 #![allow(unused_imports)]
 #[doc(no_inline)]
 pub use crate::v2026_07_28::{

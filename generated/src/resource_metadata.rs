@@ -5,7 +5,12 @@
 //! Generated from `mcp-spec/schema/draft/schema.ts` (pinned in `schema/pins.toml`).
 //!
 //! 165 of this schema's 206 types are the same as [`crate::draft`]'s and are re-exported from there (they are compiled once; their docs link to that version's pages).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 #![allow(unused_imports)]
 #[doc(no_inline)]
 pub use crate::draft::{
@@ -126,6 +131,8 @@ use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "the draft with the resource-metadata proposal";
+/// An input request: one of `sampling/createMessage`, `roots/list` or `elicitation/create` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -133,11 +140,11 @@ pub const SCHEMA_LABEL: &str = "the draft with the resource-metadata proposal";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputRequest {
-    /// [`CreateMessageRequest`]
+    /// `sampling/createMessage`: [`CreateMessageRequest`]
     CreateMessageRequest(CreateMessageRequest),
-    /// [`ListRootsRequest`]
+    /// `roots/list`: [`ListRootsRequest`]
     ListRootsRequest(ListRootsRequest),
-    /// [`ElicitRequest`]
+    /// `elicitation/create`: [`ElicitRequest`]
     ElicitRequest(ElicitRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -165,6 +172,7 @@ impl __rt::SchemaType for InputRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InputRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -194,6 +202,7 @@ pub enum __InputRequestBuilder {
     ElicitRequest(__ElicitRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __InputRequestBuilder {
     type Output = InputRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -236,6 +245,7 @@ impl InputRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for InputRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a InputRequest object, chosen by `method`";
@@ -322,6 +332,8 @@ impl InputRequest {
         self.tag().unwrap_or_default()
     }
 }
+/// An input response: one of [`CreateMessageResult`], [`ListRootsResult`] or [`ElicitResult`] (dispatched on the keys present).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
@@ -329,11 +341,11 @@ impl InputRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
-    /// [`ElicitResult`]
+    /// [`ElicitResult`] (with `action`)
     ElicitResult(ElicitResult),
 }
 impl serde::Serialize for InputResponse {
@@ -357,6 +369,7 @@ impl __rt::SchemaType for InputResponse {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InputResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -386,6 +399,7 @@ pub enum __InputResponseBuilder {
     ListRootsResult(__ListRootsResultBuilder),
     ElicitResult(__ElicitResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __InputResponseBuilder {
     type Output = InputResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -415,6 +429,7 @@ impl __p::Builder for __InputResponseBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for InputResponse {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a InputResponse object";
@@ -503,6 +518,7 @@ impl __v::Validate for InputResponse {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for InputResponse {
     const NAME: &'static str = "InputResponse";
     const NO_MEMBER: &'static str = "matches no member of InputResponse; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)";
@@ -598,8 +614,11 @@ pub type InputResponses = BTreeMap<String, InputResponse>;
 /// Always carries `"resultType": "input_required"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputRequiredResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
+    /// `inputRequests`: [`InputRequests`].
     pub input_requests: Option<InputRequests>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -614,6 +633,7 @@ pub struct __InputRequiredResultBuilder {
     request_state: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InputRequiredResultBuilder {
     type Output = InputRequiredResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -690,6 +710,7 @@ impl __rt::SchemaType for InputRequiredResult {
         "InputRequiredResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InputRequiredResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -785,10 +806,14 @@ impl __v::Validate for InputRequiredResult {
         crate::validate::v2026::input_required(v, cx);
     }
 }
+/// An input response request params object with the keys `_meta`, `inputResponses` and `requestState`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputResponseRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
+    /// `inputResponses`: [`InputResponses`].
     pub input_responses: Option<InputResponses>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -802,6 +827,7 @@ pub struct __InputResponseRequestParamsBuilder {
     request_state: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InputResponseRequestParamsBuilder {
     type Output = InputResponseRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -863,7 +889,6 @@ impl serde::Serialize for InputResponseRequestParams {
 }
 impl InputResponseRequestParams {
     /// A `InputResponseRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
             meta: Box::new(meta),
@@ -878,6 +903,7 @@ impl __rt::SchemaType for InputResponseRequestParams {
         "InputResponseRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InputResponseRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -956,12 +982,15 @@ impl __v::Validate for InputResponseRequestParams {
 /// Parameters for a `resources/read` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
     pub uri: String,
+    /// `inputResponses`: [`InputResponses`].
     pub input_responses: Option<InputResponses>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -976,6 +1005,7 @@ pub struct __ReadResourceRequestParamsBuilder {
     request_state: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
     type Output = ReadResourceRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1040,7 +1070,6 @@ impl serde::Serialize for ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
         Self {
             meta: Box::new(meta),
@@ -1056,6 +1085,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
         "ReadResourceRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1150,7 +1180,9 @@ impl __v::Validate for ReadResourceRequestParams {
 /// Always carries `"method": "resources/read"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
+    /// `params`: the parameters of this request.
     pub params: ReadResourceRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1165,6 +1197,7 @@ pub struct __ReadResourceRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestBuilder {
     type Output = ReadResourceRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1235,7 +1268,6 @@ impl serde::Serialize for ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ReadResourceRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -1249,6 +1281,7 @@ impl __rt::SchemaType for ReadResourceRequest {
         "ReadResourceRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1328,6 +1361,7 @@ impl __v::Validate for ReadResourceRequest {
 /// (spec example `examples/ReadResourceResult/file-resource-contents.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1361,6 +1395,7 @@ pub struct ReadResourceResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
+    /// `contents`: an array of [`ReadResourceResultContentsItem`].
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1376,6 +1411,7 @@ pub struct __ReadResourceResultBuilder {
     contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultBuilder {
     type Output = ReadResourceResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1441,7 +1477,6 @@ impl serde::Serialize for ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: CacheableResultCacheScope,
@@ -1462,6 +1497,7 @@ impl __rt::SchemaType for ReadResourceResult {
         "ReadResourceResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1579,9 +1615,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -1603,6 +1639,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -1629,6 +1666,7 @@ pub enum __ReadResourceResultContentsItemBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultContentsItemBuilder {
     type Output = ReadResourceResultContentsItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1660,6 +1698,7 @@ impl __p::Builder for __ReadResourceResultContentsItemBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ReadResourceResultContentsItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
@@ -1726,6 +1765,7 @@ impl __v::Validate for ReadResourceResultContentsItem {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ReadResourceResultContentsItem {
     const NAME: &'static str = "ReadResourceResultContentsItem";
     const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -1799,7 +1839,9 @@ impl From<BlobResourceContents> for ReadResourceResultContentsItem {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: ReadResourceResultResponseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1813,6 +1855,7 @@ pub struct __ReadResourceResultResponseBuilder {
     result: Option<ReadResourceResultResponseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultResponseBuilder {
     type Output = ReadResourceResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1873,7 +1916,6 @@ impl serde::Serialize for ReadResourceResultResponse {
 }
 impl ReadResourceResultResponse {
     /// A `ReadResourceResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: ReadResourceResultResponseResult) -> Self {
         Self {
             id,
@@ -1887,6 +1929,7 @@ impl __rt::SchemaType for ReadResourceResultResponse {
         "ReadResourceResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1955,9 +1998,9 @@ impl __v::Validate for ReadResourceResultResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
-    /// [`ReadResourceResult`]
+    /// no `resultType`, any other `resultType`: [`ReadResourceResult`]
     ReadResourceResult(ReadResourceResult),
-    /// [`InputRequiredResult`]
+    /// `input_required`: [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
 impl serde::Serialize for ReadResourceResultResponseResult {
@@ -1979,6 +2022,7 @@ impl __rt::SchemaType for ReadResourceResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultResponseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -2004,6 +2048,7 @@ pub enum __ReadResourceResultResponseResultBuilder {
     ReadResourceResult(__ReadResourceResultBuilder),
     InputRequiredResult(__InputRequiredResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultResponseResultBuilder {
     type Output = ReadResourceResultResponseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2044,6 +2089,7 @@ impl ReadResourceResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ReadResourceResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a ReadResourceResultResponseResult object, chosen by `resultType`";
@@ -2151,6 +2197,7 @@ pub struct TextResourceContents {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this text resource contents (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// The resource's name, as `resources/list` gives it. Expected from servers
     /// that implement the proposal; absent from older ones.
@@ -2177,6 +2224,7 @@ pub struct __TextResourceContentsBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextResourceContentsBuilder {
     type Output = TextResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2271,7 +2319,6 @@ impl serde::Serialize for TextResourceContents {
 }
 impl TextResourceContents {
     /// A `TextResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             title: None,
@@ -2293,6 +2340,7 @@ impl __rt::SchemaType for TextResourceContents {
         "TextResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2516,6 +2564,7 @@ pub struct BlobResourceContents {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this blob resource contents (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// The resource's name, as `resources/list` gives it. Expected from servers
     /// that implement the proposal; absent from older ones.
@@ -2543,6 +2592,7 @@ pub struct __BlobResourceContentsBuilder {
     blob: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BlobResourceContentsBuilder {
     type Output = BlobResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2637,7 +2687,6 @@ impl serde::Serialize for BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
         Self {
             title: None,
@@ -2659,6 +2708,7 @@ impl __rt::SchemaType for BlobResourceContents {
         "BlobResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2851,8 +2901,11 @@ impl __v::Validate for BlobResourceContents {
 /// (spec example `examples/GetPromptRequestParams/get-code-review-prompt.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
+    /// `inputResponses`: [`InputResponses`].
     pub input_responses: Option<InputResponses>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// The name of the prompt or prompt template.
     pub name: String,
@@ -2872,6 +2925,7 @@ pub struct __GetPromptRequestParamsBuilder {
     arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestParamsBuilder {
     type Output = GetPromptRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2941,7 +2995,6 @@ impl serde::Serialize for GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
         Self {
             meta: Box::new(meta),
@@ -2958,6 +3011,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
         "GetPromptRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3065,7 +3119,9 @@ impl __v::Validate for GetPromptRequestParams {
 /// Always carries `"method": "prompts/get"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
+    /// `params`: the parameters of this request.
     pub params: GetPromptRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3080,6 +3136,7 @@ pub struct __GetPromptRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestBuilder {
     type Output = GetPromptRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3145,7 +3202,6 @@ impl serde::Serialize for GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: GetPromptRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -3159,6 +3215,7 @@ impl __rt::SchemaType for GetPromptRequest {
         "GetPromptRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3238,6 +3295,7 @@ impl __v::Validate for GetPromptRequest {
 /// (spec example `examples/GetPromptResult/code-review-prompt.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -3251,6 +3309,7 @@ pub struct GetPromptResult {
     pub result_type: Option<ResultType>,
     /// An optional description for the prompt.
     pub description: Option<String>,
+    /// `messages`: an array of [`PromptMessage`].
     pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -3265,6 +3324,7 @@ pub struct __GetPromptResultBuilder {
     messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultBuilder {
     type Output = GetPromptResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3326,7 +3386,6 @@ impl serde::Serialize for GetPromptResult {
 }
 impl GetPromptResult {
     /// A `GetPromptResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         Self {
             meta: None,
@@ -3342,6 +3401,7 @@ impl __rt::SchemaType for GetPromptResult {
         "GetPromptResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3446,7 +3506,9 @@ impl __v::Validate for GetPromptResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: GetPromptResultResponseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3460,6 +3522,7 @@ pub struct __GetPromptResultResponseBuilder {
     result: Option<GetPromptResultResponseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultResponseBuilder {
     type Output = GetPromptResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3520,7 +3583,6 @@ impl serde::Serialize for GetPromptResultResponse {
 }
 impl GetPromptResultResponse {
     /// A `GetPromptResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: GetPromptResultResponseResult) -> Self {
         Self {
             id,
@@ -3534,6 +3596,7 @@ impl __rt::SchemaType for GetPromptResultResponse {
         "GetPromptResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3602,9 +3665,9 @@ impl __v::Validate for GetPromptResultResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
-    /// [`GetPromptResult`]
+    /// no `resultType`, any other `resultType`: [`GetPromptResult`]
     GetPromptResult(GetPromptResult),
-    /// [`InputRequiredResult`]
+    /// `input_required`: [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
 impl serde::Serialize for GetPromptResultResponseResult {
@@ -3626,6 +3689,7 @@ impl __rt::SchemaType for GetPromptResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResultResponseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -3651,6 +3715,7 @@ pub enum __GetPromptResultResponseResultBuilder {
     GetPromptResult(__GetPromptResultBuilder),
     InputRequiredResult(__InputRequiredResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultResponseResultBuilder {
     type Output = GetPromptResultResponseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3691,6 +3756,7 @@ impl GetPromptResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for GetPromptResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a GetPromptResultResponseResult object, chosen by `resultType`";
@@ -3761,7 +3827,9 @@ impl From<InputRequiredResult> for GetPromptResultResponseResult {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`ContentBlock`].
     pub content: ContentBlock,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3774,6 +3842,7 @@ pub struct __PromptMessageBuilder {
     content: Option<ContentBlock>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptMessageBuilder {
     type Output = PromptMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3819,7 +3888,6 @@ impl serde::Serialize for PromptMessage {
 }
 impl PromptMessage {
     /// A `PromptMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: ContentBlock) -> Self {
         Self {
             role,
@@ -3833,6 +3901,7 @@ impl __rt::SchemaType for PromptMessage {
         "PromptMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3889,7 +3958,9 @@ impl __v::Validate for PromptMessage {
 /// Always carries `"type": "resource"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
+    /// `resource`: [`EmbeddedResourceResource`].
     pub resource: EmbeddedResourceResource,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this embedded resource (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3903,6 +3974,7 @@ pub struct __EmbeddedResourceBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceBuilder {
     type Output = EmbeddedResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3960,7 +4032,6 @@ impl serde::Serialize for EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource: EmbeddedResourceResource) -> Self {
         Self {
             resource,
@@ -3974,6 +4045,7 @@ impl __rt::SchemaType for EmbeddedResource {
         "EmbeddedResource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4045,9 +4117,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -4069,6 +4141,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -4095,6 +4168,7 @@ pub enum __EmbeddedResourceResourceBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceResourceBuilder {
     type Output = EmbeddedResourceResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4126,6 +4200,7 @@ impl __p::Builder for __EmbeddedResourceResourceBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for EmbeddedResourceResource {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a EmbeddedResourceResource object";
@@ -4192,6 +4267,7 @@ impl __v::Validate for EmbeddedResourceResource {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for EmbeddedResourceResource {
     const NAME: &'static str = "EmbeddedResourceResource";
     const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -4266,6 +4342,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 /// (spec example `examples/CallToolResult/invalid-tool-input-error.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -4311,6 +4388,7 @@ pub struct __CallToolResultBuilder {
     is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultBuilder {
     type Output = CallToolResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4381,7 +4459,6 @@ impl serde::Serialize for CallToolResult {
 }
 impl CallToolResult {
     /// A `CallToolResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(content: Vec<ContentBlock>) -> Self {
         Self {
             meta: None,
@@ -4398,6 +4475,7 @@ impl __rt::SchemaType for CallToolResult {
         "CallToolResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4512,7 +4590,9 @@ impl __v::Validate for CallToolResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: CallToolResultResponseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4526,6 +4606,7 @@ pub struct __CallToolResultResponseBuilder {
     result: Option<CallToolResultResponseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultResponseBuilder {
     type Output = CallToolResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4586,7 +4667,6 @@ impl serde::Serialize for CallToolResultResponse {
 }
 impl CallToolResultResponse {
     /// A `CallToolResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: CallToolResultResponseResult) -> Self {
         Self {
             id,
@@ -4600,6 +4680,7 @@ impl __rt::SchemaType for CallToolResultResponse {
         "CallToolResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4668,9 +4749,9 @@ impl __v::Validate for CallToolResultResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
-    /// [`CallToolResult`]
+    /// no `resultType`, any other `resultType`: [`CallToolResult`]
     CallToolResult(CallToolResult),
-    /// [`InputRequiredResult`]
+    /// `input_required`: [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
 impl serde::Serialize for CallToolResultResponseResult {
@@ -4692,6 +4773,7 @@ impl __rt::SchemaType for CallToolResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResultResponseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -4717,6 +4799,7 @@ pub enum __CallToolResultResponseResultBuilder {
     CallToolResult(__CallToolResultBuilder),
     InputRequiredResult(__InputRequiredResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultResponseResultBuilder {
     type Output = CallToolResultResponseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4757,6 +4840,7 @@ impl CallToolResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CallToolResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a CallToolResultResponseResult object, chosen by `resultType`";
@@ -4830,8 +4914,11 @@ impl From<InputRequiredResult> for CallToolResultResponseResult {
 /// (spec example `examples/CallToolRequestParams/tool-call-params-with-progress-token.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
+    /// `inputResponses`: [`InputResponses`].
     pub input_responses: Option<InputResponses>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// The name of the tool.
     pub name: String,
@@ -4851,6 +4938,7 @@ pub struct __CallToolRequestParamsBuilder {
     arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestParamsBuilder {
     type Output = CallToolRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4920,7 +5008,6 @@ impl serde::Serialize for CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
         Self {
             meta: Box::new(meta),
@@ -4937,6 +5024,7 @@ impl __rt::SchemaType for CallToolRequestParams {
         "CallToolRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5044,7 +5132,9 @@ impl __v::Validate for CallToolRequestParams {
 /// Always carries `"method": "tools/call"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
+    /// `params`: the parameters of this request.
     pub params: CallToolRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5059,6 +5149,7 @@ pub struct __CallToolRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestBuilder {
     type Output = CallToolRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5124,7 +5215,6 @@ impl serde::Serialize for CallToolRequest {
 }
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CallToolRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -5138,6 +5228,7 @@ impl __rt::SchemaType for CallToolRequest {
         "CallToolRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5224,6 +5315,7 @@ impl __v::Validate for CallToolRequest {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
+    /// `messages`: an array of [`SamplingMessage`].
     pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: Option<ModelPreferences>,
@@ -5243,6 +5335,7 @@ pub struct CreateMessageRequestParams {
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
+    /// `stopSequences`: an array of strings.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: Option<JSONObject>,
@@ -5272,6 +5365,7 @@ pub struct __CreateMessageRequestParamsBuilder {
     tool_choice: Option<ToolChoice>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
     type Output = CreateMessageRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5374,7 +5468,6 @@ impl serde::Serialize for CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         Self {
             messages,
@@ -5396,6 +5489,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
         "CreateMessageRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5570,6 +5664,7 @@ impl __v::Validate for CreateMessageRequestParams {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequest {
+    /// `params`: the parameters of this request.
     pub params: CreateMessageRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5582,6 +5677,7 @@ pub struct __CreateMessageRequestBuilder {
     params: Option<CreateMessageRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestBuilder {
     type Output = CreateMessageRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5639,7 +5735,6 @@ impl serde::Serialize for CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CreateMessageRequestParams) -> Self {
         Self {
             params,
@@ -5652,6 +5747,7 @@ impl __rt::SchemaType for CreateMessageRequest {
         "CreateMessageRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5713,8 +5809,11 @@ impl __v::Validate for CreateMessageRequest {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// The name of the model that generated the message.
     pub model: String,
@@ -5742,6 +5841,7 @@ pub struct __CreateMessageResultBuilder {
     stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageResultBuilder {
     type Output = CreateMessageResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5807,7 +5907,6 @@ impl serde::Serialize for CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         role: Role,
         content: SamplingMessageContent,
@@ -5828,6 +5927,7 @@ impl __rt::SchemaType for CreateMessageResult {
         "CreateMessageResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5933,8 +6033,11 @@ impl __v::Validate for CreateMessageResult {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this sampling message (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5948,6 +6051,7 @@ pub struct __SamplingMessageBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageBuilder {
     type Output = SamplingMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5998,7 +6102,6 @@ impl serde::Serialize for SamplingMessage {
 }
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
         Self {
             role,
@@ -6013,6 +6116,7 @@ impl __rt::SchemaType for SamplingMessage {
         "SamplingMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6080,9 +6184,9 @@ impl __v::Validate for SamplingMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
-    /// [`SamplingMessageContentBlock`]
+    /// A JSON object: [`SamplingMessageContentBlock`]
     SamplingMessageContentBlock(SamplingMessageContentBlock),
-    /// SamplingMessageContentBlockArray
+    /// A JSON array: an array of [`SamplingMessageContentBlock`]
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 impl serde::Serialize for SamplingMessageContent {
@@ -6106,6 +6210,7 @@ impl __rt::SchemaType for SamplingMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -6240,21 +6345,23 @@ impl From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
         Self::SamplingMessageContentBlockArray(v)
     }
 }
+/// A sampling message content block: one of `text`, `image`, `audio`, `tool_use` or `tool_result` (dispatched on `type`).
+///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
-    /// [`ToolUseContent`]
+    /// `tool_use`: [`ToolUseContent`]
     ToolUseContent(ToolUseContent),
-    /// [`ToolResultContent`]
+    /// `tool_result`: [`ToolResultContent`]
     ToolResultContent(ToolResultContent),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -6286,6 +6393,7 @@ impl __rt::SchemaType for SamplingMessageContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessageContentBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -6321,6 +6429,7 @@ pub enum __SamplingMessageContentBlockBuilder {
     ToolResultContent(__ToolResultContentBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageContentBlockBuilder {
     type Output = SamplingMessageContentBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6377,6 +6486,7 @@ impl SamplingMessageContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for SamplingMessageContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContentBlock object, chosen by `type`";
@@ -6486,20 +6596,22 @@ impl From<ToolResultContent> for SamplingMessageContentBlock {
         Self::ToolResultContent(v)
     }
 }
+/// A content block: one of `text`, `image`, `audio`, `resource_link` or `resource` (dispatched on `type`).
+///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
-    /// [`ResourceLink`]
+    /// `resource_link`: [`ResourceLink`]
     ResourceLink(ResourceLink),
-    /// [`EmbeddedResource`]
+    /// `resource`: [`EmbeddedResource`]
     EmbeddedResource(EmbeddedResource),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -6531,6 +6643,7 @@ impl __rt::SchemaType for ContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ContentBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -6566,6 +6679,7 @@ pub enum __ContentBlockBuilder {
     EmbeddedResource(__EmbeddedResourceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ContentBlockBuilder {
     type Output = ContentBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6618,6 +6732,7 @@ impl ContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a ContentBlock object, chosen by `type`";
@@ -6740,6 +6855,8 @@ pub struct ToolResultContent {
     pub is_error: Option<bool>,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6756,6 +6873,7 @@ pub struct __ToolResultContentBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolResultContentBuilder {
     type Output = ToolResultContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6834,7 +6952,6 @@ impl serde::Serialize for ToolResultContent {
 }
 impl ToolResultContent {
     /// A `ToolResultContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(tool_use_id: impl Into<String>, content: Vec<ContentBlock>) -> Self {
         Self {
             tool_use_id: tool_use_id.into(),
@@ -6851,6 +6968,7 @@ impl __rt::SchemaType for ToolResultContent {
         "ToolResultContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolResultContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6948,6 +7066,8 @@ impl __v::Validate for ToolResultContent {
         }
     }
 }
+/// A client request: one of `server/discover`, `completion/complete`, `prompts/get`, `prompts/list`, `resources/list`, `resources/templates/list`, `resources/read`, `subscriptions/listen`, `tools/call`, `tools/list` or `resources/metadata` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -6955,27 +7075,27 @@ impl __v::Validate for ToolResultContent {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// [`DiscoverRequest`]
+    /// `server/discover`: [`DiscoverRequest`]
     DiscoverRequest(DiscoverRequest),
-    /// [`CompleteRequest`]
+    /// `completion/complete`: [`CompleteRequest`]
     CompleteRequest(CompleteRequest),
-    /// [`GetPromptRequest`]
+    /// `prompts/get`: [`GetPromptRequest`]
     GetPromptRequest(GetPromptRequest),
-    /// [`ListPromptsRequest`]
+    /// `prompts/list`: [`ListPromptsRequest`]
     ListPromptsRequest(ListPromptsRequest),
-    /// [`ListResourcesRequest`]
+    /// `resources/list`: [`ListResourcesRequest`]
     ListResourcesRequest(ListResourcesRequest),
-    /// [`ListResourceTemplatesRequest`]
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`]
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// [`ReadResourceRequest`]
+    /// `resources/read`: [`ReadResourceRequest`]
     ReadResourceRequest(ReadResourceRequest),
-    /// [`SubscriptionsListenRequest`]
+    /// `subscriptions/listen`: [`SubscriptionsListenRequest`]
     SubscriptionsListenRequest(SubscriptionsListenRequest),
-    /// [`CallToolRequest`]
+    /// `tools/call`: [`CallToolRequest`]
     CallToolRequest(CallToolRequest),
-    /// [`ListToolsRequest`]
+    /// `tools/list`: [`ListToolsRequest`]
     ListToolsRequest(ListToolsRequest),
-    /// [`ReadResourceMetadataRequest`]
+    /// `resources/metadata`: [`ReadResourceMetadataRequest`]
     ReadResourceMetadataRequest(ReadResourceMetadataRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -7019,6 +7139,7 @@ impl __rt::SchemaType for ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -7072,6 +7193,7 @@ pub enum __ClientRequestBuilder {
     ReadResourceMetadataRequest(__ReadResourceMetadataRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientRequestBuilder {
     type Output = ClientRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7154,6 +7276,7 @@ impl ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
@@ -7379,6 +7502,8 @@ impl ClientRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A server result: one of [`EmptyResult`], [`DiscoverResult`], [`CompleteResult`], [`GetPromptResult`], [`ListPromptsResult`], [`ListResourceTemplatesResult`], [`ListResourcesResult`], [`ReadResourceResult`], [`SubscriptionsListenResult`], [`CallToolResult`], [`ListToolsResult`], [`InputRequiredResult`] or [`ReadResourceMetadataResult`] (dispatched on the keys present).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
@@ -7386,31 +7511,31 @@ impl ClientRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`DiscoverResult`]
+    /// [`DiscoverResult`] (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`)
     DiscoverResult(DiscoverResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `ttlMs`, `cacheScope`, `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `ttlMs`, `cacheScope`, `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `ttlMs`, `cacheScope`, `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `ttlMs`, `cacheScope`, `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`SubscriptionsListenResult`]
+    /// [`SubscriptionsListenResult`] (with `_meta`)
     SubscriptionsListenResult(SubscriptionsListenResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `ttlMs`, `cacheScope`, `tools`)
     ListToolsResult(ListToolsResult),
-    /// [`InputRequiredResult`]
+    /// [`InputRequiredResult`] (with `resultType`: "input_required")
     InputRequiredResult(InputRequiredResult),
-    /// [`ReadResourceMetadataResult`]
+    /// [`ReadResourceMetadataResult`] (with `metadata`)
     ReadResourceMetadataResult(ReadResourceMetadataResult),
 }
 impl serde::Serialize for ServerResult {
@@ -7454,6 +7579,7 @@ impl __rt::SchemaType for ServerResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -7513,6 +7639,7 @@ pub enum __ServerResultBuilder {
     InputRequiredResult(__InputRequiredResultBuilder),
     ReadResourceMetadataResult(__ReadResourceMetadataResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerResultBuilder {
     type Output = ServerResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7582,6 +7709,7 @@ impl __p::Builder for __ServerResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ServerResult {
     const MEMBERS: usize = 13usize;
     const EXPECTING: &'static str = "a ServerResult object";
@@ -7853,6 +7981,7 @@ impl __v::Validate for ServerResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ServerResult {
     const NAME: &'static str = "ServerResult";
     const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\"); ReadResourceMetadataResult (with `metadata`)";
@@ -8046,7 +8175,9 @@ impl From<ReadResourceMetadataResult> for ServerResult {
 /// Always carries `"method": "resources/metadata"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceMetadataRequest {
+    /// `params`: the parameters of this request.
     pub params: ReadResourceMetadataRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8061,6 +8192,7 @@ pub struct __ReadResourceMetadataRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceMetadataRequestBuilder {
     type Output = ReadResourceMetadataRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8131,7 +8263,6 @@ impl serde::Serialize for ReadResourceMetadataRequest {
 }
 impl ReadResourceMetadataRequest {
     /// A `ReadResourceMetadataRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ReadResourceMetadataRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -8145,6 +8276,7 @@ impl __rt::SchemaType for ReadResourceMetadataRequest {
         "ReadResourceMetadataRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceMetadataRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8224,6 +8356,7 @@ impl __v::Validate for ReadResourceMetadataRequest {
 /// Parameters of a `resources/metadata` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceMetadataRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
     /// The resource whose metadata is wanted.
     ///
@@ -8240,6 +8373,7 @@ pub struct __ReadResourceMetadataRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceMetadataRequestParamsBuilder {
     type Output = ReadResourceMetadataRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8290,7 +8424,6 @@ impl serde::Serialize for ReadResourceMetadataRequestParams {
 }
 impl ReadResourceMetadataRequestParams {
     /// A `ReadResourceMetadataRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
         Self {
             meta: Box::new(meta),
@@ -8304,6 +8437,7 @@ impl __rt::SchemaType for ReadResourceMetadataRequestParams {
         "ReadResourceMetadataRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceMetadataRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8366,6 +8500,7 @@ impl __v::Validate for ReadResourceMetadataRequestParams {
 /// in (usually one), each with its own `mimeType` and `size`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceMetadataResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -8391,6 +8526,7 @@ pub struct __ReadResourceMetadataResultBuilder {
     metadata: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceMetadataResultBuilder {
     type Output = ReadResourceMetadataResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8450,7 +8586,6 @@ impl serde::Serialize for ReadResourceMetadataResult {
 }
 impl ReadResourceMetadataResult {
     /// A `ReadResourceMetadataResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(metadata: Vec<Resource>) -> Self {
         Self {
             meta: None,
@@ -8465,6 +8600,7 @@ impl __rt::SchemaType for ReadResourceMetadataResult {
         "ReadResourceMetadataResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceMetadataResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8548,7 +8684,9 @@ impl __v::Validate for ReadResourceMetadataResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceMetadataResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: ReadResourceMetadataResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8562,6 +8700,7 @@ pub struct __ReadResourceMetadataResultResponseBuilder {
     result: Option<ReadResourceMetadataResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceMetadataResultResponseBuilder {
     type Output = ReadResourceMetadataResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8622,7 +8761,6 @@ impl serde::Serialize for ReadResourceMetadataResultResponse {
 }
 impl ReadResourceMetadataResultResponse {
     /// A `ReadResourceMetadataResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: ReadResourceMetadataResult) -> Self {
         Self {
             id,
@@ -8636,6 +8774,7 @@ impl __rt::SchemaType for ReadResourceMetadataResultResponse {
         "ReadResourceMetadataResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceMetadataResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -2,7 +2,7 @@
 //!
 //! The public part is small: [`JsonObject`], [`Nullable`], and the traits
 //! [`RequestMethod`], [`NotificationMethod`] and [`SchemaType`]. The rest sits
-//! in [`__private`] and is only meant for the generated serde impls.
+//! in `__private`, hidden from the docs, and is only meant for the generated serde impls.
 
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer};
 use serde::ser::{Serialize, Serializer};
@@ -509,6 +509,7 @@ impl<'de> Deserialize<'de> for NoRequests {
     }
 }
 
+#[doc(hidden)]
 impl __private::Tagged for NoRequests {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "no request";
@@ -598,6 +599,7 @@ where
     }
 }
 
+#[doc(hidden)]
 pub mod __private {
     //! Building blocks of the generated serde impls. Not a stable API.
 

@@ -3,24 +3,31 @@
 //! MCP protocol version 2024-11-05.
 //!
 //! Generated from `mcp-spec/schema/2024-11-05/schema.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "2024-11-05";
+/// A JSON-RPC message: one of [`JSONRPCRequest`], [`JSONRPCNotification`], [`JSONRPCResponse`] or [`JSONRPCError`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
-    /// [`JSONRPCResponse`]
+    /// [`JSONRPCResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResponse(JSONRPCResponse),
-    /// [`JSONRPCError`]
+    /// [`JSONRPCError`] (with `jsonrpc`: "2.0", `id`, `error`)
     JSONRPCError(JSONRPCError),
 }
 impl serde::Serialize for JSONRPCMessage {
@@ -46,6 +53,7 @@ impl __rt::SchemaType for JSONRPCMessage {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -78,6 +86,7 @@ pub enum __JSONRPCMessageBuilder {
     JSONRPCResponse(__JSONRPCResponseBuilder),
     JSONRPCError(__JSONRPCErrorBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCMessageBuilder {
     type Output = JSONRPCMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -111,6 +120,7 @@ impl __p::Builder for __JSONRPCMessageBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for JSONRPCMessage {
     const MEMBERS: usize = 4usize;
     const EXPECTING: &'static str = "a JSONRPCMessage object";
@@ -193,6 +203,7 @@ impl __v::Validate for JSONRPCMessage {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for JSONRPCMessage {
     const NAME: &'static str = "JSONRPCMessage";
     const NO_MEMBER: &'static str = "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)";
@@ -293,7 +304,9 @@ impl From<JSONRPCError> for JSONRPCMessage {
         Self::JSONRPCError(v)
     }
 }
+/// The schema's constant `LATEST_PROTOCOL_VERSION`: `"2024-11-05"`.
 pub const LATEST_PROTOCOL_VERSION: &str = "2024-11-05";
+/// The schema's constant `JSONRPC_VERSION`: `"2.0"`.
 pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
 ///
@@ -302,9 +315,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -326,6 +339,7 @@ impl __rt::SchemaType for ProgressToken {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressToken {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -449,9 +463,12 @@ impl From<i64> for ProgressToken {
 }
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
+/// A request object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -464,6 +481,7 @@ pub struct __RequestBuilder {
     params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestBuilder {
     type Output = Request;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -511,7 +529,6 @@ impl serde::Serialize for Request {
 }
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -525,6 +542,7 @@ impl __rt::SchemaType for Request {
         "Request"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Request {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -589,6 +607,7 @@ pub struct __RequestParamsMetaBuilder {
     progress_token: Option<ProgressToken>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestParamsMetaBuilder {
     type Output = RequestParamsMeta;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -640,6 +659,7 @@ impl __rt::SchemaType for RequestParamsMeta {
         "RequestParamsMeta"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestParamsMeta {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -680,6 +700,7 @@ impl __v::Validate for RequestParamsMeta {
 /// The inline type of [`Request`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Option<RequestParamsMeta>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -691,6 +712,7 @@ pub struct __RequestParamsBuilder {
     meta: Option<RequestParamsMeta>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestParamsBuilder {
     type Output = RequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -738,6 +760,7 @@ impl __rt::SchemaType for RequestParams {
         "RequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -776,9 +799,12 @@ impl __v::Validate for RequestParams {
         }
     }
 }
+/// A notification object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -791,6 +817,7 @@ pub struct __NotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationBuilder {
     type Output = Notification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -838,7 +865,6 @@ impl serde::Serialize for Notification {
 }
 impl Notification {
     /// A `Notification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -852,6 +878,7 @@ impl __rt::SchemaType for Notification {
         "Notification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Notification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -905,6 +932,8 @@ impl __v::Validate for Notification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -916,6 +945,7 @@ pub struct __NotificationParamsBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationParamsBuilder {
     type Output = NotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -968,6 +998,7 @@ impl __rt::SchemaType for NotificationParams {
         "NotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1006,11 +1037,14 @@ impl __v::Validate for NotificationParams {
         }
     }
 }
+/// A result object with the key `_meta`.
 ///
 /// The schema's `Result`, named `BaseResult` in Rust: `use` of a whole version module would otherwise shadow `std::result::Result`; `EmptyResult` keeps its name.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BaseResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1022,6 +1056,7 @@ pub struct __ResultBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResultBuilder {
     type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1069,6 +1104,7 @@ impl __rt::SchemaType for BaseResult {
         "Result"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1117,9 +1153,9 @@ impl __v::Validate for BaseResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -1141,6 +1177,7 @@ impl __rt::SchemaType for RequestId {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestId {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -1267,8 +1304,11 @@ impl From<i64> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1283,6 +1323,7 @@ pub struct __JSONRPCRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCRequestBuilder {
     type Output = JSONRPCRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1343,7 +1384,6 @@ impl serde::Serialize for JSONRPCRequest {
 }
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
         Self {
             method: method.into(),
@@ -1358,6 +1398,7 @@ impl __rt::SchemaType for JSONRPCRequest {
         "JSONRPCRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1445,7 +1486,9 @@ impl __v::Validate for JSONRPCRequest {
 /// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1459,6 +1502,7 @@ pub struct __JSONRPCNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCNotificationBuilder {
     type Output = JSONRPCNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1521,7 +1565,6 @@ impl serde::Serialize for JSONRPCNotification {
 }
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -1535,6 +1578,7 @@ impl __rt::SchemaType for JSONRPCNotification {
         "JSONRPCNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1625,7 +1669,9 @@ impl __v::Validate for JSONRPCNotification {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: BaseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1639,6 +1685,7 @@ pub struct __JSONRPCResponseBuilder {
     result: Option<BaseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCResponseBuilder {
     type Output = JSONRPCResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1694,7 +1741,6 @@ impl serde::Serialize for JSONRPCResponse {
 }
 impl JSONRPCResponse {
     /// A `JSONRPCResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: BaseResult) -> Self {
         Self {
             id,
@@ -1708,6 +1754,7 @@ impl __rt::SchemaType for JSONRPCResponse {
         "JSONRPCResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1775,17 +1822,24 @@ impl __v::Validate for JSONRPCResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
+/// The schema's constant `PARSE_ERROR`: `-32700`.
 pub const PARSE_ERROR: i64 = -32700;
+/// The schema's constant `INVALID_REQUEST`: `-32600`.
 pub const INVALID_REQUEST: i64 = -32600;
+/// The schema's constant `METHOD_NOT_FOUND`: `-32601`.
 pub const METHOD_NOT_FOUND: i64 = -32601;
+/// The schema's constant `INVALID_PARAMS`: `-32602`.
 pub const INVALID_PARAMS: i64 = -32602;
+/// The schema's constant `INTERNAL_ERROR`: `-32603`.
 pub const INTERNAL_ERROR: i64 = -32603;
 /// A response to a request that indicates an error occurred.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCError {
+    /// `id`: the ID of the request this error answers.
     pub id: RequestId,
+    /// `error`: what went wrong.
     pub error: JSONRPCErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1799,6 +1853,7 @@ pub struct __JSONRPCErrorBuilder {
     error: Option<JSONRPCErrorError>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCErrorBuilder {
     type Output = JSONRPCError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1854,7 +1909,6 @@ impl serde::Serialize for JSONRPCError {
 }
 impl JSONRPCError {
     /// A `JSONRPCError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, error: JSONRPCErrorError) -> Self {
         Self {
             id,
@@ -1868,6 +1922,7 @@ impl __rt::SchemaType for JSONRPCError {
         "JSONRPCError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1971,6 +2026,7 @@ pub struct __JSONRPCErrorErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCErrorErrorBuilder {
     type Output = JSONRPCErrorError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2023,7 +2079,6 @@ impl serde::Serialize for JSONRPCErrorError {
 }
 impl JSONRPCErrorError {
     /// A `JSONRPCErrorError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         Self {
             code,
@@ -2038,6 +2093,7 @@ impl __rt::SchemaType for JSONRPCErrorError {
         "JSONRPCErrorError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCErrorError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2103,6 +2159,7 @@ pub type EmptyResult = BaseResult;
 /// Always carries `"method": "notifications/cancelled"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
+    /// `params`: the parameters of this notification.
     pub params: CancelledNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2115,6 +2172,7 @@ pub struct __CancelledNotificationBuilder {
     params: Option<CancelledNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationBuilder {
     type Output = CancelledNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2172,7 +2230,6 @@ impl serde::Serialize for CancelledNotification {
 }
 impl CancelledNotification {
     /// A `CancelledNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CancelledNotificationParams) -> Self {
         Self {
             params,
@@ -2185,6 +2242,7 @@ impl __rt::SchemaType for CancelledNotification {
         "CancelledNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2251,6 +2309,7 @@ pub struct __CancelledNotificationParamsBuilder {
     reason: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationParamsBuilder {
     type Output = CancelledNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2303,7 +2362,6 @@ impl serde::Serialize for CancelledNotificationParams {
 }
 impl CancelledNotificationParams {
     /// A `CancelledNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(request_id: RequestId) -> Self {
         Self {
             request_id,
@@ -2317,6 +2375,7 @@ impl __rt::SchemaType for CancelledNotificationParams {
         "CancelledNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2371,6 +2430,7 @@ impl __v::Validate for CancelledNotificationParams {
 /// Always carries `"method": "initialize"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeRequest {
+    /// `params`: the parameters of this request.
     pub params: InitializeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2383,6 +2443,7 @@ pub struct __InitializeRequestBuilder {
     params: Option<InitializeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeRequestBuilder {
     type Output = InitializeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2437,7 +2498,6 @@ impl serde::Serialize for InitializeRequest {
 }
 impl InitializeRequest {
     /// A `InitializeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: InitializeRequestParams) -> Self {
         Self {
             params,
@@ -2450,6 +2510,7 @@ impl __rt::SchemaType for InitializeRequest {
         "InitializeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2501,7 +2562,9 @@ impl __v::Validate for InitializeRequest {
 pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     pub protocol_version: String,
+    /// `capabilities`: [`ClientCapabilities`].
     pub capabilities: Box<ClientCapabilities>,
+    /// `clientInfo`: [`Implementation`].
     pub client_info: Implementation,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2515,6 +2578,7 @@ pub struct __InitializeRequestParamsBuilder {
     client_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeRequestParamsBuilder {
     type Output = InitializeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2570,7 +2634,6 @@ impl serde::Serialize for InitializeRequestParams {
 }
 impl InitializeRequestParams {
     /// A `InitializeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl Into<String>,
         capabilities: ClientCapabilities,
@@ -2589,6 +2652,7 @@ impl __rt::SchemaType for InitializeRequestParams {
         "InitializeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2651,10 +2715,14 @@ impl __v::Validate for InitializeRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     pub protocol_version: String,
+    /// `capabilities`: [`ServerCapabilities`].
     pub capabilities: Box<ServerCapabilities>,
+    /// `serverInfo`: [`Implementation`].
     pub server_info: Implementation,
     /// Instructions describing how to use the server and its features.
     ///
@@ -2674,6 +2742,7 @@ pub struct __InitializeResultBuilder {
     instructions: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeResultBuilder {
     type Output = InitializeResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2736,7 +2805,6 @@ impl serde::Serialize for InitializeResult {
 }
 impl InitializeResult {
     /// A `InitializeResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl Into<String>,
         capabilities: ServerCapabilities,
@@ -2757,6 +2825,7 @@ impl __rt::SchemaType for InitializeResult {
         "InitializeResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2857,6 +2926,7 @@ impl __v::Validate for InitializeResult {
 /// Always carries `"method": "notifications/initialized"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2869,6 +2939,7 @@ pub struct __InitializedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializedNotificationBuilder {
     type Output = InitializedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2931,6 +3002,7 @@ impl __rt::SchemaType for InitializedNotification {
         "InitializedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3002,6 +3074,7 @@ pub struct __ClientCapabilitiesBuilder {
     sampling: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesBuilder {
     type Output = ClientCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3066,6 +3139,7 @@ impl __rt::SchemaType for ClientCapabilities {
         "ClientCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3157,6 +3231,7 @@ pub struct __ClientCapabilitiesRootsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesRootsBuilder {
     type Output = ClientCapabilitiesRoots;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3211,6 +3286,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
         "ClientCapabilitiesRoots"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesRoots {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3275,6 +3351,7 @@ pub struct __ServerCapabilitiesBuilder {
     tools: Option<ServerCapabilitiesTools>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesBuilder {
     type Output = ServerCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3349,6 +3426,7 @@ impl __rt::SchemaType for ServerCapabilities {
         "ServerCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3465,6 +3543,7 @@ pub struct __ServerCapabilitiesPromptsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
     type Output = ServerCapabilitiesPrompts;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3519,6 +3598,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
         "ServerCapabilitiesPrompts"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3574,6 +3654,7 @@ pub struct __ServerCapabilitiesResourcesBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
     type Output = ServerCapabilitiesResources;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3633,6 +3714,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
         "ServerCapabilitiesResources"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3701,6 +3783,7 @@ pub struct __ServerCapabilitiesToolsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
     type Output = ServerCapabilitiesTools;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3755,6 +3838,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
         "ServerCapabilitiesTools"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3795,7 +3879,9 @@ impl __v::Validate for ServerCapabilitiesTools {
 /// Describes the name and version of an MCP implementation.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Implementation {
+    /// `name`: a string.
     pub name: String,
+    /// `version`: a string.
     pub version: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3808,6 +3894,7 @@ pub struct __ImplementationBuilder {
     version: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImplementationBuilder {
     type Output = Implementation;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3853,7 +3940,6 @@ impl serde::Serialize for Implementation {
 }
 impl Implementation {
     /// A `Implementation` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -3867,6 +3953,7 @@ impl __rt::SchemaType for Implementation {
         "Implementation"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Implementation {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3917,6 +4004,7 @@ impl __v::Validate for Implementation {
 /// Always carries `"method": "ping"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3929,6 +4017,7 @@ pub struct __PingRequestBuilder {
     params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PingRequestBuilder {
     type Output = PingRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3986,6 +4075,7 @@ impl __rt::SchemaType for PingRequest {
         "PingRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PingRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4037,6 +4127,7 @@ impl __v::Validate for PingRequest {
 /// Always carries `"method": "notifications/progress"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
+    /// `params`: the parameters of this notification.
     pub params: ProgressNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4049,6 +4140,7 @@ pub struct __ProgressNotificationBuilder {
     params: Option<ProgressNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationBuilder {
     type Output = ProgressNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4106,7 +4198,6 @@ impl serde::Serialize for ProgressNotification {
 }
 impl ProgressNotification {
     /// A `ProgressNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ProgressNotificationParams) -> Self {
         Self {
             params,
@@ -4119,6 +4210,7 @@ impl __rt::SchemaType for ProgressNotification {
         "ProgressNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4190,6 +4282,7 @@ pub struct __ProgressNotificationParamsBuilder {
     total: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationParamsBuilder {
     type Output = ProgressNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4247,7 +4340,6 @@ impl serde::Serialize for ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
         Self {
             progress_token,
@@ -4262,6 +4354,7 @@ impl __rt::SchemaType for ProgressNotificationParams {
         "ProgressNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4321,9 +4414,12 @@ impl __v::Validate for ProgressNotificationParams {
         }
     }
 }
+/// A paginated request object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4336,6 +4432,7 @@ pub struct __PaginatedRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestBuilder {
     type Output = PaginatedRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4383,7 +4480,6 @@ impl serde::Serialize for PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A `PaginatedRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -4397,6 +4493,7 @@ impl __rt::SchemaType for PaginatedRequest {
         "PaginatedRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4462,6 +4559,7 @@ pub struct __PaginatedRequestParamsBuilder {
     cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestParamsBuilder {
     type Output = PaginatedRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4514,6 +4612,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
         "PaginatedRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4551,9 +4650,12 @@ impl __v::Validate for PaginatedRequestParams {
         }
     }
 }
+/// A paginated result object with the keys `_meta` and `nextCursor`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -4569,6 +4671,7 @@ pub struct __PaginatedResultBuilder {
     next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedResultBuilder {
     type Output = PaginatedResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4623,6 +4726,7 @@ impl __rt::SchemaType for PaginatedResult {
         "PaginatedResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4682,6 +4786,7 @@ impl __v::Validate for PaginatedResult {
 /// Always carries `"method": "resources/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4694,6 +4799,7 @@ pub struct __ListResourcesRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesRequestBuilder {
     type Output = ListResourcesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4756,6 +4862,7 @@ impl __rt::SchemaType for ListResourcesRequest {
         "ListResourcesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4810,10 +4917,13 @@ impl __v::Validate for ListResourcesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `resources`: an array of [`Resource`].
     pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -4827,6 +4937,7 @@ pub struct __ListResourcesResultBuilder {
     resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesResultBuilder {
     type Output = ListResourcesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4886,7 +4997,6 @@ impl serde::Serialize for ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A `ListResourcesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resources: Vec<Resource>) -> Self {
         Self {
             meta: None,
@@ -4901,6 +5011,7 @@ impl __rt::SchemaType for ListResourcesResult {
         "ListResourcesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4973,6 +5084,7 @@ impl __v::Validate for ListResourcesResult {
 /// Always carries `"method": "resources/templates/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4985,6 +5097,7 @@ pub struct __ListResourceTemplatesRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
     type Output = ListResourceTemplatesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5047,6 +5160,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
         "ListResourceTemplatesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5101,10 +5215,13 @@ impl __v::Validate for ListResourceTemplatesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `resourceTemplates`: an array of [`ResourceTemplate`].
     pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -5118,6 +5235,7 @@ pub struct __ListResourceTemplatesResultBuilder {
     resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
     type Output = ListResourceTemplatesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5179,7 +5297,6 @@ impl serde::Serialize for ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         Self {
             meta: None,
@@ -5194,6 +5311,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
         "ListResourceTemplatesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5274,6 +5392,7 @@ impl __v::Validate for ListResourceTemplatesResult {
 /// Always carries `"method": "resources/read"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequest {
+    /// `params`: the parameters of this request.
     pub params: ReadResourceRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5286,6 +5405,7 @@ pub struct __ReadResourceRequestBuilder {
     params: Option<ReadResourceRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestBuilder {
     type Output = ReadResourceRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5343,7 +5463,6 @@ impl serde::Serialize for ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ReadResourceRequestParams) -> Self {
         Self {
             params,
@@ -5356,6 +5475,7 @@ impl __rt::SchemaType for ReadResourceRequest {
         "ReadResourceRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5419,6 +5539,7 @@ pub struct __ReadResourceRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
     type Output = ReadResourceRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5466,7 +5587,6 @@ impl serde::Serialize for ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -5479,6 +5599,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
         "ReadResourceRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5517,7 +5638,10 @@ impl __v::Validate for ReadResourceRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `contents`: an array of [`ReadResourceResultContentsItem`].
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -5530,6 +5654,7 @@ pub struct __ReadResourceResultBuilder {
     contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultBuilder {
     type Output = ReadResourceResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5582,7 +5707,6 @@ impl serde::Serialize for ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
         Self {
             meta: None,
@@ -5596,6 +5720,7 @@ impl __rt::SchemaType for ReadResourceResult {
         "ReadResourceResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5659,9 +5784,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -5683,6 +5808,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -5709,6 +5835,7 @@ pub enum __ReadResourceResultContentsItemBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultContentsItemBuilder {
     type Output = ReadResourceResultContentsItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5740,6 +5867,7 @@ impl __p::Builder for __ReadResourceResultContentsItemBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ReadResourceResultContentsItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
@@ -5806,6 +5934,7 @@ impl __v::Validate for ReadResourceResultContentsItem {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ReadResourceResultContentsItem {
     const NAME: &'static str = "ReadResourceResultContentsItem";
     const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -5866,6 +5995,7 @@ impl From<BlobResourceContents> for ReadResourceResultContentsItem {
 /// Always carries `"method": "notifications/resources/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5878,6 +6008,7 @@ pub struct __ResourceListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceListChangedNotificationBuilder {
     type Output = ResourceListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5940,6 +6071,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
         "ResourceListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5995,6 +6127,7 @@ impl __v::Validate for ResourceListChangedNotification {
 /// Always carries `"method": "resources/subscribe"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscribeRequest {
+    /// `params`: the parameters of this request.
     pub params: SubscribeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6007,6 +6140,7 @@ pub struct __SubscribeRequestBuilder {
     params: Option<SubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscribeRequestBuilder {
     type Output = SubscribeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6059,7 +6193,6 @@ impl serde::Serialize for SubscribeRequest {
 }
 impl SubscribeRequest {
     /// A `SubscribeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SubscribeRequestParams) -> Self {
         Self {
             params,
@@ -6072,6 +6205,7 @@ impl __rt::SchemaType for SubscribeRequest {
         "SubscribeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscribeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6135,6 +6269,7 @@ pub struct __SubscribeRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscribeRequestParamsBuilder {
     type Output = SubscribeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6182,7 +6317,6 @@ impl serde::Serialize for SubscribeRequestParams {
 }
 impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -6195,6 +6329,7 @@ impl __rt::SchemaType for SubscribeRequestParams {
         "SubscribeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscribeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6234,6 +6369,7 @@ impl __v::Validate for SubscribeRequestParams {
 /// Always carries `"method": "resources/unsubscribe"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsubscribeRequest {
+    /// `params`: the parameters of this request.
     pub params: UnsubscribeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6246,6 +6382,7 @@ pub struct __UnsubscribeRequestBuilder {
     params: Option<UnsubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsubscribeRequestBuilder {
     type Output = UnsubscribeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6303,7 +6440,6 @@ impl serde::Serialize for UnsubscribeRequest {
 }
 impl UnsubscribeRequest {
     /// A `UnsubscribeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: UnsubscribeRequestParams) -> Self {
         Self {
             params,
@@ -6316,6 +6452,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
         "UnsubscribeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsubscribeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6379,6 +6516,7 @@ pub struct __UnsubscribeRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsubscribeRequestParamsBuilder {
     type Output = UnsubscribeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6426,7 +6564,6 @@ impl serde::Serialize for UnsubscribeRequestParams {
 }
 impl UnsubscribeRequestParams {
     /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -6439,6 +6576,7 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
         "UnsubscribeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsubscribeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6478,6 +6616,7 @@ impl __v::Validate for UnsubscribeRequestParams {
 /// Always carries `"method": "notifications/resources/updated"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotification {
+    /// `params`: the parameters of this notification.
     pub params: ResourceUpdatedNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6490,6 +6629,7 @@ pub struct __ResourceUpdatedNotificationBuilder {
     params: Option<ResourceUpdatedNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationBuilder {
     type Output = ResourceUpdatedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6547,7 +6687,6 @@ impl serde::Serialize for ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
             params,
@@ -6560,6 +6699,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
         "ResourceUpdatedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6628,6 +6768,7 @@ pub struct __ResourceUpdatedNotificationParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
     type Output = ResourceUpdatedNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6675,7 +6816,6 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -6688,6 +6828,7 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
         "ResourceUpdatedNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6725,6 +6866,7 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
 /// A known resource that the server is capable of reading.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Resource {
+    /// `annotations`: [`AnnotatedAnnotations`].
     pub annotations: Option<AnnotatedAnnotations>,
     /// The URI of this resource.
     ///
@@ -6759,6 +6901,7 @@ pub struct __ResourceBuilder {
     size: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceBuilder {
     type Output = Resource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6828,7 +6971,6 @@ impl serde::Serialize for Resource {
 }
 impl Resource {
     /// A `Resource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
             annotations: None,
@@ -6846,6 +6988,7 @@ impl __rt::SchemaType for Resource {
         "Resource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Resource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6957,6 +7100,7 @@ impl __v::Validate for Resource {
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceTemplate {
+    /// `annotations`: [`AnnotatedAnnotations`].
     pub annotations: Option<AnnotatedAnnotations>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
@@ -6986,6 +7130,7 @@ pub struct __ResourceTemplateBuilder {
     mime_type: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceTemplateBuilder {
     type Output = ResourceTemplate;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7050,7 +7195,6 @@ impl serde::Serialize for ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A `ResourceTemplate` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri_template: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
             annotations: None,
@@ -7067,6 +7211,7 @@ impl __rt::SchemaType for ResourceTemplate {
         "ResourceTemplate"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceTemplate {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7181,6 +7326,7 @@ pub struct __ResourceContentsBuilder {
     mime_type: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceContentsBuilder {
     type Output = ResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7228,7 +7374,6 @@ impl serde::Serialize for ResourceContents {
 }
 impl ResourceContents {
     /// A `ResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7242,6 +7387,7 @@ impl __rt::SchemaType for ResourceContents {
         "ResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7292,6 +7438,7 @@ impl __v::Validate for ResourceContents {
         }
     }
 }
+/// A text resource contents object with the keys `uri`, `mimeType` and `text`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextResourceContents {
     /// The URI of this resource.
@@ -7314,6 +7461,7 @@ pub struct __TextResourceContentsBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextResourceContentsBuilder {
     type Output = TextResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7369,7 +7517,6 @@ impl serde::Serialize for TextResourceContents {
 }
 impl TextResourceContents {
     /// A `TextResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7384,6 +7531,7 @@ impl __rt::SchemaType for TextResourceContents {
         "TextResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7453,6 +7601,7 @@ impl __v::Validate for TextResourceContents {
         }
     }
 }
+/// A blob resource contents object with the keys `uri`, `mimeType` and `blob`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
@@ -7477,6 +7626,7 @@ pub struct __BlobResourceContentsBuilder {
     blob: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BlobResourceContentsBuilder {
     type Output = BlobResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7532,7 +7682,6 @@ impl serde::Serialize for BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7547,6 +7696,7 @@ impl __rt::SchemaType for BlobResourceContents {
         "BlobResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7622,6 +7772,7 @@ impl __v::Validate for BlobResourceContents {
 /// Always carries `"method": "prompts/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7634,6 +7785,7 @@ pub struct __ListPromptsRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsRequestBuilder {
     type Output = ListPromptsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7696,6 +7848,7 @@ impl __rt::SchemaType for ListPromptsRequest {
         "ListPromptsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7750,10 +7903,13 @@ impl __v::Validate for ListPromptsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `prompts`: an array of [`Prompt`].
     pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -7767,6 +7923,7 @@ pub struct __ListPromptsResultBuilder {
     prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsResultBuilder {
     type Output = ListPromptsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7823,7 +7980,6 @@ impl serde::Serialize for ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A `ListPromptsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(prompts: Vec<Prompt>) -> Self {
         Self {
             meta: None,
@@ -7838,6 +7994,7 @@ impl __rt::SchemaType for ListPromptsResult {
         "ListPromptsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7910,6 +8067,7 @@ impl __v::Validate for ListPromptsResult {
 /// Always carries `"method": "prompts/get"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequest {
+    /// `params`: the parameters of this request.
     pub params: GetPromptRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7922,6 +8080,7 @@ pub struct __GetPromptRequestBuilder {
     params: Option<GetPromptRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestBuilder {
     type Output = GetPromptRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7974,7 +8133,6 @@ impl serde::Serialize for GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: GetPromptRequestParams) -> Self {
         Self {
             params,
@@ -7987,6 +8145,7 @@ impl __rt::SchemaType for GetPromptRequest {
         "GetPromptRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8051,6 +8210,7 @@ pub struct __GetPromptRequestParamsBuilder {
     arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestParamsBuilder {
     type Output = GetPromptRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8103,7 +8263,6 @@ impl serde::Serialize for GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8117,6 +8276,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
         "GetPromptRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8170,9 +8330,12 @@ impl __v::Validate for GetPromptRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An optional description for the prompt.
     pub description: Option<String>,
+    /// `messages`: an array of [`PromptMessage`].
     pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -8186,6 +8349,7 @@ pub struct __GetPromptResultBuilder {
     messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultBuilder {
     type Output = GetPromptResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8240,7 +8404,6 @@ impl serde::Serialize for GetPromptResult {
 }
 impl GetPromptResult {
     /// A `GetPromptResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         Self {
             meta: None,
@@ -8255,6 +8418,7 @@ impl __rt::SchemaType for GetPromptResult {
         "GetPromptResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8343,6 +8507,7 @@ pub struct __PromptBuilder {
     arguments: Option<Vec<PromptArgument>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptBuilder {
     type Output = Prompt;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8397,7 +8562,6 @@ impl serde::Serialize for Prompt {
 }
 impl Prompt {
     /// A `Prompt` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8412,6 +8576,7 @@ impl __rt::SchemaType for Prompt {
         "Prompt"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Prompt {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8496,6 +8661,7 @@ pub struct __PromptArgumentBuilder {
     required: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptArgumentBuilder {
     type Output = PromptArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8550,7 +8716,6 @@ impl serde::Serialize for PromptArgument {
 }
 impl PromptArgument {
     /// A `PromptArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8565,6 +8730,7 @@ impl __rt::SchemaType for PromptArgument {
         "PromptArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8685,6 +8851,7 @@ impl __rt::SchemaType for Role {
         "Role"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Role {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -8730,7 +8897,9 @@ impl __v::Validate for Role {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`PromptMessageContent`].
     pub content: PromptMessageContent,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8743,6 +8912,7 @@ pub struct __PromptMessageBuilder {
     content: Option<PromptMessageContent>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptMessageBuilder {
     type Output = PromptMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8788,7 +8958,6 @@ impl serde::Serialize for PromptMessage {
 }
 impl PromptMessage {
     /// A `PromptMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: PromptMessageContent) -> Self {
         Self {
             role,
@@ -8802,6 +8971,7 @@ impl __rt::SchemaType for PromptMessage {
         "PromptMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8854,11 +9024,11 @@ impl __v::Validate for PromptMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptMessageContent {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`EmbeddedResource`]
+    /// `resource`: [`EmbeddedResource`]
     EmbeddedResource(EmbeddedResource),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -8886,6 +9056,7 @@ impl __rt::SchemaType for PromptMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptMessageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -8915,6 +9086,7 @@ pub enum __PromptMessageContentBuilder {
     EmbeddedResource(__EmbeddedResourceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptMessageContentBuilder {
     type Output = PromptMessageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8959,6 +9131,7 @@ impl PromptMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for PromptMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a PromptMessageContent object, chosen by `type`";
@@ -9045,7 +9218,9 @@ impl From<EmbeddedResource> for PromptMessageContent {
 /// Always carries `"type": "resource"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
+    /// `annotations`: [`AnnotatedAnnotations`].
     pub annotations: Option<AnnotatedAnnotations>,
+    /// `resource`: [`EmbeddedResourceResource`].
     pub resource: EmbeddedResourceResource,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9059,6 +9234,7 @@ pub struct __EmbeddedResourceBuilder {
     resource: Option<EmbeddedResourceResource>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceBuilder {
     type Output = EmbeddedResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9118,7 +9294,6 @@ impl serde::Serialize for EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource: EmbeddedResourceResource) -> Self {
         Self {
             annotations: None,
@@ -9132,6 +9307,7 @@ impl __rt::SchemaType for EmbeddedResource {
         "EmbeddedResource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9201,9 +9377,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -9225,6 +9401,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -9251,6 +9428,7 @@ pub enum __EmbeddedResourceResourceBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceResourceBuilder {
     type Output = EmbeddedResourceResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9282,6 +9460,7 @@ impl __p::Builder for __EmbeddedResourceResourceBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for EmbeddedResourceResource {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a EmbeddedResourceResource object";
@@ -9348,6 +9527,7 @@ impl __v::Validate for EmbeddedResourceResource {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for EmbeddedResourceResource {
     const NAME: &'static str = "EmbeddedResourceResource";
     const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -9408,6 +9588,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9420,6 +9601,7 @@ pub struct __PromptListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptListChangedNotificationBuilder {
     type Output = PromptListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9482,6 +9664,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
         "PromptListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9537,6 +9720,7 @@ impl __v::Validate for PromptListChangedNotification {
 /// Always carries `"method": "tools/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9549,6 +9733,7 @@ pub struct __ListToolsRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsRequestBuilder {
     type Output = ListToolsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9606,6 +9791,7 @@ impl __rt::SchemaType for ListToolsRequest {
         "ListToolsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9660,10 +9846,13 @@ impl __v::Validate for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `tools`: an array of [`Tool`].
     pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -9677,6 +9866,7 @@ pub struct __ListToolsResultBuilder {
     tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsResultBuilder {
     type Output = ListToolsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9731,7 +9921,6 @@ impl serde::Serialize for ListToolsResult {
 }
 impl ListToolsResult {
     /// A `ListToolsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(tools: Vec<Tool>) -> Self {
         Self {
             meta: None,
@@ -9746,6 +9935,7 @@ impl __rt::SchemaType for ListToolsResult {
         "ListToolsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9826,7 +10016,10 @@ impl __v::Validate for ListToolsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `content`: an array of [`CallToolResultContentItem`].
     pub content: Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
     ///
@@ -9844,6 +10037,7 @@ pub struct __CallToolResultBuilder {
     is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultBuilder {
     type Output = CallToolResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9896,7 +10090,6 @@ impl serde::Serialize for CallToolResult {
 }
 impl CallToolResult {
     /// A `CallToolResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(content: Vec<CallToolResultContentItem>) -> Self {
         Self {
             meta: None,
@@ -9911,6 +10104,7 @@ impl __rt::SchemaType for CallToolResult {
         "CallToolResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9988,11 +10182,11 @@ impl __v::Validate for CallToolResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultContentItem {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`EmbeddedResource`]
+    /// `resource`: [`EmbeddedResource`]
     EmbeddedResource(EmbeddedResource),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -10020,6 +10214,7 @@ impl __rt::SchemaType for CallToolResultContentItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResultContentItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -10049,6 +10244,7 @@ pub enum __CallToolResultContentItemBuilder {
     EmbeddedResource(__EmbeddedResourceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultContentItemBuilder {
     type Output = CallToolResultContentItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10093,6 +10289,7 @@ impl CallToolResultContentItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CallToolResultContentItem {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CallToolResultContentItem object, chosen by `type`";
@@ -10181,6 +10378,7 @@ impl From<EmbeddedResource> for CallToolResultContentItem {
 /// Always carries `"method": "tools/call"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequest {
+    /// `params`: the parameters of this request.
     pub params: CallToolRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10193,6 +10391,7 @@ pub struct __CallToolRequestBuilder {
     params: Option<CallToolRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestBuilder {
     type Output = CallToolRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10245,7 +10444,6 @@ impl serde::Serialize for CallToolRequest {
 }
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CallToolRequestParams) -> Self {
         Self {
             params,
@@ -10258,6 +10456,7 @@ impl __rt::SchemaType for CallToolRequest {
         "CallToolRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10307,7 +10506,9 @@ impl __v::Validate for CallToolRequest {
 /// The inline type of [`CallToolRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
+    /// `name`: a string.
     pub name: String,
+    /// `arguments`: a JSON object.
     pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10320,6 +10521,7 @@ pub struct __CallToolRequestParamsBuilder {
     arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestParamsBuilder {
     type Output = CallToolRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10372,7 +10574,6 @@ impl serde::Serialize for CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -10386,6 +10587,7 @@ impl __rt::SchemaType for CallToolRequestParams {
         "CallToolRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10440,6 +10642,7 @@ impl __v::Validate for CallToolRequestParams {
 /// Always carries `"method": "notifications/tools/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10452,6 +10655,7 @@ pub struct __ToolListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolListChangedNotificationBuilder {
     type Output = ToolListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10514,6 +10718,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
         "ToolListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10585,6 +10790,7 @@ pub struct __ToolBuilder {
     input_schema: Option<ToolInputSchema>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolBuilder {
     type Output = Tool;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10637,7 +10843,6 @@ impl serde::Serialize for Tool {
 }
 impl Tool {
     /// A `Tool` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
         Self {
             name: name.into(),
@@ -10652,6 +10857,7 @@ impl __rt::SchemaType for Tool {
         "Tool"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Tool {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10722,7 +10928,9 @@ impl __v::Validate for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
+    /// `properties`: an object whose values are JSON objects.
     pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    /// `required`: an array of strings.
     pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10736,6 +10944,7 @@ pub struct __ToolInputSchemaBuilder {
     required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolInputSchemaBuilder {
     type Output = ToolInputSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10795,6 +11004,7 @@ impl __rt::SchemaType for ToolInputSchema {
         "ToolInputSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolInputSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10865,6 +11075,7 @@ impl __v::Validate for ToolInputSchema {
 /// Always carries `"method": "logging/setLevel"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
+    /// `params`: the parameters of this request.
     pub params: SetLevelRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10877,6 +11088,7 @@ pub struct __SetLevelRequestBuilder {
     params: Option<SetLevelRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SetLevelRequestBuilder {
     type Output = SetLevelRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10929,7 +11141,6 @@ impl serde::Serialize for SetLevelRequest {
 }
 impl SetLevelRequest {
     /// A `SetLevelRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SetLevelRequestParams) -> Self {
         Self {
             params,
@@ -10942,6 +11153,7 @@ impl __rt::SchemaType for SetLevelRequest {
         "SetLevelRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SetLevelRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11003,6 +11215,7 @@ pub struct __SetLevelRequestParamsBuilder {
     level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SetLevelRequestParamsBuilder {
     type Output = SetLevelRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11050,7 +11263,6 @@ impl serde::Serialize for SetLevelRequestParams {
 }
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: LoggingLevel) -> Self {
         Self {
             level,
@@ -11063,6 +11275,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
         "SetLevelRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SetLevelRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11101,6 +11314,7 @@ impl __v::Validate for SetLevelRequestParams {
 /// Always carries `"method": "notifications/message"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
+    /// `params`: the parameters of this notification.
     pub params: LoggingMessageNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11113,6 +11327,7 @@ pub struct __LoggingMessageNotificationBuilder {
     params: Option<LoggingMessageNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationBuilder {
     type Output = LoggingMessageNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11170,7 +11385,6 @@ impl serde::Serialize for LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: LoggingMessageNotificationParams) -> Self {
         Self {
             params,
@@ -11183,6 +11397,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
         "LoggingMessageNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11255,6 +11470,7 @@ pub struct __LoggingMessageNotificationParamsBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
     type Output = LoggingMessageNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11310,7 +11526,6 @@ impl serde::Serialize for LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: LoggingLevel, data: serde_json::Value) -> Self {
         Self {
             level,
@@ -11325,6 +11540,7 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
         "LoggingMessageNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11477,6 +11693,7 @@ impl __rt::SchemaType for LoggingLevel {
         "LoggingLevel"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingLevel {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -11525,6 +11742,7 @@ impl __v::Validate for LoggingLevel {
 /// Always carries `"method": "sampling/createMessage"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequest {
+    /// `params`: the parameters of this request.
     pub params: CreateMessageRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11537,6 +11755,7 @@ pub struct __CreateMessageRequestBuilder {
     params: Option<CreateMessageRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestBuilder {
     type Output = CreateMessageRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11594,7 +11813,6 @@ impl serde::Serialize for CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CreateMessageRequestParams) -> Self {
         Self {
             params,
@@ -11607,6 +11825,7 @@ impl __rt::SchemaType for CreateMessageRequest {
         "CreateMessageRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11717,6 +11936,7 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
         "CreateMessageRequestParamsIncludeContext"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -11763,6 +11983,7 @@ impl __v::Validate for CreateMessageRequestParamsIncludeContext {
 /// The inline type of [`CreateMessageRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
+    /// `messages`: an array of [`SamplingMessage`].
     pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: Option<ModelPreferences>,
@@ -11774,6 +11995,7 @@ pub struct CreateMessageRequestParams {
     pub temperature: Option<serde_json::Number>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     pub max_tokens: i64,
+    /// `stopSequences`: an array of strings.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: Option<__rt::JsonObject>,
@@ -11794,6 +12016,7 @@ pub struct __CreateMessageRequestParamsBuilder {
     metadata: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
     type Output = CreateMessageRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11884,7 +12107,6 @@ impl serde::Serialize for CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         Self {
             messages,
@@ -11904,6 +12126,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
         "CreateMessageRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12044,8 +12267,12 @@ impl __v::Validate for CreateMessageRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
     pub model: String,
@@ -12065,6 +12292,7 @@ pub struct __CreateMessageResultBuilder {
     stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageResultBuilder {
     type Output = CreateMessageResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12130,7 +12358,6 @@ impl serde::Serialize for CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         role: Role,
         content: SamplingMessageContent,
@@ -12151,6 +12378,7 @@ impl __rt::SchemaType for CreateMessageResult {
         "CreateMessageResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12309,6 +12537,7 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
         "CreateMessageResultStopReason"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResultStopReason {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -12345,7 +12574,9 @@ impl __v::Validate for CreateMessageResultStopReason {
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12358,6 +12589,7 @@ pub struct __SamplingMessageBuilder {
     content: Option<SamplingMessageContent>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageBuilder {
     type Output = SamplingMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12403,7 +12635,6 @@ impl serde::Serialize for SamplingMessage {
 }
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
         Self {
             role,
@@ -12417,6 +12648,7 @@ impl __rt::SchemaType for SamplingMessage {
         "SamplingMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12469,9 +12701,9 @@ impl __v::Validate for SamplingMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -12497,6 +12729,7 @@ impl __rt::SchemaType for SamplingMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<TextContent as __p::Shape>::score(v), <ImageContent as __p::Shape>::score(v)]
@@ -12517,6 +12750,7 @@ pub enum __SamplingMessageContentBuilder {
     ImageContent(__ImageContentBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageContentBuilder {
     type Output = SamplingMessageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12556,6 +12790,7 @@ impl SamplingMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for SamplingMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContent object, chosen by `type`";
@@ -12629,6 +12864,7 @@ impl From<ImageContent> for SamplingMessageContent {
 /// Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotated {
+    /// `annotations`: [`AnnotatedAnnotations`].
     pub annotations: Option<AnnotatedAnnotations>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12640,6 +12876,7 @@ pub struct __AnnotatedBuilder {
     annotations: Option<AnnotatedAnnotations>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AnnotatedBuilder {
     type Output = Annotated;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12689,6 +12926,7 @@ impl __rt::SchemaType for Annotated {
         "Annotated"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Annotated {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12756,6 +12994,7 @@ pub struct __AnnotatedAnnotationsBuilder {
     priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AnnotatedAnnotationsBuilder {
     type Output = AnnotatedAnnotations;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12813,6 +13052,7 @@ impl __rt::SchemaType for AnnotatedAnnotations {
         "AnnotatedAnnotations"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for AnnotatedAnnotations {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12873,6 +13113,7 @@ impl __v::Validate for AnnotatedAnnotations {
 /// Always carries `"type": "text"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextContent {
+    /// `annotations`: [`AnnotatedAnnotations`].
     pub annotations: Option<AnnotatedAnnotations>,
     /// The text content of the message.
     pub text: String,
@@ -12888,6 +13129,7 @@ pub struct __TextContentBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextContentBuilder {
     type Output = TextContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12942,7 +13184,6 @@ impl serde::Serialize for TextContent {
 }
 impl TextContent {
     /// A `TextContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             annotations: None,
@@ -12956,6 +13197,7 @@ impl __rt::SchemaType for TextContent {
         "TextContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13019,6 +13261,7 @@ impl __v::Validate for TextContent {
 /// Always carries `"type": "image"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ImageContent {
+    /// `annotations`: [`AnnotatedAnnotations`].
     pub annotations: Option<AnnotatedAnnotations>,
     /// The base64-encoded image data.
     ///
@@ -13039,6 +13282,7 @@ pub struct __ImageContentBuilder {
     mime_type: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImageContentBuilder {
     type Output = ImageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13096,7 +13340,6 @@ impl serde::Serialize for ImageContent {
 }
 impl ImageContent {
     /// A `ImageContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self {
             annotations: None,
@@ -13111,6 +13354,7 @@ impl __rt::SchemaType for ImageContent {
         "ImageContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ImageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13248,6 +13492,7 @@ pub struct __ModelPreferencesBuilder {
     intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelPreferencesBuilder {
     type Output = ModelPreferences;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13316,6 +13561,7 @@ impl __rt::SchemaType for ModelPreferences {
         "ModelPreferences"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelPreferences {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13432,6 +13678,7 @@ pub struct __ModelHintBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelHintBuilder {
     type Output = ModelHint;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13479,6 +13726,7 @@ impl __rt::SchemaType for ModelHint {
         "ModelHint"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelHint {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13521,6 +13769,7 @@ impl __v::Validate for ModelHint {
 /// Always carries `"method": "completion/complete"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
+    /// `params`: the parameters of this request.
     pub params: CompleteRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -13533,6 +13782,7 @@ pub struct __CompleteRequestBuilder {
     params: Option<CompleteRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestBuilder {
     type Output = CompleteRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13585,7 +13835,6 @@ impl serde::Serialize for CompleteRequest {
 }
 impl CompleteRequest {
     /// A `CompleteRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CompleteRequestParams) -> Self {
         Self {
             params,
@@ -13598,6 +13847,7 @@ impl __rt::SchemaType for CompleteRequest {
         "CompleteRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13651,9 +13901,9 @@ impl __v::Validate for CompleteRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
-    /// [`PromptReference`]
+    /// `ref/prompt`: [`PromptReference`]
     PromptReference(PromptReference),
-    /// [`ResourceReference`]
+    /// `ref/resource`: [`ResourceReference`]
     ResourceReference(ResourceReference),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -13679,6 +13929,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsRef {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -13705,6 +13956,7 @@ pub enum __CompleteRequestParamsRefBuilder {
     ResourceReference(__ResourceReferenceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsRefBuilder {
     type Output = CompleteRequestParamsRef;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13744,6 +13996,7 @@ impl CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
@@ -13836,6 +14089,7 @@ pub struct __CompleteRequestParamsArgumentBuilder {
     value: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
     type Output = CompleteRequestParamsArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13886,7 +14140,6 @@ impl serde::Serialize for CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -13900,6 +14153,7 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
         "CompleteRequestParamsArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13948,6 +14202,7 @@ impl __v::Validate for CompleteRequestParamsArgument {
 /// The inline type of [`CompleteRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
+    /// `ref`: [`CompleteRequestParamsRef`].
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
@@ -13962,6 +14217,7 @@ pub struct __CompleteRequestParamsBuilder {
     argument: Option<CompleteRequestParamsArgument>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsBuilder {
     type Output = CompleteRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14012,7 +14268,6 @@ impl serde::Serialize for CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         r#ref: CompleteRequestParamsRef,
         argument: CompleteRequestParamsArgument,
@@ -14029,6 +14284,7 @@ impl __rt::SchemaType for CompleteRequestParams {
         "CompleteRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14081,7 +14337,10 @@ impl __v::Validate for CompleteRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `completion`: [`CompleteResultCompletion`].
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -14094,6 +14353,7 @@ pub struct __CompleteResultBuilder {
     completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultBuilder {
     type Output = CompleteResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14141,7 +14401,6 @@ impl serde::Serialize for CompleteResult {
 }
 impl CompleteResult {
     /// A `CompleteResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(completion: CompleteResultCompletion) -> Self {
         Self {
             meta: None,
@@ -14155,6 +14414,7 @@ impl __rt::SchemaType for CompleteResult {
         "CompleteResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14232,6 +14492,7 @@ pub struct __CompleteResultCompletionBuilder {
     has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultCompletionBuilder {
     type Output = CompleteResultCompletion;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14289,7 +14550,6 @@ impl serde::Serialize for CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(values: Vec<String>) -> Self {
         Self {
             values,
@@ -14304,6 +14564,7 @@ impl __rt::SchemaType for CompleteResultCompletion {
         "CompleteResultCompletion"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14387,6 +14648,7 @@ pub struct __ResourceReferenceBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceReferenceBuilder {
     type Output = ResourceReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14441,7 +14703,6 @@ impl serde::Serialize for ResourceReference {
 }
 impl ResourceReference {
     /// A `ResourceReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -14454,6 +14715,7 @@ impl __rt::SchemaType for ResourceReference {
         "ResourceReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14519,6 +14781,7 @@ pub struct __PromptReferenceBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptReferenceBuilder {
     type Output = PromptReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14571,7 +14834,6 @@ impl serde::Serialize for PromptReference {
 }
 impl PromptReference {
     /// A `PromptReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -14584,6 +14846,7 @@ impl __rt::SchemaType for PromptReference {
         "PromptReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14641,6 +14904,7 @@ impl __v::Validate for PromptReference {
 /// Always carries `"method": "roots/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14653,6 +14917,7 @@ pub struct __ListRootsRequestBuilder {
     params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsRequestBuilder {
     type Output = ListRootsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14710,6 +14975,7 @@ impl __rt::SchemaType for ListRootsRequest {
         "ListRootsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14766,7 +15032,10 @@ impl __v::Validate for ListRootsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `roots`: an array of [`Root`].
     pub roots: Vec<Root>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -14779,6 +15048,7 @@ pub struct __ListRootsResultBuilder {
     roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsResultBuilder {
     type Output = ListRootsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14826,7 +15096,6 @@ impl serde::Serialize for ListRootsResult {
 }
 impl ListRootsResult {
     /// A `ListRootsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(roots: Vec<Root>) -> Self {
         Self {
             meta: None,
@@ -14840,6 +15109,7 @@ impl __rt::SchemaType for ListRootsResult {
         "ListRootsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14917,6 +15187,7 @@ pub struct __RootBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RootBuilder {
     type Output = Root;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14964,7 +15235,6 @@ impl serde::Serialize for Root {
 }
 impl Root {
     /// A `Root` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -14978,6 +15248,7 @@ impl __rt::SchemaType for Root {
         "Root"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Root {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15035,6 +15306,7 @@ impl __v::Validate for Root {
 /// Always carries `"method": "notifications/roots/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -15047,6 +15319,7 @@ pub struct __RootsListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RootsListChangedNotificationBuilder {
     type Output = RootsListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15109,6 +15382,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
         "RootsListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RootsListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15159,36 +15433,38 @@ impl __v::Validate for RootsListChangedNotification {
         }
     }
 }
+/// A client request: one of `ping`, `initialize`, `completion/complete`, `logging/setLevel`, `prompts/get`, `prompts/list`, `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe`, `resources/unsubscribe`, `tools/call` or `tools/list` (dispatched on `method`).
+///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// [`PingRequest`]
+    /// `ping`: [`PingRequest`]
     PingRequest(PingRequest),
-    /// [`InitializeRequest`]
+    /// `initialize`: [`InitializeRequest`]
     InitializeRequest(InitializeRequest),
-    /// [`CompleteRequest`]
+    /// `completion/complete`: [`CompleteRequest`]
     CompleteRequest(CompleteRequest),
-    /// [`SetLevelRequest`]
+    /// `logging/setLevel`: [`SetLevelRequest`]
     SetLevelRequest(SetLevelRequest),
-    /// [`GetPromptRequest`]
+    /// `prompts/get`: [`GetPromptRequest`]
     GetPromptRequest(GetPromptRequest),
-    /// [`ListPromptsRequest`]
+    /// `prompts/list`: [`ListPromptsRequest`]
     ListPromptsRequest(ListPromptsRequest),
-    /// [`ListResourcesRequest`]
+    /// `resources/list`: [`ListResourcesRequest`]
     ListResourcesRequest(ListResourcesRequest),
-    /// [`ListResourceTemplatesRequest`]
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`]
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// [`ReadResourceRequest`]
+    /// `resources/read`: [`ReadResourceRequest`]
     ReadResourceRequest(ReadResourceRequest),
-    /// [`SubscribeRequest`]
+    /// `resources/subscribe`: [`SubscribeRequest`]
     SubscribeRequest(SubscribeRequest),
-    /// [`UnsubscribeRequest`]
+    /// `resources/unsubscribe`: [`UnsubscribeRequest`]
     UnsubscribeRequest(UnsubscribeRequest),
-    /// [`CallToolRequest`]
+    /// `tools/call`: [`CallToolRequest`]
     CallToolRequest(CallToolRequest),
-    /// [`ListToolsRequest`]
+    /// `tools/list`: [`ListToolsRequest`]
     ListToolsRequest(ListToolsRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -15236,6 +15512,7 @@ impl __rt::SchemaType for ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -15295,6 +15572,7 @@ pub enum __ClientRequestBuilder {
     ListToolsRequest(__ListToolsRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientRequestBuilder {
     type Output = ClientRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15387,6 +15665,7 @@ impl ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
@@ -15636,18 +15915,20 @@ impl ClientRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A client notification: one of `notifications/cancelled`, `notifications/progress`, `notifications/initialized` or `notifications/roots/list_changed` (dispatched on `method`).
+///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
-    /// [`CancelledNotification`]
+    /// `notifications/cancelled`: [`CancelledNotification`]
     CancelledNotification(CancelledNotification),
-    /// [`ProgressNotification`]
+    /// `notifications/progress`: [`ProgressNotification`]
     ProgressNotification(ProgressNotification),
-    /// [`InitializedNotification`]
+    /// `notifications/initialized`: [`InitializedNotification`]
     InitializedNotification(InitializedNotification),
-    /// [`RootsListChangedNotification`]
+    /// `notifications/roots/list_changed`: [`RootsListChangedNotification`]
     RootsListChangedNotification(RootsListChangedNotification),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -15677,6 +15958,7 @@ impl __rt::SchemaType for ClientNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -15709,6 +15991,7 @@ pub enum __ClientNotificationBuilder {
     RootsListChangedNotification(__RootsListChangedNotificationBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientNotificationBuilder {
     type Output = ClientNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15762,6 +16045,7 @@ impl ClientNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientNotification object, chosen by `method`";
@@ -15864,16 +16148,18 @@ impl ClientNotification {
         self.tag().unwrap_or_default()
     }
 }
+/// A client result: one of [`EmptyResult`], [`CreateMessageResult`] or [`ListRootsResult`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
 }
 impl serde::Serialize for ClientResult {
@@ -15897,6 +16183,7 @@ impl __rt::SchemaType for ClientResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -15926,6 +16213,7 @@ pub enum __ClientResultBuilder {
     CreateMessageResult(__CreateMessageResultBuilder),
     ListRootsResult(__ListRootsResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientResultBuilder {
     type Output = ClientResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15955,6 +16243,7 @@ impl __p::Builder for __ClientResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ClientResult {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a ClientResult object";
@@ -16064,6 +16353,7 @@ impl __v::Validate for ClientResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ClientResult {
     const NAME: &'static str = "ClientResult";
     const NO_MEMBER: &'static str = "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)";
@@ -16131,16 +16421,18 @@ impl From<ListRootsResult> for ClientResult {
         Self::ListRootsResult(v)
     }
 }
+/// A server request: one of `ping`, `sampling/createMessage` or `roots/list` (dispatched on `method`).
+///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
-    /// [`PingRequest`]
+    /// `ping`: [`PingRequest`]
     PingRequest(PingRequest),
-    /// [`CreateMessageRequest`]
+    /// `sampling/createMessage`: [`CreateMessageRequest`]
     CreateMessageRequest(CreateMessageRequest),
-    /// [`ListRootsRequest`]
+    /// `roots/list`: [`ListRootsRequest`]
     ListRootsRequest(ListRootsRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -16168,6 +16460,7 @@ impl __rt::SchemaType for ServerRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -16197,6 +16490,7 @@ pub enum __ServerRequestBuilder {
     ListRootsRequest(__ListRootsRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerRequestBuilder {
     type Output = ServerRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16239,6 +16533,7 @@ impl ServerRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ServerRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerRequest object, chosen by `method`";
@@ -16343,24 +16638,26 @@ impl ServerRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A server notification: one of `notifications/cancelled`, `notifications/progress`, `notifications/message`, `notifications/resources/updated`, `notifications/resources/list_changed`, `notifications/tools/list_changed` or `notifications/prompts/list_changed` (dispatched on `method`).
+///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
-    /// [`CancelledNotification`]
+    /// `notifications/cancelled`: [`CancelledNotification`]
     CancelledNotification(CancelledNotification),
-    /// [`ProgressNotification`]
+    /// `notifications/progress`: [`ProgressNotification`]
     ProgressNotification(ProgressNotification),
-    /// [`LoggingMessageNotification`]
+    /// `notifications/message`: [`LoggingMessageNotification`]
     LoggingMessageNotification(LoggingMessageNotification),
-    /// [`ResourceUpdatedNotification`]
+    /// `notifications/resources/updated`: [`ResourceUpdatedNotification`]
     ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// [`ResourceListChangedNotification`]
+    /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`]
     ResourceListChangedNotification(ResourceListChangedNotification),
-    /// [`ToolListChangedNotification`]
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`]
     ToolListChangedNotification(ToolListChangedNotification),
-    /// [`PromptListChangedNotification`]
+    /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`]
     PromptListChangedNotification(PromptListChangedNotification),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -16396,6 +16693,7 @@ impl __rt::SchemaType for ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -16437,6 +16735,7 @@ pub enum __ServerNotificationBuilder {
     PromptListChangedNotification(__PromptListChangedNotificationBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerNotificationBuilder {
     type Output = ServerNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16519,6 +16818,7 @@ impl ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
@@ -16662,30 +16962,32 @@ impl ServerNotification {
         self.tag().unwrap_or_default()
     }
 }
+/// A server result: one of [`EmptyResult`], [`InitializeResult`], [`CompleteResult`], [`GetPromptResult`], [`ListPromptsResult`], [`ListResourcesResult`], [`ListResourceTemplatesResult`], [`ReadResourceResult`], [`CallToolResult`] or [`ListToolsResult`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`InitializeResult`]
+    /// [`InitializeResult`] (with `protocolVersion`, `capabilities`, `serverInfo`)
     InitializeResult(InitializeResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `tools`)
     ListToolsResult(ListToolsResult),
 }
 impl serde::Serialize for ServerResult {
@@ -16723,6 +17025,7 @@ impl __rt::SchemaType for ServerResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -16773,6 +17076,7 @@ pub enum __ServerResultBuilder {
     CallToolResult(__CallToolResultBuilder),
     ListToolsResult(__ListToolsResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerResultBuilder {
     type Output = ServerResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16830,6 +17134,7 @@ impl __p::Builder for __ServerResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ServerResult {
     const MEMBERS: usize = 10usize;
     const EXPECTING: &'static str = "a ServerResult object";
@@ -17076,6 +17381,7 @@ impl __v::Validate for ServerResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ServerResult {
     const NAME: &'static str = "ServerResult";
     const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)";

@@ -3,7 +3,12 @@
 //! MCP protocol version 2025-03-26.
 //!
 //! Generated from `mcp-spec/schema/2025-03-26/schema.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
@@ -16,15 +21,15 @@ pub const SCHEMA_LABEL: &str = "2025-03-26";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
     /// [`JSONRPCBatchRequest`]
     JSONRPCBatchRequest(JSONRPCBatchRequest),
-    /// [`JSONRPCResponse`]
+    /// [`JSONRPCResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResponse(JSONRPCResponse),
-    /// [`JSONRPCError`]
+    /// [`JSONRPCError`] (with `jsonrpc`: "2.0", `id`, `error`)
     JSONRPCError(JSONRPCError),
     /// [`JSONRPCBatchResponse`]
     JSONRPCBatchResponse(JSONRPCBatchResponse),
@@ -56,6 +61,7 @@ impl __rt::SchemaType for JSONRPCMessage {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -180,9 +186,9 @@ pub type JSONRPCBatchRequest = Vec<JSONRPCBatchRequestItem>;
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchRequestItem {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
 }
 impl serde::Serialize for JSONRPCBatchRequestItem {
@@ -204,6 +210,7 @@ impl __rt::SchemaType for JSONRPCBatchRequestItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCBatchRequestItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -230,6 +237,7 @@ pub enum __JSONRPCBatchRequestItemBuilder {
     JSONRPCRequest(__JSONRPCRequestBuilder),
     JSONRPCNotification(__JSONRPCNotificationBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCBatchRequestItemBuilder {
     type Output = JSONRPCBatchRequestItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -259,6 +267,7 @@ impl __p::Builder for __JSONRPCBatchRequestItemBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for JSONRPCBatchRequestItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a JSONRPCBatchRequestItem object";
@@ -318,6 +327,7 @@ impl __v::Validate for JSONRPCBatchRequestItem {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for JSONRPCBatchRequestItem {
     const NAME: &'static str = "JSONRPCBatchRequestItem";
     const NO_MEMBER: &'static str = "matches no member of JSONRPCBatchRequestItem; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\")";
@@ -396,9 +406,9 @@ pub type JSONRPCBatchResponse = Vec<JSONRPCBatchResponseItem>;
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCBatchResponseItem {
-    /// [`JSONRPCResponse`]
+    /// [`JSONRPCResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResponse(JSONRPCResponse),
-    /// [`JSONRPCError`]
+    /// [`JSONRPCError`] (with `jsonrpc`: "2.0", `id`, `error`)
     JSONRPCError(JSONRPCError),
 }
 impl serde::Serialize for JSONRPCBatchResponseItem {
@@ -420,6 +430,7 @@ impl __rt::SchemaType for JSONRPCBatchResponseItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCBatchResponseItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -443,6 +454,7 @@ pub enum __JSONRPCBatchResponseItemBuilder {
     JSONRPCResponse(__JSONRPCResponseBuilder),
     JSONRPCError(__JSONRPCErrorBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCBatchResponseItemBuilder {
     type Output = JSONRPCBatchResponseItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -470,6 +482,7 @@ impl __p::Builder for __JSONRPCBatchResponseItemBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for JSONRPCBatchResponseItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a JSONRPCBatchResponseItem object";
@@ -536,6 +549,7 @@ impl __v::Validate for JSONRPCBatchResponseItem {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for JSONRPCBatchResponseItem {
     const NAME: &'static str = "JSONRPCBatchResponseItem";
     const NO_MEMBER: &'static str = "matches no member of JSONRPCBatchResponseItem; expected JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)";
@@ -603,7 +617,9 @@ impl From<JSONRPCError> for JSONRPCBatchResponseItem {
         Self::JSONRPCError(v)
     }
 }
+/// The schema's constant `LATEST_PROTOCOL_VERSION`: `"2025-03-26"`.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-03-26";
+/// The schema's constant `JSONRPC_VERSION`: `"2.0"`.
 pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
 ///
@@ -612,9 +628,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -636,6 +652,7 @@ impl __rt::SchemaType for ProgressToken {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressToken {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -759,9 +776,12 @@ impl From<i64> for ProgressToken {
 }
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
+/// A request object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -774,6 +794,7 @@ pub struct __RequestBuilder {
     params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestBuilder {
     type Output = Request;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -821,7 +842,6 @@ impl serde::Serialize for Request {
 }
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -835,6 +855,7 @@ impl __rt::SchemaType for Request {
         "Request"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Request {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -899,6 +920,7 @@ pub struct __RequestParamsMetaBuilder {
     progress_token: Option<ProgressToken>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestParamsMetaBuilder {
     type Output = RequestParamsMeta;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -950,6 +972,7 @@ impl __rt::SchemaType for RequestParamsMeta {
         "RequestParamsMeta"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestParamsMeta {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -990,6 +1013,7 @@ impl __v::Validate for RequestParamsMeta {
 /// The inline type of [`Request`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Option<RequestParamsMeta>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1001,6 +1025,7 @@ pub struct __RequestParamsBuilder {
     meta: Option<RequestParamsMeta>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestParamsBuilder {
     type Output = RequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1048,6 +1073,7 @@ impl __rt::SchemaType for RequestParams {
         "RequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1086,9 +1112,12 @@ impl __v::Validate for RequestParams {
         }
     }
 }
+/// A notification object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1101,6 +1130,7 @@ pub struct __NotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationBuilder {
     type Output = Notification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1148,7 +1178,6 @@ impl serde::Serialize for Notification {
 }
 impl Notification {
     /// A `Notification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -1162,6 +1191,7 @@ impl __rt::SchemaType for Notification {
         "Notification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Notification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1215,6 +1245,8 @@ impl __v::Validate for Notification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1226,6 +1258,7 @@ pub struct __NotificationParamsBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationParamsBuilder {
     type Output = NotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1278,6 +1311,7 @@ impl __rt::SchemaType for NotificationParams {
         "NotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1316,11 +1350,14 @@ impl __v::Validate for NotificationParams {
         }
     }
 }
+/// A result object with the key `_meta`.
 ///
 /// The schema's `Result`, named `BaseResult` in Rust: `use` of a whole version module would otherwise shadow `std::result::Result`; `EmptyResult` keeps its name.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BaseResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1332,6 +1369,7 @@ pub struct __ResultBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResultBuilder {
     type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1379,6 +1417,7 @@ impl __rt::SchemaType for BaseResult {
         "Result"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1427,9 +1466,9 @@ impl __v::Validate for BaseResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -1451,6 +1490,7 @@ impl __rt::SchemaType for RequestId {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestId {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -1577,8 +1617,11 @@ impl From<i64> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1593,6 +1636,7 @@ pub struct __JSONRPCRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCRequestBuilder {
     type Output = JSONRPCRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1653,7 +1697,6 @@ impl serde::Serialize for JSONRPCRequest {
 }
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
         Self {
             method: method.into(),
@@ -1668,6 +1711,7 @@ impl __rt::SchemaType for JSONRPCRequest {
         "JSONRPCRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1755,7 +1799,9 @@ impl __v::Validate for JSONRPCRequest {
 /// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1769,6 +1815,7 @@ pub struct __JSONRPCNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCNotificationBuilder {
     type Output = JSONRPCNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1831,7 +1878,6 @@ impl serde::Serialize for JSONRPCNotification {
 }
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -1845,6 +1891,7 @@ impl __rt::SchemaType for JSONRPCNotification {
         "JSONRPCNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1935,7 +1982,9 @@ impl __v::Validate for JSONRPCNotification {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: BaseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1949,6 +1998,7 @@ pub struct __JSONRPCResponseBuilder {
     result: Option<BaseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCResponseBuilder {
     type Output = JSONRPCResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2004,7 +2054,6 @@ impl serde::Serialize for JSONRPCResponse {
 }
 impl JSONRPCResponse {
     /// A `JSONRPCResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: BaseResult) -> Self {
         Self {
             id,
@@ -2018,6 +2067,7 @@ impl __rt::SchemaType for JSONRPCResponse {
         "JSONRPCResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2085,17 +2135,24 @@ impl __v::Validate for JSONRPCResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
+/// The schema's constant `PARSE_ERROR`: `-32700`.
 pub const PARSE_ERROR: i64 = -32700;
+/// The schema's constant `INVALID_REQUEST`: `-32600`.
 pub const INVALID_REQUEST: i64 = -32600;
+/// The schema's constant `METHOD_NOT_FOUND`: `-32601`.
 pub const METHOD_NOT_FOUND: i64 = -32601;
+/// The schema's constant `INVALID_PARAMS`: `-32602`.
 pub const INVALID_PARAMS: i64 = -32602;
+/// The schema's constant `INTERNAL_ERROR`: `-32603`.
 pub const INTERNAL_ERROR: i64 = -32603;
 /// A response to a request that indicates an error occurred.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCError {
+    /// `id`: the ID of the request this error answers.
     pub id: RequestId,
+    /// `error`: what went wrong.
     pub error: JSONRPCErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2109,6 +2166,7 @@ pub struct __JSONRPCErrorBuilder {
     error: Option<JSONRPCErrorError>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCErrorBuilder {
     type Output = JSONRPCError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2164,7 +2222,6 @@ impl serde::Serialize for JSONRPCError {
 }
 impl JSONRPCError {
     /// A `JSONRPCError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, error: JSONRPCErrorError) -> Self {
         Self {
             id,
@@ -2178,6 +2235,7 @@ impl __rt::SchemaType for JSONRPCError {
         "JSONRPCError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2281,6 +2339,7 @@ pub struct __JSONRPCErrorErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCErrorErrorBuilder {
     type Output = JSONRPCErrorError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2333,7 +2392,6 @@ impl serde::Serialize for JSONRPCErrorError {
 }
 impl JSONRPCErrorError {
     /// A `JSONRPCErrorError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         Self {
             code,
@@ -2348,6 +2406,7 @@ impl __rt::SchemaType for JSONRPCErrorError {
         "JSONRPCErrorError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCErrorError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2413,6 +2472,7 @@ pub type EmptyResult = BaseResult;
 /// Always carries `"method": "notifications/cancelled"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
+    /// `params`: the parameters of this notification.
     pub params: CancelledNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2425,6 +2485,7 @@ pub struct __CancelledNotificationBuilder {
     params: Option<CancelledNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationBuilder {
     type Output = CancelledNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2482,7 +2543,6 @@ impl serde::Serialize for CancelledNotification {
 }
 impl CancelledNotification {
     /// A `CancelledNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CancelledNotificationParams) -> Self {
         Self {
             params,
@@ -2495,6 +2555,7 @@ impl __rt::SchemaType for CancelledNotification {
         "CancelledNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2561,6 +2622,7 @@ pub struct __CancelledNotificationParamsBuilder {
     reason: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationParamsBuilder {
     type Output = CancelledNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2613,7 +2675,6 @@ impl serde::Serialize for CancelledNotificationParams {
 }
 impl CancelledNotificationParams {
     /// A `CancelledNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(request_id: RequestId) -> Self {
         Self {
             request_id,
@@ -2627,6 +2688,7 @@ impl __rt::SchemaType for CancelledNotificationParams {
         "CancelledNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2681,6 +2743,7 @@ impl __v::Validate for CancelledNotificationParams {
 /// Always carries `"method": "initialize"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeRequest {
+    /// `params`: the parameters of this request.
     pub params: InitializeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2693,6 +2756,7 @@ pub struct __InitializeRequestBuilder {
     params: Option<InitializeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeRequestBuilder {
     type Output = InitializeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2747,7 +2811,6 @@ impl serde::Serialize for InitializeRequest {
 }
 impl InitializeRequest {
     /// A `InitializeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: InitializeRequestParams) -> Self {
         Self {
             params,
@@ -2760,6 +2823,7 @@ impl __rt::SchemaType for InitializeRequest {
         "InitializeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2811,7 +2875,9 @@ impl __v::Validate for InitializeRequest {
 pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     pub protocol_version: String,
+    /// `capabilities`: [`ClientCapabilities`].
     pub capabilities: Box<ClientCapabilities>,
+    /// `clientInfo`: [`Implementation`].
     pub client_info: Implementation,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2825,6 +2891,7 @@ pub struct __InitializeRequestParamsBuilder {
     client_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeRequestParamsBuilder {
     type Output = InitializeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2880,7 +2947,6 @@ impl serde::Serialize for InitializeRequestParams {
 }
 impl InitializeRequestParams {
     /// A `InitializeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl Into<String>,
         capabilities: ClientCapabilities,
@@ -2899,6 +2965,7 @@ impl __rt::SchemaType for InitializeRequestParams {
         "InitializeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2961,10 +3028,14 @@ impl __v::Validate for InitializeRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     pub protocol_version: String,
+    /// `capabilities`: [`ServerCapabilities`].
     pub capabilities: Box<ServerCapabilities>,
+    /// `serverInfo`: [`Implementation`].
     pub server_info: Implementation,
     /// Instructions describing how to use the server and its features.
     ///
@@ -2984,6 +3055,7 @@ pub struct __InitializeResultBuilder {
     instructions: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeResultBuilder {
     type Output = InitializeResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3046,7 +3118,6 @@ impl serde::Serialize for InitializeResult {
 }
 impl InitializeResult {
     /// A `InitializeResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl Into<String>,
         capabilities: ServerCapabilities,
@@ -3067,6 +3138,7 @@ impl __rt::SchemaType for InitializeResult {
         "InitializeResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3167,6 +3239,7 @@ impl __v::Validate for InitializeResult {
 /// Always carries `"method": "notifications/initialized"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3179,6 +3252,7 @@ pub struct __InitializedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializedNotificationBuilder {
     type Output = InitializedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3241,6 +3315,7 @@ impl __rt::SchemaType for InitializedNotification {
         "InitializedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3312,6 +3387,7 @@ pub struct __ClientCapabilitiesBuilder {
     sampling: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesBuilder {
     type Output = ClientCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3376,6 +3452,7 @@ impl __rt::SchemaType for ClientCapabilities {
         "ClientCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3467,6 +3544,7 @@ pub struct __ClientCapabilitiesRootsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesRootsBuilder {
     type Output = ClientCapabilitiesRoots;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3521,6 +3599,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
         "ClientCapabilitiesRoots"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesRoots {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3588,6 +3667,7 @@ pub struct __ServerCapabilitiesBuilder {
     tools: Option<ServerCapabilitiesTools>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesBuilder {
     type Output = ServerCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3669,6 +3749,7 @@ impl __rt::SchemaType for ServerCapabilities {
         "ServerCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3799,6 +3880,7 @@ pub struct __ServerCapabilitiesPromptsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
     type Output = ServerCapabilitiesPrompts;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3853,6 +3935,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
         "ServerCapabilitiesPrompts"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3908,6 +3991,7 @@ pub struct __ServerCapabilitiesResourcesBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
     type Output = ServerCapabilitiesResources;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3967,6 +4051,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
         "ServerCapabilitiesResources"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4035,6 +4120,7 @@ pub struct __ServerCapabilitiesToolsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
     type Output = ServerCapabilitiesTools;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4089,6 +4175,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
         "ServerCapabilitiesTools"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4129,7 +4216,9 @@ impl __v::Validate for ServerCapabilitiesTools {
 /// Describes the name and version of an MCP implementation.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Implementation {
+    /// `name`: a string.
     pub name: String,
+    /// `version`: a string.
     pub version: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4142,6 +4231,7 @@ pub struct __ImplementationBuilder {
     version: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImplementationBuilder {
     type Output = Implementation;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4187,7 +4277,6 @@ impl serde::Serialize for Implementation {
 }
 impl Implementation {
     /// A `Implementation` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -4201,6 +4290,7 @@ impl __rt::SchemaType for Implementation {
         "Implementation"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Implementation {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4251,6 +4341,7 @@ impl __v::Validate for Implementation {
 /// Always carries `"method": "ping"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4263,6 +4354,7 @@ pub struct __PingRequestBuilder {
     params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PingRequestBuilder {
     type Output = PingRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4320,6 +4412,7 @@ impl __rt::SchemaType for PingRequest {
         "PingRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PingRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4371,6 +4464,7 @@ impl __v::Validate for PingRequest {
 /// Always carries `"method": "notifications/progress"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
+    /// `params`: the parameters of this notification.
     pub params: ProgressNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4383,6 +4477,7 @@ pub struct __ProgressNotificationBuilder {
     params: Option<ProgressNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationBuilder {
     type Output = ProgressNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4440,7 +4535,6 @@ impl serde::Serialize for ProgressNotification {
 }
 impl ProgressNotification {
     /// A `ProgressNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ProgressNotificationParams) -> Self {
         Self {
             params,
@@ -4453,6 +4547,7 @@ impl __rt::SchemaType for ProgressNotification {
         "ProgressNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4527,6 +4622,7 @@ pub struct __ProgressNotificationParamsBuilder {
     message: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationParamsBuilder {
     type Output = ProgressNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4589,7 +4685,6 @@ impl serde::Serialize for ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
         Self {
             progress_token,
@@ -4605,6 +4700,7 @@ impl __rt::SchemaType for ProgressNotificationParams {
         "ProgressNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4678,9 +4774,12 @@ impl __v::Validate for ProgressNotificationParams {
         }
     }
 }
+/// A paginated request object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4693,6 +4792,7 @@ pub struct __PaginatedRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestBuilder {
     type Output = PaginatedRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4740,7 +4840,6 @@ impl serde::Serialize for PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A `PaginatedRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -4754,6 +4853,7 @@ impl __rt::SchemaType for PaginatedRequest {
         "PaginatedRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4819,6 +4919,7 @@ pub struct __PaginatedRequestParamsBuilder {
     cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestParamsBuilder {
     type Output = PaginatedRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4871,6 +4972,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
         "PaginatedRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4908,9 +5010,12 @@ impl __v::Validate for PaginatedRequestParams {
         }
     }
 }
+/// A paginated result object with the keys `_meta` and `nextCursor`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -4926,6 +5031,7 @@ pub struct __PaginatedResultBuilder {
     next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedResultBuilder {
     type Output = PaginatedResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4980,6 +5086,7 @@ impl __rt::SchemaType for PaginatedResult {
         "PaginatedResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5039,6 +5146,7 @@ impl __v::Validate for PaginatedResult {
 /// Always carries `"method": "resources/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5051,6 +5159,7 @@ pub struct __ListResourcesRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesRequestBuilder {
     type Output = ListResourcesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5113,6 +5222,7 @@ impl __rt::SchemaType for ListResourcesRequest {
         "ListResourcesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5167,10 +5277,13 @@ impl __v::Validate for ListResourcesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `resources`: an array of [`Resource`].
     pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -5184,6 +5297,7 @@ pub struct __ListResourcesResultBuilder {
     resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesResultBuilder {
     type Output = ListResourcesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5243,7 +5357,6 @@ impl serde::Serialize for ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A `ListResourcesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resources: Vec<Resource>) -> Self {
         Self {
             meta: None,
@@ -5258,6 +5371,7 @@ impl __rt::SchemaType for ListResourcesResult {
         "ListResourcesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5330,6 +5444,7 @@ impl __v::Validate for ListResourcesResult {
 /// Always carries `"method": "resources/templates/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5342,6 +5457,7 @@ pub struct __ListResourceTemplatesRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
     type Output = ListResourceTemplatesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5404,6 +5520,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
         "ListResourceTemplatesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5458,10 +5575,13 @@ impl __v::Validate for ListResourceTemplatesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `resourceTemplates`: an array of [`ResourceTemplate`].
     pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -5475,6 +5595,7 @@ pub struct __ListResourceTemplatesResultBuilder {
     resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
     type Output = ListResourceTemplatesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5536,7 +5657,6 @@ impl serde::Serialize for ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         Self {
             meta: None,
@@ -5551,6 +5671,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
         "ListResourceTemplatesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5631,6 +5752,7 @@ impl __v::Validate for ListResourceTemplatesResult {
 /// Always carries `"method": "resources/read"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequest {
+    /// `params`: the parameters of this request.
     pub params: ReadResourceRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5643,6 +5765,7 @@ pub struct __ReadResourceRequestBuilder {
     params: Option<ReadResourceRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestBuilder {
     type Output = ReadResourceRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5700,7 +5823,6 @@ impl serde::Serialize for ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ReadResourceRequestParams) -> Self {
         Self {
             params,
@@ -5713,6 +5835,7 @@ impl __rt::SchemaType for ReadResourceRequest {
         "ReadResourceRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5776,6 +5899,7 @@ pub struct __ReadResourceRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
     type Output = ReadResourceRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5823,7 +5947,6 @@ impl serde::Serialize for ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -5836,6 +5959,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
         "ReadResourceRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5874,7 +5998,10 @@ impl __v::Validate for ReadResourceRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `contents`: an array of [`ReadResourceResultContentsItem`].
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -5887,6 +6014,7 @@ pub struct __ReadResourceResultBuilder {
     contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultBuilder {
     type Output = ReadResourceResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5939,7 +6067,6 @@ impl serde::Serialize for ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
         Self {
             meta: None,
@@ -5953,6 +6080,7 @@ impl __rt::SchemaType for ReadResourceResult {
         "ReadResourceResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6016,9 +6144,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -6040,6 +6168,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -6066,6 +6195,7 @@ pub enum __ReadResourceResultContentsItemBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultContentsItemBuilder {
     type Output = ReadResourceResultContentsItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6097,6 +6227,7 @@ impl __p::Builder for __ReadResourceResultContentsItemBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ReadResourceResultContentsItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
@@ -6163,6 +6294,7 @@ impl __v::Validate for ReadResourceResultContentsItem {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ReadResourceResultContentsItem {
     const NAME: &'static str = "ReadResourceResultContentsItem";
     const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -6223,6 +6355,7 @@ impl From<BlobResourceContents> for ReadResourceResultContentsItem {
 /// Always carries `"method": "notifications/resources/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6235,6 +6368,7 @@ pub struct __ResourceListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceListChangedNotificationBuilder {
     type Output = ResourceListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6297,6 +6431,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
         "ResourceListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6352,6 +6487,7 @@ impl __v::Validate for ResourceListChangedNotification {
 /// Always carries `"method": "resources/subscribe"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscribeRequest {
+    /// `params`: the parameters of this request.
     pub params: SubscribeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6364,6 +6500,7 @@ pub struct __SubscribeRequestBuilder {
     params: Option<SubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscribeRequestBuilder {
     type Output = SubscribeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6416,7 +6553,6 @@ impl serde::Serialize for SubscribeRequest {
 }
 impl SubscribeRequest {
     /// A `SubscribeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SubscribeRequestParams) -> Self {
         Self {
             params,
@@ -6429,6 +6565,7 @@ impl __rt::SchemaType for SubscribeRequest {
         "SubscribeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscribeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6492,6 +6629,7 @@ pub struct __SubscribeRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscribeRequestParamsBuilder {
     type Output = SubscribeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6539,7 +6677,6 @@ impl serde::Serialize for SubscribeRequestParams {
 }
 impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -6552,6 +6689,7 @@ impl __rt::SchemaType for SubscribeRequestParams {
         "SubscribeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscribeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6591,6 +6729,7 @@ impl __v::Validate for SubscribeRequestParams {
 /// Always carries `"method": "resources/unsubscribe"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsubscribeRequest {
+    /// `params`: the parameters of this request.
     pub params: UnsubscribeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6603,6 +6742,7 @@ pub struct __UnsubscribeRequestBuilder {
     params: Option<UnsubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsubscribeRequestBuilder {
     type Output = UnsubscribeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6660,7 +6800,6 @@ impl serde::Serialize for UnsubscribeRequest {
 }
 impl UnsubscribeRequest {
     /// A `UnsubscribeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: UnsubscribeRequestParams) -> Self {
         Self {
             params,
@@ -6673,6 +6812,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
         "UnsubscribeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsubscribeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6736,6 +6876,7 @@ pub struct __UnsubscribeRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsubscribeRequestParamsBuilder {
     type Output = UnsubscribeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6783,7 +6924,6 @@ impl serde::Serialize for UnsubscribeRequestParams {
 }
 impl UnsubscribeRequestParams {
     /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -6796,6 +6936,7 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
         "UnsubscribeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsubscribeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6835,6 +6976,7 @@ impl __v::Validate for UnsubscribeRequestParams {
 /// Always carries `"method": "notifications/resources/updated"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotification {
+    /// `params`: the parameters of this notification.
     pub params: ResourceUpdatedNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6847,6 +6989,7 @@ pub struct __ResourceUpdatedNotificationBuilder {
     params: Option<ResourceUpdatedNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationBuilder {
     type Output = ResourceUpdatedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6904,7 +7047,6 @@ impl serde::Serialize for ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
             params,
@@ -6917,6 +7059,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
         "ResourceUpdatedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6985,6 +7128,7 @@ pub struct __ResourceUpdatedNotificationParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
     type Output = ResourceUpdatedNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7032,7 +7176,6 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7045,6 +7188,7 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
         "ResourceUpdatedNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7117,6 +7261,7 @@ pub struct __ResourceBuilder {
     size: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceBuilder {
     type Output = Resource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7186,7 +7331,6 @@ impl serde::Serialize for Resource {
 }
 impl Resource {
     /// A `Resource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7204,6 +7348,7 @@ impl __rt::SchemaType for Resource {
         "Resource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Resource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7345,6 +7490,7 @@ pub struct __ResourceTemplateBuilder {
     annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceTemplateBuilder {
     type Output = ResourceTemplate;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7409,7 +7555,6 @@ impl serde::Serialize for ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A `ResourceTemplate` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri_template: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
             uri_template: uri_template.into(),
@@ -7426,6 +7571,7 @@ impl __rt::SchemaType for ResourceTemplate {
         "ResourceTemplate"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceTemplate {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7540,6 +7686,7 @@ pub struct __ResourceContentsBuilder {
     mime_type: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceContentsBuilder {
     type Output = ResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7587,7 +7734,6 @@ impl serde::Serialize for ResourceContents {
 }
 impl ResourceContents {
     /// A `ResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7601,6 +7747,7 @@ impl __rt::SchemaType for ResourceContents {
         "ResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7651,6 +7798,7 @@ impl __v::Validate for ResourceContents {
         }
     }
 }
+/// A text resource contents object with the keys `uri`, `mimeType` and `text`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextResourceContents {
     /// The URI of this resource.
@@ -7673,6 +7821,7 @@ pub struct __TextResourceContentsBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextResourceContentsBuilder {
     type Output = TextResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7728,7 +7877,6 @@ impl serde::Serialize for TextResourceContents {
 }
 impl TextResourceContents {
     /// A `TextResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7743,6 +7891,7 @@ impl __rt::SchemaType for TextResourceContents {
         "TextResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7812,6 +7961,7 @@ impl __v::Validate for TextResourceContents {
         }
     }
 }
+/// A blob resource contents object with the keys `uri`, `mimeType` and `blob`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
@@ -7836,6 +7986,7 @@ pub struct __BlobResourceContentsBuilder {
     blob: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BlobResourceContentsBuilder {
     type Output = BlobResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7891,7 +8042,6 @@ impl serde::Serialize for BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7906,6 +8056,7 @@ impl __rt::SchemaType for BlobResourceContents {
         "BlobResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7981,6 +8132,7 @@ impl __v::Validate for BlobResourceContents {
 /// Always carries `"method": "prompts/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7993,6 +8145,7 @@ pub struct __ListPromptsRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsRequestBuilder {
     type Output = ListPromptsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8055,6 +8208,7 @@ impl __rt::SchemaType for ListPromptsRequest {
         "ListPromptsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8109,10 +8263,13 @@ impl __v::Validate for ListPromptsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `prompts`: an array of [`Prompt`].
     pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -8126,6 +8283,7 @@ pub struct __ListPromptsResultBuilder {
     prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsResultBuilder {
     type Output = ListPromptsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8182,7 +8340,6 @@ impl serde::Serialize for ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A `ListPromptsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(prompts: Vec<Prompt>) -> Self {
         Self {
             meta: None,
@@ -8197,6 +8354,7 @@ impl __rt::SchemaType for ListPromptsResult {
         "ListPromptsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8269,6 +8427,7 @@ impl __v::Validate for ListPromptsResult {
 /// Always carries `"method": "prompts/get"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequest {
+    /// `params`: the parameters of this request.
     pub params: GetPromptRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8281,6 +8440,7 @@ pub struct __GetPromptRequestBuilder {
     params: Option<GetPromptRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestBuilder {
     type Output = GetPromptRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8333,7 +8493,6 @@ impl serde::Serialize for GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: GetPromptRequestParams) -> Self {
         Self {
             params,
@@ -8346,6 +8505,7 @@ impl __rt::SchemaType for GetPromptRequest {
         "GetPromptRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8410,6 +8570,7 @@ pub struct __GetPromptRequestParamsBuilder {
     arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestParamsBuilder {
     type Output = GetPromptRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8462,7 +8623,6 @@ impl serde::Serialize for GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8476,6 +8636,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
         "GetPromptRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8529,9 +8690,12 @@ impl __v::Validate for GetPromptRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An optional description for the prompt.
     pub description: Option<String>,
+    /// `messages`: an array of [`PromptMessage`].
     pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -8545,6 +8709,7 @@ pub struct __GetPromptResultBuilder {
     messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultBuilder {
     type Output = GetPromptResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8599,7 +8764,6 @@ impl serde::Serialize for GetPromptResult {
 }
 impl GetPromptResult {
     /// A `GetPromptResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         Self {
             meta: None,
@@ -8614,6 +8778,7 @@ impl __rt::SchemaType for GetPromptResult {
         "GetPromptResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8702,6 +8867,7 @@ pub struct __PromptBuilder {
     arguments: Option<Vec<PromptArgument>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptBuilder {
     type Output = Prompt;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8756,7 +8922,6 @@ impl serde::Serialize for Prompt {
 }
 impl Prompt {
     /// A `Prompt` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8771,6 +8936,7 @@ impl __rt::SchemaType for Prompt {
         "Prompt"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Prompt {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8855,6 +9021,7 @@ pub struct __PromptArgumentBuilder {
     required: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptArgumentBuilder {
     type Output = PromptArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8909,7 +9076,6 @@ impl serde::Serialize for PromptArgument {
 }
 impl PromptArgument {
     /// A `PromptArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8924,6 +9090,7 @@ impl __rt::SchemaType for PromptArgument {
         "PromptArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9044,6 +9211,7 @@ impl __rt::SchemaType for Role {
         "Role"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Role {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -9089,7 +9257,9 @@ impl __v::Validate for Role {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`PromptMessageContent`].
     pub content: PromptMessageContent,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9102,6 +9272,7 @@ pub struct __PromptMessageBuilder {
     content: Option<PromptMessageContent>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptMessageBuilder {
     type Output = PromptMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9147,7 +9318,6 @@ impl serde::Serialize for PromptMessage {
 }
 impl PromptMessage {
     /// A `PromptMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: PromptMessageContent) -> Self {
         Self {
             role,
@@ -9161,6 +9331,7 @@ impl __rt::SchemaType for PromptMessage {
         "PromptMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9213,13 +9384,13 @@ impl __v::Validate for PromptMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptMessageContent {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
-    /// [`EmbeddedResource`]
+    /// `resource`: [`EmbeddedResource`]
     EmbeddedResource(EmbeddedResource),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -9249,6 +9420,7 @@ impl __rt::SchemaType for PromptMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptMessageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -9281,6 +9453,7 @@ pub enum __PromptMessageContentBuilder {
     EmbeddedResource(__EmbeddedResourceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptMessageContentBuilder {
     type Output = PromptMessageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9330,6 +9503,7 @@ impl PromptMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for PromptMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a PromptMessageContent object, chosen by `type`";
@@ -9427,6 +9601,7 @@ impl From<EmbeddedResource> for PromptMessageContent {
 /// Always carries `"type": "resource"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
+    /// `resource`: [`EmbeddedResourceResource`].
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
@@ -9442,6 +9617,7 @@ pub struct __EmbeddedResourceBuilder {
     annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceBuilder {
     type Output = EmbeddedResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9501,7 +9677,6 @@ impl serde::Serialize for EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource: EmbeddedResourceResource) -> Self {
         Self {
             resource,
@@ -9515,6 +9690,7 @@ impl __rt::SchemaType for EmbeddedResource {
         "EmbeddedResource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9584,9 +9760,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -9608,6 +9784,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -9634,6 +9811,7 @@ pub enum __EmbeddedResourceResourceBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceResourceBuilder {
     type Output = EmbeddedResourceResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9665,6 +9843,7 @@ impl __p::Builder for __EmbeddedResourceResourceBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for EmbeddedResourceResource {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a EmbeddedResourceResource object";
@@ -9731,6 +9910,7 @@ impl __v::Validate for EmbeddedResourceResource {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for EmbeddedResourceResource {
     const NAME: &'static str = "EmbeddedResourceResource";
     const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -9791,6 +9971,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9803,6 +9984,7 @@ pub struct __PromptListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptListChangedNotificationBuilder {
     type Output = PromptListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9865,6 +10047,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
         "PromptListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9920,6 +10103,7 @@ impl __v::Validate for PromptListChangedNotification {
 /// Always carries `"method": "tools/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9932,6 +10116,7 @@ pub struct __ListToolsRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsRequestBuilder {
     type Output = ListToolsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9989,6 +10174,7 @@ impl __rt::SchemaType for ListToolsRequest {
         "ListToolsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10043,10 +10229,13 @@ impl __v::Validate for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `tools`: an array of [`Tool`].
     pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -10060,6 +10249,7 @@ pub struct __ListToolsResultBuilder {
     tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsResultBuilder {
     type Output = ListToolsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10114,7 +10304,6 @@ impl serde::Serialize for ListToolsResult {
 }
 impl ListToolsResult {
     /// A `ListToolsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(tools: Vec<Tool>) -> Self {
         Self {
             meta: None,
@@ -10129,6 +10318,7 @@ impl __rt::SchemaType for ListToolsResult {
         "ListToolsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10209,7 +10399,10 @@ impl __v::Validate for ListToolsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `content`: an array of [`CallToolResultContentItem`].
     pub content: Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
     ///
@@ -10227,6 +10420,7 @@ pub struct __CallToolResultBuilder {
     is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultBuilder {
     type Output = CallToolResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10279,7 +10473,6 @@ impl serde::Serialize for CallToolResult {
 }
 impl CallToolResult {
     /// A `CallToolResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(content: Vec<CallToolResultContentItem>) -> Self {
         Self {
             meta: None,
@@ -10294,6 +10487,7 @@ impl __rt::SchemaType for CallToolResult {
         "CallToolResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10371,13 +10565,13 @@ impl __v::Validate for CallToolResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultContentItem {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
-    /// [`EmbeddedResource`]
+    /// `resource`: [`EmbeddedResource`]
     EmbeddedResource(EmbeddedResource),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -10407,6 +10601,7 @@ impl __rt::SchemaType for CallToolResultContentItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResultContentItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -10439,6 +10634,7 @@ pub enum __CallToolResultContentItemBuilder {
     EmbeddedResource(__EmbeddedResourceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultContentItemBuilder {
     type Output = CallToolResultContentItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10488,6 +10684,7 @@ impl CallToolResultContentItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CallToolResultContentItem {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CallToolResultContentItem object, chosen by `type`";
@@ -10587,6 +10784,7 @@ impl From<EmbeddedResource> for CallToolResultContentItem {
 /// Always carries `"method": "tools/call"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequest {
+    /// `params`: the parameters of this request.
     pub params: CallToolRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10599,6 +10797,7 @@ pub struct __CallToolRequestBuilder {
     params: Option<CallToolRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestBuilder {
     type Output = CallToolRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10651,7 +10850,6 @@ impl serde::Serialize for CallToolRequest {
 }
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CallToolRequestParams) -> Self {
         Self {
             params,
@@ -10664,6 +10862,7 @@ impl __rt::SchemaType for CallToolRequest {
         "CallToolRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10713,7 +10912,9 @@ impl __v::Validate for CallToolRequest {
 /// The inline type of [`CallToolRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
+    /// `name`: a string.
     pub name: String,
+    /// `arguments`: a JSON object.
     pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10726,6 +10927,7 @@ pub struct __CallToolRequestParamsBuilder {
     arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestParamsBuilder {
     type Output = CallToolRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10778,7 +10980,6 @@ impl serde::Serialize for CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -10792,6 +10993,7 @@ impl __rt::SchemaType for CallToolRequestParams {
         "CallToolRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10846,6 +11048,7 @@ impl __v::Validate for CallToolRequestParams {
 /// Always carries `"method": "notifications/tools/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10858,6 +11061,7 @@ pub struct __ToolListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolListChangedNotificationBuilder {
     type Output = ToolListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10920,6 +11124,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
         "ToolListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11021,6 +11226,7 @@ pub struct __ToolAnnotationsBuilder {
     open_world_hint: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolAnnotationsBuilder {
     type Output = ToolAnnotations;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11096,6 +11302,7 @@ impl __rt::SchemaType for ToolAnnotations {
         "ToolAnnotations"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolAnnotations {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11217,6 +11424,7 @@ pub struct __ToolBuilder {
     annotations: Option<ToolAnnotations>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolBuilder {
     type Output = Tool;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11276,7 +11484,6 @@ impl serde::Serialize for Tool {
 }
 impl Tool {
     /// A `Tool` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
         Self {
             name: name.into(),
@@ -11292,6 +11499,7 @@ impl __rt::SchemaType for Tool {
         "Tool"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Tool {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11376,7 +11584,9 @@ impl __v::Validate for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
+    /// `properties`: an object whose values are JSON objects.
     pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    /// `required`: an array of strings.
     pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11390,6 +11600,7 @@ pub struct __ToolInputSchemaBuilder {
     required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolInputSchemaBuilder {
     type Output = ToolInputSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11449,6 +11660,7 @@ impl __rt::SchemaType for ToolInputSchema {
         "ToolInputSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolInputSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11519,6 +11731,7 @@ impl __v::Validate for ToolInputSchema {
 /// Always carries `"method": "logging/setLevel"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
+    /// `params`: the parameters of this request.
     pub params: SetLevelRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11531,6 +11744,7 @@ pub struct __SetLevelRequestBuilder {
     params: Option<SetLevelRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SetLevelRequestBuilder {
     type Output = SetLevelRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11583,7 +11797,6 @@ impl serde::Serialize for SetLevelRequest {
 }
 impl SetLevelRequest {
     /// A `SetLevelRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SetLevelRequestParams) -> Self {
         Self {
             params,
@@ -11596,6 +11809,7 @@ impl __rt::SchemaType for SetLevelRequest {
         "SetLevelRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SetLevelRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11657,6 +11871,7 @@ pub struct __SetLevelRequestParamsBuilder {
     level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SetLevelRequestParamsBuilder {
     type Output = SetLevelRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11704,7 +11919,6 @@ impl serde::Serialize for SetLevelRequestParams {
 }
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: LoggingLevel) -> Self {
         Self {
             level,
@@ -11717,6 +11931,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
         "SetLevelRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SetLevelRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11755,6 +11970,7 @@ impl __v::Validate for SetLevelRequestParams {
 /// Always carries `"method": "notifications/message"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
+    /// `params`: the parameters of this notification.
     pub params: LoggingMessageNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11767,6 +11983,7 @@ pub struct __LoggingMessageNotificationBuilder {
     params: Option<LoggingMessageNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationBuilder {
     type Output = LoggingMessageNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11824,7 +12041,6 @@ impl serde::Serialize for LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: LoggingMessageNotificationParams) -> Self {
         Self {
             params,
@@ -11837,6 +12053,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
         "LoggingMessageNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11909,6 +12126,7 @@ pub struct __LoggingMessageNotificationParamsBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
     type Output = LoggingMessageNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11964,7 +12182,6 @@ impl serde::Serialize for LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: LoggingLevel, data: serde_json::Value) -> Self {
         Self {
             level,
@@ -11979,6 +12196,7 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
         "LoggingMessageNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12131,6 +12349,7 @@ impl __rt::SchemaType for LoggingLevel {
         "LoggingLevel"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingLevel {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -12179,6 +12398,7 @@ impl __v::Validate for LoggingLevel {
 /// Always carries `"method": "sampling/createMessage"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequest {
+    /// `params`: the parameters of this request.
     pub params: CreateMessageRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12191,6 +12411,7 @@ pub struct __CreateMessageRequestBuilder {
     params: Option<CreateMessageRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestBuilder {
     type Output = CreateMessageRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12248,7 +12469,6 @@ impl serde::Serialize for CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CreateMessageRequestParams) -> Self {
         Self {
             params,
@@ -12261,6 +12481,7 @@ impl __rt::SchemaType for CreateMessageRequest {
         "CreateMessageRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12371,6 +12592,7 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
         "CreateMessageRequestParamsIncludeContext"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -12417,6 +12639,7 @@ impl __v::Validate for CreateMessageRequestParamsIncludeContext {
 /// The inline type of [`CreateMessageRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
+    /// `messages`: an array of [`SamplingMessage`].
     pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: Option<ModelPreferences>,
@@ -12428,6 +12651,7 @@ pub struct CreateMessageRequestParams {
     pub temperature: Option<serde_json::Number>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     pub max_tokens: i64,
+    /// `stopSequences`: an array of strings.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: Option<__rt::JsonObject>,
@@ -12448,6 +12672,7 @@ pub struct __CreateMessageRequestParamsBuilder {
     metadata: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
     type Output = CreateMessageRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12538,7 +12763,6 @@ impl serde::Serialize for CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         Self {
             messages,
@@ -12558,6 +12782,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
         "CreateMessageRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12698,8 +12923,12 @@ impl __v::Validate for CreateMessageRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
     pub model: String,
@@ -12719,6 +12948,7 @@ pub struct __CreateMessageResultBuilder {
     stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageResultBuilder {
     type Output = CreateMessageResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12784,7 +13014,6 @@ impl serde::Serialize for CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         role: Role,
         content: SamplingMessageContent,
@@ -12805,6 +13034,7 @@ impl __rt::SchemaType for CreateMessageResult {
         "CreateMessageResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12963,6 +13193,7 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
         "CreateMessageResultStopReason"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResultStopReason {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -12999,7 +13230,9 @@ impl __v::Validate for CreateMessageResultStopReason {
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -13012,6 +13245,7 @@ pub struct __SamplingMessageBuilder {
     content: Option<SamplingMessageContent>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageBuilder {
     type Output = SamplingMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13057,7 +13291,6 @@ impl serde::Serialize for SamplingMessage {
 }
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
         Self {
             role,
@@ -13071,6 +13304,7 @@ impl __rt::SchemaType for SamplingMessage {
         "SamplingMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13123,11 +13357,11 @@ impl __v::Validate for SamplingMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -13155,6 +13389,7 @@ impl __rt::SchemaType for SamplingMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -13184,6 +13419,7 @@ pub enum __SamplingMessageContentBuilder {
     AudioContent(__AudioContentBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageContentBuilder {
     type Output = SamplingMessageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13228,6 +13464,7 @@ impl SamplingMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for SamplingMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContent object, chosen by `type`";
@@ -13339,6 +13576,7 @@ pub struct __AnnotationsBuilder {
     priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AnnotationsBuilder {
     type Output = Annotations;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13391,6 +13629,7 @@ impl __rt::SchemaType for Annotations {
         "Annotations"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Annotations {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13467,6 +13706,7 @@ pub struct __TextContentBuilder {
     annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextContentBuilder {
     type Output = TextContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13521,7 +13761,6 @@ impl serde::Serialize for TextContent {
 }
 impl TextContent {
     /// A `TextContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
@@ -13535,6 +13774,7 @@ impl __rt::SchemaType for TextContent {
         "TextContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13619,6 +13859,7 @@ pub struct __ImageContentBuilder {
     annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImageContentBuilder {
     type Output = ImageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13676,7 +13917,6 @@ impl serde::Serialize for ImageContent {
 }
 impl ImageContent {
     /// A `ImageContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -13691,6 +13931,7 @@ impl __rt::SchemaType for ImageContent {
         "ImageContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ImageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13790,6 +14031,7 @@ pub struct __AudioContentBuilder {
     annotations: Option<Annotations>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AudioContentBuilder {
     type Output = AudioContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13847,7 +14089,6 @@ impl serde::Serialize for AudioContent {
 }
 impl AudioContent {
     /// A `AudioContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -13862,6 +14103,7 @@ impl __rt::SchemaType for AudioContent {
         "AudioContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for AudioContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13999,6 +14241,7 @@ pub struct __ModelPreferencesBuilder {
     intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelPreferencesBuilder {
     type Output = ModelPreferences;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14067,6 +14310,7 @@ impl __rt::SchemaType for ModelPreferences {
         "ModelPreferences"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelPreferences {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14183,6 +14427,7 @@ pub struct __ModelHintBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelHintBuilder {
     type Output = ModelHint;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14230,6 +14475,7 @@ impl __rt::SchemaType for ModelHint {
         "ModelHint"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelHint {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14272,6 +14518,7 @@ impl __v::Validate for ModelHint {
 /// Always carries `"method": "completion/complete"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
+    /// `params`: the parameters of this request.
     pub params: CompleteRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14284,6 +14531,7 @@ pub struct __CompleteRequestBuilder {
     params: Option<CompleteRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestBuilder {
     type Output = CompleteRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14336,7 +14584,6 @@ impl serde::Serialize for CompleteRequest {
 }
 impl CompleteRequest {
     /// A `CompleteRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CompleteRequestParams) -> Self {
         Self {
             params,
@@ -14349,6 +14596,7 @@ impl __rt::SchemaType for CompleteRequest {
         "CompleteRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14402,9 +14650,9 @@ impl __v::Validate for CompleteRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
-    /// [`PromptReference`]
+    /// `ref/prompt`: [`PromptReference`]
     PromptReference(PromptReference),
-    /// [`ResourceReference`]
+    /// `ref/resource`: [`ResourceReference`]
     ResourceReference(ResourceReference),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -14430,6 +14678,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsRef {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -14456,6 +14705,7 @@ pub enum __CompleteRequestParamsRefBuilder {
     ResourceReference(__ResourceReferenceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsRefBuilder {
     type Output = CompleteRequestParamsRef;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14495,6 +14745,7 @@ impl CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
@@ -14587,6 +14838,7 @@ pub struct __CompleteRequestParamsArgumentBuilder {
     value: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
     type Output = CompleteRequestParamsArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14637,7 +14889,6 @@ impl serde::Serialize for CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -14651,6 +14902,7 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
         "CompleteRequestParamsArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14699,6 +14951,7 @@ impl __v::Validate for CompleteRequestParamsArgument {
 /// The inline type of [`CompleteRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
+    /// `ref`: [`CompleteRequestParamsRef`].
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
@@ -14713,6 +14966,7 @@ pub struct __CompleteRequestParamsBuilder {
     argument: Option<CompleteRequestParamsArgument>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsBuilder {
     type Output = CompleteRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14763,7 +15017,6 @@ impl serde::Serialize for CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         r#ref: CompleteRequestParamsRef,
         argument: CompleteRequestParamsArgument,
@@ -14780,6 +15033,7 @@ impl __rt::SchemaType for CompleteRequestParams {
         "CompleteRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14832,7 +15086,10 @@ impl __v::Validate for CompleteRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `completion`: [`CompleteResultCompletion`].
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -14845,6 +15102,7 @@ pub struct __CompleteResultBuilder {
     completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultBuilder {
     type Output = CompleteResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14892,7 +15150,6 @@ impl serde::Serialize for CompleteResult {
 }
 impl CompleteResult {
     /// A `CompleteResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(completion: CompleteResultCompletion) -> Self {
         Self {
             meta: None,
@@ -14906,6 +15163,7 @@ impl __rt::SchemaType for CompleteResult {
         "CompleteResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14983,6 +15241,7 @@ pub struct __CompleteResultCompletionBuilder {
     has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultCompletionBuilder {
     type Output = CompleteResultCompletion;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15040,7 +15299,6 @@ impl serde::Serialize for CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(values: Vec<String>) -> Self {
         Self {
             values,
@@ -15055,6 +15313,7 @@ impl __rt::SchemaType for CompleteResultCompletion {
         "CompleteResultCompletion"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15138,6 +15397,7 @@ pub struct __ResourceReferenceBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceReferenceBuilder {
     type Output = ResourceReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15192,7 +15452,6 @@ impl serde::Serialize for ResourceReference {
 }
 impl ResourceReference {
     /// A `ResourceReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -15205,6 +15464,7 @@ impl __rt::SchemaType for ResourceReference {
         "ResourceReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15270,6 +15530,7 @@ pub struct __PromptReferenceBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptReferenceBuilder {
     type Output = PromptReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15322,7 +15583,6 @@ impl serde::Serialize for PromptReference {
 }
 impl PromptReference {
     /// A `PromptReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -15335,6 +15595,7 @@ impl __rt::SchemaType for PromptReference {
         "PromptReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15392,6 +15653,7 @@ impl __v::Validate for PromptReference {
 /// Always carries `"method": "roots/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -15404,6 +15666,7 @@ pub struct __ListRootsRequestBuilder {
     params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsRequestBuilder {
     type Output = ListRootsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15461,6 +15724,7 @@ impl __rt::SchemaType for ListRootsRequest {
         "ListRootsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15517,7 +15781,10 @@ impl __v::Validate for ListRootsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `roots`: an array of [`Root`].
     pub roots: Vec<Root>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -15530,6 +15797,7 @@ pub struct __ListRootsResultBuilder {
     roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsResultBuilder {
     type Output = ListRootsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15577,7 +15845,6 @@ impl serde::Serialize for ListRootsResult {
 }
 impl ListRootsResult {
     /// A `ListRootsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(roots: Vec<Root>) -> Self {
         Self {
             meta: None,
@@ -15591,6 +15858,7 @@ impl __rt::SchemaType for ListRootsResult {
         "ListRootsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15668,6 +15936,7 @@ pub struct __RootBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RootBuilder {
     type Output = Root;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15715,7 +15984,6 @@ impl serde::Serialize for Root {
 }
 impl Root {
     /// A `Root` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -15729,6 +15997,7 @@ impl __rt::SchemaType for Root {
         "Root"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Root {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15786,6 +16055,7 @@ impl __v::Validate for Root {
 /// Always carries `"method": "notifications/roots/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -15798,6 +16068,7 @@ pub struct __RootsListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RootsListChangedNotificationBuilder {
     type Output = RootsListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15860,6 +16131,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
         "RootsListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RootsListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15910,36 +16182,38 @@ impl __v::Validate for RootsListChangedNotification {
         }
     }
 }
+/// A client request: one of `ping`, `initialize`, `completion/complete`, `logging/setLevel`, `prompts/get`, `prompts/list`, `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe`, `resources/unsubscribe`, `tools/call` or `tools/list` (dispatched on `method`).
+///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// [`PingRequest`]
+    /// `ping`: [`PingRequest`]
     PingRequest(PingRequest),
-    /// [`InitializeRequest`]
+    /// `initialize`: [`InitializeRequest`]
     InitializeRequest(InitializeRequest),
-    /// [`CompleteRequest`]
+    /// `completion/complete`: [`CompleteRequest`]
     CompleteRequest(CompleteRequest),
-    /// [`SetLevelRequest`]
+    /// `logging/setLevel`: [`SetLevelRequest`]
     SetLevelRequest(SetLevelRequest),
-    /// [`GetPromptRequest`]
+    /// `prompts/get`: [`GetPromptRequest`]
     GetPromptRequest(GetPromptRequest),
-    /// [`ListPromptsRequest`]
+    /// `prompts/list`: [`ListPromptsRequest`]
     ListPromptsRequest(ListPromptsRequest),
-    /// [`ListResourcesRequest`]
+    /// `resources/list`: [`ListResourcesRequest`]
     ListResourcesRequest(ListResourcesRequest),
-    /// [`ListResourceTemplatesRequest`]
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`]
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// [`ReadResourceRequest`]
+    /// `resources/read`: [`ReadResourceRequest`]
     ReadResourceRequest(ReadResourceRequest),
-    /// [`SubscribeRequest`]
+    /// `resources/subscribe`: [`SubscribeRequest`]
     SubscribeRequest(SubscribeRequest),
-    /// [`UnsubscribeRequest`]
+    /// `resources/unsubscribe`: [`UnsubscribeRequest`]
     UnsubscribeRequest(UnsubscribeRequest),
-    /// [`CallToolRequest`]
+    /// `tools/call`: [`CallToolRequest`]
     CallToolRequest(CallToolRequest),
-    /// [`ListToolsRequest`]
+    /// `tools/list`: [`ListToolsRequest`]
     ListToolsRequest(ListToolsRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -15987,6 +16261,7 @@ impl __rt::SchemaType for ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -16046,6 +16321,7 @@ pub enum __ClientRequestBuilder {
     ListToolsRequest(__ListToolsRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientRequestBuilder {
     type Output = ClientRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16138,6 +16414,7 @@ impl ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
@@ -16387,18 +16664,20 @@ impl ClientRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A client notification: one of `notifications/cancelled`, `notifications/progress`, `notifications/initialized` or `notifications/roots/list_changed` (dispatched on `method`).
+///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
-    /// [`CancelledNotification`]
+    /// `notifications/cancelled`: [`CancelledNotification`]
     CancelledNotification(CancelledNotification),
-    /// [`ProgressNotification`]
+    /// `notifications/progress`: [`ProgressNotification`]
     ProgressNotification(ProgressNotification),
-    /// [`InitializedNotification`]
+    /// `notifications/initialized`: [`InitializedNotification`]
     InitializedNotification(InitializedNotification),
-    /// [`RootsListChangedNotification`]
+    /// `notifications/roots/list_changed`: [`RootsListChangedNotification`]
     RootsListChangedNotification(RootsListChangedNotification),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -16428,6 +16707,7 @@ impl __rt::SchemaType for ClientNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -16460,6 +16740,7 @@ pub enum __ClientNotificationBuilder {
     RootsListChangedNotification(__RootsListChangedNotificationBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientNotificationBuilder {
     type Output = ClientNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16513,6 +16794,7 @@ impl ClientNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientNotification object, chosen by `method`";
@@ -16615,16 +16897,18 @@ impl ClientNotification {
         self.tag().unwrap_or_default()
     }
 }
+/// A client result: one of [`EmptyResult`], [`CreateMessageResult`] or [`ListRootsResult`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
 }
 impl serde::Serialize for ClientResult {
@@ -16648,6 +16932,7 @@ impl __rt::SchemaType for ClientResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -16677,6 +16962,7 @@ pub enum __ClientResultBuilder {
     CreateMessageResult(__CreateMessageResultBuilder),
     ListRootsResult(__ListRootsResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientResultBuilder {
     type Output = ClientResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16706,6 +16992,7 @@ impl __p::Builder for __ClientResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ClientResult {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a ClientResult object";
@@ -16815,6 +17102,7 @@ impl __v::Validate for ClientResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ClientResult {
     const NAME: &'static str = "ClientResult";
     const NO_MEMBER: &'static str = "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`)";
@@ -16882,16 +17170,18 @@ impl From<ListRootsResult> for ClientResult {
         Self::ListRootsResult(v)
     }
 }
+/// A server request: one of `ping`, `sampling/createMessage` or `roots/list` (dispatched on `method`).
+///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
-    /// [`PingRequest`]
+    /// `ping`: [`PingRequest`]
     PingRequest(PingRequest),
-    /// [`CreateMessageRequest`]
+    /// `sampling/createMessage`: [`CreateMessageRequest`]
     CreateMessageRequest(CreateMessageRequest),
-    /// [`ListRootsRequest`]
+    /// `roots/list`: [`ListRootsRequest`]
     ListRootsRequest(ListRootsRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -16919,6 +17209,7 @@ impl __rt::SchemaType for ServerRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -16948,6 +17239,7 @@ pub enum __ServerRequestBuilder {
     ListRootsRequest(__ListRootsRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerRequestBuilder {
     type Output = ServerRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16990,6 +17282,7 @@ impl ServerRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ServerRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerRequest object, chosen by `method`";
@@ -17094,24 +17387,26 @@ impl ServerRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A server notification: one of `notifications/cancelled`, `notifications/progress`, `notifications/message`, `notifications/resources/updated`, `notifications/resources/list_changed`, `notifications/tools/list_changed` or `notifications/prompts/list_changed` (dispatched on `method`).
+///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
-    /// [`CancelledNotification`]
+    /// `notifications/cancelled`: [`CancelledNotification`]
     CancelledNotification(CancelledNotification),
-    /// [`ProgressNotification`]
+    /// `notifications/progress`: [`ProgressNotification`]
     ProgressNotification(ProgressNotification),
-    /// [`LoggingMessageNotification`]
+    /// `notifications/message`: [`LoggingMessageNotification`]
     LoggingMessageNotification(LoggingMessageNotification),
-    /// [`ResourceUpdatedNotification`]
+    /// `notifications/resources/updated`: [`ResourceUpdatedNotification`]
     ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// [`ResourceListChangedNotification`]
+    /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`]
     ResourceListChangedNotification(ResourceListChangedNotification),
-    /// [`ToolListChangedNotification`]
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`]
     ToolListChangedNotification(ToolListChangedNotification),
-    /// [`PromptListChangedNotification`]
+    /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`]
     PromptListChangedNotification(PromptListChangedNotification),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -17147,6 +17442,7 @@ impl __rt::SchemaType for ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -17188,6 +17484,7 @@ pub enum __ServerNotificationBuilder {
     PromptListChangedNotification(__PromptListChangedNotificationBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerNotificationBuilder {
     type Output = ServerNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17270,6 +17567,7 @@ impl ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
@@ -17413,30 +17711,32 @@ impl ServerNotification {
         self.tag().unwrap_or_default()
     }
 }
+/// A server result: one of [`EmptyResult`], [`InitializeResult`], [`CompleteResult`], [`GetPromptResult`], [`ListPromptsResult`], [`ListResourceTemplatesResult`], [`ListResourcesResult`], [`ReadResourceResult`], [`CallToolResult`] or [`ListToolsResult`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`InitializeResult`]
+    /// [`InitializeResult`] (with `protocolVersion`, `capabilities`, `serverInfo`)
     InitializeResult(InitializeResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `tools`)
     ListToolsResult(ListToolsResult),
 }
 impl serde::Serialize for ServerResult {
@@ -17474,6 +17774,7 @@ impl __rt::SchemaType for ServerResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -17524,6 +17825,7 @@ pub enum __ServerResultBuilder {
     CallToolResult(__CallToolResultBuilder),
     ListToolsResult(__ListToolsResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerResultBuilder {
     type Output = ServerResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17581,6 +17883,7 @@ impl __p::Builder for __ServerResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ServerResult {
     const MEMBERS: usize = 10usize;
     const EXPECTING: &'static str = "a ServerResult object";
@@ -17827,6 +18130,7 @@ impl __v::Validate for ServerResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ServerResult {
     const NAME: &'static str = "ServerResult";
     const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)";

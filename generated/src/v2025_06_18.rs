@@ -3,7 +3,12 @@
 //! MCP protocol version 2025-06-18.
 //!
 //! Generated from `mcp-spec/schema/2025-06-18/schema.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
@@ -16,13 +21,13 @@ pub const SCHEMA_LABEL: &str = "2025-06-18";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
-    /// [`JSONRPCResponse`]
+    /// [`JSONRPCResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResponse(JSONRPCResponse),
-    /// [`JSONRPCError`]
+    /// [`JSONRPCError`] (with `jsonrpc`: "2.0", `id`, `error`)
     JSONRPCError(JSONRPCError),
 }
 impl serde::Serialize for JSONRPCMessage {
@@ -48,6 +53,7 @@ impl __rt::SchemaType for JSONRPCMessage {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -80,6 +86,7 @@ pub enum __JSONRPCMessageBuilder {
     JSONRPCResponse(__JSONRPCResponseBuilder),
     JSONRPCError(__JSONRPCErrorBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCMessageBuilder {
     type Output = JSONRPCMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -113,6 +120,7 @@ impl __p::Builder for __JSONRPCMessageBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for JSONRPCMessage {
     const MEMBERS: usize = 4usize;
     const EXPECTING: &'static str = "a JSONRPCMessage object";
@@ -195,6 +203,7 @@ impl __v::Validate for JSONRPCMessage {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for JSONRPCMessage {
     const NAME: &'static str = "JSONRPCMessage";
     const NO_MEMBER: &'static str = "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCError (with `jsonrpc`: \"2.0\", `id`, `error`)";
@@ -295,8 +304,12 @@ impl From<JSONRPCError> for JSONRPCMessage {
         Self::JSONRPCError(v)
     }
 }
+/// The schema's constant `LATEST_PROTOCOL_VERSION`: `"2025-06-18"`.
+///
 /// Marked `@internal` in the schema.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
+/// The schema's constant `JSONRPC_VERSION`: `"2.0"`.
+///
 /// Marked `@internal` in the schema.
 pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
@@ -306,9 +319,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -330,6 +343,7 @@ impl __rt::SchemaType for ProgressToken {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressToken {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -453,10 +467,14 @@ impl From<i64> for ProgressToken {
 }
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
+/// A request object with the keys `method` and `params`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -469,6 +487,7 @@ pub struct __RequestBuilder {
     params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestBuilder {
     type Output = Request;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -516,7 +535,6 @@ impl serde::Serialize for Request {
 }
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -530,6 +548,7 @@ impl __rt::SchemaType for Request {
         "Request"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Request {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -594,6 +613,7 @@ pub struct __RequestParamsMetaBuilder {
     progress_token: Option<ProgressToken>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestParamsMetaBuilder {
     type Output = RequestParamsMeta;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -645,6 +665,7 @@ impl __rt::SchemaType for RequestParamsMeta {
         "RequestParamsMeta"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestParamsMeta {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -686,6 +707,8 @@ impl __v::Validate for RequestParamsMeta {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -697,6 +720,7 @@ pub struct __RequestParamsBuilder {
     meta: Option<RequestParamsMeta>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestParamsBuilder {
     type Output = RequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -744,6 +768,7 @@ impl __rt::SchemaType for RequestParams {
         "RequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -782,10 +807,14 @@ impl __v::Validate for RequestParams {
         }
     }
 }
+/// A notification object with the keys `method` and `params`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -798,6 +827,7 @@ pub struct __NotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationBuilder {
     type Output = Notification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -845,7 +875,6 @@ impl serde::Serialize for Notification {
 }
 impl Notification {
     /// A `Notification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -859,6 +888,7 @@ impl __rt::SchemaType for Notification {
         "Notification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Notification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -912,6 +942,8 @@ impl __v::Validate for Notification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -923,6 +955,7 @@ pub struct __NotificationParamsBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationParamsBuilder {
     type Output = NotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -975,6 +1008,7 @@ impl __rt::SchemaType for NotificationParams {
         "NotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1013,11 +1047,14 @@ impl __v::Validate for NotificationParams {
         }
     }
 }
+/// A result object with the key `_meta`.
 ///
 /// The schema's `Result`, named `BaseResult` in Rust: `use` of a whole version module would otherwise shadow `std::result::Result`; `EmptyResult` keeps its name.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BaseResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1029,6 +1066,7 @@ pub struct __ResultBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResultBuilder {
     type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1076,6 +1114,7 @@ impl __rt::SchemaType for BaseResult {
         "Result"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1124,9 +1163,9 @@ impl __v::Validate for BaseResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -1148,6 +1187,7 @@ impl __rt::SchemaType for RequestId {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestId {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -1274,8 +1314,11 @@ impl From<i64> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1290,6 +1333,7 @@ pub struct __JSONRPCRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCRequestBuilder {
     type Output = JSONRPCRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1350,7 +1394,6 @@ impl serde::Serialize for JSONRPCRequest {
 }
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
         Self {
             method: method.into(),
@@ -1365,6 +1408,7 @@ impl __rt::SchemaType for JSONRPCRequest {
         "JSONRPCRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1452,7 +1496,9 @@ impl __v::Validate for JSONRPCRequest {
 /// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1466,6 +1512,7 @@ pub struct __JSONRPCNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCNotificationBuilder {
     type Output = JSONRPCNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1528,7 +1575,6 @@ impl serde::Serialize for JSONRPCNotification {
 }
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -1542,6 +1588,7 @@ impl __rt::SchemaType for JSONRPCNotification {
         "JSONRPCNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1632,7 +1679,9 @@ impl __v::Validate for JSONRPCNotification {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: BaseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1646,6 +1695,7 @@ pub struct __JSONRPCResponseBuilder {
     result: Option<BaseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCResponseBuilder {
     type Output = JSONRPCResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1701,7 +1751,6 @@ impl serde::Serialize for JSONRPCResponse {
 }
 impl JSONRPCResponse {
     /// A `JSONRPCResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: BaseResult) -> Self {
         Self {
             id,
@@ -1715,6 +1764,7 @@ impl __rt::SchemaType for JSONRPCResponse {
         "JSONRPCResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1782,17 +1832,24 @@ impl __v::Validate for JSONRPCResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
+/// The schema's constant `PARSE_ERROR`: `-32700`.
 pub const PARSE_ERROR: i64 = -32700;
+/// The schema's constant `INVALID_REQUEST`: `-32600`.
 pub const INVALID_REQUEST: i64 = -32600;
+/// The schema's constant `METHOD_NOT_FOUND`: `-32601`.
 pub const METHOD_NOT_FOUND: i64 = -32601;
+/// The schema's constant `INVALID_PARAMS`: `-32602`.
 pub const INVALID_PARAMS: i64 = -32602;
+/// The schema's constant `INTERNAL_ERROR`: `-32603`.
 pub const INTERNAL_ERROR: i64 = -32603;
 /// A response to a request that indicates an error occurred.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCError {
+    /// `id`: the ID of the request this error answers.
     pub id: RequestId,
+    /// `error`: what went wrong.
     pub error: JSONRPCErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1806,6 +1863,7 @@ pub struct __JSONRPCErrorBuilder {
     error: Option<JSONRPCErrorError>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCErrorBuilder {
     type Output = JSONRPCError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1861,7 +1919,6 @@ impl serde::Serialize for JSONRPCError {
 }
 impl JSONRPCError {
     /// A `JSONRPCError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, error: JSONRPCErrorError) -> Self {
         Self {
             id,
@@ -1875,6 +1932,7 @@ impl __rt::SchemaType for JSONRPCError {
         "JSONRPCError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1978,6 +2036,7 @@ pub struct __JSONRPCErrorErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCErrorErrorBuilder {
     type Output = JSONRPCErrorError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2030,7 +2089,6 @@ impl serde::Serialize for JSONRPCErrorError {
 }
 impl JSONRPCErrorError {
     /// A `JSONRPCErrorError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         Self {
             code,
@@ -2045,6 +2103,7 @@ impl __rt::SchemaType for JSONRPCErrorError {
         "JSONRPCErrorError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCErrorError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2110,6 +2169,7 @@ pub type EmptyResult = BaseResult;
 /// Always carries `"method": "notifications/cancelled"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
+    /// `params`: the parameters of this notification.
     pub params: CancelledNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2122,6 +2182,7 @@ pub struct __CancelledNotificationBuilder {
     params: Option<CancelledNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationBuilder {
     type Output = CancelledNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2179,7 +2240,6 @@ impl serde::Serialize for CancelledNotification {
 }
 impl CancelledNotification {
     /// A `CancelledNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CancelledNotificationParams) -> Self {
         Self {
             params,
@@ -2192,6 +2252,7 @@ impl __rt::SchemaType for CancelledNotification {
         "CancelledNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2258,6 +2319,7 @@ pub struct __CancelledNotificationParamsBuilder {
     reason: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationParamsBuilder {
     type Output = CancelledNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2310,7 +2372,6 @@ impl serde::Serialize for CancelledNotificationParams {
 }
 impl CancelledNotificationParams {
     /// A `CancelledNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(request_id: RequestId) -> Self {
         Self {
             request_id,
@@ -2324,6 +2385,7 @@ impl __rt::SchemaType for CancelledNotificationParams {
         "CancelledNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2378,6 +2440,7 @@ impl __v::Validate for CancelledNotificationParams {
 /// Always carries `"method": "initialize"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeRequest {
+    /// `params`: the parameters of this request.
     pub params: InitializeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2390,6 +2453,7 @@ pub struct __InitializeRequestBuilder {
     params: Option<InitializeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeRequestBuilder {
     type Output = InitializeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2444,7 +2508,6 @@ impl serde::Serialize for InitializeRequest {
 }
 impl InitializeRequest {
     /// A `InitializeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: InitializeRequestParams) -> Self {
         Self {
             params,
@@ -2457,6 +2520,7 @@ impl __rt::SchemaType for InitializeRequest {
         "InitializeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2508,7 +2572,9 @@ impl __v::Validate for InitializeRequest {
 pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     pub protocol_version: String,
+    /// `capabilities`: [`ClientCapabilities`].
     pub capabilities: Box<ClientCapabilities>,
+    /// `clientInfo`: [`Implementation`].
     pub client_info: Implementation,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2522,6 +2588,7 @@ pub struct __InitializeRequestParamsBuilder {
     client_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeRequestParamsBuilder {
     type Output = InitializeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2577,7 +2644,6 @@ impl serde::Serialize for InitializeRequestParams {
 }
 impl InitializeRequestParams {
     /// A `InitializeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl Into<String>,
         capabilities: ClientCapabilities,
@@ -2596,6 +2662,7 @@ impl __rt::SchemaType for InitializeRequestParams {
         "InitializeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2658,10 +2725,14 @@ impl __v::Validate for InitializeRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     pub protocol_version: String,
+    /// `capabilities`: [`ServerCapabilities`].
     pub capabilities: Box<ServerCapabilities>,
+    /// `serverInfo`: [`Implementation`].
     pub server_info: Implementation,
     /// Instructions describing how to use the server and its features.
     ///
@@ -2681,6 +2752,7 @@ pub struct __InitializeResultBuilder {
     instructions: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeResultBuilder {
     type Output = InitializeResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2743,7 +2815,6 @@ impl serde::Serialize for InitializeResult {
 }
 impl InitializeResult {
     /// A `InitializeResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl Into<String>,
         capabilities: ServerCapabilities,
@@ -2764,6 +2835,7 @@ impl __rt::SchemaType for InitializeResult {
         "InitializeResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2864,6 +2936,7 @@ impl __v::Validate for InitializeResult {
 /// Always carries `"method": "notifications/initialized"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2876,6 +2949,7 @@ pub struct __InitializedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializedNotificationBuilder {
     type Output = InitializedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2938,6 +3012,7 @@ impl __rt::SchemaType for InitializedNotification {
         "InitializedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3012,6 +3087,7 @@ pub struct __ClientCapabilitiesBuilder {
     elicitation: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesBuilder {
     type Output = ClientCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3083,6 +3159,7 @@ impl __rt::SchemaType for ClientCapabilities {
         "ClientCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3188,6 +3265,7 @@ pub struct __ClientCapabilitiesRootsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesRootsBuilder {
     type Output = ClientCapabilitiesRoots;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3242,6 +3320,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
         "ClientCapabilitiesRoots"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesRoots {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3309,6 +3388,7 @@ pub struct __ServerCapabilitiesBuilder {
     tools: Option<ServerCapabilitiesTools>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesBuilder {
     type Output = ServerCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3390,6 +3470,7 @@ impl __rt::SchemaType for ServerCapabilities {
         "ServerCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3520,6 +3601,7 @@ pub struct __ServerCapabilitiesPromptsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
     type Output = ServerCapabilitiesPrompts;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3574,6 +3656,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
         "ServerCapabilitiesPrompts"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3629,6 +3712,7 @@ pub struct __ServerCapabilitiesResourcesBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
     type Output = ServerCapabilitiesResources;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3688,6 +3772,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
         "ServerCapabilitiesResources"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3756,6 +3841,7 @@ pub struct __ServerCapabilitiesToolsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
     type Output = ServerCapabilitiesTools;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3810,6 +3896,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
         "ServerCapabilitiesTools"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3872,6 +3959,7 @@ pub struct __BaseMetadataBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BaseMetadataBuilder {
     type Output = BaseMetadata;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3919,7 +4007,6 @@ impl serde::Serialize for BaseMetadata {
 }
 impl BaseMetadata {
     /// A `BaseMetadata` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -3933,6 +4020,7 @@ impl __rt::SchemaType for BaseMetadata {
         "BaseMetadata"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BaseMetadata {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3994,6 +4082,7 @@ pub struct Implementation {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     pub title: Option<String>,
+    /// `version`: a string.
     pub version: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4007,6 +4096,7 @@ pub struct __ImplementationBuilder {
     version: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImplementationBuilder {
     type Output = Implementation;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4057,7 +4147,6 @@ impl serde::Serialize for Implementation {
 }
 impl Implementation {
     /// A `Implementation` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -4072,6 +4161,7 @@ impl __rt::SchemaType for Implementation {
         "Implementation"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Implementation {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4136,6 +4226,7 @@ impl __v::Validate for Implementation {
 /// Always carries `"method": "ping"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4148,6 +4239,7 @@ pub struct __PingRequestBuilder {
     params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PingRequestBuilder {
     type Output = PingRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4205,6 +4297,7 @@ impl __rt::SchemaType for PingRequest {
         "PingRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PingRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4256,6 +4349,7 @@ impl __v::Validate for PingRequest {
 /// Always carries `"method": "notifications/progress"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
+    /// `params`: the parameters of this notification.
     pub params: ProgressNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4268,6 +4362,7 @@ pub struct __ProgressNotificationBuilder {
     params: Option<ProgressNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationBuilder {
     type Output = ProgressNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4325,7 +4420,6 @@ impl serde::Serialize for ProgressNotification {
 }
 impl ProgressNotification {
     /// A `ProgressNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ProgressNotificationParams) -> Self {
         Self {
             params,
@@ -4338,6 +4432,7 @@ impl __rt::SchemaType for ProgressNotification {
         "ProgressNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4412,6 +4507,7 @@ pub struct __ProgressNotificationParamsBuilder {
     message: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationParamsBuilder {
     type Output = ProgressNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4474,7 +4570,6 @@ impl serde::Serialize for ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
         Self {
             progress_token,
@@ -4490,6 +4585,7 @@ impl __rt::SchemaType for ProgressNotificationParams {
         "ProgressNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4563,10 +4659,14 @@ impl __v::Validate for ProgressNotificationParams {
         }
     }
 }
+/// A paginated request object with the keys `method` and `params`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4579,6 +4679,7 @@ pub struct __PaginatedRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestBuilder {
     type Output = PaginatedRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4626,7 +4727,6 @@ impl serde::Serialize for PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A `PaginatedRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -4640,6 +4740,7 @@ impl __rt::SchemaType for PaginatedRequest {
         "PaginatedRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4705,6 +4806,7 @@ pub struct __PaginatedRequestParamsBuilder {
     cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestParamsBuilder {
     type Output = PaginatedRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4757,6 +4859,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
         "PaginatedRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4794,10 +4897,14 @@ impl __v::Validate for PaginatedRequestParams {
         }
     }
 }
+/// A paginated result object with the keys `_meta` and `nextCursor`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -4813,6 +4920,7 @@ pub struct __PaginatedResultBuilder {
     next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedResultBuilder {
     type Output = PaginatedResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4867,6 +4975,7 @@ impl __rt::SchemaType for PaginatedResult {
         "PaginatedResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4926,6 +5035,7 @@ impl __v::Validate for PaginatedResult {
 /// Always carries `"method": "resources/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4938,6 +5048,7 @@ pub struct __ListResourcesRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesRequestBuilder {
     type Output = ListResourcesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5000,6 +5111,7 @@ impl __rt::SchemaType for ListResourcesRequest {
         "ListResourcesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5054,10 +5166,13 @@ impl __v::Validate for ListResourcesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `resources`: an array of [`Resource`].
     pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -5071,6 +5186,7 @@ pub struct __ListResourcesResultBuilder {
     resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesResultBuilder {
     type Output = ListResourcesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5130,7 +5246,6 @@ impl serde::Serialize for ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A `ListResourcesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resources: Vec<Resource>) -> Self {
         Self {
             meta: None,
@@ -5145,6 +5260,7 @@ impl __rt::SchemaType for ListResourcesResult {
         "ListResourcesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5217,6 +5333,7 @@ impl __v::Validate for ListResourcesResult {
 /// Always carries `"method": "resources/templates/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5229,6 +5346,7 @@ pub struct __ListResourceTemplatesRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
     type Output = ListResourceTemplatesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5291,6 +5409,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
         "ListResourceTemplatesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5345,10 +5464,13 @@ impl __v::Validate for ListResourceTemplatesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `resourceTemplates`: an array of [`ResourceTemplate`].
     pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -5362,6 +5484,7 @@ pub struct __ListResourceTemplatesResultBuilder {
     resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
     type Output = ListResourceTemplatesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5423,7 +5546,6 @@ impl serde::Serialize for ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         Self {
             meta: None,
@@ -5438,6 +5560,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
         "ListResourceTemplatesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5518,6 +5641,7 @@ impl __v::Validate for ListResourceTemplatesResult {
 /// Always carries `"method": "resources/read"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequest {
+    /// `params`: the parameters of this request.
     pub params: ReadResourceRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5530,6 +5654,7 @@ pub struct __ReadResourceRequestBuilder {
     params: Option<ReadResourceRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestBuilder {
     type Output = ReadResourceRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5587,7 +5712,6 @@ impl serde::Serialize for ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ReadResourceRequestParams) -> Self {
         Self {
             params,
@@ -5600,6 +5724,7 @@ impl __rt::SchemaType for ReadResourceRequest {
         "ReadResourceRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5663,6 +5788,7 @@ pub struct __ReadResourceRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
     type Output = ReadResourceRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5710,7 +5836,6 @@ impl serde::Serialize for ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -5723,6 +5848,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
         "ReadResourceRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5761,7 +5887,10 @@ impl __v::Validate for ReadResourceRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `contents`: an array of [`ReadResourceResultContentsItem`].
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -5774,6 +5903,7 @@ pub struct __ReadResourceResultBuilder {
     contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultBuilder {
     type Output = ReadResourceResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5826,7 +5956,6 @@ impl serde::Serialize for ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
         Self {
             meta: None,
@@ -5840,6 +5969,7 @@ impl __rt::SchemaType for ReadResourceResult {
         "ReadResourceResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5903,9 +6033,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -5927,6 +6057,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -5953,6 +6084,7 @@ pub enum __ReadResourceResultContentsItemBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultContentsItemBuilder {
     type Output = ReadResourceResultContentsItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5984,6 +6116,7 @@ impl __p::Builder for __ReadResourceResultContentsItemBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ReadResourceResultContentsItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
@@ -6050,6 +6183,7 @@ impl __v::Validate for ReadResourceResultContentsItem {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ReadResourceResultContentsItem {
     const NAME: &'static str = "ReadResourceResultContentsItem";
     const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -6111,6 +6245,7 @@ impl From<BlobResourceContents> for ReadResourceResultContentsItem {
 /// Always carries `"method": "notifications/resources/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6123,6 +6258,7 @@ pub struct __ResourceListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceListChangedNotificationBuilder {
     type Output = ResourceListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6185,6 +6321,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
         "ResourceListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6240,6 +6377,7 @@ impl __v::Validate for ResourceListChangedNotification {
 /// Always carries `"method": "resources/subscribe"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscribeRequest {
+    /// `params`: the parameters of this request.
     pub params: SubscribeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6252,6 +6390,7 @@ pub struct __SubscribeRequestBuilder {
     params: Option<SubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscribeRequestBuilder {
     type Output = SubscribeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6304,7 +6443,6 @@ impl serde::Serialize for SubscribeRequest {
 }
 impl SubscribeRequest {
     /// A `SubscribeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SubscribeRequestParams) -> Self {
         Self {
             params,
@@ -6317,6 +6455,7 @@ impl __rt::SchemaType for SubscribeRequest {
         "SubscribeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscribeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6380,6 +6519,7 @@ pub struct __SubscribeRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscribeRequestParamsBuilder {
     type Output = SubscribeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6427,7 +6567,6 @@ impl serde::Serialize for SubscribeRequestParams {
 }
 impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -6440,6 +6579,7 @@ impl __rt::SchemaType for SubscribeRequestParams {
         "SubscribeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscribeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6479,6 +6619,7 @@ impl __v::Validate for SubscribeRequestParams {
 /// Always carries `"method": "resources/unsubscribe"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsubscribeRequest {
+    /// `params`: the parameters of this request.
     pub params: UnsubscribeRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6491,6 +6632,7 @@ pub struct __UnsubscribeRequestBuilder {
     params: Option<UnsubscribeRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsubscribeRequestBuilder {
     type Output = UnsubscribeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6548,7 +6690,6 @@ impl serde::Serialize for UnsubscribeRequest {
 }
 impl UnsubscribeRequest {
     /// A `UnsubscribeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: UnsubscribeRequestParams) -> Self {
         Self {
             params,
@@ -6561,6 +6702,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
         "UnsubscribeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsubscribeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6624,6 +6766,7 @@ pub struct __UnsubscribeRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsubscribeRequestParamsBuilder {
     type Output = UnsubscribeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6671,7 +6814,6 @@ impl serde::Serialize for UnsubscribeRequestParams {
 }
 impl UnsubscribeRequestParams {
     /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -6684,6 +6826,7 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
         "UnsubscribeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsubscribeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6723,6 +6866,7 @@ impl __v::Validate for UnsubscribeRequestParams {
 /// Always carries `"method": "notifications/resources/updated"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotification {
+    /// `params`: the parameters of this notification.
     pub params: ResourceUpdatedNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6735,6 +6879,7 @@ pub struct __ResourceUpdatedNotificationBuilder {
     params: Option<ResourceUpdatedNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationBuilder {
     type Output = ResourceUpdatedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6792,7 +6937,6 @@ impl serde::Serialize for ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
             params,
@@ -6805,6 +6949,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
         "ResourceUpdatedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6873,6 +7018,7 @@ pub struct __ResourceUpdatedNotificationParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
     type Output = ResourceUpdatedNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6920,7 +7066,6 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -6933,6 +7078,7 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
         "ResourceUpdatedNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6996,6 +7142,8 @@ pub struct Resource {
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7014,6 +7162,7 @@ pub struct __ResourceBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceBuilder {
     type Output = Resource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7093,7 +7242,6 @@ impl serde::Serialize for Resource {
 }
 impl Resource {
     /// A `Resource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -7113,6 +7261,7 @@ impl __rt::SchemaType for Resource {
         "Resource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Resource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7275,6 +7424,8 @@ pub struct ResourceTemplate {
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7292,6 +7443,7 @@ pub struct __ResourceTemplateBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceTemplateBuilder {
     type Output = ResourceTemplate;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7366,7 +7518,6 @@ impl serde::Serialize for ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A `ResourceTemplate` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, uri_template: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -7385,6 +7536,7 @@ impl __rt::SchemaType for ResourceTemplate {
         "ResourceTemplate"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceTemplate {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7520,6 +7672,8 @@ pub struct ResourceContents {
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7533,6 +7687,7 @@ pub struct __ResourceContentsBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceContentsBuilder {
     type Output = ResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7585,7 +7740,6 @@ impl serde::Serialize for ResourceContents {
 }
 impl ResourceContents {
     /// A `ResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7600,6 +7754,7 @@ impl __rt::SchemaType for ResourceContents {
         "ResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7665,6 +7820,7 @@ impl __v::Validate for ResourceContents {
         }
     }
 }
+/// A text resource contents object with the keys `uri`, `mimeType`, `_meta` and `text`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextResourceContents {
     /// The URI of this resource.
@@ -7674,6 +7830,8 @@ pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
@@ -7690,6 +7848,7 @@ pub struct __TextResourceContentsBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextResourceContentsBuilder {
     type Output = TextResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7750,7 +7909,6 @@ impl serde::Serialize for TextResourceContents {
 }
 impl TextResourceContents {
     /// A `TextResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7766,6 +7924,7 @@ impl __rt::SchemaType for TextResourceContents {
         "TextResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7850,6 +8009,7 @@ impl __v::Validate for TextResourceContents {
         }
     }
 }
+/// A blob resource contents object with the keys `uri`, `mimeType`, `_meta` and `blob`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
@@ -7859,6 +8019,8 @@ pub struct BlobResourceContents {
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// A base64-encoded string representing the binary data of the item.
     ///
@@ -7877,6 +8039,7 @@ pub struct __BlobResourceContentsBuilder {
     blob: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BlobResourceContentsBuilder {
     type Output = BlobResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7937,7 +8100,6 @@ impl serde::Serialize for BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -7953,6 +8115,7 @@ impl __rt::SchemaType for BlobResourceContents {
         "BlobResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8043,6 +8206,7 @@ impl __v::Validate for BlobResourceContents {
 /// Always carries `"method": "prompts/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8055,6 +8219,7 @@ pub struct __ListPromptsRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsRequestBuilder {
     type Output = ListPromptsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8117,6 +8282,7 @@ impl __rt::SchemaType for ListPromptsRequest {
         "ListPromptsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8171,10 +8337,13 @@ impl __v::Validate for ListPromptsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `prompts`: an array of [`Prompt`].
     pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -8188,6 +8357,7 @@ pub struct __ListPromptsResultBuilder {
     prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsResultBuilder {
     type Output = ListPromptsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8244,7 +8414,6 @@ impl serde::Serialize for ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A `ListPromptsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(prompts: Vec<Prompt>) -> Self {
         Self {
             meta: None,
@@ -8259,6 +8428,7 @@ impl __rt::SchemaType for ListPromptsResult {
         "ListPromptsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8331,6 +8501,7 @@ impl __v::Validate for ListPromptsResult {
 /// Always carries `"method": "prompts/get"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequest {
+    /// `params`: the parameters of this request.
     pub params: GetPromptRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8343,6 +8514,7 @@ pub struct __GetPromptRequestBuilder {
     params: Option<GetPromptRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestBuilder {
     type Output = GetPromptRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8395,7 +8567,6 @@ impl serde::Serialize for GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: GetPromptRequestParams) -> Self {
         Self {
             params,
@@ -8408,6 +8579,7 @@ impl __rt::SchemaType for GetPromptRequest {
         "GetPromptRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8472,6 +8644,7 @@ pub struct __GetPromptRequestParamsBuilder {
     arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestParamsBuilder {
     type Output = GetPromptRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8524,7 +8697,6 @@ impl serde::Serialize for GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8538,6 +8710,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
         "GetPromptRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8591,9 +8764,12 @@ impl __v::Validate for GetPromptRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An optional description for the prompt.
     pub description: Option<String>,
+    /// `messages`: an array of [`PromptMessage`].
     pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -8607,6 +8783,7 @@ pub struct __GetPromptResultBuilder {
     messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultBuilder {
     type Output = GetPromptResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8661,7 +8838,6 @@ impl serde::Serialize for GetPromptResult {
 }
 impl GetPromptResult {
     /// A `GetPromptResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         Self {
             meta: None,
@@ -8676,6 +8852,7 @@ impl __rt::SchemaType for GetPromptResult {
         "GetPromptResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8760,6 +8937,8 @@ pub struct Prompt {
     /// A list of arguments to use for templating the prompt.
     pub arguments: Option<Vec<PromptArgument>>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8775,6 +8954,7 @@ pub struct __PromptBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptBuilder {
     type Output = Prompt;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8839,7 +9019,6 @@ impl serde::Serialize for Prompt {
 }
 impl Prompt {
     /// A `Prompt` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8856,6 +9035,7 @@ impl __rt::SchemaType for Prompt {
         "Prompt"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Prompt {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8977,6 +9157,7 @@ pub struct __PromptArgumentBuilder {
     required: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptArgumentBuilder {
     type Output = PromptArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9036,7 +9217,6 @@ impl serde::Serialize for PromptArgument {
 }
 impl PromptArgument {
     /// A `PromptArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -9052,6 +9232,7 @@ impl __rt::SchemaType for PromptArgument {
         "PromptArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9186,6 +9367,7 @@ impl __rt::SchemaType for Role {
         "Role"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Role {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -9231,7 +9413,9 @@ impl __v::Validate for Role {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`ContentBlock`].
     pub content: ContentBlock,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9244,6 +9428,7 @@ pub struct __PromptMessageBuilder {
     content: Option<ContentBlock>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptMessageBuilder {
     type Output = PromptMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9289,7 +9474,6 @@ impl serde::Serialize for PromptMessage {
 }
 impl PromptMessage {
     /// A `PromptMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: ContentBlock) -> Self {
         Self {
             role,
@@ -9303,6 +9487,7 @@ impl __rt::SchemaType for PromptMessage {
         "PromptMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9381,6 +9566,8 @@ pub struct ResourceLink {
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9400,6 +9587,7 @@ pub struct __ResourceLinkBuilder {
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceLinkBuilder {
     type Output = ResourceLink;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9489,7 +9677,6 @@ impl serde::Serialize for ResourceLink {
 }
 impl ResourceLink {
     /// A `ResourceLink` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -9509,6 +9696,7 @@ impl __rt::SchemaType for ResourceLink {
         "ResourceLink"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceLink {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9661,10 +9849,13 @@ impl __v::Validate for ResourceLink {
 /// Always carries `"type": "resource"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
+    /// `resource`: [`EmbeddedResourceResource`].
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9679,6 +9870,7 @@ pub struct __EmbeddedResourceBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceBuilder {
     type Output = EmbeddedResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9743,7 +9935,6 @@ impl serde::Serialize for EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource: EmbeddedResourceResource) -> Self {
         Self {
             resource,
@@ -9758,6 +9949,7 @@ impl __rt::SchemaType for EmbeddedResource {
         "EmbeddedResource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9842,9 +10034,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -9866,6 +10058,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -9892,6 +10085,7 @@ pub enum __EmbeddedResourceResourceBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceResourceBuilder {
     type Output = EmbeddedResourceResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9923,6 +10117,7 @@ impl __p::Builder for __EmbeddedResourceResourceBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for EmbeddedResourceResource {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a EmbeddedResourceResource object";
@@ -9989,6 +10184,7 @@ impl __v::Validate for EmbeddedResourceResource {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for EmbeddedResourceResource {
     const NAME: &'static str = "EmbeddedResourceResource";
     const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -10050,6 +10246,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10062,6 +10259,7 @@ pub struct __PromptListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptListChangedNotificationBuilder {
     type Output = PromptListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10124,6 +10322,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
         "PromptListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10179,6 +10378,7 @@ impl __v::Validate for PromptListChangedNotification {
 /// Always carries `"method": "tools/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10191,6 +10391,7 @@ pub struct __ListToolsRequestBuilder {
     params: Option<PaginatedRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsRequestBuilder {
     type Output = ListToolsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10248,6 +10449,7 @@ impl __rt::SchemaType for ListToolsRequest {
         "ListToolsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10302,10 +10504,13 @@ impl __v::Validate for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `tools`: an array of [`Tool`].
     pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -10319,6 +10524,7 @@ pub struct __ListToolsResultBuilder {
     tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsResultBuilder {
     type Output = ListToolsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10373,7 +10579,6 @@ impl serde::Serialize for ListToolsResult {
 }
 impl ListToolsResult {
     /// A `ListToolsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(tools: Vec<Tool>) -> Self {
         Self {
             meta: None,
@@ -10388,6 +10593,7 @@ impl __rt::SchemaType for ListToolsResult {
         "ListToolsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10459,6 +10665,8 @@ impl __v::Validate for ListToolsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
@@ -10490,6 +10698,7 @@ pub struct __CallToolResultBuilder {
     is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultBuilder {
     type Output = CallToolResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10549,7 +10758,6 @@ impl serde::Serialize for CallToolResult {
 }
 impl CallToolResult {
     /// A `CallToolResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(content: Vec<ContentBlock>) -> Self {
         Self {
             meta: None,
@@ -10565,6 +10773,7 @@ impl __rt::SchemaType for CallToolResult {
         "CallToolResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10659,6 +10868,7 @@ impl __v::Validate for CallToolResult {
 /// Always carries `"method": "tools/call"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequest {
+    /// `params`: the parameters of this request.
     pub params: CallToolRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10671,6 +10881,7 @@ pub struct __CallToolRequestBuilder {
     params: Option<CallToolRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestBuilder {
     type Output = CallToolRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10723,7 +10934,6 @@ impl serde::Serialize for CallToolRequest {
 }
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CallToolRequestParams) -> Self {
         Self {
             params,
@@ -10736,6 +10946,7 @@ impl __rt::SchemaType for CallToolRequest {
         "CallToolRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10785,7 +10996,9 @@ impl __v::Validate for CallToolRequest {
 /// The inline type of [`CallToolRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
+    /// `name`: a string.
     pub name: String,
+    /// `arguments`: a JSON object.
     pub arguments: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10798,6 +11011,7 @@ pub struct __CallToolRequestParamsBuilder {
     arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestParamsBuilder {
     type Output = CallToolRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10850,7 +11064,6 @@ impl serde::Serialize for CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -10864,6 +11077,7 @@ impl __rt::SchemaType for CallToolRequestParams {
         "CallToolRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10918,6 +11132,7 @@ impl __v::Validate for CallToolRequestParams {
 /// Always carries `"method": "notifications/tools/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10930,6 +11145,7 @@ pub struct __ToolListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolListChangedNotificationBuilder {
     type Output = ToolListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10992,6 +11208,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
         "ToolListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11093,6 +11310,7 @@ pub struct __ToolAnnotationsBuilder {
     open_world_hint: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolAnnotationsBuilder {
     type Output = ToolAnnotations;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11168,6 +11386,7 @@ impl __rt::SchemaType for ToolAnnotations {
         "ToolAnnotations"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolAnnotations {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11289,6 +11508,8 @@ pub struct Tool {
     /// Display name precedence order is: title, annotations.title, then name.
     pub annotations: Option<ToolAnnotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11306,6 +11527,7 @@ pub struct __ToolBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolBuilder {
     type Output = Tool;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11382,7 +11604,6 @@ impl serde::Serialize for Tool {
 }
 impl Tool {
     /// A `Tool` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
         Self {
             name: name.into(),
@@ -11401,6 +11622,7 @@ impl __rt::SchemaType for Tool {
         "Tool"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Tool {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11528,7 +11750,9 @@ impl __v::Validate for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
+    /// `properties`: an object whose values are JSON objects.
     pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    /// `required`: an array of strings.
     pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11542,6 +11766,7 @@ pub struct __ToolInputSchemaBuilder {
     required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolInputSchemaBuilder {
     type Output = ToolInputSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11601,6 +11826,7 @@ impl __rt::SchemaType for ToolInputSchema {
         "ToolInputSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolInputSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11671,7 +11897,9 @@ impl __v::Validate for ToolInputSchema {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
+    /// `properties`: an object whose values are JSON objects.
     pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    /// `required`: an array of strings.
     pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11685,6 +11913,7 @@ pub struct __ToolOutputSchemaBuilder {
     required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolOutputSchemaBuilder {
     type Output = ToolOutputSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11744,6 +11973,7 @@ impl __rt::SchemaType for ToolOutputSchema {
         "ToolOutputSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolOutputSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11814,6 +12044,7 @@ impl __v::Validate for ToolOutputSchema {
 /// Always carries `"method": "logging/setLevel"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
+    /// `params`: the parameters of this request.
     pub params: SetLevelRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11826,6 +12057,7 @@ pub struct __SetLevelRequestBuilder {
     params: Option<SetLevelRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SetLevelRequestBuilder {
     type Output = SetLevelRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11878,7 +12110,6 @@ impl serde::Serialize for SetLevelRequest {
 }
 impl SetLevelRequest {
     /// A `SetLevelRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SetLevelRequestParams) -> Self {
         Self {
             params,
@@ -11891,6 +12122,7 @@ impl __rt::SchemaType for SetLevelRequest {
         "SetLevelRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SetLevelRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11952,6 +12184,7 @@ pub struct __SetLevelRequestParamsBuilder {
     level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SetLevelRequestParamsBuilder {
     type Output = SetLevelRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11999,7 +12232,6 @@ impl serde::Serialize for SetLevelRequestParams {
 }
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: LoggingLevel) -> Self {
         Self {
             level,
@@ -12012,6 +12244,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
         "SetLevelRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SetLevelRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12050,6 +12283,7 @@ impl __v::Validate for SetLevelRequestParams {
 /// Always carries `"method": "notifications/message"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
+    /// `params`: the parameters of this notification.
     pub params: LoggingMessageNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12062,6 +12296,7 @@ pub struct __LoggingMessageNotificationBuilder {
     params: Option<LoggingMessageNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationBuilder {
     type Output = LoggingMessageNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12119,7 +12354,6 @@ impl serde::Serialize for LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: LoggingMessageNotificationParams) -> Self {
         Self {
             params,
@@ -12132,6 +12366,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
         "LoggingMessageNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12204,6 +12439,7 @@ pub struct __LoggingMessageNotificationParamsBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
     type Output = LoggingMessageNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12259,7 +12495,6 @@ impl serde::Serialize for LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: LoggingLevel, data: serde_json::Value) -> Self {
         Self {
             level,
@@ -12274,6 +12509,7 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
         "LoggingMessageNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12426,6 +12662,7 @@ impl __rt::SchemaType for LoggingLevel {
         "LoggingLevel"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingLevel {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -12474,6 +12711,7 @@ impl __v::Validate for LoggingLevel {
 /// Always carries `"method": "sampling/createMessage"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequest {
+    /// `params`: the parameters of this request.
     pub params: CreateMessageRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12486,6 +12724,7 @@ pub struct __CreateMessageRequestBuilder {
     params: Option<CreateMessageRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestBuilder {
     type Output = CreateMessageRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12543,7 +12782,6 @@ impl serde::Serialize for CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CreateMessageRequestParams) -> Self {
         Self {
             params,
@@ -12556,6 +12794,7 @@ impl __rt::SchemaType for CreateMessageRequest {
         "CreateMessageRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12666,6 +12905,7 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
         "CreateMessageRequestParamsIncludeContext"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -12712,6 +12952,7 @@ impl __v::Validate for CreateMessageRequestParamsIncludeContext {
 /// The inline type of [`CreateMessageRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
+    /// `messages`: an array of [`SamplingMessage`].
     pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: Option<ModelPreferences>,
@@ -12725,6 +12966,7 @@ pub struct CreateMessageRequestParams {
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
+    /// `stopSequences`: an array of strings.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: Option<__rt::JsonObject>,
@@ -12745,6 +12987,7 @@ pub struct __CreateMessageRequestParamsBuilder {
     metadata: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
     type Output = CreateMessageRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12835,7 +13078,6 @@ impl serde::Serialize for CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         Self {
             messages,
@@ -12855,6 +13097,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
         "CreateMessageRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12995,8 +13238,12 @@ impl __v::Validate for CreateMessageRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
     pub model: String,
@@ -13016,6 +13263,7 @@ pub struct __CreateMessageResultBuilder {
     stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageResultBuilder {
     type Output = CreateMessageResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13081,7 +13329,6 @@ impl serde::Serialize for CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         role: Role,
         content: SamplingMessageContent,
@@ -13102,6 +13349,7 @@ impl __rt::SchemaType for CreateMessageResult {
         "CreateMessageResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13260,6 +13508,7 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
         "CreateMessageResultStopReason"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResultStopReason {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -13296,7 +13545,9 @@ impl __v::Validate for CreateMessageResultStopReason {
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -13309,6 +13560,7 @@ pub struct __SamplingMessageBuilder {
     content: Option<SamplingMessageContent>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageBuilder {
     type Output = SamplingMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13354,7 +13606,6 @@ impl serde::Serialize for SamplingMessage {
 }
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
         Self {
             role,
@@ -13368,6 +13619,7 @@ impl __rt::SchemaType for SamplingMessage {
         "SamplingMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13420,11 +13672,11 @@ impl __v::Validate for SamplingMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -13452,6 +13704,7 @@ impl __rt::SchemaType for SamplingMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -13481,6 +13734,7 @@ pub enum __SamplingMessageContentBuilder {
     AudioContent(__AudioContentBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageContentBuilder {
     type Output = SamplingMessageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13525,6 +13779,7 @@ impl SamplingMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for SamplingMessageContent {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContent object, chosen by `type`";
@@ -13644,6 +13899,7 @@ pub struct __AnnotationsBuilder {
     last_modified: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AnnotationsBuilder {
     type Output = Annotations;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13703,6 +13959,7 @@ impl __rt::SchemaType for Annotations {
         "Annotations"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Annotations {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13772,20 +14029,22 @@ impl __v::Validate for Annotations {
         }
     }
 }
+/// A content block: one of `text`, `image`, `audio`, `resource_link` or `resource` (dispatched on `type`).
+///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
-    /// [`ResourceLink`]
+    /// `resource_link`: [`ResourceLink`]
     ResourceLink(ResourceLink),
-    /// [`EmbeddedResource`]
+    /// `resource`: [`EmbeddedResource`]
     EmbeddedResource(EmbeddedResource),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -13817,6 +14076,7 @@ impl __rt::SchemaType for ContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ContentBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -13852,6 +14112,7 @@ pub enum __ContentBlockBuilder {
     EmbeddedResource(__EmbeddedResourceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ContentBlockBuilder {
     type Output = ContentBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13904,6 +14165,7 @@ impl ContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a ContentBlock object, chosen by `type`";
@@ -14006,6 +14268,8 @@ pub struct TextContent {
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14020,6 +14284,7 @@ pub struct __TextContentBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextContentBuilder {
     type Output = TextContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14079,7 +14344,6 @@ impl serde::Serialize for TextContent {
 }
 impl TextContent {
     /// A `TextContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
@@ -14094,6 +14358,7 @@ impl __rt::SchemaType for TextContent {
         "TextContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14181,6 +14446,8 @@ pub struct ImageContent {
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14196,6 +14463,7 @@ pub struct __ImageContentBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImageContentBuilder {
     type Output = ImageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14258,7 +14526,6 @@ impl serde::Serialize for ImageContent {
 }
 impl ImageContent {
     /// A `ImageContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -14274,6 +14541,7 @@ impl __rt::SchemaType for ImageContent {
         "ImageContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ImageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14376,6 +14644,8 @@ pub struct AudioContent {
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14391,6 +14661,7 @@ pub struct __AudioContentBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AudioContentBuilder {
     type Output = AudioContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14453,7 +14724,6 @@ impl serde::Serialize for AudioContent {
 }
 impl AudioContent {
     /// A `AudioContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -14469,6 +14739,7 @@ impl __rt::SchemaType for AudioContent {
         "AudioContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for AudioContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14621,6 +14892,7 @@ pub struct __ModelPreferencesBuilder {
     intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelPreferencesBuilder {
     type Output = ModelPreferences;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14689,6 +14961,7 @@ impl __rt::SchemaType for ModelPreferences {
         "ModelPreferences"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelPreferences {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14805,6 +15078,7 @@ pub struct __ModelHintBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelHintBuilder {
     type Output = ModelHint;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14852,6 +15126,7 @@ impl __rt::SchemaType for ModelHint {
         "ModelHint"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelHint {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14894,6 +15169,7 @@ impl __v::Validate for ModelHint {
 /// Always carries `"method": "completion/complete"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
+    /// `params`: the parameters of this request.
     pub params: CompleteRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14906,6 +15182,7 @@ pub struct __CompleteRequestBuilder {
     params: Option<CompleteRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestBuilder {
     type Output = CompleteRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14958,7 +15235,6 @@ impl serde::Serialize for CompleteRequest {
 }
 impl CompleteRequest {
     /// A `CompleteRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CompleteRequestParams) -> Self {
         Self {
             params,
@@ -14971,6 +15247,7 @@ impl __rt::SchemaType for CompleteRequest {
         "CompleteRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15024,9 +15301,9 @@ impl __v::Validate for CompleteRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
-    /// [`PromptReference`]
+    /// `ref/prompt`: [`PromptReference`]
     PromptReference(PromptReference),
-    /// [`ResourceTemplateReference`]
+    /// `ref/resource`: [`ResourceTemplateReference`]
     ResourceTemplateReference(ResourceTemplateReference),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -15052,6 +15329,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsRef {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -15078,6 +15356,7 @@ pub enum __CompleteRequestParamsRefBuilder {
     ResourceTemplateReference(__ResourceTemplateReferenceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsRefBuilder {
     type Output = CompleteRequestParamsRef;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15119,6 +15398,7 @@ impl CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
@@ -15211,6 +15491,7 @@ pub struct __CompleteRequestParamsArgumentBuilder {
     value: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
     type Output = CompleteRequestParamsArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15261,7 +15542,6 @@ impl serde::Serialize for CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -15275,6 +15555,7 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
         "CompleteRequestParamsArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15335,6 +15616,7 @@ pub struct __CompleteRequestParamsContextBuilder {
     arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsContextBuilder {
     type Output = CompleteRequestParamsContext;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15387,6 +15669,7 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
         "CompleteRequestParamsContext"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15427,6 +15710,7 @@ impl __v::Validate for CompleteRequestParamsContext {
 /// The inline type of [`CompleteRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
+    /// `ref`: [`CompleteRequestParamsRef`].
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
@@ -15444,6 +15728,7 @@ pub struct __CompleteRequestParamsBuilder {
     context: Option<CompleteRequestParamsContext>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsBuilder {
     type Output = CompleteRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15499,7 +15784,6 @@ impl serde::Serialize for CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         r#ref: CompleteRequestParamsRef,
         argument: CompleteRequestParamsArgument,
@@ -15517,6 +15801,7 @@ impl __rt::SchemaType for CompleteRequestParams {
         "CompleteRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15586,7 +15871,10 @@ impl __v::Validate for CompleteRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `completion`: [`CompleteResultCompletion`].
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -15599,6 +15887,7 @@ pub struct __CompleteResultBuilder {
     completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultBuilder {
     type Output = CompleteResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15646,7 +15935,6 @@ impl serde::Serialize for CompleteResult {
 }
 impl CompleteResult {
     /// A `CompleteResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(completion: CompleteResultCompletion) -> Self {
         Self {
             meta: None,
@@ -15660,6 +15948,7 @@ impl __rt::SchemaType for CompleteResult {
         "CompleteResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15737,6 +16026,7 @@ pub struct __CompleteResultCompletionBuilder {
     has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultCompletionBuilder {
     type Output = CompleteResultCompletion;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15794,7 +16084,6 @@ impl serde::Serialize for CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(values: Vec<String>) -> Self {
         Self {
             values,
@@ -15809,6 +16098,7 @@ impl __rt::SchemaType for CompleteResultCompletion {
         "CompleteResultCompletion"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15892,6 +16182,7 @@ pub struct __ResourceTemplateReferenceBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceTemplateReferenceBuilder {
     type Output = ResourceTemplateReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15949,7 +16240,6 @@ impl serde::Serialize for ResourceTemplateReference {
 }
 impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -15962,6 +16252,7 @@ impl __rt::SchemaType for ResourceTemplateReference {
         "ResourceTemplateReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceTemplateReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16035,6 +16326,7 @@ pub struct __PromptReferenceBuilder {
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptReferenceBuilder {
     type Output = PromptReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16092,7 +16384,6 @@ impl serde::Serialize for PromptReference {
 }
 impl PromptReference {
     /// A `PromptReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -16106,6 +16397,7 @@ impl __rt::SchemaType for PromptReference {
         "PromptReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16179,6 +16471,7 @@ impl __v::Validate for PromptReference {
 /// Always carries `"method": "roots/list"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -16191,6 +16484,7 @@ pub struct __ListRootsRequestBuilder {
     params: Option<RequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsRequestBuilder {
     type Output = ListRootsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16248,6 +16542,7 @@ impl __rt::SchemaType for ListRootsRequest {
         "ListRootsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16304,7 +16599,10 @@ impl __v::Validate for ListRootsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `roots`: an array of [`Root`].
     pub roots: Vec<Root>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -16317,6 +16615,7 @@ pub struct __ListRootsResultBuilder {
     roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsResultBuilder {
     type Output = ListRootsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16364,7 +16663,6 @@ impl serde::Serialize for ListRootsResult {
 }
 impl ListRootsResult {
     /// A `ListRootsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(roots: Vec<Root>) -> Self {
         Self {
             meta: None,
@@ -16378,6 +16676,7 @@ impl __rt::SchemaType for ListRootsResult {
         "ListRootsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16445,6 +16744,8 @@ pub struct Root {
     /// referencing the root in other parts of the application.
     pub name: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -16458,6 +16759,7 @@ pub struct __RootBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RootBuilder {
     type Output = Root;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16510,7 +16812,6 @@ impl serde::Serialize for Root {
 }
 impl Root {
     /// A `Root` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -16525,6 +16826,7 @@ impl __rt::SchemaType for Root {
         "Root"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Root {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16597,6 +16899,7 @@ impl __v::Validate for Root {
 /// Always carries `"method": "notifications/roots/list_changed"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -16609,6 +16912,7 @@ pub struct __RootsListChangedNotificationBuilder {
     params: Option<NotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RootsListChangedNotificationBuilder {
     type Output = RootsListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16671,6 +16975,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
         "RootsListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RootsListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16726,6 +17031,7 @@ impl __v::Validate for RootsListChangedNotification {
 /// Always carries `"method": "elicitation/create"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequest {
+    /// `params`: the parameters of this request.
     pub params: ElicitRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -16738,6 +17044,7 @@ pub struct __ElicitRequestBuilder {
     params: Option<ElicitRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestBuilder {
     type Output = ElicitRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16790,7 +17097,6 @@ impl serde::Serialize for ElicitRequest {
 }
 impl ElicitRequest {
     /// A `ElicitRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ElicitRequestParams) -> Self {
         Self {
             params,
@@ -16803,6 +17109,7 @@ impl __rt::SchemaType for ElicitRequest {
         "ElicitRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16854,7 +17161,9 @@ impl __v::Validate for ElicitRequest {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestParamsRequestedSchema {
+    /// `properties`: an object whose values are [`PrimitiveSchemaDefinition`].
     pub properties: BTreeMap<String, PrimitiveSchemaDefinition>,
+    /// `required`: an array of strings.
     pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -16868,6 +17177,7 @@ pub struct __ElicitRequestParamsRequestedSchemaBuilder {
     required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestParamsRequestedSchemaBuilder {
     type Output = ElicitRequestParamsRequestedSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16925,7 +17235,6 @@ impl serde::Serialize for ElicitRequestParamsRequestedSchema {
 }
 impl ElicitRequestParamsRequestedSchema {
     /// A `ElicitRequestParamsRequestedSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(properties: BTreeMap<String, PrimitiveSchemaDefinition>) -> Self {
         Self {
             properties,
@@ -16939,6 +17248,7 @@ impl __rt::SchemaType for ElicitRequestParamsRequestedSchema {
         "ElicitRequestParamsRequestedSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestParamsRequestedSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17027,6 +17337,7 @@ pub struct __ElicitRequestParamsBuilder {
     requested_schema: Option<ElicitRequestParamsRequestedSchema>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestParamsBuilder {
     type Output = ElicitRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17079,7 +17390,6 @@ impl serde::Serialize for ElicitRequestParams {
 }
 impl ElicitRequestParams {
     /// A `ElicitRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         message: impl Into<String>,
         requested_schema: ElicitRequestParamsRequestedSchema,
@@ -17096,6 +17406,7 @@ impl __rt::SchemaType for ElicitRequestParams {
         "ElicitRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17152,13 +17463,13 @@ impl __v::Validate for ElicitRequestParams {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
-    /// [`StringSchema`]
+    /// [`StringSchema`] (with `type`: "string")
     StringSchema(StringSchema),
-    /// [`NumberSchema`]
+    /// [`NumberSchema`] (with `type`)
     NumberSchema(NumberSchema),
-    /// [`BooleanSchema`]
+    /// [`BooleanSchema`] (with `type`: "boolean")
     BooleanSchema(BooleanSchema),
-    /// [`EnumSchema`]
+    /// [`EnumSchema`] (with `type`: "string", `enum`)
     EnumSchema(EnumSchema),
 }
 impl serde::Serialize for PrimitiveSchemaDefinition {
@@ -17184,6 +17495,7 @@ impl __rt::SchemaType for PrimitiveSchemaDefinition {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PrimitiveSchemaDefinition {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -17216,6 +17528,7 @@ pub enum __PrimitiveSchemaDefinitionBuilder {
     BooleanSchema(__BooleanSchemaBuilder),
     EnumSchema(__EnumSchemaBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __PrimitiveSchemaDefinitionBuilder {
     type Output = PrimitiveSchemaDefinition;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17251,6 +17564,7 @@ impl __p::Builder for __PrimitiveSchemaDefinitionBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for PrimitiveSchemaDefinition {
     const MEMBERS: usize = 4usize;
     const EXPECTING: &'static str = "a PrimitiveSchemaDefinition object";
@@ -17332,6 +17646,7 @@ impl __v::Validate for PrimitiveSchemaDefinition {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for PrimitiveSchemaDefinition {
     const NAME: &'static str = "PrimitiveSchemaDefinition";
     const NO_MEMBER: &'static str = "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (with `type`: \"string\", `enum`)";
@@ -17431,14 +17746,20 @@ impl From<EnumSchema> for PrimitiveSchemaDefinition {
         Self::EnumSchema(v)
     }
 }
+/// A string schema object with the keys `type`, `title`, `description`, `minLength`, `maxLength` and `format`.
 ///
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StringSchema {
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
+    /// `minLength`: an integer.
     pub min_length: Option<i64>,
+    /// `maxLength`: an integer.
     pub max_length: Option<i64>,
+    /// `format`: [`StringSchemaFormat`].
     pub format: Option<StringSchemaFormat>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -17455,6 +17776,7 @@ pub struct __StringSchemaBuilder {
     format: Option<StringSchemaFormat>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __StringSchemaBuilder {
     type Output = StringSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17529,6 +17851,7 @@ impl __rt::SchemaType for StringSchema {
         "StringSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for StringSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17706,6 +18029,7 @@ impl __rt::SchemaType for StringSchemaFormat {
         "StringSchemaFormat"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for StringSchemaFormat {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -17749,10 +18073,14 @@ impl __v::Validate for StringSchemaFormat {
         let _ = &cx;
     }
 }
+/// A number schema object with the keys `type`, `title`, `description`, `minimum` and `maximum`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
+    /// `type`: [`NumberSchemaType`].
     pub r#type: NumberSchemaType,
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
     /// JSON Schema type: `number`.
     pub minimum: Option<serde_json::Number>,
@@ -17772,6 +18100,7 @@ pub struct __NumberSchemaBuilder {
     maximum: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NumberSchemaBuilder {
     type Output = NumberSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17836,7 +18165,6 @@ impl serde::Serialize for NumberSchema {
 }
 impl NumberSchema {
     /// A `NumberSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#type: NumberSchemaType) -> Self {
         Self {
             r#type,
@@ -17853,6 +18181,7 @@ impl __rt::SchemaType for NumberSchema {
         "NumberSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NumberSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18009,6 +18338,7 @@ impl __rt::SchemaType for NumberSchemaType {
         "NumberSchemaType"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NumberSchemaType {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -18051,12 +18381,16 @@ impl __v::Validate for NumberSchemaType {
         let _ = &cx;
     }
 }
+/// A boolean schema object with the keys `type`, `title`, `description` and `default`.
 ///
 /// Always carries `"type": "boolean"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BooleanSchema {
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
+    /// `default`: a boolean.
     pub default: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -18071,6 +18405,7 @@ pub struct __BooleanSchemaBuilder {
     default: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BooleanSchemaBuilder {
     type Output = BooleanSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18135,6 +18470,7 @@ impl __rt::SchemaType for BooleanSchema {
         "BooleanSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BooleanSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18219,13 +18555,18 @@ impl __v::Validate for BooleanSchema {
         }
     }
 }
+/// An enum schema object with the keys `type`, `title`, `description`, `enum` and `enumNames`.
 ///
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EnumSchema {
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
+    /// `enum`: an array of strings.
     pub r#enum: Vec<String>,
+    /// `enumNames`: an array of strings.
     pub enum_names: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -18241,6 +18582,7 @@ pub struct __EnumSchemaBuilder {
     enum_names: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EnumSchemaBuilder {
     type Output = EnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18305,7 +18647,6 @@ impl serde::Serialize for EnumSchema {
 }
 impl EnumSchema {
     /// A `EnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         Self {
             title: None,
@@ -18321,6 +18662,7 @@ impl __rt::SchemaType for EnumSchema {
         "EnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18423,6 +18765,8 @@ impl __v::Validate for EnumSchema {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
@@ -18444,6 +18788,7 @@ pub struct __ElicitResultBuilder {
     content: Option<BTreeMap<String, ElicitResultContentValue>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitResultBuilder {
     type Output = ElicitResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18496,7 +18841,6 @@ impl serde::Serialize for ElicitResult {
 }
 impl ElicitResult {
     /// A `ElicitResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(action: ElicitResultAction) -> Self {
         Self {
             meta: None,
@@ -18511,6 +18855,7 @@ impl __rt::SchemaType for ElicitResult {
         "ElicitResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18646,6 +18991,7 @@ impl __rt::SchemaType for ElicitResultAction {
         "ElicitResultAction"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitResultAction {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -18696,11 +19042,11 @@ impl __v::Validate for ElicitResultAction {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Number
+    /// A JSON number.
     Number(serde_json::Number),
-    /// Boolean
+    /// A JSON boolean.
     Boolean(bool),
 }
 impl serde::Serialize for ElicitResultContentValue {
@@ -18724,6 +19070,7 @@ impl __rt::SchemaType for ElicitResultContentValue {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitResultContentValue {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -18885,6 +19232,8 @@ impl From<bool> for ElicitResultContentValue {
         Self::Boolean(v)
     }
 }
+/// A client request: one of `ping`, `initialize`, `completion/complete`, `logging/setLevel`, `prompts/get`, `prompts/list`, `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe`, `resources/unsubscribe`, `tools/call` or `tools/list` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -18892,31 +19241,31 @@ impl From<bool> for ElicitResultContentValue {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// [`PingRequest`]
+    /// `ping`: [`PingRequest`]
     PingRequest(PingRequest),
-    /// [`InitializeRequest`]
+    /// `initialize`: [`InitializeRequest`]
     InitializeRequest(InitializeRequest),
-    /// [`CompleteRequest`]
+    /// `completion/complete`: [`CompleteRequest`]
     CompleteRequest(CompleteRequest),
-    /// [`SetLevelRequest`]
+    /// `logging/setLevel`: [`SetLevelRequest`]
     SetLevelRequest(SetLevelRequest),
-    /// [`GetPromptRequest`]
+    /// `prompts/get`: [`GetPromptRequest`]
     GetPromptRequest(GetPromptRequest),
-    /// [`ListPromptsRequest`]
+    /// `prompts/list`: [`ListPromptsRequest`]
     ListPromptsRequest(ListPromptsRequest),
-    /// [`ListResourcesRequest`]
+    /// `resources/list`: [`ListResourcesRequest`]
     ListResourcesRequest(ListResourcesRequest),
-    /// [`ListResourceTemplatesRequest`]
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`]
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// [`ReadResourceRequest`]
+    /// `resources/read`: [`ReadResourceRequest`]
     ReadResourceRequest(ReadResourceRequest),
-    /// [`SubscribeRequest`]
+    /// `resources/subscribe`: [`SubscribeRequest`]
     SubscribeRequest(SubscribeRequest),
-    /// [`UnsubscribeRequest`]
+    /// `resources/unsubscribe`: [`UnsubscribeRequest`]
     UnsubscribeRequest(UnsubscribeRequest),
-    /// [`CallToolRequest`]
+    /// `tools/call`: [`CallToolRequest`]
     CallToolRequest(CallToolRequest),
-    /// [`ListToolsRequest`]
+    /// `tools/list`: [`ListToolsRequest`]
     ListToolsRequest(ListToolsRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -18964,6 +19313,7 @@ impl __rt::SchemaType for ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -19023,6 +19373,7 @@ pub enum __ClientRequestBuilder {
     ListToolsRequest(__ListToolsRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientRequestBuilder {
     type Output = ClientRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19115,6 +19466,7 @@ impl ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
@@ -19364,6 +19716,8 @@ impl ClientRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A client notification: one of `notifications/cancelled`, `notifications/progress`, `notifications/initialized` or `notifications/roots/list_changed` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -19371,13 +19725,13 @@ impl ClientRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
-    /// [`CancelledNotification`]
+    /// `notifications/cancelled`: [`CancelledNotification`]
     CancelledNotification(CancelledNotification),
-    /// [`ProgressNotification`]
+    /// `notifications/progress`: [`ProgressNotification`]
     ProgressNotification(ProgressNotification),
-    /// [`InitializedNotification`]
+    /// `notifications/initialized`: [`InitializedNotification`]
     InitializedNotification(InitializedNotification),
-    /// [`RootsListChangedNotification`]
+    /// `notifications/roots/list_changed`: [`RootsListChangedNotification`]
     RootsListChangedNotification(RootsListChangedNotification),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -19407,6 +19761,7 @@ impl __rt::SchemaType for ClientNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -19439,6 +19794,7 @@ pub enum __ClientNotificationBuilder {
     RootsListChangedNotification(__RootsListChangedNotificationBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientNotificationBuilder {
     type Output = ClientNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19492,6 +19848,7 @@ impl ClientNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientNotification object, chosen by `method`";
@@ -19594,6 +19951,8 @@ impl ClientNotification {
         self.tag().unwrap_or_default()
     }
 }
+/// A client result: one of [`EmptyResult`], [`CreateMessageResult`], [`ListRootsResult`] or [`ElicitResult`] (dispatched on the keys present).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
@@ -19601,13 +19960,13 @@ impl ClientNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
-    /// [`ElicitResult`]
+    /// [`ElicitResult`] (with `action`)
     ElicitResult(ElicitResult),
 }
 impl serde::Serialize for ClientResult {
@@ -19633,6 +19992,7 @@ impl __rt::SchemaType for ClientResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -19665,6 +20025,7 @@ pub enum __ClientResultBuilder {
     ListRootsResult(__ListRootsResultBuilder),
     ElicitResult(__ElicitResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientResultBuilder {
     type Output = ClientResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19698,6 +20059,7 @@ impl __p::Builder for __ClientResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ClientResult {
     const MEMBERS: usize = 4usize;
     const EXPECTING: &'static str = "a ClientResult object";
@@ -19817,6 +20179,7 @@ impl __v::Validate for ClientResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ClientResult {
     const NAME: &'static str = "ClientResult";
     const NO_MEMBER: &'static str = "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)";
@@ -19896,6 +20259,8 @@ impl From<ElicitResult> for ClientResult {
         Self::ElicitResult(v)
     }
 }
+/// A server request: one of `ping`, `sampling/createMessage`, `roots/list` or `elicitation/create` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -19903,13 +20268,13 @@ impl From<ElicitResult> for ClientResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
-    /// [`PingRequest`]
+    /// `ping`: [`PingRequest`]
     PingRequest(PingRequest),
-    /// [`CreateMessageRequest`]
+    /// `sampling/createMessage`: [`CreateMessageRequest`]
     CreateMessageRequest(CreateMessageRequest),
-    /// [`ListRootsRequest`]
+    /// `roots/list`: [`ListRootsRequest`]
     ListRootsRequest(ListRootsRequest),
-    /// [`ElicitRequest`]
+    /// `elicitation/create`: [`ElicitRequest`]
     ElicitRequest(ElicitRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -19939,6 +20304,7 @@ impl __rt::SchemaType for ServerRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -19971,6 +20337,7 @@ pub enum __ServerRequestBuilder {
     ElicitRequest(__ElicitRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerRequestBuilder {
     type Output = ServerRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20018,6 +20385,7 @@ impl ServerRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ServerRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerRequest object, chosen by `method`";
@@ -20138,6 +20506,8 @@ impl ServerRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A server notification: one of `notifications/cancelled`, `notifications/progress`, `notifications/message`, `notifications/resources/updated`, `notifications/resources/list_changed`, `notifications/tools/list_changed` or `notifications/prompts/list_changed` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -20145,19 +20515,19 @@ impl ServerRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
-    /// [`CancelledNotification`]
+    /// `notifications/cancelled`: [`CancelledNotification`]
     CancelledNotification(CancelledNotification),
-    /// [`ProgressNotification`]
+    /// `notifications/progress`: [`ProgressNotification`]
     ProgressNotification(ProgressNotification),
-    /// [`LoggingMessageNotification`]
+    /// `notifications/message`: [`LoggingMessageNotification`]
     LoggingMessageNotification(LoggingMessageNotification),
-    /// [`ResourceUpdatedNotification`]
+    /// `notifications/resources/updated`: [`ResourceUpdatedNotification`]
     ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// [`ResourceListChangedNotification`]
+    /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`]
     ResourceListChangedNotification(ResourceListChangedNotification),
-    /// [`ToolListChangedNotification`]
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`]
     ToolListChangedNotification(ToolListChangedNotification),
-    /// [`PromptListChangedNotification`]
+    /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`]
     PromptListChangedNotification(PromptListChangedNotification),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -20193,6 +20563,7 @@ impl __rt::SchemaType for ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -20234,6 +20605,7 @@ pub enum __ServerNotificationBuilder {
     PromptListChangedNotification(__PromptListChangedNotificationBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerNotificationBuilder {
     type Output = ServerNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20316,6 +20688,7 @@ impl ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
@@ -20459,6 +20832,8 @@ impl ServerNotification {
         self.tag().unwrap_or_default()
     }
 }
+/// A server result: one of [`EmptyResult`], [`InitializeResult`], [`CompleteResult`], [`GetPromptResult`], [`ListPromptsResult`], [`ListResourceTemplatesResult`], [`ListResourcesResult`], [`ReadResourceResult`], [`CallToolResult`] or [`ListToolsResult`] (dispatched on the keys present).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
@@ -20466,25 +20841,25 @@ impl ServerNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`InitializeResult`]
+    /// [`InitializeResult`] (with `protocolVersion`, `capabilities`, `serverInfo`)
     InitializeResult(InitializeResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `tools`)
     ListToolsResult(ListToolsResult),
 }
 impl serde::Serialize for ServerResult {
@@ -20522,6 +20897,7 @@ impl __rt::SchemaType for ServerResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -20572,6 +20948,7 @@ pub enum __ServerResultBuilder {
     CallToolResult(__CallToolResultBuilder),
     ListToolsResult(__ListToolsResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerResultBuilder {
     type Output = ServerResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20629,6 +21006,7 @@ impl __p::Builder for __ServerResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ServerResult {
     const MEMBERS: usize = 10usize;
     const EXPECTING: &'static str = "a ServerResult object";
@@ -20875,6 +21253,7 @@ impl __v::Validate for ServerResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ServerResult {
     const NAME: &'static str = "ServerResult";
     const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`)";

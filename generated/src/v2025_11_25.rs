@@ -3,7 +3,12 @@
 //! MCP protocol version 2025-11-25.
 //!
 //! Generated from `mcp-spec/schema/2025-11-25/schema.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
@@ -16,9 +21,9 @@ pub const SCHEMA_LABEL: &str = "2025-11-25";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
     /// [`JSONRPCResponse`]
     JSONRPCResponse(JSONRPCResponse),
@@ -44,6 +49,7 @@ impl __rt::SchemaType for JSONRPCMessage {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -73,6 +79,7 @@ pub enum __JSONRPCMessageBuilder {
     JSONRPCNotification(__JSONRPCNotificationBuilder),
     JSONRPCResponse(__JSONRPCResponseBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCMessageBuilder {
     type Output = JSONRPCMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -102,6 +109,7 @@ impl __p::Builder for __JSONRPCMessageBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for JSONRPCMessage {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a JSONRPCMessage object";
@@ -175,6 +183,7 @@ impl __v::Validate for JSONRPCMessage {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for JSONRPCMessage {
     const NAME: &'static str = "JSONRPCMessage";
     const NO_MEMBER: &'static str = "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)";
@@ -283,8 +292,12 @@ impl From<JSONRPCErrorResponse> for JSONRPCMessage {
         Self::JSONRPCResponse(<JSONRPCResponse as From<_>>::from(v))
     }
 }
+/// The schema's constant `LATEST_PROTOCOL_VERSION`: `"2025-11-25"`.
+///
 /// Marked `@internal` in the schema.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+/// The schema's constant `JSONRPC_VERSION`: `"2.0"`.
+///
 /// Marked `@internal` in the schema.
 pub const JSONRPC_VERSION: &str = "2.0";
 /// A progress token, used to associate progress notifications with the original request.
@@ -294,9 +307,9 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -318,6 +331,7 @@ impl __rt::SchemaType for ProgressToken {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressToken {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -447,6 +461,8 @@ pub type Cursor = String;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskAugmentedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -466,6 +482,7 @@ pub struct __TaskAugmentedRequestParamsBuilder {
     task: Option<TaskMetadata>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TaskAugmentedRequestParamsBuilder {
     type Output = TaskAugmentedRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -523,6 +540,7 @@ impl __rt::SchemaType for TaskAugmentedRequestParams {
         "TaskAugmentedRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TaskAugmentedRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -583,6 +601,8 @@ impl __v::Validate for TaskAugmentedRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -594,6 +614,7 @@ pub struct __RequestParamsBuilder {
     meta: Option<RequestParamsMeta>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestParamsBuilder {
     type Output = RequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -641,6 +662,7 @@ impl __rt::SchemaType for RequestParams {
         "RequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -694,6 +716,7 @@ pub struct __RequestParamsMetaBuilder {
     progress_token: Option<ProgressToken>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestParamsMetaBuilder {
     type Output = RequestParamsMeta;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -745,6 +768,7 @@ impl __rt::SchemaType for RequestParamsMeta {
         "RequestParamsMeta"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestParamsMeta {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -782,10 +806,14 @@ impl __v::Validate for RequestParamsMeta {
         }
     }
 }
+/// A request object with the keys `method` and `params`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -798,6 +826,7 @@ pub struct __RequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestBuilder {
     type Output = Request;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -845,7 +874,6 @@ impl serde::Serialize for Request {
 }
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -859,6 +887,7 @@ impl __rt::SchemaType for Request {
         "Request"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Request {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -908,10 +937,14 @@ impl __v::Validate for Request {
         }
     }
 }
+/// A notification params object with the key `_meta`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -923,6 +956,7 @@ pub struct __NotificationParamsBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationParamsBuilder {
     type Output = NotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -975,6 +1009,7 @@ impl __rt::SchemaType for NotificationParams {
         "NotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1013,10 +1048,14 @@ impl __v::Validate for NotificationParams {
         }
     }
 }
+/// A notification object with the keys `method` and `params`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1029,6 +1068,7 @@ pub struct __NotificationBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationBuilder {
     type Output = Notification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1076,7 +1116,6 @@ impl serde::Serialize for Notification {
 }
 impl Notification {
     /// A `Notification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -1090,6 +1129,7 @@ impl __rt::SchemaType for Notification {
         "Notification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Notification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1139,11 +1179,14 @@ impl __v::Validate for Notification {
         }
     }
 }
+/// A result object with the key `_meta`.
 ///
 /// The schema's `Result`, named `BaseResult` in Rust: `use` of a whole version module would otherwise shadow `std::result::Result`; `EmptyResult` keeps its name.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BaseResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1155,6 +1198,7 @@ pub struct __ResultBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResultBuilder {
     type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1202,6 +1246,7 @@ impl __rt::SchemaType for BaseResult {
         "Result"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1243,6 +1288,7 @@ impl __v::Validate for BaseResult {
         }
     }
 }
+/// An error object with the keys `code`, `message` and `data`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Error {
     /// The error type that occurred.
@@ -1263,6 +1309,7 @@ pub struct __ErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ErrorBuilder {
     type Output = Error;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1313,7 +1360,6 @@ impl serde::Serialize for Error {
 }
 impl Error {
     /// A `Error` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         Self {
             code,
@@ -1328,6 +1374,7 @@ impl __rt::SchemaType for Error {
         "Error"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Error {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1387,9 +1434,9 @@ impl __v::Validate for Error {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -1411,6 +1458,7 @@ impl __rt::SchemaType for RequestId {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestId {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -1537,8 +1585,11 @@ impl From<i64> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1553,6 +1604,7 @@ pub struct __JSONRPCRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCRequestBuilder {
     type Output = JSONRPCRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1613,7 +1665,6 @@ impl serde::Serialize for JSONRPCRequest {
 }
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
         Self {
             method: method.into(),
@@ -1628,6 +1679,7 @@ impl __rt::SchemaType for JSONRPCRequest {
         "JSONRPCRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1715,7 +1767,9 @@ impl __v::Validate for JSONRPCRequest {
 /// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1729,6 +1783,7 @@ pub struct __JSONRPCNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCNotificationBuilder {
     type Output = JSONRPCNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1791,7 +1846,6 @@ impl serde::Serialize for JSONRPCNotification {
 }
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -1805,6 +1859,7 @@ impl __rt::SchemaType for JSONRPCNotification {
         "JSONRPCNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1895,7 +1950,9 @@ impl __v::Validate for JSONRPCNotification {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: BaseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1909,6 +1966,7 @@ pub struct __JSONRPCResultResponseBuilder {
     result: Option<BaseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCResultResponseBuilder {
     type Output = JSONRPCResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1969,7 +2027,6 @@ impl serde::Serialize for JSONRPCResultResponse {
 }
 impl JSONRPCResultResponse {
     /// A `JSONRPCResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: BaseResult) -> Self {
         Self {
             id,
@@ -1983,6 +2040,7 @@ impl __rt::SchemaType for JSONRPCResultResponse {
         "JSONRPCResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2055,7 +2113,9 @@ impl __v::Validate for JSONRPCResultResponse {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCErrorResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: Option<RequestId>,
+    /// `error`: what went wrong.
     pub error: Error,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2069,6 +2129,7 @@ pub struct __JSONRPCErrorResponseBuilder {
     error: Option<Error>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCErrorResponseBuilder {
     type Output = JSONRPCErrorResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2131,7 +2192,6 @@ impl serde::Serialize for JSONRPCErrorResponse {
 }
 impl JSONRPCErrorResponse {
     /// A `JSONRPCErrorResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(error: Error) -> Self {
         Self {
             id: None,
@@ -2145,6 +2205,7 @@ impl __rt::SchemaType for JSONRPCErrorResponse {
         "JSONRPCErrorResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCErrorResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2250,9 +2311,9 @@ impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
-    /// [`JSONRPCResultResponse`]
+    /// [`JSONRPCResultResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResultResponse(JSONRPCResultResponse),
-    /// [`JSONRPCErrorResponse`]
+    /// [`JSONRPCErrorResponse`] (with `jsonrpc`: "2.0", `error`)
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
 impl serde::Serialize for JSONRPCResponse {
@@ -2274,6 +2335,7 @@ impl __rt::SchemaType for JSONRPCResponse {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -2309,6 +2371,7 @@ pub enum __JSONRPCResponseBuilder {
     JSONRPCResultResponse(__JSONRPCResultResponseBuilder),
     JSONRPCErrorResponse(__JSONRPCErrorResponseBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCResponseBuilder {
     type Output = JSONRPCResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2334,6 +2397,7 @@ impl __p::Builder for __JSONRPCResponseBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for JSONRPCResponse {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a JSONRPCResponse object";
@@ -2401,6 +2465,7 @@ impl __v::Validate for JSONRPCResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for JSONRPCResponse {
     const NAME: &'static str = "JSONRPCResponse";
     const NO_MEMBER: &'static str = "matches no member of JSONRPCResponse; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)";
@@ -2468,11 +2533,18 @@ impl From<JSONRPCErrorResponse> for JSONRPCResponse {
         Self::JSONRPCErrorResponse(v)
     }
 }
+/// The schema's constant `PARSE_ERROR`: `-32700`.
 pub const PARSE_ERROR: i64 = -32700;
+/// The schema's constant `INVALID_REQUEST`: `-32600`.
 pub const INVALID_REQUEST: i64 = -32600;
+/// The schema's constant `METHOD_NOT_FOUND`: `-32601`.
 pub const METHOD_NOT_FOUND: i64 = -32601;
+/// The schema's constant `INVALID_PARAMS`: `-32602`.
 pub const INVALID_PARAMS: i64 = -32602;
+/// The schema's constant `INTERNAL_ERROR`: `-32603`.
 pub const INTERNAL_ERROR: i64 = -32603;
+/// The schema's constant `URL_ELICITATION_REQUIRED`: `-32042`.
+///
 /// Marked `@internal` in the schema.
 pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
@@ -2482,7 +2554,9 @@ pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct URLElicitationRequiredError {
+    /// `id`: the ID of the request this error answers.
     pub id: Option<RequestId>,
+    /// `error`: what went wrong.
     pub error: URLElicitationRequiredErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2496,6 +2570,7 @@ pub struct __URLElicitationRequiredErrorBuilder {
     error: Option<URLElicitationRequiredErrorError>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __URLElicitationRequiredErrorBuilder {
     type Output = URLElicitationRequiredError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2558,7 +2633,6 @@ impl serde::Serialize for URLElicitationRequiredError {
 }
 impl URLElicitationRequiredError {
     /// A `URLElicitationRequiredError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(error: URLElicitationRequiredErrorError) -> Self {
         Self {
             id: None,
@@ -2572,6 +2646,7 @@ impl __rt::SchemaType for URLElicitationRequiredError {
         "URLElicitationRequiredError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for URLElicitationRequiredError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2640,6 +2715,7 @@ impl __v::Validate for URLElicitationRequiredError {
 /// The inline type of [`URLElicitationRequiredError`]`.error.data`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct URLElicitationRequiredErrorErrorData {
+    /// `elicitations`: an array of [`ElicitRequestURLParams`].
     pub elicitations: Vec<ElicitRequestURLParams>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -2651,6 +2727,7 @@ pub struct __URLElicitationRequiredErrorErrorDataBuilder {
     elicitations: Option<Vec<ElicitRequestURLParams>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __URLElicitationRequiredErrorErrorDataBuilder {
     type Output = URLElicitationRequiredErrorErrorData;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2698,7 +2775,6 @@ impl serde::Serialize for URLElicitationRequiredErrorErrorData {
 }
 impl URLElicitationRequiredErrorErrorData {
     /// A `URLElicitationRequiredErrorErrorData` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(elicitations: Vec<ElicitRequestURLParams>) -> Self {
         Self {
             elicitations,
@@ -2711,6 +2787,7 @@ impl __rt::SchemaType for URLElicitationRequiredErrorErrorData {
         "URLElicitationRequiredErrorErrorData"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for URLElicitationRequiredErrorErrorData {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2758,6 +2835,7 @@ impl __v::Validate for URLElicitationRequiredErrorErrorData {
 pub struct URLElicitationRequiredErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
+    /// `data`: [`URLElicitationRequiredErrorErrorData`].
     pub data: URLElicitationRequiredErrorErrorData,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2771,6 +2849,7 @@ pub struct __URLElicitationRequiredErrorErrorBuilder {
     data: Option<URLElicitationRequiredErrorErrorData>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __URLElicitationRequiredErrorErrorBuilder {
     type Output = URLElicitationRequiredErrorError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2826,7 +2905,6 @@ impl serde::Serialize for URLElicitationRequiredErrorError {
 }
 impl URLElicitationRequiredErrorError {
     /// A `URLElicitationRequiredErrorError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         message: impl Into<String>,
         data: URLElicitationRequiredErrorErrorData,
@@ -2843,6 +2921,7 @@ impl __rt::SchemaType for URLElicitationRequiredErrorError {
         "URLElicitationRequiredErrorError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for URLElicitationRequiredErrorError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2914,6 +2993,8 @@ pub type EmptyResult = BaseResult;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CancelledNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The ID of the request to cancel.
     ///
@@ -2935,6 +3016,7 @@ pub struct __CancelledNotificationParamsBuilder {
     reason: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationParamsBuilder {
     type Output = CancelledNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2997,6 +3079,7 @@ impl __rt::SchemaType for CancelledNotificationParams {
         "CancelledNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3078,6 +3161,7 @@ impl __v::Validate for CancelledNotificationParams {
 /// Always carries `"method": "notifications/cancelled"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CancelledNotification {
+    /// `params`: the parameters of this notification.
     pub params: CancelledNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3091,6 +3175,7 @@ pub struct __CancelledNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationBuilder {
     type Output = CancelledNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3158,7 +3243,6 @@ impl serde::Serialize for CancelledNotification {
 }
 impl CancelledNotification {
     /// A `CancelledNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CancelledNotificationParams) -> Self {
         Self {
             params,
@@ -3171,6 +3255,7 @@ impl __rt::SchemaType for CancelledNotification {
         "CancelledNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3236,10 +3321,14 @@ impl __v::Validate for CancelledNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     pub protocol_version: String,
+    /// `capabilities`: [`ClientCapabilities`].
     pub capabilities: Box<ClientCapabilities>,
+    /// `clientInfo`: [`Implementation`].
     pub client_info: Implementation,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3254,6 +3343,7 @@ pub struct __InitializeRequestParamsBuilder {
     client_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeRequestParamsBuilder {
     type Output = InitializeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3314,7 +3404,6 @@ impl serde::Serialize for InitializeRequestParams {
 }
 impl InitializeRequestParams {
     /// A `InitializeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl Into<String>,
         capabilities: ClientCapabilities,
@@ -3334,6 +3423,7 @@ impl __rt::SchemaType for InitializeRequestParams {
         "InitializeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3412,7 +3502,9 @@ impl __v::Validate for InitializeRequestParams {
 /// Always carries `"method": "initialize"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequest {
+    /// `params`: the parameters of this request.
     pub params: InitializeRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3427,6 +3519,7 @@ pub struct __InitializeRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeRequestBuilder {
     type Output = InitializeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3494,7 +3587,6 @@ impl serde::Serialize for InitializeRequest {
 }
 impl InitializeRequest {
     /// A `InitializeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: InitializeRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -3508,6 +3600,7 @@ impl __rt::SchemaType for InitializeRequest {
         "InitializeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3585,10 +3678,14 @@ impl __v::Validate for InitializeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     pub protocol_version: String,
+    /// `capabilities`: [`ServerCapabilities`].
     pub capabilities: Box<ServerCapabilities>,
+    /// `serverInfo`: [`Implementation`].
     pub server_info: Implementation,
     /// Instructions describing how to use the server and its features.
     ///
@@ -3608,6 +3705,7 @@ pub struct __InitializeResultBuilder {
     instructions: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializeResultBuilder {
     type Output = InitializeResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3670,7 +3768,6 @@ impl serde::Serialize for InitializeResult {
 }
 impl InitializeResult {
     /// A `InitializeResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl Into<String>,
         capabilities: ServerCapabilities,
@@ -3691,6 +3788,7 @@ impl __rt::SchemaType for InitializeResult {
         "InitializeResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializeResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3791,6 +3889,7 @@ impl __v::Validate for InitializeResult {
 /// Always carries `"method": "notifications/initialized"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3804,6 +3903,7 @@ pub struct __InitializedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InitializedNotificationBuilder {
     type Output = InitializedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3876,6 +3976,7 @@ impl __rt::SchemaType for InitializedNotification {
         "InitializedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InitializedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3968,6 +4069,7 @@ pub struct __ClientCapabilitiesBuilder {
     tasks: Option<ClientCapabilitiesTasks>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesBuilder {
     type Output = ClientCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4044,6 +4146,7 @@ impl __rt::SchemaType for ClientCapabilities {
         "ClientCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4169,6 +4272,7 @@ pub struct __ClientCapabilitiesRootsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesRootsBuilder {
     type Output = ClientCapabilitiesRoots;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4223,6 +4327,7 @@ impl __rt::SchemaType for ClientCapabilitiesRoots {
         "ClientCapabilitiesRoots"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesRoots {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4279,6 +4384,7 @@ pub struct __ClientCapabilitiesSamplingBuilder {
     tools: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesSamplingBuilder {
     type Output = ClientCapabilitiesSampling;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4336,6 +4442,7 @@ impl __rt::SchemaType for ClientCapabilitiesSampling {
         "ClientCapabilitiesSampling"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesSampling {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4392,7 +4499,9 @@ impl __v::Validate for ClientCapabilitiesSampling {
 /// The inline type of [`ClientCapabilities`]`.elicitation`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesElicitation {
+    /// `form`: a JSON object.
     pub form: Option<__rt::JsonObject>,
+    /// `url`: a JSON object.
     pub url: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4405,6 +4514,7 @@ pub struct __ClientCapabilitiesElicitationBuilder {
     url: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesElicitationBuilder {
     type Output = ClientCapabilitiesElicitation;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4462,6 +4572,7 @@ impl __rt::SchemaType for ClientCapabilitiesElicitation {
         "ClientCapabilitiesElicitation"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesElicitation {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4530,6 +4641,7 @@ pub struct __ClientCapabilitiesTasksRequestsSamplingBuilder {
     create_message: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesTasksRequestsSamplingBuilder {
     type Output = ClientCapabilitiesTasksRequestsSampling;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4584,6 +4696,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequestsSampling {
         "ClientCapabilitiesTasksRequestsSampling"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesTasksRequestsSampling {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4638,6 +4751,7 @@ pub struct __ClientCapabilitiesTasksRequestsElicitationBuilder {
     create: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesTasksRequestsElicitationBuilder {
     type Output = ClientCapabilitiesTasksRequestsElicitation;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4690,6 +4804,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequestsElicitation {
         "ClientCapabilitiesTasksRequestsElicitation"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesTasksRequestsElicitation {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4747,6 +4862,7 @@ pub struct __ClientCapabilitiesTasksRequestsBuilder {
     elicitation: Option<ClientCapabilitiesTasksRequestsElicitation>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesTasksRequestsBuilder {
     type Output = ClientCapabilitiesTasksRequests;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4806,6 +4922,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasksRequests {
         "ClientCapabilitiesTasksRequests"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesTasksRequests {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4894,6 +5011,7 @@ pub struct __ClientCapabilitiesTasksBuilder {
     requests: Option<ClientCapabilitiesTasksRequests>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesTasksBuilder {
     type Output = ClientCapabilitiesTasks;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4956,6 +5074,7 @@ impl __rt::SchemaType for ClientCapabilitiesTasks {
         "ClientCapabilitiesTasks"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesTasks {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5059,6 +5178,7 @@ pub struct __ServerCapabilitiesBuilder {
     tasks: Option<ServerCapabilitiesTasks>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesBuilder {
     type Output = ServerCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5145,6 +5265,7 @@ impl __rt::SchemaType for ServerCapabilities {
         "ServerCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5289,6 +5410,7 @@ pub struct __ServerCapabilitiesPromptsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
     type Output = ServerCapabilitiesPrompts;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5343,6 +5465,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
         "ServerCapabilitiesPrompts"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5398,6 +5521,7 @@ pub struct __ServerCapabilitiesResourcesBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
     type Output = ServerCapabilitiesResources;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5457,6 +5581,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
         "ServerCapabilitiesResources"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5525,6 +5650,7 @@ pub struct __ServerCapabilitiesToolsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
     type Output = ServerCapabilitiesTools;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5579,6 +5705,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
         "ServerCapabilitiesTools"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5631,6 +5758,7 @@ pub struct __ServerCapabilitiesTasksRequestsToolsBuilder {
     call: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesTasksRequestsToolsBuilder {
     type Output = ServerCapabilitiesTasksRequestsTools;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5683,6 +5811,7 @@ impl __rt::SchemaType for ServerCapabilitiesTasksRequestsTools {
         "ServerCapabilitiesTasksRequestsTools"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTasksRequestsTools {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5737,6 +5866,7 @@ pub struct __ServerCapabilitiesTasksRequestsBuilder {
     tools: Option<ServerCapabilitiesTasksRequestsTools>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesTasksRequestsBuilder {
     type Output = ServerCapabilitiesTasksRequests;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5789,6 +5919,7 @@ impl __rt::SchemaType for ServerCapabilitiesTasksRequests {
         "ServerCapabilitiesTasksRequests"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTasksRequests {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5856,6 +5987,7 @@ pub struct __ServerCapabilitiesTasksBuilder {
     requests: Option<ServerCapabilitiesTasksRequests>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesTasksBuilder {
     type Output = ServerCapabilitiesTasks;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5918,6 +6050,7 @@ impl __rt::SchemaType for ServerCapabilitiesTasks {
         "ServerCapabilitiesTasks"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTasks {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6029,6 +6162,7 @@ pub struct __IconBuilder {
     theme: Option<IconTheme>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __IconBuilder {
     type Output = Icon;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6086,7 +6220,6 @@ impl serde::Serialize for Icon {
 }
 impl Icon {
     /// A `Icon` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(src: impl Into<String>) -> Self {
         Self {
             src: src.into(),
@@ -6102,6 +6235,7 @@ impl __rt::SchemaType for Icon {
         "Icon"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Icon {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6238,6 +6372,7 @@ impl __rt::SchemaType for IconTheme {
         "IconTheme"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for IconTheme {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -6304,6 +6439,7 @@ pub struct __IconsBuilder {
     icons: Option<Vec<Icon>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __IconsBuilder {
     type Output = Icons;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6351,6 +6487,7 @@ impl __rt::SchemaType for Icons {
         "Icons"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Icons {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6413,6 +6550,7 @@ pub struct __BaseMetadataBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BaseMetadataBuilder {
     type Output = BaseMetadata;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6460,7 +6598,6 @@ impl serde::Serialize for BaseMetadata {
 }
 impl BaseMetadata {
     /// A `BaseMetadata` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -6474,6 +6611,7 @@ impl __rt::SchemaType for BaseMetadata {
         "BaseMetadata"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BaseMetadata {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6545,6 +6683,7 @@ pub struct Implementation {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     pub icons: Option<Vec<Icon>>,
+    /// `version`: a string.
     pub version: String,
     /// An optional human-readable description of what this implementation does.
     ///
@@ -6571,6 +6710,7 @@ pub struct __ImplementationBuilder {
     website_url: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImplementationBuilder {
     type Output = Implementation;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6640,7 +6780,6 @@ impl serde::Serialize for Implementation {
 }
 impl Implementation {
     /// A `Implementation` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -6658,6 +6797,7 @@ impl __rt::SchemaType for Implementation {
         "Implementation"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Implementation {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6766,7 +6906,9 @@ impl __v::Validate for Implementation {
 /// Always carries `"method": "ping"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6781,6 +6923,7 @@ pub struct __PingRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PingRequestBuilder {
     type Output = PingRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6848,7 +6991,6 @@ impl serde::Serialize for PingRequest {
 }
 impl PingRequest {
     /// A `PingRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId) -> Self {
         Self {
             params: None,
@@ -6862,6 +7004,7 @@ impl __rt::SchemaType for PingRequest {
         "PingRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PingRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6943,6 +7086,8 @@ impl __v::Validate for PingRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     pub progress_token: ProgressToken,
@@ -6970,6 +7115,7 @@ pub struct __ProgressNotificationParamsBuilder {
     message: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationParamsBuilder {
     type Output = ProgressNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7037,7 +7183,6 @@ impl serde::Serialize for ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
         Self {
             meta: None,
@@ -7054,6 +7199,7 @@ impl __rt::SchemaType for ProgressNotificationParams {
         "ProgressNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7147,6 +7293,7 @@ impl __v::Validate for ProgressNotificationParams {
 /// Always carries `"method": "notifications/progress"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
+    /// `params`: the parameters of this notification.
     pub params: ProgressNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7160,6 +7307,7 @@ pub struct __ProgressNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationBuilder {
     type Output = ProgressNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7227,7 +7375,6 @@ impl serde::Serialize for ProgressNotification {
 }
 impl ProgressNotification {
     /// A `ProgressNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ProgressNotificationParams) -> Self {
         Self {
             params,
@@ -7240,6 +7387,7 @@ impl __rt::SchemaType for ProgressNotification {
         "ProgressNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7307,6 +7455,8 @@ impl __v::Validate for ProgressNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
@@ -7322,6 +7472,7 @@ pub struct __PaginatedRequestParamsBuilder {
     cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestParamsBuilder {
     type Output = PaginatedRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7379,6 +7530,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
         "PaginatedRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7433,13 +7585,18 @@ impl __v::Validate for PaginatedRequestParams {
         }
     }
 }
+/// A paginated request object with the keys `method`, `params`, `jsonrpc` and `id`.
+///
 /// Marked `@internal` in the schema.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7454,6 +7611,7 @@ pub struct __PaginatedRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestBuilder {
     type Output = PaginatedRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7514,7 +7672,6 @@ impl serde::Serialize for PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A `PaginatedRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
         Self {
             method: method.into(),
@@ -7529,6 +7686,7 @@ impl __rt::SchemaType for PaginatedRequest {
         "PaginatedRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7601,10 +7759,14 @@ impl __v::Validate for PaginatedRequest {
         }
     }
 }
+/// A paginated result object with the keys `_meta` and `nextCursor`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -7620,6 +7782,7 @@ pub struct __PaginatedResultBuilder {
     next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedResultBuilder {
     type Output = PaginatedResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7674,6 +7837,7 @@ impl __rt::SchemaType for PaginatedResult {
         "PaginatedResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7733,7 +7897,9 @@ impl __v::Validate for PaginatedResult {
 /// Always carries `"method": "resources/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7748,6 +7914,7 @@ pub struct __ListResourcesRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesRequestBuilder {
     type Output = ListResourcesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7820,7 +7987,6 @@ impl serde::Serialize for ListResourcesRequest {
 }
 impl ListResourcesRequest {
     /// A `ListResourcesRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId) -> Self {
         Self {
             params: None,
@@ -7834,6 +8000,7 @@ impl __rt::SchemaType for ListResourcesRequest {
         "ListResourcesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7915,10 +8082,13 @@ impl __v::Validate for ListResourcesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `resources`: an array of [`Resource`].
     pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -7932,6 +8102,7 @@ pub struct __ListResourcesResultBuilder {
     resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesResultBuilder {
     type Output = ListResourcesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7991,7 +8162,6 @@ impl serde::Serialize for ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A `ListResourcesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resources: Vec<Resource>) -> Self {
         Self {
             meta: None,
@@ -8006,6 +8176,7 @@ impl __rt::SchemaType for ListResourcesResult {
         "ListResourcesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8078,7 +8249,9 @@ impl __v::Validate for ListResourcesResult {
 /// Always carries `"method": "resources/templates/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8093,6 +8266,7 @@ pub struct __ListResourceTemplatesRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
     type Output = ListResourceTemplatesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8165,7 +8339,6 @@ impl serde::Serialize for ListResourceTemplatesRequest {
 }
 impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId) -> Self {
         Self {
             params: None,
@@ -8179,6 +8352,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
         "ListResourceTemplatesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8260,10 +8434,13 @@ impl __v::Validate for ListResourceTemplatesRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `resourceTemplates`: an array of [`ResourceTemplate`].
     pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -8277,6 +8454,7 @@ pub struct __ListResourceTemplatesResultBuilder {
     resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
     type Output = ListResourceTemplatesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8338,7 +8516,6 @@ impl serde::Serialize for ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         Self {
             meta: None,
@@ -8353,6 +8530,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
         "ListResourceTemplatesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8434,6 +8612,8 @@ impl __v::Validate for ListResourceTemplatesResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
@@ -8450,6 +8630,7 @@ pub struct __ResourceRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceRequestParamsBuilder {
     type Output = ResourceRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8502,7 +8683,6 @@ impl serde::Serialize for ResourceRequestParams {
 }
 impl ResourceRequestParams {
     /// A `ResourceRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             meta: None,
@@ -8516,6 +8696,7 @@ impl __rt::SchemaType for ResourceRequestParams {
         "ResourceRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8571,6 +8752,8 @@ impl __v::Validate for ResourceRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
@@ -8587,6 +8770,7 @@ pub struct __ReadResourceRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
     type Output = ReadResourceRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8639,7 +8823,6 @@ impl serde::Serialize for ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             meta: None,
@@ -8653,6 +8836,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
         "ReadResourceRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8709,7 +8893,9 @@ impl __v::Validate for ReadResourceRequestParams {
 /// Always carries `"method": "resources/read"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
+    /// `params`: the parameters of this request.
     pub params: ReadResourceRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8724,6 +8910,7 @@ pub struct __ReadResourceRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestBuilder {
     type Output = ReadResourceRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8794,7 +8981,6 @@ impl serde::Serialize for ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ReadResourceRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -8808,6 +8994,7 @@ impl __rt::SchemaType for ReadResourceRequest {
         "ReadResourceRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8885,7 +9072,10 @@ impl __v::Validate for ReadResourceRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `contents`: an array of [`ReadResourceResultContentsItem`].
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -8898,6 +9088,7 @@ pub struct __ReadResourceResultBuilder {
     contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultBuilder {
     type Output = ReadResourceResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8950,7 +9141,6 @@ impl serde::Serialize for ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
         Self {
             meta: None,
@@ -8964,6 +9154,7 @@ impl __rt::SchemaType for ReadResourceResult {
         "ReadResourceResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9027,9 +9218,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -9051,6 +9242,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -9077,6 +9269,7 @@ pub enum __ReadResourceResultContentsItemBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultContentsItemBuilder {
     type Output = ReadResourceResultContentsItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9108,6 +9301,7 @@ impl __p::Builder for __ReadResourceResultContentsItemBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ReadResourceResultContentsItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
@@ -9174,6 +9368,7 @@ impl __v::Validate for ReadResourceResultContentsItem {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ReadResourceResultContentsItem {
     const NAME: &'static str = "ReadResourceResultContentsItem";
     const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -9235,6 +9430,7 @@ impl From<BlobResourceContents> for ReadResourceResultContentsItem {
 /// Always carries `"method": "notifications/resources/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9248,6 +9444,7 @@ pub struct __ResourceListChangedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceListChangedNotificationBuilder {
     type Output = ResourceListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9320,6 +9517,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
         "ResourceListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9389,6 +9587,8 @@ impl __v::Validate for ResourceListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
@@ -9405,6 +9605,7 @@ pub struct __SubscribeRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscribeRequestParamsBuilder {
     type Output = SubscribeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9457,7 +9658,6 @@ impl serde::Serialize for SubscribeRequestParams {
 }
 impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             meta: None,
@@ -9471,6 +9671,7 @@ impl __rt::SchemaType for SubscribeRequestParams {
         "SubscribeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscribeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9527,7 +9728,9 @@ impl __v::Validate for SubscribeRequestParams {
 /// Always carries `"method": "resources/subscribe"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequest {
+    /// `params`: the parameters of this request.
     pub params: SubscribeRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9542,6 +9745,7 @@ pub struct __SubscribeRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscribeRequestBuilder {
     type Output = SubscribeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9607,7 +9811,6 @@ impl serde::Serialize for SubscribeRequest {
 }
 impl SubscribeRequest {
     /// A `SubscribeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SubscribeRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -9621,6 +9824,7 @@ impl __rt::SchemaType for SubscribeRequest {
         "SubscribeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscribeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9698,6 +9902,8 @@ impl __v::Validate for SubscribeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
@@ -9714,6 +9920,7 @@ pub struct __UnsubscribeRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsubscribeRequestParamsBuilder {
     type Output = UnsubscribeRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9766,7 +9973,6 @@ impl serde::Serialize for UnsubscribeRequestParams {
 }
 impl UnsubscribeRequestParams {
     /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             meta: None,
@@ -9780,6 +9986,7 @@ impl __rt::SchemaType for UnsubscribeRequestParams {
         "UnsubscribeRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsubscribeRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9836,7 +10043,9 @@ impl __v::Validate for UnsubscribeRequestParams {
 /// Always carries `"method": "resources/unsubscribe"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequest {
+    /// `params`: the parameters of this request.
     pub params: UnsubscribeRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9851,6 +10060,7 @@ pub struct __UnsubscribeRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsubscribeRequestBuilder {
     type Output = UnsubscribeRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9921,7 +10131,6 @@ impl serde::Serialize for UnsubscribeRequest {
 }
 impl UnsubscribeRequest {
     /// A `UnsubscribeRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: UnsubscribeRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -9935,6 +10144,7 @@ impl __rt::SchemaType for UnsubscribeRequest {
         "UnsubscribeRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsubscribeRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10012,6 +10222,8 @@ impl __v::Validate for UnsubscribeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
@@ -10028,6 +10240,7 @@ pub struct __ResourceUpdatedNotificationParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
     type Output = ResourceUpdatedNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10080,7 +10293,6 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             meta: None,
@@ -10094,6 +10306,7 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
         "ResourceUpdatedNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10150,6 +10363,7 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
 /// Always carries `"method": "notifications/resources/updated"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotification {
+    /// `params`: the parameters of this notification.
     pub params: ResourceUpdatedNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10163,6 +10377,7 @@ pub struct __ResourceUpdatedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationBuilder {
     type Output = ResourceUpdatedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10230,7 +10445,6 @@ impl serde::Serialize for ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
             params,
@@ -10243,6 +10457,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
         "ResourceUpdatedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10348,6 +10563,8 @@ pub struct Resource {
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10367,6 +10584,7 @@ pub struct __ResourceBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceBuilder {
     type Output = Resource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10451,7 +10669,6 @@ impl serde::Serialize for Resource {
 }
 impl Resource {
     /// A `Resource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -10472,6 +10689,7 @@ impl __rt::SchemaType for Resource {
         "Resource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Resource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10658,6 +10876,8 @@ pub struct ResourceTemplate {
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10676,6 +10896,7 @@ pub struct __ResourceTemplateBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceTemplateBuilder {
     type Output = ResourceTemplate;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10755,7 +10976,6 @@ impl serde::Serialize for ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A `ResourceTemplate` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, uri_template: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -10775,6 +10995,7 @@ impl __rt::SchemaType for ResourceTemplate {
         "ResourceTemplate"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceTemplate {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10924,6 +11145,8 @@ pub struct ResourceContents {
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10937,6 +11160,7 @@ pub struct __ResourceContentsBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceContentsBuilder {
     type Output = ResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10989,7 +11213,6 @@ impl serde::Serialize for ResourceContents {
 }
 impl ResourceContents {
     /// A `ResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -11004,6 +11227,7 @@ impl __rt::SchemaType for ResourceContents {
         "ResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11069,6 +11293,7 @@ impl __v::Validate for ResourceContents {
         }
     }
 }
+/// A text resource contents object with the keys `uri`, `mimeType`, `_meta` and `text`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextResourceContents {
     /// The URI of this resource.
@@ -11078,6 +11303,8 @@ pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
@@ -11094,6 +11321,7 @@ pub struct __TextResourceContentsBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextResourceContentsBuilder {
     type Output = TextResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11154,7 +11382,6 @@ impl serde::Serialize for TextResourceContents {
 }
 impl TextResourceContents {
     /// A `TextResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -11170,6 +11397,7 @@ impl __rt::SchemaType for TextResourceContents {
         "TextResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11254,6 +11482,7 @@ impl __v::Validate for TextResourceContents {
         }
     }
 }
+/// A blob resource contents object with the keys `uri`, `mimeType`, `_meta` and `blob`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BlobResourceContents {
     /// The URI of this resource.
@@ -11263,6 +11492,8 @@ pub struct BlobResourceContents {
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// A base64-encoded string representing the binary data of the item.
     ///
@@ -11281,6 +11512,7 @@ pub struct __BlobResourceContentsBuilder {
     blob: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BlobResourceContentsBuilder {
     type Output = BlobResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11341,7 +11573,6 @@ impl serde::Serialize for BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -11357,6 +11588,7 @@ impl __rt::SchemaType for BlobResourceContents {
         "BlobResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11447,7 +11679,9 @@ impl __v::Validate for BlobResourceContents {
 /// Always carries `"method": "prompts/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11462,6 +11696,7 @@ pub struct __ListPromptsRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsRequestBuilder {
     type Output = ListPromptsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11534,7 +11769,6 @@ impl serde::Serialize for ListPromptsRequest {
 }
 impl ListPromptsRequest {
     /// A `ListPromptsRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId) -> Self {
         Self {
             params: None,
@@ -11548,6 +11782,7 @@ impl __rt::SchemaType for ListPromptsRequest {
         "ListPromptsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11629,10 +11864,13 @@ impl __v::Validate for ListPromptsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `prompts`: an array of [`Prompt`].
     pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -11646,6 +11884,7 @@ pub struct __ListPromptsResultBuilder {
     prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsResultBuilder {
     type Output = ListPromptsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11702,7 +11941,6 @@ impl serde::Serialize for ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A `ListPromptsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(prompts: Vec<Prompt>) -> Self {
         Self {
             meta: None,
@@ -11717,6 +11955,7 @@ impl __rt::SchemaType for ListPromptsResult {
         "ListPromptsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11788,6 +12027,8 @@ impl __v::Validate for ListPromptsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// The name of the prompt or prompt template.
     pub name: String,
@@ -11805,6 +12046,7 @@ pub struct __GetPromptRequestParamsBuilder {
     arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestParamsBuilder {
     type Output = GetPromptRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11862,7 +12104,6 @@ impl serde::Serialize for GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             meta: None,
@@ -11877,6 +12118,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
         "GetPromptRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11946,7 +12188,9 @@ impl __v::Validate for GetPromptRequestParams {
 /// Always carries `"method": "prompts/get"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
+    /// `params`: the parameters of this request.
     pub params: GetPromptRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11961,6 +12205,7 @@ pub struct __GetPromptRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestBuilder {
     type Output = GetPromptRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12026,7 +12271,6 @@ impl serde::Serialize for GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: GetPromptRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -12040,6 +12284,7 @@ impl __rt::SchemaType for GetPromptRequest {
         "GetPromptRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12117,9 +12362,12 @@ impl __v::Validate for GetPromptRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An optional description for the prompt.
     pub description: Option<String>,
+    /// `messages`: an array of [`PromptMessage`].
     pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -12133,6 +12381,7 @@ pub struct __GetPromptResultBuilder {
     messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultBuilder {
     type Output = GetPromptResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12187,7 +12436,6 @@ impl serde::Serialize for GetPromptResult {
 }
 impl GetPromptResult {
     /// A `GetPromptResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         Self {
             meta: None,
@@ -12202,6 +12450,7 @@ impl __rt::SchemaType for GetPromptResult {
         "GetPromptResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12296,6 +12545,8 @@ pub struct Prompt {
     /// A list of arguments to use for templating the prompt.
     pub arguments: Option<Vec<PromptArgument>>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12312,6 +12563,7 @@ pub struct __PromptBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptBuilder {
     type Output = Prompt;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12381,7 +12633,6 @@ impl serde::Serialize for Prompt {
 }
 impl Prompt {
     /// A `Prompt` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -12399,6 +12650,7 @@ impl __rt::SchemaType for Prompt {
         "Prompt"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Prompt {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12534,6 +12786,7 @@ pub struct __PromptArgumentBuilder {
     required: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptArgumentBuilder {
     type Output = PromptArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12593,7 +12846,6 @@ impl serde::Serialize for PromptArgument {
 }
 impl PromptArgument {
     /// A `PromptArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -12609,6 +12861,7 @@ impl __rt::SchemaType for PromptArgument {
         "PromptArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12743,6 +12996,7 @@ impl __rt::SchemaType for Role {
         "Role"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Role {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -12788,7 +13042,9 @@ impl __v::Validate for Role {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`ContentBlock`].
     pub content: ContentBlock,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12801,6 +13057,7 @@ pub struct __PromptMessageBuilder {
     content: Option<ContentBlock>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptMessageBuilder {
     type Output = PromptMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12846,7 +13103,6 @@ impl serde::Serialize for PromptMessage {
 }
 impl PromptMessage {
     /// A `PromptMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: ContentBlock) -> Self {
         Self {
             role,
@@ -12860,6 +13116,7 @@ impl __rt::SchemaType for PromptMessage {
         "PromptMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12948,6 +13205,8 @@ pub struct ResourceLink {
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12968,6 +13227,7 @@ pub struct __ResourceLinkBuilder {
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceLinkBuilder {
     type Output = ResourceLink;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13062,7 +13322,6 @@ impl serde::Serialize for ResourceLink {
 }
 impl ResourceLink {
     /// A `ResourceLink` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -13083,6 +13342,7 @@ impl __rt::SchemaType for ResourceLink {
         "ResourceLink"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceLink {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13249,10 +13509,13 @@ impl __v::Validate for ResourceLink {
 /// Always carries `"type": "resource"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
+    /// `resource`: [`EmbeddedResourceResource`].
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -13267,6 +13530,7 @@ pub struct __EmbeddedResourceBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceBuilder {
     type Output = EmbeddedResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13331,7 +13595,6 @@ impl serde::Serialize for EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource: EmbeddedResourceResource) -> Self {
         Self {
             resource,
@@ -13346,6 +13609,7 @@ impl __rt::SchemaType for EmbeddedResource {
         "EmbeddedResource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13430,9 +13694,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -13454,6 +13718,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -13480,6 +13745,7 @@ pub enum __EmbeddedResourceResourceBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceResourceBuilder {
     type Output = EmbeddedResourceResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13511,6 +13777,7 @@ impl __p::Builder for __EmbeddedResourceResourceBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for EmbeddedResourceResource {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a EmbeddedResourceResource object";
@@ -13577,6 +13844,7 @@ impl __v::Validate for EmbeddedResourceResource {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for EmbeddedResourceResource {
     const NAME: &'static str = "EmbeddedResourceResource";
     const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -13638,6 +13906,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -13651,6 +13920,7 @@ pub struct __PromptListChangedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptListChangedNotificationBuilder {
     type Output = PromptListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13723,6 +13993,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
         "PromptListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13793,7 +14064,9 @@ impl __v::Validate for PromptListChangedNotification {
 /// Always carries `"method": "tools/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -13808,6 +14081,7 @@ pub struct __ListToolsRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsRequestBuilder {
     type Output = ListToolsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13875,7 +14149,6 @@ impl serde::Serialize for ListToolsRequest {
 }
 impl ListToolsRequest {
     /// A `ListToolsRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId) -> Self {
         Self {
             params: None,
@@ -13889,6 +14162,7 @@ impl __rt::SchemaType for ListToolsRequest {
         "ListToolsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13970,10 +14244,13 @@ impl __v::Validate for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `tools`: an array of [`Tool`].
     pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -13987,6 +14264,7 @@ pub struct __ListToolsResultBuilder {
     tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsResultBuilder {
     type Output = ListToolsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14041,7 +14319,6 @@ impl serde::Serialize for ListToolsResult {
 }
 impl ListToolsResult {
     /// A `ListToolsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(tools: Vec<Tool>) -> Self {
         Self {
             meta: None,
@@ -14056,6 +14333,7 @@ impl __rt::SchemaType for ListToolsResult {
         "ListToolsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14127,6 +14405,8 @@ impl __v::Validate for ListToolsResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
@@ -14158,6 +14438,7 @@ pub struct __CallToolResultBuilder {
     is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultBuilder {
     type Output = CallToolResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14217,7 +14498,6 @@ impl serde::Serialize for CallToolResult {
 }
 impl CallToolResult {
     /// A `CallToolResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(content: Vec<ContentBlock>) -> Self {
         Self {
             meta: None,
@@ -14233,6 +14513,7 @@ impl __rt::SchemaType for CallToolResult {
         "CallToolResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14326,6 +14607,8 @@ impl __v::Validate for CallToolResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -14351,6 +14634,7 @@ pub struct __CallToolRequestParamsBuilder {
     arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestParamsBuilder {
     type Output = CallToolRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14413,7 +14697,6 @@ impl serde::Serialize for CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             meta: None,
@@ -14429,6 +14712,7 @@ impl __rt::SchemaType for CallToolRequestParams {
         "CallToolRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14512,7 +14796,9 @@ impl __v::Validate for CallToolRequestParams {
 /// Always carries `"method": "tools/call"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
+    /// `params`: the parameters of this request.
     pub params: CallToolRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14527,6 +14813,7 @@ pub struct __CallToolRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestBuilder {
     type Output = CallToolRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14592,7 +14879,6 @@ impl serde::Serialize for CallToolRequest {
 }
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CallToolRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -14606,6 +14892,7 @@ impl __rt::SchemaType for CallToolRequest {
         "CallToolRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14684,6 +14971,7 @@ impl __v::Validate for CallToolRequest {
 /// Always carries `"method": "notifications/tools/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14697,6 +14985,7 @@ pub struct __ToolListChangedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolListChangedNotificationBuilder {
     type Output = ToolListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14769,6 +15058,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
         "ToolListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14885,6 +15175,7 @@ pub struct __ToolAnnotationsBuilder {
     open_world_hint: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolAnnotationsBuilder {
     type Output = ToolAnnotations;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14960,6 +15251,7 @@ impl __rt::SchemaType for ToolAnnotations {
         "ToolAnnotations"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolAnnotations {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15078,6 +15370,7 @@ pub struct __ToolExecutionBuilder {
     task_support: Option<ToolExecutionTaskSupport>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolExecutionBuilder {
     type Output = ToolExecution;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15127,6 +15420,7 @@ impl __rt::SchemaType for ToolExecution {
         "ToolExecution"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolExecution {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15230,6 +15524,7 @@ impl __rt::SchemaType for ToolExecutionTaskSupport {
         "ToolExecutionTaskSupport"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolExecutionTaskSupport {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -15314,6 +15609,8 @@ pub struct Tool {
     /// Display name precedence order is: title, annotations.title, then name.
     pub annotations: Option<ToolAnnotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -15333,6 +15630,7 @@ pub struct __ToolBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolBuilder {
     type Output = Tool;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15419,7 +15717,6 @@ impl serde::Serialize for Tool {
 }
 impl Tool {
     /// A `Tool` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
         Self {
             name: name.into(),
@@ -15440,6 +15737,7 @@ impl __rt::SchemaType for Tool {
         "Tool"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Tool {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15595,8 +15893,11 @@ impl __v::Validate for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
+    /// `$schema`: a string.
     pub schema: Option<String>,
+    /// `properties`: an object whose values are JSON objects.
     pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    /// `required`: an array of strings.
     pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -15611,6 +15912,7 @@ pub struct __ToolInputSchemaBuilder {
     required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolInputSchemaBuilder {
     type Output = ToolInputSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15675,6 +15977,7 @@ impl __rt::SchemaType for ToolInputSchema {
         "ToolInputSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolInputSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15759,8 +16062,11 @@ impl __v::Validate for ToolInputSchema {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
+    /// `$schema`: a string.
     pub schema: Option<String>,
+    /// `properties`: an object whose values are JSON objects.
     pub properties: Option<BTreeMap<String, __rt::JsonObject>>,
+    /// `required`: an array of strings.
     pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -15775,6 +16081,7 @@ pub struct __ToolOutputSchemaBuilder {
     required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolOutputSchemaBuilder {
     type Output = ToolOutputSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15839,6 +16146,7 @@ impl __rt::SchemaType for ToolOutputSchema {
         "ToolOutputSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolOutputSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15987,6 +16295,7 @@ impl __rt::SchemaType for TaskStatus {
         "TaskStatus"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TaskStatus {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -16045,6 +16354,7 @@ pub struct __TaskMetadataBuilder {
     ttl: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TaskMetadataBuilder {
     type Output = TaskMetadata;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16092,6 +16402,7 @@ impl __rt::SchemaType for TaskMetadata {
         "TaskMetadata"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TaskMetadata {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(v, &[], &[("ttl", <i64 as __p::Shape>::fits as __p::Fit)], &[])
@@ -16140,6 +16451,7 @@ pub struct __RelatedTaskMetadataBuilder {
     task_id: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RelatedTaskMetadataBuilder {
     type Output = RelatedTaskMetadata;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16187,7 +16499,6 @@ impl serde::Serialize for RelatedTaskMetadata {
 }
 impl RelatedTaskMetadata {
     /// A `RelatedTaskMetadata` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(task_id: impl Into<String>) -> Self {
         Self {
             task_id: task_id.into(),
@@ -16200,6 +16511,7 @@ impl __rt::SchemaType for RelatedTaskMetadata {
         "RelatedTaskMetadata"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RelatedTaskMetadata {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16272,6 +16584,7 @@ pub struct __TaskBuilder {
     poll_interval: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TaskBuilder {
     type Output = Task;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16342,7 +16655,6 @@ impl serde::Serialize for Task {
 }
 impl Task {
     /// A `Task` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         task_id: impl Into<String>,
         status: TaskStatus,
@@ -16367,6 +16679,7 @@ impl __rt::SchemaType for Task {
         "Task"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Task {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16478,7 +16791,10 @@ impl __v::Validate for Task {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `task`: [`Task`].
     pub task: Task,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -16491,6 +16807,7 @@ pub struct __CreateTaskResultBuilder {
     task: Option<Task>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateTaskResultBuilder {
     type Output = CreateTaskResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16538,7 +16855,6 @@ impl serde::Serialize for CreateTaskResult {
 }
 impl CreateTaskResult {
     /// A `CreateTaskResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(task: Task) -> Self {
         Self {
             meta: None,
@@ -16552,6 +16868,7 @@ impl __rt::SchemaType for CreateTaskResult {
         "CreateTaskResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateTaskResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16607,7 +16924,9 @@ impl __v::Validate for CreateTaskResult {
 /// Always carries `"method": "tasks/get"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskRequest {
+    /// `params`: the parameters of this request.
     pub params: GetTaskRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -16622,6 +16941,7 @@ pub struct __GetTaskRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetTaskRequestBuilder {
     type Output = GetTaskRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16687,7 +17007,6 @@ impl serde::Serialize for GetTaskRequest {
 }
 impl GetTaskRequest {
     /// A `GetTaskRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: GetTaskRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -16701,6 +17020,7 @@ impl __rt::SchemaType for GetTaskRequest {
         "GetTaskRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetTaskRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16789,6 +17109,7 @@ pub struct __GetTaskRequestParamsBuilder {
     task_id: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetTaskRequestParamsBuilder {
     type Output = GetTaskRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16836,7 +17157,6 @@ impl serde::Serialize for GetTaskRequestParams {
 }
 impl GetTaskRequestParams {
     /// A `GetTaskRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(task_id: impl Into<String>) -> Self {
         Self {
             task_id: task_id.into(),
@@ -16849,6 +17169,7 @@ impl __rt::SchemaType for GetTaskRequestParams {
         "GetTaskRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetTaskRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16886,6 +17207,8 @@ impl __v::Validate for GetTaskRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The task identifier.
     pub task_id: String,
@@ -16924,6 +17247,7 @@ pub struct __GetTaskResultBuilder {
     poll_interval: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetTaskResultBuilder {
     type Output = GetTaskResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16999,7 +17323,6 @@ impl serde::Serialize for GetTaskResult {
 }
 impl GetTaskResult {
     /// A `GetTaskResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         task_id: impl Into<String>,
         status: TaskStatus,
@@ -17025,6 +17348,7 @@ impl __rt::SchemaType for GetTaskResult {
         "GetTaskResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetTaskResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17169,7 +17493,9 @@ impl __v::Validate for GetTaskResult {
 /// Always carries `"method": "tasks/result"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskPayloadRequest {
+    /// `params`: the parameters of this request.
     pub params: GetTaskPayloadRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -17184,6 +17510,7 @@ pub struct __GetTaskPayloadRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetTaskPayloadRequestBuilder {
     type Output = GetTaskPayloadRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17254,7 +17581,6 @@ impl serde::Serialize for GetTaskPayloadRequest {
 }
 impl GetTaskPayloadRequest {
     /// A `GetTaskPayloadRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: GetTaskPayloadRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -17268,6 +17594,7 @@ impl __rt::SchemaType for GetTaskPayloadRequest {
         "GetTaskPayloadRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetTaskPayloadRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17359,6 +17686,7 @@ pub struct __GetTaskPayloadRequestParamsBuilder {
     task_id: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetTaskPayloadRequestParamsBuilder {
     type Output = GetTaskPayloadRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17406,7 +17734,6 @@ impl serde::Serialize for GetTaskPayloadRequestParams {
 }
 impl GetTaskPayloadRequestParams {
     /// A `GetTaskPayloadRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(task_id: impl Into<String>) -> Self {
         Self {
             task_id: task_id.into(),
@@ -17419,6 +17746,7 @@ impl __rt::SchemaType for GetTaskPayloadRequestParams {
         "GetTaskPayloadRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetTaskPayloadRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17458,6 +17786,8 @@ impl __v::Validate for GetTaskPayloadRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetTaskPayloadResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -17469,6 +17799,7 @@ pub struct __GetTaskPayloadResultBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetTaskPayloadResultBuilder {
     type Output = GetTaskPayloadResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17521,6 +17852,7 @@ impl __rt::SchemaType for GetTaskPayloadResult {
         "GetTaskPayloadResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetTaskPayloadResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17567,7 +17899,9 @@ impl __v::Validate for GetTaskPayloadResult {
 /// Always carries `"method": "tasks/cancel"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelTaskRequest {
+    /// `params`: the parameters of this request.
     pub params: CancelTaskRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -17582,6 +17916,7 @@ pub struct __CancelTaskRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelTaskRequestBuilder {
     type Output = CancelTaskRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17649,7 +17984,6 @@ impl serde::Serialize for CancelTaskRequest {
 }
 impl CancelTaskRequest {
     /// A `CancelTaskRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CancelTaskRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -17663,6 +17997,7 @@ impl __rt::SchemaType for CancelTaskRequest {
         "CancelTaskRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelTaskRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17751,6 +18086,7 @@ pub struct __CancelTaskRequestParamsBuilder {
     task_id: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelTaskRequestParamsBuilder {
     type Output = CancelTaskRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17798,7 +18134,6 @@ impl serde::Serialize for CancelTaskRequestParams {
 }
 impl CancelTaskRequestParams {
     /// A `CancelTaskRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(task_id: impl Into<String>) -> Self {
         Self {
             task_id: task_id.into(),
@@ -17811,6 +18146,7 @@ impl __rt::SchemaType for CancelTaskRequestParams {
         "CancelTaskRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelTaskRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17848,6 +18184,8 @@ impl __v::Validate for CancelTaskRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The task identifier.
     pub task_id: String,
@@ -17886,6 +18224,7 @@ pub struct __CancelTaskResultBuilder {
     poll_interval: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelTaskResultBuilder {
     type Output = CancelTaskResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17961,7 +18300,6 @@ impl serde::Serialize for CancelTaskResult {
 }
 impl CancelTaskResult {
     /// A `CancelTaskResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         task_id: impl Into<String>,
         status: TaskStatus,
@@ -17987,6 +18325,7 @@ impl __rt::SchemaType for CancelTaskResult {
         "CancelTaskResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelTaskResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18131,7 +18470,9 @@ impl __v::Validate for CancelTaskResult {
 /// Always carries `"method": "tasks/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListTasksRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<PaginatedRequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -18146,6 +18487,7 @@ pub struct __ListTasksRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListTasksRequestBuilder {
     type Output = ListTasksRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18213,7 +18555,6 @@ impl serde::Serialize for ListTasksRequest {
 }
 impl ListTasksRequest {
     /// A `ListTasksRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId) -> Self {
         Self {
             params: None,
@@ -18227,6 +18568,7 @@ impl __rt::SchemaType for ListTasksRequest {
         "ListTasksRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListTasksRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18308,10 +18650,13 @@ impl __v::Validate for ListTasksRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListTasksResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<Cursor>,
+    /// `tasks`: an array of [`Task`].
     pub tasks: Vec<Task>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -18325,6 +18670,7 @@ pub struct __ListTasksResultBuilder {
     tasks: Option<Vec<Task>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListTasksResultBuilder {
     type Output = ListTasksResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18379,7 +18725,6 @@ impl serde::Serialize for ListTasksResult {
 }
 impl ListTasksResult {
     /// A `ListTasksResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(tasks: Vec<Task>) -> Self {
         Self {
             meta: None,
@@ -18394,6 +18739,7 @@ impl __rt::SchemaType for ListTasksResult {
         "ListTasksResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListTasksResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18465,6 +18811,8 @@ impl __v::Validate for ListTasksResult {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The task identifier.
     pub task_id: String,
@@ -18503,6 +18851,7 @@ pub struct __TaskStatusNotificationParamsBuilder {
     poll_interval: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TaskStatusNotificationParamsBuilder {
     type Output = TaskStatusNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18583,7 +18932,6 @@ impl serde::Serialize for TaskStatusNotificationParams {
 }
 impl TaskStatusNotificationParams {
     /// A `TaskStatusNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         task_id: impl Into<String>,
         status: TaskStatus,
@@ -18609,6 +18957,7 @@ impl __rt::SchemaType for TaskStatusNotificationParams {
         "TaskStatusNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TaskStatusNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18736,6 +19085,7 @@ impl __v::Validate for TaskStatusNotificationParams {
 /// Always carries `"method": "notifications/tasks/status"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotification {
+    /// `params`: the parameters of this notification.
     pub params: TaskStatusNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -18749,6 +19099,7 @@ pub struct __TaskStatusNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TaskStatusNotificationBuilder {
     type Output = TaskStatusNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18816,7 +19167,6 @@ impl serde::Serialize for TaskStatusNotification {
 }
 impl TaskStatusNotification {
     /// A `TaskStatusNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: TaskStatusNotificationParams) -> Self {
         Self {
             params,
@@ -18829,6 +19179,7 @@ impl __rt::SchemaType for TaskStatusNotification {
         "TaskStatusNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TaskStatusNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18899,6 +19250,8 @@ impl __v::Validate for TaskStatusNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
@@ -18913,6 +19266,7 @@ pub struct __SetLevelRequestParamsBuilder {
     level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SetLevelRequestParamsBuilder {
     type Output = SetLevelRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18965,7 +19319,6 @@ impl serde::Serialize for SetLevelRequestParams {
 }
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: LoggingLevel) -> Self {
         Self {
             meta: None,
@@ -18979,6 +19332,7 @@ impl __rt::SchemaType for SetLevelRequestParams {
         "SetLevelRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SetLevelRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -19034,7 +19388,9 @@ impl __v::Validate for SetLevelRequestParams {
 /// Always carries `"method": "logging/setLevel"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
+    /// `params`: the parameters of this request.
     pub params: SetLevelRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -19049,6 +19405,7 @@ pub struct __SetLevelRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SetLevelRequestBuilder {
     type Output = SetLevelRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19114,7 +19471,6 @@ impl serde::Serialize for SetLevelRequest {
 }
 impl SetLevelRequest {
     /// A `SetLevelRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SetLevelRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -19128,6 +19484,7 @@ impl __rt::SchemaType for SetLevelRequest {
         "SetLevelRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SetLevelRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -19205,6 +19562,8 @@ impl __v::Validate for SetLevelRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The severity of this log message.
     pub level: LoggingLevel,
@@ -19225,6 +19584,7 @@ pub struct __LoggingMessageNotificationParamsBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
     type Output = LoggingMessageNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19285,7 +19645,6 @@ impl serde::Serialize for LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: LoggingLevel, data: serde_json::Value) -> Self {
         Self {
             meta: None,
@@ -19301,6 +19660,7 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
         "LoggingMessageNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -19380,6 +19740,7 @@ impl __v::Validate for LoggingMessageNotificationParams {
 /// Always carries `"method": "notifications/message"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
+    /// `params`: the parameters of this notification.
     pub params: LoggingMessageNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -19393,6 +19754,7 @@ pub struct __LoggingMessageNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationBuilder {
     type Output = LoggingMessageNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19460,7 +19822,6 @@ impl serde::Serialize for LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: LoggingMessageNotificationParams) -> Self {
         Self {
             params,
@@ -19473,6 +19834,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
         "LoggingMessageNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -19632,6 +19994,7 @@ impl __rt::SchemaType for LoggingLevel {
         "LoggingLevel"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingLevel {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -19679,6 +20042,8 @@ impl __v::Validate for LoggingLevel {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -19687,6 +20052,7 @@ pub struct CreateMessageRequestParams {
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
     pub task: Option<TaskMetadata>,
+    /// `messages`: an array of [`SamplingMessage`].
     pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: Option<ModelPreferences>,
@@ -19704,6 +20070,7 @@ pub struct CreateMessageRequestParams {
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
+    /// `stopSequences`: an array of strings.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: Option<__rt::JsonObject>,
@@ -19735,6 +20102,7 @@ pub struct __CreateMessageRequestParamsBuilder {
     tool_choice: Option<ToolChoice>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
     type Output = CreateMessageRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19847,7 +20215,6 @@ impl serde::Serialize for CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         Self {
             meta: None,
@@ -19871,6 +20238,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
         "CreateMessageRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -20128,6 +20496,7 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
         "CreateMessageRequestParamsIncludeContext"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -20189,6 +20558,7 @@ pub struct __ToolChoiceBuilder {
     mode: Option<ToolChoiceMode>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolChoiceBuilder {
     type Output = ToolChoice;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20236,6 +20606,7 @@ impl __rt::SchemaType for ToolChoice {
         "ToolChoice"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolChoice {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -20334,6 +20705,7 @@ impl __rt::SchemaType for ToolChoiceMode {
         "ToolChoiceMode"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolChoiceMode {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -20382,7 +20754,9 @@ impl __v::Validate for ToolChoiceMode {
 /// Always carries `"method": "sampling/createMessage"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
+    /// `params`: the parameters of this request.
     pub params: CreateMessageRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -20397,6 +20771,7 @@ pub struct __CreateMessageRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestBuilder {
     type Output = CreateMessageRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20467,7 +20842,6 @@ impl serde::Serialize for CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CreateMessageRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -20481,6 +20855,7 @@ impl __rt::SchemaType for CreateMessageRequest {
         "CreateMessageRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -20560,8 +20935,12 @@ impl __v::Validate for CreateMessageRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
     /// The name of the model that generated the message.
     pub model: String,
@@ -20589,6 +20968,7 @@ pub struct __CreateMessageResultBuilder {
     stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageResultBuilder {
     type Output = CreateMessageResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20654,7 +21034,6 @@ impl serde::Serialize for CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         role: Role,
         content: SamplingMessageContent,
@@ -20675,6 +21054,7 @@ impl __rt::SchemaType for CreateMessageResult {
         "CreateMessageResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -20837,6 +21217,7 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
         "CreateMessageResultStopReason"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResultStopReason {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -20873,9 +21254,13 @@ impl __v::Validate for CreateMessageResultStopReason {
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -20889,6 +21274,7 @@ pub struct __SamplingMessageBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageBuilder {
     type Output = SamplingMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20939,7 +21325,6 @@ impl serde::Serialize for SamplingMessage {
 }
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
         Self {
             role,
@@ -20954,6 +21339,7 @@ impl __rt::SchemaType for SamplingMessage {
         "SamplingMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -21021,9 +21407,9 @@ impl __v::Validate for SamplingMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
-    /// [`SamplingMessageContentBlock`]
+    /// A JSON object: [`SamplingMessageContentBlock`]
     SamplingMessageContentBlock(SamplingMessageContentBlock),
-    /// SamplingMessageContentBlockArray
+    /// A JSON array: an array of [`SamplingMessageContentBlock`]
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 impl serde::Serialize for SamplingMessageContent {
@@ -21047,6 +21433,7 @@ impl __rt::SchemaType for SamplingMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -21181,20 +21568,22 @@ impl From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
         Self::SamplingMessageContentBlockArray(v)
     }
 }
+/// A sampling message content block: one of `text`, `image`, `audio`, `tool_use` or `tool_result` (dispatched on `type`).
+///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
-    /// [`ToolUseContent`]
+    /// `tool_use`: [`ToolUseContent`]
     ToolUseContent(ToolUseContent),
-    /// [`ToolResultContent`]
+    /// `tool_result`: [`ToolResultContent`]
     ToolResultContent(ToolResultContent),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -21226,6 +21615,7 @@ impl __rt::SchemaType for SamplingMessageContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessageContentBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -21261,6 +21651,7 @@ pub enum __SamplingMessageContentBlockBuilder {
     ToolResultContent(__ToolResultContentBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageContentBlockBuilder {
     type Output = SamplingMessageContentBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -21317,6 +21708,7 @@ impl SamplingMessageContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for SamplingMessageContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContentBlock object, chosen by `type`";
@@ -21464,6 +21856,7 @@ pub struct __AnnotationsBuilder {
     last_modified: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AnnotationsBuilder {
     type Output = Annotations;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -21523,6 +21916,7 @@ impl __rt::SchemaType for Annotations {
         "Annotations"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Annotations {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -21592,20 +21986,22 @@ impl __v::Validate for Annotations {
         }
     }
 }
+/// A content block: one of `text`, `image`, `audio`, `resource_link` or `resource` (dispatched on `type`).
+///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
-    /// [`ResourceLink`]
+    /// `resource_link`: [`ResourceLink`]
     ResourceLink(ResourceLink),
-    /// [`EmbeddedResource`]
+    /// `resource`: [`EmbeddedResource`]
     EmbeddedResource(EmbeddedResource),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -21637,6 +22033,7 @@ impl __rt::SchemaType for ContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ContentBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -21672,6 +22069,7 @@ pub enum __ContentBlockBuilder {
     EmbeddedResource(__EmbeddedResourceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ContentBlockBuilder {
     type Output = ContentBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -21724,6 +22122,7 @@ impl ContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a ContentBlock object, chosen by `type`";
@@ -21826,6 +22225,8 @@ pub struct TextContent {
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -21840,6 +22241,7 @@ pub struct __TextContentBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextContentBuilder {
     type Output = TextContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -21899,7 +22301,6 @@ impl serde::Serialize for TextContent {
 }
 impl TextContent {
     /// A `TextContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
@@ -21914,6 +22315,7 @@ impl __rt::SchemaType for TextContent {
         "TextContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -22001,6 +22403,8 @@ pub struct ImageContent {
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -22016,6 +22420,7 @@ pub struct __ImageContentBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImageContentBuilder {
     type Output = ImageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -22078,7 +22483,6 @@ impl serde::Serialize for ImageContent {
 }
 impl ImageContent {
     /// A `ImageContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -22094,6 +22498,7 @@ impl __rt::SchemaType for ImageContent {
         "ImageContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ImageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -22196,6 +22601,8 @@ pub struct AudioContent {
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -22211,6 +22618,7 @@ pub struct __AudioContentBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AudioContentBuilder {
     type Output = AudioContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -22273,7 +22681,6 @@ impl serde::Serialize for AudioContent {
 }
 impl AudioContent {
     /// A `AudioContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -22289,6 +22696,7 @@ impl __rt::SchemaType for AudioContent {
         "AudioContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for AudioContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -22394,6 +22802,8 @@ pub struct ToolUseContent {
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -22409,6 +22819,7 @@ pub struct __ToolUseContentBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolUseContentBuilder {
     type Output = ToolUseContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -22472,7 +22883,6 @@ impl serde::Serialize for ToolUseContent {
 }
 impl ToolUseContent {
     /// A `ToolUseContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
@@ -22492,6 +22902,7 @@ impl __rt::SchemaType for ToolUseContent {
         "ToolUseContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolUseContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -22602,6 +23013,8 @@ pub struct ToolResultContent {
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -22618,6 +23031,7 @@ pub struct __ToolResultContentBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolResultContentBuilder {
     type Output = ToolResultContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -22692,7 +23106,6 @@ impl serde::Serialize for ToolResultContent {
 }
 impl ToolResultContent {
     /// A `ToolResultContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(tool_use_id: impl Into<String>, content: Vec<ContentBlock>) -> Self {
         Self {
             tool_use_id: tool_use_id.into(),
@@ -22709,6 +23122,7 @@ impl __rt::SchemaType for ToolResultContent {
         "ToolResultContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolResultContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -22877,6 +23291,7 @@ pub struct __ModelPreferencesBuilder {
     intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelPreferencesBuilder {
     type Output = ModelPreferences;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -22945,6 +23360,7 @@ impl __rt::SchemaType for ModelPreferences {
         "ModelPreferences"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelPreferences {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23061,6 +23477,7 @@ pub struct __ModelHintBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelHintBuilder {
     type Output = ModelHint;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23108,6 +23525,7 @@ impl __rt::SchemaType for ModelHint {
         "ModelHint"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelHint {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23149,7 +23567,10 @@ impl __v::Validate for ModelHint {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
+    /// `ref`: [`CompleteRequestParamsRef`].
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
@@ -23168,6 +23589,7 @@ pub struct __CompleteRequestParamsBuilder {
     context: Option<CompleteRequestParamsContext>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsBuilder {
     type Output = CompleteRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23228,7 +23650,6 @@ impl serde::Serialize for CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         r#ref: CompleteRequestParamsRef,
         argument: CompleteRequestParamsArgument,
@@ -23247,6 +23668,7 @@ impl __rt::SchemaType for CompleteRequestParams {
         "CompleteRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23334,9 +23756,9 @@ impl __v::Validate for CompleteRequestParams {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
-    /// [`PromptReference`]
+    /// `ref/prompt`: [`PromptReference`]
     PromptReference(PromptReference),
-    /// [`ResourceTemplateReference`]
+    /// `ref/resource`: [`ResourceTemplateReference`]
     ResourceTemplateReference(ResourceTemplateReference),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -23362,6 +23784,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsRef {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -23388,6 +23811,7 @@ pub enum __CompleteRequestParamsRefBuilder {
     ResourceTemplateReference(__ResourceTemplateReferenceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsRefBuilder {
     type Output = CompleteRequestParamsRef;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23429,6 +23853,7 @@ impl CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
@@ -23521,6 +23946,7 @@ pub struct __CompleteRequestParamsArgumentBuilder {
     value: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
     type Output = CompleteRequestParamsArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23571,7 +23997,6 @@ impl serde::Serialize for CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -23585,6 +24010,7 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
         "CompleteRequestParamsArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23645,6 +24071,7 @@ pub struct __CompleteRequestParamsContextBuilder {
     arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsContextBuilder {
     type Output = CompleteRequestParamsContext;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23697,6 +24124,7 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
         "CompleteRequestParamsContext"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23739,7 +24167,9 @@ impl __v::Validate for CompleteRequestParamsContext {
 /// Always carries `"method": "completion/complete"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
+    /// `params`: the parameters of this request.
     pub params: CompleteRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -23754,6 +24184,7 @@ pub struct __CompleteRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestBuilder {
     type Output = CompleteRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23819,7 +24250,6 @@ impl serde::Serialize for CompleteRequest {
 }
 impl CompleteRequest {
     /// A `CompleteRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CompleteRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -23833,6 +24263,7 @@ impl __rt::SchemaType for CompleteRequest {
         "CompleteRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23910,7 +24341,10 @@ impl __v::Validate for CompleteRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `completion`: [`CompleteResultCompletion`].
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -23923,6 +24357,7 @@ pub struct __CompleteResultBuilder {
     completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultBuilder {
     type Output = CompleteResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23970,7 +24405,6 @@ impl serde::Serialize for CompleteResult {
 }
 impl CompleteResult {
     /// A `CompleteResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(completion: CompleteResultCompletion) -> Self {
         Self {
             meta: None,
@@ -23984,6 +24418,7 @@ impl __rt::SchemaType for CompleteResult {
         "CompleteResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24061,6 +24496,7 @@ pub struct __CompleteResultCompletionBuilder {
     has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultCompletionBuilder {
     type Output = CompleteResultCompletion;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24118,7 +24554,6 @@ impl serde::Serialize for CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(values: Vec<String>) -> Self {
         Self {
             values,
@@ -24133,6 +24568,7 @@ impl __rt::SchemaType for CompleteResultCompletion {
         "CompleteResultCompletion"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24216,6 +24652,7 @@ pub struct __ResourceTemplateReferenceBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceTemplateReferenceBuilder {
     type Output = ResourceTemplateReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24273,7 +24710,6 @@ impl serde::Serialize for ResourceTemplateReference {
 }
 impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -24286,6 +24722,7 @@ impl __rt::SchemaType for ResourceTemplateReference {
         "ResourceTemplateReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceTemplateReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24359,6 +24796,7 @@ pub struct __PromptReferenceBuilder {
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptReferenceBuilder {
     type Output = PromptReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24416,7 +24854,6 @@ impl serde::Serialize for PromptReference {
 }
 impl PromptReference {
     /// A `PromptReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -24430,6 +24867,7 @@ impl __rt::SchemaType for PromptReference {
         "PromptReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24503,7 +24941,9 @@ impl __v::Validate for PromptReference {
 /// Always carries `"method": "roots/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<RequestParams>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24518,6 +24958,7 @@ pub struct __ListRootsRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsRequestBuilder {
     type Output = ListRootsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24585,7 +25026,6 @@ impl serde::Serialize for ListRootsRequest {
 }
 impl ListRootsRequest {
     /// A `ListRootsRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId) -> Self {
         Self {
             params: None,
@@ -24599,6 +25039,7 @@ impl __rt::SchemaType for ListRootsRequest {
         "ListRootsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24682,7 +25123,10 @@ impl __v::Validate for ListRootsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
+    /// `roots`: an array of [`Root`].
     pub roots: Vec<Root>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -24695,6 +25139,7 @@ pub struct __ListRootsResultBuilder {
     roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsResultBuilder {
     type Output = ListRootsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24742,7 +25187,6 @@ impl serde::Serialize for ListRootsResult {
 }
 impl ListRootsResult {
     /// A `ListRootsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(roots: Vec<Root>) -> Self {
         Self {
             meta: None,
@@ -24756,6 +25200,7 @@ impl __rt::SchemaType for ListRootsResult {
         "ListRootsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24823,6 +25268,8 @@ pub struct Root {
     /// referencing the root in other parts of the application.
     pub name: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24836,6 +25283,7 @@ pub struct __RootBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RootBuilder {
     type Output = Root;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24888,7 +25336,6 @@ impl serde::Serialize for Root {
 }
 impl Root {
     /// A `Root` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -24903,6 +25350,7 @@ impl __rt::SchemaType for Root {
         "Root"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Root {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24975,6 +25423,7 @@ impl __v::Validate for Root {
 /// Always carries `"method": "notifications/roots/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24988,6 +25437,7 @@ pub struct __RootsListChangedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RootsListChangedNotificationBuilder {
     type Output = RootsListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25060,6 +25510,7 @@ impl __rt::SchemaType for RootsListChangedNotification {
         "RootsListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RootsListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -25129,6 +25580,8 @@ impl __v::Validate for RootsListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestFormParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -25159,6 +25612,7 @@ pub struct __ElicitRequestFormParamsBuilder {
     requested_schema: Option<ElicitRequestFormParamsRequestedSchema>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestFormParamsBuilder {
     type Output = ElicitRequestFormParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25228,7 +25682,6 @@ impl serde::Serialize for ElicitRequestFormParams {
 }
 impl ElicitRequestFormParams {
     /// A `ElicitRequestFormParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         message: impl Into<String>,
         requested_schema: ElicitRequestFormParamsRequestedSchema,
@@ -25248,6 +25701,7 @@ impl __rt::SchemaType for ElicitRequestFormParams {
         "ElicitRequestFormParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestFormParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -25344,8 +25798,11 @@ impl __v::Validate for ElicitRequestFormParams {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestFormParamsRequestedSchema {
+    /// `$schema`: a string.
     pub schema: Option<String>,
+    /// `properties`: an object whose values are [`PrimitiveSchemaDefinition`].
     pub properties: BTreeMap<String, PrimitiveSchemaDefinition>,
+    /// `required`: an array of strings.
     pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -25360,6 +25817,7 @@ pub struct __ElicitRequestFormParamsRequestedSchemaBuilder {
     required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
     type Output = ElicitRequestFormParamsRequestedSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25422,7 +25880,6 @@ impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
 }
 impl ElicitRequestFormParamsRequestedSchema {
     /// A `ElicitRequestFormParamsRequestedSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(properties: BTreeMap<String, PrimitiveSchemaDefinition>) -> Self {
         Self {
             schema: None,
@@ -25437,6 +25894,7 @@ impl __rt::SchemaType for ElicitRequestFormParamsRequestedSchema {
         "ElicitRequestFormParamsRequestedSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -25528,6 +25986,8 @@ impl __v::Validate for ElicitRequestFormParamsRequestedSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestURLParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -25560,6 +26020,7 @@ pub struct __ElicitRequestURLParamsBuilder {
     url: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestURLParamsBuilder {
     type Output = ElicitRequestURLParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25630,7 +26091,6 @@ impl serde::Serialize for ElicitRequestURLParams {
 }
 impl ElicitRequestURLParams {
     /// A `ElicitRequestURLParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         message: impl Into<String>,
         elicitation_id: impl Into<String>,
@@ -25651,6 +26111,7 @@ impl __rt::SchemaType for ElicitRequestURLParams {
         "ElicitRequestURLParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestURLParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -25756,9 +26217,9 @@ impl __v::Validate for ElicitRequestURLParams {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
-    /// [`ElicitRequestFormParams`]
+    /// `form`, no `mode`: [`ElicitRequestFormParams`]
     ElicitRequestFormParams(ElicitRequestFormParams),
-    /// [`ElicitRequestURLParams`]
+    /// `url`: [`ElicitRequestURLParams`]
     ElicitRequestURLParams(ElicitRequestURLParams),
     /// An object whose `mode` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -25784,6 +26245,7 @@ impl __rt::SchemaType for ElicitRequestParams {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -25810,6 +26272,7 @@ pub enum __ElicitRequestParamsBuilder {
     ElicitRequestURLParams(__ElicitRequestURLParamsBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestParamsBuilder {
     type Output = ElicitRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25851,6 +26314,7 @@ impl ElicitRequestParams {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ElicitRequestParams {
     const TAG: &'static str = "mode";
     const EXPECTING: &'static str = "a ElicitRequestParams object, chosen by `mode`";
@@ -25927,7 +26391,9 @@ impl From<ElicitRequestURLParams> for ElicitRequestParams {
 /// Always carries `"method": "elicitation/create"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequest {
+    /// `params`: the parameters of this request.
     pub params: ElicitRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -25942,6 +26408,7 @@ pub struct __ElicitRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestBuilder {
     type Output = ElicitRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26007,7 +26474,6 @@ impl serde::Serialize for ElicitRequest {
 }
 impl ElicitRequest {
     /// A `ElicitRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ElicitRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -26021,6 +26487,7 @@ impl __rt::SchemaType for ElicitRequest {
         "ElicitRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26102,11 +26569,11 @@ impl __v::Validate for ElicitRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
-    /// [`StringSchema`]
+    /// [`StringSchema`] (with `type`: "string")
     StringSchema(StringSchema),
-    /// [`NumberSchema`]
+    /// [`NumberSchema`] (with `type`)
     NumberSchema(NumberSchema),
-    /// [`BooleanSchema`]
+    /// [`BooleanSchema`] (with `type`: "boolean")
     BooleanSchema(BooleanSchema),
     /// [`EnumSchema`]
     EnumSchema(EnumSchema),
@@ -26134,6 +26601,7 @@ impl __rt::SchemaType for PrimitiveSchemaDefinition {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PrimitiveSchemaDefinition {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -26166,6 +26634,7 @@ pub enum __PrimitiveSchemaDefinitionBuilder {
     BooleanSchema(__BooleanSchemaBuilder),
     EnumSchema(__EnumSchemaBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __PrimitiveSchemaDefinitionBuilder {
     type Output = PrimitiveSchemaDefinition;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26201,6 +26670,7 @@ impl __p::Builder for __PrimitiveSchemaDefinitionBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for PrimitiveSchemaDefinition {
     const MEMBERS: usize = 4usize;
     const EXPECTING: &'static str = "a PrimitiveSchemaDefinition object";
@@ -26281,6 +26751,7 @@ impl __v::Validate for PrimitiveSchemaDefinition {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for PrimitiveSchemaDefinition {
     const NAME: &'static str = "PrimitiveSchemaDefinition";
     const NO_MEMBER: &'static str = "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)";
@@ -26455,15 +26926,22 @@ impl From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
         Self::EnumSchema(<EnumSchema as From<_>>::from(v))
     }
 }
+/// A string schema object with the keys `type`, `title`, `description`, `minLength`, `maxLength`, `format` and `default`.
 ///
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StringSchema {
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
+    /// `minLength`: an integer.
     pub min_length: Option<i64>,
+    /// `maxLength`: an integer.
     pub max_length: Option<i64>,
+    /// `format`: [`StringSchemaFormat`].
     pub format: Option<StringSchemaFormat>,
+    /// `default`: a string.
     pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -26481,6 +26959,7 @@ pub struct __StringSchemaBuilder {
     default: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __StringSchemaBuilder {
     type Output = StringSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26560,6 +27039,7 @@ impl __rt::SchemaType for StringSchema {
         "StringSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for StringSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26751,6 +27231,7 @@ impl __rt::SchemaType for StringSchemaFormat {
         "StringSchemaFormat"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for StringSchemaFormat {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -26794,10 +27275,14 @@ impl __v::Validate for StringSchemaFormat {
         let _ = &cx;
     }
 }
+/// A number schema object with the keys `type`, `title`, `description`, `minimum`, `maximum` and `default`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
+    /// `type`: [`NumberSchemaType`].
     pub r#type: NumberSchemaType,
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
     /// JSON Schema type: `number`.
     pub minimum: Option<serde_json::Number>,
@@ -26820,6 +27305,7 @@ pub struct __NumberSchemaBuilder {
     default: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NumberSchemaBuilder {
     type Output = NumberSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26889,7 +27375,6 @@ impl serde::Serialize for NumberSchema {
 }
 impl NumberSchema {
     /// A `NumberSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#type: NumberSchemaType) -> Self {
         Self {
             r#type,
@@ -26907,6 +27392,7 @@ impl __rt::SchemaType for NumberSchema {
         "NumberSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NumberSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -27077,6 +27563,7 @@ impl __rt::SchemaType for NumberSchemaType {
         "NumberSchemaType"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NumberSchemaType {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -27119,12 +27606,16 @@ impl __v::Validate for NumberSchemaType {
         let _ = &cx;
     }
 }
+/// A boolean schema object with the keys `type`, `title`, `description` and `default`.
 ///
 /// Always carries `"type": "boolean"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BooleanSchema {
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
+    /// `default`: a boolean.
     pub default: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -27139,6 +27630,7 @@ pub struct __BooleanSchemaBuilder {
     default: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BooleanSchemaBuilder {
     type Output = BooleanSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27203,6 +27695,7 @@ impl __rt::SchemaType for BooleanSchema {
         "BooleanSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BooleanSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -27314,6 +27807,7 @@ pub struct __UntitledSingleSelectEnumSchemaBuilder {
     default: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
     type Output = UntitledSingleSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27383,7 +27877,6 @@ impl serde::Serialize for UntitledSingleSelectEnumSchema {
 }
 impl UntitledSingleSelectEnumSchema {
     /// A `UntitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         Self {
             title: None,
@@ -27399,6 +27892,7 @@ impl __rt::SchemaType for UntitledSingleSelectEnumSchema {
         "UntitledSingleSelectEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UntitledSingleSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -27524,6 +28018,7 @@ pub struct __TitledSingleSelectEnumSchemaBuilder {
     default: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
     type Output = TitledSingleSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27593,7 +28088,6 @@ impl serde::Serialize for TitledSingleSelectEnumSchema {
 }
 impl TitledSingleSelectEnumSchema {
     /// A `TitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
         Self {
             title: None,
@@ -27609,6 +28103,7 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchema {
         "TitledSingleSelectEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledSingleSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -27731,6 +28226,7 @@ pub struct __TitledSingleSelectEnumSchemaOneOfItemBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
     type Output = TitledSingleSelectEnumSchemaOneOfItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27781,7 +28277,6 @@ impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
 }
 impl TitledSingleSelectEnumSchemaOneOfItem {
     /// A `TitledSingleSelectEnumSchemaOneOfItem` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
         Self {
             r#const: r#const.into(),
@@ -27795,6 +28290,7 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchemaOneOfItem {
         "TitledSingleSelectEnumSchemaOneOfItem"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -27842,14 +28338,16 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         }
     }
 }
+/// A single select enum schema: one of [`UntitledSingleSelectEnumSchema`] or [`TitledSingleSelectEnumSchema`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
-    /// [`UntitledSingleSelectEnumSchema`]
+    /// [`UntitledSingleSelectEnumSchema`] (with `type`: "string", `enum`)
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// [`TitledSingleSelectEnumSchema`]
+    /// [`TitledSingleSelectEnumSchema`] (with `type`: "string", `oneOf`)
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
 impl serde::Serialize for SingleSelectEnumSchema {
@@ -27871,6 +28369,7 @@ impl __rt::SchemaType for SingleSelectEnumSchema {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SingleSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -27906,6 +28405,7 @@ pub enum __SingleSelectEnumSchemaBuilder {
     UntitledSingleSelectEnumSchema(__UntitledSingleSelectEnumSchemaBuilder),
     TitledSingleSelectEnumSchema(__TitledSingleSelectEnumSchemaBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __SingleSelectEnumSchemaBuilder {
     type Output = SingleSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27937,6 +28437,7 @@ impl __p::Builder for __SingleSelectEnumSchemaBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for SingleSelectEnumSchema {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a SingleSelectEnumSchema object";
@@ -28003,6 +28504,7 @@ impl __v::Validate for SingleSelectEnumSchema {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for SingleSelectEnumSchema {
     const NAME: &'static str = "SingleSelectEnumSchema";
     const NO_MEMBER: &'static str = "matches no member of SingleSelectEnumSchema; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)";
@@ -28109,6 +28611,7 @@ pub struct __UntitledMultiSelectEnumSchemaBuilder {
     default: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
     type Output = UntitledMultiSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -28188,7 +28691,6 @@ impl serde::Serialize for UntitledMultiSelectEnumSchema {
 }
 impl UntitledMultiSelectEnumSchema {
     /// A `UntitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
         Self {
             title: None,
@@ -28206,6 +28708,7 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchema {
         "UntitledMultiSelectEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UntitledMultiSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -28353,6 +28856,7 @@ pub struct __UntitledMultiSelectEnumSchemaItemsBuilder {
     r#enum: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UntitledMultiSelectEnumSchemaItemsBuilder {
     type Output = UntitledMultiSelectEnumSchemaItems;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -28405,7 +28909,6 @@ impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
 }
 impl UntitledMultiSelectEnumSchemaItems {
     /// A `UntitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         Self {
             r#enum,
@@ -28418,6 +28921,7 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchemaItems {
         "UntitledMultiSelectEnumSchemaItems"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -28497,6 +29001,7 @@ pub struct __TitledMultiSelectEnumSchemaBuilder {
     default: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
     type Output = TitledMultiSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -28576,7 +29081,6 @@ impl serde::Serialize for TitledMultiSelectEnumSchema {
 }
 impl TitledMultiSelectEnumSchema {
     /// A `TitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(items: TitledMultiSelectEnumSchemaItems) -> Self {
         Self {
             title: None,
@@ -28594,6 +29098,7 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchema {
         "TitledMultiSelectEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledMultiSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -28741,6 +29246,7 @@ pub struct __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
     type Output = TitledMultiSelectEnumSchemaItemsAnyOfItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -28791,7 +29297,6 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
         Self {
             r#const: r#const.into(),
@@ -28805,6 +29310,7 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         "TitledMultiSelectEnumSchemaItemsAnyOfItem"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -28867,6 +29373,7 @@ pub struct __TitledMultiSelectEnumSchemaItemsBuilder {
     any_of: Option<Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledMultiSelectEnumSchemaItemsBuilder {
     type Output = TitledMultiSelectEnumSchemaItems;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -28914,7 +29421,6 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
 }
 impl TitledMultiSelectEnumSchemaItems {
     /// A `TitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
         Self {
             any_of,
@@ -28927,6 +29433,7 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItems {
         "TitledMultiSelectEnumSchemaItems"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledMultiSelectEnumSchemaItems {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -28968,14 +29475,16 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
         }
     }
 }
+/// A multi select enum schema: one of [`UntitledMultiSelectEnumSchema`] or [`TitledMultiSelectEnumSchema`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
-    /// [`UntitledMultiSelectEnumSchema`]
+    /// [`UntitledMultiSelectEnumSchema`] (with `type`: "array", `items`)
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// [`TitledMultiSelectEnumSchema`]
+    /// [`TitledMultiSelectEnumSchema`] (with `type`: "array", `items`)
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
 impl serde::Serialize for MultiSelectEnumSchema {
@@ -28997,6 +29506,7 @@ impl __rt::SchemaType for MultiSelectEnumSchema {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MultiSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -29032,6 +29542,7 @@ pub enum __MultiSelectEnumSchemaBuilder {
     UntitledMultiSelectEnumSchema(__UntitledMultiSelectEnumSchemaBuilder),
     TitledMultiSelectEnumSchema(__TitledMultiSelectEnumSchemaBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __MultiSelectEnumSchemaBuilder {
     type Output = MultiSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -29063,6 +29574,7 @@ impl __p::Builder for __MultiSelectEnumSchemaBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for MultiSelectEnumSchema {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a MultiSelectEnumSchema object";
@@ -29115,6 +29627,7 @@ impl __v::Validate for MultiSelectEnumSchema {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for MultiSelectEnumSchema {
     const NAME: &'static str = "MultiSelectEnumSchema";
     const NO_MEMBER: &'static str = "matches no member of MultiSelectEnumSchema; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)";
@@ -29193,12 +29706,16 @@ impl From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LegacyTitledEnumSchema {
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
+    /// `enum`: an array of strings.
     pub r#enum: Vec<String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
     pub enum_names: Option<Vec<String>>,
+    /// `default`: a string.
     pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -29215,6 +29732,7 @@ pub struct __LegacyTitledEnumSchemaBuilder {
     default: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
     type Output = LegacyTitledEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -29289,7 +29807,6 @@ impl serde::Serialize for LegacyTitledEnumSchema {
 }
 impl LegacyTitledEnumSchema {
     /// A `LegacyTitledEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         Self {
             title: None,
@@ -29306,6 +29823,7 @@ impl __rt::SchemaType for LegacyTitledEnumSchema {
         "LegacyTitledEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LegacyTitledEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -29418,6 +29936,8 @@ impl __v::Validate for LegacyTitledEnumSchema {
         }
     }
 }
+/// An enum schema: one of [`SingleSelectEnumSchema`], [`MultiSelectEnumSchema`] or [`LegacyTitledEnumSchema`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
@@ -29427,7 +29947,7 @@ pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
     /// [`MultiSelectEnumSchema`]
     MultiSelectEnumSchema(MultiSelectEnumSchema),
-    /// [`LegacyTitledEnumSchema`]
+    /// [`LegacyTitledEnumSchema`] (with `type`: "string", `enum`)
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 impl serde::Serialize for EnumSchema {
@@ -29451,6 +29971,7 @@ impl __rt::SchemaType for EnumSchema {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -29490,6 +30011,7 @@ pub enum __EnumSchemaBuilder {
     MultiSelectEnumSchema(__MultiSelectEnumSchemaBuilder),
     LegacyTitledEnumSchema(__LegacyTitledEnumSchemaBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __EnumSchemaBuilder {
     type Output = EnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -29519,6 +30041,7 @@ impl __p::Builder for __EnumSchemaBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for EnumSchema {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a EnumSchema object";
@@ -29584,6 +30107,7 @@ impl __v::Validate for EnumSchema {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for EnumSchema {
     const NAME: &'static str = "EnumSchema";
     const NO_MEMBER: &'static str = "matches no member of EnumSchema; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)";
@@ -29718,6 +30242,8 @@ impl From<LegacyTitledEnumSchema> for EnumSchema {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<__rt::JsonObject>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
@@ -29740,6 +30266,7 @@ pub struct __ElicitResultBuilder {
     content: Option<BTreeMap<String, ElicitResultContentValue>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitResultBuilder {
     type Output = ElicitResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -29792,7 +30319,6 @@ impl serde::Serialize for ElicitResult {
 }
 impl ElicitResult {
     /// A `ElicitResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(action: ElicitResultAction) -> Self {
         Self {
             meta: None,
@@ -29807,6 +30333,7 @@ impl __rt::SchemaType for ElicitResult {
         "ElicitResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -29942,6 +30469,7 @@ impl __rt::SchemaType for ElicitResultAction {
         "ElicitResultAction"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitResultAction {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -29992,13 +30520,13 @@ impl __v::Validate for ElicitResultAction {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Number
+    /// A JSON number.
     Number(serde_json::Number),
-    /// Boolean
+    /// A JSON boolean.
     Boolean(bool),
-    /// StringArray
+    /// A JSON array: an array of strings
     StringArray(Vec<String>),
 }
 impl serde::Serialize for ElicitResultContentValue {
@@ -30024,6 +30552,7 @@ impl __rt::SchemaType for ElicitResultContentValue {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitResultContentValue {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -30215,6 +30744,7 @@ impl From<Vec<String>> for ElicitResultContentValue {
 /// Always carries `"method": "notifications/elicitation/complete"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitationCompleteNotification {
+    /// `params`: the parameters of this notification.
     pub params: ElicitationCompleteNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -30228,6 +30758,7 @@ pub struct __ElicitationCompleteNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitationCompleteNotificationBuilder {
     type Output = ElicitationCompleteNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -30295,7 +30826,6 @@ impl serde::Serialize for ElicitationCompleteNotification {
 }
 impl ElicitationCompleteNotification {
     /// A `ElicitationCompleteNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ElicitationCompleteNotificationParams) -> Self {
         Self {
             params,
@@ -30308,6 +30838,7 @@ impl __rt::SchemaType for ElicitationCompleteNotification {
         "ElicitationCompleteNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitationCompleteNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -30393,6 +30924,7 @@ pub struct __ElicitationCompleteNotificationParamsBuilder {
     elicitation_id: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitationCompleteNotificationParamsBuilder {
     type Output = ElicitationCompleteNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -30442,7 +30974,6 @@ impl serde::Serialize for ElicitationCompleteNotificationParams {
 }
 impl ElicitationCompleteNotificationParams {
     /// A `ElicitationCompleteNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(elicitation_id: impl Into<String>) -> Self {
         Self {
             elicitation_id: elicitation_id.into(),
@@ -30455,6 +30986,7 @@ impl __rt::SchemaType for ElicitationCompleteNotificationParams {
         "ElicitationCompleteNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitationCompleteNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -30490,6 +31022,8 @@ impl __v::Validate for ElicitationCompleteNotificationParams {
         }
     }
 }
+/// A client request: one of `ping`, `initialize`, `completion/complete`, `logging/setLevel`, `prompts/get`, `prompts/list`, `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe`, `resources/unsubscribe`, `tools/call`, `tools/list`, `tasks/get`, `tasks/result`, `tasks/list` or `tasks/cancel` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -30497,39 +31031,39 @@ impl __v::Validate for ElicitationCompleteNotificationParams {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// [`PingRequest`]
+    /// `ping`: [`PingRequest`]
     PingRequest(PingRequest),
-    /// [`InitializeRequest`]
+    /// `initialize`: [`InitializeRequest`]
     InitializeRequest(InitializeRequest),
-    /// [`CompleteRequest`]
+    /// `completion/complete`: [`CompleteRequest`]
     CompleteRequest(CompleteRequest),
-    /// [`SetLevelRequest`]
+    /// `logging/setLevel`: [`SetLevelRequest`]
     SetLevelRequest(SetLevelRequest),
-    /// [`GetPromptRequest`]
+    /// `prompts/get`: [`GetPromptRequest`]
     GetPromptRequest(GetPromptRequest),
-    /// [`ListPromptsRequest`]
+    /// `prompts/list`: [`ListPromptsRequest`]
     ListPromptsRequest(ListPromptsRequest),
-    /// [`ListResourcesRequest`]
+    /// `resources/list`: [`ListResourcesRequest`]
     ListResourcesRequest(ListResourcesRequest),
-    /// [`ListResourceTemplatesRequest`]
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`]
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// [`ReadResourceRequest`]
+    /// `resources/read`: [`ReadResourceRequest`]
     ReadResourceRequest(ReadResourceRequest),
-    /// [`SubscribeRequest`]
+    /// `resources/subscribe`: [`SubscribeRequest`]
     SubscribeRequest(SubscribeRequest),
-    /// [`UnsubscribeRequest`]
+    /// `resources/unsubscribe`: [`UnsubscribeRequest`]
     UnsubscribeRequest(UnsubscribeRequest),
-    /// [`CallToolRequest`]
+    /// `tools/call`: [`CallToolRequest`]
     CallToolRequest(CallToolRequest),
-    /// [`ListToolsRequest`]
+    /// `tools/list`: [`ListToolsRequest`]
     ListToolsRequest(ListToolsRequest),
-    /// [`GetTaskRequest`]
+    /// `tasks/get`: [`GetTaskRequest`]
     GetTaskRequest(GetTaskRequest),
-    /// [`GetTaskPayloadRequest`]
+    /// `tasks/result`: [`GetTaskPayloadRequest`]
     GetTaskPayloadRequest(GetTaskPayloadRequest),
-    /// [`ListTasksRequest`]
+    /// `tasks/list`: [`ListTasksRequest`]
     ListTasksRequest(ListTasksRequest),
-    /// [`CancelTaskRequest`]
+    /// `tasks/cancel`: [`CancelTaskRequest`]
     CancelTaskRequest(CancelTaskRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -30585,6 +31119,7 @@ impl __rt::SchemaType for ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -30656,6 +31191,7 @@ pub enum __ClientRequestBuilder {
     CancelTaskRequest(__CancelTaskRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientRequestBuilder {
     type Output = ClientRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -30768,6 +31304,7 @@ impl ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
@@ -31074,6 +31611,8 @@ impl ClientRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A client notification: one of `notifications/cancelled`, `notifications/progress`, `notifications/initialized`, `notifications/roots/list_changed` or `notifications/tasks/status` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -31081,15 +31620,15 @@ impl ClientRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
-    /// [`CancelledNotification`]
+    /// `notifications/cancelled`: [`CancelledNotification`]
     CancelledNotification(CancelledNotification),
-    /// [`ProgressNotification`]
+    /// `notifications/progress`: [`ProgressNotification`]
     ProgressNotification(ProgressNotification),
-    /// [`InitializedNotification`]
+    /// `notifications/initialized`: [`InitializedNotification`]
     InitializedNotification(InitializedNotification),
-    /// [`RootsListChangedNotification`]
+    /// `notifications/roots/list_changed`: [`RootsListChangedNotification`]
     RootsListChangedNotification(RootsListChangedNotification),
-    /// [`TaskStatusNotification`]
+    /// `notifications/tasks/status`: [`TaskStatusNotification`]
     TaskStatusNotification(TaskStatusNotification),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -31121,6 +31660,7 @@ impl __rt::SchemaType for ClientNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -31156,6 +31696,7 @@ pub enum __ClientNotificationBuilder {
     TaskStatusNotification(__TaskStatusNotificationBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientNotificationBuilder {
     type Output = ClientNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -31214,6 +31755,7 @@ impl ClientNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientNotification object, chosen by `method`";
@@ -31330,6 +31872,8 @@ impl ClientNotification {
         self.tag().unwrap_or_default()
     }
 }
+/// A client result: one of [`EmptyResult`], [`CreateMessageResult`], [`ListRootsResult`], [`ElicitResult`], [`GetTaskResult`], [`GetTaskPayloadResult`], [`ListTasksResult`] or [`CancelTaskResult`] (dispatched on the keys present).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
@@ -31337,21 +31881,21 @@ impl ClientNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
-    /// [`ElicitResult`]
+    /// [`ElicitResult`] (with `action`)
     ElicitResult(ElicitResult),
-    /// [`GetTaskResult`]
+    /// [`GetTaskResult`] (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)
     GetTaskResult(GetTaskResult),
-    /// [`GetTaskPayloadResult`]
+    /// [`GetTaskPayloadResult`] (an object)
     GetTaskPayloadResult(GetTaskPayloadResult),
-    /// [`ListTasksResult`]
+    /// [`ListTasksResult`] (with `tasks`)
     ListTasksResult(ListTasksResult),
-    /// [`CancelTaskResult`]
+    /// [`CancelTaskResult`] (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)
     CancelTaskResult(CancelTaskResult),
 }
 impl serde::Serialize for ClientResult {
@@ -31385,6 +31929,7 @@ impl __rt::SchemaType for ClientResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -31429,6 +31974,7 @@ pub enum __ClientResultBuilder {
     ListTasksResult(__ListTasksResultBuilder),
     CancelTaskResult(__CancelTaskResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientResultBuilder {
     type Output = ClientResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -31478,6 +32024,7 @@ impl __p::Builder for __ClientResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ClientResult {
     const MEMBERS: usize = 8usize;
     const EXPECTING: &'static str = "a ClientResult object";
@@ -31650,6 +32197,7 @@ impl __v::Validate for ClientResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ClientResult {
     const NAME: &'static str = "ClientResult";
     const NO_MEMBER: &'static str = "matches no member of ClientResult; expected EmptyResult (an object); CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)";
@@ -31777,6 +32325,8 @@ impl From<CancelTaskResult> for ClientResult {
         Self::CancelTaskResult(v)
     }
 }
+/// A server request: one of `ping`, `sampling/createMessage`, `roots/list`, `elicitation/create`, `tasks/get`, `tasks/result`, `tasks/list` or `tasks/cancel` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -31784,21 +32334,21 @@ impl From<CancelTaskResult> for ClientResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
-    /// [`PingRequest`]
+    /// `ping`: [`PingRequest`]
     PingRequest(PingRequest),
-    /// [`CreateMessageRequest`]
+    /// `sampling/createMessage`: [`CreateMessageRequest`]
     CreateMessageRequest(CreateMessageRequest),
-    /// [`ListRootsRequest`]
+    /// `roots/list`: [`ListRootsRequest`]
     ListRootsRequest(ListRootsRequest),
-    /// [`ElicitRequest`]
+    /// `elicitation/create`: [`ElicitRequest`]
     ElicitRequest(ElicitRequest),
-    /// [`GetTaskRequest`]
+    /// `tasks/get`: [`GetTaskRequest`]
     GetTaskRequest(GetTaskRequest),
-    /// [`GetTaskPayloadRequest`]
+    /// `tasks/result`: [`GetTaskPayloadRequest`]
     GetTaskPayloadRequest(GetTaskPayloadRequest),
-    /// [`ListTasksRequest`]
+    /// `tasks/list`: [`ListTasksRequest`]
     ListTasksRequest(ListTasksRequest),
-    /// [`CancelTaskRequest`]
+    /// `tasks/cancel`: [`CancelTaskRequest`]
     CancelTaskRequest(CancelTaskRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -31836,6 +32386,7 @@ impl __rt::SchemaType for ServerRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -31880,6 +32431,7 @@ pub enum __ServerRequestBuilder {
     CancelTaskRequest(__CancelTaskRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerRequestBuilder {
     type Output = ServerRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -31947,6 +32499,7 @@ impl ServerRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ServerRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerRequest object, chosen by `method`";
@@ -32124,6 +32677,8 @@ impl ServerRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A server notification: one of `notifications/cancelled`, `notifications/progress`, `notifications/message`, `notifications/resources/updated`, `notifications/resources/list_changed`, `notifications/tools/list_changed`, `notifications/prompts/list_changed`, `notifications/elicitation/complete` or `notifications/tasks/status` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -32131,23 +32686,23 @@ impl ServerRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
-    /// [`CancelledNotification`]
+    /// `notifications/cancelled`: [`CancelledNotification`]
     CancelledNotification(CancelledNotification),
-    /// [`ProgressNotification`]
+    /// `notifications/progress`: [`ProgressNotification`]
     ProgressNotification(ProgressNotification),
-    /// [`LoggingMessageNotification`]
+    /// `notifications/message`: [`LoggingMessageNotification`]
     LoggingMessageNotification(LoggingMessageNotification),
-    /// [`ResourceUpdatedNotification`]
+    /// `notifications/resources/updated`: [`ResourceUpdatedNotification`]
     ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// [`ResourceListChangedNotification`]
+    /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`]
     ResourceListChangedNotification(ResourceListChangedNotification),
-    /// [`ToolListChangedNotification`]
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`]
     ToolListChangedNotification(ToolListChangedNotification),
-    /// [`PromptListChangedNotification`]
+    /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`]
     PromptListChangedNotification(PromptListChangedNotification),
-    /// [`ElicitationCompleteNotification`]
+    /// `notifications/elicitation/complete`: [`ElicitationCompleteNotification`]
     ElicitationCompleteNotification(ElicitationCompleteNotification),
-    /// [`TaskStatusNotification`]
+    /// `notifications/tasks/status`: [`TaskStatusNotification`]
     TaskStatusNotification(TaskStatusNotification),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -32187,6 +32742,7 @@ impl __rt::SchemaType for ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -32234,6 +32790,7 @@ pub enum __ServerNotificationBuilder {
     TaskStatusNotification(__TaskStatusNotificationBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerNotificationBuilder {
     type Output = ServerNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -32330,6 +32887,7 @@ impl ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
@@ -32500,6 +33058,8 @@ impl ServerNotification {
         self.tag().unwrap_or_default()
     }
 }
+/// A server result: one of [`EmptyResult`], [`InitializeResult`], [`CompleteResult`], [`GetPromptResult`], [`ListPromptsResult`], [`ListResourceTemplatesResult`], [`ListResourcesResult`], [`ReadResourceResult`], [`CallToolResult`], [`ListToolsResult`], [`GetTaskResult`], [`GetTaskPayloadResult`], [`ListTasksResult`] or [`CancelTaskResult`] (dispatched on the keys present).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
@@ -32507,33 +33067,33 @@ impl ServerNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`InitializeResult`]
+    /// [`InitializeResult`] (with `protocolVersion`, `capabilities`, `serverInfo`)
     InitializeResult(InitializeResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `tools`)
     ListToolsResult(ListToolsResult),
-    /// [`GetTaskResult`]
+    /// [`GetTaskResult`] (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)
     GetTaskResult(GetTaskResult),
-    /// [`GetTaskPayloadResult`]
+    /// [`GetTaskPayloadResult`] (an object)
     GetTaskPayloadResult(GetTaskPayloadResult),
-    /// [`ListTasksResult`]
+    /// [`ListTasksResult`] (with `tasks`)
     ListTasksResult(ListTasksResult),
-    /// [`CancelTaskResult`]
+    /// [`CancelTaskResult`] (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)
     CancelTaskResult(CancelTaskResult),
 }
 impl serde::Serialize for ServerResult {
@@ -32579,6 +33139,7 @@ impl __rt::SchemaType for ServerResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -32641,6 +33202,7 @@ pub enum __ServerResultBuilder {
     ListTasksResult(__ListTasksResultBuilder),
     CancelTaskResult(__CancelTaskResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerResultBuilder {
     type Output = ServerResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -32714,6 +33276,7 @@ impl __p::Builder for __ServerResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ServerResult {
     const MEMBERS: usize = 14usize;
     const EXPECTING: &'static str = "a ServerResult object";
@@ -33024,6 +33587,7 @@ impl __v::Validate for ServerResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ServerResult {
     const NAME: &'static str = "ServerResult";
     const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); InitializeResult (with `protocolVersion`, `capabilities`, `serverInfo`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `prompts`); ListResourceTemplatesResult (with `resourceTemplates`); ListResourcesResult (with `resources`); ReadResourceResult (with `contents`); CallToolResult (with `content`); ListToolsResult (with `tools`); GetTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`); GetTaskPayloadResult (an object); ListTasksResult (with `tasks`); CancelTaskResult (with `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttl`)";

@@ -3,14 +3,22 @@
 //! MCP protocol version 2026-07-28.
 //!
 //! Generated from `mcp-spec/schema/2026-07-28/schema.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "2026-07-28";
+/// A JSON value: `serde_json::Value`.
 pub type JSONValue = serde_json::Value;
+/// A JSON object: `serde_json::Map<String, serde_json::Value>`.
 pub type JSONObject = serde_json::Map<String, serde_json::Value>;
+/// A JSON array: `Vec<serde_json::Value>`.
 pub type JSONArray = Vec<serde_json::Value>;
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
@@ -19,9 +27,9 @@ pub type JSONArray = Vec<serde_json::Value>;
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCMessage {
-    /// [`JSONRPCRequest`]
+    /// [`JSONRPCRequest`] (with `method`, `jsonrpc`: "2.0", `id`)
     JSONRPCRequest(JSONRPCRequest),
-    /// [`JSONRPCNotification`]
+    /// [`JSONRPCNotification`] (with `method`, `jsonrpc`: "2.0")
     JSONRPCNotification(JSONRPCNotification),
     /// [`JSONRPCResponse`]
     JSONRPCResponse(JSONRPCResponse),
@@ -47,6 +55,7 @@ impl __rt::SchemaType for JSONRPCMessage {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -76,6 +85,7 @@ pub enum __JSONRPCMessageBuilder {
     JSONRPCNotification(__JSONRPCNotificationBuilder),
     JSONRPCResponse(__JSONRPCResponseBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCMessageBuilder {
     type Output = JSONRPCMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -105,6 +115,7 @@ impl __p::Builder for __JSONRPCMessageBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for JSONRPCMessage {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a JSONRPCMessage object";
@@ -178,6 +189,7 @@ impl __v::Validate for JSONRPCMessage {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for JSONRPCMessage {
     const NAME: &'static str = "JSONRPCMessage";
     const NO_MEMBER: &'static str = "matches no member of JSONRPCMessage; expected JSONRPCRequest (with `method`, `jsonrpc`: \"2.0\", `id`); JSONRPCNotification (with `method`, `jsonrpc`: \"2.0\"); JSONRPCResponse (object)";
@@ -286,8 +298,12 @@ impl From<JSONRPCErrorResponse> for JSONRPCMessage {
         Self::JSONRPCResponse(<JSONRPCResponse as From<_>>::from(v))
     }
 }
+/// The schema's constant `LATEST_PROTOCOL_VERSION`: `"2026-07-28"`.
+///
 /// Marked `@internal` in the schema.
 pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
+/// The schema's constant `JSONRPC_VERSION`: `"2.0"`.
+///
 /// Marked `@internal` in the schema.
 pub const JSONRPC_VERSION: &str = "2.0";
 /// Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
@@ -323,6 +339,8 @@ pub struct RequestMetaObject {
     /// header; otherwise the server MUST return a `400 Bad Request`. If the
     /// server does not support the requested version, it MUST return an
     /// [`UnsupportedProtocolVersionError`].
+    ///
+    /// JSON key: `io.modelcontextprotocol/protocolVersion`.
     pub io_modelcontextprotocol_protocol_version: String,
     /// Identifies the client software making the request. Clients SHOULD
     /// include this field on every request unless specifically configured not
@@ -335,18 +353,24 @@ pub struct RequestMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Servers
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
+    ///
+    /// JSON key: `io.modelcontextprotocol/clientInfo`.
     pub io_modelcontextprotocol_client_info: Option<Implementation>,
     /// The client's capabilities for this specific request. Required.
     ///
     /// Capabilities are declared per-request rather than once at initialization;
     /// an empty object means the client supports no optional capabilities.
     /// Servers MUST NOT infer capabilities from prior requests.
+    ///
+    /// JSON key: `io.modelcontextprotocol/clientCapabilities`.
     pub io_modelcontextprotocol_client_capabilities: Box<ClientCapabilities>,
     /// The desired log level for this request. Optional.
     ///
     /// If absent, the server MUST NOT send any [`notifications/message`](LoggingMessageNotification)
     /// notifications for this request. The client opts in to log messages by
     /// explicitly setting a level. Replaces the former `logging/setLevel` RPC.
+    ///
+    /// JSON key: `io.modelcontextprotocol/logLevel`.
     #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
     pub io_modelcontextprotocol_log_level: Option<LoggingLevel>,
     /// Other keys, which the schema allows (index signature).
@@ -363,6 +387,7 @@ pub struct __RequestMetaObjectBuilder {
     io_modelcontextprotocol_log_level: Option<LoggingLevel>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestMetaObjectBuilder {
     type Output = RequestMetaObject;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -466,7 +491,6 @@ impl serde::Serialize for RequestMetaObject {
 }
 impl RequestMetaObject {
     /// A `RequestMetaObject` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         io_modelcontextprotocol_protocol_version: impl Into<String>,
         io_modelcontextprotocol_client_capabilities: ClientCapabilities,
@@ -489,6 +513,7 @@ impl __rt::SchemaType for RequestMetaObject {
         "RequestMetaObject"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestMetaObject {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -618,6 +643,8 @@ pub struct NotificationMetaObject {
     ///
     /// The value is the JSON-RPC ID of the `subscriptions/listen` request that
     /// opened the stream.
+    ///
+    /// JSON key: `io.modelcontextprotocol/subscriptionId`.
     pub io_modelcontextprotocol_subscription_id: Option<RequestId>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -629,6 +656,7 @@ pub struct __NotificationMetaObjectBuilder {
     io_modelcontextprotocol_subscription_id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationMetaObjectBuilder {
     type Output = NotificationMetaObject;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -689,6 +717,7 @@ impl __rt::SchemaType for NotificationMetaObject {
         "NotificationMetaObject"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NotificationMetaObject {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -749,6 +778,8 @@ pub struct ResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
+    ///
+    /// JSON key: `io.modelcontextprotocol/serverInfo`.
     pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -760,6 +791,7 @@ pub struct __ResultMetaObjectBuilder {
     io_modelcontextprotocol_server_info: Option<Implementation>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResultMetaObjectBuilder {
     type Output = ResultMetaObject;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -815,6 +847,7 @@ impl __rt::SchemaType for ResultMetaObject {
         "ResultMetaObject"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResultMetaObject {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -864,9 +897,9 @@ impl __v::Validate for ResultMetaObject {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -888,6 +921,7 @@ impl __rt::SchemaType for ProgressToken {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressToken {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -1014,6 +1048,7 @@ pub type Cursor = String;
 /// Common params for any request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1025,6 +1060,7 @@ pub struct __RequestParamsBuilder {
     meta: Option<Box<RequestMetaObject>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestParamsBuilder {
     type Output = RequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1067,7 +1103,6 @@ impl serde::Serialize for RequestParams {
 }
 impl RequestParams {
     /// A `RequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
             meta: Box::new(meta),
@@ -1080,6 +1115,7 @@ impl __rt::SchemaType for RequestParams {
         "RequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1125,10 +1161,14 @@ impl __v::Validate for RequestParams {
         }
     }
 }
+/// A request object with the keys `method` and `params`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1141,6 +1181,7 @@ pub struct __RequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestBuilder {
     type Output = Request;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1188,7 +1229,6 @@ impl serde::Serialize for Request {
 }
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -1202,6 +1242,7 @@ impl __rt::SchemaType for Request {
         "Request"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Request {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1254,6 +1295,7 @@ impl __v::Validate for Request {
 /// Common params for any notification.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this notification (keys follow the spec's `_meta` naming rules).
     pub meta: Option<NotificationMetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1265,6 +1307,7 @@ pub struct __NotificationParamsBuilder {
     meta: Option<NotificationMetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationParamsBuilder {
     type Output = NotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1317,6 +1360,7 @@ impl __rt::SchemaType for NotificationParams {
         "NotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1360,10 +1404,14 @@ impl __v::Validate for NotificationParams {
         }
     }
 }
+/// A notification object with the keys `method` and `params`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1376,6 +1424,7 @@ pub struct __NotificationBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationBuilder {
     type Output = Notification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1423,7 +1472,6 @@ impl serde::Serialize for Notification {
 }
 impl Notification {
     /// A `Notification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -1437,6 +1485,7 @@ impl __rt::SchemaType for Notification {
         "Notification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Notification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1547,6 +1596,7 @@ impl __rt::SchemaType for ResultType {
         "ResultType"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResultType {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -1584,6 +1634,7 @@ impl __v::Validate for ResultType {
 /// The schema's `Result`, named `BaseResult` in Rust: `use` of a whole version module would otherwise shadow `std::result::Result`; `EmptyResult` keeps its name.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BaseResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1606,6 +1657,7 @@ pub struct __ResultBuilder {
     result_type: Option<ResultType>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResultBuilder {
     type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1660,6 +1712,7 @@ impl __rt::SchemaType for BaseResult {
         "Result"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1728,6 +1781,7 @@ impl __v::Validate for BaseResult {
         crate::validate::v2026::input_required(v, cx);
     }
 }
+/// An error object with the keys `code`, `message` and `data`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Error {
     /// The error type that occurred.
@@ -1748,6 +1802,7 @@ pub struct __ErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ErrorBuilder {
     type Output = Error;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1798,7 +1853,6 @@ impl serde::Serialize for Error {
 }
 impl Error {
     /// A `Error` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         Self {
             code,
@@ -1813,6 +1867,7 @@ impl __rt::SchemaType for Error {
         "Error"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Error {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1872,9 +1927,9 @@ impl __v::Validate for Error {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -1896,6 +1951,7 @@ impl __rt::SchemaType for RequestId {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestId {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -2022,8 +2078,11 @@ impl From<i64> for RequestId {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2038,6 +2097,7 @@ pub struct __JSONRPCRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCRequestBuilder {
     type Output = JSONRPCRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2098,7 +2158,6 @@ impl serde::Serialize for JSONRPCRequest {
 }
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
         Self {
             method: method.into(),
@@ -2113,6 +2172,7 @@ impl __rt::SchemaType for JSONRPCRequest {
         "JSONRPCRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2200,7 +2260,9 @@ impl __v::Validate for JSONRPCRequest {
 /// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCNotification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2214,6 +2276,7 @@ pub struct __JSONRPCNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCNotificationBuilder {
     type Output = JSONRPCNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2276,7 +2339,6 @@ impl serde::Serialize for JSONRPCNotification {
 }
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -2290,6 +2352,7 @@ impl __rt::SchemaType for JSONRPCNotification {
         "JSONRPCNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2380,7 +2443,9 @@ impl __v::Validate for JSONRPCNotification {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JSONRPCResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: BaseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2394,6 +2459,7 @@ pub struct __JSONRPCResultResponseBuilder {
     result: Option<BaseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCResultResponseBuilder {
     type Output = JSONRPCResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2454,7 +2520,6 @@ impl serde::Serialize for JSONRPCResultResponse {
 }
 impl JSONRPCResultResponse {
     /// A `JSONRPCResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: BaseResult) -> Self {
         Self {
             id,
@@ -2468,6 +2533,7 @@ impl __rt::SchemaType for JSONRPCResultResponse {
         "JSONRPCResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2540,7 +2606,9 @@ impl __v::Validate for JSONRPCResultResponse {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCErrorResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: Option<RequestId>,
+    /// `error`: what went wrong.
     pub error: Error,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2554,6 +2622,7 @@ pub struct __JSONRPCErrorResponseBuilder {
     error: Option<Error>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCErrorResponseBuilder {
     type Output = JSONRPCErrorResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2616,7 +2685,6 @@ impl serde::Serialize for JSONRPCErrorResponse {
 }
 impl JSONRPCErrorResponse {
     /// A `JSONRPCErrorResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(error: Error) -> Self {
         Self {
             id: None,
@@ -2630,6 +2698,7 @@ impl __rt::SchemaType for JSONRPCErrorResponse {
         "JSONRPCErrorResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCErrorResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2735,9 +2804,9 @@ impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JSONRPCResponse {
-    /// [`JSONRPCResultResponse`]
+    /// [`JSONRPCResultResponse`] (with `jsonrpc`: "2.0", `id`, `result`)
     JSONRPCResultResponse(JSONRPCResultResponse),
-    /// [`JSONRPCErrorResponse`]
+    /// [`JSONRPCErrorResponse`] (with `jsonrpc`: "2.0", `error`)
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
 impl serde::Serialize for JSONRPCResponse {
@@ -2759,6 +2828,7 @@ impl __rt::SchemaType for JSONRPCResponse {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -2794,6 +2864,7 @@ pub enum __JSONRPCResponseBuilder {
     JSONRPCResultResponse(__JSONRPCResultResponseBuilder),
     JSONRPCErrorResponse(__JSONRPCErrorResponseBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCResponseBuilder {
     type Output = JSONRPCResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2819,6 +2890,7 @@ impl __p::Builder for __JSONRPCResponseBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for JSONRPCResponse {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a JSONRPCResponse object";
@@ -2886,6 +2958,7 @@ impl __v::Validate for JSONRPCResponse {
         crate::validate::jsonrpc::response_fields(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for JSONRPCResponse {
     const NAME: &'static str = "JSONRPCResponse";
     const NO_MEMBER: &'static str = "matches no member of JSONRPCResponse; expected JSONRPCResultResponse (with `jsonrpc`: \"2.0\", `id`, `result`); JSONRPCErrorResponse (with `jsonrpc`: \"2.0\", `error`)";
@@ -2953,10 +3026,15 @@ impl From<JSONRPCErrorResponse> for JSONRPCResponse {
         Self::JSONRPCErrorResponse(v)
     }
 }
+/// The schema's constant `PARSE_ERROR`: `-32700`.
 pub const PARSE_ERROR: i64 = -32700;
+/// The schema's constant `INVALID_REQUEST`: `-32600`.
 pub const INVALID_REQUEST: i64 = -32600;
+/// The schema's constant `METHOD_NOT_FOUND`: `-32601`.
 pub const METHOD_NOT_FOUND: i64 = -32601;
+/// The schema's constant `INVALID_PARAMS`: `-32602`.
 pub const INVALID_PARAMS: i64 = -32602;
+/// The schema's constant `INTERNAL_ERROR`: `-32603`.
 pub const INTERNAL_ERROR: i64 = -32603;
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
 ///
@@ -2984,6 +3062,7 @@ pub struct __ParseErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ParseErrorBuilder {
     type Output = ParseError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3036,7 +3115,6 @@ impl serde::Serialize for ParseError {
 }
 impl ParseError {
     /// A `ParseError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -3050,6 +3128,7 @@ impl __rt::SchemaType for ParseError {
         "ParseError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ParseError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3128,6 +3207,7 @@ pub struct __InvalidRequestErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InvalidRequestErrorBuilder {
     type Output = InvalidRequestError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3185,7 +3265,6 @@ impl serde::Serialize for InvalidRequestError {
 }
 impl InvalidRequestError {
     /// A `InvalidRequestError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -3199,6 +3278,7 @@ impl __rt::SchemaType for InvalidRequestError {
         "InvalidRequestError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InvalidRequestError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3284,6 +3364,7 @@ pub struct __MethodNotFoundErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MethodNotFoundErrorBuilder {
     type Output = MethodNotFoundError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3341,7 +3422,6 @@ impl serde::Serialize for MethodNotFoundError {
 }
 impl MethodNotFoundError {
     /// A `MethodNotFoundError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -3355,6 +3435,7 @@ impl __rt::SchemaType for MethodNotFoundError {
         "MethodNotFoundError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MethodNotFoundError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3454,6 +3535,7 @@ pub struct __InvalidParamsErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InvalidParamsErrorBuilder {
     type Output = InvalidParamsError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3511,7 +3593,6 @@ impl serde::Serialize for InvalidParamsError {
 }
 impl InvalidParamsError {
     /// A `InvalidParamsError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -3525,6 +3606,7 @@ impl __rt::SchemaType for InvalidParamsError {
         "InvalidParamsError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InvalidParamsError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3606,6 +3688,7 @@ pub struct __InternalErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InternalErrorBuilder {
     type Output = InternalError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3658,7 +3741,6 @@ impl serde::Serialize for InternalError {
 }
 impl InternalError {
     /// A `InternalError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -3672,6 +3754,7 @@ impl __rt::SchemaType for InternalError {
         "InternalError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InternalError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3748,7 +3831,9 @@ pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct HeaderMismatchError {
+    /// `id`: the ID of the request this error answers.
     pub id: Option<RequestId>,
+    /// `error`: what went wrong.
     pub error: HeaderMismatchErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -3762,6 +3847,7 @@ pub struct __HeaderMismatchErrorBuilder {
     error: Option<HeaderMismatchErrorError>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __HeaderMismatchErrorBuilder {
     type Output = HeaderMismatchError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3824,7 +3910,6 @@ impl serde::Serialize for HeaderMismatchError {
 }
 impl HeaderMismatchError {
     /// A `HeaderMismatchError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(error: HeaderMismatchErrorError) -> Self {
         Self {
             id: None,
@@ -3838,6 +3923,7 @@ impl __rt::SchemaType for HeaderMismatchError {
         "HeaderMismatchError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for HeaderMismatchError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -3921,6 +4007,7 @@ pub struct __HeaderMismatchErrorErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __HeaderMismatchErrorErrorBuilder {
     type Output = HeaderMismatchErrorError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3978,7 +4065,6 @@ impl serde::Serialize for HeaderMismatchErrorError {
 }
 impl HeaderMismatchErrorError {
     /// A `HeaderMismatchErrorError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -3992,6 +4078,7 @@ impl __rt::SchemaType for HeaderMismatchErrorError {
         "HeaderMismatchErrorError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for HeaderMismatchErrorError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4058,7 +4145,9 @@ impl __v::Validate for HeaderMismatchErrorError {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UnsupportedProtocolVersionError {
+    /// `id`: the ID of the request this error answers.
     pub id: Option<RequestId>,
+    /// `error`: what went wrong.
     pub error: UnsupportedProtocolVersionErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4072,6 +4161,7 @@ pub struct __UnsupportedProtocolVersionErrorBuilder {
     error: Option<UnsupportedProtocolVersionErrorError>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsupportedProtocolVersionErrorBuilder {
     type Output = UnsupportedProtocolVersionError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4134,7 +4224,6 @@ impl serde::Serialize for UnsupportedProtocolVersionError {
 }
 impl UnsupportedProtocolVersionError {
     /// A `UnsupportedProtocolVersionError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(error: UnsupportedProtocolVersionErrorError) -> Self {
         Self {
             id: None,
@@ -4148,6 +4237,7 @@ impl __rt::SchemaType for UnsupportedProtocolVersionError {
         "UnsupportedProtocolVersionError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsupportedProtocolVersionError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4236,6 +4326,7 @@ pub struct __UnsupportedProtocolVersionErrorErrorDataBuilder {
     requested: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsupportedProtocolVersionErrorErrorDataBuilder {
     type Output = UnsupportedProtocolVersionErrorErrorData;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4286,7 +4377,6 @@ impl serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
 }
 impl UnsupportedProtocolVersionErrorErrorData {
     /// A `UnsupportedProtocolVersionErrorErrorData` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(supported: Vec<String>, requested: impl Into<String>) -> Self {
         Self {
             supported,
@@ -4300,6 +4390,7 @@ impl __rt::SchemaType for UnsupportedProtocolVersionErrorErrorData {
         "UnsupportedProtocolVersionErrorErrorData"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsupportedProtocolVersionErrorErrorData {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4354,6 +4445,7 @@ impl __v::Validate for UnsupportedProtocolVersionErrorErrorData {
 pub struct UnsupportedProtocolVersionErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
+    /// `data`: [`UnsupportedProtocolVersionErrorErrorData`].
     pub data: UnsupportedProtocolVersionErrorErrorData,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4367,6 +4459,7 @@ pub struct __UnsupportedProtocolVersionErrorErrorBuilder {
     data: Option<UnsupportedProtocolVersionErrorErrorData>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UnsupportedProtocolVersionErrorErrorBuilder {
     type Output = UnsupportedProtocolVersionErrorError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4422,7 +4515,6 @@ impl serde::Serialize for UnsupportedProtocolVersionErrorError {
 }
 impl UnsupportedProtocolVersionErrorError {
     /// A `UnsupportedProtocolVersionErrorError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         message: impl Into<String>,
         data: UnsupportedProtocolVersionErrorErrorData,
@@ -4439,6 +4531,7 @@ impl __rt::SchemaType for UnsupportedProtocolVersionErrorError {
         "UnsupportedProtocolVersionErrorError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UnsupportedProtocolVersionErrorError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4516,7 +4609,9 @@ impl __v::Validate for UnsupportedProtocolVersionErrorError {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MissingRequiredClientCapabilityError {
+    /// `id`: the ID of the request this error answers.
     pub id: Option<RequestId>,
+    /// `error`: what went wrong.
     pub error: MissingRequiredClientCapabilityErrorError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4530,6 +4625,7 @@ pub struct __MissingRequiredClientCapabilityErrorBuilder {
     error: Option<MissingRequiredClientCapabilityErrorError>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MissingRequiredClientCapabilityErrorBuilder {
     type Output = MissingRequiredClientCapabilityError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4592,7 +4688,6 @@ impl serde::Serialize for MissingRequiredClientCapabilityError {
 }
 impl MissingRequiredClientCapabilityError {
     /// A `MissingRequiredClientCapabilityError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(error: MissingRequiredClientCapabilityErrorError) -> Self {
         Self {
             id: None,
@@ -4606,6 +4701,7 @@ impl __rt::SchemaType for MissingRequiredClientCapabilityError {
         "MissingRequiredClientCapabilityError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MissingRequiredClientCapabilityError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4692,6 +4788,7 @@ pub struct __MissingRequiredClientCapabilityErrorErrorDataBuilder {
     required_capabilities: Option<Box<ClientCapabilities>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorDataBuilder {
     type Output = MissingRequiredClientCapabilityErrorErrorData;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4748,7 +4845,6 @@ impl serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
 }
 impl MissingRequiredClientCapabilityErrorErrorData {
     /// A `MissingRequiredClientCapabilityErrorErrorData` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(required_capabilities: ClientCapabilities) -> Self {
         Self {
             required_capabilities: Box::new(required_capabilities),
@@ -4761,6 +4857,7 @@ impl __rt::SchemaType for MissingRequiredClientCapabilityErrorErrorData {
         "MissingRequiredClientCapabilityErrorErrorData"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MissingRequiredClientCapabilityErrorErrorData {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4811,6 +4908,7 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorErrorData {
 pub struct MissingRequiredClientCapabilityErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
+    /// `data`: [`MissingRequiredClientCapabilityErrorErrorData`].
     pub data: MissingRequiredClientCapabilityErrorErrorData,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -4824,6 +4922,7 @@ pub struct __MissingRequiredClientCapabilityErrorErrorBuilder {
     data: Option<MissingRequiredClientCapabilityErrorErrorData>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MissingRequiredClientCapabilityErrorErrorBuilder {
     type Output = MissingRequiredClientCapabilityErrorError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -4879,7 +4978,6 @@ impl serde::Serialize for MissingRequiredClientCapabilityErrorError {
 }
 impl MissingRequiredClientCapabilityErrorError {
     /// A `MissingRequiredClientCapabilityErrorError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         message: impl Into<String>,
         data: MissingRequiredClientCapabilityErrorErrorData,
@@ -4896,6 +4994,7 @@ impl __rt::SchemaType for MissingRequiredClientCapabilityErrorError {
         "MissingRequiredClientCapabilityErrorError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MissingRequiredClientCapabilityErrorError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -4965,6 +5064,8 @@ impl __v::Validate for MissingRequiredClientCapabilityErrorError {
 }
 /// A result that indicates success but carries no data.
 pub type EmptyResult = BaseResult;
+/// An input request: one of `sampling/createMessage`, `roots/list` or `elicitation/create` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -4972,11 +5073,11 @@ pub type EmptyResult = BaseResult;
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputRequest {
-    /// [`CreateMessageRequest`]
+    /// `sampling/createMessage`: [`CreateMessageRequest`]
     CreateMessageRequest(CreateMessageRequest),
-    /// [`ListRootsRequest`]
+    /// `roots/list`: [`ListRootsRequest`]
     ListRootsRequest(ListRootsRequest),
-    /// [`ElicitRequest`]
+    /// `elicitation/create`: [`ElicitRequest`]
     ElicitRequest(ElicitRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -5004,6 +5105,7 @@ impl __rt::SchemaType for InputRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InputRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -5033,6 +5135,7 @@ pub enum __InputRequestBuilder {
     ElicitRequest(__ElicitRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __InputRequestBuilder {
     type Output = InputRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5075,6 +5178,7 @@ impl InputRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for InputRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a InputRequest object, chosen by `method`";
@@ -5161,6 +5265,8 @@ impl InputRequest {
         self.tag().unwrap_or_default()
     }
 }
+/// An input response: one of [`CreateMessageResult`], [`ListRootsResult`] or [`ElicitResult`] (dispatched on the keys present).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
@@ -5168,11 +5274,11 @@ impl InputRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
-    /// [`CreateMessageResult`]
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
     CreateMessageResult(CreateMessageResult),
-    /// [`ListRootsResult`]
+    /// [`ListRootsResult`] (with `roots`)
     ListRootsResult(ListRootsResult),
-    /// [`ElicitResult`]
+    /// [`ElicitResult`] (with `action`)
     ElicitResult(ElicitResult),
 }
 impl serde::Serialize for InputResponse {
@@ -5196,6 +5302,7 @@ impl __rt::SchemaType for InputResponse {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InputResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -5225,6 +5332,7 @@ pub enum __InputResponseBuilder {
     ListRootsResult(__ListRootsResultBuilder),
     ElicitResult(__ElicitResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __InputResponseBuilder {
     type Output = InputResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5254,6 +5362,7 @@ impl __p::Builder for __InputResponseBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for InputResponse {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a InputResponse object";
@@ -5342,6 +5451,7 @@ impl __v::Validate for InputResponse {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for InputResponse {
     const NAME: &'static str = "InputResponse";
     const NO_MEMBER: &'static str = "matches no member of InputResponse; expected CreateMessageResult (with `role`, `content`, `model`); ListRootsResult (with `roots`); ElicitResult (with `action`)";
@@ -5437,8 +5547,11 @@ pub type InputResponses = BTreeMap<String, InputResponse>;
 /// Always carries `"resultType": "input_required"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputRequiredResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
+    /// `inputRequests`: [`InputRequests`].
     pub input_requests: Option<InputRequests>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -5453,6 +5566,7 @@ pub struct __InputRequiredResultBuilder {
     request_state: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InputRequiredResultBuilder {
     type Output = InputRequiredResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5529,6 +5643,7 @@ impl __rt::SchemaType for InputRequiredResult {
         "InputRequiredResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InputRequiredResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5624,10 +5739,14 @@ impl __v::Validate for InputRequiredResult {
         crate::validate::v2026::input_required(v, cx);
     }
 }
+/// An input response request params object with the keys `_meta`, `inputResponses` and `requestState`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputResponseRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
+    /// `inputResponses`: [`InputResponses`].
     pub input_responses: Option<InputResponses>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5641,6 +5760,7 @@ pub struct __InputResponseRequestParamsBuilder {
     request_state: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __InputResponseRequestParamsBuilder {
     type Output = InputResponseRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5702,7 +5822,6 @@ impl serde::Serialize for InputResponseRequestParams {
 }
 impl InputResponseRequestParams {
     /// A `InputResponseRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
             meta: Box::new(meta),
@@ -5717,6 +5836,7 @@ impl __rt::SchemaType for InputResponseRequestParams {
         "InputResponseRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for InputResponseRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5798,6 +5918,7 @@ impl __v::Validate for InputResponseRequestParams {
 /// (spec example `examples/CancelledNotificationParams/user-requested-cancellation.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this notification (keys follow the spec's `_meta` naming rules).
     pub meta: Option<NotificationMetaObject>,
     /// The ID of the request to cancel.
     ///
@@ -5817,6 +5938,7 @@ pub struct __CancelledNotificationParamsBuilder {
     reason: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationParamsBuilder {
     type Output = CancelledNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -5874,7 +5996,6 @@ impl serde::Serialize for CancelledNotificationParams {
 }
 impl CancelledNotificationParams {
     /// A `CancelledNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(request_id: RequestId) -> Self {
         Self {
             meta: None,
@@ -5889,6 +6010,7 @@ impl __rt::SchemaType for CancelledNotificationParams {
         "CancelledNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -5972,6 +6094,7 @@ impl __v::Validate for CancelledNotificationParams {
 /// Always carries `"method": "notifications/cancelled"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
+    /// `params`: the parameters of this notification.
     pub params: CancelledNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -5985,6 +6108,7 @@ pub struct __CancelledNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CancelledNotificationBuilder {
     type Output = CancelledNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6052,7 +6176,6 @@ impl serde::Serialize for CancelledNotification {
 }
 impl CancelledNotification {
     /// A `CancelledNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CancelledNotificationParams) -> Self {
         Self {
             params,
@@ -6065,6 +6188,7 @@ impl __rt::SchemaType for CancelledNotification {
         "CancelledNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CancelledNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6137,7 +6261,9 @@ impl __v::Validate for CancelledNotification {
 /// Always carries `"method": "server/discover"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverRequest {
+    /// `params`: the parameters of this request.
     pub params: RequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6152,6 +6278,7 @@ pub struct __DiscoverRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __DiscoverRequestBuilder {
     type Output = DiscoverRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6217,7 +6344,6 @@ impl serde::Serialize for DiscoverRequest {
 }
 impl DiscoverRequest {
     /// A `DiscoverRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: RequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -6231,6 +6357,7 @@ impl __rt::SchemaType for DiscoverRequest {
         "DiscoverRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for DiscoverRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6310,6 +6437,7 @@ impl __v::Validate for DiscoverRequest {
 /// (spec example `examples/DiscoverResult/server-capabilities-discovery.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -6371,6 +6499,7 @@ pub struct __DiscoverResultBuilder {
     instructions: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __DiscoverResultBuilder {
     type Output = DiscoverResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6443,7 +6572,6 @@ impl serde::Serialize for DiscoverResult {
 }
 impl DiscoverResult {
     /// A `DiscoverResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: CacheableResultCacheScope,
@@ -6467,6 +6595,7 @@ impl __rt::SchemaType for DiscoverResult {
         "DiscoverResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for DiscoverResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6620,7 +6749,9 @@ impl __v::Validate for DiscoverResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: DiscoverResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -6634,6 +6765,7 @@ pub struct __DiscoverResultResponseBuilder {
     result: Option<DiscoverResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __DiscoverResultResponseBuilder {
     type Output = DiscoverResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6694,7 +6826,6 @@ impl serde::Serialize for DiscoverResultResponse {
 }
 impl DiscoverResultResponse {
     /// A `DiscoverResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: DiscoverResult) -> Self {
         Self {
             id,
@@ -6708,6 +6839,7 @@ impl __rt::SchemaType for DiscoverResultResponse {
         "DiscoverResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for DiscoverResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -6821,6 +6953,7 @@ pub struct __ClientCapabilitiesBuilder {
     extensions: Option<BTreeMap<String, JSONObject>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesBuilder {
     type Output = ClientCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -6899,6 +7032,7 @@ impl __rt::SchemaType for ClientCapabilities {
         "ClientCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7032,6 +7166,7 @@ pub struct __ClientCapabilitiesSamplingBuilder {
     tools: Option<JSONObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesSamplingBuilder {
     type Output = ClientCapabilitiesSampling;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7089,6 +7224,7 @@ impl __rt::SchemaType for ClientCapabilitiesSampling {
         "ClientCapabilitiesSampling"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesSampling {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7145,7 +7281,9 @@ impl __v::Validate for ClientCapabilitiesSampling {
 /// The inline type of [`ClientCapabilities`]`.elicitation`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesElicitation {
+    /// `form`: [`JSONObject`].
     pub form: Option<JSONObject>,
+    /// `url`: [`JSONObject`].
     pub url: Option<JSONObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -7158,6 +7296,7 @@ pub struct __ClientCapabilitiesElicitationBuilder {
     url: Option<JSONObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientCapabilitiesElicitationBuilder {
     type Output = ClientCapabilitiesElicitation;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7215,6 +7354,7 @@ impl __rt::SchemaType for ClientCapabilitiesElicitation {
         "ClientCapabilitiesElicitation"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientCapabilitiesElicitation {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7340,6 +7480,7 @@ pub struct __ServerCapabilitiesBuilder {
     extensions: Option<BTreeMap<String, JSONObject>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesBuilder {
     type Output = ServerCapabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7428,6 +7569,7 @@ impl __rt::SchemaType for ServerCapabilities {
         "ServerCapabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7576,6 +7718,7 @@ pub struct __ServerCapabilitiesPromptsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
     type Output = ServerCapabilitiesPrompts;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7630,6 +7773,7 @@ impl __rt::SchemaType for ServerCapabilitiesPrompts {
         "ServerCapabilitiesPrompts"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesPrompts {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7685,6 +7829,7 @@ pub struct __ServerCapabilitiesResourcesBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
     type Output = ServerCapabilitiesResources;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7744,6 +7889,7 @@ impl __rt::SchemaType for ServerCapabilitiesResources {
         "ServerCapabilitiesResources"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesResources {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7812,6 +7958,7 @@ pub struct __ServerCapabilitiesToolsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerCapabilitiesToolsBuilder {
     type Output = ServerCapabilitiesTools;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -7866,6 +8013,7 @@ impl __rt::SchemaType for ServerCapabilitiesTools {
         "ServerCapabilitiesTools"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerCapabilitiesTools {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -7944,6 +8092,7 @@ pub struct __IconBuilder {
     theme: Option<IconTheme>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __IconBuilder {
     type Output = Icon;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8001,7 +8150,6 @@ impl serde::Serialize for Icon {
 }
 impl Icon {
     /// A `Icon` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(src: impl Into<String>) -> Self {
         Self {
             src: src.into(),
@@ -8017,6 +8165,7 @@ impl __rt::SchemaType for Icon {
         "Icon"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Icon {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8153,6 +8302,7 @@ impl __rt::SchemaType for IconTheme {
         "IconTheme"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for IconTheme {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -8219,6 +8369,7 @@ pub struct __IconsBuilder {
     icons: Option<Vec<Icon>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __IconsBuilder {
     type Output = Icons;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8266,6 +8417,7 @@ impl __rt::SchemaType for Icons {
         "Icons"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Icons {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8328,6 +8480,7 @@ pub struct __BaseMetadataBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BaseMetadataBuilder {
     type Output = BaseMetadata;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8375,7 +8528,6 @@ impl serde::Serialize for BaseMetadata {
 }
 impl BaseMetadata {
     /// A `BaseMetadata` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8389,6 +8541,7 @@ impl __rt::SchemaType for BaseMetadata {
         "BaseMetadata"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BaseMetadata {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8487,6 +8640,7 @@ pub struct __ImplementationBuilder {
     website_url: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImplementationBuilder {
     type Output = Implementation;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8556,7 +8710,6 @@ impl serde::Serialize for Implementation {
 }
 impl Implementation {
     /// A `Implementation` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -8574,6 +8727,7 @@ impl __rt::SchemaType for Implementation {
         "Implementation"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Implementation {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8683,6 +8837,7 @@ impl __v::Validate for Implementation {
 /// (spec example `examples/ProgressNotificationParams/progress-message.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this notification (keys follow the spec's `_meta` naming rules).
     pub meta: Option<NotificationMetaObject>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     pub progress_token: ProgressToken,
@@ -8710,6 +8865,7 @@ pub struct __ProgressNotificationParamsBuilder {
     message: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationParamsBuilder {
     type Output = ProgressNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8777,7 +8933,6 @@ impl serde::Serialize for ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
         Self {
             meta: None,
@@ -8794,6 +8949,7 @@ impl __rt::SchemaType for ProgressNotificationParams {
         "ProgressNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -8895,6 +9051,7 @@ impl __v::Validate for ProgressNotificationParams {
 /// Always carries `"method": "notifications/progress"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
+    /// `params`: the parameters of this notification.
     pub params: ProgressNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -8908,6 +9065,7 @@ pub struct __ProgressNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ProgressNotificationBuilder {
     type Output = ProgressNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -8975,7 +9133,6 @@ impl serde::Serialize for ProgressNotification {
 }
 impl ProgressNotification {
     /// A `ProgressNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ProgressNotificationParams) -> Self {
         Self {
             params,
@@ -8988,6 +9145,7 @@ impl __rt::SchemaType for ProgressNotification {
         "ProgressNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9055,6 +9213,7 @@ impl __v::Validate for ProgressNotification {
 /// (spec example `examples/PaginatedRequestParams/list-with-cursor.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
@@ -9070,6 +9229,7 @@ pub struct __PaginatedRequestParamsBuilder {
     cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestParamsBuilder {
     type Output = PaginatedRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9122,7 +9282,6 @@ impl serde::Serialize for PaginatedRequestParams {
 }
 impl PaginatedRequestParams {
     /// A `PaginatedRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
             meta: Box::new(meta),
@@ -9136,6 +9295,7 @@ impl __rt::SchemaType for PaginatedRequestParams {
         "PaginatedRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9197,13 +9357,18 @@ impl __v::Validate for PaginatedRequestParams {
         }
     }
 }
+/// A paginated request object with the keys `method`, `params`, `jsonrpc` and `id`.
+///
 /// Marked `@internal` in the schema.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: PaginatedRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9218,6 +9383,7 @@ pub struct __PaginatedRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedRequestBuilder {
     type Output = PaginatedRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9276,7 +9442,6 @@ impl serde::Serialize for PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A `PaginatedRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         method: impl Into<String>,
         params: PaginatedRequestParams,
@@ -9295,6 +9460,7 @@ impl __rt::SchemaType for PaginatedRequest {
         "PaginatedRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9363,9 +9529,12 @@ impl __v::Validate for PaginatedRequest {
         }
     }
 }
+/// A paginated result object with the keys `_meta`, `resultType` and `nextCursor`.
+///
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -9392,6 +9561,7 @@ pub struct __PaginatedResultBuilder {
     next_cursor: Option<Cursor>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PaginatedResultBuilder {
     type Output = PaginatedResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9453,6 +9623,7 @@ impl __rt::SchemaType for PaginatedResult {
         "PaginatedResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PaginatedResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9536,6 +9707,7 @@ impl __v::Validate for PaginatedResult {
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheableResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -9582,6 +9754,7 @@ pub struct __CacheableResultBuilder {
     cache_scope: Option<CacheableResultCacheScope>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CacheableResultBuilder {
     type Output = CacheableResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9639,7 +9812,6 @@ impl serde::Serialize for CacheableResult {
 }
 impl CacheableResult {
     /// A `CacheableResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(ttl_ms: i64, cache_scope: CacheableResultCacheScope) -> Self {
         Self {
             meta: None,
@@ -9655,6 +9827,7 @@ impl __rt::SchemaType for CacheableResult {
         "CacheableResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CacheableResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -9800,6 +9973,7 @@ impl __rt::SchemaType for CacheableResultCacheScope {
         "CacheableResultCacheScope"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CacheableResultCacheScope {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -9851,7 +10025,9 @@ impl __v::Validate for CacheableResultCacheScope {
 /// Always carries `"method": "resources/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
+    /// `params`: the parameters of this request.
     pub params: PaginatedRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -9866,6 +10042,7 @@ pub struct __ListResourcesRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesRequestBuilder {
     type Output = ListResourcesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -9936,7 +10113,6 @@ impl serde::Serialize for ListResourcesRequest {
 }
 impl ListResourcesRequest {
     /// A `ListResourcesRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: PaginatedRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -9950,6 +10126,7 @@ impl __rt::SchemaType for ListResourcesRequest {
         "ListResourcesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10029,6 +10206,7 @@ impl __v::Validate for ListResourcesRequest {
 /// (spec example `examples/ListResourcesResult/resources-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -10065,6 +10243,7 @@ pub struct ListResourcesResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
+    /// `resources`: an array of [`Resource`].
     pub resources: Vec<Resource>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -10081,6 +10260,7 @@ pub struct __ListResourcesResultBuilder {
     resources: Option<Vec<Resource>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesResultBuilder {
     type Output = ListResourcesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10153,7 +10333,6 @@ impl serde::Serialize for ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A `ListResourcesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: CacheableResultCacheScope,
@@ -10175,6 +10354,7 @@ impl __rt::SchemaType for ListResourcesResult {
         "ListResourcesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10303,7 +10483,9 @@ impl __v::Validate for ListResourcesResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: ListResourcesResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10317,6 +10499,7 @@ pub struct __ListResourcesResultResponseBuilder {
     result: Option<ListResourcesResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourcesResultResponseBuilder {
     type Output = ListResourcesResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10377,7 +10560,6 @@ impl serde::Serialize for ListResourcesResultResponse {
 }
 impl ListResourcesResultResponse {
     /// A `ListResourcesResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: ListResourcesResult) -> Self {
         Self {
             id,
@@ -10391,6 +10573,7 @@ impl __rt::SchemaType for ListResourcesResultResponse {
         "ListResourcesResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourcesResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10457,7 +10640,9 @@ impl __v::Validate for ListResourcesResultResponse {
 /// Always carries `"method": "resources/templates/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
+    /// `params`: the parameters of this request.
     pub params: PaginatedRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10472,6 +10657,7 @@ pub struct __ListResourceTemplatesRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesRequestBuilder {
     type Output = ListResourceTemplatesRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10542,7 +10728,6 @@ impl serde::Serialize for ListResourceTemplatesRequest {
 }
 impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: PaginatedRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -10556,6 +10741,7 @@ impl __rt::SchemaType for ListResourceTemplatesRequest {
         "ListResourceTemplatesRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10635,6 +10821,7 @@ impl __v::Validate for ListResourceTemplatesRequest {
 /// (spec example `examples/ListResourceTemplatesResult/resource-templates-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -10671,6 +10858,7 @@ pub struct ListResourceTemplatesResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
+    /// `resourceTemplates`: an array of [`ResourceTemplate`].
     pub resource_templates: Vec<ResourceTemplate>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -10687,6 +10875,7 @@ pub struct __ListResourceTemplatesResultBuilder {
     resource_templates: Option<Vec<ResourceTemplate>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesResultBuilder {
     type Output = ListResourceTemplatesResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10761,7 +10950,6 @@ impl serde::Serialize for ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: CacheableResultCacheScope,
@@ -10783,6 +10971,7 @@ impl __rt::SchemaType for ListResourceTemplatesResult {
         "ListResourceTemplatesResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -10921,7 +11110,9 @@ impl __v::Validate for ListResourceTemplatesResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: ListResourceTemplatesResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -10935,6 +11126,7 @@ pub struct __ListResourceTemplatesResultResponseBuilder {
     result: Option<ListResourceTemplatesResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListResourceTemplatesResultResponseBuilder {
     type Output = ListResourceTemplatesResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -10995,7 +11187,6 @@ impl serde::Serialize for ListResourceTemplatesResultResponse {
 }
 impl ListResourceTemplatesResultResponse {
     /// A `ListResourceTemplatesResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: ListResourceTemplatesResult) -> Self {
         Self {
             id,
@@ -11009,6 +11200,7 @@ impl __rt::SchemaType for ListResourceTemplatesResultResponse {
         "ListResourceTemplatesResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListResourceTemplatesResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11074,6 +11266,7 @@ impl __v::Validate for ListResourceTemplatesResultResponse {
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
@@ -11090,6 +11283,7 @@ pub struct __ResourceRequestParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceRequestParamsBuilder {
     type Output = ResourceRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11140,7 +11334,6 @@ impl serde::Serialize for ResourceRequestParams {
 }
 impl ResourceRequestParams {
     /// A `ResourceRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
         Self {
             meta: Box::new(meta),
@@ -11154,6 +11347,7 @@ impl __rt::SchemaType for ResourceRequestParams {
         "ResourceRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11215,12 +11409,15 @@ impl __v::Validate for ResourceRequestParams {
 /// Parameters for a `resources/read` request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResourceRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
     /// Format: `uri`.
     pub uri: String,
+    /// `inputResponses`: [`InputResponses`].
     pub input_responses: Option<InputResponses>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11235,6 +11432,7 @@ pub struct __ReadResourceRequestParamsBuilder {
     request_state: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestParamsBuilder {
     type Output = ReadResourceRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11299,7 +11497,6 @@ impl serde::Serialize for ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, uri: impl Into<String>) -> Self {
         Self {
             meta: Box::new(meta),
@@ -11315,6 +11512,7 @@ impl __rt::SchemaType for ReadResourceRequestParams {
         "ReadResourceRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11409,7 +11607,9 @@ impl __v::Validate for ReadResourceRequestParams {
 /// Always carries `"method": "resources/read"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
+    /// `params`: the parameters of this request.
     pub params: ReadResourceRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -11424,6 +11624,7 @@ pub struct __ReadResourceRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceRequestBuilder {
     type Output = ReadResourceRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11494,7 +11695,6 @@ impl serde::Serialize for ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ReadResourceRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -11508,6 +11708,7 @@ impl __rt::SchemaType for ReadResourceRequest {
         "ReadResourceRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11587,6 +11788,7 @@ impl __v::Validate for ReadResourceRequest {
 /// (spec example `examples/ReadResourceResult/file-resource-contents.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -11620,6 +11822,7 @@ pub struct ReadResourceResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
+    /// `contents`: an array of [`ReadResourceResultContentsItem`].
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -11635,6 +11838,7 @@ pub struct __ReadResourceResultBuilder {
     contents: Option<Vec<ReadResourceResultContentsItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultBuilder {
     type Output = ReadResourceResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11700,7 +11904,6 @@ impl serde::Serialize for ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: CacheableResultCacheScope,
@@ -11721,6 +11924,7 @@ impl __rt::SchemaType for ReadResourceResult {
         "ReadResourceResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -11837,9 +12041,9 @@ impl __v::Validate for ReadResourceResult {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for ReadResourceResultContentsItem {
@@ -11861,6 +12065,7 @@ impl __rt::SchemaType for ReadResourceResultContentsItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultContentsItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -11887,6 +12092,7 @@ pub enum __ReadResourceResultContentsItemBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultContentsItemBuilder {
     type Output = ReadResourceResultContentsItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -11918,6 +12124,7 @@ impl __p::Builder for __ReadResourceResultContentsItemBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ReadResourceResultContentsItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a ReadResourceResultContentsItem object";
@@ -11984,6 +12191,7 @@ impl __v::Validate for ReadResourceResultContentsItem {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ReadResourceResultContentsItem {
     const NAME: &'static str = "ReadResourceResultContentsItem";
     const NO_MEMBER: &'static str = "matches no member of ReadResourceResultContentsItem; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -12051,7 +12259,9 @@ impl From<BlobResourceContents> for ReadResourceResultContentsItem {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: ReadResourceResultResponseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12065,6 +12275,7 @@ pub struct __ReadResourceResultResponseBuilder {
     result: Option<ReadResourceResultResponseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultResponseBuilder {
     type Output = ReadResourceResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12125,7 +12336,6 @@ impl serde::Serialize for ReadResourceResultResponse {
 }
 impl ReadResourceResultResponse {
     /// A `ReadResourceResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: ReadResourceResultResponseResult) -> Self {
         Self {
             id,
@@ -12139,6 +12349,7 @@ impl __rt::SchemaType for ReadResourceResultResponse {
         "ReadResourceResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12207,9 +12418,9 @@ impl __v::Validate for ReadResourceResultResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
-    /// [`ReadResourceResult`]
+    /// no `resultType`, any other `resultType`: [`ReadResourceResult`]
     ReadResourceResult(ReadResourceResult),
-    /// [`InputRequiredResult`]
+    /// `input_required`: [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
 impl serde::Serialize for ReadResourceResultResponseResult {
@@ -12231,6 +12442,7 @@ impl __rt::SchemaType for ReadResourceResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResourceResultResponseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -12256,6 +12468,7 @@ pub enum __ReadResourceResultResponseResultBuilder {
     ReadResourceResult(__ReadResourceResultBuilder),
     InputRequiredResult(__InputRequiredResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResourceResultResponseResultBuilder {
     type Output = ReadResourceResultResponseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12296,6 +12509,7 @@ impl ReadResourceResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ReadResourceResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a ReadResourceResultResponseResult object, chosen by `resultType`";
@@ -12370,6 +12584,7 @@ impl From<InputRequiredResult> for ReadResourceResultResponseResult {
 /// Always carries `"method": "notifications/resources/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12383,6 +12598,7 @@ pub struct __ResourceListChangedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceListChangedNotificationBuilder {
     type Output = ResourceListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12455,6 +12671,7 @@ impl __rt::SchemaType for ResourceListChangedNotification {
         "ResourceListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12549,6 +12766,7 @@ pub struct __SubscriptionFilterBuilder {
     resource_subscriptions: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscriptionFilterBuilder {
     type Output = SubscriptionFilter;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12634,6 +12852,7 @@ impl __rt::SchemaType for SubscriptionFilter {
         "SubscriptionFilter"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscriptionFilter {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12718,6 +12937,7 @@ impl __v::Validate for SubscriptionFilter {
 /// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscriptionsListenRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
     /// The notifications the client opts in to on this stream. The server
     /// **MUST NOT** send notification types the client has not explicitly
@@ -12734,6 +12954,7 @@ pub struct __SubscriptionsListenRequestParamsBuilder {
     notifications: Option<SubscriptionFilter>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscriptionsListenRequestParamsBuilder {
     type Output = SubscriptionsListenRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12786,7 +13007,6 @@ impl serde::Serialize for SubscriptionsListenRequestParams {
 }
 impl SubscriptionsListenRequestParams {
     /// A `SubscriptionsListenRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, notifications: SubscriptionFilter) -> Self {
         Self {
             meta: Box::new(meta),
@@ -12800,6 +13020,7 @@ impl __rt::SchemaType for SubscriptionsListenRequestParams {
         "SubscriptionsListenRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscriptionsListenRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -12867,7 +13088,9 @@ impl __v::Validate for SubscriptionsListenRequestParams {
 /// Always carries `"method": "subscriptions/listen"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenRequest {
+    /// `params`: the parameters of this request.
     pub params: SubscriptionsListenRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -12882,6 +13105,7 @@ pub struct __SubscriptionsListenRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscriptionsListenRequestBuilder {
     type Output = SubscriptionsListenRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -12952,7 +13176,6 @@ impl serde::Serialize for SubscriptionsListenRequest {
 }
 impl SubscriptionsListenRequest {
     /// A `SubscriptionsListenRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SubscriptionsListenRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -12966,6 +13189,7 @@ impl __rt::SchemaType for SubscriptionsListenRequest {
         "SubscriptionsListenRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscriptionsListenRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13059,12 +13283,16 @@ pub struct SubscriptionsListenResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
+    ///
+    /// JSON key: `io.modelcontextprotocol/serverInfo`.
     pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Identifies the subscription stream this response closes, so the client can
     /// correlate it with the originating subscription — mirroring the same key on
     /// the stream's notifications. The value is the JSON-RPC ID of the
     /// `subscriptions/listen` request that opened the stream (and equals this
     /// response's `id`).
+    ///
+    /// JSON key: `io.modelcontextprotocol/subscriptionId`.
     pub io_modelcontextprotocol_subscription_id: RequestId,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -13077,6 +13305,7 @@ pub struct __SubscriptionsListenResultMetaObjectBuilder {
     io_modelcontextprotocol_subscription_id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscriptionsListenResultMetaObjectBuilder {
     type Output = SubscriptionsListenResultMetaObject;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13149,7 +13378,6 @@ impl serde::Serialize for SubscriptionsListenResultMetaObject {
 }
 impl SubscriptionsListenResultMetaObject {
     /// A `SubscriptionsListenResultMetaObject` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(io_modelcontextprotocol_subscription_id: RequestId) -> Self {
         Self {
             io_modelcontextprotocol_server_info: None,
@@ -13163,6 +13391,7 @@ impl __rt::SchemaType for SubscriptionsListenResultMetaObject {
         "SubscriptionsListenResultMetaObject"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscriptionsListenResultMetaObject {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13233,6 +13462,7 @@ impl __v::Validate for SubscriptionsListenResultMetaObject {
 /// (spec example `examples/SubscriptionsListenResult/listen-closed.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: SubscriptionsListenResultMetaObject,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -13255,6 +13485,7 @@ pub struct __SubscriptionsListenResultBuilder {
     result_type: Option<ResultType>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscriptionsListenResultBuilder {
     type Output = SubscriptionsListenResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13309,7 +13540,6 @@ impl serde::Serialize for SubscriptionsListenResult {
 }
 impl SubscriptionsListenResult {
     /// A `SubscriptionsListenResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: SubscriptionsListenResultMetaObject) -> Self {
         Self {
             meta,
@@ -13323,6 +13553,7 @@ impl __rt::SchemaType for SubscriptionsListenResult {
         "SubscriptionsListenResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscriptionsListenResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13401,7 +13632,9 @@ impl __v::Validate for SubscriptionsListenResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: SubscriptionsListenResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -13415,6 +13648,7 @@ pub struct __SubscriptionsListenResultResponseBuilder {
     result: Option<SubscriptionsListenResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscriptionsListenResultResponseBuilder {
     type Output = SubscriptionsListenResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13475,7 +13709,6 @@ impl serde::Serialize for SubscriptionsListenResultResponse {
 }
 impl SubscriptionsListenResultResponse {
     /// A `SubscriptionsListenResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: SubscriptionsListenResult) -> Self {
         Self {
             id,
@@ -13489,6 +13722,7 @@ impl __rt::SchemaType for SubscriptionsListenResultResponse {
         "SubscriptionsListenResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscriptionsListenResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13550,6 +13784,7 @@ impl __v::Validate for SubscriptionsListenResultResponse {
 /// Parameters for a [`notifications/subscriptions/acknowledged`](SubscriptionsAcknowledgedNotification) notification.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscriptionsAcknowledgedNotificationParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this notification (keys follow the spec's `_meta` naming rules).
     pub meta: Option<NotificationMetaObject>,
     /// The subset of requested notification types the server agreed to honor.
     /// Only includes notification types the server actually supports; if the
@@ -13567,6 +13802,7 @@ pub struct __SubscriptionsAcknowledgedNotificationParamsBuilder {
     notifications: Option<SubscriptionFilter>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscriptionsAcknowledgedNotificationParamsBuilder {
     type Output = SubscriptionsAcknowledgedNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13621,7 +13857,6 @@ impl serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
 }
 impl SubscriptionsAcknowledgedNotificationParams {
     /// A `SubscriptionsAcknowledgedNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(notifications: SubscriptionFilter) -> Self {
         Self {
             meta: None,
@@ -13635,6 +13870,7 @@ impl __rt::SchemaType for SubscriptionsAcknowledgedNotificationParams {
         "SubscriptionsAcknowledgedNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscriptionsAcknowledgedNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13709,6 +13945,7 @@ impl __v::Validate for SubscriptionsAcknowledgedNotificationParams {
 /// Always carries `"method": "notifications/subscriptions/acknowledged"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubscriptionsAcknowledgedNotification {
+    /// `params`: the parameters of this notification.
     pub params: SubscriptionsAcknowledgedNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -13722,6 +13959,7 @@ pub struct __SubscriptionsAcknowledgedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SubscriptionsAcknowledgedNotificationBuilder {
     type Output = SubscriptionsAcknowledgedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13789,7 +14027,6 @@ impl serde::Serialize for SubscriptionsAcknowledgedNotification {
 }
 impl SubscriptionsAcknowledgedNotification {
     /// A `SubscriptionsAcknowledgedNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: SubscriptionsAcknowledgedNotificationParams) -> Self {
         Self {
             params,
@@ -13802,6 +14039,7 @@ impl __rt::SchemaType for SubscriptionsAcknowledgedNotification {
         "SubscriptionsAcknowledgedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SubscriptionsAcknowledgedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -13888,6 +14126,7 @@ impl __v::Validate for SubscriptionsAcknowledgedNotification {
 /// (spec example `examples/ResourceUpdatedNotificationParams/file-resource-updated.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotificationParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this notification (keys follow the spec's `_meta` naming rules).
     pub meta: Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
@@ -13904,6 +14143,7 @@ pub struct __ResourceUpdatedNotificationParamsBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
     type Output = ResourceUpdatedNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -13956,7 +14196,6 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             meta: None,
@@ -13970,6 +14209,7 @@ impl __rt::SchemaType for ResourceUpdatedNotificationParams {
         "ResourceUpdatedNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14034,6 +14274,7 @@ impl __v::Validate for ResourceUpdatedNotificationParams {
 /// Always carries `"method": "notifications/resources/updated"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceUpdatedNotification {
+    /// `params`: the parameters of this notification.
     pub params: ResourceUpdatedNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14047,6 +14288,7 @@ pub struct __ResourceUpdatedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceUpdatedNotificationBuilder {
     type Output = ResourceUpdatedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14114,7 +14356,6 @@ impl serde::Serialize for ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
             params,
@@ -14127,6 +14368,7 @@ impl __rt::SchemaType for ResourceUpdatedNotification {
         "ResourceUpdatedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceUpdatedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14234,6 +14476,7 @@ pub struct Resource {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this resource (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14253,6 +14496,7 @@ pub struct __ResourceBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceBuilder {
     type Output = Resource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14337,7 +14581,6 @@ impl serde::Serialize for Resource {
 }
 impl Resource {
     /// A `Resource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -14358,6 +14601,7 @@ impl __rt::SchemaType for Resource {
         "Resource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Resource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14543,6 +14787,7 @@ pub struct ResourceTemplate {
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this resource template (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14561,6 +14806,7 @@ pub struct __ResourceTemplateBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceTemplateBuilder {
     type Output = ResourceTemplate;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14640,7 +14886,6 @@ impl serde::Serialize for ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A `ResourceTemplate` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, uri_template: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -14660,6 +14905,7 @@ impl __rt::SchemaType for ResourceTemplate {
         "ResourceTemplate"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceTemplate {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14808,6 +15054,7 @@ pub struct ResourceContents {
     pub uri: String,
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this resource contents (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -14821,6 +15068,7 @@ pub struct __ResourceContentsBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceContentsBuilder {
     type Output = ResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -14873,7 +15121,6 @@ impl serde::Serialize for ResourceContents {
 }
 impl ResourceContents {
     /// A `ResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -14888,6 +15135,7 @@ impl __rt::SchemaType for ResourceContents {
         "ResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -14953,6 +15201,8 @@ impl __v::Validate for ResourceContents {
         }
     }
 }
+/// A text resource contents object with the keys `uri`, `mimeType`, `_meta` and `text`.
+///
 /// Example (Text file contents):
 /// (spec example `examples/TextResourceContents/text-file-contents.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -14963,6 +15213,7 @@ pub struct TextResourceContents {
     pub uri: String,
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this text resource contents (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
@@ -14979,6 +15230,7 @@ pub struct __TextResourceContentsBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextResourceContentsBuilder {
     type Output = TextResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15039,7 +15291,6 @@ impl serde::Serialize for TextResourceContents {
 }
 impl TextResourceContents {
     /// A `TextResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -15055,6 +15306,7 @@ impl __rt::SchemaType for TextResourceContents {
         "TextResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15139,6 +15391,8 @@ impl __v::Validate for TextResourceContents {
         }
     }
 }
+/// A blob resource contents object with the keys `uri`, `mimeType`, `_meta` and `blob`.
+///
 /// Example (Image file contents):
 /// (spec example `examples/BlobResourceContents/image-file-contents.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -15149,6 +15403,7 @@ pub struct BlobResourceContents {
     pub uri: String,
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this blob resource contents (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// A base64-encoded string representing the binary data of the item.
     ///
@@ -15167,6 +15422,7 @@ pub struct __BlobResourceContentsBuilder {
     blob: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BlobResourceContentsBuilder {
     type Output = BlobResourceContents;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15227,7 +15483,6 @@ impl serde::Serialize for BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -15243,6 +15498,7 @@ impl __rt::SchemaType for BlobResourceContents {
         "BlobResourceContents"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BlobResourceContents {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15336,7 +15592,9 @@ impl __v::Validate for BlobResourceContents {
 /// Always carries `"method": "prompts/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
+    /// `params`: the parameters of this request.
     pub params: PaginatedRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -15351,6 +15609,7 @@ pub struct __ListPromptsRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsRequestBuilder {
     type Output = ListPromptsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15421,7 +15680,6 @@ impl serde::Serialize for ListPromptsRequest {
 }
 impl ListPromptsRequest {
     /// A `ListPromptsRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: PaginatedRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -15435,6 +15693,7 @@ impl __rt::SchemaType for ListPromptsRequest {
         "ListPromptsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15514,6 +15773,7 @@ impl __v::Validate for ListPromptsRequest {
 /// (spec example `examples/ListPromptsResult/prompts-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -15550,6 +15810,7 @@ pub struct ListPromptsResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
+    /// `prompts`: an array of [`Prompt`].
     pub prompts: Vec<Prompt>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -15566,6 +15827,7 @@ pub struct __ListPromptsResultBuilder {
     prompts: Option<Vec<Prompt>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsResultBuilder {
     type Output = ListPromptsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15635,7 +15897,6 @@ impl serde::Serialize for ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A `ListPromptsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: CacheableResultCacheScope,
@@ -15657,6 +15918,7 @@ impl __rt::SchemaType for ListPromptsResult {
         "ListPromptsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15785,7 +16047,9 @@ impl __v::Validate for ListPromptsResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: ListPromptsResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -15799,6 +16063,7 @@ pub struct __ListPromptsResultResponseBuilder {
     result: Option<ListPromptsResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListPromptsResultResponseBuilder {
     type Output = ListPromptsResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -15859,7 +16124,6 @@ impl serde::Serialize for ListPromptsResultResponse {
 }
 impl ListPromptsResultResponse {
     /// A `ListPromptsResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: ListPromptsResult) -> Self {
         Self {
             id,
@@ -15873,6 +16137,7 @@ impl __rt::SchemaType for ListPromptsResultResponse {
         "ListPromptsResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListPromptsResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -15937,8 +16202,11 @@ impl __v::Validate for ListPromptsResultResponse {
 /// (spec example `examples/GetPromptRequestParams/get-code-review-prompt.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
+    /// `inputResponses`: [`InputResponses`].
     pub input_responses: Option<InputResponses>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// The name of the prompt or prompt template.
     pub name: String,
@@ -15958,6 +16226,7 @@ pub struct __GetPromptRequestParamsBuilder {
     arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestParamsBuilder {
     type Output = GetPromptRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16027,7 +16296,6 @@ impl serde::Serialize for GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
         Self {
             meta: Box::new(meta),
@@ -16044,6 +16312,7 @@ impl __rt::SchemaType for GetPromptRequestParams {
         "GetPromptRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16151,7 +16420,9 @@ impl __v::Validate for GetPromptRequestParams {
 /// Always carries `"method": "prompts/get"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
+    /// `params`: the parameters of this request.
     pub params: GetPromptRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -16166,6 +16437,7 @@ pub struct __GetPromptRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptRequestBuilder {
     type Output = GetPromptRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16231,7 +16503,6 @@ impl serde::Serialize for GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: GetPromptRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -16245,6 +16516,7 @@ impl __rt::SchemaType for GetPromptRequest {
         "GetPromptRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16324,6 +16596,7 @@ impl __v::Validate for GetPromptRequest {
 /// (spec example `examples/GetPromptResult/code-review-prompt.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetPromptResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -16337,6 +16610,7 @@ pub struct GetPromptResult {
     pub result_type: Option<ResultType>,
     /// An optional description for the prompt.
     pub description: Option<String>,
+    /// `messages`: an array of [`PromptMessage`].
     pub messages: Vec<PromptMessage>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -16351,6 +16625,7 @@ pub struct __GetPromptResultBuilder {
     messages: Option<Vec<PromptMessage>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultBuilder {
     type Output = GetPromptResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16412,7 +16687,6 @@ impl serde::Serialize for GetPromptResult {
 }
 impl GetPromptResult {
     /// A `GetPromptResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         Self {
             meta: None,
@@ -16428,6 +16702,7 @@ impl __rt::SchemaType for GetPromptResult {
         "GetPromptResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16532,7 +16807,9 @@ impl __v::Validate for GetPromptResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: GetPromptResultResponseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -16546,6 +16823,7 @@ pub struct __GetPromptResultResponseBuilder {
     result: Option<GetPromptResultResponseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultResponseBuilder {
     type Output = GetPromptResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16606,7 +16884,6 @@ impl serde::Serialize for GetPromptResultResponse {
 }
 impl GetPromptResultResponse {
     /// A `GetPromptResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: GetPromptResultResponseResult) -> Self {
         Self {
             id,
@@ -16620,6 +16897,7 @@ impl __rt::SchemaType for GetPromptResultResponse {
         "GetPromptResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -16688,9 +16966,9 @@ impl __v::Validate for GetPromptResultResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
-    /// [`GetPromptResult`]
+    /// no `resultType`, any other `resultType`: [`GetPromptResult`]
     GetPromptResult(GetPromptResult),
-    /// [`InputRequiredResult`]
+    /// `input_required`: [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
 impl serde::Serialize for GetPromptResultResponseResult {
@@ -16712,6 +16990,7 @@ impl __rt::SchemaType for GetPromptResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for GetPromptResultResponseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -16737,6 +17016,7 @@ pub enum __GetPromptResultResponseResultBuilder {
     GetPromptResult(__GetPromptResultBuilder),
     InputRequiredResult(__InputRequiredResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __GetPromptResultResponseResultBuilder {
     type Output = GetPromptResultResponseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16777,6 +17057,7 @@ impl GetPromptResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for GetPromptResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a GetPromptResultResponseResult object, chosen by `resultType`";
@@ -16867,6 +17148,7 @@ pub struct Prompt {
     pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
     pub arguments: Option<Vec<PromptArgument>>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this prompt (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -16883,6 +17165,7 @@ pub struct __PromptBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptBuilder {
     type Output = Prompt;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -16952,7 +17235,6 @@ impl serde::Serialize for Prompt {
 }
 impl Prompt {
     /// A `Prompt` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -16970,6 +17252,7 @@ impl __rt::SchemaType for Prompt {
         "Prompt"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Prompt {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17105,6 +17388,7 @@ pub struct __PromptArgumentBuilder {
     required: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptArgumentBuilder {
     type Output = PromptArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17164,7 +17448,6 @@ impl serde::Serialize for PromptArgument {
 }
 impl PromptArgument {
     /// A `PromptArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -17180,6 +17463,7 @@ impl __rt::SchemaType for PromptArgument {
         "PromptArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17314,6 +17598,7 @@ impl __rt::SchemaType for Role {
         "Role"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Role {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -17359,7 +17644,9 @@ impl __v::Validate for Role {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`ContentBlock`].
     pub content: ContentBlock,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -17372,6 +17659,7 @@ pub struct __PromptMessageBuilder {
     content: Option<ContentBlock>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptMessageBuilder {
     type Output = PromptMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17417,7 +17705,6 @@ impl serde::Serialize for PromptMessage {
 }
 impl PromptMessage {
     /// A `PromptMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: ContentBlock) -> Self {
         Self {
             role,
@@ -17431,6 +17718,7 @@ impl __rt::SchemaType for PromptMessage {
         "PromptMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17521,6 +17809,7 @@ pub struct ResourceLink {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this resource link (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -17541,6 +17830,7 @@ pub struct __ResourceLinkBuilder {
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceLinkBuilder {
     type Output = ResourceLink;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17635,7 +17925,6 @@ impl serde::Serialize for ResourceLink {
 }
 impl ResourceLink {
     /// A `ResourceLink` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, uri: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -17656,6 +17945,7 @@ impl __rt::SchemaType for ResourceLink {
         "ResourceLink"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceLink {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -17825,9 +18115,11 @@ impl __v::Validate for ResourceLink {
 /// Always carries `"type": "resource"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
+    /// `resource`: [`EmbeddedResourceResource`].
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this embedded resource (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -17842,6 +18134,7 @@ pub struct __EmbeddedResourceBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceBuilder {
     type Output = EmbeddedResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -17906,7 +18199,6 @@ impl serde::Serialize for EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(resource: EmbeddedResourceResource) -> Self {
         Self {
             resource,
@@ -17921,6 +18213,7 @@ impl __rt::SchemaType for EmbeddedResource {
         "EmbeddedResource"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18005,9 +18298,9 @@ impl __v::Validate for EmbeddedResource {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
-    /// [`TextResourceContents`]
+    /// [`TextResourceContents`] (with `uri`, `text`)
     TextResourceContents(TextResourceContents),
-    /// [`BlobResourceContents`]
+    /// [`BlobResourceContents`] (with `uri`, `blob`)
     BlobResourceContents(BlobResourceContents),
 }
 impl serde::Serialize for EmbeddedResourceResource {
@@ -18029,6 +18322,7 @@ impl __rt::SchemaType for EmbeddedResourceResource {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EmbeddedResourceResource {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -18055,6 +18349,7 @@ pub enum __EmbeddedResourceResourceBuilder {
     TextResourceContents(__TextResourceContentsBuilder),
     BlobResourceContents(__BlobResourceContentsBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __EmbeddedResourceResourceBuilder {
     type Output = EmbeddedResourceResource;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18086,6 +18381,7 @@ impl __p::Builder for __EmbeddedResourceResourceBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for EmbeddedResourceResource {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a EmbeddedResourceResource object";
@@ -18152,6 +18448,7 @@ impl __v::Validate for EmbeddedResourceResource {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for EmbeddedResourceResource {
     const NAME: &'static str = "EmbeddedResourceResource";
     const NO_MEMBER: &'static str = "matches no member of EmbeddedResourceResource; expected TextResourceContents (with `uri`, `text`); BlobResourceContents (with `uri`, `blob`)";
@@ -18216,6 +18513,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 /// Always carries `"method": "notifications/prompts/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -18229,6 +18527,7 @@ pub struct __PromptListChangedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptListChangedNotificationBuilder {
     type Output = PromptListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18301,6 +18600,7 @@ impl __rt::SchemaType for PromptListChangedNotification {
         "PromptListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18374,7 +18674,9 @@ impl __v::Validate for PromptListChangedNotification {
 /// Always carries `"method": "tools/list"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
+    /// `params`: the parameters of this request.
     pub params: PaginatedRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -18389,6 +18691,7 @@ pub struct __ListToolsRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsRequestBuilder {
     type Output = ListToolsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18454,7 +18757,6 @@ impl serde::Serialize for ListToolsRequest {
 }
 impl ListToolsRequest {
     /// A `ListToolsRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: PaginatedRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -18468,6 +18770,7 @@ impl __rt::SchemaType for ListToolsRequest {
         "ListToolsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18547,6 +18850,7 @@ impl __v::Validate for ListToolsRequest {
 /// (spec example `examples/ListToolsResult/tools-list-with-cursor-and-ttl.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -18583,6 +18887,7 @@ pub struct ListToolsResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: CacheableResultCacheScope,
+    /// `tools`: an array of [`Tool`].
     pub tools: Vec<Tool>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -18599,6 +18904,7 @@ pub struct __ListToolsResultBuilder {
     tools: Option<Vec<Tool>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsResultBuilder {
     type Output = ListToolsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18666,7 +18972,6 @@ impl serde::Serialize for ListToolsResult {
 }
 impl ListToolsResult {
     /// A `ListToolsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: CacheableResultCacheScope,
@@ -18688,6 +18993,7 @@ impl __rt::SchemaType for ListToolsResult {
         "ListToolsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18816,7 +19122,9 @@ impl __v::Validate for ListToolsResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: ListToolsResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -18830,6 +19138,7 @@ pub struct __ListToolsResultResponseBuilder {
     result: Option<ListToolsResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListToolsResultResponseBuilder {
     type Output = ListToolsResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -18890,7 +19199,6 @@ impl serde::Serialize for ListToolsResultResponse {
 }
 impl ListToolsResultResponse {
     /// A `ListToolsResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: ListToolsResult) -> Self {
         Self {
             id,
@@ -18904,6 +19212,7 @@ impl __rt::SchemaType for ListToolsResultResponse {
         "ListToolsResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListToolsResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -18974,6 +19283,7 @@ impl __v::Validate for ListToolsResultResponse {
 /// (spec example `examples/CallToolResult/invalid-tool-input-error.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -19019,6 +19329,7 @@ pub struct __CallToolResultBuilder {
     is_error: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultBuilder {
     type Output = CallToolResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19089,7 +19400,6 @@ impl serde::Serialize for CallToolResult {
 }
 impl CallToolResult {
     /// A `CallToolResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(content: Vec<ContentBlock>) -> Self {
         Self {
             meta: None,
@@ -19106,6 +19416,7 @@ impl __rt::SchemaType for CallToolResult {
         "CallToolResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -19220,7 +19531,9 @@ impl __v::Validate for CallToolResult {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: CallToolResultResponseResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -19234,6 +19547,7 @@ pub struct __CallToolResultResponseBuilder {
     result: Option<CallToolResultResponseResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultResponseBuilder {
     type Output = CallToolResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19294,7 +19608,6 @@ impl serde::Serialize for CallToolResultResponse {
 }
 impl CallToolResultResponse {
     /// A `CallToolResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: CallToolResultResponseResult) -> Self {
         Self {
             id,
@@ -19308,6 +19621,7 @@ impl __rt::SchemaType for CallToolResultResponse {
         "CallToolResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -19376,9 +19690,9 @@ impl __v::Validate for CallToolResultResponse {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
-    /// [`CallToolResult`]
+    /// no `resultType`, any other `resultType`: [`CallToolResult`]
     CallToolResult(CallToolResult),
-    /// [`InputRequiredResult`]
+    /// `input_required`: [`InputRequiredResult`]
     InputRequiredResult(InputRequiredResult),
 }
 impl serde::Serialize for CallToolResultResponseResult {
@@ -19400,6 +19714,7 @@ impl __rt::SchemaType for CallToolResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolResultResponseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -19425,6 +19740,7 @@ pub enum __CallToolResultResponseResultBuilder {
     CallToolResult(__CallToolResultBuilder),
     InputRequiredResult(__InputRequiredResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolResultResponseResultBuilder {
     type Output = CallToolResultResponseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19465,6 +19781,7 @@ impl CallToolResultResponseResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CallToolResultResponseResult {
     const TAG: &'static str = "resultType";
     const EXPECTING: &'static str = "a CallToolResultResponseResult object, chosen by `resultType`";
@@ -19538,8 +19855,11 @@ impl From<InputRequiredResult> for CallToolResultResponseResult {
 /// (spec example `examples/CallToolRequestParams/tool-call-params-with-progress-token.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
+    /// `inputResponses`: [`InputResponses`].
     pub input_responses: Option<InputResponses>,
+    /// `requestState`: a string.
     pub request_state: Option<String>,
     /// The name of the tool.
     pub name: String,
@@ -19559,6 +19879,7 @@ pub struct __CallToolRequestParamsBuilder {
     arguments: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestParamsBuilder {
     type Output = CallToolRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19628,7 +19949,6 @@ impl serde::Serialize for CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
         Self {
             meta: Box::new(meta),
@@ -19645,6 +19965,7 @@ impl __rt::SchemaType for CallToolRequestParams {
         "CallToolRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -19752,7 +20073,9 @@ impl __v::Validate for CallToolRequestParams {
 /// Always carries `"method": "tools/call"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
+    /// `params`: the parameters of this request.
     pub params: CallToolRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -19767,6 +20090,7 @@ pub struct __CallToolRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallToolRequestBuilder {
     type Output = CallToolRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -19832,7 +20156,6 @@ impl serde::Serialize for CallToolRequest {
 }
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CallToolRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -19846,6 +20169,7 @@ impl __rt::SchemaType for CallToolRequest {
         "CallToolRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CallToolRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -19927,6 +20251,7 @@ impl __v::Validate for CallToolRequest {
 /// Always carries `"method": "notifications/tools/list_changed"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
+    /// `params`: the parameters of this notification.
     pub params: Option<NotificationParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -19940,6 +20265,7 @@ pub struct __ToolListChangedNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolListChangedNotificationBuilder {
     type Output = ToolListChangedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20012,6 +20338,7 @@ impl __rt::SchemaType for ToolListChangedNotification {
         "ToolListChangedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolListChangedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -20128,6 +20455,7 @@ pub struct __ToolAnnotationsBuilder {
     open_world_hint: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolAnnotationsBuilder {
     type Output = ToolAnnotations;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20203,6 +20531,7 @@ impl __rt::SchemaType for ToolAnnotations {
         "ToolAnnotations"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolAnnotations {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -20360,6 +20689,7 @@ pub struct Tool {
     ///
     /// Display name precedence order is: `title`, `annotations.title`, then `name`.
     pub annotations: Option<ToolAnnotations>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this tool (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -20378,6 +20708,7 @@ pub struct __ToolBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolBuilder {
     type Output = Tool;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20459,7 +20790,6 @@ impl serde::Serialize for Tool {
 }
 impl Tool {
     /// A `Tool` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
         Self {
             name: name.into(),
@@ -20479,6 +20809,7 @@ impl __rt::SchemaType for Tool {
         "Tool"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Tool {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -20620,6 +20951,7 @@ impl __v::Validate for Tool {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
+    /// `$schema`: a string.
     pub schema: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -20632,6 +20964,7 @@ pub struct __ToolInputSchemaBuilder {
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolInputSchemaBuilder {
     type Output = ToolInputSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20684,6 +21017,7 @@ impl __rt::SchemaType for ToolInputSchema {
         "ToolInputSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolInputSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -20733,6 +21067,7 @@ impl __v::Validate for ToolInputSchema {
 /// The inline type of [`Tool`]`.outputSchema`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
+    /// `$schema`: a string.
     pub schema: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -20744,6 +21079,7 @@ pub struct __ToolOutputSchemaBuilder {
     schema: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolOutputSchemaBuilder {
     type Output = ToolOutputSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20791,6 +21127,7 @@ impl __rt::SchemaType for ToolOutputSchema {
         "ToolOutputSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolOutputSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -20835,6 +21172,7 @@ impl __v::Validate for ToolOutputSchema {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this notification (keys follow the spec's `_meta` naming rules).
     pub meta: Option<NotificationMetaObject>,
     /// The severity of this log message.
     pub level: LoggingLevel,
@@ -20855,6 +21193,7 @@ pub struct __LoggingMessageNotificationParamsBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
     type Output = LoggingMessageNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -20915,7 +21254,6 @@ impl serde::Serialize for LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: LoggingLevel, data: serde_json::Value) -> Self {
         Self {
             meta: None,
@@ -20931,6 +21269,7 @@ impl __rt::SchemaType for LoggingMessageNotificationParams {
         "LoggingMessageNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -21019,6 +21358,7 @@ impl __v::Validate for LoggingMessageNotificationParams {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
+    /// `params`: the parameters of this notification.
     pub params: LoggingMessageNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -21032,6 +21372,7 @@ pub struct __LoggingMessageNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LoggingMessageNotificationBuilder {
     type Output = LoggingMessageNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -21099,7 +21440,6 @@ impl serde::Serialize for LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: LoggingMessageNotificationParams) -> Self {
         Self {
             params,
@@ -21112,6 +21452,7 @@ impl __rt::SchemaType for LoggingMessageNotification {
         "LoggingMessageNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingMessageNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -21272,6 +21613,7 @@ impl __rt::SchemaType for LoggingLevel {
         "LoggingLevel"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LoggingLevel {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -21328,6 +21670,7 @@ impl __v::Validate for LoggingLevel {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequestParams {
+    /// `messages`: an array of [`SamplingMessage`].
     pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: Option<ModelPreferences>,
@@ -21347,6 +21690,7 @@ pub struct CreateMessageRequestParams {
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
+    /// `stopSequences`: an array of strings.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: Option<JSONObject>,
@@ -21376,6 +21720,7 @@ pub struct __CreateMessageRequestParamsBuilder {
     tool_choice: Option<ToolChoice>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestParamsBuilder {
     type Output = CreateMessageRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -21478,7 +21823,6 @@ impl serde::Serialize for CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         Self {
             messages,
@@ -21500,6 +21844,7 @@ impl __rt::SchemaType for CreateMessageRequestParams {
         "CreateMessageRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -21729,6 +22074,7 @@ impl __rt::SchemaType for CreateMessageRequestParamsIncludeContext {
         "CreateMessageRequestParamsIncludeContext"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequestParamsIncludeContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -21791,6 +22137,7 @@ pub struct __ToolChoiceBuilder {
     mode: Option<ToolChoiceMode>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolChoiceBuilder {
     type Output = ToolChoice;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -21838,6 +22185,7 @@ impl __rt::SchemaType for ToolChoice {
         "ToolChoice"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolChoice {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -21936,6 +22284,7 @@ impl __rt::SchemaType for ToolChoiceMode {
         "ToolChoiceMode"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolChoiceMode {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -21988,6 +22337,7 @@ impl __v::Validate for ToolChoiceMode {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreateMessageRequest {
+    /// `params`: the parameters of this request.
     pub params: CreateMessageRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -22000,6 +22350,7 @@ pub struct __CreateMessageRequestBuilder {
     params: Option<CreateMessageRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageRequestBuilder {
     type Output = CreateMessageRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -22057,7 +22408,6 @@ impl serde::Serialize for CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CreateMessageRequestParams) -> Self {
         Self {
             params,
@@ -22070,6 +22420,7 @@ impl __rt::SchemaType for CreateMessageRequest {
         "CreateMessageRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -22131,8 +22482,11 @@ impl __v::Validate for CreateMessageRequest {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// The name of the model that generated the message.
     pub model: String,
@@ -22160,6 +22514,7 @@ pub struct __CreateMessageResultBuilder {
     stop_reason: Option<CreateMessageResultStopReason>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CreateMessageResultBuilder {
     type Output = CreateMessageResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -22225,7 +22580,6 @@ impl serde::Serialize for CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         role: Role,
         content: SamplingMessageContent,
@@ -22246,6 +22600,7 @@ impl __rt::SchemaType for CreateMessageResult {
         "CreateMessageResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -22408,6 +22763,7 @@ impl __rt::SchemaType for CreateMessageResultStopReason {
         "CreateMessageResultStopReason"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CreateMessageResultStopReason {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -22451,8 +22807,11 @@ impl __v::Validate for CreateMessageResultStopReason {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
+    /// `role`: [`Role`].
     pub role: Role,
+    /// `content`: [`SamplingMessageContent`].
     pub content: SamplingMessageContent,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this sampling message (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -22466,6 +22825,7 @@ pub struct __SamplingMessageBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageBuilder {
     type Output = SamplingMessage;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -22516,7 +22876,6 @@ impl serde::Serialize for SamplingMessage {
 }
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
         Self {
             role,
@@ -22531,6 +22890,7 @@ impl __rt::SchemaType for SamplingMessage {
         "SamplingMessage"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessage {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -22598,9 +22958,9 @@ impl __v::Validate for SamplingMessage {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
-    /// [`SamplingMessageContentBlock`]
+    /// A JSON object: [`SamplingMessageContentBlock`]
     SamplingMessageContentBlock(SamplingMessageContentBlock),
-    /// SamplingMessageContentBlockArray
+    /// A JSON array: an array of [`SamplingMessageContentBlock`]
     SamplingMessageContentBlockArray(Vec<SamplingMessageContentBlock>),
 }
 impl serde::Serialize for SamplingMessageContent {
@@ -22624,6 +22984,7 @@ impl __rt::SchemaType for SamplingMessageContent {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -22758,21 +23119,23 @@ impl From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
         Self::SamplingMessageContentBlockArray(v)
     }
 }
+/// A sampling message content block: one of `text`, `image`, `audio`, `tool_use` or `tool_result` (dispatched on `type`).
+///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
-    /// [`ToolUseContent`]
+    /// `tool_use`: [`ToolUseContent`]
     ToolUseContent(ToolUseContent),
-    /// [`ToolResultContent`]
+    /// `tool_result`: [`ToolResultContent`]
     ToolResultContent(ToolResultContent),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -22804,6 +23167,7 @@ impl __rt::SchemaType for SamplingMessageContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SamplingMessageContentBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -22839,6 +23203,7 @@ pub enum __SamplingMessageContentBlockBuilder {
     ToolResultContent(__ToolResultContentBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __SamplingMessageContentBlockBuilder {
     type Output = SamplingMessageContentBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -22895,6 +23260,7 @@ impl SamplingMessageContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for SamplingMessageContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a SamplingMessageContentBlock object, chosen by `type`";
@@ -23042,6 +23408,7 @@ pub struct __AnnotationsBuilder {
     last_modified: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AnnotationsBuilder {
     type Output = Annotations;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23101,6 +23468,7 @@ impl __rt::SchemaType for Annotations {
         "Annotations"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Annotations {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23170,20 +23538,22 @@ impl __v::Validate for Annotations {
         }
     }
 }
+/// A content block: one of `text`, `image`, `audio`, `resource_link` or `resource` (dispatched on `type`).
+///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
-    /// [`TextContent`]
+    /// `text`: [`TextContent`]
     TextContent(TextContent),
-    /// [`ImageContent`]
+    /// `image`: [`ImageContent`]
     ImageContent(ImageContent),
-    /// [`AudioContent`]
+    /// `audio`: [`AudioContent`]
     AudioContent(AudioContent),
-    /// [`ResourceLink`]
+    /// `resource_link`: [`ResourceLink`]
     ResourceLink(ResourceLink),
-    /// [`EmbeddedResource`]
+    /// `resource`: [`EmbeddedResource`]
     EmbeddedResource(EmbeddedResource),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -23215,6 +23585,7 @@ impl __rt::SchemaType for ContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ContentBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -23250,6 +23621,7 @@ pub enum __ContentBlockBuilder {
     EmbeddedResource(__EmbeddedResourceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ContentBlockBuilder {
     type Output = ContentBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23302,6 +23674,7 @@ impl ContentBlock {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ContentBlock {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a ContentBlock object, chosen by `type`";
@@ -23406,6 +23779,7 @@ pub struct TextContent {
     pub text: String,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this text content (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -23420,6 +23794,7 @@ pub struct __TextContentBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextContentBuilder {
     type Output = TextContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23479,7 +23854,6 @@ impl serde::Serialize for TextContent {
 }
 impl TextContent {
     /// A `TextContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
@@ -23494,6 +23868,7 @@ impl __rt::SchemaType for TextContent {
         "TextContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23583,6 +23958,7 @@ pub struct ImageContent {
     pub mime_type: String,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this image content (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -23598,6 +23974,7 @@ pub struct __ImageContentBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImageContentBuilder {
     type Output = ImageContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23660,7 +24037,6 @@ impl serde::Serialize for ImageContent {
 }
 impl ImageContent {
     /// A `ImageContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -23676,6 +24052,7 @@ impl __rt::SchemaType for ImageContent {
         "ImageContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ImageContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23780,6 +24157,7 @@ pub struct AudioContent {
     pub mime_type: String,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this audio content (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -23795,6 +24173,7 @@ pub struct __AudioContentBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AudioContentBuilder {
     type Output = AudioContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -23857,7 +24236,6 @@ impl serde::Serialize for AudioContent {
 }
 impl AudioContent {
     /// A `AudioContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -23873,6 +24251,7 @@ impl __rt::SchemaType for AudioContent {
         "AudioContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for AudioContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -23980,6 +24359,8 @@ pub struct ToolUseContent {
     pub input: __rt::JsonObject,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -23995,6 +24376,7 @@ pub struct __ToolUseContentBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolUseContentBuilder {
     type Output = ToolUseContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24058,7 +24440,6 @@ impl serde::Serialize for ToolUseContent {
 }
 impl ToolUseContent {
     /// A `ToolUseContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
@@ -24078,6 +24459,7 @@ impl __rt::SchemaType for ToolUseContent {
         "ToolUseContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolUseContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24191,6 +24573,8 @@ pub struct ToolResultContent {
     pub is_error: Option<bool>,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
+    ///
+    /// JSON key: `_meta`.
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24207,6 +24591,7 @@ pub struct __ToolResultContentBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToolResultContentBuilder {
     type Output = ToolResultContent;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24285,7 +24670,6 @@ impl serde::Serialize for ToolResultContent {
 }
 impl ToolResultContent {
     /// A `ToolResultContent` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(tool_use_id: impl Into<String>, content: Vec<ContentBlock>) -> Self {
         Self {
             tool_use_id: tool_use_id.into(),
@@ -24302,6 +24686,7 @@ impl __rt::SchemaType for ToolResultContent {
         "ToolResultContent"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ToolResultContent {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24467,6 +24852,7 @@ pub struct __ModelPreferencesBuilder {
     intelligence_priority: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelPreferencesBuilder {
     type Output = ModelPreferences;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24535,6 +24921,7 @@ impl __rt::SchemaType for ModelPreferences {
         "ModelPreferences"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelPreferences {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24652,6 +25039,7 @@ pub struct __ModelHintBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ModelHintBuilder {
     type Output = ModelHint;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24699,6 +25087,7 @@ impl __rt::SchemaType for ModelHint {
         "ModelHint"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ModelHint {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24745,7 +25134,9 @@ impl __v::Validate for ModelHint {
 /// (spec example `examples/CompleteRequestParams/prompt-argument-completion-with-context.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Box<RequestMetaObject>,
+    /// `ref`: [`CompleteRequestParamsRef`].
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
@@ -24764,6 +25155,7 @@ pub struct __CompleteRequestParamsBuilder {
     context: Option<CompleteRequestParamsContext>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsBuilder {
     type Output = CompleteRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -24822,7 +25214,6 @@ impl serde::Serialize for CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         meta: RequestMetaObject,
         r#ref: CompleteRequestParamsRef,
@@ -24842,6 +25233,7 @@ impl __rt::SchemaType for CompleteRequestParams {
         "CompleteRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -24936,9 +25328,9 @@ impl __v::Validate for CompleteRequestParams {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
-    /// [`PromptReference`]
+    /// `ref/prompt`: [`PromptReference`]
     PromptReference(PromptReference),
-    /// [`ResourceTemplateReference`]
+    /// `ref/resource`: [`ResourceTemplateReference`]
     ResourceTemplateReference(ResourceTemplateReference),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -24964,6 +25356,7 @@ impl __rt::SchemaType for CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsRef {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -24990,6 +25383,7 @@ pub enum __CompleteRequestParamsRefBuilder {
     ResourceTemplateReference(__ResourceTemplateReferenceBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsRefBuilder {
     type Output = CompleteRequestParamsRef;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25031,6 +25425,7 @@ impl CompleteRequestParamsRef {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CompleteRequestParamsRef {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a CompleteRequestParamsRef object, chosen by `type`";
@@ -25123,6 +25518,7 @@ pub struct __CompleteRequestParamsArgumentBuilder {
     value: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
     type Output = CompleteRequestParamsArgument;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25173,7 +25569,6 @@ impl serde::Serialize for CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -25187,6 +25582,7 @@ impl __rt::SchemaType for CompleteRequestParamsArgument {
         "CompleteRequestParamsArgument"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsArgument {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -25247,6 +25643,7 @@ pub struct __CompleteRequestParamsContextBuilder {
     arguments: Option<BTreeMap<String, String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestParamsContextBuilder {
     type Output = CompleteRequestParamsContext;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25299,6 +25696,7 @@ impl __rt::SchemaType for CompleteRequestParamsContext {
         "CompleteRequestParamsContext"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequestParamsContext {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -25344,7 +25742,9 @@ impl __v::Validate for CompleteRequestParamsContext {
 /// Always carries `"method": "completion/complete"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
+    /// `params`: the parameters of this request.
     pub params: CompleteRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -25359,6 +25759,7 @@ pub struct __CompleteRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteRequestBuilder {
     type Output = CompleteRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25424,7 +25825,6 @@ impl serde::Serialize for CompleteRequest {
 }
 impl CompleteRequest {
     /// A `CompleteRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: CompleteRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -25438,6 +25838,7 @@ impl __rt::SchemaType for CompleteRequest {
         "CompleteRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -25520,6 +25921,7 @@ impl __v::Validate for CompleteRequest {
 /// (spec example `examples/CompleteResult/multiple-completion-values-with-more-available.json`)
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<Box<ResultMetaObject>>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -25531,6 +25933,7 @@ pub struct CompleteResult {
     ///
     /// Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).
     pub result_type: Option<ResultType>,
+    /// `completion`: [`CompleteResultCompletion`].
     pub completion: CompleteResultCompletion,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -25544,6 +25947,7 @@ pub struct __CompleteResultBuilder {
     completion: Option<CompleteResultCompletion>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultBuilder {
     type Output = CompleteResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25598,7 +26002,6 @@ impl serde::Serialize for CompleteResult {
 }
 impl CompleteResult {
     /// A `CompleteResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(completion: CompleteResultCompletion) -> Self {
         Self {
             meta: None,
@@ -25613,6 +26016,7 @@ impl __rt::SchemaType for CompleteResult {
         "CompleteResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -25716,6 +26120,7 @@ pub struct __CompleteResultCompletionBuilder {
     has_more: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultCompletionBuilder {
     type Output = CompleteResultCompletion;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25773,7 +26178,6 @@ impl serde::Serialize for CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(values: Vec<String>) -> Self {
         Self {
             values,
@@ -25788,6 +26192,7 @@ impl __rt::SchemaType for CompleteResultCompletion {
         "CompleteResultCompletion"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResultCompletion {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -25860,7 +26265,9 @@ impl __v::Validate for CompleteResultCompletion {
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: RequestId,
+    /// `result`: what the request returned.
     pub result: CompleteResult,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -25874,6 +26281,7 @@ pub struct __CompleteResultResponseBuilder {
     result: Option<CompleteResult>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CompleteResultResponseBuilder {
     type Output = CompleteResultResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -25934,7 +26342,6 @@ impl serde::Serialize for CompleteResultResponse {
 }
 impl CompleteResultResponse {
     /// A `CompleteResultResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId, result: CompleteResult) -> Self {
         Self {
             id,
@@ -25948,6 +26355,7 @@ impl __rt::SchemaType for CompleteResultResponse {
         "CompleteResultResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CompleteResultResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26026,6 +26434,7 @@ pub struct __ResourceTemplateReferenceBuilder {
     uri: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResourceTemplateReferenceBuilder {
     type Output = ResourceTemplateReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26083,7 +26492,6 @@ impl serde::Serialize for ResourceTemplateReference {
 }
 impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -26096,6 +26504,7 @@ impl __rt::SchemaType for ResourceTemplateReference {
         "ResourceTemplateReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ResourceTemplateReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26169,6 +26578,7 @@ pub struct __PromptReferenceBuilder {
     __lit_type: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PromptReferenceBuilder {
     type Output = PromptReference;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26226,7 +26636,6 @@ impl serde::Serialize for PromptReference {
 }
 impl PromptReference {
     /// A `PromptReference` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -26240,6 +26649,7 @@ impl __rt::SchemaType for PromptReference {
         "PromptReference"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PromptReference {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26317,6 +26727,7 @@ impl __v::Validate for PromptReference {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<ListRootsRequestParams>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -26329,6 +26740,7 @@ pub struct __ListRootsRequestBuilder {
     params: Option<ListRootsRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsRequestBuilder {
     type Output = ListRootsRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26386,6 +26798,7 @@ impl __rt::SchemaType for ListRootsRequest {
         "ListRootsRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26439,6 +26852,7 @@ impl __v::Validate for ListRootsRequest {
 /// The inline type of [`ListRootsRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequestParams {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this request (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -26450,6 +26864,7 @@ pub struct __ListRootsRequestParamsBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsRequestParamsBuilder {
     type Output = ListRootsRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26502,6 +26917,7 @@ impl __rt::SchemaType for ListRootsRequestParams {
         "ListRootsRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26552,6 +26968,7 @@ impl __v::Validate for ListRootsRequestParams {
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsResult {
+    /// `roots`: an array of [`Root`].
     pub roots: Vec<Root>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -26563,6 +26980,7 @@ pub struct __ListRootsResultBuilder {
     roots: Option<Vec<Root>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListRootsResultBuilder {
     type Output = ListRootsResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26605,7 +27023,6 @@ impl serde::Serialize for ListRootsResult {
 }
 impl ListRootsResult {
     /// A `ListRootsResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(roots: Vec<Root>) -> Self {
         Self {
             roots,
@@ -26618,6 +27035,7 @@ impl __rt::SchemaType for ListRootsResult {
         "ListRootsResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListRootsResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26671,6 +27089,7 @@ pub struct Root {
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     pub name: Option<String>,
+    /// `_meta`: metadata MCP reserves for protocol-level information about this root (keys follow the spec's `_meta` naming rules).
     pub meta: Option<MetaObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -26684,6 +27103,7 @@ pub struct __RootBuilder {
     meta: Option<MetaObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RootBuilder {
     type Output = Root;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26736,7 +27156,6 @@ impl serde::Serialize for Root {
 }
 impl Root {
     /// A `Root` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -26751,6 +27170,7 @@ impl __rt::SchemaType for Root {
         "Root"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Root {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26845,6 +27265,7 @@ pub struct __ElicitRequestFormParamsBuilder {
     requested_schema: Option<ElicitRequestFormParamsRequestedSchema>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestFormParamsBuilder {
     type Output = ElicitRequestFormParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -26904,7 +27325,6 @@ impl serde::Serialize for ElicitRequestFormParams {
 }
 impl ElicitRequestFormParams {
     /// A `ElicitRequestFormParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         message: impl Into<String>,
         requested_schema: ElicitRequestFormParamsRequestedSchema,
@@ -26922,6 +27342,7 @@ impl __rt::SchemaType for ElicitRequestFormParams {
         "ElicitRequestFormParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestFormParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -26989,8 +27410,11 @@ impl __v::Validate for ElicitRequestFormParams {
 /// Always carries `"type": "object"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ElicitRequestFormParamsRequestedSchema {
+    /// `$schema`: a string.
     pub schema: Option<String>,
+    /// `properties`: an object whose values are [`PrimitiveSchemaDefinition`].
     pub properties: BTreeMap<String, PrimitiveSchemaDefinition>,
+    /// `required`: an array of strings.
     pub required: Option<Vec<String>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -27005,6 +27429,7 @@ pub struct __ElicitRequestFormParamsRequestedSchemaBuilder {
     required: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
     type Output = ElicitRequestFormParamsRequestedSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27067,7 +27492,6 @@ impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
 }
 impl ElicitRequestFormParamsRequestedSchema {
     /// A `ElicitRequestFormParamsRequestedSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(properties: BTreeMap<String, PrimitiveSchemaDefinition>) -> Self {
         Self {
             schema: None,
@@ -27082,6 +27506,7 @@ impl __rt::SchemaType for ElicitRequestFormParamsRequestedSchema {
         "ElicitRequestFormParamsRequestedSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestFormParamsRequestedSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -27193,6 +27618,7 @@ pub struct __ElicitRequestURLParamsBuilder {
     url: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestURLParamsBuilder {
     type Output = ElicitRequestURLParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27248,7 +27674,6 @@ impl serde::Serialize for ElicitRequestURLParams {
 }
 impl ElicitRequestURLParams {
     /// A `ElicitRequestURLParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message: impl Into<String>, url: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -27262,6 +27687,7 @@ impl __rt::SchemaType for ElicitRequestURLParams {
         "ElicitRequestURLParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestURLParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -27328,9 +27754,9 @@ impl __v::Validate for ElicitRequestURLParams {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
-    /// [`ElicitRequestFormParams`]
+    /// `form`, no `mode`: [`ElicitRequestFormParams`]
     ElicitRequestFormParams(ElicitRequestFormParams),
-    /// [`ElicitRequestURLParams`]
+    /// `url`: [`ElicitRequestURLParams`]
     ElicitRequestURLParams(ElicitRequestURLParams),
     /// An object whose `mode` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -27356,6 +27782,7 @@ impl __rt::SchemaType for ElicitRequestParams {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -27382,6 +27809,7 @@ pub enum __ElicitRequestParamsBuilder {
     ElicitRequestURLParams(__ElicitRequestURLParamsBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestParamsBuilder {
     type Output = ElicitRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27423,6 +27851,7 @@ impl ElicitRequestParams {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ElicitRequestParams {
     const TAG: &'static str = "mode";
     const EXPECTING: &'static str = "a ElicitRequestParams object, chosen by `mode`";
@@ -27502,6 +27931,7 @@ impl From<ElicitRequestURLParams> for ElicitRequestParams {
 /// Always carries `"method": "elicitation/create"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequest {
+    /// `params`: the parameters of this request.
     pub params: ElicitRequestParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -27514,6 +27944,7 @@ pub struct __ElicitRequestBuilder {
     params: Option<ElicitRequestParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitRequestBuilder {
     type Output = ElicitRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27566,7 +27997,6 @@ impl serde::Serialize for ElicitRequest {
 }
 impl ElicitRequest {
     /// A `ElicitRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ElicitRequestParams) -> Self {
         Self {
             params,
@@ -27579,6 +28009,7 @@ impl __rt::SchemaType for ElicitRequest {
         "ElicitRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -27633,11 +28064,11 @@ impl __v::Validate for ElicitRequest {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
-    /// [`StringSchema`]
+    /// [`StringSchema`] (with `type`: "string")
     StringSchema(StringSchema),
-    /// [`NumberSchema`]
+    /// [`NumberSchema`] (with `type`)
     NumberSchema(NumberSchema),
-    /// [`BooleanSchema`]
+    /// [`BooleanSchema`] (with `type`: "boolean")
     BooleanSchema(BooleanSchema),
     /// [`EnumSchema`]
     EnumSchema(EnumSchema),
@@ -27665,6 +28096,7 @@ impl __rt::SchemaType for PrimitiveSchemaDefinition {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PrimitiveSchemaDefinition {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -27697,6 +28129,7 @@ pub enum __PrimitiveSchemaDefinitionBuilder {
     BooleanSchema(__BooleanSchemaBuilder),
     EnumSchema(__EnumSchemaBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __PrimitiveSchemaDefinitionBuilder {
     type Output = PrimitiveSchemaDefinition;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -27732,6 +28165,7 @@ impl __p::Builder for __PrimitiveSchemaDefinitionBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for PrimitiveSchemaDefinition {
     const MEMBERS: usize = 4usize;
     const EXPECTING: &'static str = "a PrimitiveSchemaDefinition object";
@@ -27812,6 +28246,7 @@ impl __v::Validate for PrimitiveSchemaDefinition {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for PrimitiveSchemaDefinition {
     const NAME: &'static str = "PrimitiveSchemaDefinition";
     const NO_MEMBER: &'static str = "matches no member of PrimitiveSchemaDefinition; expected StringSchema (with `type`: \"string\"); NumberSchema (with `type`); BooleanSchema (with `type`: \"boolean\"); EnumSchema (object)";
@@ -27986,17 +28421,25 @@ impl From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
         Self::EnumSchema(<EnumSchema as From<_>>::from(v))
     }
 }
+/// A string schema object with the keys `type`, `title`, `description`, `minLength`, `maxLength`, `format` and `default`.
+///
 /// Example (Email input schema):
 /// (spec example `examples/StringSchema/email-input-schema.json`)
 ///
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StringSchema {
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
+    /// `minLength`: an integer.
     pub min_length: Option<i64>,
+    /// `maxLength`: an integer.
     pub max_length: Option<i64>,
+    /// `format`: [`StringSchemaFormat`].
     pub format: Option<StringSchemaFormat>,
+    /// `default`: a string.
     pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -28014,6 +28457,7 @@ pub struct __StringSchemaBuilder {
     default: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __StringSchemaBuilder {
     type Output = StringSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -28093,6 +28537,7 @@ impl __rt::SchemaType for StringSchema {
         "StringSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for StringSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -28284,6 +28729,7 @@ impl __rt::SchemaType for StringSchemaFormat {
         "StringSchemaFormat"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for StringSchemaFormat {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -28327,12 +28773,17 @@ impl __v::Validate for StringSchemaFormat {
         let _ = &cx;
     }
 }
+/// A number schema object with the keys `type`, `title`, `description`, `minimum`, `maximum` and `default`.
+///
 /// Example (Number input schema):
 /// (spec example `examples/NumberSchema/number-input-schema.json`)
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
+    /// `type`: [`NumberSchemaType`].
     pub r#type: NumberSchemaType,
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
     /// JSON Schema type: `number`.
     pub minimum: Option<serde_json::Number>,
@@ -28355,6 +28806,7 @@ pub struct __NumberSchemaBuilder {
     default: Option<serde_json::Number>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NumberSchemaBuilder {
     type Output = NumberSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -28424,7 +28876,6 @@ impl serde::Serialize for NumberSchema {
 }
 impl NumberSchema {
     /// A `NumberSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#type: NumberSchemaType) -> Self {
         Self {
             r#type,
@@ -28442,6 +28893,7 @@ impl __rt::SchemaType for NumberSchema {
         "NumberSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NumberSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -28612,6 +29064,7 @@ impl __rt::SchemaType for NumberSchemaType {
         "NumberSchemaType"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for NumberSchemaType {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -28654,14 +29107,19 @@ impl __v::Validate for NumberSchemaType {
         let _ = &cx;
     }
 }
+/// A boolean schema object with the keys `type`, `title`, `description` and `default`.
+///
 /// Example (Boolean input schema):
 /// (spec example `examples/BooleanSchema/boolean-input-schema.json`)
 ///
 /// Always carries `"type": "boolean"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BooleanSchema {
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
+    /// `default`: a boolean.
     pub default: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -28676,6 +29134,7 @@ pub struct __BooleanSchemaBuilder {
     default: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BooleanSchemaBuilder {
     type Output = BooleanSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -28740,6 +29199,7 @@ impl __rt::SchemaType for BooleanSchema {
         "BooleanSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BooleanSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -28854,6 +29314,7 @@ pub struct __UntitledSingleSelectEnumSchemaBuilder {
     default: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
     type Output = UntitledSingleSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -28923,7 +29384,6 @@ impl serde::Serialize for UntitledSingleSelectEnumSchema {
 }
 impl UntitledSingleSelectEnumSchema {
     /// A `UntitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         Self {
             title: None,
@@ -28939,6 +29399,7 @@ impl __rt::SchemaType for UntitledSingleSelectEnumSchema {
         "UntitledSingleSelectEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UntitledSingleSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -29067,6 +29528,7 @@ pub struct __TitledSingleSelectEnumSchemaBuilder {
     default: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
     type Output = TitledSingleSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -29136,7 +29598,6 @@ impl serde::Serialize for TitledSingleSelectEnumSchema {
 }
 impl TitledSingleSelectEnumSchema {
     /// A `TitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
         Self {
             title: None,
@@ -29152,6 +29613,7 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchema {
         "TitledSingleSelectEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledSingleSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -29274,6 +29736,7 @@ pub struct __TitledSingleSelectEnumSchemaOneOfItemBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
     type Output = TitledSingleSelectEnumSchemaOneOfItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -29324,7 +29787,6 @@ impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
 }
 impl TitledSingleSelectEnumSchemaOneOfItem {
     /// A `TitledSingleSelectEnumSchemaOneOfItem` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
         Self {
             r#const: r#const.into(),
@@ -29338,6 +29800,7 @@ impl __rt::SchemaType for TitledSingleSelectEnumSchemaOneOfItem {
         "TitledSingleSelectEnumSchemaOneOfItem"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledSingleSelectEnumSchemaOneOfItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -29385,14 +29848,16 @@ impl __v::Validate for TitledSingleSelectEnumSchemaOneOfItem {
         }
     }
 }
+/// A single select enum schema: one of [`UntitledSingleSelectEnumSchema`] or [`TitledSingleSelectEnumSchema`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
-    /// [`UntitledSingleSelectEnumSchema`]
+    /// [`UntitledSingleSelectEnumSchema`] (with `type`: "string", `enum`)
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// [`TitledSingleSelectEnumSchema`]
+    /// [`TitledSingleSelectEnumSchema`] (with `type`: "string", `oneOf`)
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
 impl serde::Serialize for SingleSelectEnumSchema {
@@ -29414,6 +29879,7 @@ impl __rt::SchemaType for SingleSelectEnumSchema {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SingleSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -29449,6 +29915,7 @@ pub enum __SingleSelectEnumSchemaBuilder {
     UntitledSingleSelectEnumSchema(__UntitledSingleSelectEnumSchemaBuilder),
     TitledSingleSelectEnumSchema(__TitledSingleSelectEnumSchemaBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __SingleSelectEnumSchemaBuilder {
     type Output = SingleSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -29480,6 +29947,7 @@ impl __p::Builder for __SingleSelectEnumSchemaBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for SingleSelectEnumSchema {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a SingleSelectEnumSchema object";
@@ -29546,6 +30014,7 @@ impl __v::Validate for SingleSelectEnumSchema {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for SingleSelectEnumSchema {
     const NAME: &'static str = "SingleSelectEnumSchema";
     const NO_MEMBER: &'static str = "matches no member of SingleSelectEnumSchema; expected UntitledSingleSelectEnumSchema (with `type`: \"string\", `enum`); TitledSingleSelectEnumSchema (with `type`: \"string\", `oneOf`)";
@@ -29655,6 +30124,7 @@ pub struct __UntitledMultiSelectEnumSchemaBuilder {
     default: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
     type Output = UntitledMultiSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -29734,7 +30204,6 @@ impl serde::Serialize for UntitledMultiSelectEnumSchema {
 }
 impl UntitledMultiSelectEnumSchema {
     /// A `UntitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
         Self {
             title: None,
@@ -29752,6 +30221,7 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchema {
         "UntitledMultiSelectEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UntitledMultiSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -29899,6 +30369,7 @@ pub struct __UntitledMultiSelectEnumSchemaItemsBuilder {
     r#enum: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __UntitledMultiSelectEnumSchemaItemsBuilder {
     type Output = UntitledMultiSelectEnumSchemaItems;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -29951,7 +30422,6 @@ impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
 }
 impl UntitledMultiSelectEnumSchemaItems {
     /// A `UntitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         Self {
             r#enum,
@@ -29964,6 +30434,7 @@ impl __rt::SchemaType for UntitledMultiSelectEnumSchemaItems {
         "UntitledMultiSelectEnumSchemaItems"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for UntitledMultiSelectEnumSchemaItems {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -30046,6 +30517,7 @@ pub struct __TitledMultiSelectEnumSchemaBuilder {
     default: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
     type Output = TitledMultiSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -30125,7 +30597,6 @@ impl serde::Serialize for TitledMultiSelectEnumSchema {
 }
 impl TitledMultiSelectEnumSchema {
     /// A `TitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(items: TitledMultiSelectEnumSchemaItems) -> Self {
         Self {
             title: None,
@@ -30143,6 +30614,7 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchema {
         "TitledMultiSelectEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledMultiSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -30290,6 +30762,7 @@ pub struct __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
     type Output = TitledMultiSelectEnumSchemaItemsAnyOfItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -30340,7 +30813,6 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
         Self {
             r#const: r#const.into(),
@@ -30354,6 +30826,7 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         "TitledMultiSelectEnumSchemaItemsAnyOfItem"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -30416,6 +30889,7 @@ pub struct __TitledMultiSelectEnumSchemaItemsBuilder {
     any_of: Option<Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TitledMultiSelectEnumSchemaItemsBuilder {
     type Output = TitledMultiSelectEnumSchemaItems;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -30463,7 +30937,6 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
 }
 impl TitledMultiSelectEnumSchemaItems {
     /// A `TitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
         Self {
             any_of,
@@ -30476,6 +30949,7 @@ impl __rt::SchemaType for TitledMultiSelectEnumSchemaItems {
         "TitledMultiSelectEnumSchemaItems"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TitledMultiSelectEnumSchemaItems {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -30517,14 +30991,16 @@ impl __v::Validate for TitledMultiSelectEnumSchemaItems {
         }
     }
 }
+/// A multi select enum schema: one of [`UntitledMultiSelectEnumSchema`] or [`TitledMultiSelectEnumSchema`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
-    /// [`UntitledMultiSelectEnumSchema`]
+    /// [`UntitledMultiSelectEnumSchema`] (with `type`: "array", `items`)
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// [`TitledMultiSelectEnumSchema`]
+    /// [`TitledMultiSelectEnumSchema`] (with `type`: "array", `items`)
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
 impl serde::Serialize for MultiSelectEnumSchema {
@@ -30546,6 +31022,7 @@ impl __rt::SchemaType for MultiSelectEnumSchema {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MultiSelectEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -30581,6 +31058,7 @@ pub enum __MultiSelectEnumSchemaBuilder {
     UntitledMultiSelectEnumSchema(__UntitledMultiSelectEnumSchemaBuilder),
     TitledMultiSelectEnumSchema(__TitledMultiSelectEnumSchemaBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __MultiSelectEnumSchemaBuilder {
     type Output = MultiSelectEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -30612,6 +31090,7 @@ impl __p::Builder for __MultiSelectEnumSchemaBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for MultiSelectEnumSchema {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a MultiSelectEnumSchema object";
@@ -30664,6 +31143,7 @@ impl __v::Validate for MultiSelectEnumSchema {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for MultiSelectEnumSchema {
     const NAME: &'static str = "MultiSelectEnumSchema";
     const NO_MEMBER: &'static str = "matches no member of MultiSelectEnumSchema; expected UntitledMultiSelectEnumSchema (with `type`: \"array\", `items`); TitledMultiSelectEnumSchema (with `type`: \"array\", `items`)";
@@ -30742,12 +31222,16 @@ impl From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LegacyTitledEnumSchema {
+    /// `title`: a string.
     pub title: Option<String>,
+    /// `description`: a string.
     pub description: Option<String>,
+    /// `enum`: an array of strings.
     pub r#enum: Vec<String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
     pub enum_names: Option<Vec<String>>,
+    /// `default`: a string.
     pub default: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -30764,6 +31248,7 @@ pub struct __LegacyTitledEnumSchemaBuilder {
     default: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
     type Output = LegacyTitledEnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -30838,7 +31323,6 @@ impl serde::Serialize for LegacyTitledEnumSchema {
 }
 impl LegacyTitledEnumSchema {
     /// A `LegacyTitledEnumSchema` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         Self {
             title: None,
@@ -30855,6 +31339,7 @@ impl __rt::SchemaType for LegacyTitledEnumSchema {
         "LegacyTitledEnumSchema"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LegacyTitledEnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -30967,6 +31452,8 @@ impl __v::Validate for LegacyTitledEnumSchema {
         }
     }
 }
+/// An enum schema: one of [`SingleSelectEnumSchema`], [`MultiSelectEnumSchema`] or [`LegacyTitledEnumSchema`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
@@ -30976,7 +31463,7 @@ pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
     /// [`MultiSelectEnumSchema`]
     MultiSelectEnumSchema(MultiSelectEnumSchema),
-    /// [`LegacyTitledEnumSchema`]
+    /// [`LegacyTitledEnumSchema`] (with `type`: "string", `enum`)
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 impl serde::Serialize for EnumSchema {
@@ -31000,6 +31487,7 @@ impl __rt::SchemaType for EnumSchema {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EnumSchema {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -31039,6 +31527,7 @@ pub enum __EnumSchemaBuilder {
     MultiSelectEnumSchema(__MultiSelectEnumSchemaBuilder),
     LegacyTitledEnumSchema(__LegacyTitledEnumSchemaBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __EnumSchemaBuilder {
     type Output = EnumSchema;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -31068,6 +31557,7 @@ impl __p::Builder for __EnumSchemaBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for EnumSchema {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a EnumSchema object";
@@ -31133,6 +31623,7 @@ impl __v::Validate for EnumSchema {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for EnumSchema {
     const NAME: &'static str = "EnumSchema";
     const NO_MEMBER: &'static str = "matches no member of EnumSchema; expected SingleSelectEnumSchema (object); MultiSelectEnumSchema (object); LegacyTitledEnumSchema (with `type`: \"string\", `enum`)";
@@ -31295,6 +31786,7 @@ pub struct __ElicitResultBuilder {
     content: Option<BTreeMap<String, ElicitResultContentValue>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ElicitResultBuilder {
     type Output = ElicitResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -31342,7 +31834,6 @@ impl serde::Serialize for ElicitResult {
 }
 impl ElicitResult {
     /// A `ElicitResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(action: ElicitResultAction) -> Self {
         Self {
             action,
@@ -31356,6 +31847,7 @@ impl __rt::SchemaType for ElicitResult {
         "ElicitResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -31476,6 +31968,7 @@ impl __rt::SchemaType for ElicitResultAction {
         "ElicitResultAction"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitResultAction {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -31526,13 +32019,13 @@ impl __v::Validate for ElicitResultAction {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Number
+    /// A JSON number.
     Number(serde_json::Number),
-    /// Boolean
+    /// A JSON boolean.
     Boolean(bool),
-    /// StringArray
+    /// A JSON array: an array of strings
     StringArray(Vec<String>),
 }
 impl serde::Serialize for ElicitResultContentValue {
@@ -31558,6 +32051,7 @@ impl __rt::SchemaType for ElicitResultContentValue {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ElicitResultContentValue {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -31744,6 +32238,8 @@ impl From<Vec<String>> for ElicitResultContentValue {
         Self::StringArray(v)
     }
 }
+/// A client request: one of `server/discover`, `completion/complete`, `prompts/get`, `prompts/list`, `resources/list`, `resources/templates/list`, `resources/read`, `subscriptions/listen`, `tools/call` or `tools/list` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -31751,25 +32247,25 @@ impl From<Vec<String>> for ElicitResultContentValue {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// [`DiscoverRequest`]
+    /// `server/discover`: [`DiscoverRequest`]
     DiscoverRequest(DiscoverRequest),
-    /// [`CompleteRequest`]
+    /// `completion/complete`: [`CompleteRequest`]
     CompleteRequest(CompleteRequest),
-    /// [`GetPromptRequest`]
+    /// `prompts/get`: [`GetPromptRequest`]
     GetPromptRequest(GetPromptRequest),
-    /// [`ListPromptsRequest`]
+    /// `prompts/list`: [`ListPromptsRequest`]
     ListPromptsRequest(ListPromptsRequest),
-    /// [`ListResourcesRequest`]
+    /// `resources/list`: [`ListResourcesRequest`]
     ListResourcesRequest(ListResourcesRequest),
-    /// [`ListResourceTemplatesRequest`]
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`]
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// [`ReadResourceRequest`]
+    /// `resources/read`: [`ReadResourceRequest`]
     ReadResourceRequest(ReadResourceRequest),
-    /// [`SubscriptionsListenRequest`]
+    /// `subscriptions/listen`: [`SubscriptionsListenRequest`]
     SubscriptionsListenRequest(SubscriptionsListenRequest),
-    /// [`CallToolRequest`]
+    /// `tools/call`: [`CallToolRequest`]
     CallToolRequest(CallToolRequest),
-    /// [`ListToolsRequest`]
+    /// `tools/list`: [`ListToolsRequest`]
     ListToolsRequest(ListToolsRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -31811,6 +32307,7 @@ impl __rt::SchemaType for ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -31861,6 +32358,7 @@ pub enum __ClientRequestBuilder {
     ListToolsRequest(__ListToolsRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientRequestBuilder {
     type Output = ClientRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -31938,6 +32436,7 @@ impl ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
@@ -32148,10 +32647,16 @@ impl ClientRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A client notification: [`CancelledNotification`].
+///
 /// Marked `@internal` in the schema.
 pub type ClientNotification = CancelledNotification;
+/// A client result: [`EmptyResult`].
+///
 /// Marked `@internal` in the schema.
 pub type ClientResult = EmptyResult;
+/// A server notification: one of `notifications/cancelled`, `notifications/progress`, `notifications/message`, `notifications/resources/updated`, `notifications/resources/list_changed`, `notifications/tools/list_changed`, `notifications/prompts/list_changed` or `notifications/subscriptions/acknowledged` (dispatched on `method`).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
@@ -32159,21 +32664,21 @@ pub type ClientResult = EmptyResult;
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
-    /// [`CancelledNotification`]
+    /// `notifications/cancelled`: [`CancelledNotification`]
     CancelledNotification(CancelledNotification),
-    /// [`ProgressNotification`]
+    /// `notifications/progress`: [`ProgressNotification`]
     ProgressNotification(ProgressNotification),
-    /// [`LoggingMessageNotification`]
+    /// `notifications/message`: [`LoggingMessageNotification`]
     LoggingMessageNotification(LoggingMessageNotification),
-    /// [`ResourceUpdatedNotification`]
+    /// `notifications/resources/updated`: [`ResourceUpdatedNotification`]
     ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// [`ResourceListChangedNotification`]
+    /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`]
     ResourceListChangedNotification(ResourceListChangedNotification),
-    /// [`ToolListChangedNotification`]
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`]
     ToolListChangedNotification(ToolListChangedNotification),
-    /// [`PromptListChangedNotification`]
+    /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`]
     PromptListChangedNotification(PromptListChangedNotification),
-    /// [`SubscriptionsAcknowledgedNotification`]
+    /// `notifications/subscriptions/acknowledged`: [`SubscriptionsAcknowledgedNotification`]
     SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -32215,6 +32720,7 @@ impl __rt::SchemaType for ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -32261,6 +32767,7 @@ pub enum __ServerNotificationBuilder {
     ),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerNotificationBuilder {
     type Output = ServerNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -32354,6 +32861,7 @@ impl ServerNotification {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ServerNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ServerNotification object, chosen by `method`";
@@ -32514,6 +33022,8 @@ impl ServerNotification {
         self.tag().unwrap_or_default()
     }
 }
+/// A server result: one of [`EmptyResult`], [`DiscoverResult`], [`CompleteResult`], [`GetPromptResult`], [`ListPromptsResult`], [`ListResourceTemplatesResult`], [`ListResourcesResult`], [`ReadResourceResult`], [`SubscriptionsListenResult`], [`CallToolResult`], [`ListToolsResult`] or [`InputRequiredResult`] (dispatched on the keys present).
+///
 /// Marked `@internal` in the schema.
 ///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
@@ -32521,29 +33031,29 @@ impl ServerNotification {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`DiscoverResult`]
+    /// [`DiscoverResult`] (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`)
     DiscoverResult(DiscoverResult),
-    /// [`CompleteResult`]
+    /// [`CompleteResult`] (with `completion`)
     CompleteResult(CompleteResult),
-    /// [`GetPromptResult`]
+    /// [`GetPromptResult`] (with `messages`)
     GetPromptResult(GetPromptResult),
-    /// [`ListPromptsResult`]
+    /// [`ListPromptsResult`] (with `ttlMs`, `cacheScope`, `prompts`)
     ListPromptsResult(ListPromptsResult),
-    /// [`ListResourceTemplatesResult`]
+    /// [`ListResourceTemplatesResult`] (with `ttlMs`, `cacheScope`, `resourceTemplates`)
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// [`ListResourcesResult`]
+    /// [`ListResourcesResult`] (with `ttlMs`, `cacheScope`, `resources`)
     ListResourcesResult(ListResourcesResult),
-    /// [`ReadResourceResult`]
+    /// [`ReadResourceResult`] (with `ttlMs`, `cacheScope`, `contents`)
     ReadResourceResult(ReadResourceResult),
-    /// [`SubscriptionsListenResult`]
+    /// [`SubscriptionsListenResult`] (with `_meta`)
     SubscriptionsListenResult(SubscriptionsListenResult),
-    /// [`CallToolResult`]
+    /// [`CallToolResult`] (with `content`)
     CallToolResult(CallToolResult),
-    /// [`ListToolsResult`]
+    /// [`ListToolsResult`] (with `ttlMs`, `cacheScope`, `tools`)
     ListToolsResult(ListToolsResult),
-    /// [`InputRequiredResult`]
+    /// [`InputRequiredResult`] (with `resultType`: "input_required")
     InputRequiredResult(InputRequiredResult),
 }
 impl serde::Serialize for ServerResult {
@@ -32585,6 +33095,7 @@ impl __rt::SchemaType for ServerResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ServerResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -32641,6 +33152,7 @@ pub enum __ServerResultBuilder {
     ListToolsResult(__ListToolsResultBuilder),
     InputRequiredResult(__InputRequiredResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ServerResultBuilder {
     type Output = ServerResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -32706,6 +33218,7 @@ impl __p::Builder for __ServerResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ServerResult {
     const MEMBERS: usize = 12usize;
     const EXPECTING: &'static str = "a ServerResult object";
@@ -32959,6 +33472,7 @@ impl __v::Validate for ServerResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ServerResult {
     const NAME: &'static str = "ServerResult";
     const NO_MEMBER: &'static str = "matches no member of ServerResult; expected EmptyResult (an object); DiscoverResult (with `ttlMs`, `cacheScope`, `supportedVersions`, `capabilities`); CompleteResult (with `completion`); GetPromptResult (with `messages`); ListPromptsResult (with `ttlMs`, `cacheScope`, `prompts`); ListResourceTemplatesResult (with `ttlMs`, `cacheScope`, `resourceTemplates`); ListResourcesResult (with `ttlMs`, `cacheScope`, `resources`); ReadResourceResult (with `ttlMs`, `cacheScope`, `contents`); SubscriptionsListenResult (with `_meta`); CallToolResult (with `content`); ListToolsResult (with `ttlMs`, `cacheScope`, `tools`); InputRequiredResult (with `resultType`: \"input_required\")";
@@ -33135,6 +33649,7 @@ impl From<InputRequiredResult> for ServerResult {
         Self::InputRequiredResult(v)
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for CancelledNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a CancelledNotification object";

@@ -67,7 +67,7 @@ pub fn schema_sync(root: &Path) -> Result<(), String> {
 }
 
 /// The one command CI and the README use: inputs, drift, each feature alone,
-/// warning-free docs, then every test.
+/// warning-free docs for each of those and for the default and all features, then every test.
 fn test(root: &Path) -> Result<(), String> {
     codegen::run(root, true)?;
     let mut features = vec![String::new()];
@@ -78,8 +78,22 @@ fn test(root: &Path) -> Result<(), String> {
             .map_err(|e| format!("{shown}: {e}"))?;
         println!("check: mcp-schema with {shown} compiles");
     }
-    cargo(root, &["doc", "--quiet", "-p", "mcp-schema", "--all-features", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
-    println!("doc: mcp-schema docs build without warnings");
+    // A doc link can resolve under one feature set and not another, so each gets its own doc build.
+    let mut doc_sets: Vec<(String, Vec<&str>)> = features
+        .iter()
+        .map(|f| {
+            let shown = if f.is_empty() { "no features".to_string() } else { format!("feature {f} alone") };
+            (shown, vec!["--no-default-features", "--features", f.as_str()])
+        })
+        .collect();
+    doc_sets.push(("default features".to_string(), vec![]));
+    doc_sets.push(("all features".to_string(), vec!["--all-features"]));
+    for (shown, flags) in &doc_sets {
+        let mut args = vec!["doc", "--quiet", "-p", "mcp-schema", "--no-deps"];
+        args.extend(flags);
+        cargo(root, &args, &[("RUSTDOCFLAGS", "-D warnings")]).map_err(|e| format!("docs with {shown}: {e}"))?;
+        println!("doc: mcp-schema docs with {shown} build without warnings");
+    }
     cargo(root, &["test", "--workspace", "--all-features", "--no-fail-fast"], &[])?;
     conformance(root)
 }

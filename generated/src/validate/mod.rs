@@ -4,7 +4,7 @@
 //! Reading is lenient and lossless; validation is where a value is judged.
 //! Every generated type implements [`Validate`]; the rules the schema cannot
 //! express are written once here ([`jsonrpc`], [`meta`], [`icons`], [`links`], [`resources`],
-//! [`v2026`], and, with the `apps` feature, [`apps`]) and attached to types by `schema/codegen.toml`.
+//! [`v2026`], and, with the `apps` feature, `apps`) and attached to types by `schema/codegen.toml`.
 //!
 //! ```
 //! # #[cfg(feature = "v2026-07-28")] {

@@ -67,6 +67,103 @@ pub fn deprecation(doc: &Doc) -> Option<String> {
     })
 }
 
+/// A type name as words for prose: `ClientRequest` -> "client request", `JSONRPCMessage` ->
+/// "JSON-RPC message", `McpUiTheme` -> "MCP UI theme".
+pub fn words(name: &str) -> String {
+    const ACRONYMS: &[&str] = &["Mcp", "Ui", "Json", "Uri", "Url", "Csp", "Id", "Http", "Sse"];
+    let chars: Vec<char> = name.chars().collect();
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        let boundary = c.is_uppercase()
+            && match prev {
+                Some(p) => p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next.is_some_and(char::is_lowercase)),
+                None => false,
+            };
+        if (boundary || c == '_') && !current.is_empty() {
+            parts.push(std::mem::take(&mut current));
+        }
+        if c != '_' {
+            current.push(c);
+        }
+    }
+    parts.push(current);
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            if p == "JSONRPC" {
+                "JSON-RPC".to_string()
+            } else if ACRONYMS.contains(&p.as_str()) {
+                p.to_uppercase()
+            } else if p.len() > 1 && p.chars().all(|c| c.is_uppercase() || c.is_ascii_digit()) {
+                p.clone()
+            } else {
+                p.to_lowercase()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `phrase` with "a" or "an" in front, by how its first word is spoken.
+pub fn with_article(phrase: &str) -> String {
+    let first = phrase.split(' ').next().unwrap_or("");
+    let spelled = first.len() > 1 && first.chars().all(|c| c.is_uppercase() || c.is_ascii_digit());
+    let an = match first.chars().next() {
+        Some(c) if spelled => "AEFHILMNORSX".contains(c),
+        Some(c) => "aeiouAEIOU".contains(c),
+        None => false,
+    };
+    format!("{} {phrase}", if an { "an" } else { "a" })
+}
+
+/// What an object of type `name` is in the protocol, for field fallbacks: "request", "result",
+/// ... by the end of its name (a `...Params` object by what it belongs to), else its name as words.
+pub fn role(name: &str) -> String {
+    let base = name.strip_suffix("Params").unwrap_or(name);
+    for kind in ["Request", "Notification", "Result", "Response", "Error"] {
+        if base.ends_with(kind) {
+            return kind.to_lowercase();
+        }
+    }
+    words(base)
+}
+
+/// The doc line of a field the schema leaves undescribed: its JSON key, then what it holds.
+/// The keys every message has get their meaning; any other key its type (`what`).
+pub fn field_fallback(key: &str, owner: &str, what: &str) -> String {
+    let role = role(owner);
+    match key {
+        "_meta" => format!("`_meta`: metadata MCP reserves for protocol-level information about this {role} (keys follow the spec's `_meta` naming rules)."),
+        "id" if role == "request" => "`id`: the request ID; the response carries the same one.".to_string(),
+        "id" if matches!(role.as_str(), "response" | "result" | "error") => format!("`id`: the ID of the request this {role} answers."),
+        "params" => format!("`params`: the parameters of this {role}."),
+        "method" => "`method`: the name of the method.".to_string(),
+        "result" => "`result`: what the request returned.".to_string(),
+        "error" => "`error`: what went wrong.".to_string(),
+        "jsonrpc" => "`jsonrpc`: the JSON-RPC version, `\"2.0\"`.".to_string(),
+        _ => format!("`{key}`: {what}."),
+    }
+}
+
+/// The JSON key of a documented field, where its Rust name does not make it obvious (`_meta` for
+/// `meta`; a `camelCase` key for its `snake_case` field is obvious).
+pub fn key_note(key: &str, rust_name: &str) -> Option<String> {
+    let mut camel = String::new();
+    for (i, part) in rust_name.trim_start_matches("r#").split('_').enumerate() {
+        let mut cs = part.chars();
+        match cs.next() {
+            Some(c) if i > 0 => camel.extend(c.to_uppercase().chain(cs)),
+            Some(c) => camel.extend(std::iter::once(c).chain(cs)),
+            None => {}
+        }
+    }
+    (camel != key).then(|| format!("JSON key: `{key}`."))
+}
+
 fn convert(text: &str, resolves: &dyn Fn(&str) -> bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -171,6 +268,28 @@ mod tests {
         let known = |n: &str| n == "Tool";
         let d = Doc { text: "See {@link Tool} and {@link Tool | tools} and {@link Foo} and {@link https://x.y | X}, [m](/specification/a).".into(), tags: vec![] };
         assert_eq!(render(&d, &known), vec!["See [`Tool`] and [`tools`](Tool) and `Foo` and [X](https://x.y), [m](https://modelcontextprotocol.io/specification/a).".to_string()]);
+    }
+
+    #[test]
+    fn names_as_words() {
+        assert_eq!(words("ClientRequest"), "client request");
+        assert_eq!(words("JSONRPCMessage"), "JSON-RPC message");
+        assert_eq!(words("McpUiHostContext"), "MCP UI host context");
+        assert_eq!(with_article("MCP UI theme"), "an MCP UI theme");
+        assert_eq!(with_article("unknown thing"), "an unknown thing");
+        assert_eq!(with_article("JSON-RPC error"), "a JSON-RPC error");
+        assert_eq!(role("CallToolRequestParams"), "request");
+        assert_eq!(role("Tool"), "tool");
+    }
+
+    #[test]
+    fn field_fallbacks_name_the_key() {
+        assert_eq!(field_fallback("_meta", "CallToolResult", "x"), "`_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).");
+        assert_eq!(field_fallback("id", "JSONRPCResponse", "x"), "`id`: the ID of the request this response answers.");
+        assert_eq!(field_fallback("size", "Resource", "an integer"), "`size`: an integer.");
+        assert_eq!(key_note("_meta", "meta"), Some("JSON key: `_meta`.".to_string()));
+        assert_eq!(key_note("inputSchema", "input_schema"), None);
+        assert_eq!(key_note("type", "r#type"), None);
     }
 
     #[test]

@@ -103,7 +103,8 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
         #![doc = ""]
         #![doc = #source]
         #reexport_doc
-        #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+        // Once here rather than on each `new`, where it would show in the rendered source.
+        #![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms, clippy::too_many_arguments)]
         #reexports
 
         #map_use
@@ -178,6 +179,117 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// A summary for a type the schema does not describe, from what the IR knows of it.
+    fn derived_summary(&self, item: &Item) -> String {
+        let what = docs::with_article(&docs::words(&item.name));
+        let list = |xs: Vec<String>| match xs.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => xs.concat(),
+        };
+        match &item.kind {
+            ItemKind::Union(u) => match &u.dispatch {
+                Dispatch::Tag(t) => {
+                    let mut values: Vec<String> = t.cases.iter().map(|(v, _)| format!("`{v}`")).collect();
+                    if t.on_other.is_some() {
+                        values.push("any other".to_string());
+                    }
+                    let by = if t.on_absent.is_some() { format!("`{}`, or its absence", t.field) } else { format!("`{}`", t.field) };
+                    format!("{what}: one of {} (dispatched on {by}).", list(values))
+                }
+                Dispatch::Kind => format!("{what}: {} (dispatched on the JSON kind).", list(u.variants.iter().map(|v| self.ty_phrase(&v.ty)).collect())),
+                Dispatch::Shape => format!("{what}: one of {} (dispatched on the keys present).", list(u.variants.iter().map(|v| self.ty_phrase(&v.ty)).collect())),
+            },
+            ItemKind::Struct(st) => {
+                let keys: Vec<String> = st.fields.iter().filter(|f| !f.never).map(|f| format!("`{}`", f.name)).collect();
+                if keys.is_empty() {
+                    format!("{what} object.")
+                } else if keys.len() == 1 {
+                    format!("{what} object with the key {}.", keys[0])
+                } else {
+                    format!("{what} object with the keys {}.", list(keys).replace(" or ", " and "))
+                }
+            }
+            ItemKind::StringEnum(e) => format!("{what}: {}.", list(e.values.iter().map(|v| format!("`{v:?}`")).collect())),
+            ItemKind::Alias(ty) => format!("{what}: {}.", self.ty_phrase(ty)),
+            ItemKind::Const(l) => format!("The schema's constant `{}`: `{}`.", item.name, l.describe()),
+        }
+    }
+
+    /// What a value of `ty` is, for prose: "a string", "an array of [`Icon`]", "[`Role`] or `null`".
+    pub(super) fn ty_phrase(&self, ty: &Ty) -> String {
+        match ty {
+            Ty::Array(inner) => format!("an array of {}", self.ty_plural(inner)),
+            Ty::Map(inner) => format!("an object whose values are {}", self.ty_plural(inner)),
+            Ty::Nullable(inner) => format!("{} or `null`", self.ty_phrase(inner)),
+            Ty::Named(r) => self.ty_link(r),
+            Ty::String => "a string".into(),
+            Ty::Integer => "an integer".into(),
+            Ty::Number => "a number".into(),
+            Ty::Boolean => "a boolean".into(),
+            Ty::Null => "`null`".into(),
+            Ty::Value => "any JSON value".into(),
+            Ty::Object => "a JSON object".into(),
+            Ty::Binding(b) => format!("`{b}`"),
+        }
+    }
+
+    fn ty_plural(&self, ty: &Ty) -> String {
+        match ty {
+            Ty::String => "strings".into(),
+            Ty::Integer => "integers".into(),
+            Ty::Number => "numbers".into(),
+            Ty::Boolean => "booleans".into(),
+            Ty::Value => "JSON values".into(),
+            Ty::Object => "JSON objects".into(),
+            Ty::Array(_) | Ty::Map(_) | Ty::Nullable(_) | Ty::Null | Ty::Binding(_) => format!("values of the form: {}", self.ty_phrase(ty)),
+            Ty::Named(r) => self.ty_link(r),
+        }
+    }
+
+    /// An intra-doc link to a named type, by its Rust name.
+    fn ty_link(&self, r: &TypeRef) -> String {
+        let ident = self.ident(&r.name);
+        let imported = self.module.uses.iter().any(|(m, names)| *m == r.module && names.contains(&r.name));
+        if r.module == self.module.name || imported {
+            format!("[`{ident}`]")
+        } else {
+            format!("[`{ident}`](crate::{}::{ident})", r.module)
+        }
+    }
+
+    /// A variant's doc line: for a tagged union the wire values that choose it, then the type.
+    fn variant_doc(&self, u: &Union, i: usize) -> String {
+        let v = &u.variants[i];
+        let target = match &v.ty {
+            Ty::Named(r) => self.ty_link(r),
+            other => self.ty_phrase(other),
+        };
+        match &u.dispatch {
+            Dispatch::Tag(t) => {
+                let mut when: Vec<String> = t.cases.iter().filter(|(_, j)| *j == i).map(|(value, _)| format!("`{value}`")).collect();
+                if t.on_absent == Some(i) {
+                    when.push(format!("no `{}`", t.field));
+                }
+                if t.on_other == Some(i) {
+                    when.push(format!("any other `{}`", t.field));
+                }
+                format!("{}: {target}", when.join(", "))
+            }
+            Dispatch::Kind => {
+                let kind = format!("{:?}", self.space.kind_of(&v.ty)).to_lowercase();
+                let kind = docs::with_article(&format!("JSON {kind}"));
+                let kind = kind[..1].to_uppercase() + &kind[1..];
+                match &v.ty {
+                    Ty::Named(_) | Ty::Array(_) | Ty::Map(_) => format!("{kind}: {target}"),
+                    _ => format!("{kind}."),
+                }
+            }
+            // What the keys must show: `(with `content`)`, `(an object)`.
+            Dispatch::Shape if self.space.struct_of(&v.ty).is_some() => format!("{target}{}", self.shape_hint(&v.ty, "")),
+            Dispatch::Shape => target,
+        }
+    }
+
     /// A path to a named type from inside this module.
     pub(super) fn type_path(&self, r: &TypeRef, builder: bool) -> TokenStream {
         let ident = if builder { builder_ident(&r.name) } else { self.ident(&r.name) };
@@ -220,10 +332,20 @@ impl<'a> Ctx<'a> {
 
     pub(super) fn item(&self, item: &Item) -> TokenStream {
         let mut lines = self.docs(&item.doc);
-        if let Origin::Inline { parent, path } = &item.origin {
-            if lines.is_empty() {
-                lines.push(format!("The inline type of [`{parent}`]`.{path}`."));
+        // Without a description of its own (an `@internal` type, say), the first line rustdoc shows
+        // as the summary would be a note; say what the type is instead.
+        if item.doc.summary().trim().is_empty() {
+            let summary = match &item.origin {
+                Origin::Inline { parent, path } => format!("The inline type of [`{parent}`]`.{path}`."),
+                Origin::Declared { .. } => {
+                    let s = self.derived_summary(item);
+                    s[..1].to_uppercase() + &s[1..]
+                }
+            };
+            if !lines.is_empty() {
+                lines.insert(0, String::new());
             }
+            lines.insert(0, summary);
         }
         if let Some(r) = self.config.renames.iter().find(|r| r.type_name == item.name) {
             lines.push(String::new());
@@ -393,6 +515,15 @@ impl<'a> Ctx<'a> {
             }
             let ident = format_ident!("{}", field_rust_name(self.config, &item.name, wire));
             let mut flines = self.docs(&f.doc);
+            if flines.is_empty() {
+                // An optional literal's flag gets its own line below.
+                if f.literal.is_none() {
+                    flines.push(docs::field_fallback(wire, &item.name, &self.ty_phrase(&f.ty)));
+                }
+            } else if let Some(note) = docs::key_note(wire, &ident.to_string()) {
+                flines.push(String::new());
+                flines.push(note);
+            }
             if f.lenient {
                 if !flines.is_empty() {
                     flines.push(String::new());
@@ -520,6 +651,7 @@ impl<'a> Ctx<'a> {
                 extra: #rest_ty,
             }
 
+            #[doc(hidden)]
             impl __p::Builder for #builder {
                 type Output = #name;
                 fn field<'de, S: __p::FieldSource<'de>>(&mut self, key: __p::Key<'de>, src: S) -> ::core::result::Result<(), S::Error> {
@@ -555,6 +687,7 @@ impl<'a> Ctx<'a> {
                 fn schema_name(&self) -> &'static str { #name_str }
             }
 
+            #[doc(hidden)]
             impl __p::Shape for #name {
                 fn score(v: &serde_json::Value) -> Option<u32> {
                     __p::score_object(v, &[#(#required_keys),*], &[#(#known_fits),*], &[#(#score_lits),*])
@@ -613,7 +746,6 @@ impl<'a> Ctx<'a> {
         quote! {
             impl #name {
                 #[doc = #doc]
-                #[allow(clippy::too_many_arguments)]
                 pub fn new(#(#params),*) -> Self {
                     Self { #(#inits,)* extra: Default::default() }
                 }
@@ -687,6 +819,7 @@ impl<'a> Ctx<'a> {
                 fn schema_name(&self) -> &'static str { #name_str }
             }
 
+            #[doc(hidden)]
             impl __p::Shape for #name {
                 fn score(v: &serde_json::Value) -> Option<u32> {
                     v.as_str().map(|s| if !matches!(Self::from_wire(s), Self::Other(_)) { 2 } else if #open { 1 } else { 0 })
@@ -722,10 +855,7 @@ impl<'a> Ctx<'a> {
         lines.push(how);
         lines.extend(self.union_from_doc(item, u));
         let docs = doc_attrs(&lines);
-        let variant_docs: Vec<String> = u.variants.iter().map(|v| match &v.ty {
-            Ty::Named(r) if self.linkable.contains(&r.name) || r.module == self.module.name => format!(" [`{}`]", r.name),
-            _ => format!(" {}", v.name),
-        }).collect();
+        let variant_docs: Vec<String> = (0..u.variants.len()).map(|i| format!(" {}", self.variant_doc(u, i))).collect();
         let unknown_variant = if has_unknown {
             let Dispatch::Tag(t) = &u.dispatch else { unreachable!() };
             let d = format!(" An object whose `{}` this schema does not define, kept as received.", t.field);
@@ -770,6 +900,7 @@ impl<'a> Ctx<'a> {
                 }
             }
 
+            #[doc(hidden)]
             impl __p::Shape for #name {
                 fn score(v: &serde_json::Value) -> Option<u32> {
                     [#( <#vtys as __p::Shape>::score(v) ),*].into_iter().flatten().max()
@@ -854,6 +985,7 @@ impl<'a> Ctx<'a> {
                 #unknown_builder
             }
 
+            #[doc(hidden)]
             impl __p::Builder for #builder {
                 type Output = #name;
                 fn field<'de, S: __p::FieldSource<'de>>(&mut self, key: __p::Key<'de>, src: S) -> ::core::result::Result<(), S::Error> {
@@ -880,6 +1012,7 @@ impl<'a> Ctx<'a> {
                 }
             }
 
+            #[doc(hidden)]
             impl __p::Tagged for #name {
                 const TAG: &'static str = #field;
                 const EXPECTING: &'static str = #expecting;
@@ -1088,6 +1221,7 @@ impl<'a> Ctx<'a> {
                     let b = builder_ident(&item.name);
                     let expecting = format!("a {} object", item.name);
                     out.push(quote! {
+                        #[doc(hidden)]
                         impl __p::Tagged for #t {
                             const TAG: &'static str = "method";
                             const EXPECTING: &'static str = #expecting;

@@ -510,6 +510,7 @@ impl Ctx<'_> {
                 #( #vnames(#vbuilders), )*
             }
 
+            #[doc(hidden)]
             impl __p::Builder for #builder {
                 type Output = #name;
                 fn field<'de, S: __p::FieldSource<'de>>(&mut self, key: __p::Key<'de>, src: S) -> ::core::result::Result<(), S::Error> {
@@ -524,6 +525,7 @@ impl Ctx<'_> {
                 }
             }
 
+            #[doc(hidden)]
             impl __p::Keyed for #name {
                 const MEMBERS: usize = #n;
                 const EXPECTING: &'static str = #expecting;

@@ -366,6 +366,7 @@ impl<'a> Ctx<'a> {
         let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
         let no_match = format!("matches no member of {name_str}; expected {expected}");
         quote! {
+            #[doc(hidden)]
             impl __v::KeyedCheck for #name {
                 const NAME: &'static str = #name_str;
                 const NO_MEMBER: &'static str = #no_match;

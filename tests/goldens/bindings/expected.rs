@@ -3,16 +3,24 @@
 //! Golden case `bindings`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "bindings";
 /// Bound in config to a fixed Rust type instead of being generated.
 pub type AnyJson = serde_json::Value;
+/// An envelope object with the keys `body` and `extras`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Envelope {
+    /// `body`: [`AnyJson`].
     pub body: AnyJson,
+    /// `extras`: an array of [`AnyJson`].
     pub extras: Option<Vec<AnyJson>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -25,6 +33,7 @@ pub struct __EnvelopeBuilder {
     extras: Option<Vec<AnyJson>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EnvelopeBuilder {
     type Output = Envelope;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -72,7 +81,6 @@ impl serde::Serialize for Envelope {
 }
 impl Envelope {
     /// A `Envelope` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(body: AnyJson) -> Self {
         Self {
             body,
@@ -86,6 +94,7 @@ impl __rt::SchemaType for Envelope {
         "Envelope"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Envelope {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -3,7 +3,12 @@
 //! Golden case `boxed_fields`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
@@ -14,7 +19,9 @@ pub const SCHEMA_LABEL: &str = "boxed_fields";
 pub struct Capabilities {
     /// Extra features.
     pub experimental: Option<BTreeMap<String, __rt::JsonObject>>,
+    /// `roots`: [`CapabilitiesRoots`].
     pub roots: Option<CapabilitiesRoots>,
+    /// `sampling`: a JSON object.
     pub sampling: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -28,6 +35,7 @@ pub struct __CapabilitiesBuilder {
     sampling: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CapabilitiesBuilder {
     type Output = Capabilities;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -87,6 +95,7 @@ impl __rt::SchemaType for Capabilities {
         "Capabilities"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Capabilities {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -160,6 +169,7 @@ impl __v::Validate for Capabilities {
 /// The inline type of [`Capabilities`]`.roots`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CapabilitiesRoots {
+    /// `listChanged`: a boolean.
     pub list_changed: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -171,6 +181,7 @@ pub struct __CapabilitiesRootsBuilder {
     list_changed: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CapabilitiesRootsBuilder {
     type Output = CapabilitiesRoots;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -222,6 +233,7 @@ impl __rt::SchemaType for CapabilitiesRoots {
         "CapabilitiesRoots"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CapabilitiesRoots {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -262,7 +274,9 @@ impl __v::Validate for CapabilitiesRoots {
 /// A node that holds itself: boxed for recursion already, whatever the configuration says.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Node {
+    /// `capabilities`: [`Capabilities`].
     pub capabilities: Option<Box<Capabilities>>,
+    /// `child`: [`Node`].
     pub child: Option<Box<Node>>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -275,6 +289,7 @@ pub struct __NodeBuilder {
     child: Option<Box<Node>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NodeBuilder {
     type Output = Node;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -329,6 +344,7 @@ impl __rt::SchemaType for Node {
         "Node"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Node {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -391,6 +407,7 @@ pub struct Hello {
     pub fallback: Option<Box<Capabilities>>,
     /// In an array the elements stay inline: a `Vec` already keeps them on the heap.
     pub history: Option<Vec<Capabilities>>,
+    /// `name`: a string.
     pub name: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -405,6 +422,7 @@ pub struct __HelloBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __HelloBuilder {
     type Output = Hello;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -460,7 +478,6 @@ impl serde::Serialize for Hello {
 }
 impl Hello {
     /// A `Hello` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(capabilities: Capabilities, name: impl Into<String>) -> Self {
         Self {
             capabilities: Box::new(capabilities),
@@ -476,6 +493,7 @@ impl __rt::SchemaType for Hello {
         "Hello"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Hello {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -3,19 +3,26 @@
 //! Golden case `builder_api`: what a server writes around the types.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "builder_api";
+/// A request ID: a string or an integer (dispatched on the JSON kind).
+///
 /// Read by the JSON kind of the value.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for RequestId {
@@ -37,6 +44,7 @@ impl __rt::SchemaType for RequestId {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RequestId {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -158,14 +166,16 @@ impl From<i64> for RequestId {
         Self::Integer(v)
     }
 }
+/// A progress token: a string or an integer (dispatched on the JSON kind).
+///
 /// Read by the JSON kind of the value.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for ProgressToken {
@@ -187,6 +197,7 @@ impl __rt::SchemaType for ProgressToken {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ProgressToken {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -308,10 +319,14 @@ impl From<i64> for ProgressToken {
         Self::Integer(v)
     }
 }
+/// The schema's constant `INVALID_PARAMS`: `-32602`.
 pub const INVALID_PARAMS: i64 = -32602;
+/// A request object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -324,6 +339,7 @@ pub struct __RequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestBuilder {
     type Output = Request;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -371,7 +387,6 @@ impl serde::Serialize for Request {
 }
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -385,6 +400,7 @@ impl __rt::SchemaType for Request {
         "Request"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Request {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -434,9 +450,12 @@ impl __v::Validate for Request {
         }
     }
 }
+/// A notification object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -449,6 +468,7 @@ pub struct __NotificationBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationBuilder {
     type Output = Notification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -496,7 +516,6 @@ impl serde::Serialize for Notification {
 }
 impl Notification {
     /// A `Notification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -510,6 +529,7 @@ impl __rt::SchemaType for Notification {
         "Notification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Notification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -559,10 +579,12 @@ impl __v::Validate for Notification {
         }
     }
 }
+/// A result object with the key `_meta`.
 ///
 /// The schema's `Result`, named `BaseResult` in Rust: a glob import would shadow `std::result::Result`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BaseResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -574,6 +596,7 @@ pub struct __ResultBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ResultBuilder {
     type Output = BaseResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -621,6 +644,7 @@ impl __rt::SchemaType for BaseResult {
         "Result"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for BaseResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -661,11 +685,16 @@ impl __v::Validate for BaseResult {
         }
     }
 }
+/// An empty result: [`BaseResult`].
 pub type EmptyResult = BaseResult;
+/// An error object with the keys `code`, `message` and `data`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Error {
+    /// `code`: an integer.
     pub code: i64,
+    /// `message`: a string.
     pub message: String,
+    /// `data`: any JSON value.
     pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -679,6 +708,7 @@ pub struct __ErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ErrorBuilder {
     type Output = Error;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -729,7 +759,6 @@ impl serde::Serialize for Error {
 }
 impl Error {
     /// A `Error` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         Self {
             code,
@@ -744,6 +773,7 @@ impl __rt::SchemaType for Error {
         "Error"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Error {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -796,11 +826,14 @@ impl __v::Validate for Error {
         }
     }
 }
+/// A JSON-RPC error response object with the keys `jsonrpc`, `id` and `error`.
 ///
 /// Always carries `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONRPCErrorResponse {
+    /// `id`: the ID of the request this response answers.
     pub id: Option<RequestId>,
+    /// `error`: what went wrong.
     pub error: Error,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -814,6 +847,7 @@ pub struct __JSONRPCErrorResponseBuilder {
     error: Option<Error>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __JSONRPCErrorResponseBuilder {
     type Output = JSONRPCErrorResponse;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -876,7 +910,6 @@ impl serde::Serialize for JSONRPCErrorResponse {
 }
 impl JSONRPCErrorResponse {
     /// A `JSONRPCErrorResponse` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(error: Error) -> Self {
         Self {
             id: None,
@@ -890,6 +923,7 @@ impl __rt::SchemaType for JSONRPCErrorResponse {
         "JSONRPCErrorResponse"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for JSONRPCErrorResponse {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1049,6 +1083,7 @@ impl __rt::SchemaType for Level {
         "Level"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Level {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -1088,11 +1123,14 @@ impl __v::Validate for Level {
         let _ = &cx;
     }
 }
+/// A ping request object with the keys `method`, `params`, `jsonrpc` and `id`.
 ///
 /// Always carries `"method": "ping"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1107,6 +1145,7 @@ pub struct __PingRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PingRequestBuilder {
     type Output = PingRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1174,7 +1213,6 @@ impl serde::Serialize for PingRequest {
 }
 impl PingRequest {
     /// A `PingRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: RequestId) -> Self {
         Self {
             params: None,
@@ -1188,6 +1226,7 @@ impl __rt::SchemaType for PingRequest {
         "PingRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PingRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1265,11 +1304,14 @@ impl __v::Validate for PingRequest {
         }
     }
 }
+/// A read request object with the keys `method`, `params`, `jsonrpc` and `id`.
 ///
 /// Always carries `"method": "read"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadRequest {
+    /// `params`: the parameters of this request.
     pub params: ReadRequestParams,
+    /// `id`: the request ID; the response carries the same one.
     pub id: RequestId,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1284,6 +1326,7 @@ pub struct __ReadRequestBuilder {
     id: Option<RequestId>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadRequestBuilder {
     type Output = ReadRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1349,7 +1392,6 @@ impl serde::Serialize for ReadRequest {
 }
 impl ReadRequest {
     /// A `ReadRequest` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ReadRequestParams, id: RequestId) -> Self {
         Self {
             params,
@@ -1363,6 +1405,7 @@ impl __rt::SchemaType for ReadRequest {
         "ReadRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1439,7 +1482,9 @@ impl __v::Validate for ReadRequest {
 /// The inline type of [`ReadRequest`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadRequestParams {
+    /// `uri`: a string.
     pub uri: String,
+    /// `token`: [`ProgressToken`].
     pub token: Option<ProgressToken>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1452,6 +1497,7 @@ pub struct __ReadRequestParamsBuilder {
     token: Option<ProgressToken>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadRequestParamsBuilder {
     type Output = ReadRequestParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1501,7 +1547,6 @@ impl serde::Serialize for ReadRequestParams {
 }
 impl ReadRequestParams {
     /// A `ReadRequestParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(uri: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -1515,6 +1560,7 @@ impl __rt::SchemaType for ReadRequestParams {
         "ReadRequestParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadRequestParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1564,9 +1610,12 @@ impl __v::Validate for ReadRequestParams {
         }
     }
 }
+/// A read result object with the keys `_meta` and `text`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadResult {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this result (keys follow the spec's `_meta` naming rules).
     pub meta: Option<__rt::JsonObject>,
+    /// `text`: a string.
     pub text: String,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1579,6 +1628,7 @@ pub struct __ReadResultBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReadResultBuilder {
     type Output = ReadResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1626,7 +1676,6 @@ impl serde::Serialize for ReadResult {
 }
 impl ReadResult {
     /// A `ReadResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             meta: None,
@@ -1640,6 +1689,7 @@ impl __rt::SchemaType for ReadResult {
         "ReadResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReadResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1692,10 +1742,12 @@ impl __v::Validate for ReadResult {
         }
     }
 }
+/// A log notification object with the keys `method`, `params` and `jsonrpc`.
 ///
 /// Always carries `"method": "notifications/log"`, `"jsonrpc": "2.0"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogNotification {
+    /// `params`: the parameters of this notification.
     pub params: LogNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1709,6 +1761,7 @@ pub struct __LogNotificationBuilder {
     __lit_jsonrpc: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LogNotificationBuilder {
     type Output = LogNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1771,7 +1824,6 @@ impl serde::Serialize for LogNotification {
 }
 impl LogNotification {
     /// A `LogNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: LogNotificationParams) -> Self {
         Self {
             params,
@@ -1784,6 +1836,7 @@ impl __rt::SchemaType for LogNotification {
         "LogNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LogNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1848,6 +1901,7 @@ impl __v::Validate for LogNotification {
 /// The inline type of [`LogNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogNotificationParams {
+    /// `level`: [`Level`].
     pub level: Level,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1859,6 +1913,7 @@ pub struct __LogNotificationParamsBuilder {
     level: Option<Level>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LogNotificationParamsBuilder {
     type Output = LogNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1906,7 +1961,6 @@ impl serde::Serialize for LogNotificationParams {
 }
 impl LogNotificationParams {
     /// A `LogNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(level: Level) -> Self {
         Self {
             level,
@@ -1919,6 +1973,7 @@ impl __rt::SchemaType for LogNotificationParams {
         "LogNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LogNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1952,14 +2007,16 @@ impl __v::Validate for LogNotificationParams {
         }
     }
 }
+/// A client request: one of `ping` or `read` (dispatched on `method`).
+///
 /// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// [`PingRequest`]
+    /// `ping`: [`PingRequest`]
     PingRequest(PingRequest),
-    /// [`ReadRequest`]
+    /// `read`: [`ReadRequest`]
     ReadRequest(ReadRequest),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -1985,6 +2042,7 @@ impl __rt::SchemaType for ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<PingRequest as __p::Shape>::score(v), <ReadRequest as __p::Shape>::score(v)]
@@ -2005,6 +2063,7 @@ pub enum __ClientRequestBuilder {
     ReadRequest(__ReadRequestBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientRequestBuilder {
     type Output = ClientRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2042,6 +2101,7 @@ impl ClientRequest {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for ClientRequest {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a ClientRequest object, chosen by `method`";
@@ -2128,15 +2188,18 @@ impl ClientRequest {
         crate::rpc::ErrorResponse::method_not_found(self.id(), self.method())
     }
 }
+/// A client notification: [`LogNotification`].
 pub type ClientNotification = LogNotification;
+/// A client result: one of [`EmptyResult`] or [`ReadResult`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
-    /// [`EmptyResult`]
+    /// [`EmptyResult`] (an object)
     EmptyResult(EmptyResult),
-    /// [`ReadResult`]
+    /// [`ReadResult`] (with `text`)
     ReadResult(ReadResult),
 }
 impl serde::Serialize for ClientResult {
@@ -2158,6 +2221,7 @@ impl __rt::SchemaType for ClientResult {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClientResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<EmptyResult as __p::Shape>::score(v), <ReadResult as __p::Shape>::score(v)]
@@ -2178,6 +2242,7 @@ pub enum __ClientResultBuilder {
     EmptyResult(__ResultBuilder),
     ReadResult(__ReadResultBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ClientResultBuilder {
     type Output = ClientResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2201,6 +2266,7 @@ impl __p::Builder for __ClientResultBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for ClientResult {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a ClientResult object";
@@ -2273,6 +2339,7 @@ impl __v::Validate for ClientResult {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for ClientResult {
     const NAME: &'static str = "ClientResult";
     const NO_MEMBER: &'static str = "matches no member of ClientResult; expected EmptyResult (an object); ReadResult (with `text`)";
@@ -2328,10 +2395,12 @@ impl From<ReadResult> for ClientResult {
         Self::ReadResult(v)
     }
 }
+/// A text block object with the keys `type` and `text`.
 ///
 /// Always carries `"type": "text"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextBlock {
+    /// `text`: a string.
     pub text: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2344,6 +2413,7 @@ pub struct __TextBlockBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextBlockBuilder {
     type Output = TextBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2391,7 +2461,6 @@ impl serde::Serialize for TextBlock {
 }
 impl TextBlock {
     /// A `TextBlock` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
@@ -2404,6 +2473,7 @@ impl __rt::SchemaType for TextBlock {
         "TextBlock"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2454,10 +2524,12 @@ impl __v::Validate for TextBlock {
         }
     }
 }
+/// An image block object with the keys `type` and `data`.
 ///
 /// Always carries `"type": "image"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ImageBlock {
+    /// `data`: a string.
     pub data: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2470,6 +2542,7 @@ pub struct __ImageBlockBuilder {
     data: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ImageBlockBuilder {
     type Output = ImageBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2517,7 +2590,6 @@ impl serde::Serialize for ImageBlock {
 }
 impl ImageBlock {
     /// A `ImageBlock` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -2530,6 +2602,7 @@ impl __rt::SchemaType for ImageBlock {
         "ImageBlock"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ImageBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2580,10 +2653,12 @@ impl __v::Validate for ImageBlock {
         }
     }
 }
+/// An audio block object with the keys `type` and `data`.
 ///
 /// Always carries `"type": "audio"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AudioBlock {
+    /// `data`: a string.
     pub data: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -2596,6 +2671,7 @@ pub struct __AudioBlockBuilder {
     data: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AudioBlockBuilder {
     type Output = AudioBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2643,7 +2719,6 @@ impl serde::Serialize for AudioBlock {
 }
 impl AudioBlock {
     /// A `AudioBlock` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(data: impl Into<String>) -> Self {
         Self {
             data: data.into(),
@@ -2656,6 +2731,7 @@ impl __rt::SchemaType for AudioBlock {
         "AudioBlock"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for AudioBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -2713,9 +2789,9 @@ impl __v::Validate for AudioBlock {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Media {
-    /// [`TextBlock`]
+    /// `text`: [`TextBlock`]
     TextBlock(TextBlock),
-    /// [`ImageBlock`]
+    /// `image`: [`ImageBlock`]
     ImageBlock(ImageBlock),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -2741,6 +2817,7 @@ impl __rt::SchemaType for Media {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Media {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<TextBlock as __p::Shape>::score(v), <ImageBlock as __p::Shape>::score(v)]
@@ -2770,6 +2847,7 @@ pub enum __MediaBuilder {
     ImageBlock(__ImageBlockBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __MediaBuilder {
     type Output = Media;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2803,6 +2881,7 @@ impl Media {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for Media {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a Media object, chosen by `type`";
@@ -2860,14 +2939,16 @@ impl From<ImageBlock> for Media {
         Self::ImageBlock(v)
     }
 }
+/// A block: one of `text`, `image` or `audio` (dispatched on `type`).
+///
 /// Read by `type`, before any other field. A `type` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
-    /// [`Media`]
+    /// `text`, `image`: [`Media`]
     Media(Media),
-    /// [`AudioBlock`]
+    /// `audio`: [`AudioBlock`]
     AudioBlock(AudioBlock),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -2893,6 +2974,7 @@ impl __rt::SchemaType for Block {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Block {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<Media as __p::Shape>::score(v), <AudioBlock as __p::Shape>::score(v)]
@@ -2919,6 +3001,7 @@ pub enum __BlockBuilder {
     AudioBlock(__AudioBlockBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __BlockBuilder {
     type Output = Block;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2952,6 +3035,7 @@ impl Block {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for Block {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a Block object, chosen by `type`";
@@ -3025,12 +3109,14 @@ impl From<AudioBlock> for Block {
         Self::AudioBlock(v)
     }
 }
+/// A twice: one of [`AudioBlock`] or [`Block`] (dispatched on the keys present).
+///
 /// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`). `AudioBlock` is held by more than one variant, so it has none.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Twice {
-    /// [`AudioBlock`]
+    /// [`AudioBlock`] (with `type`: "audio", `data`)
     AudioBlock(AudioBlock),
     /// [`Block`]
     Block(Block),
@@ -3054,6 +3140,7 @@ impl __rt::SchemaType for Twice {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Twice {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<AudioBlock as __p::Shape>::score(v), <Block as __p::Shape>::score(v)]
@@ -3074,6 +3161,7 @@ pub enum __TwiceBuilder {
     AudioBlock(__AudioBlockBuilder),
     Block(__BlockBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __TwiceBuilder {
     type Output = Twice;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -3095,6 +3183,7 @@ impl __p::Builder for __TwiceBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for Twice {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a Twice object";
@@ -3142,6 +3231,7 @@ impl __v::Validate for Twice {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for Twice {
     const NAME: &'static str = "Twice";
     const NO_MEMBER: &'static str = "matches no member of Twice; expected AudioBlock (with `type`: \"audio\", `data`); Block (object)";
@@ -3237,6 +3327,7 @@ impl From<ImageBlock> for Twice {
 }
 /// An unknown resource.
 pub const RESOURCE_NOT_FOUND: i64 = -32002;
+#[doc(hidden)]
 impl __p::Tagged for LogNotification {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a LogNotification object";

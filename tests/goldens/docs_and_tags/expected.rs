@@ -3,7 +3,12 @@
 //! Golden case `docs_and_tags`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -50,6 +55,7 @@ pub struct __PositionBuilder {
     elevation: Option<__rt::Nullable<i64>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PositionBuilder {
     type Output = Position;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -112,7 +118,6 @@ impl serde::Serialize for Position {
 }
 impl Position {
     /// A `Position` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(latitude: serde_json::Number) -> Self {
         Self {
             latitude,
@@ -129,6 +134,7 @@ impl __rt::SchemaType for Position {
         "Position"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Position {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -222,6 +228,7 @@ impl __v::Validate for Position {
 /// Marked `@internal` in the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Marker {
+    /// `at`: [`Position`].
     pub at: Position,
     /// Short caption.
     pub label: String,
@@ -236,6 +243,7 @@ pub struct __MarkerBuilder {
     label: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MarkerBuilder {
     type Output = Marker;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -281,7 +289,6 @@ impl serde::Serialize for Marker {
 }
 impl Marker {
     /// A `Marker` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(at: Position, label: impl Into<String>) -> Self {
         Self {
             at,
@@ -295,6 +302,7 @@ impl __rt::SchemaType for Marker {
         "Marker"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Marker {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -340,6 +348,7 @@ impl __v::Validate for Marker {
         }
     }
 }
+/// A legacy: a string.
 #[deprecated = "deprecated in the schema"]
 pub type Legacy = String;
 /// Every request of this schema as `(method, request type, result type)`.

@@ -3,7 +3,12 @@
 //! Golden case `extends_many`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -11,6 +16,7 @@ pub const SCHEMA_LABEL: &str = "extends_many";
 /// Something with a name.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Named {
+    /// `name`: a string.
     pub name: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -22,6 +28,7 @@ pub struct __NamedBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NamedBuilder {
     type Output = Named;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -64,7 +71,6 @@ impl serde::Serialize for Named {
 }
 impl Named {
     /// A `Named` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -77,6 +83,7 @@ impl __rt::SchemaType for Named {
         "Named"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Named {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -113,6 +120,7 @@ impl __v::Validate for Named {
 /// Something that can be switched off.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Toggle {
+    /// `enabled`: a boolean.
     pub enabled: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -124,6 +132,7 @@ pub struct __ToggleBuilder {
     enabled: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToggleBuilder {
     type Output = Toggle;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -171,6 +180,7 @@ impl __rt::SchemaType for Toggle {
         "Toggle"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Toggle {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -211,6 +221,7 @@ impl __v::Validate for Toggle {
 /// Has a colour; the colour wins over `Named` if both define it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Coloured {
+    /// `colour`: a string.
     pub colour: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -222,6 +233,7 @@ pub struct __ColouredBuilder {
     colour: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ColouredBuilder {
     type Output = Coloured;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -264,7 +276,6 @@ impl serde::Serialize for Coloured {
 }
 impl Coloured {
     /// A `Coloured` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(colour: impl Into<String>) -> Self {
         Self {
             colour: colour.into(),
@@ -277,6 +288,7 @@ impl __rt::SchemaType for Coloured {
         "Coloured"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Coloured {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -313,9 +325,13 @@ impl __v::Validate for Coloured {
 /// A lamp: every base's fields, then its own.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Lamp {
+    /// `name`: a string.
     pub name: String,
+    /// `enabled`: a boolean.
     pub enabled: Option<bool>,
+    /// `colour`: a string.
     pub colour: String,
+    /// `watts`: an integer.
     pub watts: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -330,6 +346,7 @@ pub struct __LampBuilder {
     watts: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LampBuilder {
     type Output = Lamp;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -383,7 +400,6 @@ impl serde::Serialize for Lamp {
 }
 impl Lamp {
     /// A `Lamp` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>, colour: impl Into<String>, watts: i64) -> Self {
         Self {
             name: name.into(),
@@ -399,6 +415,7 @@ impl __rt::SchemaType for Lamp {
         "Lamp"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Lamp {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -3,16 +3,26 @@
 //! Golden case `extends_omit`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "extends_omit";
+/// A parcel object with the keys `sender`, `recipient`, `weight` and `fragile`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Parcel {
+    /// `sender`: a string.
     pub sender: String,
+    /// `recipient`: a string.
     pub recipient: String,
+    /// `weight`: an integer.
     pub weight: i64,
+    /// `fragile`: a boolean.
     pub fragile: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -27,6 +37,7 @@ pub struct __ParcelBuilder {
     fragile: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ParcelBuilder {
     type Output = Parcel;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -80,7 +91,6 @@ impl serde::Serialize for Parcel {
 }
 impl Parcel {
     /// A `Parcel` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         sender: impl Into<String>,
         recipient: impl Into<String>,
@@ -100,6 +110,7 @@ impl __rt::SchemaType for Parcel {
         "Parcel"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Parcel {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -172,8 +183,11 @@ impl __v::Validate for Parcel {
 /// A parcel without its addresses, for weighing only.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Sample {
+    /// `weight`: an integer.
     pub weight: i64,
+    /// `fragile`: a boolean.
     pub fragile: Option<bool>,
+    /// `scale`: a string.
     pub scale: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -187,6 +201,7 @@ pub struct __SampleBuilder {
     scale: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SampleBuilder {
     type Output = Sample;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -237,7 +252,6 @@ impl serde::Serialize for Sample {
 }
 impl Sample {
     /// A `Sample` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(weight: i64, scale: impl Into<String>) -> Self {
         Self {
             weight,
@@ -252,6 +266,7 @@ impl __rt::SchemaType for Sample {
         "Sample"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Sample {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

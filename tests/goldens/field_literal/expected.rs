@@ -3,15 +3,22 @@
 //! Golden case `field_literal`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "field_literal";
+/// A verdict object with the keys `stage` and `score`.
 ///
 /// Always carries `"stage": "final"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Verdict {
+    /// `score`: an integer.
     pub score: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24,6 +31,7 @@ pub struct __VerdictBuilder {
     score: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __VerdictBuilder {
     type Output = Verdict;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -71,7 +79,6 @@ impl serde::Serialize for Verdict {
 }
 impl Verdict {
     /// A `Verdict` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(score: i64) -> Self {
         Self {
             score,
@@ -84,6 +91,7 @@ impl __rt::SchemaType for Verdict {
         "Verdict"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Verdict {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -3,16 +3,24 @@
 //! Golden case `field_override`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "field_override";
+/// A shape object with the keys `kind`, `corners` and `colour`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Shape {
+    /// `kind`: a string.
     pub kind: String,
     /// How many corners; unknown for a generic shape.
     pub corners: Option<i64>,
+    /// `colour`: a string.
     pub colour: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -26,6 +34,7 @@ pub struct __ShapeBuilder {
     colour: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ShapeBuilder {
     type Output = Shape;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -78,7 +87,6 @@ impl serde::Serialize for Shape {
 }
 impl Shape {
     /// A `Shape` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(kind: impl Into<String>) -> Self {
         Self {
             kind: kind.into(),
@@ -93,6 +101,7 @@ impl __rt::SchemaType for Shape {
         "Shape"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Shape {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -161,7 +170,9 @@ impl __v::Validate for Shape {
 /// Always carries `"kind": "triangle"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Triangle {
+    /// `corners`: an integer.
     pub corners: i64,
+    /// `colour`: a string.
     pub colour: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -175,6 +186,7 @@ pub struct __TriangleBuilder {
     colour: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TriangleBuilder {
     type Output = Triangle;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -232,7 +244,6 @@ impl serde::Serialize for Triangle {
 }
 impl Triangle {
     /// A `Triangle` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(corners: i64) -> Self {
         Self {
             corners,
@@ -246,6 +257,7 @@ impl __rt::SchemaType for Triangle {
         "Triangle"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Triangle {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

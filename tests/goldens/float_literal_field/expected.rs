@@ -3,15 +3,22 @@
 //! Golden case `float_literal_field`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "float_literal_field";
+/// A versioned object with the keys `version` and `body`.
 ///
 /// Always carries `"version": 2.5`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Versioned {
+    /// `body`: a string.
     pub body: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24,6 +31,7 @@ pub struct __VersionedBuilder {
     body: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __VersionedBuilder {
     type Output = Versioned;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -76,7 +84,6 @@ impl serde::Serialize for Versioned {
 }
 impl Versioned {
     /// A `Versioned` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(body: impl Into<String>) -> Self {
         Self {
             body: body.into(),
@@ -89,6 +96,7 @@ impl __rt::SchemaType for Versioned {
         "Versioned"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Versioned {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -3,7 +3,12 @@
 //! Golden case `imports`: the imported module.
 //!
 //! Generated from `core.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -11,7 +16,9 @@ pub const SCHEMA_LABEL: &str = "imports_core";
 /// A thing the core module defines.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Widget {
+    /// `id`: a string.
     pub id: String,
+    /// `size`: an integer.
     pub size: Option<i64>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24,6 +31,7 @@ pub struct __WidgetBuilder {
     size: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __WidgetBuilder {
     type Output = Widget;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -71,7 +79,6 @@ impl serde::Serialize for Widget {
 }
 impl Widget {
     /// A `Widget` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: impl Into<String>) -> Self {
         Self {
             id: id.into(),
@@ -85,6 +92,7 @@ impl __rt::SchemaType for Widget {
         "Widget"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Widget {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -134,6 +142,7 @@ impl __v::Validate for Widget {
         }
     }
 }
+/// A colour: `"red"` or `"green"`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Colour {
     /// `"red"`
@@ -190,6 +199,7 @@ impl __rt::SchemaType for Colour {
         "Colour"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Colour {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()

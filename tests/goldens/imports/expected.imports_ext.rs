@@ -3,7 +3,12 @@
 //! Golden case `imports`: the importing module.
 //!
 //! Generated from `extension.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 pub use crate::imports_core::{Colour, Widget};
@@ -12,9 +17,13 @@ pub const SCHEMA_LABEL: &str = "imports_ext";
 /// An extension type that embeds and extends core types.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FancyWidget {
+    /// `id`: a string.
     pub id: String,
+    /// `size`: an integer.
     pub size: Option<i64>,
+    /// `hue`: [`Colour`].
     pub hue: crate::imports_core::Colour,
+    /// `sparkle`: a boolean.
     pub sparkle: bool,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -29,6 +38,7 @@ pub struct __FancyWidgetBuilder {
     sparkle: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __FancyWidgetBuilder {
     type Output = FancyWidget;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -82,7 +92,6 @@ impl serde::Serialize for FancyWidget {
 }
 impl FancyWidget {
     /// A `FancyWidget` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: impl Into<String>,
         hue: crate::imports_core::Colour,
@@ -102,6 +111,7 @@ impl __rt::SchemaType for FancyWidget {
         "FancyWidget"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for FancyWidget {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -171,8 +181,10 @@ impl __v::Validate for FancyWidget {
         }
     }
 }
+/// A shelf object with the key `widgets`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Shelf {
+    /// `widgets`: an array of [`Widget`].
     pub widgets: Vec<crate::imports_core::Widget>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -184,6 +196,7 @@ pub struct __ShelfBuilder {
     widgets: Option<Vec<crate::imports_core::Widget>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ShelfBuilder {
     type Output = Shelf;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -226,7 +239,6 @@ impl serde::Serialize for Shelf {
 }
 impl Shelf {
     /// A `Shelf` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(widgets: Vec<crate::imports_core::Widget>) -> Self {
         Self {
             widgets,
@@ -239,6 +251,7 @@ impl __rt::SchemaType for Shelf {
         "Shelf"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Shelf {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

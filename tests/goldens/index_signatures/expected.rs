@@ -3,7 +3,12 @@
 //! Golden case `index_signatures`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
@@ -12,6 +17,7 @@ pub const SCHEMA_LABEL: &str = "index_signatures";
 /// Anything goes beside `id`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Loose {
+    /// `id`: a string.
     pub id: String,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -23,6 +29,7 @@ pub struct __LooseBuilder {
     id: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LooseBuilder {
     type Output = Loose;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -65,7 +72,6 @@ impl serde::Serialize for Loose {
 }
 impl Loose {
     /// A `Loose` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: impl Into<String>) -> Self {
         Self {
             id: id.into(),
@@ -78,6 +84,7 @@ impl __rt::SchemaType for Loose {
         "Loose"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Loose {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -114,6 +121,7 @@ impl __v::Validate for Loose {
 /// Every other key holds a count.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Counts {
+    /// `total`: an integer.
     pub total: i64,
     /// Other keys, which the schema allows (index signature).
     pub extra: BTreeMap<String, i64>,
@@ -125,6 +133,7 @@ pub struct __CountsBuilder {
     total: Option<i64>,
     extra: BTreeMap<String, i64>,
 }
+#[doc(hidden)]
 impl __p::Builder for __CountsBuilder {
     type Output = Counts;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -167,7 +176,6 @@ impl serde::Serialize for Counts {
 }
 impl Counts {
     /// A `Counts` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(total: i64) -> Self {
         Self {
             total,
@@ -180,6 +188,7 @@ impl __rt::SchemaType for Counts {
         "Counts"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Counts {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -222,6 +231,7 @@ impl __v::Validate for Counts {
 }
 /// Only extra keys: a map from label to colour.
 pub type Palette = BTreeMap<String, String>;
+/// A holder object with the keys `settings` and `weights`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Holder {
     /// Free-form settings.
@@ -239,6 +249,7 @@ pub struct __HolderBuilder {
     weights: Option<BTreeMap<String, i64>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __HolderBuilder {
     type Output = Holder;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -286,7 +297,6 @@ impl serde::Serialize for Holder {
 }
 impl Holder {
     /// A `Holder` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(settings: __rt::JsonObject) -> Self {
         Self {
             settings,
@@ -300,6 +310,7 @@ impl __rt::SchemaType for Holder {
         "Holder"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Holder {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

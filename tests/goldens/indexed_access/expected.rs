@@ -3,15 +3,22 @@
 //! Golden case `indexed_access`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "indexed_access";
+/// A water order object with the keys `method` and `litres`.
 ///
 /// Always carries `"method": "garden/water"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WaterOrder {
+    /// `litres`: an integer.
     pub litres: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24,6 +31,7 @@ pub struct __WaterOrderBuilder {
     litres: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __WaterOrderBuilder {
     type Output = WaterOrder;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -76,7 +84,6 @@ impl serde::Serialize for WaterOrder {
 }
 impl WaterOrder {
     /// A `WaterOrder` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(litres: i64) -> Self {
         Self {
             litres,
@@ -89,6 +96,7 @@ impl __rt::SchemaType for WaterOrder {
         "WaterOrder"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for WaterOrder {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -139,10 +147,12 @@ impl __v::Validate for WaterOrder {
 pub const WATER_METHOD: &str = "garden/water";
 /// Declared with a literal type directly.
 pub const VERSION: &str = "1.2";
+/// A water log object with the keys `method` and `when`.
 ///
 /// Always carries `"method": "garden/water"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WaterLog {
+    /// `when`: a string.
     pub when: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -155,6 +165,7 @@ pub struct __WaterLogBuilder {
     when: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __WaterLogBuilder {
     type Output = WaterLog;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -207,7 +218,6 @@ impl serde::Serialize for WaterLog {
 }
 impl WaterLog {
     /// A `WaterLog` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(when: impl Into<String>) -> Self {
         Self {
             when: when.into(),
@@ -220,6 +230,7 @@ impl __rt::SchemaType for WaterLog {
         "WaterLog"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for WaterLog {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

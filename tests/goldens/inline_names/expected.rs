@@ -3,7 +3,12 @@
 //! Golden case `inline_names`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -11,6 +16,7 @@ pub const SCHEMA_LABEL: &str = "inline_names";
 /// Two inline types would both be called `CrateLid`; config renames one.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Crate {
+    /// `lid`: [`CrateLidShape`].
     pub lid: CrateLidShape,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -22,6 +28,7 @@ pub struct __CrateBuilder {
     lid: Option<CrateLidShape>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CrateBuilder {
     type Output = Crate;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -64,7 +71,6 @@ impl serde::Serialize for Crate {
 }
 impl Crate {
     /// A `Crate` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(lid: CrateLidShape) -> Self {
         Self {
             lid,
@@ -77,6 +83,7 @@ impl __rt::SchemaType for Crate {
         "Crate"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Crate {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -113,6 +120,7 @@ impl __v::Validate for Crate {
 /// The inline type of [`Crate`]`.lid`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CrateLidShape {
+    /// `hinged`: a boolean.
     pub hinged: bool,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -124,6 +132,7 @@ pub struct __CrateLidShapeBuilder {
     hinged: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CrateLidShapeBuilder {
     type Output = CrateLidShape;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -166,7 +175,6 @@ impl serde::Serialize for CrateLidShape {
 }
 impl CrateLidShape {
     /// A `CrateLidShape` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(hinged: bool) -> Self {
         Self {
             hinged,
@@ -179,6 +187,7 @@ impl __rt::SchemaType for CrateLidShape {
         "CrateLidShape"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CrateLidShape {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -212,8 +221,10 @@ impl __v::Validate for CrateLidShape {
         }
     }
 }
+/// A crate lid object with the key `colour`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CrateLid {
+    /// `colour`: a string.
     pub colour: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -225,6 +236,7 @@ pub struct __CrateLidBuilder {
     colour: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CrateLidBuilder {
     type Output = CrateLid;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -267,7 +279,6 @@ impl serde::Serialize for CrateLid {
 }
 impl CrateLid {
     /// A `CrateLid` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(colour: impl Into<String>) -> Self {
         Self {
             colour: colour.into(),
@@ -280,6 +291,7 @@ impl __rt::SchemaType for CrateLid {
         "CrateLid"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CrateLid {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -3,13 +3,20 @@
 //! Golden case `inline_objects`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "inline_objects";
+/// A circle object with the key `radius`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Circle {
+    /// `radius`: an integer.
     pub radius: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -21,6 +28,7 @@ pub struct __CircleBuilder {
     radius: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CircleBuilder {
     type Output = Circle;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -63,7 +71,6 @@ impl serde::Serialize for Circle {
 }
 impl Circle {
     /// A `Circle` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(radius: i64) -> Self {
         Self {
             radius,
@@ -76,6 +83,7 @@ impl __rt::SchemaType for Circle {
         "Circle"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Circle {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -112,8 +120,10 @@ impl __v::Validate for Circle {
         }
     }
 }
+/// A square object with the key `side`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Square {
+    /// `side`: an integer.
     pub side: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -125,6 +135,7 @@ pub struct __SquareBuilder {
     side: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SquareBuilder {
     type Output = Square;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -167,7 +178,6 @@ impl serde::Serialize for Square {
 }
 impl Square {
     /// A `Square` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(side: i64) -> Self {
         Self {
             side,
@@ -180,6 +190,7 @@ impl __rt::SchemaType for Square {
         "Square"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Square {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -216,6 +227,7 @@ impl __v::Validate for Square {
         }
     }
 }
+/// A drawing object with the keys `canvas`, `shapes` and `layers`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Drawing {
     /// Canvas size, written inline.
@@ -236,6 +248,7 @@ pub struct __DrawingBuilder {
     layers: Option<Vec<DrawingLayersItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __DrawingBuilder {
     type Output = Drawing;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -286,7 +299,6 @@ impl serde::Serialize for Drawing {
 }
 impl Drawing {
     /// A `Drawing` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(canvas: DrawingCanvas, shapes: Vec<DrawingShapesItem>) -> Self {
         Self {
             canvas,
@@ -301,6 +313,7 @@ impl __rt::SchemaType for Drawing {
         "Drawing"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Drawing {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -363,7 +376,9 @@ impl __v::Validate for Drawing {
 /// The inline type of [`Drawing`]`.canvas.margin`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DrawingCanvasMargin {
+    /// `x`: an integer.
     pub x: i64,
+    /// `y`: an integer.
     pub y: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -376,6 +391,7 @@ pub struct __DrawingCanvasMarginBuilder {
     y: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __DrawingCanvasMarginBuilder {
     type Output = DrawingCanvasMargin;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -426,7 +442,6 @@ impl serde::Serialize for DrawingCanvasMargin {
 }
 impl DrawingCanvasMargin {
     /// A `DrawingCanvasMargin` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(x: i64, y: i64) -> Self {
         Self {
             x,
@@ -440,6 +455,7 @@ impl __rt::SchemaType for DrawingCanvasMargin {
         "DrawingCanvasMargin"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for DrawingCanvasMargin {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -488,7 +504,9 @@ impl __v::Validate for DrawingCanvasMargin {
 /// The inline type of [`Drawing`]`.canvas`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DrawingCanvas {
+    /// `width`: an integer.
     pub width: i64,
+    /// `height`: an integer.
     pub height: i64,
     /// Nested once more.
     pub margin: Option<DrawingCanvasMargin>,
@@ -504,6 +522,7 @@ pub struct __DrawingCanvasBuilder {
     margin: Option<DrawingCanvasMargin>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __DrawingCanvasBuilder {
     type Output = DrawingCanvas;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -554,7 +573,6 @@ impl serde::Serialize for DrawingCanvas {
 }
 impl DrawingCanvas {
     /// A `DrawingCanvas` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(width: i64, height: i64) -> Self {
         Self {
             width,
@@ -569,6 +587,7 @@ impl __rt::SchemaType for DrawingCanvas {
         "DrawingCanvas"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for DrawingCanvas {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -635,9 +654,9 @@ impl __v::Validate for DrawingCanvas {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum DrawingShapesItem {
-    /// [`Circle`]
+    /// [`Circle`] (with `radius`)
     Circle(Circle),
-    /// [`Square`]
+    /// [`Square`] (with `side`)
     Square(Square),
 }
 impl serde::Serialize for DrawingShapesItem {
@@ -659,6 +678,7 @@ impl __rt::SchemaType for DrawingShapesItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for DrawingShapesItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<Circle as __p::Shape>::score(v), <Square as __p::Shape>::score(v)]
@@ -679,6 +699,7 @@ pub enum __DrawingShapesItemBuilder {
     Circle(__CircleBuilder),
     Square(__SquareBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __DrawingShapesItemBuilder {
     type Output = DrawingShapesItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -702,6 +723,7 @@ impl __p::Builder for __DrawingShapesItemBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for DrawingShapesItem {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a DrawingShapesItem object";
@@ -760,6 +782,7 @@ impl __v::Validate for DrawingShapesItem {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for DrawingShapesItem {
     const NAME: &'static str = "DrawingShapesItem";
     const NO_MEMBER: &'static str = "matches no member of DrawingShapesItem; expected Circle (with `radius`); Square (with `side`)";
@@ -816,7 +839,9 @@ impl From<Square> for DrawingShapesItem {
 /// The inline type of [`Drawing`]`.layers[]`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DrawingLayersItem {
+    /// `name`: a string.
     pub name: String,
+    /// `hidden`: a boolean.
     pub hidden: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -829,6 +854,7 @@ pub struct __DrawingLayersItemBuilder {
     hidden: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __DrawingLayersItemBuilder {
     type Output = DrawingLayersItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -878,7 +904,6 @@ impl serde::Serialize for DrawingLayersItem {
 }
 impl DrawingLayersItem {
     /// A `DrawingLayersItem` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -892,6 +917,7 @@ impl __rt::SchemaType for DrawingLayersItem {
         "DrawingLayersItem"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for DrawingLayersItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -3,14 +3,22 @@
 //! Golden case `intersection_alias`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "intersection_alias";
+/// A timestamps object with the keys `created` and `updated`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Timestamps {
+    /// `created`: a string.
     pub created: String,
+    /// `updated`: a string.
     pub updated: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -23,6 +31,7 @@ pub struct __TimestampsBuilder {
     updated: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TimestampsBuilder {
     type Output = Timestamps;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -70,7 +79,6 @@ impl serde::Serialize for Timestamps {
 }
 impl Timestamps {
     /// A `Timestamps` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(created: impl Into<String>) -> Self {
         Self {
             created: created.into(),
@@ -84,6 +92,7 @@ impl __rt::SchemaType for Timestamps {
         "Timestamps"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Timestamps {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -133,8 +142,10 @@ impl __v::Validate for Timestamps {
         }
     }
 }
+/// An owner object with the key `owner`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Owner {
+    /// `owner`: a string.
     pub owner: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -146,6 +157,7 @@ pub struct __OwnerBuilder {
     owner: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __OwnerBuilder {
     type Output = Owner;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -188,7 +200,6 @@ impl serde::Serialize for Owner {
 }
 impl Owner {
     /// A `Owner` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(owner: impl Into<String>) -> Self {
         Self {
             owner: owner.into(),
@@ -201,6 +212,7 @@ impl __rt::SchemaType for Owner {
         "Owner"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Owner {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -237,9 +249,13 @@ impl __v::Validate for Owner {
 /// A note carries both, plus its text.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Note {
+    /// `created`: a string.
     pub created: String,
+    /// `updated`: a string.
     pub updated: Option<String>,
+    /// `owner`: a string.
     pub owner: String,
+    /// `text`: a string.
     pub text: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -254,6 +270,7 @@ pub struct __NoteBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NoteBuilder {
     type Output = Note;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -307,7 +324,6 @@ impl serde::Serialize for Note {
 }
 impl Note {
     /// A `Note` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         created: impl Into<String>,
         owner: impl Into<String>,
@@ -327,6 +343,7 @@ impl __rt::SchemaType for Note {
         "Note"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Note {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

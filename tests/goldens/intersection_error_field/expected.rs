@@ -3,16 +3,26 @@
 //! Golden case `intersection_error_field`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "intersection_error_field";
+/// The schema's constant `OUT_OF_STOCK`: `-32050`.
 pub const OUT_OF_STOCK: i64 = -32050;
+/// An error object with the keys `code`, `message` and `data`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Error {
+    /// `code`: an integer.
     pub code: i64,
+    /// `message`: a string.
     pub message: String,
+    /// `data`: any JSON value.
     pub data: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -26,6 +36,7 @@ pub struct __ErrorBuilder {
     data: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ErrorBuilder {
     type Output = Error;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -76,7 +87,6 @@ impl serde::Serialize for Error {
 }
 impl Error {
     /// A `Error` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         Self {
             code,
@@ -91,6 +101,7 @@ impl __rt::SchemaType for Error {
         "Error"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Error {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -146,7 +157,9 @@ impl __v::Validate for Error {
 /// Sent when an order cannot be filled.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OrderFailed {
+    /// `id`: a string.
     pub id: String,
+    /// `error`: what went wrong.
     pub error: OrderFailedError,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -159,6 +172,7 @@ pub struct __OrderFailedBuilder {
     error: Option<OrderFailedError>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __OrderFailedBuilder {
     type Output = OrderFailed;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -204,7 +218,6 @@ impl serde::Serialize for OrderFailed {
 }
 impl OrderFailed {
     /// A `OrderFailed` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: impl Into<String>, error: OrderFailedError) -> Self {
         Self {
             id: id.into(),
@@ -218,6 +231,7 @@ impl __rt::SchemaType for OrderFailed {
         "OrderFailed"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for OrderFailed {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -268,6 +282,7 @@ impl __v::Validate for OrderFailed {
 pub struct OrderFailedErrorData {
     /// What ran out.
     pub item: String,
+    /// `restock`: a string.
     pub restock: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -280,6 +295,7 @@ pub struct __OrderFailedErrorDataBuilder {
     restock: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __OrderFailedErrorDataBuilder {
     type Output = OrderFailedErrorData;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -332,7 +348,6 @@ impl serde::Serialize for OrderFailedErrorData {
 }
 impl OrderFailedErrorData {
     /// A `OrderFailedErrorData` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(item: impl Into<String>) -> Self {
         Self {
             item: item.into(),
@@ -346,6 +361,7 @@ impl __rt::SchemaType for OrderFailedErrorData {
         "OrderFailedErrorData"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for OrderFailedErrorData {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -400,7 +416,9 @@ impl __v::Validate for OrderFailedErrorData {
 /// Always carries `"code": -32050`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OrderFailedError {
+    /// `message`: a string.
     pub message: String,
+    /// `data`: [`OrderFailedErrorData`].
     pub data: OrderFailedErrorData,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -414,6 +432,7 @@ pub struct __OrderFailedErrorBuilder {
     data: Option<OrderFailedErrorData>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __OrderFailedErrorBuilder {
     type Output = OrderFailedError;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -464,7 +483,6 @@ impl serde::Serialize for OrderFailedError {
 }
 impl OrderFailedError {
     /// A `OrderFailedError` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message: impl Into<String>, data: OrderFailedErrorData) -> Self {
         Self {
             message: message.into(),
@@ -478,6 +496,7 @@ impl __rt::SchemaType for OrderFailedError {
         "OrderFailedError"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for OrderFailedError {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -3,15 +3,23 @@
 //! Golden case `keyed_literal_sets`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "keyed_literal_sets";
+/// A scale object with the keys `type` and `title`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scale {
+    /// `type`: [`ScaleType`].
     pub r#type: ScaleType,
+    /// `title`: a string.
     pub title: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24,6 +32,7 @@ pub struct __ScaleBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ScaleBuilder {
     type Output = Scale;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -71,7 +80,6 @@ impl serde::Serialize for Scale {
 }
 impl Scale {
     /// A `Scale` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#type: ScaleType) -> Self {
         Self {
             r#type,
@@ -85,6 +93,7 @@ impl __rt::SchemaType for Scale {
         "Scale"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Scale {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -194,6 +203,7 @@ impl __rt::SchemaType for ScaleType {
         "ScaleType"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ScaleType {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -235,10 +245,12 @@ impl __v::Validate for ScaleType {
         let _ = &cx;
     }
 }
+/// A toggle object with the keys `type` and `title`.
 ///
 /// Always carries `"type": "boolean"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Toggle {
+    /// `title`: a string.
     pub title: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -251,6 +263,7 @@ pub struct __ToggleBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ToggleBuilder {
     type Output = Toggle;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -303,6 +316,7 @@ impl __rt::SchemaType for Toggle {
         "Toggle"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Toggle {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -357,10 +371,12 @@ impl __v::Validate for Toggle {
         }
     }
 }
+/// A text object with the keys `type` and `title`.
 ///
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Text {
+    /// `title`: a string.
     pub title: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -373,6 +389,7 @@ pub struct __TextBuilder {
     title: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextBuilder {
     type Output = Text;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -425,6 +442,7 @@ impl __rt::SchemaType for Text {
         "Text"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Text {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -479,10 +497,12 @@ impl __v::Validate for Text {
         }
     }
 }
+/// A choice object with the keys `type` and `enum`.
 ///
 /// Always carries `"type": "string"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Choice {
+    /// `enum`: an array of strings.
     pub r#enum: Vec<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -495,6 +515,7 @@ pub struct __ChoiceBuilder {
     r#enum: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ChoiceBuilder {
     type Output = Choice;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -542,7 +563,6 @@ impl serde::Serialize for Choice {
 }
 impl Choice {
     /// A `Choice` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         Self {
             r#enum,
@@ -555,6 +575,7 @@ impl __rt::SchemaType for Choice {
         "Choice"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Choice {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -616,13 +637,13 @@ impl __v::Validate for Choice {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Field {
-    /// [`Scale`]
+    /// [`Scale`] (with `type`)
     Scale(Scale),
-    /// [`Toggle`]
+    /// [`Toggle`] (with `type`: "boolean")
     Toggle(Toggle),
-    /// [`Text`]
+    /// [`Text`] (with `type`: "string")
     Text(Text),
-    /// [`Choice`]
+    /// [`Choice`] (with `type`: "string", `enum`)
     Choice(Choice),
 }
 impl serde::Serialize for Field {
@@ -648,6 +669,7 @@ impl __rt::SchemaType for Field {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Field {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -680,6 +702,7 @@ pub enum __FieldBuilder {
     Text(__TextBuilder),
     Choice(__ChoiceBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __FieldBuilder {
     type Output = Field;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -705,6 +728,7 @@ impl __p::Builder for __FieldBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for Field {
     const MEMBERS: usize = 4usize;
     const EXPECTING: &'static str = "a Field object";
@@ -756,6 +780,7 @@ impl __v::Validate for Field {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for Field {
     const NAME: &'static str = "Field";
     const NO_MEMBER: &'static str = "matches no member of Field; expected Scale (with `type`); Toggle (with `type`: \"boolean\"); Text (with `type`: \"string\"); Choice (with `type`: \"string\", `enum`)";
@@ -847,9 +872,12 @@ impl From<Choice> for Field {
         Self::Choice(v)
     }
 }
+/// A call object with the keys `id` and `op`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Call {
+    /// `id`: a string.
     pub id: String,
+    /// `op`: a string.
     pub op: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -862,6 +890,7 @@ pub struct __CallBuilder {
     op: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CallBuilder {
     type Output = Call;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -907,7 +936,6 @@ impl serde::Serialize for Call {
 }
 impl Call {
     /// A `Call` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: impl Into<String>, op: impl Into<String>) -> Self {
         Self {
             id: id.into(),
@@ -921,6 +949,7 @@ impl __rt::SchemaType for Call {
         "Call"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Call {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -969,10 +998,12 @@ impl __v::Validate for Call {
         }
     }
 }
+/// A signal object with the key `op`.
 ///
 /// The schema types `id` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Signal {
+    /// `op`: a string.
     pub op: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -984,6 +1015,7 @@ pub struct __SignalBuilder {
     op: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SignalBuilder {
     type Output = Signal;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1026,7 +1058,6 @@ impl serde::Serialize for Signal {
 }
 impl Signal {
     /// A `Signal` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(op: impl Into<String>) -> Self {
         Self {
             op: op.into(),
@@ -1039,6 +1070,7 @@ impl __rt::SchemaType for Signal {
         "Signal"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Signal {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1088,9 +1120,9 @@ impl __v::Validate for Signal {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Frame {
-    /// [`Call`]
+    /// [`Call`] (with `id`, `op`)
     Call(Call),
-    /// [`Signal`]
+    /// [`Signal`] (with `op`)
     Signal(Signal),
 }
 impl serde::Serialize for Frame {
@@ -1112,6 +1144,7 @@ impl __rt::SchemaType for Frame {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Frame {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<Call as __p::Shape>::score(v), <Signal as __p::Shape>::score(v)]
@@ -1132,6 +1165,7 @@ pub enum __FrameBuilder {
     Call(__CallBuilder),
     Signal(__SignalBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __FrameBuilder {
     type Output = Frame;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1153,6 +1187,7 @@ impl __p::Builder for __FrameBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for Frame {
     const MEMBERS: usize = 2usize;
     const EXPECTING: &'static str = "a Frame object";
@@ -1194,6 +1229,7 @@ impl __v::Validate for Frame {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for Frame {
     const NAME: &'static str = "Frame";
     const NO_MEMBER: &'static str = "matches no member of Frame; expected Call (with `id`, `op`); Signal (with `op`)";
@@ -1252,10 +1288,12 @@ impl From<Signal> for Frame {
         Self::Signal(v)
     }
 }
+/// An answer object with the keys `values` and `count`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Answer {
     /// Untagged, but configured as any number.
     pub values: Option<BTreeMap<String, AnswerValuesValue>>,
+    /// `count`: an integer.
     pub count: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1268,6 +1306,7 @@ pub struct __AnswerBuilder {
     count: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AnswerBuilder {
     type Output = Answer;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1315,7 +1354,6 @@ impl serde::Serialize for Answer {
 }
 impl Answer {
     /// A `Answer` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(count: i64) -> Self {
         Self {
             values: None,
@@ -1329,6 +1367,7 @@ impl __rt::SchemaType for Answer {
         "Answer"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Answer {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1388,9 +1427,9 @@ impl __v::Validate for Answer {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnswerValuesValue {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Number
+    /// A JSON number.
     Number(serde_json::Number),
 }
 impl serde::Serialize for AnswerValuesValue {
@@ -1412,6 +1451,7 @@ impl __rt::SchemaType for AnswerValuesValue {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for AnswerValuesValue {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <serde_json::Number as __p::Shape>::score(v)]
@@ -1547,9 +1587,12 @@ impl From<serde_json::Number> for AnswerValuesValue {
         Self::Number(v)
     }
 }
+/// A reply object with the keys `mode` and `data`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {
+    /// `mode`: [`ReplyMode`].
     pub mode: ReplyMode,
+    /// `data`: a string.
     pub data: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1562,6 +1605,7 @@ pub struct __ReplyBuilder {
     data: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReplyBuilder {
     type Output = Reply;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1607,7 +1651,6 @@ impl serde::Serialize for Reply {
 }
 impl Reply {
     /// A `Reply` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(mode: ReplyMode, data: impl Into<String>) -> Self {
         Self {
             mode,
@@ -1621,6 +1664,7 @@ impl __rt::SchemaType for Reply {
         "Reply"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Reply {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1726,6 +1770,7 @@ impl __rt::SchemaType for ReplyMode {
         "ReplyMode"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ReplyMode {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -1767,6 +1812,7 @@ impl __v::Validate for ReplyMode {
         let _ = &cx;
     }
 }
+/// A quick object with the key `mode`.
 ///
 /// Always carries `"mode": "instant"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -1781,6 +1827,7 @@ pub struct __QuickBuilder {
     __lit_mode: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __QuickBuilder {
     type Output = Quick;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1826,6 +1873,7 @@ impl __rt::SchemaType for Quick {
         "Quick"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Quick {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(v, &["mode"], &[], &[("mode", true, __p::Lit::Str("instant"))])
@@ -1857,8 +1905,10 @@ impl __v::Validate for Quick {
         }
     }
 }
+/// A note object with the key `note`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Note {
+    /// `note`: a string.
     pub note: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1870,6 +1920,7 @@ pub struct __NoteBuilder {
     note: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NoteBuilder {
     type Output = Note;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1917,6 +1968,7 @@ impl __rt::SchemaType for Note {
         "Note"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Note {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1964,11 +2016,11 @@ impl __v::Validate for Note {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// [`Reply`]
+    /// [`Reply`] (with `mode`, `data`)
     Reply(Reply),
-    /// [`Quick`]
+    /// [`Quick`] (with `mode`: "instant")
     Quick(Quick),
-    /// [`Note`]
+    /// [`Note`] (an object)
     Note(Note),
 }
 impl serde::Serialize for Outcome {
@@ -1992,6 +2044,7 @@ impl __rt::SchemaType for Outcome {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Outcome {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -2021,6 +2074,7 @@ pub enum __OutcomeBuilder {
     Quick(__QuickBuilder),
     Note(__NoteBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __OutcomeBuilder {
     type Output = Outcome;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -2044,6 +2098,7 @@ impl __p::Builder for __OutcomeBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for Outcome {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a Outcome object";
@@ -2113,6 +2168,7 @@ impl __v::Validate for Outcome {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for Outcome {
     const NAME: &'static str = "Outcome";
     const NO_MEMBER: &'static str = "matches no member of Outcome; expected Reply (with `mode`, `data`); Quick (with `mode`: \"instant\"); Note (an object)";

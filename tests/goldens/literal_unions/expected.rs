@@ -3,7 +3,12 @@
 //! Golden case `literal_unions`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -69,6 +74,7 @@ impl __rt::SchemaType for Size {
         "Size"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Size {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -169,6 +175,7 @@ impl __rt::SchemaType for Flavour {
         "Flavour"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Flavour {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()
@@ -201,9 +208,12 @@ impl __v::Validate for Flavour {
         let _ = &cx;
     }
 }
+/// A cone object with the keys `size`, `flavour` and `wrap`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cone {
+    /// `size`: [`Size`].
     pub size: Size,
+    /// `flavour`: [`Flavour`].
     pub flavour: Option<Flavour>,
     /// An inline closed union.
     pub wrap: ConeWrap,
@@ -219,6 +229,7 @@ pub struct __ConeBuilder {
     wrap: Option<ConeWrap>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ConeBuilder {
     type Output = Cone;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -269,7 +280,6 @@ impl serde::Serialize for Cone {
 }
 impl Cone {
     /// A `Cone` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(size: Size, wrap: ConeWrap) -> Self {
         Self {
             size,
@@ -284,6 +294,7 @@ impl __rt::SchemaType for Cone {
         "Cone"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Cone {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -400,6 +411,7 @@ impl __rt::SchemaType for ConeWrap {
         "ConeWrap"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ConeWrap {
     fn score(v: &serde_json::Value) -> Option<u32> {
         v.as_str()

@@ -3,15 +3,22 @@
 //! Golden case `nested_unions`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "nested_unions";
+/// An apple object with the keys `kind` and `crisp`.
 ///
 /// Always carries `"kind": "apple"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Apple {
+    /// `crisp`: a boolean.
     pub crisp: bool,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24,6 +31,7 @@ pub struct __AppleBuilder {
     crisp: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AppleBuilder {
     type Output = Apple;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -71,7 +79,6 @@ impl serde::Serialize for Apple {
 }
 impl Apple {
     /// A `Apple` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(crisp: bool) -> Self {
         Self {
             crisp,
@@ -84,6 +91,7 @@ impl __rt::SchemaType for Apple {
         "Apple"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Apple {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -130,6 +138,7 @@ impl __v::Validate for Apple {
         }
     }
 }
+/// A pear object with the key `kind`.
 ///
 /// Always carries `"kind": "pear"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -144,6 +153,7 @@ pub struct __PearBuilder {
     __lit_kind: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PearBuilder {
     type Output = Pear;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -189,6 +199,7 @@ impl __rt::SchemaType for Pear {
         "Pear"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Pear {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(v, &["kind"], &[], &[("kind", true, __p::Lit::Str("pear"))])
@@ -217,10 +228,12 @@ impl __v::Validate for Pear {
         }
     }
 }
+/// A carrot object with the keys `kind` and `length`.
 ///
 /// Always carries `"kind": "carrot"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Carrot {
+    /// `length`: an integer.
     pub length: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -233,6 +246,7 @@ pub struct __CarrotBuilder {
     length: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CarrotBuilder {
     type Output = Carrot;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -280,7 +294,6 @@ impl serde::Serialize for Carrot {
 }
 impl Carrot {
     /// A `Carrot` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(length: i64) -> Self {
         Self {
             length,
@@ -293,6 +306,7 @@ impl __rt::SchemaType for Carrot {
         "Carrot"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Carrot {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -339,14 +353,16 @@ impl __v::Validate for Carrot {
         }
     }
 }
+/// A fruit: one of `apple` or `pear` (dispatched on `kind`).
+///
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Fruit {
-    /// [`Apple`]
+    /// `apple`: [`Apple`]
     Apple(Apple),
-    /// [`Pear`]
+    /// `pear`: [`Pear`]
     Pear(Pear),
     /// An object whose `kind` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -372,6 +388,7 @@ impl __rt::SchemaType for Fruit {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Fruit {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<Apple as __p::Shape>::score(v), <Pear as __p::Shape>::score(v)]
@@ -392,6 +409,7 @@ pub enum __FruitBuilder {
     Pear(__PearBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __FruitBuilder {
     type Output = Fruit;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -425,6 +443,7 @@ impl Fruit {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for Fruit {
     const TAG: &'static str = "kind";
     const EXPECTING: &'static str = "a Fruit object, chosen by `kind`";
@@ -487,9 +506,9 @@ impl From<Pear> for Fruit {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Produce {
-    /// [`Fruit`]
+    /// `apple`, `pear`: [`Fruit`]
     Fruit(Fruit),
-    /// [`Carrot`]
+    /// `carrot`: [`Carrot`]
     Carrot(Carrot),
     /// An object whose `kind` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -515,6 +534,7 @@ impl __rt::SchemaType for Produce {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Produce {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<Fruit as __p::Shape>::score(v), <Carrot as __p::Shape>::score(v)]
@@ -535,6 +555,7 @@ pub enum __ProduceBuilder {
     Carrot(__CarrotBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ProduceBuilder {
     type Output = Produce;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -568,6 +589,7 @@ impl Produce {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for Produce {
     const TAG: &'static str = "kind";
     const EXPECTING: &'static str = "a Produce object, chosen by `kind`";
@@ -639,8 +661,10 @@ impl From<Carrot> for Produce {
         Self::Carrot(v)
     }
 }
+/// A basket object with the key `items`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Basket {
+    /// `items`: an array of [`Produce`].
     pub items: Vec<Produce>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -652,6 +676,7 @@ pub struct __BasketBuilder {
     items: Option<Vec<Produce>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __BasketBuilder {
     type Output = Basket;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -694,7 +719,6 @@ impl serde::Serialize for Basket {
 }
 impl Basket {
     /// A `Basket` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(items: Vec<Produce>) -> Self {
         Self {
             items,
@@ -707,6 +731,7 @@ impl __rt::SchemaType for Basket {
         "Basket"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Basket {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

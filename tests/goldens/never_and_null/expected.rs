@@ -3,15 +3,22 @@
 //! Golden case `never_and_null`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "never_and_null";
+/// An answer object with the keys `value`, `comment` and `parent`.
 ///
 /// The schema types `error` as `never`: the key must be absent. If present it is kept in `extra`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
+    /// `value`: a string.
     pub value: String,
     /// Present and `null` means "cleared"; absent means "unchanged".
     pub comment: Option<__rt::Nullable<String>>,
@@ -29,6 +36,7 @@ pub struct __AnswerBuilder {
     parent: Option<__rt::Nullable<i64>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __AnswerBuilder {
     type Output = Answer;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -79,7 +87,6 @@ impl serde::Serialize for Answer {
 }
 impl Answer {
     /// A `Answer` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(value: impl Into<String>, parent: __rt::Nullable<i64>) -> Self {
         Self {
             value: value.into(),
@@ -94,6 +101,7 @@ impl __rt::SchemaType for Answer {
         "Answer"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Answer {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -156,6 +164,7 @@ impl __v::Validate for Answer {
         }
     }
 }
+/// A maybe answer: [`Answer`] or `null`.
 pub type MaybeAnswer = __rt::Nullable<Answer>;
 /// Every request of this schema as `(method, request type, result type)`.
 pub const REQUESTS: &[(&str, &str, &str)] = &[];

@@ -3,7 +3,12 @@
 //! Golden case `number_literals`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -12,11 +17,14 @@ pub const SCHEMA_LABEL: &str = "number_literals";
 pub const MASK: i64 = 255;
 /// Written with a separator.
 pub const LIMIT: i64 = 1000;
+/// The schema's constant `NEGATIVE_HEX`: `-16`.
 pub const NEGATIVE_HEX: i64 = -16;
+/// A frame object with the keys `marker` and `size`.
 ///
 /// Always carries `"marker": 127`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Frame {
+    /// `size`: an integer.
     pub size: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -29,6 +37,7 @@ pub struct __FrameBuilder {
     size: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __FrameBuilder {
     type Output = Frame;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -81,7 +90,6 @@ impl serde::Serialize for Frame {
 }
 impl Frame {
     /// A `Frame` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(size: i64) -> Self {
         Self {
             size,
@@ -94,6 +102,7 @@ impl __rt::SchemaType for Frame {
         "Frame"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Frame {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -3,14 +3,21 @@
 //! Golden case `records`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "records";
+/// A seat object with the key `row`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Seat {
+    /// `row`: an integer.
     pub row: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -22,6 +29,7 @@ pub struct __SeatBuilder {
     row: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SeatBuilder {
     type Output = Seat;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -64,7 +72,6 @@ impl serde::Serialize for Seat {
 }
 impl Seat {
     /// A `Seat` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(row: i64) -> Self {
         Self {
             row,
@@ -77,6 +84,7 @@ impl __rt::SchemaType for Seat {
         "Seat"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Seat {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -110,6 +118,7 @@ impl __v::Validate for Seat {
         }
     }
 }
+/// A theatre object with the keys `seats`, `notes` and `sides`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Theatre {
     /// Seat by ticket code.
@@ -130,6 +139,7 @@ pub struct __TheatreBuilder {
     sides: Option<TheatreSides>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TheatreBuilder {
     type Output = Theatre;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -180,7 +190,6 @@ impl serde::Serialize for Theatre {
 }
 impl Theatre {
     /// A `Theatre` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(seats: BTreeMap<String, Seat>, sides: TheatreSides) -> Self {
         Self {
             seats,
@@ -195,6 +204,7 @@ impl __rt::SchemaType for Theatre {
         "Theatre"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Theatre {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -257,7 +267,9 @@ impl __v::Validate for Theatre {
 /// The inline type of [`Theatre`]`.sides`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TheatreSides {
+    /// `left`: a string.
     pub left: Option<String>,
+    /// `right`: a string.
     pub right: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -270,6 +282,7 @@ pub struct __TheatreSidesBuilder {
     right: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TheatreSidesBuilder {
     type Output = TheatreSides;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -322,6 +335,7 @@ impl __rt::SchemaType for TheatreSides {
         "TheatreSides"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TheatreSides {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

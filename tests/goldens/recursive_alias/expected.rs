@@ -3,7 +3,12 @@
 //! Golden case `recursive_alias`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
@@ -16,17 +21,17 @@ pub const SCHEMA_LABEL: &str = "recursive_alias";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
-    /// Boolean
+    /// A JSON boolean.
     Boolean(bool),
-    /// JsonArray
+    /// A JSON array: an array of [`Json`]
     JsonArray(Vec<Json>),
-    /// JsonMap
+    /// A JSON object: an object whose values are [`Json`]
     JsonMap(BTreeMap<String, Json>),
-    /// Null
+    /// A JSON null.
     Null(()),
 }
 impl serde::Serialize for Json {
@@ -56,6 +61,7 @@ impl __rt::SchemaType for Json {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Json {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -266,8 +272,11 @@ impl From<BTreeMap<String, Json>> for Json {
 /// A tree whose children are trees.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tree {
+    /// `label`: a string.
     pub label: String,
+    /// `children`: an array of [`Tree`].
     pub children: Option<Vec<Tree>>,
+    /// `payload`: [`Json`].
     pub payload: Option<Json>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -281,6 +290,7 @@ pub struct __TreeBuilder {
     payload: Option<Json>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TreeBuilder {
     type Output = Tree;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -333,7 +343,6 @@ impl serde::Serialize for Tree {
 }
 impl Tree {
     /// A `Tree` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(label: impl Into<String>) -> Self {
         Self {
             label: label.into(),
@@ -348,6 +357,7 @@ impl __rt::SchemaType for Tree {
         "Tree"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Tree {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

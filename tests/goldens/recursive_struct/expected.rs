@@ -3,7 +3,12 @@
 //! Golden case `recursive_struct`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -11,6 +16,7 @@ pub const SCHEMA_LABEL: &str = "recursive_struct";
 /// A category may sit under another one.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Category {
+    /// `name`: a string.
     pub name: String,
     /// The category this one sits under.
     pub parent: Option<Box<Category>>,
@@ -25,6 +31,7 @@ pub struct __CategoryBuilder {
     parent: Option<Box<Category>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CategoryBuilder {
     type Output = Category;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -72,7 +79,6 @@ impl serde::Serialize for Category {
 }
 impl Category {
     /// A `Category` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -86,6 +92,7 @@ impl __rt::SchemaType for Category {
         "Category"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Category {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -135,10 +142,12 @@ impl __v::Validate for Category {
         }
     }
 }
+/// A num object with the keys `kind` and `value`.
 ///
 /// Always carries `"kind": "num"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Num {
+    /// `value`: an integer.
     pub value: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -151,6 +160,7 @@ pub struct __NumBuilder {
     value: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NumBuilder {
     type Output = Num;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -198,7 +208,6 @@ impl serde::Serialize for Num {
 }
 impl Num {
     /// A `Num` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(value: i64) -> Self {
         Self {
             value,
@@ -211,6 +220,7 @@ impl __rt::SchemaType for Num {
         "Num"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Num {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -258,7 +268,9 @@ impl __v::Validate for Num {
 /// Always carries `"kind": "sum"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sum {
+    /// `left`: [`Expr`].
     pub left: Box<Expr>,
+    /// `right`: [`Expr`].
     pub right: Box<Expr>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -272,6 +284,7 @@ pub struct __SumBuilder {
     right: Option<Box<Expr>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SumBuilder {
     type Output = Sum;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -322,7 +335,6 @@ impl serde::Serialize for Sum {
 }
 impl Sum {
     /// A `Sum` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(left: Box<Expr>, right: Box<Expr>) -> Self {
         Self {
             left,
@@ -336,6 +348,7 @@ impl __rt::SchemaType for Sum {
         "Sum"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Sum {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -394,14 +407,16 @@ impl __v::Validate for Sum {
         }
     }
 }
+/// An expr: one of `num` or `sum` (dispatched on `kind`).
+///
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
-    /// [`Num`]
+    /// `num`: [`Num`]
     Num(Num),
-    /// [`Sum`]
+    /// `sum`: [`Sum`]
     Sum(Box<Sum>),
     /// An object whose `kind` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -427,6 +442,7 @@ impl __rt::SchemaType for Expr {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Expr {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<Num as __p::Shape>::score(v), <Box<Sum> as __p::Shape>::score(v)]
@@ -447,6 +463,7 @@ pub enum __ExprBuilder {
     Sum(__SumBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ExprBuilder {
     type Output = Expr;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -480,6 +497,7 @@ impl Expr {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for Expr {
     const TAG: &'static str = "kind";
     const EXPECTING: &'static str = "a Expr object, chosen by `kind`";

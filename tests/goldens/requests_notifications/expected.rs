@@ -3,14 +3,22 @@
 //! Golden case `requests_notifications`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "requests_notifications";
+/// A request object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -23,6 +31,7 @@ pub struct __RequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestBuilder {
     type Output = Request;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -70,7 +79,6 @@ impl serde::Serialize for Request {
 }
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -84,6 +92,7 @@ impl __rt::SchemaType for Request {
         "Request"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Request {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -133,9 +142,12 @@ impl __v::Validate for Request {
         }
     }
 }
+/// A notification object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Notification {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this notification.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -148,6 +160,7 @@ pub struct __NotificationBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __NotificationBuilder {
     type Output = Notification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -195,7 +208,6 @@ impl serde::Serialize for Notification {
 }
 impl Notification {
     /// A `Notification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -209,6 +221,7 @@ impl __rt::SchemaType for Notification {
         "Notification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Notification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -258,15 +271,18 @@ impl __v::Validate for Notification {
         }
     }
 }
+/// A result: a JSON object.
 ///
 /// The schema's `Result`, named `BaseResult` in Rust: a glob import would shadow `std::result::Result`.
 pub type BaseResult = __rt::JsonObject;
+/// An empty result: [`BaseResult`].
 pub type EmptyResult = BaseResult;
 /// Asks for the time; answered by `ClockResult` (by name).
 ///
 /// Always carries `"method": "clock/read"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClockRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -279,6 +295,7 @@ pub struct __ClockRequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClockRequestBuilder {
     type Output = ClockRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -336,6 +353,7 @@ impl __rt::SchemaType for ClockRequest {
         "ClockRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClockRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -386,8 +404,10 @@ impl __v::Validate for ClockRequest {
         }
     }
 }
+/// A clock result object with the key `now`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClockResult {
+    /// `now`: a string.
     pub now: String,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -399,6 +419,7 @@ pub struct __ClockResultBuilder {
     now: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClockResultBuilder {
     type Output = ClockResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -441,7 +462,6 @@ impl serde::Serialize for ClockResult {
 }
 impl ClockResult {
     /// A `ClockResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(now: impl Into<String>) -> Self {
         Self {
             now: now.into(),
@@ -454,6 +474,7 @@ impl __rt::SchemaType for ClockResult {
         "ClockResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClockResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -492,6 +513,7 @@ impl __v::Validate for ClockResult {
 /// Always carries `"method": "echo"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EchoRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -504,6 +526,7 @@ pub struct __EchoRequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EchoRequestBuilder {
     type Output = EchoRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -561,6 +584,7 @@ impl __rt::SchemaType for EchoRequest {
         "EchoRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for EchoRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -612,6 +636,7 @@ impl __v::Validate for EchoRequest {
 /// Always carries `"method": "notifications/clock/jumped"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClockJumpedNotification {
+    /// `params`: the parameters of this notification.
     pub params: ClockJumpedNotificationParams,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -624,6 +649,7 @@ pub struct __ClockJumpedNotificationBuilder {
     params: Option<ClockJumpedNotificationParams>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClockJumpedNotificationBuilder {
     type Output = ClockJumpedNotification;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -681,7 +707,6 @@ impl serde::Serialize for ClockJumpedNotification {
 }
 impl ClockJumpedNotification {
     /// A `ClockJumpedNotification` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(params: ClockJumpedNotificationParams) -> Self {
         Self {
             params,
@@ -694,6 +719,7 @@ impl __rt::SchemaType for ClockJumpedNotification {
         "ClockJumpedNotification"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClockJumpedNotification {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -748,6 +774,7 @@ impl __v::Validate for ClockJumpedNotification {
 /// The inline type of [`ClockJumpedNotification`]`.params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClockJumpedNotificationParams {
+    /// `by`: an integer.
     pub by: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -759,6 +786,7 @@ pub struct __ClockJumpedNotificationParamsBuilder {
     by: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ClockJumpedNotificationParamsBuilder {
     type Output = ClockJumpedNotificationParams;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -806,7 +834,6 @@ impl serde::Serialize for ClockJumpedNotificationParams {
 }
 impl ClockJumpedNotificationParams {
     /// A `ClockJumpedNotificationParams` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(by: i64) -> Self {
         Self {
             by,
@@ -819,6 +846,7 @@ impl __rt::SchemaType for ClockJumpedNotificationParams {
         "ClockJumpedNotificationParams"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ClockJumpedNotificationParams {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

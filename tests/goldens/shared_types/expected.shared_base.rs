@@ -3,14 +3,22 @@
 //! Golden case `shared_types`: the module shared with.
 //!
 //! Generated from `base.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "shared_base";
+/// A request object with the keys `method` and `params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Request {
+    /// `method`: the name of the method.
     pub method: String,
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -23,6 +31,7 @@ pub struct __RequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RequestBuilder {
     type Output = Request;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -70,7 +79,6 @@ impl serde::Serialize for Request {
 }
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(method: impl Into<String>) -> Self {
         Self {
             method: method.into(),
@@ -84,6 +92,7 @@ impl __rt::SchemaType for Request {
         "Request"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Request {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -133,13 +142,16 @@ impl __v::Validate for Request {
         }
     }
 }
+/// A result: a JSON object.
 ///
 /// The schema's `Result`, named `BaseResult` in Rust: a glob import would shadow `std::result::Result`.
 pub type BaseResult = __rt::JsonObject;
 /// A point; the same in both versions, docs aside.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Point {
+    /// `x`: an integer.
     pub x: i64,
+    /// `y`: an integer.
     pub y: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -152,6 +164,7 @@ pub struct __PointBuilder {
     y: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PointBuilder {
     type Output = Point;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -197,7 +210,6 @@ impl serde::Serialize for Point {
 }
 impl Point {
     /// A `Point` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(x: i64, y: i64) -> Self {
         Self {
             x,
@@ -211,6 +223,7 @@ impl __rt::SchemaType for Point {
         "Point"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Point {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -259,7 +272,9 @@ impl __v::Validate for Point {
 /// Changes in the next version: `label` becomes required.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Marker {
+    /// `at`: [`Point`].
     pub at: Point,
+    /// `label`: a string.
     pub label: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -272,6 +287,7 @@ pub struct __MarkerBuilder {
     label: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MarkerBuilder {
     type Output = Marker;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -319,7 +335,6 @@ impl serde::Serialize for Marker {
 }
 impl Marker {
     /// A `Marker` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(at: Point) -> Self {
         Self {
             at,
@@ -333,6 +348,7 @@ impl __rt::SchemaType for Marker {
         "Marker"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Marker {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -385,6 +401,7 @@ impl __v::Validate for Marker {
 /// The same text in both versions, but it holds `Marker`, which changes.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Layer {
+    /// `markers`: an array of [`Marker`].
     pub markers: Vec<Marker>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -396,6 +413,7 @@ pub struct __LayerBuilder {
     markers: Option<Vec<Marker>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LayerBuilder {
     type Output = Layer;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -438,7 +456,6 @@ impl serde::Serialize for Layer {
 }
 impl Layer {
     /// A `Layer` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(markers: Vec<Marker>) -> Self {
         Self {
             markers,
@@ -451,6 +468,7 @@ impl __rt::SchemaType for Layer {
         "Layer"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Layer {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -484,14 +502,16 @@ impl __v::Validate for Layer {
         }
     }
 }
+/// A shape: one of `dot` or `line` (dispatched on `kind`).
+///
 /// Read by `kind`, before any other field. A `kind` this schema does not define is kept in [`Unknown`](Self::Unknown).
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
-    /// [`Shape1`]
+    /// `dot`: [`Shape1`]
     Shape1(Shape1),
-    /// [`Shape2`]
+    /// `line`: [`Shape2`]
     Shape2(Shape2),
     /// An object whose `kind` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -517,6 +537,7 @@ impl __rt::SchemaType for Shape {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Shape {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<Shape1 as __p::Shape>::score(v), <Shape2 as __p::Shape>::score(v)]
@@ -537,6 +558,7 @@ pub enum __ShapeBuilder {
     Shape2(__Shape2Builder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __ShapeBuilder {
     type Output = Shape;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -570,6 +592,7 @@ impl Shape {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for Shape {
     const TAG: &'static str = "kind";
     const EXPECTING: &'static str = "a Shape object, chosen by `kind`";
@@ -630,6 +653,7 @@ impl From<Shape2> for Shape {
 /// Always carries `"kind": "dot"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Shape1 {
+    /// `at`: [`Point`].
     pub at: Point,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -642,6 +666,7 @@ pub struct __Shape1Builder {
     at: Option<Point>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __Shape1Builder {
     type Output = Shape1;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -689,7 +714,6 @@ impl serde::Serialize for Shape1 {
 }
 impl Shape1 {
     /// A `Shape1` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(at: Point) -> Self {
         Self {
             at,
@@ -702,6 +726,7 @@ impl __rt::SchemaType for Shape1 {
         "Shape1"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Shape1 {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -749,7 +774,9 @@ impl __v::Validate for Shape1 {
 /// Always carries `"kind": "line"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Shape2 {
+    /// `from`: [`Point`].
     pub from: Point,
+    /// `to`: [`Point`].
     pub to: Point,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -763,6 +790,7 @@ pub struct __Shape2Builder {
     to: Option<Point>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __Shape2Builder {
     type Output = Shape2;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -813,7 +841,6 @@ impl serde::Serialize for Shape2 {
 }
 impl Shape2 {
     /// A `Shape2` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(from: Point, to: Point) -> Self {
         Self {
             from,
@@ -827,6 +854,7 @@ impl __rt::SchemaType for Shape2 {
         "Shape2"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Shape2 {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -890,6 +918,7 @@ impl __v::Validate for Shape2 {
 /// Always carries `"method": "point/get"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PointRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -902,6 +931,7 @@ pub struct __PointRequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PointRequestBuilder {
     type Output = PointRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -959,6 +989,7 @@ impl __rt::SchemaType for PointRequest {
         "PointRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PointRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1005,8 +1036,10 @@ impl __v::Validate for PointRequest {
         }
     }
 }
+/// A point result object with the key `point`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PointResult {
+    /// `point`: [`Point`].
     pub point: Point,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1018,6 +1051,7 @@ pub struct __PointResultBuilder {
     point: Option<Point>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PointResultBuilder {
     type Output = PointResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1060,7 +1094,6 @@ impl serde::Serialize for PointResult {
 }
 impl PointResult {
     /// A `PointResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(point: Point) -> Self {
         Self {
             point,
@@ -1073,6 +1106,7 @@ impl __rt::SchemaType for PointResult {
         "PointResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PointResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1111,6 +1145,7 @@ impl __v::Validate for PointResult {
 /// Always carries `"method": "marker/get"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MarkerRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -1123,6 +1158,7 @@ pub struct __MarkerRequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MarkerRequestBuilder {
     type Output = MarkerRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1180,6 +1216,7 @@ impl __rt::SchemaType for MarkerRequest {
         "MarkerRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MarkerRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -1230,8 +1267,10 @@ impl __v::Validate for MarkerRequest {
         }
     }
 }
+/// A marker result object with the key `marker`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MarkerResult {
+    /// `marker`: [`Marker`].
     pub marker: Marker,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -1243,6 +1282,7 @@ pub struct __MarkerResultBuilder {
     marker: Option<Marker>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MarkerResultBuilder {
     type Output = MarkerResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -1285,7 +1325,6 @@ impl serde::Serialize for MarkerResult {
 }
 impl MarkerResult {
     /// A `MarkerResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(marker: Marker) -> Self {
         Self {
             marker,
@@ -1298,6 +1337,7 @@ impl __rt::SchemaType for MarkerResult {
         "MarkerResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MarkerResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

@@ -5,7 +5,12 @@
 //! Generated from `next.ts` (pinned in `schema/pins.toml`).
 //!
 //! 8 of this schema's 12 types are the same as [`crate::shared_base`]'s and are re-exported from there (they are compiled once; their docs link to that version's pages).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 #![allow(unused_imports)]
 #[doc(no_inline)]
 pub use crate::shared_base::{
@@ -20,7 +25,9 @@ pub const SCHEMA_LABEL: &str = "shared_next";
 /// Changes in the next version: `label` becomes required.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Marker {
+    /// `at`: [`Point`].
     pub at: Point,
+    /// `label`: a string.
     pub label: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -33,6 +40,7 @@ pub struct __MarkerBuilder {
     label: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MarkerBuilder {
     type Output = Marker;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -78,7 +86,6 @@ impl serde::Serialize for Marker {
 }
 impl Marker {
     /// A `Marker` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(at: Point, label: impl Into<String>) -> Self {
         Self {
             at,
@@ -92,6 +99,7 @@ impl __rt::SchemaType for Marker {
         "Marker"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Marker {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -140,6 +148,7 @@ impl __v::Validate for Marker {
 /// The same text in both versions, but it holds `Marker`, which changes.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Layer {
+    /// `markers`: an array of [`Marker`].
     pub markers: Vec<Marker>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -151,6 +160,7 @@ pub struct __LayerBuilder {
     markers: Option<Vec<Marker>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LayerBuilder {
     type Output = Layer;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -193,7 +203,6 @@ impl serde::Serialize for Layer {
 }
 impl Layer {
     /// A `Layer` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(markers: Vec<Marker>) -> Self {
         Self {
             markers,
@@ -206,6 +215,7 @@ impl __rt::SchemaType for Layer {
         "Layer"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Layer {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -244,6 +254,7 @@ impl __v::Validate for Layer {
 /// Always carries `"method": "marker/get"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MarkerRequest {
+    /// `params`: the parameters of this request.
     pub params: Option<__rt::JsonObject>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -256,6 +267,7 @@ pub struct __MarkerRequestBuilder {
     params: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MarkerRequestBuilder {
     type Output = MarkerRequest;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -313,6 +325,7 @@ impl __rt::SchemaType for MarkerRequest {
         "MarkerRequest"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MarkerRequest {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -363,8 +376,10 @@ impl __v::Validate for MarkerRequest {
         }
     }
 }
+/// A marker result object with the key `marker`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MarkerResult {
+    /// `marker`: [`Marker`].
     pub marker: Marker,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -376,6 +391,7 @@ pub struct __MarkerResultBuilder {
     marker: Option<Marker>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __MarkerResultBuilder {
     type Output = MarkerResult;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -418,7 +434,6 @@ impl serde::Serialize for MarkerResult {
 }
 impl MarkerResult {
     /// A `MarkerResult` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(marker: Marker) -> Self {
         Self {
             marker,
@@ -431,6 +446,7 @@ impl __rt::SchemaType for MarkerResult {
         "MarkerResult"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for MarkerResult {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

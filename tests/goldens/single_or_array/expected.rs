@@ -3,13 +3,20 @@
 //! Golden case `single_or_array`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "single_or_array";
+/// A recipient object with the key `address`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Recipient {
+    /// `address`: a string.
     pub address: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -21,6 +28,7 @@ pub struct __RecipientBuilder {
     address: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RecipientBuilder {
     type Output = Recipient;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -63,7 +71,6 @@ impl serde::Serialize for Recipient {
 }
 impl Recipient {
     /// A `Recipient` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(address: impl Into<String>) -> Self {
         Self {
             address: address.into(),
@@ -76,6 +83,7 @@ impl __rt::SchemaType for Recipient {
         "Recipient"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Recipient {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -109,6 +117,7 @@ impl __v::Validate for Recipient {
         }
     }
 }
+/// A letter object with the keys `to` and `tags`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Letter {
     /// One recipient, or several.
@@ -126,6 +135,7 @@ pub struct __LetterBuilder {
     tags: Option<LetterTags>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __LetterBuilder {
     type Output = Letter;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -173,7 +183,6 @@ impl serde::Serialize for Letter {
 }
 impl Letter {
     /// A `Letter` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(to: LetterTo) -> Self {
         Self {
             to,
@@ -187,6 +196,7 @@ impl __rt::SchemaType for Letter {
         "Letter"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Letter {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -243,9 +253,9 @@ impl __v::Validate for Letter {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LetterTo {
-    /// [`Recipient`]
+    /// A JSON object: [`Recipient`]
     Recipient(Recipient),
-    /// RecipientArray
+    /// A JSON array: an array of [`Recipient`]
     RecipientArray(Vec<Recipient>),
 }
 impl serde::Serialize for LetterTo {
@@ -267,6 +277,7 @@ impl __rt::SchemaType for LetterTo {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LetterTo {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<Recipient as __p::Shape>::score(v), <Vec<Recipient> as __p::Shape>::score(v)]
@@ -366,9 +377,9 @@ impl From<Vec<Recipient>> for LetterTo {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum LetterTags {
-    /// String
+    /// A JSON string.
     String(String),
-    /// StringArray
+    /// A JSON array: an array of strings
     StringArray(Vec<String>),
 }
 impl serde::Serialize for LetterTags {
@@ -390,6 +401,7 @@ impl __rt::SchemaType for LetterTags {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for LetterTags {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <Vec<String> as __p::Shape>::score(v)]

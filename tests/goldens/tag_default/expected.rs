@@ -3,7 +3,12 @@
 //! Golden case `tag_default`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -13,6 +18,7 @@ pub const SCHEMA_LABEL: &str = "tag_default";
 pub struct Done {
     /// Whether `"status": "done"` is present (the schema makes it optional).
     pub status: bool,
+    /// `output`: a string.
     pub output: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -25,6 +31,7 @@ pub struct __DoneBuilder {
     output: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __DoneBuilder {
     type Output = Done;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -79,7 +86,6 @@ impl serde::Serialize for Done {
 }
 impl Done {
     /// A `Done` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(output: impl Into<String>) -> Self {
         Self {
             status: false,
@@ -93,6 +99,7 @@ impl __rt::SchemaType for Done {
         "Done"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Done {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -132,10 +139,12 @@ impl __v::Validate for Done {
         }
     }
 }
+/// A pending object with the keys `status` and `retryAfter`.
 ///
 /// Always carries `"status": "pending"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Pending {
+    /// `retryAfter`: an integer.
     pub retry_after: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -148,6 +157,7 @@ pub struct __PendingBuilder {
     retry_after: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PendingBuilder {
     type Output = Pending;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -200,7 +210,6 @@ impl serde::Serialize for Pending {
 }
 impl Pending {
     /// A `Pending` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(retry_after: i64) -> Self {
         Self {
             retry_after,
@@ -213,6 +222,7 @@ impl __rt::SchemaType for Pending {
         "Pending"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Pending {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -266,9 +276,9 @@ impl __v::Validate for Pending {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    /// [`Done`]
+    /// `done`, no `status`: [`Done`]
     Done(Done),
-    /// [`Pending`]
+    /// `pending`: [`Pending`]
     Pending(Pending),
     /// An object whose `status` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -294,6 +304,7 @@ impl __rt::SchemaType for Answer {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Answer {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<Done as __p::Shape>::score(v), <Pending as __p::Shape>::score(v)]
@@ -314,6 +325,7 @@ pub enum __AnswerBuilder {
     Pending(__PendingBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __AnswerBuilder {
     type Output = Answer;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -347,6 +359,7 @@ impl Answer {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for Answer {
     const TAG: &'static str = "status";
     const EXPECTING: &'static str = "a Answer object, chosen by `status`";

@@ -3,15 +3,22 @@
 //! Golden case `tag_open_member`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "tag_open_member";
+/// An email object with the keys `channel` and `address`.
 ///
 /// Always carries `"channel": "email"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Email {
+    /// `address`: a string.
     pub address: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24,6 +31,7 @@ pub struct __EmailBuilder {
     address: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __EmailBuilder {
     type Output = Email;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -76,7 +84,6 @@ impl serde::Serialize for Email {
 }
 impl Email {
     /// A `Email` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(address: impl Into<String>) -> Self {
         Self {
             address: address.into(),
@@ -89,6 +96,7 @@ impl __rt::SchemaType for Email {
         "Email"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Email {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -135,10 +143,12 @@ impl __v::Validate for Email {
         }
     }
 }
+/// A sms object with the keys `channel` and `number`.
 ///
 /// Always carries `"channel": "sms"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Sms {
+    /// `number`: a string.
     pub number: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -151,6 +161,7 @@ pub struct __SmsBuilder {
     number: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SmsBuilder {
     type Output = Sms;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -203,7 +214,6 @@ impl serde::Serialize for Sms {
 }
 impl Sms {
     /// A `Sms` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(number: impl Into<String>) -> Self {
         Self {
             number: number.into(),
@@ -216,6 +226,7 @@ impl __rt::SchemaType for Sms {
         "Sms"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Sms {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -265,7 +276,9 @@ impl __v::Validate for Sms {
 /// Any other channel: the name is free text.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CustomChannel {
+    /// `channel`: a string.
     pub channel: String,
+    /// `target`: any JSON value.
     pub target: Option<serde_json::Value>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -278,6 +291,7 @@ pub struct __CustomChannelBuilder {
     target: Option<serde_json::Value>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CustomChannelBuilder {
     type Output = CustomChannel;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -325,7 +339,6 @@ impl serde::Serialize for CustomChannel {
 }
 impl CustomChannel {
     /// A `CustomChannel` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(channel: impl Into<String>) -> Self {
         Self {
             channel: channel.into(),
@@ -339,6 +352,7 @@ impl __rt::SchemaType for CustomChannel {
         "CustomChannel"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CustomChannel {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -381,16 +395,18 @@ impl __v::Validate for CustomChannel {
         }
     }
 }
+/// A contact: one of `email`, `sms` or any other (dispatched on `channel`).
+///
 /// Read by `channel`, before any other field.
 ///
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Contact {
-    /// [`Email`]
+    /// `email`: [`Email`]
     Email(Email),
-    /// [`Sms`]
+    /// `sms`: [`Sms`]
     Sms(Sms),
-    /// [`CustomChannel`]
+    /// any other `channel`: [`CustomChannel`]
     CustomChannel(CustomChannel),
 }
 impl serde::Serialize for Contact {
@@ -414,6 +430,7 @@ impl __rt::SchemaType for Contact {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Contact {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -442,6 +459,7 @@ pub enum __ContactBuilder {
     Sms(__SmsBuilder),
     CustomChannel(__CustomChannelBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __ContactBuilder {
     type Output = Contact;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -477,6 +495,7 @@ impl Contact {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for Contact {
     const TAG: &'static str = "channel";
     const EXPECTING: &'static str = "a Contact object, chosen by `channel`";

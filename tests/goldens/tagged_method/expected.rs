@@ -3,15 +3,22 @@
 //! Golden case `tagged_method`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "tagged_method";
+/// An open door object with the keys `method` and `door`.
 ///
 /// Always carries `"method": "door/open"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OpenDoor {
+    /// `door`: a string.
     pub door: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24,6 +31,7 @@ pub struct __OpenDoorBuilder {
     door: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __OpenDoorBuilder {
     type Output = OpenDoor;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -76,7 +84,6 @@ impl serde::Serialize for OpenDoor {
 }
 impl OpenDoor {
     /// A `OpenDoor` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(door: impl Into<String>) -> Self {
         Self {
             door: door.into(),
@@ -89,6 +96,7 @@ impl __rt::SchemaType for OpenDoor {
         "OpenDoor"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for OpenDoor {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -135,10 +143,12 @@ impl __v::Validate for OpenDoor {
         }
     }
 }
+/// A close door object with the keys `method`, `door` and `force`.
 ///
 /// Always carries `"method": "door/close"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CloseDoor {
+    /// `door`: a string.
     pub door: String,
     /// Slam it.
     pub force: Option<bool>,
@@ -154,6 +164,7 @@ pub struct __CloseDoorBuilder {
     force: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CloseDoorBuilder {
     type Output = CloseDoor;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -211,7 +222,6 @@ impl serde::Serialize for CloseDoor {
 }
 impl CloseDoor {
     /// A `CloseDoor` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(door: impl Into<String>) -> Self {
         Self {
             door: door.into(),
@@ -225,6 +235,7 @@ impl __rt::SchemaType for CloseDoor {
         "CloseDoor"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CloseDoor {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -287,6 +298,7 @@ impl __v::Validate for CloseDoor {
         }
     }
 }
+/// A ring bell object with the key `method`.
 ///
 /// Always carries `"method": "bell/ring"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -301,6 +313,7 @@ pub struct __RingBellBuilder {
     __lit_method: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __RingBellBuilder {
     type Output = RingBell;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -351,6 +364,7 @@ impl __rt::SchemaType for RingBell {
         "RingBell"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for RingBell {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -391,11 +405,11 @@ impl __v::Validate for RingBell {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum HouseCommand {
-    /// [`OpenDoor`]
+    /// `door/open`: [`OpenDoor`]
     OpenDoor(OpenDoor),
-    /// [`CloseDoor`]
+    /// `door/close`: [`CloseDoor`]
     CloseDoor(CloseDoor),
-    /// [`RingBell`]
+    /// `bell/ring`: [`RingBell`]
     RingBell(RingBell),
     /// An object whose `method` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -423,6 +437,7 @@ impl __rt::SchemaType for HouseCommand {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for HouseCommand {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -452,6 +467,7 @@ pub enum __HouseCommandBuilder {
     RingBell(__RingBellBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __HouseCommandBuilder {
     type Output = HouseCommand;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -488,6 +504,7 @@ impl HouseCommand {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for HouseCommand {
     const TAG: &'static str = "method";
     const EXPECTING: &'static str = "a HouseCommand object, chosen by `method`";

@@ -3,15 +3,22 @@
 //! Golden case `tagged_type`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "tagged_type";
+/// A text block object with the keys `type` and `text`.
 ///
 /// Always carries `"type": "text"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextBlock {
+    /// `text`: a string.
     pub text: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -24,6 +31,7 @@ pub struct __TextBlockBuilder {
     text: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TextBlockBuilder {
     type Output = TextBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -71,7 +79,6 @@ impl serde::Serialize for TextBlock {
 }
 impl TextBlock {
     /// A `TextBlock` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
@@ -84,6 +91,7 @@ impl __rt::SchemaType for TextBlock {
         "TextBlock"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TextBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -126,11 +134,14 @@ impl __v::Validate for TextBlock {
         }
     }
 }
+/// A picture block object with the keys `type`, `url` and `alt`.
 ///
 /// Always carries `"type": "picture"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PictureBlock {
+    /// `url`: a string.
     pub url: String,
+    /// `alt`: a string.
     pub alt: Option<String>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -144,6 +155,7 @@ pub struct __PictureBlockBuilder {
     alt: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PictureBlockBuilder {
     type Output = PictureBlock;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -196,7 +208,6 @@ impl serde::Serialize for PictureBlock {
 }
 impl PictureBlock {
     /// A `PictureBlock` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
@@ -210,6 +221,7 @@ impl __rt::SchemaType for PictureBlock {
         "PictureBlock"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PictureBlock {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -272,6 +284,7 @@ impl __v::Validate for PictureBlock {
         }
     }
 }
+/// A page object with the key `blocks`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Page {
     /// Blocks in reading order.
@@ -286,6 +299,7 @@ pub struct __PageBuilder {
     blocks: Option<Vec<PageBlocksItem>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __PageBuilder {
     type Output = Page;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -328,7 +342,6 @@ impl serde::Serialize for Page {
 }
 impl Page {
     /// A `Page` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(blocks: Vec<PageBlocksItem>) -> Self {
         Self {
             blocks,
@@ -341,6 +354,7 @@ impl __rt::SchemaType for Page {
         "Page"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Page {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -381,9 +395,9 @@ impl __v::Validate for Page {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PageBlocksItem {
-    /// [`TextBlock`]
+    /// `text`: [`TextBlock`]
     TextBlock(TextBlock),
-    /// [`PictureBlock`]
+    /// `picture`: [`PictureBlock`]
     PictureBlock(PictureBlock),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -409,6 +423,7 @@ impl __rt::SchemaType for PageBlocksItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for PageBlocksItem {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<TextBlock as __p::Shape>::score(v), <PictureBlock as __p::Shape>::score(v)]
@@ -429,6 +444,7 @@ pub enum __PageBlocksItemBuilder {
     PictureBlock(__PictureBlockBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __PageBlocksItemBuilder {
     type Output = PageBlocksItem;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -464,6 +480,7 @@ impl PageBlocksItem {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for PageBlocksItem {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a PageBlocksItem object, chosen by `type`";
@@ -534,9 +551,9 @@ impl From<PictureBlock> for PageBlocksItem {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
-    /// [`TextBlock`]
+    /// `text`: [`TextBlock`]
     TextBlock(TextBlock),
-    /// [`PictureBlock`]
+    /// `picture`: [`PictureBlock`]
     PictureBlock(PictureBlock),
     /// An object whose `type` this schema does not define, kept as received.
     Unknown(__rt::JsonObject),
@@ -562,6 +579,7 @@ impl __rt::SchemaType for Block {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Block {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<TextBlock as __p::Shape>::score(v), <PictureBlock as __p::Shape>::score(v)]
@@ -582,6 +600,7 @@ pub enum __BlockBuilder {
     PictureBlock(__PictureBlockBuilder),
     Unknown(__rt::JsonObject),
 }
+#[doc(hidden)]
 impl __p::Builder for __BlockBuilder {
     type Output = Block;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -615,6 +634,7 @@ impl Block {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Tagged for Block {
     const TAG: &'static str = "type";
     const EXPECTING: &'static str = "a Block object, chosen by `type`";

@@ -3,7 +3,12 @@
 //! Golden case `typeof_consts`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -12,7 +17,9 @@ pub const SCHEMA_LABEL: &str = "typeof_consts";
 pub const DIALECT: &str = "greenhouse/1";
 /// Sent when a sensor stops answering.
 pub const SENSOR_LOST: i64 = -40012;
+/// The schema's constant `RATIO`: `0.5`.
 pub const RATIO: f64 = 0.5;
+/// A hello object with the key `dialect`.
 ///
 /// Always carries `"dialect": "greenhouse/1"`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -27,6 +34,7 @@ pub struct __HelloBuilder {
     __lit_dialect: bool,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __HelloBuilder {
     type Output = Hello;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -77,6 +85,7 @@ impl __rt::SchemaType for Hello {
         "Hello"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Hello {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -114,10 +123,12 @@ impl __v::Validate for Hello {
         }
     }
 }
+/// A sensor lost object with the keys `code` and `sensor`.
 ///
 /// Always carries `"code": -40012`: checked when read, written by `Serialize`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SensorLost {
+    /// `sensor`: a string.
     pub sensor: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -130,6 +141,7 @@ pub struct __SensorLostBuilder {
     sensor: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __SensorLostBuilder {
     type Output = SensorLost;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -177,7 +189,6 @@ impl serde::Serialize for SensorLost {
 }
 impl SensorLost {
     /// A `SensorLost` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(sensor: impl Into<String>) -> Self {
         Self {
             sensor: sensor.into(),
@@ -190,6 +201,7 @@ impl __rt::SchemaType for SensorLost {
         "SensorLost"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for SensorLost {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(

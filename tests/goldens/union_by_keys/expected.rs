@@ -3,14 +3,22 @@
 //! Golden case `union_by_keys`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "union_by_keys";
+/// A by name object with the keys `name` and `exact`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ByName {
+    /// `name`: a string.
     pub name: String,
+    /// `exact`: a boolean.
     pub exact: Option<bool>,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -23,6 +31,7 @@ pub struct __ByNameBuilder {
     exact: Option<bool>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ByNameBuilder {
     type Output = ByName;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -70,7 +79,6 @@ impl serde::Serialize for ByName {
 }
 impl ByName {
     /// A `ByName` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -84,6 +92,7 @@ impl __rt::SchemaType for ByName {
         "ByName"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ByName {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -136,8 +145,10 @@ impl __v::Validate for ByName {
         }
     }
 }
+/// A by code object with the key `code`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ByCode {
+    /// `code`: a string.
     pub code: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -149,6 +160,7 @@ pub struct __ByCodeBuilder {
     code: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ByCodeBuilder {
     type Output = ByCode;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -191,7 +203,6 @@ impl serde::Serialize for ByCode {
 }
 impl ByCode {
     /// A `ByCode` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(code: impl Into<String>) -> Self {
         Self {
             code: code.into(),
@@ -204,6 +215,7 @@ impl __rt::SchemaType for ByCode {
         "ByCode"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ByCode {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -240,9 +252,12 @@ impl __v::Validate for ByCode {
         }
     }
 }
+/// A by range object with the keys `from` and `to`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ByRange {
+    /// `from`: an integer.
     pub from: i64,
+    /// `to`: an integer.
     pub to: i64,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -255,6 +270,7 @@ pub struct __ByRangeBuilder {
     to: Option<i64>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ByRangeBuilder {
     type Output = ByRange;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -300,7 +316,6 @@ impl serde::Serialize for ByRange {
 }
 impl ByRange {
     /// A `ByRange` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(from: i64, to: i64) -> Self {
         Self {
             from,
@@ -314,6 +329,7 @@ impl __rt::SchemaType for ByRange {
         "ByRange"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ByRange {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -369,11 +385,11 @@ impl __v::Validate for ByRange {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup {
-    /// [`ByName`]
+    /// [`ByName`] (with `name`)
     ByName(ByName),
-    /// [`ByCode`]
+    /// [`ByCode`] (with `code`)
     ByCode(ByCode),
-    /// [`ByRange`]
+    /// [`ByRange`] (with `from`, `to`)
     ByRange(ByRange),
 }
 impl serde::Serialize for Lookup {
@@ -397,6 +413,7 @@ impl __rt::SchemaType for Lookup {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Lookup {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -426,6 +443,7 @@ pub enum __LookupBuilder {
     ByCode(__ByCodeBuilder),
     ByRange(__ByRangeBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __LookupBuilder {
     type Output = Lookup;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -449,6 +467,7 @@ impl __p::Builder for __LookupBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for Lookup {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a Lookup object";
@@ -501,6 +520,7 @@ impl __v::Validate for Lookup {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for Lookup {
     const NAME: &'static str = "Lookup";
     const NO_MEMBER: &'static str = "matches no member of Lookup; expected ByName (with `name`); ByCode (with `code`); ByRange (with `from`, `to`)";

@@ -3,7 +3,12 @@
 //! Golden case `union_by_kind`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -15,9 +20,9 @@ pub const SCHEMA_LABEL: &str = "union_by_kind";
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TicketId {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
 }
 impl serde::Serialize for TicketId {
@@ -39,6 +44,7 @@ impl __rt::SchemaType for TicketId {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TicketId {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<String as __p::Shape>::score(v), <i64 as __p::Shape>::score(v)]
@@ -160,8 +166,10 @@ impl From<i64> for TicketId {
         Self::Integer(v)
     }
 }
+/// A flag object with the key `name`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Flag {
+    /// `name`: a string.
     pub name: String,
     /// Keys this schema does not define, kept as received so they are written back.
     pub extra: __rt::JsonObject,
@@ -173,6 +181,7 @@ pub struct __FlagBuilder {
     name: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __FlagBuilder {
     type Output = Flag;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -215,7 +224,6 @@ impl serde::Serialize for Flag {
 }
 impl Flag {
     /// A `Flag` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -228,6 +236,7 @@ impl __rt::SchemaType for Flag {
         "Flag"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Flag {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -268,15 +277,15 @@ impl __v::Validate for Flag {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Anything {
-    /// String
+    /// A JSON string.
     String(String),
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
-    /// Boolean
+    /// A JSON boolean.
     Boolean(bool),
-    /// StringArray
+    /// A JSON array: an array of strings
     StringArray(Vec<String>),
-    /// [`Flag`]
+    /// A JSON object: [`Flag`]
     Flag(Flag),
 }
 impl serde::Serialize for Anything {
@@ -304,6 +313,7 @@ impl __rt::SchemaType for Anything {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Anything {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -493,8 +503,10 @@ impl From<Flag> for Anything {
         Self::Flag(v)
     }
 }
+/// A ticket object with the keys `id` and `seat`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ticket {
+    /// `id`: [`TicketId`].
     pub id: TicketId,
     /// Inline, by kind.
     pub seat: Option<TicketSeat>,
@@ -509,6 +521,7 @@ pub struct __TicketBuilder {
     seat: Option<TicketSeat>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __TicketBuilder {
     type Output = Ticket;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -556,7 +569,6 @@ impl serde::Serialize for Ticket {
 }
 impl Ticket {
     /// A `Ticket` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: TicketId) -> Self {
         Self {
             id,
@@ -570,6 +582,7 @@ impl __rt::SchemaType for Ticket {
         "Ticket"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Ticket {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -626,9 +639,9 @@ impl __v::Validate for Ticket {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TicketSeat {
-    /// Integer
+    /// A JSON integer.
     Integer(i64),
-    /// String
+    /// A JSON string.
     String(String),
 }
 impl serde::Serialize for TicketSeat {
@@ -650,6 +663,7 @@ impl __rt::SchemaType for TicketSeat {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for TicketSeat {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [<i64 as __p::Shape>::score(v), <String as __p::Shape>::score(v)]

@@ -3,7 +3,12 @@
 //! Golden case `union_with_catch_all`.
 //!
 //! Generated from `input.ts` (pinned in `schema/pins.toml`).
-#![allow(deprecated, clippy::large_enum_variant, clippy::upper_case_acronyms)]
+#![allow(
+    deprecated,
+    clippy::large_enum_variant,
+    clippy::upper_case_acronyms,
+    clippy::too_many_arguments
+)]
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 /// How validation messages name this schema.
@@ -11,6 +16,7 @@ pub const SCHEMA_LABEL: &str = "union_with_catch_all";
 /// Any object: the catch-all member.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Reply {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this reply (keys follow the spec's `_meta` naming rules).
     pub meta: Option<__rt::JsonObject>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -22,6 +28,7 @@ pub struct __ReplyBuilder {
     meta: Option<__rt::JsonObject>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ReplyBuilder {
     type Output = Reply;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -69,6 +76,7 @@ impl __rt::SchemaType for Reply {
         "Reply"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for Reply {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -109,10 +117,14 @@ impl __v::Validate for Reply {
         }
     }
 }
+/// A list reply object with the keys `_meta`, `items` and `next`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListReply {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this list reply (keys follow the spec's `_meta` naming rules).
     pub meta: Option<__rt::JsonObject>,
+    /// `items`: an array of strings.
     pub items: Vec<String>,
+    /// `next`: a string.
     pub next: Option<String>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -126,6 +138,7 @@ pub struct __ListReplyBuilder {
     next: Option<String>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __ListReplyBuilder {
     type Output = ListReply;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -178,7 +191,6 @@ impl serde::Serialize for ListReply {
 }
 impl ListReply {
     /// A `ListReply` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(items: Vec<String>) -> Self {
         Self {
             meta: None,
@@ -193,6 +205,7 @@ impl __rt::SchemaType for ListReply {
         "ListReply"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for ListReply {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -259,10 +272,14 @@ impl __v::Validate for ListReply {
         }
     }
 }
+/// A count reply object with the keys `_meta`, `count` and `items`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CountReply {
+    /// `_meta`: metadata MCP reserves for protocol-level information about this count reply (keys follow the spec's `_meta` naming rules).
     pub meta: Option<__rt::JsonObject>,
+    /// `count`: an integer.
     pub count: i64,
+    /// `items`: an array of strings.
     pub items: Option<Vec<String>>,
     /// Other keys, which the schema allows (index signature).
     pub extra: __rt::JsonObject,
@@ -276,6 +293,7 @@ pub struct __CountReplyBuilder {
     items: Option<Vec<String>>,
     extra: __rt::JsonObject,
 }
+#[doc(hidden)]
 impl __p::Builder for __CountReplyBuilder {
     type Output = CountReply;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -328,7 +346,6 @@ impl serde::Serialize for CountReply {
 }
 impl CountReply {
     /// A `CountReply` with its required fields; the optional ones are absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(count: i64) -> Self {
         Self {
             meta: None,
@@ -343,6 +360,7 @@ impl __rt::SchemaType for CountReply {
         "CountReply"
     }
 }
+#[doc(hidden)]
 impl __p::Shape for CountReply {
     fn score(v: &serde_json::Value) -> Option<u32> {
         __p::score_object(
@@ -416,11 +434,11 @@ impl __v::Validate for CountReply {
 /// Every member type held once, also inside a nested union, converts into it (`From`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyReply {
-    /// [`Reply`]
+    /// [`Reply`] (an object)
     Reply(Reply),
-    /// [`ListReply`]
+    /// [`ListReply`] (with `items`)
     ListReply(ListReply),
-    /// [`CountReply`]
+    /// [`CountReply`] (with `count`)
     CountReply(CountReply),
 }
 impl serde::Serialize for AnyReply {
@@ -444,6 +462,7 @@ impl __rt::SchemaType for AnyReply {
         }
     }
 }
+#[doc(hidden)]
 impl __p::Shape for AnyReply {
     fn score(v: &serde_json::Value) -> Option<u32> {
         [
@@ -473,6 +492,7 @@ pub enum __AnyReplyBuilder {
     ListReply(__ListReplyBuilder),
     CountReply(__CountReplyBuilder),
 }
+#[doc(hidden)]
 impl __p::Builder for __AnyReplyBuilder {
     type Output = AnyReply;
     fn field<'de, S: __p::FieldSource<'de>>(
@@ -496,6 +516,7 @@ impl __p::Builder for __AnyReplyBuilder {
         )
     }
 }
+#[doc(hidden)]
 impl __p::Keyed for AnyReply {
     const MEMBERS: usize = 3usize;
     const EXPECTING: &'static str = "a AnyReply object";
@@ -572,6 +593,7 @@ impl __v::Validate for AnyReply {
         __v::keyed::<Self>(v, cx);
     }
 }
+#[doc(hidden)]
 impl __v::KeyedCheck for AnyReply {
     const NAME: &'static str = "AnyReply";
     const NO_MEMBER: &'static str = "matches no member of AnyReply; expected Reply (an object); ListReply (with `items`); CountReply (with `count`)";
