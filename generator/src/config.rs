@@ -10,9 +10,12 @@ pub struct Config {
     /// The module `latest` re-exports: the newest released protocol version.
     #[serde(default)]
     pub latest: Option<String>,
-    /// How doc tests name the generated crate (`mcp_schema` when unset).
+    /// How doc tests name the generated crate (the library name of `package` when unset).
     #[serde(default)]
     pub crate_name: Option<String>,
+    /// The generated crate's package name and version, written to its `Cargo.toml`.
+    #[serde(default)]
+    pub package: Package,
     /// Inputs in generation order; a module may only import from modules listed before it.
     #[serde(rename = "module")]
     pub modules: Vec<ModuleConfig>,
@@ -119,6 +122,29 @@ impl Config {
     /// Whether struct fields of this schema type are stored boxed.
     pub fn is_boxed(&self, type_name: &str) -> bool {
         self.boxed.iter().any(|b| b.types.iter().any(|t| t == type_name))
+    }
+}
+
+/// `[package]`: what users depend on. The library keeps the package's name (with `_`), so the
+/// import path is what the dependency line suggests.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Package {
+    pub name: String,
+    pub version: String,
+}
+
+impl Default for Package {
+    /// For configurations without `[package]` (golden cases), the project's own name.
+    fn default() -> Package {
+        Package { name: "mcp-schema".into(), version: "0.1.0".into() }
+    }
+}
+
+impl Package {
+    /// The library's name: the path users import.
+    pub fn lib_name(&self) -> String {
+        self.name.replace('-', "_")
     }
 }
 

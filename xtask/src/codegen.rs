@@ -26,52 +26,95 @@ pub fn run(root: &Path, check: bool) -> Result<(), String> {
     }
     let files = generator::generate(&inputs, &config).map_err(|d| d.to_string())?;
 
-    let out = root.join(OUT_DIR);
-    let mut stale = Vec::new();
-    for f in &files {
+    let summary = apply(&root.join(OUT_DIR), &files, check)?;
+    for line in &summary.lines {
+        println!("{line}");
+    }
+    if !summary.stale.is_empty() {
+        return Err(format!(
+            "codegen --check: {} generated file(s) differ from what the pinned inputs produce:\n  {}\nrun `cargo xtask codegen` and commit the result",
+            summary.stale.len(),
+            summary.stale.join("\n  ")
+        ));
+    }
+    println!("{summary}");
+    Ok(())
+}
+
+/// What one run did to `generated/`, counted per file so the closing line is true.
+#[derive(Debug, Default, PartialEq)]
+struct Summary {
+    check: bool,
+    written: usize,
+    unchanged: usize,
+    removed: usize,
+    /// `--check` only: files that would be written or removed.
+    stale: Vec<String>,
+    /// One line per file written or removed, in order.
+    lines: Vec<String>,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.check {
+            return write!(f, "codegen --check: {} files up to date", self.unchanged);
+        }
+        write!(f, "codegen: {} written, {} unchanged", self.written, self.unchanged)?;
+        if self.removed > 0 {
+            write!(f, ", {} removed", self.removed)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes (or, with `check`, compares) the generated files under `out`, and removes generated
+/// files the generator no longer produces (a module was removed).
+fn apply(out: &Path, files: &[generator::GeneratedFile], check: bool) -> Result<Summary, String> {
+    let mut summary = Summary { check, ..Summary::default() };
+    for f in files {
         let path = out.join(&f.path);
         let current = fs::read_to_string(&path).unwrap_or_default();
         if normalize(&current) == normalize(&f.contents) {
+            summary.unchanged += 1;
             continue;
         }
         let shown = format!("{OUT_DIR}/{}", f.path);
         if check {
-            stale.push(shown);
+            summary.stale.push(shown);
         } else {
             if let Some(dir) = path.parent() {
                 fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             }
             fs::write(&path, &f.contents).map_err(|e| format!("{}: {e}", path.display()))?;
-            println!("codegen: wrote {shown}");
+            summary.written += 1;
+            summary.lines.push(format!("codegen: wrote {shown}"));
         }
     }
-    // Generated files the generator no longer produces (a module was removed).
-    let produced: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+    let produced: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     if let Ok(entries) = fs::read_dir(out.join("src")) {
         let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         entries.sort();
         for path in entries {
             let rel = format!("src/{}", path.file_name().unwrap_or_default().to_string_lossy());
             let text = fs::read_to_string(&path).unwrap_or_default();
-            if text.contains(GENERATED_MARK) && !produced.contains(&rel) {
+            if text.contains(GENERATED_MARK) && !produced.contains(&rel.as_str()) {
                 if check {
-                    stale.push(format!("{OUT_DIR}/{rel} (no longer generated)"));
+                    summary.stale.push(format!("{OUT_DIR}/{rel} (no longer generated)"));
                 } else {
                     fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                    println!("codegen: removed {OUT_DIR}/{rel}");
+                    summary.removed += 1;
+                    summary.lines.push(format!("codegen: removed {OUT_DIR}/{rel}"));
                 }
             }
         }
     }
-    if !stale.is_empty() {
-        return Err(format!(
-            "codegen --check: {} generated file(s) differ from what the pinned inputs produce:\n  {}\nrun `cargo xtask codegen` and commit the result",
-            stale.len(),
-            stale.join("\n  ")
-        ));
-    }
-    println!("codegen: {} files {}", files.len(), if check { "up to date" } else { "written" });
-    Ok(())
+    Ok(summary)
+}
+
+/// The generated crate's package name (`[package]` in the configuration).
+pub fn package_name(root: &Path) -> Result<String, String> {
+    let text = fs::read_to_string(root.join(CONFIG)).map_err(|e| format!("{CONFIG}: {e}"))?;
+    Ok(Config::from_toml(&text)?.package.name)
 }
 
 /// The Cargo feature of every generated module, in configuration order.
@@ -82,4 +125,44 @@ pub fn module_features(root: &Path) -> Result<Vec<String>, String> {
 
 fn normalize(s: &str) -> String {
     s.replace("\r\n", "\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use generator::GeneratedFile;
+
+    fn file(path: &str, contents: &str) -> GeneratedFile {
+        GeneratedFile { path: path.into(), contents: contents.into() }
+    }
+
+    /// A second run over unchanged output says so, instead of counting every file as written.
+    #[test]
+    fn reports_written_and_unchanged_files() {
+        let out = std::env::temp_dir().join(format!("xtask-codegen-report-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&out);
+        let files = [file("Cargo.toml", "[package]\n"), file("src/a.rs", "// @generated by `cargo xtask codegen`\n")];
+
+        let first = apply(&out, &files, false).unwrap();
+        assert_eq!((first.written, first.unchanged), (2, 0));
+        assert_eq!(first.to_string(), "codegen: 2 written, 0 unchanged");
+
+        let again = apply(&out, &files, false).unwrap();
+        assert_eq!((again.written, again.unchanged), (0, 2));
+        assert_eq!(again.to_string(), "codegen: 0 written, 2 unchanged");
+        assert!(again.lines.is_empty());
+
+        let changed = [file("Cargo.toml", "[package]\nname = \"x\"\n"), files[1].clone()];
+        let check = apply(&out, &changed, true).unwrap();
+        assert_eq!(check.stale, ["generated/Cargo.toml"]);
+        let written = apply(&out, &changed, false).unwrap();
+        assert_eq!(written.to_string(), "codegen: 1 written, 1 unchanged");
+        assert_eq!(written.lines, ["codegen: wrote generated/Cargo.toml"]);
+
+        // A generated module the generator no longer produces is removed and counted.
+        let removed = apply(&out, &changed[..1], false).unwrap();
+        assert_eq!(removed.to_string(), "codegen: 0 written, 1 unchanged, 1 removed");
+        assert!(!out.join("src/a.rs").exists());
+        let _ = fs::remove_dir_all(&out);
+    }
 }

@@ -3,6 +3,8 @@
 mod codegen;
 mod schema_tools;
 mod outdated;
+mod release;
+mod summary;
 mod sync;
 
 use std::path::{Path, PathBuf};
@@ -66,17 +68,39 @@ pub fn schema_sync(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The one command CI and the README use: inputs, drift, each feature alone,
-/// warning-free docs for each of those and for the default and all features, then every test.
+/// The one command CI and the README use: inputs, drift, each feature alone, warning-free docs
+/// for each of those and for the default and all features, the release packages, every test, then
+/// the conformance suite. Ends with one `N passed, N failed` line over all of them (each cargo test
+/// binary prints its own, the last of which may be a doc test binary's `0 passed`).
 fn test(root: &Path) -> Result<(), String> {
+    let mut tally = summary::Tally::default();
+    let result = test_steps(root, &mut tally);
+    if let Err(e) = &result {
+        eprintln!("{e}");
+        tally.failed += 1;
+    }
+    println!("{}", tally.closing_line());
+    if tally.failed == 0 {
+        Ok(())
+    } else {
+        Err(format!("xtask test: {} failed", tally.failed))
+    }
+}
+
+/// The steps of `test`. A failure before `cargo test` stops the run (later steps would test stale
+/// or broken code); from there on every group runs and its counts are added up.
+fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
     codegen::run(root, true)?;
+    tally.step_passed();
+    let lib = codegen::package_name(root)?;
     let mut features = vec![String::new()];
     features.extend(codegen::module_features(root)?);
     for f in &features {
         let shown = if f.is_empty() { "no features".to_string() } else { format!("feature {f} alone") };
-        cargo(root, &["check", "--quiet", "-p", "mcp-schema", "--no-default-features", "--features", f], &[])
+        cargo(root, &["check", "--quiet", "-p", &lib, "--no-default-features", "--features", f], &[])
             .map_err(|e| format!("{shown}: {e}"))?;
-        println!("check: mcp-schema with {shown} compiles");
+        println!("check: {lib} with {shown} compiles");
+        tally.step_passed();
     }
     // A doc link can resolve under one feature set and not another, so each gets its own doc build.
     let mut doc_sets: Vec<(String, Vec<&str>)> = features
@@ -89,34 +113,39 @@ fn test(root: &Path) -> Result<(), String> {
     doc_sets.push(("default features".to_string(), vec![]));
     doc_sets.push(("all features".to_string(), vec!["--all-features"]));
     for (shown, flags) in &doc_sets {
-        let mut args = vec!["doc", "--quiet", "-p", "mcp-schema", "--no-deps"];
+        let mut args = vec!["doc", "--quiet", "-p", &lib, "--no-deps"];
         args.extend(flags);
         cargo(root, &args, &[("RUSTDOCFLAGS", "-D warnings")]).map_err(|e| format!("docs with {shown}: {e}"))?;
-        println!("doc: mcp-schema docs with {shown} build without warnings");
+        println!("doc: {lib} docs with {shown} build without warnings");
+        tally.step_passed();
     }
-    cargo(root, &["test", "--workspace", "--all-features", "--no-fail-fast"], &[])?;
-    conformance(root)
+    release::dry_run(root, &lib)?;
+    tally.step_passed();
+
+    let tests = summary::run_counted(root, cargo_command(root).args(["test", "--workspace", "--all-features", "--no-fail-fast"]))?;
+    tally.add_cargo_test(&tests);
+    let conformance = conformance(root)?;
+    tally.add_group("conformance", &conformance);
+    Ok(())
 }
 
 /// The official conformance suite (pinned in `examples/conformance/suite`) against the example
 /// server and client; needs npm, which installs the suite and the Node it runs on.
-fn conformance(root: &Path) -> Result<(), String> {
+fn conformance(root: &Path) -> Result<summary::Output, String> {
     let script = root.join("examples/conformance/run.sh");
-    let status = Command::new("bash")
-        .arg(&script)
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("could not run {}: {e}", script.display()))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err("the conformance suite failed (see the FAIL lines above)".to_string())
-    }
+    let mut cmd = Command::new("bash");
+    cmd.arg(&script).current_dir(root);
+    summary::run_counted(root, &mut cmd).map_err(|e| format!("could not run {}: {e}", script.display()))
+}
+
+fn cargo_command(root: &Path) -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(root);
+    cmd
 }
 
 fn cargo(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .current_dir(root)
+    let status = cargo_command(root)
         .args(args)
         .envs(env.iter().copied())
         .status()

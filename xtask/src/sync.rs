@@ -427,11 +427,49 @@ pub fn sync_from(workspace_root: &Path, from: FetchFrom) -> Result<SyncReport, S
     sync_pins(workspace_root, &pins, from)
 }
 
+/// Where raw files of `kind = "git"` sources are downloaded from: `<base>/<owner>/<repo>/<commit>/<path>`.
+const GIT_RAW_BASE: &str = "https://raw.githubusercontent.com";
+/// Overrides [`GIT_RAW_BASE`] (a proxy of GitHub's raw files, or an unreachable address to try the
+/// error a machine without network gets).
+pub const GIT_RAW_BASE_ENV: &str = "MCP_SCHEMA_GIT_RAW_BASE";
+
 /// Like [`sync_from`] with already-loaded pins.
 pub fn sync_pins(
     workspace_root: &Path,
     pins: &Pins,
     from: FetchFrom,
+) -> Result<SyncReport, SyncError> {
+    let base = match std::env::var(GIT_RAW_BASE_ENV) {
+        Ok(b) if !b.is_empty() => b,
+        _ => GIT_RAW_BASE.to_string(),
+    };
+    let upstream = workspace_root.join(UPSTREAM_DIR);
+    let existed = upstream.exists();
+    let result = sync_pins_at(workspace_root, pins, from, base.trim_end_matches('/'));
+    // A first sync that fetched nothing leaves no empty `upstream/` behind.
+    if result.is_err() && !existed {
+        remove_empty_dirs(&upstream);
+    }
+    result
+}
+
+/// Removes `dir` and the directories under it when they hold no file.
+fn remove_empty_dirs(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                remove_empty_dirs(&e.path());
+            }
+        }
+    }
+    let _ = fs::remove_dir(dir);
+}
+
+fn sync_pins_at(
+    workspace_root: &Path,
+    pins: &Pins,
+    from: FetchFrom,
+    git_raw_base: &str,
 ) -> Result<SyncReport, SyncError> {
     pins.validate()?;
     let upstream = workspace_root.join(UPSTREAM_DIR);
@@ -478,7 +516,7 @@ pub fn sync_pins(
                 }
                 let stage = staging.as_ref().unwrap();
                 match source.kind {
-                    SourceKind::Git => fetch_git(source, &needed, stage)?,
+                    SourceKind::Git => fetch_git(source, &needed, stage, git_raw_base)?,
                     SourceKind::Npm => fetch_npm(source, &needed, stage)?,
                 }
             }
@@ -644,7 +682,7 @@ impl Drop for Staging {
 
 type Fetched<'a> = Vec<(&'a PinnedFile, Result<(Vec<u8>, String), FileProblem>)>;
 
-const NO_NETWORK_HINT: &str = "or set MCP_SCHEMA_MIRROR=<dir> to copy the pinned files from a local mirror laid out like upstream/";
+const NO_NETWORK_HINT: &str = "or set MCP_SCHEMA_MIRROR=<dir> to copy the pinned files from a local mirror laid out like upstream/ (a copy of upstream/ from a machine where `cargo xtask schema sync` ran)";
 
 /// Run a tool, mapping "not installed" and non-zero exit to helpful errors.
 fn run_tool(
@@ -689,6 +727,7 @@ fn fetch_git<'a>(
     source: &PinnedSource,
     needed: &[&'a PinnedFile],
     stage: &Staging,
+    raw_base: &str,
 ) -> Result<Fetched<'a>, SyncError> {
     let repo = github_owner_repo(source.repository.as_deref().unwrap_or_default())
         .map_err(SyncError::Pins)?;
@@ -697,10 +736,7 @@ fn fetch_git<'a>(
     let mut config = String::new();
     let mut urls = Vec::new();
     for (i, f) in needed.iter().enumerate() {
-        let url = format!(
-            "https://raw.githubusercontent.com/{repo}/{commit}/{}",
-            f.path
-        );
+        let url = format!("{raw_base}/{repo}/{commit}/{}", f.path);
         config.push_str(&format!(
             "url = {}\noutput = {}\n",
             curl_quote(&url),
@@ -710,7 +746,7 @@ fn fetch_git<'a>(
     }
     let config_path = dir.join("curl.config");
     fs::write(&config_path, config).map_err(|e| SyncError::io(&config_path, e))?;
-    run_tool(
+    let fetched = run_tool(
         Command::new("curl")
             .args([
                 "-fsSL",
@@ -724,7 +760,29 @@ fn fetch_git<'a>(
             .arg(&config_path),
         "curl",
         "install curl (e.g. `apt-get install curl`)",
-    )?;
+    );
+    if let Err(SyncError::Tool(msg)) = fetched {
+        // curl stops at the first file it cannot get (`--fail-early`): name it and its URL.
+        let missing: Vec<_> = needed
+            .iter()
+            .zip(&urls)
+            .enumerate()
+            .filter(|(i, _)| !dir.join(i.to_string()).is_file())
+            .map(|(_, fu)| fu)
+            .collect();
+        let Some((file, url)) = missing.first() else {
+            return Err(SyncError::Tool(msg));
+        };
+        let more = match missing.len() - 1 {
+            0 => String::new(),
+            n => format!(" (and {n} more file(s) of source `{}` not fetched)", source.name),
+        };
+        return Err(SyncError::Tool(format!(
+            "schema sync: could not fetch {UPSTREAM_DIR}/{} from {url}{more}\n{msg}",
+            file.dest
+        )));
+    }
+    fetched?;
     Ok(needed
         .iter()
         .zip(urls)
@@ -760,7 +818,18 @@ fn fetch_npm<'a>(
             .current_dir(&dir),
         "npm",
         "install Node.js/npm (https://nodejs.org)",
-    )?;
+    )
+    .map_err(|e| match e {
+        SyncError::Tool(msg) => SyncError::Tool(format!(
+            "schema sync: could not fetch {UPSTREAM_DIR}/{} from the npm package {spec} (`npm pack {spec}`){}\n{msg}",
+            needed[0].dest,
+            match needed.len() - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more pinned file(s) from it)"),
+            }
+        )),
+        other => other,
+    })?;
     let tarballs: Vec<PathBuf> = fs::read_dir(&dir)
         .map_err(|e| SyncError::io(&dir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -1229,6 +1298,27 @@ mod tests {
         pin_from(&root.0, &mirror.0).unwrap();
         assert_eq!(fs::read_to_string(root.0.join(PINS_FILE)).unwrap(), before);
         assert_eq!(sync_from(&root.0, mirror_of(&mirror)).unwrap().fetched, 4);
+    }
+
+    /// Without network and without a mirror, the error names the first file and the URL it could
+    /// not fetch, and a first sync leaves no empty `upstream/` behind.
+    #[test]
+    fn unreachable_network_names_file_and_url_and_leaves_no_upstream() {
+        let (root, _mirror) = fixture();
+        let pins = Pins::load(&root.0).unwrap();
+        // A loopback port nothing listens on: refused at once, no traffic leaves the machine.
+        let base = "https://127.0.0.1:9";
+        std::env::set_var(GIT_RAW_BASE_ENV, base);
+        let err = sync_pins(&root.0, &pins, FetchFrom::Network);
+        std::env::remove_var(GIT_RAW_BASE_ENV);
+        let err = err.unwrap_err().to_string();
+        let url = format!("{base}/example/spec/0123456789abcdef0123456789abcdef01234567/schema/v1/examples/A/a.json");
+        assert!(
+            err.contains(&format!("could not fetch upstream/spec/schema/v1/examples/A/a.json from {url} (and 1 more file(s) of source `spec`")),
+            "{err}"
+        );
+        assert!(err.contains("MCP_SCHEMA_MIRROR"), "{err}");
+        assert!(!root.0.join(UPSTREAM_DIR).exists());
     }
 
     fn workspace_root() -> PathBuf {

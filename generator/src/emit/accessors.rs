@@ -277,7 +277,7 @@ impl Ctx<'_> {
             format!("Ordered by {}: the derived `Ord` follows the schema's order, {order}. A value this version does not name (`Other`) sorts after all of them.", o.by),
             String::new(),
             "```".to_string(),
-            format!("use {}::{}::{ty};", self.config.crate_name.as_deref().unwrap_or("mcp_schema"), self.module.name),
+            format!("use {}::{}::{ty};", self.config.crate_name.clone().unwrap_or_else(|| self.config.package.lib_name()), self.module.name),
             format!("assert!({ty}::{lo} < {ty}::{hi});"),
             format!("let minimum = {ty}::from_wire({first:?});"),
             format!("assert!({ty}::{hi} >= minimum);"),

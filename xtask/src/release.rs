@@ -1,0 +1,71 @@
+//! The release packages, checked by `cargo xtask test`: what `cargo publish` would upload for the
+//! library and the CLI, built from the packaged sources alone (RELEASING.md).
+
+use std::path::Path;
+
+/// The CLI's package; its binary is `mcp-schema`.
+pub const CLI: &str = "mcp-schema-cli";
+
+/// Registry limit on the size of one package (compressed).
+const MAX_CRATE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// `cargo publish --dry-run` of the library and the CLI together: cargo packages both, then builds
+/// the CLI against the library it just packaged (not against the registry, where a new version of
+/// the library is not yet published). Then checks what went into the packages.
+pub fn dry_run(root: &Path, lib: &str) -> Result<(), String> {
+    crate::cargo(root, &["publish", "--dry-run", "--quiet", "--allow-dirty", "-p", lib, "-p", CLI], &[])?;
+    // The dry run keeps its archives in a scratch folder; this writes them where cargo documents.
+    crate::cargo(root, &["package", "--no-verify", "--quiet", "--allow-dirty", "-p", lib, "-p", CLI], &[])?;
+    let dir = target_dir(root).join("package");
+    for (package, manifest) in [(lib, "generated/Cargo.toml"), (CLI, "cli/Cargo.toml")] {
+        check_contents(package, &list(root, package)?)?;
+        let version = package_version(&root.join(manifest))?;
+        let file = dir.join(format!("{package}-{version}.crate"));
+        let bytes = std::fs::metadata(&file).map_err(|e| format!("{}: {e}", file.display()))?.len();
+        if bytes > MAX_CRATE_BYTES {
+            return Err(format!("{}: {bytes} bytes, over the registry's limit of {MAX_CRATE_BYTES}", file.display()));
+        }
+        println!("release: {package} {version} packages and builds from its package ({} KiB compressed)", bytes / 1024);
+    }
+    Ok(())
+}
+
+/// The files `cargo package` puts in `package`.
+fn list(root: &Path, package: &str) -> Result<Vec<String>, String> {
+    let out = crate::cargo_command(root)
+        .args(["package", "--list", "--quiet", "--allow-dirty", "-p", package])
+        .output()
+        .map_err(|e| format!("could not run cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("`cargo package --list -p {package}` failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect())
+}
+
+/// The `[package]` version (the manifest's first `version = "..."` line).
+fn package_version(manifest: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("version = \"").and_then(|v| v.strip_suffix('"')))
+        .map(str::to_string)
+        .ok_or_else(|| format!("{}: no `version`", manifest.display()))
+}
+
+/// Only the crate's own sources: no upstream schema files (never redistributed), nothing outside
+/// the crate's folder.
+fn check_contents(package: &str, files: &[String]) -> Result<(), String> {
+    let bad: Vec<&String> =
+        files.iter().filter(|f| f.starts_with("upstream/") || f.ends_with("schema.ts") || f.ends_with("schema.json") || f.contains("..")).collect();
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("the {package} package would include upstream files: {bad:?}"))
+    }
+}
+
+fn target_dir(root: &Path) -> std::path::PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(t) if !t.is_empty() => root.join(t),
+        _ => root.join("target"),
+    }
+}

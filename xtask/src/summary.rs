@@ -1,0 +1,245 @@
+//! Counting what `cargo xtask test` ran: the output of each group is shown as it comes and read for
+//! its counts, so the run can end with one line over all of them.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread;
+
+/// Counts read from one command's output.
+#[derive(Debug, Default, PartialEq)]
+pub struct Output {
+    pub success: bool,
+    /// `test result: ... N passed; N failed; N ignored` lines (one per test binary).
+    pub test_results: Vec<Counts>,
+    /// `N passed, N failed` lines (tests that count their own cases; the conformance suite).
+    pub plain: Vec<Counts>,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Counts {
+    pub passed: u64,
+    pub failed: u64,
+    pub ignored: u64,
+}
+
+impl Output {
+    /// Reads the counts out of a command's output, line by line.
+    pub fn scan(&mut self, line: &str) {
+        if let Some(c) = parse_test_result(line) {
+            self.test_results.push(c);
+        } else if let Some(c) = parse_plain(line) {
+            self.plain.push(c);
+        }
+    }
+}
+
+/// `test result: ok. 12 passed; 0 failed; 3 ignored; 0 measured; 0 filtered out; finished in 0.01s`
+fn parse_test_result(line: &str) -> Option<Counts> {
+    let rest = line.trim().strip_prefix("test result: ")?;
+    let (_, counts) = rest.split_once(". ")?;
+    let mut c = Counts::default();
+    for part in counts.split(';') {
+        let (n, what) = part.trim().split_once(' ')?;
+        let n: u64 = match n.parse() {
+            Ok(n) => n,
+            Err(_) => continue,
+        };
+        match what {
+            "passed" => c.passed = n,
+            "failed" => c.failed = n,
+            "ignored" => c.ignored = n,
+            _ => {}
+        }
+    }
+    Some(c)
+}
+
+/// `[label: ]N passed, N failed[, N skipped]` at the end of a line.
+fn parse_plain(line: &str) -> Option<Counts> {
+    let line = line.trim();
+    let (head, tail) = line.split_once(" passed, ")?;
+    let passed = head.rsplit(|c: char| c.is_whitespace()).next()?.parse().ok()?;
+    let mut parts = tail.split(", ");
+    let failed = parts.next()?.strip_suffix(" failed")?.parse().ok()?;
+    let ignored = match parts.next() {
+        None => 0,
+        Some(p) => p.strip_suffix(" skipped")?.parse().ok()?,
+    };
+    parts.next().is_none().then_some(Counts { passed, failed, ignored })
+}
+
+/// Runs `cmd`, passing its output through line by line and reading the counts from it. An error
+/// only when the command cannot be started; a failing command is `success: false`.
+pub fn run_counted(root: &Path, cmd: &mut Command) -> Result<Output, String> {
+    let mut child = cmd
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not run {cmd:?}: {e}"))?;
+    let stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take().expect("piped");
+    let err_thread = thread::spawn(move || pass_through(stderr, std::io::stderr()));
+    let mut out = pass_through(stdout, std::io::stdout());
+    let err = err_thread.join().unwrap_or_default();
+    let status = child.wait().map_err(|e| format!("{cmd:?}: {e}"))?;
+    out.test_results.extend(err.test_results);
+    out.plain.extend(err.plain);
+    out.success = status.success();
+    Ok(out)
+}
+
+fn pass_through(from: impl Read, mut to: impl Write) -> Output {
+    let mut out = Output::default();
+    let mut reader = BufReader::new(from);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let _ = to.write_all(&line);
+                let _ = to.flush();
+                out.scan(&String::from_utf8_lossy(&line));
+            }
+        }
+    }
+    out
+}
+
+/// The running total of `cargo xtask test`.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Steps before the tests (drift check, feature checks, docs, packaging), each one count.
+    pub steps: u64,
+    pub tests: Counts,
+    /// Cases that tests counted themselves (already inside `tests`, shown for information).
+    pub cases: Counts,
+    pub groups: Vec<(&'static str, Counts)>,
+    pub passed: u64,
+    pub failed: u64,
+    pub ignored: u64,
+}
+
+impl Tally {
+    pub fn step_passed(&mut self) {
+        self.steps += 1;
+        self.passed += 1;
+    }
+
+    /// `cargo test`: every test binary's result line. A run that failed without a failing test
+    /// (it did not compile) counts as one failure.
+    pub fn add_cargo_test(&mut self, out: &Output) {
+        for c in &out.test_results {
+            self.tests.passed += c.passed;
+            self.tests.failed += c.failed;
+            self.tests.ignored += c.ignored;
+        }
+        for c in &out.plain {
+            self.cases.passed += c.passed;
+            self.cases.failed += c.failed;
+        }
+        self.add(self.tests, out.success);
+    }
+
+    /// A suite that ends with its own `N passed, N failed` line (the last one counts).
+    pub fn add_group(&mut self, name: &'static str, out: &Output) {
+        let c = out.plain.last().copied().unwrap_or_default();
+        self.groups.push((name, c));
+        self.add(c, out.success);
+    }
+
+    fn add(&mut self, c: Counts, success: bool) {
+        self.passed += c.passed;
+        self.failed += c.failed;
+        self.ignored += c.ignored;
+        if !success && c.failed == 0 {
+            self.failed += 1;
+        }
+    }
+
+    /// What was counted, then the closing `total: N passed, N failed` line.
+    pub fn closing_line(&self) -> String {
+        let mut detail = format!(
+            "xtask test: {} steps before the tests; cargo test: {} tests ok, {} failing, {} ignored \
+             (inside them {} counted cases ok, {} failing)",
+            self.steps,
+            self.tests.passed,
+            self.tests.failed,
+            self.tests.ignored,
+            self.cases.passed,
+            self.cases.failed
+        );
+        for (name, c) in &self.groups {
+            detail.push_str(&format!("; {name}: {} ok, {} failing", c.passed, c.failed));
+        }
+        let mut line = format!("{detail}\ntotal: {} passed, {} failed", self.passed, self.failed);
+        if self.ignored > 0 {
+            line.push_str(&format!(", {} skipped", self.ignored));
+        }
+        line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scanned(text: &str) -> Output {
+        let mut out = Output { success: true, ..Output::default() };
+        for line in text.lines() {
+            out.scan(line);
+        }
+        out
+    }
+
+    #[test]
+    fn reads_test_result_and_plain_lines() {
+        let out = scanned(
+            "test result: ok. 12 passed; 0 failed; 3 ignored; 0 measured; 0 filtered out; finished in 0.01s\n\
+             spec examples: 140 passed, 0 failed\n\
+             test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 1.2s\n\
+             not a count: 3 passed; nothing\n\
+             32 passed, 1 failed, 2 skipped\n",
+        );
+        assert_eq!(
+            out.test_results,
+            [Counts { passed: 12, failed: 0, ignored: 3 }, Counts { passed: 4, failed: 1, ignored: 0 }]
+        );
+        assert_eq!(
+            out.plain,
+            [Counts { passed: 140, failed: 0, ignored: 0 }, Counts { passed: 32, failed: 1, ignored: 2 }]
+        );
+    }
+
+    /// The run ends with one line over every group, not with the last doc test binary's `0 passed`.
+    #[test]
+    fn one_closing_line_over_every_group() {
+        let mut tally = Tally::default();
+        tally.step_passed();
+        tally.add_cargo_test(&scanned(
+            "test result: ok. 10 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s\n\
+             golden: 30 passed, 0 failed\n\
+             test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+        ));
+        tally.add_group("conformance", &scanned("server ok\n40 passed, 0 failed\n"));
+        let text = tally.closing_line();
+        assert_eq!(text.lines().last(), Some("total: 51 passed, 0 failed, 1 skipped"), "{text}");
+        assert_eq!(tally.failed, 0);
+    }
+
+    #[test]
+    fn a_failing_run_without_counts_is_a_failure() {
+        let mut tally = Tally::default();
+        let mut broken = scanned("error[E0425]: cannot find value `x` in this scope\n");
+        broken.success = false;
+        tally.add_cargo_test(&broken);
+        let mut conformance = scanned("FAIL server tools-call\n39 passed, 1 failed\n");
+        conformance.success = false;
+        tally.add_group("conformance", &conformance);
+        assert_eq!((tally.passed, tally.failed), (39, 2));
+        assert!(tally.closing_line().ends_with("total: 39 passed, 2 failed"));
+    }
+}
