@@ -604,16 +604,8 @@ fn leaves<'s>(space: &'s TypeSpace, ty: &Ty, depth: usize, out: &mut Vec<(String
 
 /// The IR of every module, as the generator builds it from the pinned inputs.
 fn schema_space() -> TypeSpace {
-    let root = mcp_schema_tests::workspace_root();
-    let config = generator::Config::from_toml(&std::fs::read_to_string(root.join("schema/codegen.toml")).unwrap()).unwrap();
-    let mut inputs = Vec::new();
-    for f in config.input_files() {
-        let dir = match f.origin {
-            generator::InputOrigin::Upstream => mcp_schema_tests::upstream(),
-            generator::InputOrigin::Project => root.clone(),
-        };
-        inputs.push(generator::Input { source: std::fs::read_to_string(dir.join(&f.path)).unwrap(), path: f.path });
-    }
+    let config = mcp_schema_tests::config();
+    let inputs = mcp_schema_tests::inputs(&config);
     generator::type_space(&inputs, &config).unwrap_or_else(|d| panic!("{d}"))
 }
 

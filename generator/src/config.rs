@@ -327,6 +327,11 @@ impl Config {
         }
         out
     }
+
+    /// [`Config::input_files`], each read by `read`: what `generate` takes.
+    pub fn read_inputs<E>(&self, mut read: impl FnMut(&InputFile) -> Result<String, E>) -> Result<Vec<crate::Input>, E> {
+        self.input_files().into_iter().map(|f| Ok(crate::Input { source: read(&f)?, path: f.path })).collect()
+    }
 }
 
 /// A file the generator reads, named as `Input::path` must name it.
