@@ -488,19 +488,17 @@ fn validation_picks_the_member_the_reader_reads() {
 use generator::ir::{Dispatch, ItemKind, Struct, Ty, TypeSpace};
 use generator::parse::Literal;
 
-fn dynamic(module: &str, name: &str) -> Option<&'static mcp_schema::runtime::dynamic::DynType> {
-    match module {
-        "v2024_11_05" => mcp_schema::v2024_11_05::dynamic(name),
-        "v2025_03_26" => mcp_schema::v2025_03_26::dynamic(name),
-        "v2025_06_18" => mcp_schema::v2025_06_18::dynamic(name),
-        "v2025_11_25" => mcp_schema::v2025_11_25::dynamic(name),
-        "v2026_07_28" => mcp_schema::v2026_07_28::dynamic(name),
-        "draft" => mcp_schema::draft::dynamic(name),
-        "resource_metadata" => mcp_schema::resource_metadata::dynamic(name),
-        "apps" => mcp_schema::apps::dynamic(name),
-        other => panic!("no module `{other}` in this test"),
-    }
+macro_rules! dynamic_by_module {
+    ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {
+        fn dynamic(module: &str, name: &str) -> Option<&'static mcp_schema::runtime::dynamic::DynType> {
+            $(if module == stringify!($m) {
+                return mcp_schema::$m::dynamic(name);
+            })*
+            panic!("no module `{module}` in this test")
+        }
+    };
 }
+mcp_schema::for_each_module!(dynamic_by_module);
 
 fn literal_value(l: &Literal) -> Value {
     match l {
