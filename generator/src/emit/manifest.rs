@@ -68,6 +68,7 @@ fn module_table(space: &TypeSpace, config: &Config) -> TokenStream {
                 pub label: &'static str,
                 /// The Cargo feature that enables the module.
                 pub feature: &'static str,
+                /// A protocol version, an extension or an overlay.
                 pub kind: ModuleKind,
                 /// The protocol version whose messages the module types (`2025-11-25`, `draft`); `None` for an extension.
                 pub protocol: Option<&'static str>,
