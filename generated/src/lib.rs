@@ -153,13 +153,27 @@ pub mod modules {
 
 /// Calls `$callback!` with every module, in `schema/codegen.toml` order, one per line:
 /// `kind name "feature" "protocol"|_ base|_;` where kind is `version`, `extension` or `overlay`
-/// and base is the module an overlay stands in for. For crates that enable every module
-/// (`full`): a module whose feature is off does not compile.
+/// and base is the module an overlay stands in for. `for_each_module!(cb, args...)` passes
+/// `(args...)` before the rows. For crates that enable every module (`full`): a module whose
+/// feature is off does not compile.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_each_module {
     ($callback:ident) => {
         $callback! {
+            version v2024_11_05 "v2024-11-05" "2024-11-05" _;
+            version v2025_03_26 "v2025-03-26" "2025-03-26" _;
+            version v2025_06_18 "v2025-06-18" "2025-06-18" _;
+            version v2025_11_25 "v2025-11-25" "2025-11-25" _;
+            version v2026_07_28 "v2026-07-28" "2026-07-28" _;
+            version draft "draft" "draft" _;
+            overlay resource_metadata "resource-metadata" "draft" draft;
+            extension apps "apps" _ _;
+        }
+    };
+    ($callback:ident, $($args:tt)*) => {
+        $callback! {
+            ($($args)*)
             version v2024_11_05 "v2024-11-05" "2024-11-05" _;
             version v2025_03_26 "v2025-03-26" "2025-03-26" _;
             version v2025_06_18 "v2025-06-18" "2025-06-18" _;

@@ -148,13 +148,19 @@ pub fn for_each_module(space: &TypeSpace, config: &Config) -> String {
         r#"
 /// Calls `$callback!` with every module, in `schema/codegen.toml` order, one per line:
 /// `kind name "feature" "protocol"|_ base|_;` where kind is `version`, `extension` or `overlay`
-/// and base is the module an overlay stands in for. For crates that enable every module
-/// (`full`): a module whose feature is off does not compile.
+/// and base is the module an overlay stands in for. `for_each_module!(cb, args...)` passes
+/// `(args...)` before the rows. For crates that enable every module (`full`): a module whose
+/// feature is off does not compile.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_each_module {{
     ($callback:ident) => {{
         $callback! {{
+{entries}        }}
+    }};
+    ($callback:ident, $($args:tt)*) => {{
+        $callback! {{
+            ($($args)*)
 {entries}        }}
     }};
 }}
