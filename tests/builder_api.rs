@@ -145,18 +145,23 @@ fn request_ids_and_progress_tokens_key_maps() {
 
 // Item 5: a glob import keeps `std::result::Result` (and the other prelude names).
 
-macro_rules! glob_module {
-    ($($name:ident: $m:ident),*) => {$(
-        mod $name {
-            use mcp_schema::$m::*;
-            // `Result`, `Option`, `Vec`, `String` and `Box` are still the prelude's.
-            pub fn f() -> Result<Option<Vec<String>>, Box<String>> {
-                Ok(Some(vec![SCHEMA_LABEL.to_string()]))
+macro_rules! glob_modules {
+    ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {
+        mod glob {$(
+            pub mod $m {
+                use mcp_schema::$m::*;
+                // `Result`, `Option`, `Vec`, `String` and `Box` are still the prelude's.
+                pub fn f() -> Result<Option<Vec<String>>, Box<String>> {
+                    Ok(Some(vec![SCHEMA_LABEL.to_string()]))
+                }
             }
-        }
-    )*};
+        )*}
+
+        /// Every module's `f`, in the table's order.
+        const GLOB_FNS: &[fn() -> Result<Option<Vec<String>>, Box<String>>] = &[$(glob::$m::f),*];
+    };
 }
-glob_module!(glob_v2024: v2024_11_05, glob_v2025_03: v2025_03_26, glob_v2025_06: v2025_06_18, glob_v2025_11: v2025_11_25, glob_v2026: v2026_07_28, glob_draft: draft, glob_metadata: resource_metadata, glob_apps: apps);
+mcp_schema::for_each_module!(glob_modules);
 
 mod glob_empty {
     use mcp_schema::v2025_11_25::*;
@@ -167,11 +172,9 @@ mod glob_empty {
 
 #[test]
 fn glob_imports_keep_the_prelude() {
-    let labels: Vec<String> = [glob_v2024::f, glob_v2025_03::f, glob_v2025_06::f, glob_v2025_11::f, glob_v2026::f, glob_draft::f, glob_metadata::f, glob_apps::f]
-        .iter()
-        .map(|f| f().unwrap().unwrap().remove(0))
-        .collect();
-    assert_eq!(labels.len(), 8);
+    let labels: Vec<String> = GLOB_FNS.iter().map(|f| f().unwrap().unwrap().remove(0)).collect();
+    let expected: Vec<&str> = mcp_schema::modules::MODULES.iter().map(|m| m.label).collect();
+    assert_eq!(labels, expected);
     // The Rust name changed; the schema's did not.
     let empty = glob_empty::empty().unwrap();
     assert_eq!(empty.schema_name(), "Result");
@@ -201,8 +204,11 @@ fn members_convert_into_unions_through_nested_ones() {
 #[test]
 fn logging_levels_are_ordered_by_severity_in_every_version() {
     const SEVERITY: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+    // Every module but extensions, which have no logging.
     macro_rules! check {
-        ($($m:ident),*) => {$({
+        ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {$(check!(@ $kind $m);)*};
+        (@ extension $m:ident) => {};
+        (@ $kind:ident $m:ident) => {{
             use mcp_schema::$m::LoggingLevel;
             let levels: Vec<LoggingLevel> = SEVERITY.iter().map(|l| LoggingLevel::from_wire(l)).collect();
             assert!(levels.windows(2).all(|w| w[0] < w[1]), "{}", stringify!($m));
@@ -210,9 +216,9 @@ fn logging_levels_are_ordered_by_severity_in_every_version() {
             let minimum = LoggingLevel::Warning;
             let shown: Vec<&str> = levels.iter().filter(|l| **l >= minimum).map(|l| l.as_str()).collect();
             assert_eq!(shown, &SEVERITY[3..]);
-        })*};
+        }};
     }
-    check!(v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28, draft, resource_metadata);
+    mcp_schema::for_each_module!(check);
 }
 
 #[test]

@@ -2,24 +2,13 @@
 //! what the generator makes from the pinned inputs (`cargo xtask codegen --check`
 //! is the same check with a friendlier message).
 
-use mcp_schema_tests::{upstream, workspace_root, Tally};
+use mcp_schema_tests::{workspace_root, Tally};
 
 #[test]
 fn generated_crate_matches_the_pinned_inputs() {
     let root = workspace_root();
-    let up = upstream();
-    let config = generator::Config::from_toml(&std::fs::read_to_string(root.join("schema/codegen.toml")).unwrap()).unwrap();
-    let inputs: Vec<generator::Input> = config
-        .input_files()
-        .into_iter()
-        .map(|f| {
-            let dir = match f.origin {
-                generator::InputOrigin::Upstream => &up,
-                generator::InputOrigin::Project => &root,
-            };
-            generator::Input { source: std::fs::read_to_string(dir.join(&f.path)).unwrap(), path: f.path }
-        })
-        .collect();
+    let config = mcp_schema_tests::config();
+    let inputs = mcp_schema_tests::inputs(&config);
     let files = generator::generate(&inputs, &config).unwrap_or_else(|d| panic!("{d}"));
     let mut tally = Tally::default();
     for f in &files {

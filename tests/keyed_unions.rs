@@ -488,19 +488,17 @@ fn validation_picks_the_member_the_reader_reads() {
 use generator::ir::{Dispatch, ItemKind, Struct, Ty, TypeSpace};
 use generator::parse::Literal;
 
-fn dynamic(module: &str, name: &str) -> Option<&'static mcp_schema::runtime::dynamic::DynType> {
-    match module {
-        "v2024_11_05" => mcp_schema::v2024_11_05::dynamic(name),
-        "v2025_03_26" => mcp_schema::v2025_03_26::dynamic(name),
-        "v2025_06_18" => mcp_schema::v2025_06_18::dynamic(name),
-        "v2025_11_25" => mcp_schema::v2025_11_25::dynamic(name),
-        "v2026_07_28" => mcp_schema::v2026_07_28::dynamic(name),
-        "draft" => mcp_schema::draft::dynamic(name),
-        "resource_metadata" => mcp_schema::resource_metadata::dynamic(name),
-        "apps" => mcp_schema::apps::dynamic(name),
-        other => panic!("no module `{other}` in this test"),
-    }
+macro_rules! dynamic_by_module {
+    ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {
+        fn dynamic(module: &str, name: &str) -> Option<&'static mcp_schema::runtime::dynamic::DynType> {
+            $(if module == stringify!($m) {
+                return mcp_schema::$m::dynamic(name);
+            })*
+            panic!("no module `{module}` in this test")
+        }
+    };
 }
+mcp_schema::for_each_module!(dynamic_by_module);
 
 fn literal_value(l: &Literal) -> Value {
     match l {
@@ -604,16 +602,8 @@ fn leaves<'s>(space: &'s TypeSpace, ty: &Ty, depth: usize, out: &mut Vec<(String
 
 /// The IR of every module, as the generator builds it from the pinned inputs.
 fn schema_space() -> TypeSpace {
-    let root = mcp_schema_tests::workspace_root();
-    let config = generator::Config::from_toml(&std::fs::read_to_string(root.join("schema/codegen.toml")).unwrap()).unwrap();
-    let mut inputs = Vec::new();
-    for f in config.input_files() {
-        let dir = match f.origin {
-            generator::InputOrigin::Upstream => mcp_schema_tests::upstream(),
-            generator::InputOrigin::Project => root.clone(),
-        };
-        inputs.push(generator::Input { source: std::fs::read_to_string(dir.join(&f.path)).unwrap(), path: f.path });
-    }
+    let config = mcp_schema_tests::config();
+    let inputs = mcp_schema_tests::inputs(&config);
     generator::type_space(&inputs, &config).unwrap_or_else(|d| panic!("{d}"))
 }
 

@@ -295,17 +295,22 @@ fn round_trip<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Sc
     Ok(true)
 }
 
+/// Reads `$input` as each of the types in every protocol version of `schema/codegen.toml`.
 macro_rules! every_version {
     ($f:ident, $input:expr, [$($t:ident),*]) => {{
         let mut read = Vec::new();
-        $(read.push((concat!("v2024_11_05::", stringify!($t)), $f::<mcp_schema::v2024_11_05::$t>($input)?));)*
-        $(read.push((concat!("v2025_03_26::", stringify!($t)), $f::<mcp_schema::v2025_03_26::$t>($input)?));)*
-        $(read.push((concat!("v2025_06_18::", stringify!($t)), $f::<mcp_schema::v2025_06_18::$t>($input)?));)*
-        $(read.push((concat!("v2025_11_25::", stringify!($t)), $f::<mcp_schema::v2025_11_25::$t>($input)?));)*
-        $(read.push((concat!("v2026_07_28::", stringify!($t)), $f::<mcp_schema::v2026_07_28::$t>($input)?));)*
-        $(read.push((concat!("draft::", stringify!($t)), $f::<mcp_schema::draft::$t>($input)?));)*
+        mcp_schema::for_each_module!(every_version, read, $f, $input, [$($t),*]);
+        let versions = mcp_schema::modules::MODULES.iter().filter(|m| m.kind == mcp_schema::modules::ModuleKind::Version).count();
+        assert_eq!(read.len(), versions * [$(stringify!($t)),*].len(), "a version was left out");
         read
     }};
+    (($read:ident, $f:ident, $input:expr, $types:tt) $($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {
+        $(every_version!(@ $kind $m, $read, $f, $input, $types);)*
+    };
+    (@ version $m:ident, $read:ident, $f:ident, $input:expr, [$($t:ident),*]) => {
+        $($read.push((concat!(stringify!($m), "::", stringify!($t)), $f::<mcp_schema::$m::$t>($input)?));)*
+    };
+    (@ $kind:ident $m:ident, $read:ident, $f:ident, $input:expr, $types:tt) => {};
 }
 
 fn all_read(read: &[(&str, bool)], which: &[&str]) -> Result<(), TestCaseError> {

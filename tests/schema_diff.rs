@@ -3,21 +3,15 @@
 
 use generator::diff::{self, render, Diff};
 use generator::ir::TypeSpace;
-use mcp_schema_tests::{upstream, workspace_root, Tally};
+use mcp_schema_tests::{workspace_root, Tally};
 
 fn config() -> generator::Config {
-    generator::Config::from_toml(&std::fs::read_to_string(workspace_root().join("schema/codegen.toml")).unwrap()).unwrap()
+    mcp_schema_tests::config()
 }
 
 /// Every module's IR, from the synced inputs and the repository's overlays.
 fn type_space(config: &generator::Config) -> TypeSpace {
-    let mut inputs: Vec<generator::Input> = Vec::new();
-    for m in &config.modules {
-        inputs.push(generator::Input { path: m.input.clone(), source: std::fs::read_to_string(upstream().join(&m.input)).unwrap() });
-        if let Some(overlay) = &m.overlay {
-            inputs.push(generator::Input { path: overlay.clone(), source: std::fs::read_to_string(workspace_root().join(overlay)).unwrap() });
-        }
-    }
+    let inputs = mcp_schema_tests::inputs(config);
     generator::verify::type_space(&inputs, config).unwrap_or_else(|d| panic!("{d}"))
 }
 

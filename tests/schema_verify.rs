@@ -8,7 +8,7 @@ use mcp_schema_tests::{upstream, workspace_root, Tally};
 use serde_json::{json, Value};
 
 fn config() -> generator::Config {
-    generator::Config::from_toml(&std::fs::read_to_string(workspace_root().join("schema/codegen.toml")).unwrap()).unwrap()
+    mcp_schema_tests::config()
 }
 
 fn read_upstream(path: &str) -> Result<String, String> {
@@ -18,13 +18,7 @@ fn read_upstream(path: &str) -> Result<String, String> {
 
 /// Every module's IR, from the synced inputs and the repository's overlays.
 fn type_space(config: &generator::Config) -> TypeSpace {
-    let mut inputs: Vec<generator::Input> = Vec::new();
-    for m in &config.modules {
-        inputs.push(generator::Input { path: m.input.clone(), source: read_upstream(&m.input).unwrap() });
-        if let Some(overlay) = &m.overlay {
-            inputs.push(generator::Input { path: overlay.clone(), source: std::fs::read_to_string(workspace_root().join(overlay)).unwrap() });
-        }
-    }
+    let inputs = mcp_schema_tests::inputs(config);
     verify::type_space(&inputs, config).unwrap_or_else(|d| panic!("{d}"))
 }
 

@@ -8,7 +8,9 @@ use serde_json::Value;
 type RoundTrip = fn(&str, &str) -> Option<Result<(Value, &'static str), serde_json::Error>>;
 
 struct Version {
-    dir: &'static str,
+    dir: std::path::PathBuf,
+    /// The protocol version, for messages.
+    label: &'static str,
     roundtrip: RoundTrip,
     unions: &'static [(&'static str, &'static [&'static str])],
     types: &'static [(&'static str, &'static str)],
@@ -32,17 +34,16 @@ const AMBIGUOUS_IN_UNION: &[(&str, &str, &str, &str)] = &[(
 )];
 
 fn check_version(v: &Version, tally: &mut Tally) {
-    let dir = upstream().join("mcp-spec/schema").join(v.dir).join("examples");
-    let files = example_files(&dir);
-    assert!(!files.is_empty(), "no examples under {}", dir.display());
-    eprintln!("{}: {} example files", v.dir, files.len());
+    let files = example_files(&v.dir);
+    assert!(!files.is_empty(), "no examples under {}", v.dir.display());
+    eprintln!("{}: {} example files", v.label, files.len());
     for (type_name, path) in files {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        let label = format!("{}/{type_name}/{file}", v.dir);
+        let label = format!("{}/{type_name}/{file}", v.label);
         let text = std::fs::read_to_string(&path).unwrap();
         let input: Value = serde_json::from_str(&text).unwrap();
         let expected_failure = KNOWN_DISAGREEMENTS.iter().find(|(t, f, _)| *t == type_name && *f == file);
-        let result = (v.roundtrip)(&type_name, &text).unwrap_or_else(|| panic!("{label}: no type `{type_name}` in {}", v.dir));
+        let result = (v.roundtrip)(&type_name, &text).unwrap_or_else(|| panic!("{label}: no type `{type_name}` in {}", v.label));
         match (result, expected_failure) {
             (Err(e), Some((_, _, why))) if e.to_string().contains(why) => {
                 println!("known disagreement {label}: {e}");
@@ -122,16 +123,37 @@ fn first_difference(a: &Value, b: &Value, at: String) -> String {
     }
 }
 
-#[test]
-fn v2026_07_28_examples_round_trip() {
-    let mut tally = Tally::default();
-    check_version(&Version { dir: "2026-07-28", roundtrip: mcp_schema::v2026_07_28::roundtrip_json, unions: mcp_schema::v2026_07_28::UNION_MEMBERS, types: mcp_schema::v2026_07_28::TYPES }, &mut tally);
-    tally.finish("2026-07-28 examples");
+/// The examples next to a version's input, if it has any (older versions have none).
+fn examples_dir(module: &str) -> Option<std::path::PathBuf> {
+    let config = mcp_schema_tests::config();
+    let input = &config.modules.iter().find(|m| m.name == module).unwrap_or_else(|| panic!("no module `{module}` in the config")).input;
+    let dir = upstream().join(input).parent()?.join("examples");
+    dir.is_dir().then_some(dir)
 }
 
-#[test]
-fn draft_examples_round_trip() {
-    let mut tally = Tally::default();
-    check_version(&Version { dir: "draft", roundtrip: mcp_schema::draft::roundtrip_json, unions: mcp_schema::draft::UNION_MEMBERS, types: mcp_schema::draft::TYPES }, &mut tally);
-    tally.finish("draft examples");
+/// One test per protocol version of `schema/codegen.toml`, so a new version's examples are checked too.
+macro_rules! example_tests {
+    ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {
+        $(example_tests!(@ $kind $m $protocol);)*
+    };
+    (@ version $m:ident $protocol:literal) => {
+        #[test]
+        fn $m() {
+            let Some(dir) = examples_dir(stringify!($m)) else {
+                eprintln!("{}: no examples", $protocol);
+                return;
+            };
+            let mut tally = Tally::default();
+            let v = Version { dir, label: $protocol, roundtrip: mcp_schema::$m::roundtrip_json, unions: mcp_schema::$m::UNION_MEMBERS, types: mcp_schema::$m::TYPES };
+            check_version(&v, &mut tally);
+            tally.finish(&format!("{} examples", $protocol));
+        }
+    };
+    // Extensions and overlays: the spec's examples are for its versions.
+    (@ $kind:ident $m:ident $protocol:tt) => {};
+}
+
+mod examples_round_trip {
+    use super::*;
+    mcp_schema::for_each_module!(example_tests);
 }

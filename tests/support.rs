@@ -6,6 +6,24 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ is inside the workspace").to_path_buf()
 }
 
+/// `schema/codegen.toml`, parsed.
+pub fn config() -> generator::Config {
+    generator::Config::from_toml(&std::fs::read_to_string(workspace_root().join(generator::config::CONFIG_PATH)).unwrap()).unwrap()
+}
+
+/// Every input `config` names: upstream files from the synced folder, overlays from the repository.
+pub fn inputs(config: &generator::Config) -> Vec<generator::Input> {
+    let (up, root) = (upstream(), workspace_root());
+    let read = |f: &generator::InputFile| {
+        let dir = match f.origin {
+            generator::InputOrigin::Upstream => &up,
+            generator::InputOrigin::Project => &root,
+        };
+        std::fs::read_to_string(dir.join(&f.path)).map_err(|e| format!("{}: {e}", f.path))
+    };
+    config.read_inputs(read).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// The synced upstream folder; panics with the command to run when it is missing.
 pub fn upstream() -> PathBuf {
     let dir = workspace_root().join("upstream");

@@ -192,16 +192,24 @@ fn spec_examples_write_like_serde_json() {
 fn recorded_sessions_write_like_serde_json() {
     let mut tally = Tally::default();
     let dir = workspace_root().join("cli/tests/data/sessions");
-    for (version, read) in [
-        (
-            "2024-11-05",
-            typed_message::<mcp_schema::v2024_11_05::JSONRPCMessage> as fn(&str, &str) -> Result<(), String>,
-        ),
-        ("2025-03-26", typed_message::<mcp_schema::v2025_03_26::JSONRPCMessage>),
-        ("2025-06-18", typed_message::<mcp_schema::v2025_06_18::JSONRPCMessage>),
-        ("2025-11-25", typed_message::<mcp_schema::v2025_11_25::JSONRPCMessage>),
-    ] {
+    // Every protocol version of `schema/codegen.toml` that has a recording.
+    macro_rules! readers {
+        ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {{
+            let mut readers: Vec<(&str, fn(&str, &str) -> Result<(), String>)> = Vec::new();
+            $(readers!(@ readers $kind $m $protocol);)*
+            readers
+        }};
+        (@ $readers:ident version $m:ident $protocol:literal) => {
+            $readers.push(($protocol, typed_message::<mcp_schema::$m::JSONRPCMessage>));
+        };
+        (@ $readers:ident $kind:ident $m:ident $protocol:tt) => {};
+    }
+    let readers = mcp_schema::for_each_module!(readers);
+    for (version, read) in readers {
         let path = dir.join(format!("{version}.jsonl"));
+        if !path.exists() {
+            continue;
+        }
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let label = format!("{version}.jsonl:{}", i + 1);

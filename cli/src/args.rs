@@ -230,7 +230,7 @@ mod tests {
             panic!()
         };
         assert_eq!(a.protocol, Protocol::Fixed(2));
-        assert_eq!(a.extensions, vec![0]);
+        assert_eq!(a.extensions.iter().map(|&i| EXTENSIONS[i].name).collect::<Vec<_>>(), ["apps"]);
         assert!(a.roundtrip && a.strict && a.validate && !a.json);
         assert_eq!(a.files, vec!["a.jsonl", "-"]);
     }

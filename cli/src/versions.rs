@@ -39,22 +39,59 @@ macro_rules! module {
     };
 }
 
-/// Every protocol version, oldest first.
-pub static VERSIONS: &[Module] = &[
-    module!("2024-11-05", v2024_11_05),
-    module!("2025-03-26", v2025_03_26),
-    module!("2025-06-18", v2025_06_18),
-    module!("2025-11-25", v2025_11_25),
-    module!("2026-07-28", v2026_07_28),
-    module!("draft", draft),
-];
+/// Keeps the `version` rows of [`mcp_schema::for_each_module`], as `&[Module]`.
+macro_rules! versions {
+    (@ [$($out:tt)*]) => { &[$($out)*] };
+    (@ [$($out:tt)*] version $m:ident $feature:literal $protocol:literal $base:tt; $($rest:tt)*) => {
+        versions!(@ [$($out)* module!($protocol, $m),] $($rest)*)
+    };
+    (@ [$($out:tt)*] $kind:ident $m:ident $feature:literal $protocol:tt $base:tt; $($rest:tt)*) => {
+        versions!(@ [$($out)*] $($rest)*)
+    };
+    ($($rows:tt)*) => { versions!(@ [] $($rows)*) };
+}
+
+/// Every protocol version, oldest first: the `version` modules of `schema/codegen.toml`.
+pub static VERSIONS: &[Module] = mcp_schema::for_each_module!(versions);
 
 /// The latest released version: what `--protocol auto` falls back to.
-pub const LATEST: &str = "2026-07-28";
+pub const LATEST: &str = latest_protocol();
+
+/// The protocol of the module `mcp_schema::latest` re-exports (a compile error if there is none).
+const fn latest_protocol() -> &'static str {
+    use mcp_schema::modules::{LATEST, MODULES};
+    let Some(latest) = LATEST else { panic!("schema/codegen.toml names no latest module") };
+    let mut i = 0;
+    while i < MODULES.len() {
+        if same(MODULES[i].name, latest) {
+            if let Some(protocol) = MODULES[i].protocol {
+                return protocol;
+            }
+        }
+        i += 1;
+    }
+    panic!("the latest module is not a protocol version")
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// An extension `--ext NAME` turns on: its module (messages whose method starts
 /// with `prefix` are typed by it) and what it changes in the validator options.
 pub struct Extension {
+    /// The module's Cargo feature (`apps`, `resource-metadata`).
     pub name: &'static str,
     pub module: Module,
     /// Messages of the extension's own (`ui/...`); empty for an overlay.
@@ -64,17 +101,35 @@ pub struct Extension {
     pub replaces: Option<&'static str>,
 }
 
-/// Every extension. Adding one is a row here.
-pub static EXTENSIONS: &[Extension] = &[
-    Extension { name: "apps", module: module!("apps", apps), method_prefix: "ui/", options: |o| o.apps = true, replaces: None },
-    Extension {
-        name: "resource-metadata",
-        module: module!("draft", resource_metadata),
-        method_prefix: "",
-        options: |_| {},
-        replaces: Some("draft"),
-    },
-];
+/// What each extension or overlay changes beyond its types. A module of
+/// `schema/codegen.toml` missing here is a compile error ("no rules expected").
+macro_rules! extension {
+    (apps, $name:literal, $module:expr, $replaces:expr) => {
+        Extension { name: $name, module: $module, method_prefix: "ui/", options: |o| o.apps = true, replaces: $replaces }
+    };
+    (resource_metadata, $name:literal, $module:expr, $replaces:expr) => {
+        Extension { name: $name, module: $module, method_prefix: "", options: |_| {}, replaces: $replaces }
+    };
+}
+
+/// Keeps the `extension` and `overlay` rows of [`mcp_schema::for_each_module`], as `&[Extension]`.
+/// An overlay types its protocol's messages and stands in for that version's module.
+macro_rules! extensions {
+    (@ [$($out:tt)*]) => { &[$($out)*] };
+    (@ [$($out:tt)*] extension $m:ident $feature:literal _ _; $($rest:tt)*) => {
+        extensions!(@ [$($out)* extension!($m, $feature, module!($feature, $m), None),] $($rest)*)
+    };
+    (@ [$($out:tt)*] overlay $m:ident $feature:literal $protocol:literal $base:ident; $($rest:tt)*) => {
+        extensions!(@ [$($out)* extension!($m, $feature, module!($protocol, $m), Some($protocol)),] $($rest)*)
+    };
+    (@ [$($out:tt)*] version $m:ident $feature:literal $protocol:tt $base:tt; $($rest:tt)*) => {
+        extensions!(@ [$($out)*] $($rest)*)
+    };
+    ($($rows:tt)*) => { extensions!(@ [] $($rows)*) };
+}
+
+/// Every extension and overlay, in `schema/codegen.toml` order.
+pub static EXTENSIONS: &[Extension] = mcp_schema::for_each_module!(extensions);
 
 /// How a side's union (`ClientRequest`, ...) exists in a version.
 pub enum Side {
@@ -214,5 +269,27 @@ mod tests {
         };
         assert_eq!(methods("2025-11-25"), ["elicitation/create", "sampling/createMessage", "tools/call"]);
         assert!(methods("2025-06-18").is_empty() && methods("2026-07-28").is_empty());
+    }
+
+    /// Every module of the crate is a version or an extension here, under the name users give.
+    #[test]
+    fn every_module_is_a_version_or_an_extension() {
+        use mcp_schema::modules::{ModuleKind, MODULES};
+        for m in MODULES {
+            match m.kind {
+                ModuleKind::Version => {
+                    let v = VERSIONS.iter().find(|v| v.module == m.name).unwrap_or_else(|| panic!("{} is not in VERSIONS", m.name));
+                    assert_eq!(Some(v.name), m.protocol);
+                    assert_eq!(v.label, m.label);
+                }
+                ModuleKind::Extension | ModuleKind::Overlay => {
+                    let e = EXTENSIONS.iter().find(|e| e.module.module == m.name).unwrap_or_else(|| panic!("{} is not in EXTENSIONS", m.name));
+                    assert_eq!(e.name, m.feature);
+                    assert_eq!(e.replaces, if m.kind == ModuleKind::Overlay { m.protocol } else { None });
+                }
+            }
+        }
+        assert_eq!(VERSIONS.len() + EXTENSIONS.len(), MODULES.len());
+        assert_eq!(VERSIONS[version_index(LATEST).unwrap()].label, mcp_schema::latest::SCHEMA_LABEL);
     }
 }

@@ -90,6 +90,8 @@ type ValidateAs = fn(&str, &Value, &Options) -> Option<Report>;
 pub struct Module {
     pub name: &'static str,
     pub roots: &'static [(&'static str, Typed)],
+    /// Reads the input as every root, checking nothing but "no panic".
+    pub read: fn(&[u8]),
     pub types: &'static [(&'static str, &'static str)],
     pub roundtrip_json: RoundtripJson,
     pub validate_json_as: ValidateAs,
@@ -103,6 +105,9 @@ macro_rules! module {
         Module {
             name: stringify!($m),
             roots: &[$((stringify!($t), typed::<mcp_schema::$m::$t> as Typed)),*],
+            read: |data| {
+                $(let _ = serde_json::from_slice::<mcp_schema::$m::$t>(data);)*
+            },
             types: mcp_schema::$m::TYPES,
             roundtrip_json: mcp_schema::$m::roundtrip_json,
             validate_json_as: mcp_schema::$m::validate_json_as,
@@ -111,16 +116,25 @@ macro_rules! module {
     };
 }
 
-pub static MODULES: &[Module] = &[
-    module!(v2024_11_05, true, [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ClientMessage, ServerMessage]),
-    module!(v2025_03_26, true, [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ClientMessage, ServerMessage]),
-    module!(v2025_06_18, true, [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
-    module!(v2025_11_25, true, [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
-    module!(v2026_07_28, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
-    module!(draft, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
-    module!(resource_metadata, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]),
-    module!(apps, true, [McpUiHostContext, McpUiResourceMeta, McpUiToolMeta, McpUiInitializeRequest, McpUiInitializeResult]),
-];
+/// Each module's message roots. A module of `schema/codegen.toml` missing here is a
+/// compile error ("no rules expected"), so a new version cannot go unfuzzed.
+macro_rules! fuzzed {
+    (v2024_11_05) => { module!(v2024_11_05, true, [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ClientMessage, ServerMessage]) };
+    (v2025_03_26) => { module!(v2025_03_26, true, [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ClientMessage, ServerMessage]) };
+    (v2025_06_18) => { module!(v2025_06_18, true, [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]) };
+    (v2025_11_25) => { module!(v2025_11_25, true, [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]) };
+    (v2026_07_28) => { module!(v2026_07_28, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]) };
+    (draft) => { module!(draft, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]) };
+    (resource_metadata) => { module!(resource_metadata, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]) };
+    (apps) => { module!(apps, true, [McpUiHostContext, McpUiResourceMeta, McpUiToolMeta, McpUiInitializeRequest, McpUiInitializeResult]) };
+}
+
+macro_rules! every_module {
+    ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => { &[$(fuzzed!($m)),*] };
+}
+
+/// Every module, in `schema/codegen.toml` order (`roundtrip` picks one by index).
+pub static MODULES: &[Module] = mcp_schema::for_each_module!(every_module);
 
 fn show(data: &[u8]) -> String {
     let s = String::from_utf8_lossy(data);
@@ -149,23 +163,10 @@ pub fn parse(data: &[u8]) {
     parse_only(data);
 }
 
-macro_rules! read_all {
-    ($data:expr; $($m:ident: [$($t:ident),*]),* $(,)?) => {
-        $($( let _ = serde_json::from_slice::<mcp_schema::$m::$t>($data); )*)*
-    };
-}
-
 fn parse_only(data: &[u8]) {
-    read_all!(data;
-        v2024_11_05: [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult],
-        v2025_03_26: [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult],
-        v2025_06_18: [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock],
-        v2025_11_25: [JSONRPCMessage, ClientRequest, ServerRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock],
-        v2026_07_28: [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock],
-        draft: [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock],
-        resource_metadata: [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock],
-        apps: [McpUiHostContext, McpUiResourceMeta, McpUiToolMeta, McpUiInitializeRequest, McpUiInitializeResult],
-    );
+    for m in MODULES {
+        (m.read)(data);
+    }
     // A capture: messages one after another, as a peer streams them.
     let stream = serde_json::Deserializer::from_slice(data).into_iter::<mcp_schema::v2026_07_28::JSONRPCMessage>();
     for item in stream.take(64) {

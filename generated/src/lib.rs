@@ -42,3 +42,146 @@ pub mod apps;
 pub mod latest {
     pub use crate::v2026_07_28::*;
 }
+/// Every module of this crate, as data: generated from `schema/codegen.toml`, in its order.
+pub mod modules {
+    /// What a module is.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ModuleKind {
+        /// A protocol version (`v2025_11_25`, `draft`).
+        Version,
+        /// An extension whose messages go along with a protocol version's (`apps`).
+        Extension,
+        /// A proposal applied to a protocol version, standing in for its module.
+        Overlay,
+    }
+    /// One module of this crate.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct ModuleInfo {
+        /// The Rust module (`v2025_11_25`).
+        pub name: &'static str,
+        /// How messages name the schema (the module's `SCHEMA_LABEL`).
+        pub label: &'static str,
+        /// The Cargo feature that enables the module.
+        pub feature: &'static str,
+        /// A protocol version, an extension or an overlay.
+        pub kind: ModuleKind,
+        /// The protocol version whose messages the module types (`2025-11-25`, `draft`); `None` for an extension.
+        pub protocol: Option<&'static str>,
+        /// For an overlay: the module it stands in for.
+        pub base: Option<&'static str>,
+        /// `false` for the draft and proposals on it, which change without notice.
+        pub released: bool,
+    }
+    /// Every module, whether or not its feature is on.
+    pub const MODULES: &[ModuleInfo] = &[
+        ModuleInfo {
+            name: "v2024_11_05",
+            label: "2024-11-05",
+            feature: "v2024-11-05",
+            kind: ModuleKind::Version,
+            protocol: Some("2024-11-05"),
+            base: None,
+            released: true,
+        },
+        ModuleInfo {
+            name: "v2025_03_26",
+            label: "2025-03-26",
+            feature: "v2025-03-26",
+            kind: ModuleKind::Version,
+            protocol: Some("2025-03-26"),
+            base: None,
+            released: true,
+        },
+        ModuleInfo {
+            name: "v2025_06_18",
+            label: "2025-06-18",
+            feature: "v2025-06-18",
+            kind: ModuleKind::Version,
+            protocol: Some("2025-06-18"),
+            base: None,
+            released: true,
+        },
+        ModuleInfo {
+            name: "v2025_11_25",
+            label: "2025-11-25",
+            feature: "v2025-11-25",
+            kind: ModuleKind::Version,
+            protocol: Some("2025-11-25"),
+            base: None,
+            released: true,
+        },
+        ModuleInfo {
+            name: "v2026_07_28",
+            label: "2026-07-28",
+            feature: "v2026-07-28",
+            kind: ModuleKind::Version,
+            protocol: Some("2026-07-28"),
+            base: None,
+            released: true,
+        },
+        ModuleInfo {
+            name: "draft",
+            label: "the draft",
+            feature: "draft",
+            kind: ModuleKind::Version,
+            protocol: Some("draft"),
+            base: None,
+            released: false,
+        },
+        ModuleInfo {
+            name: "resource_metadata",
+            label: "the draft with the resource-metadata proposal",
+            feature: "resource-metadata",
+            kind: ModuleKind::Overlay,
+            protocol: Some("draft"),
+            base: Some("draft"),
+            released: false,
+        },
+        ModuleInfo {
+            name: "apps",
+            label: "MCP Apps 2.0.4",
+            feature: "apps",
+            kind: ModuleKind::Extension,
+            protocol: None,
+            base: None,
+            released: true,
+        },
+    ];
+    /// The module `latest` re-exports.
+    pub const LATEST: Option<&str> = Some("v2026_07_28");
+}
+
+/// Calls `$callback!` with every module, in `schema/codegen.toml` order, one per line:
+/// `kind name "feature" "protocol"|_ base|_;` where kind is `version`, `extension` or `overlay`
+/// and base is the module an overlay stands in for. `for_each_module!(cb, args...)` passes
+/// `(args...)` before the rows. For crates that enable every module (`full`): a module whose
+/// feature is off does not compile.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_module {
+    ($callback:ident) => {
+        $callback! {
+            version v2024_11_05 "v2024-11-05" "2024-11-05" _;
+            version v2025_03_26 "v2025-03-26" "2025-03-26" _;
+            version v2025_06_18 "v2025-06-18" "2025-06-18" _;
+            version v2025_11_25 "v2025-11-25" "2025-11-25" _;
+            version v2026_07_28 "v2026-07-28" "2026-07-28" _;
+            version draft "draft" "draft" _;
+            overlay resource_metadata "resource-metadata" "draft" draft;
+            extension apps "apps" _ _;
+        }
+    };
+    ($callback:ident, $($args:tt)*) => {
+        $callback! {
+            ($($args)*)
+            version v2024_11_05 "v2024-11-05" "2024-11-05" _;
+            version v2025_03_26 "v2025-03-26" "2025-03-26" _;
+            version v2025_06_18 "v2025-06-18" "2025-06-18" _;
+            version v2025_11_25 "v2025-11-25" "2025-11-25" _;
+            version v2026_07_28 "v2026-07-28" "2026-07-28" _;
+            version draft "draft" "draft" _;
+            overlay resource_metadata "resource-metadata" "draft" draft;
+            extension apps "apps" _ _;
+        }
+    };
+}

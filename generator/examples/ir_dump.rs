@@ -2,7 +2,7 @@
 
 fn main() {
     let up = std::env::args().nth(1).unwrap();
-    let config = generator::config::Config::from_toml(&std::fs::read_to_string("schema/codegen.toml").unwrap()).unwrap();
+    let config = generator::config::Config::from_toml(&std::fs::read_to_string(generator::config::CONFIG_PATH).unwrap()).unwrap();
     // Upstream inputs from the synced folder; overlays from the repository.
     let mut inputs = Vec::new();
     for m in &config.modules {

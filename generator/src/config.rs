@@ -4,6 +4,9 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+/// Where the configuration lives, relative to the repository root.
+pub const CONFIG_PATH: &str = "schema/codegen.toml";
+
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -220,6 +223,13 @@ pub struct ModuleConfig {
     /// A module listed earlier whose identical types this one re-exports instead of compiling them again.
     #[serde(default)]
     pub share_with: Option<String>,
+    /// The protocol version whose messages the module types (`2025-11-25`, `draft`); unset for an extension.
+    /// A module with a protocol and no overlay is a protocol version.
+    #[serde(default)]
+    pub protocol: Option<String>,
+    /// The module may change without notice (the draft and proposals on it).
+    #[serde(default)]
+    pub unreleased: bool,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Default, PartialEq, Eq)]
@@ -310,7 +320,7 @@ impl ModuleConfig {
 
 impl Config {
     pub fn from_toml(text: &str) -> Result<Config, String> {
-        let mut config: Config = toml::from_str(text).map_err(|e| format!("schema/codegen.toml: {e}"))?;
+        let mut config: Config = toml::from_str(text).map_err(|e| format!("{CONFIG_PATH}: {e}"))?;
         config.source = text.to_string();
         Ok(config)
     }
@@ -325,7 +335,7 @@ impl Config {
             .enumerate()
             .find_map(|(i, l)| l.find(&quoted).map(|c| (i + 1, l[..c].chars().count() + 1)))
             .unwrap_or((1, 1));
-        crate::diagnostics::Location { file: "schema/codegen.toml".into(), line, col }
+        crate::diagnostics::Location { file: CONFIG_PATH.into(), line, col }
     }
 
     /// The files `generate` needs, each once, in module order: a module's upstream
@@ -342,6 +352,11 @@ impl Config {
             }
         }
         out
+    }
+
+    /// [`Config::input_files`], each read by `read`: what `generate` takes.
+    pub fn read_inputs<E>(&self, mut read: impl FnMut(&InputFile) -> Result<String, E>) -> Result<Vec<crate::Input>, E> {
+        self.input_files().into_iter().map(|f| Ok(crate::Input { source: read(&f)?, path: f.path })).collect()
     }
 }
 

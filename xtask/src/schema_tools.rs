@@ -6,25 +6,16 @@ use std::path::Path;
 
 use generator::ir::TypeSpace;
 use generator::verify::{self, Allowlist};
-use generator::{Config, Input};
+use generator::Config;
 
-const CONFIG: &str = "schema/codegen.toml";
+use generator::config::CONFIG_PATH as CONFIG;
 
 /// The configuration and the type space of every module, from the synced inputs (and the repository's overlays).
 fn load(root: &Path) -> Result<(Config, TypeSpace), String> {
     // The sync report goes to stderr: stdout is the command's output (`--json` is for machines).
     eprintln!("{}", crate::sync::sync(root).map_err(|e| e.to_string())?);
     let config = Config::from_toml(&fs::read_to_string(root.join(CONFIG)).map_err(|e| format!("{CONFIG}: {e}"))?)?;
-    let mut inputs: Vec<Input> = Vec::new();
-    for m in &config.modules {
-        if !inputs.iter().any(|i| i.path == m.input) {
-            inputs.push(Input { path: m.input.clone(), source: read_upstream(root, &m.input)? });
-        }
-        if let Some(overlay) = &m.overlay {
-            let source = fs::read_to_string(root.join(overlay)).map_err(|e| format!("{overlay}: {e}"))?;
-            inputs.push(Input { path: overlay.clone(), source });
-        }
-    }
+    let inputs = crate::codegen::read_inputs(root, &config)?;
     let space = verify::type_space(&inputs, &config).map_err(|d| d.to_string())?;
     Ok((config, space))
 }

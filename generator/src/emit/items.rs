@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::docs;
 use crate::names::{builder_ident, type_ident, value_variant};
-use crate::config::Config;
+use crate::config::{Config, CONFIG_PATH};
 use crate::ir::*;
 use crate::resolve::checks::field_rust_name;
 use crate::parse::Literal;
@@ -312,7 +312,7 @@ impl<'a> Ctx<'a> {
             Ty::Object => quote! { __rt::JsonObject },
             Ty::Named(r) => self.type_path(r, false),
             Ty::Binding(b) => {
-                let t: syn::Type = syn::parse_str(b).unwrap_or_else(|e| panic!("schema/codegen.toml: binding `{b}` is not a Rust type: {e}"));
+                let t: syn::Type = syn::parse_str(b).unwrap_or_else(|e| panic!("{CONFIG_PATH}: binding `{b}` is not a Rust type: {e}"));
                 quote! { #t }
             }
             Ty::Array(inner) => {

@@ -3,8 +3,90 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::config::Config;
+use crate::config::{Config, ModuleConfig};
 use crate::ir::TypeSpace;
+
+/// What a module is, as the table of modules tells consumers.
+fn kind(m: &ModuleConfig) -> &'static str {
+    match (&m.overlay, &m.protocol) {
+        (Some(_), _) => "overlay",
+        (None, Some(_)) => "version",
+        (None, None) => "extension",
+    }
+}
+
+/// `pub mod modules`: the table of modules as data (see [`for_each_module`] for the same table for macros).
+fn module_table(space: &TypeSpace, config: &Config) -> TokenStream {
+    let modules: Vec<&ModuleConfig> = space.modules.iter().filter_map(|m| config.modules.iter().find(|c| c.name == m.name)).collect();
+    let rows = modules.iter().map(|m| {
+        let (name, feature, label) = (&m.name, &m.feature, m.label());
+        let kind = format_ident!(
+            "{}",
+            match kind(m) {
+                "version" => "Version",
+                "overlay" => "Overlay",
+                _ => "Extension",
+            }
+        );
+        let protocol = match &m.protocol {
+            Some(p) => quote!(Some(#p)),
+            None => quote!(None),
+        };
+        let base = match (&m.overlay, &m.share_with) {
+            (Some(_), Some(b)) => quote!(Some(#b)),
+            _ => quote!(None),
+        };
+        let released = !m.unreleased;
+        quote! {
+            ModuleInfo { name: #name, label: #label, feature: #feature, kind: ModuleKind::#kind, protocol: #protocol, base: #base, released: #released },
+        }
+    });
+    let latest = match &config.latest {
+        Some(l) => quote!(Some(#l)),
+        None => quote!(None),
+    };
+    quote! {
+        /// Every module of this crate, as data: generated from `schema/codegen.toml`, in its order.
+        pub mod modules {
+            /// What a module is.
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub enum ModuleKind {
+                /// A protocol version (`v2025_11_25`, `draft`).
+                Version,
+                /// An extension whose messages go along with a protocol version's (`apps`).
+                Extension,
+                /// A proposal applied to a protocol version, standing in for its module.
+                Overlay,
+            }
+
+            /// One module of this crate.
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub struct ModuleInfo {
+                /// The Rust module (`v2025_11_25`).
+                pub name: &'static str,
+                /// How messages name the schema (the module's `SCHEMA_LABEL`).
+                pub label: &'static str,
+                /// The Cargo feature that enables the module.
+                pub feature: &'static str,
+                /// A protocol version, an extension or an overlay.
+                pub kind: ModuleKind,
+                /// The protocol version whose messages the module types (`2025-11-25`, `draft`); `None` for an extension.
+                pub protocol: Option<&'static str>,
+                /// For an overlay: the module it stands in for.
+                pub base: Option<&'static str>,
+                /// `false` for the draft and proposals on it, which change without notice.
+                pub released: bool,
+            }
+
+            /// Every module, whether or not its feature is on.
+            pub const MODULES: &[ModuleInfo] = &[#(#rows)*];
+
+            /// The module `latest` re-exports.
+            pub const LATEST: Option<&str> = #latest;
+        }
+
+    }
+}
 
 pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
     let mods = space.modules.iter().map(|m| {
@@ -29,6 +111,7 @@ pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
             }
         }
     });
+    let table = module_table(space, config);
     quote! {
         #![doc = include_str!("../README.md")]
         #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -45,7 +128,44 @@ pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
         pub use write::{to_string, to_vec, to_vec_into, to_writer};
         #(#mods)*
         #latest
+        #table
     }
+}
+
+/// `for_each_module!`, the table of modules for macros, so that code enumerating modules (the CLI, fuzz
+/// targets, tests) follows `schema/codegen.toml`. Written as text: a formatter would run the entries together.
+pub fn for_each_module(space: &TypeSpace, config: &Config) -> String {
+    let mut entries = String::new();
+    for m in space.modules.iter().filter_map(|m| config.modules.iter().find(|c| c.name == m.name)) {
+        let protocol = m.protocol.as_ref().map_or("_".to_string(), |p| format!("{p:?}"));
+        let base = match (&m.overlay, &m.share_with) {
+            (Some(_), Some(b)) => b.as_str(),
+            _ => "_",
+        };
+        entries.push_str(&format!("            {} {} {:?} {protocol} {base};\n", kind(m), m.name, m.feature));
+    }
+    format!(
+        r#"
+/// Calls `$callback!` with every module, in `schema/codegen.toml` order, one per line:
+/// `kind name "feature" "protocol"|_ base|_;` where kind is `version`, `extension` or `overlay`
+/// and base is the module an overlay stands in for. `for_each_module!(cb, args...)` passes
+/// `(args...)` before the rows. For crates that enable every module (`full`): a module whose
+/// feature is off does not compile.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_module {{
+    ($callback:ident) => {{
+        $callback! {{
+{entries}        }}
+    }};
+    ($callback:ident, $($args:tt)*) => {{
+        $callback! {{
+            ($($args)*)
+{entries}        }}
+    }};
+}}
+"#
+    )
 }
 
 pub fn cargo_toml(space: &TypeSpace, config: &Config) -> String {

@@ -45,7 +45,7 @@ pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
         let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
         let contents = match space.modules.get(i) {
             Some(m) => format_module(&format!("from `{}`", m.source), items::module(space, config, m), &cache),
-            None => format!("{}{}", header("from schema/codegen.toml"), format_tokens(manifest::lib_rs(space, config))),
+            None => format!("{}{}{}", header(&format!("from {}", crate::config::CONFIG_PATH)), format_tokens(manifest::lib_rs(space, config)), manifest::for_each_module(space, config)),
         };
         *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(contents);
     };

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::config::Config;
+use crate::config::{Config, CONFIG_PATH};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir::*;
 use crate::names::field_ident;
@@ -40,7 +40,7 @@ pub fn constraints(space: &TypeSpace, diags: &mut Diagnostics) {
 
 /// Every configured rule names types that exist and a function path that parses.
 pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnostics) {
-    let at = crate::diagnostics::Location { file: "schema/codegen.toml".into(), ..Default::default() };
+    let at = crate::diagnostics::Location { file: CONFIG_PATH.into(), ..Default::default() };
     for c in &config.checks {
         if syn::parse_str::<syn::Path>(&c.run).is_err() {
             diags.push(Diagnostic::new(&at, format!("check `{}` is not a Rust path", c.run)));
@@ -109,7 +109,7 @@ pub fn prelude_names(space: &TypeSpace, config: &Config, diags: &mut Diagnostics
         for item in m.items.iter().filter(|i| !matches!(i.kind, ItemKind::Const(_))) {
             let rust = config.rust_type_name(&item.name);
             if PRELUDE.contains(&rust) {
-                diags.push(Diagnostic::new(&item.location, format!("type `{}` would shadow the standard prelude's `{rust}` under `use {}::*`; give it another Rust name with a [[rename]] entry in schema/codegen.toml", item.name, m.name)));
+                diags.push(Diagnostic::new(&item.location, format!("type `{}` would shadow the standard prelude's `{rust}` under `use {}::*`; give it another Rust name with a [[rename]] entry in {CONFIG_PATH}", item.name, m.name)));
             }
             if rust != item.name && m.items.iter().any(|i| i.name == rust) {
                 diags.push(Diagnostic::new(&config.locate(rust), format!("rename `{}` -> `{rust}`: module `{}` already has a type `{rust}`", item.name, m.name)));
@@ -164,7 +164,7 @@ pub fn names(space: &TypeSpace, config: &Config, diags: &mut Diagnostics) {
                         if let Some(other) = seen.insert(ident.clone(), &f.name) {
                             diags.push(
                                 Diagnostic::new(&f.location, format!("field `{}` of `{}` would be called `{ident}` in Rust, like {}", f.name, item.name, describe(other)))
-                                    .with_hint(format!("name it under [field_names] in schema/codegen.toml: \"{}.{}\" = \"...\"", item.name, f.name)),
+                                    .with_hint(format!("name it under [field_names] in {CONFIG_PATH}: \"{}.{}\" = \"...\"", item.name, f.name)),
                             );
                         }
                     }

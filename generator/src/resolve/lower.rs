@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use heck::ToUpperCamelCase;
 
-use crate::config::{Config, ModuleConfig, UntaggedNumber};
+use crate::config::{Config, ModuleConfig, UntaggedNumber, CONFIG_PATH};
 use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 use crate::ir::*;
 use crate::parse::{ConstValue, Decl, DeclKind, Doc, File, Keyword, Literal, Member, ObjectType, TypeExpr, TypeKind};
@@ -165,7 +165,7 @@ impl<'a> Lowerer<'a> {
                 self.unresolved.insert(imp.local.clone());
                 self.diags.push(
                     Diagnostic::new(&imp.location, format!("import from `{}` is not bound to a generated module", imp.module))
-                        .with_hint(format!("add `\"{}\" = \"<module>\"` under [module.imports] for `{}` in schema/codegen.toml", imp.module, self.module.name)),
+                        .with_hint(format!("add `\"{}\" = \"<module>\"` under [module.imports] for `{}` in {CONFIG_PATH}", imp.module, self.module.name)),
                 );
                 continue;
             };
@@ -204,7 +204,7 @@ impl<'a> Lowerer<'a> {
     fn lower_alias(&mut self, name: &str, target: &TypeExpr, naming: &Naming) -> Option<ItemKind> {
         if let Some(b) = self.config.bindings.get(name) {
             if let Err(e) = syn::parse_str::<syn::Type>(&b.rust) {
-                self.err(&target.location, format!("schema/codegen.toml: the binding of `{name}` (`{}`) is not a Rust type: {e}", b.rust));
+                self.err(&target.location, format!("{CONFIG_PATH}: the binding of `{name}` (`{}`) is not a Rust type: {e}", b.rust));
                 return None;
             }
             return Some(ItemKind::Alias(Ty::Binding(b.rust.clone())));
@@ -272,7 +272,7 @@ impl<'a> Lowerer<'a> {
                     }
                     None => {
                         let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
-                        self.err(&at, format!("schema/codegen.toml: field_literal names `{name}.{}`, which has no such field", fl.field));
+                        self.err(&at, format!("{CONFIG_PATH}: field_literal names `{name}.{}`, which has no such field", fl.field));
                     }
                 }
             }
@@ -286,7 +286,7 @@ impl<'a> Lowerer<'a> {
                 }
                 Some(_) => {
                     let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
-                    self.err(&at, format!("schema/codegen.toml: never_field names `{name}.{}`, which the schema declares", nf.field));
+                    self.err(&at, format!("{CONFIG_PATH}: never_field names `{name}.{}`, which the schema declares", nf.field));
                 }
             }
         }
@@ -727,7 +727,7 @@ impl<'a> Lowerer<'a> {
         if !self.taken.insert(name.clone()) {
             self.diags.push(
                 Diagnostic::new(&t.location, format!("the inline type at `{key}` would be named `{name}`, which is already taken"))
-                    .with_hint(format!("name it under [inline_names] in schema/codegen.toml: \"{key}\" = \"...\"")),
+                    .with_hint(format!("name it under [inline_names] in {CONFIG_PATH}: \"{key}\" = \"...\"")),
             );
             return None;
         }

@@ -1,7 +1,7 @@
 //! The method registry: which request and notification types carry which
 //! `method`, and what a request's successful response holds.
 
-use crate::config::Config;
+use crate::config::{Config, CONFIG_PATH};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir::*;
 use crate::parse::Literal;
@@ -26,7 +26,7 @@ pub fn collect(space: &mut TypeSpace, config: &Config, diags: &mut Diagnostics) 
                     if name == "{}" {
                         Some(Ty::Object)
                     } else if space.item(&this(name)).is_none() {
-                        diags.push(Diagnostic::new(&item.location, format!("schema/codegen.toml: request_results maps `{}` to `{name}`, which this module does not define", item.name)));
+                        diags.push(Diagnostic::new(&item.location, format!("{CONFIG_PATH}: request_results maps `{}` to `{name}`, which this module does not define", item.name)));
                         None
                     } else {
                         Some(Ty::Named(this(name)))
@@ -34,7 +34,7 @@ pub fn collect(space: &mut TypeSpace, config: &Config, diags: &mut Diagnostics) 
                 } else {
                     diags.push(
                         Diagnostic::new(&item.location, format!("no result type known for request `{}` (`{method}`)", item.name))
-                            .with_hint(format!("add `{} = \"<ResultType>\"` under [request_results] in schema/codegen.toml", item.name)),
+                            .with_hint(format!("add `{} = \"<ResultType>\"` under [request_results] in {CONFIG_PATH}", item.name)),
                     );
                     None
                 };
