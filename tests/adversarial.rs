@@ -9,9 +9,9 @@
 
 use std::time::Instant;
 
-use mcp_schema::runtime::SchemaType;
-use mcp_schema::validate::{validate_json, Options};
-use mcp_schema::{v2024_11_05 as v1, v2025_03_26 as v2, v2025_06_18 as v3, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_spec_types::runtime::SchemaType;
+use mcp_spec_types::validate::{validate_json, Options};
+use mcp_spec_types::{v2024_11_05 as v1, v2025_03_26 as v2, v2025_06_18 as v3, v2025_11_25 as v4, v2026_07_28 as v6};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -89,8 +89,8 @@ fn nesting_100_000_deep_is_a_recursion_limit_error() {
                 err::<v3::ClientRequest>(bytes),
                 err::<v2::ServerResult>(bytes),
                 err::<v1::JSONRPCMessage>(bytes),
-                err::<mcp_schema::draft::JSONRPCMessage>(bytes),
-                err::<mcp_schema::resource_metadata::ClientRequest>(bytes),
+                err::<mcp_spec_types::draft::JSONRPCMessage>(bytes),
+                err::<mcp_spec_types::resource_metadata::ClientRequest>(bytes),
             ] {
                 // A union that checks the JSON kind first says so before descending.
                 // A union decided by keys skips the unknown key's value without recursing (serde_json's
@@ -136,9 +136,9 @@ fn nesting_just_below_the_limit_is_read_and_kept() {
 fn every_entry_point_has_the_same_nesting_limit() {
     fn same<T: DeserializeOwned>(what: &str, msg: &str, want: bool) -> Result<(), String> {
         let via_serde = serde_json::from_str::<T>(msg).is_ok();
-        let via_ours = mcp_schema::from_str::<T>(msg).is_ok();
+        let via_ours = mcp_spec_types::from_str::<T>(msg).is_ok();
         if via_serde != want || via_ours != want {
-            return Err(format!("{what}: serde_json {via_serde}, mcp_schema::from_str {via_ours}, Value {want}"));
+            return Err(format!("{what}: serde_json {via_serde}, mcp_spec_types::from_str {via_ours}, Value {want}"));
         }
         Ok(())
     }
@@ -155,7 +155,7 @@ fn every_entry_point_has_the_same_nesting_limit() {
                 tally.check(same::<v6::JSONRPCMessage>(&at("v6::JSONRPCMessage"), &msg, want));
                 tally.check(same::<v4::JSONRPCMessage>(&at("v4::JSONRPCMessage"), &msg, want));
                 tally.check(same::<v1::JSONRPCMessage>(&at("v1::JSONRPCMessage"), &msg, want));
-                tally.check(same::<mcp_schema::draft::JSONRPCMessage>(&at("draft::JSONRPCMessage"), &msg, want));
+                tally.check(same::<mcp_spec_types::draft::JSONRPCMessage>(&at("draft::JSONRPCMessage"), &msg, want));
                 tally.check(same::<v6::ClientMessage>(&at("v6::ClientMessage"), &msg, want));
                 tally.check(same::<v6::ClientRequest>(&at("v6::ClientRequest"), &msg, want));
             }

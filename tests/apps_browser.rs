@@ -17,8 +17,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcp_schema::apps::McpUiResourceCsp;
-use mcp_schema::validate::apps;
+use mcp_spec_types::apps::McpUiResourceCsp;
+use mcp_spec_types::validate::apps;
 use mcp_schema_tests::Tally;
 use serde_json::{json, Value};
 

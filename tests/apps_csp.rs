@@ -3,10 +3,10 @@
 //! capability, and the helpers on every version's `Tool`. `apps_browser.rs` loads the built
 //! policies in Chromium.
 
-use mcp_schema::apps::McpUiResourceCsp;
-use mcp_schema::validate::apps::{self, AppTool, Csp, DEFAULT_CSP};
-use mcp_schema::validate::{self, Options, Report, Severity};
-use mcp_schema::{v2024_11_05 as v1, v2025_06_18 as v3, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_spec_types::apps::McpUiResourceCsp;
+use mcp_spec_types::validate::apps::{self, AppTool, Csp, DEFAULT_CSP};
+use mcp_spec_types::validate::{self, Options, Report, Severity};
+use mcp_spec_types::{v2024_11_05 as v1, v2025_06_18 as v3, v2025_11_25 as v4, v2026_07_28 as v6};
 use mcp_schema_tests::Tally;
 use serde_json::{json, Value};
 
@@ -249,8 +249,8 @@ fn csp_origins_are_checked_on_every_message_that_carries_them() {
         ("2025-11-25 BlobResourceContents", check!(v4::BlobResourceContents), Box::new(|c: &Value| json!({"uri": "ui://w/v", "mimeType": apps::MIME_TYPE, "blob": "PGh0bWw+", "_meta": ui(c)})), "/_meta/ui/csp/resourceDomains/1"),
         ("2026-07-28 ReadResourceResult", check!(v6::ReadResourceResult), Box::new(|c: &Value| json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "contents": [{"uri": "ui://w/v", "mimeType": apps::MIME_TYPE, "text": "x", "_meta": ui(c)}]})), "/contents/0/_meta/ui/csp/resourceDomains/1"),
         ("2024-11-05 ListResourcesResult", check!(v1::ListResourcesResult), Box::new(|c: &Value| json!({"resources": [{"uri": "ui://w/v", "name": "v", "mimeType": apps::MIME_TYPE, "_meta": ui(c)}]})), "/resources/0/_meta/ui/csp/resourceDomains/1"),
-        ("ui/notifications/sandbox-resource-ready", check!(mcp_schema::apps::McpUiSandboxResourceReadyNotification), Box::new(|c: &Value| json!({"method": "ui/notifications/sandbox-resource-ready", "params": {"html": "<html></html>", "csp": c}})), "/params/csp/resourceDomains/1"),
-        ("McpUiHostCapabilities", check!(mcp_schema::apps::McpUiHostCapabilities), Box::new(|c: &Value| json!({"sandbox": {"csp": c}})), "/sandbox/csp/resourceDomains/1"),
+        ("ui/notifications/sandbox-resource-ready", check!(mcp_spec_types::apps::McpUiSandboxResourceReadyNotification), Box::new(|c: &Value| json!({"method": "ui/notifications/sandbox-resource-ready", "params": {"html": "<html></html>", "csp": c}})), "/params/csp/resourceDomains/1"),
+        ("McpUiHostCapabilities", check!(mcp_spec_types::apps::McpUiHostCapabilities), Box::new(|c: &Value| json!({"sandbox": {"csp": c}})), "/sandbox/csp/resourceDomains/1"),
     ];
     let mut tally = Tally::default();
     for (name, check, message, pointer) in cases {

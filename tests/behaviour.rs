@@ -4,8 +4,8 @@
 
 #![allow(deprecated)] // Some 2026-07-28 types used here are deprecated.
 
-use mcp_schema::runtime::{NotificationMethod, RequestMethod, SchemaType};
-use mcp_schema::{apps, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_spec_types::runtime::{NotificationMethod, RequestMethod, SchemaType};
+use mcp_spec_types::{apps, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -197,7 +197,7 @@ fn absent_result_type_reads_as_complete_but_validates_as_required() {
     let (r, out) = round_trip::<v6::CallToolResultResponseResult>(r#"{"content":[{"type":"text","text":"a"}]}"#);
     assert_eq!(r.schema_name(), "CallToolResult");
     assert!(out.get("resultType").is_none(), "absent stays absent");
-    let report = mcp_schema::validate::validate_json::<v6::CallToolResult>(&out, &Default::default());
+    let report = mcp_spec_types::validate::validate_json::<v6::CallToolResult>(&out, &Default::default());
     assert!(report.violations.iter().any(|v| v.rule == "required" && v.message.contains("resultType")), "{report:?}");
     // InputRequiredResult is still told apart by its value.
     let (r, _) = round_trip::<v6::CallToolResultResponseResult>(r#"{"resultType":"input_required"}"#);
@@ -206,11 +206,11 @@ fn absent_result_type_reads_as_complete_but_validates_as_required() {
 
 #[test]
 fn ergonomic_helpers() {
-    use mcp_schema::runtime::meta::{self, MetaExt};
-    use mcp_schema::runtime::{read_response, JsonConvert, Response};
-    use mcp_schema::validate::apps;
+    use mcp_spec_types::runtime::meta::{self, MetaExt};
+    use mcp_spec_types::runtime::{read_response, JsonConvert, Response};
+    use mcp_spec_types::validate::apps;
     // `latest` is the newest released version.
-    let _: mcp_schema::latest::Tool = mcp_schema::v2026_07_28::Tool::default();
+    let _: mcp_spec_types::latest::Tool = mcp_spec_types::v2026_07_28::Tool::default();
     // Value conversions.
     let tool = v6::Tool::from_json(json!({"name": "t", "inputSchema": {"type": "object"}})).unwrap();
     assert_eq!(tool.to_json().unwrap()["name"], "t");
@@ -221,7 +221,7 @@ fn ergonomic_helpers() {
     let err = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"bad"}}"#;
     assert!(matches!(read_response::<v6::CallToolRequest>(err).unwrap(), Response::Error { error, .. } if error.code == -32602));
     // Typed `_meta` access on an open map.
-    let mut m = mcp_schema::runtime::JsonObject::new();
+    let mut m = mcp_spec_types::runtime::JsonObject::new();
     m.set_as(meta::PROTOCOL_VERSION, &"2025-11-25").unwrap();
     m.insert("com.example/x".into(), json!(1));
     assert_eq!(m.protocol_version(), Some("2025-11-25"));
@@ -247,7 +247,7 @@ fn constructors_and_shortcuts() {
     assert_eq!(s.structured_content.unwrap()["temp"], 21);
     assert!(v4::CallToolResult::structured(json!([1])).is_err(), "2025-11-25 structured content is an object");
     let tool = v6::Tool::with_input_schema("weather", json!({"type": "object"})).unwrap();
-    assert!(mcp_schema::validate::validate(&tool, &Default::default()).violations.is_empty());
+    assert!(mcp_spec_types::validate::validate(&tool, &Default::default()).violations.is_empty());
     let server = v6::Implementation::new("s", "1.0").with_icon(v6::Icon::with_type("https://e/i.png", "image/png")).with_website("https://e");
     assert_eq!(serde_json::to_value(&server).unwrap()["icons"][0]["mimeType"], "image/png");
     let meta = v6::RequestMetaObject::new("2026-07-28", v6::ClientCapabilities::default());
@@ -258,8 +258,8 @@ fn constructors_and_shortcuts() {
 
 #[test]
 fn more_helpers() {
-    use mcp_schema::runtime::{write_error, write_response, RpcError};
-    use mcp_schema::validate::{apps, icons, Options};
+    use mcp_spec_types::runtime::{write_error, write_response, RpcError};
+    use mcp_spec_types::validate::{apps, icons, Options};
     // The tag a union holds, from the variant or the raw object.
     let r: v6::ClientRequest = serde_json::from_value(json!({"jsonrpc": "2.0", "id": 1, "method": "vendor/x"})).unwrap();
     assert_eq!(r.tag(), Some("vendor/x"));
@@ -276,12 +276,12 @@ fn more_helpers() {
     assert_eq!(err["id"], Value::Null);
     // Icons built inline, checked and picked.
     let icon = v6::Icon::data("image/png", &[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]).with_sizes(["48x48"]).with_theme("dark");
-    assert!(mcp_schema::validate::validate(&icon, &Options::default()).violations.is_empty());
+    assert!(mcp_spec_types::validate::validate(&icon, &Options::default()).violations.is_empty());
     assert!(icons::pick(std::slice::from_ref(&icon), 48, Some("dark")).is_some());
     // MCP Apps: the deprecated flat key still names the resource; the allow attribute from permissions.
-    let meta: mcp_schema::runtime::JsonObject = serde_json::from_value(json!({"ui/resourceUri": "ui://a/b"})).unwrap();
+    let meta: mcp_spec_types::runtime::JsonObject = serde_json::from_value(json!({"ui/resourceUri": "ui://a/b"})).unwrap();
     assert_eq!(apps::tool_resource_uri(Some(&meta)), Some("ui://a/b"));
-    let perms: mcp_schema::apps::McpUiResourcePermissions = serde_json::from_value(json!({"camera": {}, "clipboardWrite": {}})).unwrap();
+    let perms: mcp_spec_types::apps::McpUiResourcePermissions = serde_json::from_value(json!({"camera": {}, "clipboardWrite": {}})).unwrap();
     assert_eq!(apps::permissions_policy(Some(&perms)), "camera; clipboard-write");
     assert!(Options::apps().apps && Options::strict().strict);
 }
@@ -293,7 +293,7 @@ fn more_helpers() {
 #[test]
 fn shared_types_are_one_type_with_the_hand_written_helpers() {
     use std::any::TypeId;
-    use mcp_schema::{draft, resource_metadata as rm};
+    use mcp_spec_types::{draft, resource_metadata as rm};
     fn same<A: 'static, B: 'static>() -> bool {
         TypeId::of::<A>() == TypeId::of::<B>()
     }

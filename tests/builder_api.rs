@@ -7,10 +7,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use mcp_schema::rpc::{self, read_message, ErrorResponse, Invalid, Kind};
-use mcp_schema::runtime::{Message, RequestMethod, ResultResponse, SchemaType};
-use mcp_schema::validate::{validate_json, Options};
-use mcp_schema::{v2024_11_05 as v24, v2025_06_18 as v25_06, v2025_11_25 as v25, v2026_07_28 as v26};
+use mcp_spec_types::rpc::{self, read_message, ErrorResponse, Invalid, Kind};
+use mcp_spec_types::runtime::{Message, RequestMethod, ResultResponse, SchemaType};
+use mcp_spec_types::validate::{validate_json, Options};
+use mcp_spec_types::{v2024_11_05 as v24, v2025_06_18 as v25_06, v2025_11_25 as v25, v2026_07_28 as v26};
 use serde_json::{json, Value};
 
 fn written<T: serde::Serialize>(v: &T) -> Value {
@@ -149,7 +149,7 @@ macro_rules! glob_modules {
     ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {
         mod glob {$(
             pub mod $m {
-                use mcp_schema::$m::*;
+                use mcp_spec_types::$m::*;
                 // `Result`, `Option`, `Vec`, `String` and `Box` are still the prelude's.
                 pub fn f() -> Result<Option<Vec<String>>, Box<String>> {
                     Ok(Some(vec![SCHEMA_LABEL.to_string()]))
@@ -161,10 +161,10 @@ macro_rules! glob_modules {
         const GLOB_FNS: &[fn() -> Result<Option<Vec<String>>, Box<String>>] = &[$(glob::$m::f),*];
     };
 }
-mcp_schema::for_each_module!(glob_modules);
+mcp_spec_types::for_each_module!(glob_modules);
 
 mod glob_empty {
-    use mcp_schema::v2025_11_25::*;
+    use mcp_spec_types::v2025_11_25::*;
     pub fn empty() -> Result<EmptyResult, String> {
         Ok(BaseResult::default())
     }
@@ -173,7 +173,7 @@ mod glob_empty {
 #[test]
 fn glob_imports_keep_the_prelude() {
     let labels: Vec<String> = GLOB_FNS.iter().map(|f| f().unwrap().unwrap().remove(0)).collect();
-    let expected: Vec<&str> = mcp_schema::modules::MODULES.iter().map(|m| m.label).collect();
+    let expected: Vec<&str> = mcp_spec_types::modules::MODULES.iter().map(|m| m.label).collect();
     assert_eq!(labels, expected);
     // The Rust name changed; the schema's did not.
     let empty = glob_empty::empty().unwrap();
@@ -209,7 +209,7 @@ fn logging_levels_are_ordered_by_severity_in_every_version() {
         ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {$(check!(@ $kind $m);)*};
         (@ extension $m:ident) => {};
         (@ $kind:ident $m:ident) => {{
-            use mcp_schema::$m::LoggingLevel;
+            use mcp_spec_types::$m::LoggingLevel;
             let levels: Vec<LoggingLevel> = SEVERITY.iter().map(|l| LoggingLevel::from_wire(l)).collect();
             assert!(levels.windows(2).all(|w| w[0] < w[1]), "{}", stringify!($m));
             assert!(LoggingLevel::Other("x".into()) > LoggingLevel::Emergency);
@@ -218,7 +218,7 @@ fn logging_levels_are_ordered_by_severity_in_every_version() {
             assert_eq!(shown, &SEVERITY[3..]);
         }};
     }
-    mcp_schema::for_each_module!(check);
+    mcp_spec_types::for_each_module!(check);
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! `sizes` entries, link schemes, and `icons::pick` choosing only what validation accepts.
 
 use base64::Engine;
-use mcp_schema::validate::icons::{self, pick};
-use mcp_schema::validate::{self, Options, Report, Severity};
-use mcp_schema::{v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_spec_types::validate::icons::{self, pick};
+use mcp_spec_types::validate::{self, Options, Report, Severity};
+use mcp_spec_types::{v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
 use serde_json::{json, Value};
 
 const PNG: &[u8] = &[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13];
@@ -154,7 +154,7 @@ fn website_url_schemes() {
 
 #[test]
 fn open_link_schemes() {
-    use mcp_schema::apps::McpUiOpenLinkRequest;
+    use mcp_spec_types::apps::McpUiOpenLinkRequest;
     let request = |url: &str| json!({"jsonrpc": "2.0", "id": 1, "method": "ui/open-link", "params": {"url": url}});
     let apps = Options::apps();
     let r = validate::validate_json::<McpUiOpenLinkRequest>(&request("https://example.com/page"), &apps);

@@ -2,10 +2,10 @@
 //! text-or-blob contents, enum schemas) read without a `serde_json::Value` buffer. These
 //! tests hold that reading to the same answer whatever the input source, and pin the rules:
 //! a deciding key streams, otherwise the best-ranked member that can read the object wins.
-//! `mcp_schema::from_slice` guesses a member at a key only it names and reads again when the
+//! `mcp_spec_types::from_slice` guesses a member at a key only it names and reads again when the
 //! guess is wrong; it must give exactly what `serde_json::from_slice` gives.
 
-use mcp_schema::{v2024_11_05 as v1, v2025_06_18 as v3, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_spec_types::{v2024_11_05 as v1, v2025_06_18 as v3, v2025_11_25 as v4, v2026_07_28 as v6};
 use mcp_schema_tests::Tally;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -25,15 +25,15 @@ fn all_sources_agree<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Deb
     let value: Value = serde_json::from_str(line).unwrap();
     let from_value: T = serde_json::from_value(value.clone()).map_err(|e| format!("from_value: {e}"))?;
     let from_ref = T::deserialize(&value).map_err(|e| format!("&Value: {e}"))?;
-    let guessed_slice: T = mcp_schema::from_slice(line.as_bytes()).map_err(|e| format!("mcp_schema::from_slice: {e}"))?;
-    let guessed_str: T = mcp_schema::from_str(line).map_err(|e| format!("mcp_schema::from_str: {e}"))?;
+    let guessed_slice: T = mcp_spec_types::from_slice(line.as_bytes()).map_err(|e| format!("mcp_spec_types::from_slice: {e}"))?;
+    let guessed_str: T = mcp_spec_types::from_str(line).map_err(|e| format!("mcp_spec_types::from_str: {e}"))?;
     for (how, other) in [
         ("from_slice", &from_slice),
         ("from_reader", &from_reader),
         ("from_value", &from_value),
         ("&Value", &from_ref),
-        ("mcp_schema::from_slice", &guessed_slice),
-        ("mcp_schema::from_str", &guessed_str),
+        ("mcp_spec_types::from_slice", &guessed_slice),
+        ("mcp_spec_types::from_str", &guessed_str),
     ] {
         if *other != from_str {
             return Err(format!("{how} differs from from_str"));
@@ -110,7 +110,7 @@ fn only_a_result_no_member_names_a_key_of_is_kept_whole() {
         let read = serde_json::from_str::<v4::ServerResult>(line);
         match (read, want) {
             (Ok(r), Some(want)) => {
-                let got = mcp_schema::runtime::SchemaType::schema_name(&r);
+                let got = mcp_spec_types::runtime::SchemaType::schema_name(&r);
                 let back = serde_json::to_value(&r).unwrap();
                 let ok = got == want && back == serde_json::from_str::<Value>(line).unwrap();
                 tally.check(ok.then_some(()).ok_or(format!("{line}: read as {got}, written {back}")));
@@ -188,7 +188,7 @@ fn recorded_sessions_read_as_typed_envelopes() {
 
 #[test]
 fn envelopes_pick_the_variant_by_method_result_or_error() {
-    use mcp_schema::runtime::Message;
+    use mcp_spec_types::runtime::Message;
     let read = |line: &str| serde_json::from_str::<v4::ServerMessage>(line).unwrap_or_else(|e| panic!("{line}: {e}"));
     // The result comes first, as the TypeScript SDK writes it, and is typed.
     match read(r#"{"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]},"jsonrpc":"2.0","id":7}"#) {
@@ -228,15 +228,15 @@ fn envelopes_pick_the_variant_by_method_result_or_error() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Guessing (`mcp_schema::from_slice`): the same answer as `serde_json::from_slice`, always
+// Guessing (`mcp_spec_types::from_slice`): the same answer as `serde_json::from_slice`, always
 
 /// Both readers give the same value, or the same error.
 fn guess_agrees<T: DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str) -> Result<(), String> {
     let plain = serde_json::from_str::<T>(json).map_err(|e| e.to_string());
-    let guessed = mcp_schema::from_str::<T>(json).map_err(|e| e.to_string());
-    let sliced = mcp_schema::from_slice::<T>(json.as_bytes()).map_err(|e| e.to_string());
+    let guessed = mcp_spec_types::from_str::<T>(json).map_err(|e| e.to_string());
+    let sliced = mcp_spec_types::from_slice::<T>(json.as_bytes()).map_err(|e| e.to_string());
     if plain != guessed || plain != sliced {
-        return Err(format!("{json}: serde_json {plain:?}, mcp_schema::from_str {guessed:?}, mcp_schema::from_slice {sliced:?}"));
+        return Err(format!("{json}: serde_json {plain:?}, mcp_spec_types::from_str {guessed:?}, mcp_spec_types::from_slice {sliced:?}"));
     }
     Ok(())
 }
@@ -324,11 +324,11 @@ fn a_wrong_guess_is_taken_back() {
     // `contents` names only ReadResourceResult, but the value is no list: read again, it is
     // ReadResourceResult's error (the catch-all does not take an object with its key).
     let line = r#"{"contents":"not a list","x":1}"#;
-    let e = mcp_schema::from_str::<v4::ServerResult>(line).unwrap_err().to_string();
+    let e = mcp_spec_types::from_str::<v4::ServerResult>(line).unwrap_err().to_string();
     assert_eq!(e, serde_json::from_str::<v4::ServerResult>(line).unwrap_err().to_string());
     // `tools` comes first and names ListToolsResult, but the later keys rank CallToolResult higher.
     let line = r#"{"tools":[],"content":[],"structuredContent":{},"isError":false}"#;
-    let r: v4::ServerResult = mcp_schema::from_str(line).unwrap();
+    let r: v4::ServerResult = mcp_spec_types::from_str(line).unwrap();
     assert_eq!(r, serde_json::from_str::<v4::ServerResult>(line).unwrap());
     assert!(matches!(r, v4::ServerResult::CallToolResult(_)), "{r:?}");
 }
@@ -415,10 +415,10 @@ fn edit(root: &Value, at: &[PathStep], with: Option<Value>) -> Value {
 }
 
 /// Whenever the reader takes `v`, validation picks the member it read.
-fn picks_as_read<U: DeserializeOwned + mcp_schema::validate::KeyedCheck>(v: &Value) -> Result<(), String> {
+fn picks_as_read<U: DeserializeOwned + mcp_spec_types::validate::KeyedCheck>(v: &Value) -> Result<(), String> {
     let Ok(read) = serde_json::from_value::<U>(v.clone()) else { return Ok(()) };
     let want = read.member_of();
-    match mcp_schema::validate::picked::<U>(v) {
+    match mcp_spec_types::validate::picked::<U>(v) {
         Some(got) if got == want => Ok(()),
         got => Err(format!("{}: read as member {want}, validated as {got:?}: {v}", std::any::type_name::<U>())),
     }
@@ -426,7 +426,7 @@ fn picks_as_read<U: DeserializeOwned + mcp_schema::validate::KeyedCheck>(v: &Val
 
 #[test]
 fn validation_picks_the_member_the_reader_reads() {
-    use mcp_schema::validate::KeyedCheck;
+    use mcp_spec_types::validate::KeyedCheck;
     fn all<U: DeserializeOwned + KeyedCheck>(v: &Value, tally: &mut Tally) {
         let mut values = vec![v.clone()];
         near(v, &mut values, &mut 4000);
@@ -490,15 +490,15 @@ use generator::parse::Literal;
 
 macro_rules! dynamic_by_module {
     ($($kind:ident $m:ident $feature:literal $protocol:tt $base:tt;)*) => {
-        fn dynamic(module: &str, name: &str) -> Option<&'static mcp_schema::runtime::dynamic::DynType> {
+        fn dynamic(module: &str, name: &str) -> Option<&'static mcp_spec_types::runtime::dynamic::DynType> {
             $(if module == stringify!($m) {
-                return mcp_schema::$m::dynamic(name);
+                return mcp_spec_types::$m::dynamic(name);
             })*
             panic!("no module `{module}` in this test")
         }
     };
 }
-mcp_schema::for_each_module!(dynamic_by_module);
+mcp_spec_types::for_each_module!(dynamic_by_module);
 
 fn literal_value(l: &Literal) -> Value {
     match l {
@@ -608,7 +608,7 @@ fn schema_space() -> TypeSpace {
 }
 
 /// Every union decided by keys (members all objects), in every module, with its dynamic handle.
-fn keyed_unions(space: &TypeSpace) -> Vec<(&generator::ir::Module, &generator::ir::Item, &generator::ir::Union, &'static mcp_schema::runtime::dynamic::DynType)> {
+fn keyed_unions(space: &TypeSpace) -> Vec<(&generator::ir::Module, &generator::ir::Item, &generator::ir::Union, &'static mcp_spec_types::runtime::dynamic::DynType)> {
     let mut out = Vec::new();
     for m in &space.modules {
         for item in &m.items {
@@ -667,7 +667,7 @@ fn no_keyed_union_takes_a_member_its_literals_contradict() {
                     }
                 }
                 // Validation picks as the reader does, so it reports no literal or enum it chose wrongly.
-                let report = (dynamic.validate)(&o, &mcp_schema::validate::Options::default());
+                let report = (dynamic.validate)(&o, &mcp_spec_types::validate::Options::default());
                 let wrong: Vec<String> = report.violations.iter().filter(|v| matches!(v.rule, "literal" | "enum" | "never" | "no-variant")).map(|v| v.to_string()).collect();
                 tally.check(if wrong.is_empty() { Ok(()) } else { Err(format!("{at}: validated as another member: {}", wrong.join("; "))) });
             }
@@ -681,19 +681,19 @@ fn no_keyed_union_takes_a_member_its_literals_contradict() {
 /// id is invalid fails to read (as a request) and validation reports the id, in every version.
 #[test]
 fn an_invalid_id_does_not_make_a_request_a_notification() {
-    fn check<T: DeserializeOwned + mcp_schema::validate::Validate + std::fmt::Debug>(line: &str) -> Result<(), String> {
+    fn check<T: DeserializeOwned + mcp_spec_types::validate::Validate + std::fmt::Debug>(line: &str) -> Result<(), String> {
         let name = std::any::type_name::<T>();
         if let Ok(read) = serde_json::from_str::<T>(line) {
             return Err(format!("{name} read {line} as {read:?}"));
         }
-        if let Ok(read) = mcp_schema::from_str::<T>(line) {
-            return Err(format!("{name} (mcp_schema::from_str) read {line} as {read:?}"));
+        if let Ok(read) = mcp_spec_types::from_str::<T>(line) {
+            return Err(format!("{name} (mcp_spec_types::from_str) read {line} as {read:?}"));
         }
         let value: Value = serde_json::from_str(line).unwrap();
-        let report = mcp_schema::validate::validate_json::<T>(&value, &mcp_schema::validate::Options::default());
+        let report = mcp_spec_types::validate::validate_json::<T>(&value, &mcp_spec_types::validate::Options::default());
         // 2025-03-26's union also holds batches (arrays), so it is decided by the values and reports no member.
-        let names_it = |v: &&mcp_schema::validate::Violation| v.pointer == "/id" || v.rule == "no-variant";
-        match report.violations.iter().filter(names_it).find(|v| v.severity == mcp_schema::validate::Severity::Error) {
+        let names_it = |v: &&mcp_spec_types::validate::Violation| v.pointer == "/id" || v.rule == "no-variant";
+        match report.violations.iter().filter(names_it).find(|v| v.severity == mcp_spec_types::validate::Severity::Error) {
             Some(_) => Ok(()),
             None => Err(format!("{name}: no error at /id for {line}: {:?}", report.violations)),
         }
@@ -705,11 +705,11 @@ fn an_invalid_id_does_not_make_a_request_a_notification() {
             let id_last = format!(r#"{{"jsonrpc":"2.0","method":"tools/list"{params},"id":{id}}}"#);
             for l in [&line, &id_last] {
                 tally.check(check::<v1::JSONRPCMessage>(l));
-                tally.check(check::<mcp_schema::v2025_03_26::JSONRPCMessage>(l));
+                tally.check(check::<mcp_spec_types::v2025_03_26::JSONRPCMessage>(l));
                 tally.check(check::<v3::JSONRPCMessage>(l));
                 tally.check(check::<v4::JSONRPCMessage>(l));
                 tally.check(check::<v6::JSONRPCMessage>(l));
-                tally.check(check::<mcp_schema::draft::JSONRPCMessage>(l));
+                tally.check(check::<mcp_spec_types::draft::JSONRPCMessage>(l));
             }
         }
     }
@@ -734,7 +734,7 @@ fn envelopes_refuse_a_notification_with_an_id() {
         ] {
             for (what, read) in [
                 ("v4::ClientMessage", serde_json::from_str::<v4::ClientMessage>(&line).map(|m| format!("{m:?}"))),
-                ("v4::ClientMessage (mcp_schema)", mcp_schema::from_str::<v4::ClientMessage>(&line).map(|m| format!("{m:?}"))),
+                ("v4::ClientMessage (mcp_spec_types)", mcp_spec_types::from_str::<v4::ClientMessage>(&line).map(|m| format!("{m:?}"))),
                 ("v3::ClientMessage", serde_json::from_str::<v3::ClientMessage>(&line).map(|m| format!("{m:?}"))),
             ] {
                 tally.check(match read {
@@ -750,7 +750,7 @@ fn envelopes_refuse_a_notification_with_an_id() {
         });
     }
     let note: v4::ClientMessage = serde_json::from_str(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
-    assert!(matches!(note, mcp_schema::runtime::Message::Notification(_)), "{note:?}");
+    assert!(matches!(note, mcp_spec_types::runtime::Message::Notification(_)), "{note:?}");
     tally.finish("envelopes refuse a notification with an id");
 }
 
@@ -761,13 +761,13 @@ fn envelopes_refuse_a_notification_with_an_id() {
 /// picks the member read and reports the value at `pointer` as `enum`, not as `no-variant`.
 fn reads_with_unknown_enum<U>(line: &str, pointer: &str) -> Result<U, String>
 where
-    U: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug + mcp_schema::validate::KeyedCheck + mcp_schema::validate::Validate,
+    U: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug + mcp_spec_types::validate::KeyedCheck + mcp_spec_types::validate::Validate,
 {
     let name = std::any::type_name::<U>();
     all_sources_agree::<U>(line).map_err(|e| format!("{name} {line}: {e}"))?;
     let value: Value = serde_json::from_str(line).unwrap();
     picks_as_read::<U>(&value)?;
-    let report = mcp_schema::validate::validate_json::<U>(&value, &mcp_schema::validate::Options::default());
+    let report = mcp_spec_types::validate::validate_json::<U>(&value, &mcp_spec_types::validate::Options::default());
     let rules: Vec<(&str, &str)> = report.violations.iter().map(|v| (v.rule, v.pointer.as_str())).collect();
     if !rules.contains(&("enum", pointer)) || rules.iter().any(|(r, _)| *r == "no-variant") {
         return Err(format!("{name} {line}: validation reported {rules:?}"));
@@ -807,7 +807,7 @@ fn a_form_field_type_no_version_names_reads_as_other() {
 }
 
 /// Results with an enum value their version does not name read as their own type, not as the
-/// catch-all `EmptyResult`, whether read through serde_json or guessed by `mcp_schema::from_slice`.
+/// catch-all `EmptyResult`, whether read through serde_json or guessed by `mcp_spec_types::from_slice`.
 #[test]
 fn a_result_with_a_newer_enum_value_keeps_its_type() {
     let mut tally = Tally::default();
@@ -887,7 +887,7 @@ fn an_unknown_enum_value_never_makes_a_keyed_union_unreadable() {
                     tally.check(Err(format!("{at}: read as {read}, but {why}")));
                     continue;
                 }
-                let report = (dynamic.validate)(&o, &mcp_schema::validate::Options::default());
+                let report = (dynamic.validate)(&o, &mcp_spec_types::validate::Options::default());
                 let wrong: Vec<String> = report.violations.iter().filter(|v| matches!(v.rule, "literal" | "never" | "no-variant")).map(|v| v.to_string()).collect();
                 let pointer = format!("/{}", f.name);
                 let reported = report.violations.iter().any(|v| v.rule == "enum" && v.pointer == pointer);
@@ -908,16 +908,16 @@ fn an_unknown_enum_value_never_makes_a_keyed_union_unreadable() {
 
 /// What every reader and validation make of `json` as `T`: the same member (its schema name)
 /// or an error from each, and validation's violations.
-fn read_everywhere<T>(json: &str) -> Result<(&'static str, mcp_schema::validate::Report), String>
+fn read_everywhere<T>(json: &str) -> Result<(&'static str, mcp_spec_types::validate::Report), String>
 where
-    T: DeserializeOwned + mcp_schema::runtime::SchemaType + mcp_schema::validate::Validate + PartialEq + std::fmt::Debug,
+    T: DeserializeOwned + mcp_spec_types::runtime::SchemaType + mcp_spec_types::validate::Validate + PartialEq + std::fmt::Debug,
 {
     let read = read_alike::<T>(json)?;
-    let report = mcp_schema::validate::validate_json::<T>(&serde_json::from_str(json).unwrap(), &mcp_schema::validate::Options::default());
-    Ok((mcp_schema::runtime::SchemaType::schema_name(&read), report))
+    let report = mcp_spec_types::validate::validate_json::<T>(&serde_json::from_str(json).unwrap(), &mcp_spec_types::validate::Options::default());
+    Ok((mcp_spec_types::runtime::SchemaType::schema_name(&read), report))
 }
 
-/// `json` as `T` through serde_json (text and tree) and `mcp_schema::from_str`/`from_slice`:
+/// `json` as `T` through serde_json (text and tree) and `mcp_spec_types::from_str`/`from_slice`:
 /// the same value, or an error from each.
 fn read_alike<T: DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str) -> Result<T, String> {
     guess_agrees::<T>(json)?;
@@ -932,13 +932,13 @@ fn read_alike<T: DeserializeOwned + PartialEq + std::fmt::Debug>(json: &str) -> 
 /// The read error, and validation's errors with their pointers and rules.
 fn refused<T>(json: &str) -> (String, Vec<(String, &'static str)>)
 where
-    T: DeserializeOwned + mcp_schema::runtime::SchemaType + mcp_schema::validate::Validate + PartialEq + std::fmt::Debug,
+    T: DeserializeOwned + mcp_spec_types::runtime::SchemaType + mcp_spec_types::validate::Validate + PartialEq + std::fmt::Debug,
 {
     match read_everywhere::<T>(json) {
         Ok((got, _)) => panic!("{json}: read as {got}"),
         Err(e) => {
             let v: Value = serde_json::from_str(json).unwrap();
-            let report = mcp_schema::validate::validate_json::<T>(&v, &mcp_schema::validate::Options::default());
+            let report = mcp_spec_types::validate::validate_json::<T>(&v, &mcp_spec_types::validate::Options::default());
             (e, report.errors().map(|e| (e.pointer.clone(), e.rule)).collect())
         }
     }
@@ -955,7 +955,7 @@ fn a_malformed_tools_list_is_no_empty_result() {
     let (read, errors) = refused::<v4::ServerResult>(result);
     assert!(read.contains("object"), "{read}");
     assert!(errors.contains(&("/tools/0/inputSchema/type".into(), "literal")), "{errors:?}");
-    assert_eq!(mcp_schema::validate::picked::<v4::ServerResult>(&serde_json::from_str(result).unwrap()), Some(9), "ListToolsResult");
+    assert_eq!(mcp_spec_types::validate::picked::<v4::ServerResult>(&serde_json::from_str(result).unwrap()), Some(9), "ListToolsResult");
     // Inside the envelope the message is refused too, by every reader.
     let e = read_alike::<v4::ServerMessage>(&envelope(result)).unwrap_err();
     assert!(e.contains("object"), "{e}");
@@ -976,7 +976,7 @@ fn an_elicitation_answer_is_an_elicit_result_or_an_error() {
     let (got, report) = read_everywhere::<v4::ClientResult>(valid).unwrap();
     assert_eq!(got, "ElicitResult");
     assert!(report.is_valid(), "{report:?}");
-    let Ok(mcp_schema::runtime::Message::Result(r)) = read_alike::<v4::ClientMessage>(&envelope(valid)) else { panic!() };
+    let Ok(mcp_spec_types::runtime::Message::Result(r)) = read_alike::<v4::ClientMessage>(&envelope(valid)) else { panic!() };
     assert!(matches!(r.result, v4::ClientResult::ElicitResult(_)), "{:?}", r.result);
     // A nested object is no value a form field holds.
     let held = r#"{"action":"accept","content":{"name":{"first":"a"}}}"#;
@@ -993,10 +993,10 @@ fn empty_and_unknown_results_still_read_as_empty_result() {
             assert!(report.is_valid(), "{result}: {report:?}");
         }
         let v: Value = serde_json::from_str(result).unwrap();
-        assert_eq!(mcp_schema::validate::picked::<v4::ServerResult>(&v), Some(0), "{result}");
-        let Ok(mcp_schema::runtime::Message::Result(r)) = read_alike::<v4::ServerMessage>(&envelope(result)) else { panic!("{result}") };
+        assert_eq!(mcp_spec_types::validate::picked::<v4::ServerResult>(&v), Some(0), "{result}");
+        let Ok(mcp_spec_types::runtime::Message::Result(r)) = read_alike::<v4::ServerMessage>(&envelope(result)) else { panic!("{result}") };
         assert!(matches!(r.result, v4::ServerResult::EmptyResult(_)), "{result}");
-        let Ok(mcp_schema::runtime::Message::Result(r)) = read_alike::<v4::ClientMessage>(&envelope(result)) else { panic!("{result}") };
+        let Ok(mcp_spec_types::runtime::Message::Result(r)) = read_alike::<v4::ClientMessage>(&envelope(result)) else { panic!("{result}") };
         assert!(matches!(r.result, v4::ClientResult::EmptyResult(_)), "{result}");
     }
     // 2026-07-28: `resultType` is every result's key, so it does not rule the catch-all out.
@@ -1007,13 +1007,13 @@ fn empty_and_unknown_results_still_read_as_empty_result() {
 #[test]
 fn result_for_reads_an_envelope_result_as_the_request_result() {
     let line = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#;
-    let Ok(mcp_schema::runtime::Message::Result(r)) = mcp_schema::from_str::<v4::ServerMessage>(line) else { panic!() };
-    let tools = mcp_schema::runtime::result_for::<v4::ListToolsRequest>(&r.result).unwrap();
+    let Ok(mcp_spec_types::runtime::Message::Result(r)) = mcp_spec_types::from_str::<v4::ServerMessage>(line) else { panic!() };
+    let tools = mcp_spec_types::runtime::result_for::<v4::ListToolsRequest>(&r.result).unwrap();
     assert_eq!(tools.tools.len(), 1);
     // An empty result is the answer to `ping`, and no tools list.
     let r: v4::ServerResult = serde_json::from_str("{}").unwrap();
-    assert!(mcp_schema::runtime::result_for::<v4::PingRequest>(&r).is_ok());
-    assert!(mcp_schema::runtime::result_for::<v4::ListToolsRequest>(&r).is_err());
+    assert!(mcp_spec_types::runtime::result_for::<v4::PingRequest>(&r).is_ok());
+    assert!(mcp_spec_types::runtime::result_for::<v4::ListToolsRequest>(&r).is_err());
 }
 
 /// Whether a member takes every object (nothing required, any other key kept), as the
@@ -1089,7 +1089,7 @@ fn a_key_that_identifies_a_member_rules_the_catch_all_out_everywhere() {
                     tally.check(if catch_alls.iter().any(|c| c == read) { Err(format!("{at}: read from text as the catch-all {read}")) } else { Ok(()) });
                 }
                 // Validation never passes what the reader refuses.
-                let report = (dynamic.validate)(o, &mcp_schema::validate::Options::default());
+                let report = (dynamic.validate)(o, &mcp_spec_types::validate::Options::default());
                 let readable = (dynamic.read_value)(o).is_ok();
                 tally.check(if readable || !report.is_valid() { Ok(()) } else { Err(format!("{at}: refused, but validation reports nothing")) });
             }

@@ -1,10 +1,10 @@
-//! The table of modules (`mcp_schema::modules`, `for_each_module!`) is `schema/codegen.toml`, and the
+//! The table of modules (`mcp_spec_types::modules`, `for_each_module!`) is `schema/codegen.toml`, and the
 //! hand-written per-version lists keep up with it. Code built from `for_each_module!` (the CLI's version
 //! table, fuzz targets, example tests) follows the config by itself or fails to compile; the lists below
 //! cannot (each starts at the version that introduced its feature), so a version added to the config and
 //! forgotten in one of them fails here.
 
-use mcp_schema::modules::{ModuleInfo, ModuleKind, MODULES};
+use mcp_spec_types::modules::{ModuleInfo, ModuleKind, MODULES};
 use mcp_schema_tests::{config, workspace_root};
 
 #[test]
@@ -28,7 +28,7 @@ fn the_table_is_the_config() {
         })
         .collect();
     assert_eq!(MODULES, expected.as_slice());
-    assert_eq!(mcp_schema::modules::LATEST, config.latest.as_deref());
+    assert_eq!(mcp_spec_types::modules::LATEST, config.latest.as_deref());
 }
 
 fn leak(s: &str) -> &'static str {
@@ -42,7 +42,7 @@ fn for_each_module_lists_the_table() {
             vec![$((stringify!($kind), stringify!($m), $feature)),*]
         };
     }
-    let listed: Vec<(&str, &str, &str)> = mcp_schema::for_each_module!(names);
+    let listed: Vec<(&str, &str, &str)> = mcp_spec_types::for_each_module!(names);
     let table: Vec<(&str, &str, &str)> = MODULES.iter().map(|m| (kind_word(m.kind), m.name, m.feature)).collect();
     assert_eq!(listed, table);
 }

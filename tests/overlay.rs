@@ -1,9 +1,9 @@
 //! The resource-metadata proposal overlay (`resource_metadata` module, on top of draft).
 
-use mcp_schema::draft;
-use mcp_schema::resource_metadata as rm;
-use mcp_schema::runtime::{RequestMethod, SchemaType};
-use mcp_schema::validate::{resources, validate_json, Cx, Options, Severity};
+use mcp_spec_types::draft;
+use mcp_spec_types::resource_metadata as rm;
+use mcp_spec_types::runtime::{RequestMethod, SchemaType};
+use mcp_spec_types::validate::{resources, validate_json, Cx, Options, Severity};
 use serde_json::{json, Value};
 
 /// The proposal's multi-format example. The proposal predates draft's required
@@ -135,7 +135,7 @@ fn same_uri_compares_with_the_requested_uri_when_known() {
     // element without the requested URI, each once.
     let mixed = result(json!([{"uri": "file:///b", "name": "a", "text": "1"}, {"uri": "file:///a", "name": "a", "mimeType": "text/html", "text": "2"}, {"uri": "file:///b", "name": "a", "mimeType": "text/csv", "text": "3"}]));
     let mut cx = Cx::new(Options::default());
-    <rm::ReadResourceResult as mcp_schema::validate::Validate>::validate_json(&mixed, &mut cx);
+    <rm::ReadResourceResult as mcp_spec_types::validate::Validate>::validate_json(&mixed, &mut cx);
     resources::check_requested_uri(&mixed, "contents", "file:///c", &mut cx);
     let mut pointers: Vec<String> = cx.finish().violations.into_iter().filter(|v| v.rule == "resources.same-uri").map(|v| v.pointer).collect();
     pointers.sort();

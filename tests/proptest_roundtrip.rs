@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use mcp_schema::runtime::SchemaType;
+use mcp_spec_types::runtime::SchemaType;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError};
 use serde::de::DeserializeOwned;
@@ -299,8 +299,8 @@ fn round_trip<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Sc
 macro_rules! every_version {
     ($f:ident, $input:expr, [$($t:ident),*]) => {{
         let mut read = Vec::new();
-        mcp_schema::for_each_module!(every_version, read, $f, $input, [$($t),*]);
-        let versions = mcp_schema::modules::MODULES.iter().filter(|m| m.kind == mcp_schema::modules::ModuleKind::Version).count();
+        mcp_spec_types::for_each_module!(every_version, read, $f, $input, [$($t),*]);
+        let versions = mcp_spec_types::modules::MODULES.iter().filter(|m| m.kind == mcp_spec_types::modules::ModuleKind::Version).count();
         assert_eq!(read.len(), versions * [$(stringify!($t)),*].len(), "a version was left out");
         read
     }};
@@ -308,7 +308,7 @@ macro_rules! every_version {
         $(every_version!(@ $kind $m, $read, $f, $input, $types);)*
     };
     (@ version $m:ident, $read:ident, $f:ident, $input:expr, [$($t:ident),*]) => {
-        $($read.push((concat!(stringify!($m), "::", stringify!($t)), $f::<mcp_schema::$m::$t>($input)?));)*
+        $($read.push((concat!(stringify!($m), "::", stringify!($t)), $f::<mcp_spec_types::$m::$t>($input)?));)*
     };
     (@ $kind:ident $m:ident, $read:ident, $f:ident, $input:expr, $types:tt) => {};
 }
@@ -370,7 +370,7 @@ fn floats_are_read_exactly() {
     let mut failures = Vec::new();
     for written in ["-6.648633722162106e+305", "-2.739479522416298e+238", "3.818071840856573e-185", "5.644736441431627e-39"] {
         let msg = format!(r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":1,"progress":{written},"x":{written}}}}}"#);
-        let m: mcp_schema::v2025_11_25::JSONRPCMessage = serde_json::from_str(&msg).unwrap();
+        let m: mcp_spec_types::v2025_11_25::JSONRPCMessage = serde_json::from_str(&msg).unwrap();
         let out = serde_json::to_string(&m).unwrap();
         if number_tokens(&out).iter().filter(|t| t.as_str() == written).count() != 2 {
             failures.push(format!("{written} came back as {out}"));

@@ -144,7 +144,7 @@ macro_rules! example_tests {
                 return;
             };
             let mut tally = Tally::default();
-            let v = Version { dir, label: $protocol, roundtrip: mcp_schema::$m::roundtrip_json, unions: mcp_schema::$m::UNION_MEMBERS, types: mcp_schema::$m::TYPES };
+            let v = Version { dir, label: $protocol, roundtrip: mcp_spec_types::$m::roundtrip_json, unions: mcp_spec_types::$m::UNION_MEMBERS, types: mcp_spec_types::$m::TYPES };
             check_version(&v, &mut tally);
             tally.finish(&format!("{} examples", $protocol));
         }
@@ -155,5 +155,5 @@ macro_rules! example_tests {
 
 mod examples_round_trip {
     use super::*;
-    mcp_schema::for_each_module!(example_tests);
+    mcp_spec_types::for_each_module!(example_tests);
 }

@@ -3,8 +3,8 @@
 
 #![allow(deprecated)] // Some types used as examples are deprecated in 2026-07-28.
 
-use mcp_schema::validate::{self, jsonrpc, Options, Report, Severity, RULES};
-use mcp_schema::{apps as ext, draft, resource_metadata as rm, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_spec_types::validate::{self, jsonrpc, Options, Report, Severity, RULES};
+use mcp_spec_types::{apps as ext, draft, resource_metadata as rm, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
 use mcp_schema_tests::{example_files, upstream, Tally};
 use serde_json::{json, Value};
 
@@ -478,7 +478,7 @@ fn cases() -> Vec<Case> {
 }
 
 fn as_never() -> Check {
-    |v, o| validate::validate_json::<mcp_schema::apps::McpUiToolMeta>(v, o)
+    |v, o| validate::validate_json::<mcp_spec_types::apps::McpUiToolMeta>(v, o)
 }
 
 fn run_case(c: &Case) -> Result<(), String> {
@@ -567,7 +567,7 @@ fn icon_picking() {
 
 #[test]
 fn apps_helpers() {
-    use mcp_schema::validate::apps;
+    use mcp_spec_types::validate::apps;
     let tools: Vec<v4::Tool> = serde_json::from_value(json!([
         {"name": "both", "inputSchema": {"type": "object"}},
         {"name": "app-only", "inputSchema": {"type": "object"}, "_meta": {"ui": {"visibility": ["app"]}}},
@@ -577,7 +577,7 @@ fn apps_helpers() {
     let names: Vec<_> = apps::model_visible_tools(&tools).iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["both", "model"]);
     assert_eq!(apps::content_security_policy(None).policy, apps::DEFAULT_CSP);
-    let csp: mcp_schema::apps::McpUiResourceCsp = serde_json::from_value(json!({"connectDomains": ["https://api.x"], "frameDomains": ["https://v.x"]})).unwrap();
+    let csp: mcp_spec_types::apps::McpUiResourceCsp = serde_json::from_value(json!({"connectDomains": ["https://api.x"], "frameDomains": ["https://v.x"]})).unwrap();
     let policy = apps::content_security_policy(Some(&csp)).policy;
     assert!(policy.contains("connect-src 'self' https://api.x"), "{policy}");
     assert!(policy.contains("frame-src https://v.x") && policy.contains("base-uri 'self'") && policy.contains("object-src 'none'"), "{policy}");
@@ -586,7 +586,7 @@ fn apps_helpers() {
 #[test]
 fn every_spec_example_validates_clean() {
     let mut tally = Tally::default();
-    for (dir, f) in [("2026-07-28", v6::validate_json_as as fn(&str, &Value, &Options) -> Option<Report>), ("draft", mcp_schema::draft::validate_json_as)] {
+    for (dir, f) in [("2026-07-28", v6::validate_json_as as fn(&str, &Value, &Options) -> Option<Report>), ("draft", mcp_spec_types::draft::validate_json_as)] {
         for (type_name, path) in example_files(&upstream().join("mcp-spec/schema").join(dir).join("examples")) {
             let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
             let label = format!("{dir}/{type_name}/{}", path.file_name().unwrap().to_string_lossy());
@@ -628,13 +628,13 @@ fn decimal_form_answers_read_write_and_validate() {
     let mut tally = Tally::default();
     for content in [json!({"score": 95.5}), json!({"score": -0.25, "name": "Ada", "ok": true}), json!({"n": 1e300}), json!({"n": 36})] {
         let v = json!({"action": "accept", "content": content});
-        tally.check(check::<mcp_schema::v2025_06_18::ElicitResult>(&v));
+        tally.check(check::<mcp_spec_types::v2025_06_18::ElicitResult>(&v));
         tally.check(check::<v4::ElicitResult>(&v));
         tally.check(check::<v4::ClientResult>(&v));
         let mut v6 = v.clone();
         v6["resultType"] = json!("complete");
         tally.check(check::<v6::ElicitResult>(&v6));
-        tally.check(check::<mcp_schema::draft::ElicitResult>(&v6));
+        tally.check(check::<mcp_spec_types::draft::ElicitResult>(&v6));
     }
     // Integers stay integers: 36 is not rewritten as 36.0.
     let read: v4::ElicitResult = serde_json::from_str(r#"{"action":"accept","content":{"n":36,"x":2.5}}"#).unwrap();

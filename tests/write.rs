@@ -1,4 +1,4 @@
-//! `mcp_schema::to_vec` must write exactly the bytes `serde_json::to_vec` writes, for
+//! `mcp_spec_types::to_vec` must write exactly the bytes `serde_json::to_vec` writes, for
 //! every value: spec examples (as `Value` and as their typed schema types), recorded
 //! sessions, strings built around the writer's 8-byte scanning, numbers, nesting, enums,
 //! non-string map keys and `RawValue`.
@@ -16,17 +16,17 @@ use serde_json::{json, Value};
 
 /// Both writers' output (or both errors) for `v`.
 fn diff<T: Serialize + ?Sized + Debug>(label: &str, v: &T) -> Result<(), String> {
-    let ours = mcp_schema::to_vec(v);
+    let ours = mcp_spec_types::to_vec(v);
     let theirs = serde_json::to_vec(v);
     let show = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     match (ours, theirs) {
         (Ok(a), Ok(b)) if a == b => {
             // The other entry points agree with `to_vec`.
             let mut buf = b"prefix".to_vec();
-            mcp_schema::to_vec_into(&mut buf, v).map_err(|e| format!("{label}: to_vec_into: {e}"))?;
+            mcp_spec_types::to_vec_into(&mut buf, v).map_err(|e| format!("{label}: to_vec_into: {e}"))?;
             let mut w = Vec::new();
-            mcp_schema::to_writer(&mut w, v).map_err(|e| format!("{label}: to_writer: {e}"))?;
-            let s = mcp_schema::to_string(v).map_err(|e| format!("{label}: to_string: {e}"))?;
+            mcp_spec_types::to_writer(&mut w, v).map_err(|e| format!("{label}: to_writer: {e}"))?;
+            let s = mcp_spec_types::to_string(v).map_err(|e| format!("{label}: to_string: {e}"))?;
             if buf[6..] != b[..] || w != b || s.as_bytes() != &b[..] {
                 return Err(format!("{label}: to_vec_into/to_writer/to_string differ from to_vec"));
             }
@@ -46,7 +46,7 @@ fn diff<T: Serialize + ?Sized + Debug>(label: &str, v: &T) -> Result<(), String>
 macro_rules! typed_2026 {
     ($($t:ident),* $(,)?) => {
         fn typed_2026(ty: &str, label: &str, text: &str) -> Option<Result<(), String>> {
-            use mcp_schema::v2026_07_28 as m;
+            use mcp_spec_types::v2026_07_28 as m;
             Some(match ty {
                 $(stringify!($t) => match serde_json::from_str::<m::$t>(text) {
                     Ok(v) => diff(label, &v),
@@ -200,11 +200,11 @@ fn recorded_sessions_write_like_serde_json() {
             readers
         }};
         (@ $readers:ident version $m:ident $protocol:literal) => {
-            $readers.push(($protocol, typed_message::<mcp_schema::$m::JSONRPCMessage>));
+            $readers.push(($protocol, typed_message::<mcp_spec_types::$m::JSONRPCMessage>));
         };
         (@ $readers:ident $kind:ident $m:ident $protocol:tt) => {};
     }
-    let readers = mcp_schema::for_each_module!(readers);
+    let readers = mcp_spec_types::for_each_module!(readers);
     for (version, read) in readers {
         let path = dir.join(format!("{version}.jsonl"));
         if !path.exists() {
@@ -489,7 +489,7 @@ fn raw_values_pass_through_like_serde_json() {
         t.check(diff(&format!("raw inside a struct {text:?}"), &w));
         t.check(diff(&format!("raw as Option {text:?}"), &Some(raw.clone())));
         // Verbatim: the bytes are the raw text itself.
-        t.check(match mcp_schema::to_vec(&raw) {
+        t.check(match mcp_spec_types::to_vec(&raw) {
             Ok(b) if b == raw.get().as_bytes() => Ok(()),
             other => Err(format!("raw {text:?} not verbatim: {other:?}")),
         });

@@ -108,7 +108,7 @@ fn main() {
                                 // The rows compare like with like only if the bytes are the same.
                                 let mut expected = Vec::new();
                                 v.write_to(&mut expected).expect("writes");
-                                assert!(buf == expected, "{}/{}: mcp_schema writer differs from serde_json", c.id, k.id);
+                                assert!(buf == expected, "{}/{}: mcp_spec_types writer differs from serde_json", c.id, k.id);
                             }
                         }
                         let wid = format!("write-{}", k.id);

@@ -3,7 +3,7 @@
 //! (`--max-findings`, default 100), so the peak is the input and its parsed forms, not one
 //! finding per icon.
 //!
-//!     cargo bench -p mcp-schema-cli --bench flood                          # release
+//!     cargo bench -p mcp-spec-types-cli --bench flood                          # release
 //!     MCP_SCHEMA_FLOOD_MAX_FINDINGS=18446744073709551615 cargo bench ...    # no cap, for comparison
 //!     MCP_SCHEMA_FLOOD_ICONS=300000 cargo bench ...                         # a smaller flood
 //!
@@ -14,10 +14,10 @@
 use std::io::{self, Cursor};
 use std::time::Instant;
 
-use mcp_schema_cli::args::{CheckArgs, Protocol};
-use mcp_schema_cli::check::Checker;
-use mcp_schema_cli::report::Reporter;
-use mcp_schema_cli::versions::version_index;
+use mcp_spec_types_cli::args::{CheckArgs, Protocol};
+use mcp_spec_types_cli::check::Checker;
+use mcp_spec_types_cli::report::Reporter;
+use mcp_spec_types_cli::versions::version_index;
 
 // The same allocator as the binary.
 #[global_allocator]
@@ -56,7 +56,7 @@ fn flood(icons: usize) -> Vec<u8> {
 
 fn main() {
     let icons = env_number("MCP_SCHEMA_FLOOD_ICONS", 3_000_000);
-    let max_findings = env_number("MCP_SCHEMA_FLOOD_MAX_FINDINGS", mcp_schema_cli::args::DEFAULT_MAX_FINDINGS);
+    let max_findings = env_number("MCP_SCHEMA_FLOOD_MAX_FINDINGS", mcp_spec_types_cli::args::DEFAULT_MAX_FINDINGS);
     let input = flood(icons);
     let before = peak_rss_mib();
     let args = CheckArgs {
@@ -67,7 +67,7 @@ fn main() {
     let mut checker = Checker::new(&args);
     let mut rep = Reporter::new(io::sink(), false);
     let start = Instant::now();
-    mcp_schema_cli::check_jsonl(&mut checker, "flood", Cursor::new(&input[..]), &mut rep).unwrap();
+    mcp_spec_types_cli::check_jsonl(&mut checker, "flood", Cursor::new(&input[..]), &mut rep).unwrap();
     let elapsed = start.elapsed().as_secs_f64();
     let counts = rep.finish().unwrap();
     assert_eq!(counts.failed, 1, "the flood line fails");

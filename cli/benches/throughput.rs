@@ -5,17 +5,17 @@
 //! checked as a JSONL stream with the default checks, with `--roundtrip`, and with
 //! `--no-validate`. Results go to a sink, so only checking is measured.
 //!
-//!     cargo bench -p mcp-schema-cli --bench throughput          # release
-//!     cargo test  -p mcp-schema-cli --bench throughput --release # the same, through the test profile
-//!     cargo test  -p mcp-schema-cli --bench throughput           # debug build, for comparison
+//!     cargo bench -p mcp-spec-types-cli --bench throughput          # release
+//!     cargo test  -p mcp-spec-types-cli --bench throughput --release # the same, through the test profile
+//!     cargo test  -p mcp-spec-types-cli --bench throughput           # debug build, for comparison
 
 use std::io::{self, Cursor};
 use std::path::Path;
 use std::time::Instant;
 
-use mcp_schema_cli::args::{CheckArgs, Protocol};
-use mcp_schema_cli::check::Checker;
-use mcp_schema_cli::report::Reporter;
+use mcp_spec_types_cli::args::{CheckArgs, Protocol};
+use mcp_spec_types_cli::check::Checker;
+use mcp_spec_types_cli::report::Reporter;
 
 // The same allocator as the binary.
 #[global_allocator]
@@ -51,7 +51,7 @@ fn measure(name: &str, data: &[u8], args: &CheckArgs, rounds: usize) {
         let mut checker = Checker::new(args);
         let mut rep = Reporter::new(io::sink(), false);
         let (start, cpu) = (Instant::now(), thread_cpu_seconds());
-        mcp_schema_cli::check_jsonl(&mut checker, "bench", Cursor::new(data), &mut rep).unwrap();
+        mcp_spec_types_cli::check_jsonl(&mut checker, "bench", Cursor::new(data), &mut rep).unwrap();
         best_wall = best_wall.min(start.elapsed().as_secs_f64());
         if let (Some(a), Some(b)) = (cpu, thread_cpu_seconds()) {
             best_cpu = best_cpu.min(b - a);

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use mcp_schema::validate::{describe, jsonrpc, Cx, Options, Severity};
+use mcp_spec_types::validate::{describe, jsonrpc, Cx, Options, Severity};
 use serde_json::{Map, Value};
 
 use crate::args::{CheckArgs, Protocol};
@@ -752,7 +752,7 @@ impl Checker {
                     if let (true, Some(uri)) = (self.validate && typed_by.types.contains(METADATA_RESULT), req.uri.as_deref()) {
                         let field = if rt == METADATA_RESULT { "metadata" } else { "contents" };
                         let mut cx = Cx::new(self.options);
-                        mcp_schema::validate::resources::check_requested_uri(result, field, uri, &mut cx);
+                        mcp_spec_types::validate::resources::check_requested_uri(result, field, uri, &mut cx);
                         push_report(&result_prefix, cx.finish(), out);
                     }
                     return;
@@ -920,7 +920,7 @@ fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-fn push_report(prefix: &str, report: mcp_schema::validate::Report, out: &mut Outcome) {
+fn push_report(prefix: &str, report: mcp_spec_types::validate::Report, out: &mut Outcome) {
     out.omitted += report.omitted;
     out.omitted_errors += report.omitted_errors;
     for v in report.violations {

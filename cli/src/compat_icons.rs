@@ -5,7 +5,7 @@
 //! both `Icon` and the type defines it, and what that finds under the icon and link
 //! rules is reported as warnings: the version checked does not define those fields.
 
-use mcp_schema::validate::{Options, Severity};
+use mcp_spec_types::validate::{Options, Severity};
 use serde_json::Value;
 
 use crate::check::{Diag, Outcome};

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use args::{CheckArgs, Command};
 use check::{Checker, Diag, Outcome};
-use mcp_schema::validate::Severity;
+use mcp_spec_types::validate::Severity;
 use report::Reporter;
 
 /// The longest line (or `.json` file) read whole; a longer one is reported and skipped

@@ -16,5 +16,5 @@ fn main() {
             }
         }
     }
-    std::process::exit(mcp_schema_cli::run(&args));
+    std::process::exit(mcp_spec_types_cli::run(&args));
 }

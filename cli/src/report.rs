@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use mcp_schema::validate::Severity;
+use mcp_spec_types::validate::Severity;
 use serde_json::json;
 
 use crate::check::Outcome;

@@ -3,8 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use mcp_schema::runtime::dynamic::DynType;
-use mcp_schema::validate::Options;
+use mcp_spec_types::runtime::dynamic::DynType;
+use mcp_spec_types::validate::Options;
 
 /// `<module>::dynamic`: a type's run-time entry points by schema name.
 pub type DynamicFn = fn(&str) -> Option<&'static DynType>;
@@ -29,17 +29,17 @@ macro_rules! module {
         Module {
             name: $name,
             module: stringify!($m),
-            label: mcp_schema::$m::SCHEMA_LABEL,
-            dynamic: mcp_schema::$m::dynamic,
-            requests: mcp_schema::$m::REQUESTS,
-            notifications: mcp_schema::$m::NOTIFICATIONS,
-            types: mcp_schema::$m::TYPES,
-            union_members: mcp_schema::$m::UNION_MEMBERS,
+            label: mcp_spec_types::$m::SCHEMA_LABEL,
+            dynamic: mcp_spec_types::$m::dynamic,
+            requests: mcp_spec_types::$m::REQUESTS,
+            notifications: mcp_spec_types::$m::NOTIFICATIONS,
+            types: mcp_spec_types::$m::TYPES,
+            union_members: mcp_spec_types::$m::UNION_MEMBERS,
         }
     };
 }
 
-/// Keeps the `version` rows of [`mcp_schema::for_each_module`], as `&[Module]`.
+/// Keeps the `version` rows of [`mcp_spec_types::for_each_module`], as `&[Module]`.
 macro_rules! versions {
     (@ [$($out:tt)*]) => { &[$($out)*] };
     (@ [$($out:tt)*] version $m:ident $feature:literal $protocol:literal $base:tt; $($rest:tt)*) => {
@@ -52,14 +52,14 @@ macro_rules! versions {
 }
 
 /// Every protocol version, oldest first: the `version` modules of `schema/codegen.toml`.
-pub static VERSIONS: &[Module] = mcp_schema::for_each_module!(versions);
+pub static VERSIONS: &[Module] = mcp_spec_types::for_each_module!(versions);
 
 /// The latest released version: what `--protocol auto` falls back to.
 pub const LATEST: &str = latest_protocol();
 
-/// The protocol of the module `mcp_schema::latest` re-exports (a compile error if there is none).
+/// The protocol of the module `mcp_spec_types::latest` re-exports (a compile error if there is none).
 const fn latest_protocol() -> &'static str {
-    use mcp_schema::modules::{LATEST, MODULES};
+    use mcp_spec_types::modules::{LATEST, MODULES};
     let Some(latest) = LATEST else { panic!("schema/codegen.toml names no latest module") };
     let mut i = 0;
     while i < MODULES.len() {
@@ -112,7 +112,7 @@ macro_rules! extension {
     };
 }
 
-/// Keeps the `extension` and `overlay` rows of [`mcp_schema::for_each_module`], as `&[Extension]`.
+/// Keeps the `extension` and `overlay` rows of [`mcp_spec_types::for_each_module`], as `&[Extension]`.
 /// An overlay types its protocol's messages and stands in for that version's module.
 macro_rules! extensions {
     (@ [$($out:tt)*]) => { &[$($out)*] };
@@ -129,7 +129,7 @@ macro_rules! extensions {
 }
 
 /// Every extension and overlay, in `schema/codegen.toml` order.
-pub static EXTENSIONS: &[Extension] = mcp_schema::for_each_module!(extensions);
+pub static EXTENSIONS: &[Extension] = mcp_spec_types::for_each_module!(extensions);
 
 /// How a side's union (`ClientRequest`, ...) exists in a version.
 pub enum Side {
@@ -274,7 +274,7 @@ mod tests {
     /// Every module of the crate is a version or an extension here, under the name users give.
     #[test]
     fn every_module_is_a_version_or_an_extension() {
-        use mcp_schema::modules::{ModuleKind, MODULES};
+        use mcp_spec_types::modules::{ModuleKind, MODULES};
         for m in MODULES {
             match m.kind {
                 ModuleKind::Version => {
@@ -290,6 +290,6 @@ mod tests {
             }
         }
         assert_eq!(VERSIONS.len() + EXTENSIONS.len(), MODULES.len());
-        assert_eq!(VERSIONS[version_index(LATEST).unwrap()].label, mcp_schema::latest::SCHEMA_LABEL);
+        assert_eq!(VERSIONS[version_index(LATEST).unwrap()].label, mcp_spec_types::latest::SCHEMA_LABEL);
     }
 }

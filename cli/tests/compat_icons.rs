@@ -3,9 +3,9 @@
 //! them. The checker applies the icon and link rules where 2025-11-25 defines those
 //! fields, as warnings; in versions that define them they stay errors.
 
-use mcp_schema::validate::Severity;
-use mcp_schema_cli::args::CheckArgs;
-use mcp_schema_cli::check::Checker;
+use mcp_spec_types::validate::Severity;
+use mcp_spec_types_cli::args::CheckArgs;
+use mcp_spec_types_cli::check::Checker;
 use serde_json::{json, Value};
 
 /// (pointer, rule, severity) of every finding on every line of a session.

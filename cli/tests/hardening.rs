@@ -218,7 +218,7 @@ fn stream_rules() {
 fn answered_ids_are_bounded() {
     // Far more answered requests than are remembered: the oldest ids are forgotten (reusing
     // them is not reported), the recent ones are not.
-    let n = 2 * mcp_schema_cli::check::ANSWERED_CAP as i64;
+    let n = 2 * mcp_spec_types_cli::check::ANSWERED_CAP as i64;
     let mut values = Vec::new();
     for i in 0..n {
         values.push(json!({"jsonrpc": "2.0", "id": i, "method": "ping"}));
@@ -323,8 +323,8 @@ fn findings_are_capped_per_value() {
 
 #[test]
 fn the_validator_counts_what_it_does_not_keep() {
-    use mcp_schema::v2025_11_25::Tool;
-    use mcp_schema::validate::{validate_json, Options};
+    use mcp_spec_types::v2025_11_25::Tool;
+    use mcp_spec_types::validate::{validate_json, Options};
     let tool = bad_icons(50)["result"]["tools"][0].clone();
     let all = validate_json::<Tool>(&tool, &Options::default());
     assert_eq!((all.violations.len(), all.omitted), (50, 0));
@@ -337,7 +337,7 @@ fn the_validator_counts_what_it_does_not_keep() {
 #[test]
 fn json_files_have_the_line_limit() {
     let file = TempFile::new("big.json", b"");
-    std::fs::File::options().write(true).open(file.path()).unwrap().set_len(mcp_schema_cli::MAX_LINE as u64 + 1).unwrap();
+    std::fs::File::options().write(true).open(file.path()).unwrap().set_len(mcp_spec_types_cli::MAX_LINE as u64 + 1).unwrap();
     let (code, r) = check_json(&[file.path()], None);
     assert_eq!(code, 1);
     assert_eq!(r.found, vec![err(1, "", "line.too-long")]);

@@ -7,8 +7,8 @@
 
 use std::fmt::Debug;
 
-use mcp_schema::runtime::SchemaType;
-use mcp_schema::validate::{Options, Report, Severity};
+use mcp_spec_types::runtime::SchemaType;
+use mcp_spec_types::validate::{Options, Report, Severity};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -23,14 +23,14 @@ where
     let ty = std::any::type_name::<T>();
     // The crate's own reader guesses members of catch-all unions and reads again when the
     // guess is wrong: it must give serde_json's answer, value or error.
-    let guessed = mcp_schema::from_slice::<T>(data).map_err(|e| e.to_string());
+    let guessed = mcp_spec_types::from_slice::<T>(data).map_err(|e| e.to_string());
     let plain = serde_json::from_slice::<T>(data);
     let same_answer = match (&plain, &guessed) {
         (Ok(a), Ok(b)) => !exact_floats() || a == b,
         (Err(a), Err(b)) => a.to_string() == *b,
         _ => false,
     };
-    assert!(same_answer, "{ty}: mcp_schema::from_slice and serde_json::from_slice disagree\ninput: {}", show(data));
+    assert!(same_answer, "{ty}: mcp_spec_types::from_slice and serde_json::from_slice disagree\ninput: {}", show(data));
     let Ok(first) = plain else { return false };
     // Every serde_json source reads the same value (unions decided by keys keep JSON text
     // from a slice, but values from a reader or a tree).
@@ -104,13 +104,13 @@ macro_rules! module {
     ($m:ident, $lossless:expr, [$($t:ident),* $(,)?]) => {
         Module {
             name: stringify!($m),
-            roots: &[$((stringify!($t), typed::<mcp_schema::$m::$t> as Typed)),*],
+            roots: &[$((stringify!($t), typed::<mcp_spec_types::$m::$t> as Typed)),*],
             read: |data| {
-                $(let _ = serde_json::from_slice::<mcp_schema::$m::$t>(data);)*
+                $(let _ = serde_json::from_slice::<mcp_spec_types::$m::$t>(data);)*
             },
-            types: mcp_schema::$m::TYPES,
-            roundtrip_json: mcp_schema::$m::roundtrip_json,
-            validate_json_as: mcp_schema::$m::validate_json_as,
+            types: mcp_spec_types::$m::TYPES,
+            roundtrip_json: mcp_spec_types::$m::roundtrip_json,
+            validate_json_as: mcp_spec_types::$m::validate_json_as,
             lossless: $lossless,
         }
     };
@@ -134,7 +134,7 @@ macro_rules! every_module {
 }
 
 /// Every module, in `schema/codegen.toml` order (`roundtrip` picks one by index).
-pub static MODULES: &[Module] = mcp_schema::for_each_module!(every_module);
+pub static MODULES: &[Module] = mcp_spec_types::for_each_module!(every_module);
 
 fn show(data: &[u8]) -> String {
     let s = String::from_utf8_lossy(data);
@@ -168,13 +168,13 @@ fn parse_only(data: &[u8]) {
         (m.read)(data);
     }
     // A capture: messages one after another, as a peer streams them.
-    let stream = serde_json::Deserializer::from_slice(data).into_iter::<mcp_schema::v2026_07_28::JSONRPCMessage>();
+    let stream = serde_json::Deserializer::from_slice(data).into_iter::<mcp_spec_types::v2026_07_28::JSONRPCMessage>();
     for item in stream.take(64) {
         if item.is_err() {
             break;
         }
     }
-    let stream = serde_json::Deserializer::from_slice(data).into_iter::<mcp_schema::v2024_11_05::JSONRPCMessage>();
+    let stream = serde_json::Deserializer::from_slice(data).into_iter::<mcp_spec_types::v2024_11_05::JSONRPCMessage>();
     for item in stream.take(64) {
         if item.is_err() {
             break;
@@ -203,14 +203,14 @@ pub fn roundtrip(data: &[u8]) {
 /// The crate's reader gives serde_json's answer for any input read as a plain `Value`: the
 /// same value (floats bit for bit, `-0` and integer kinds included) or the same error.
 pub fn any_json(data: &[u8]) {
-    let ours = mcp_schema::from_slice::<Value>(data).map_err(|e| e.to_string());
+    let ours = mcp_spec_types::from_slice::<Value>(data).map_err(|e| e.to_string());
     let theirs = serde_json::from_slice::<Value>(data).map_err(|e| e.to_string());
     let same_answer = match (&ours, &theirs) {
         (Ok(a), Ok(b)) => a == b && a.to_string() == b.to_string(),
         (Err(a), Err(b)) => a == b,
         _ => false,
     };
-    assert!(same_answer, "Value: mcp_schema::from_slice and serde_json::from_slice disagree ({ours:?} against {theirs:?})\ninput: {}", show(data));
+    assert!(same_answer, "Value: mcp_spec_types::from_slice and serde_json::from_slice disagree ({ours:?} against {theirs:?})\ninput: {}", show(data));
 }
 
 /// The JSON-level round trip of `text` as the type `name` of module `m`.

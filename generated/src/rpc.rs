@@ -7,9 +7,9 @@
 //!
 //! ```
 //! # #[cfg(feature = "v2025-11-25")] {
-//! use mcp_schema::rpc::{read_message, ErrorResponse};
-//! use mcp_schema::runtime::Message;
-//! use mcp_schema::v2025_11_25::{CallToolResult, ClientMessage, ClientRequest, RequestId, ServerMessage};
+//! use mcp_spec_types::rpc::{read_message, ErrorResponse};
+//! use mcp_spec_types::runtime::Message;
+//! use mcp_spec_types::v2025_11_25::{CallToolResult, ClientMessage, ClientRequest, RequestId, ServerMessage};
 //!
 //! fn answer(line: &str) -> Option<ServerMessage> {
 //!     match read_message::<ClientMessage>(line) {
@@ -25,13 +25,13 @@
 //! // `tools/call` without `name`: -32602, answered with the request's own id.
 //! let reply = answer(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}"#).unwrap();
 //! let Message::Error(e) = reply else { panic!() };
-//! assert_eq!((e.id, e.error.code), (Some(RequestId::Integer(7)), mcp_schema::rpc::INVALID_PARAMS));
+//! assert_eq!((e.id, e.error.code), (Some(RequestId::Integer(7)), mcp_spec_types::rpc::INVALID_PARAMS));
 //! // A method the server does not serve: -32601.
 //! let Some(Message::Error(e)) = answer(r#"{"jsonrpc":"2.0","id":"a","method":"x/y"}"#) else { panic!() };
-//! assert_eq!(e.error.code, mcp_schema::rpc::METHOD_NOT_FOUND);
+//! assert_eq!(e.error.code, mcp_spec_types::rpc::METHOD_NOT_FOUND);
 //! // Not JSON: -32700 with a null id.
 //! let Some(Message::Error(e)) = answer("{") else { panic!() };
-//! assert_eq!((e.id, e.error.code), (None, mcp_schema::rpc::PARSE_ERROR));
+//! assert_eq!((e.id, e.error.code), (None, mcp_spec_types::rpc::PARSE_ERROR));
 //! # }
 //! ```
 

@@ -189,17 +189,17 @@ pub enum Response<T> {
 ///
 /// ```
 /// # #[cfg(feature = "v2025-11-25")] {
-/// use mcp_schema::v2025_11_25::{ServerMessage, ServerResult};
-/// use mcp_schema::runtime::Message;
+/// use mcp_spec_types::v2025_11_25::{ServerMessage, ServerResult};
+/// use mcp_spec_types::runtime::Message;
 /// let line = br#"{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"file:///a","blob":"AAAA"}]}}"#;
-/// let Message::Result(r) = mcp_schema::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
+/// let Message::Result(r) = mcp_spec_types::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
 /// assert!(matches!(r.result, ServerResult::ReadResourceResult(_)));
 /// // `contents` is `ReadResourceResult`'s key: its error, not an `EmptyResult`.
 /// let line = br#"{"jsonrpc":"2.0","id":2,"result":{"contents":"not a list"}}"#;
-/// assert!(mcp_schema::from_slice::<ServerMessage>(line).is_err());
+/// assert!(mcp_spec_types::from_slice::<ServerMessage>(line).is_err());
 /// // Keys no result of this version names: a newer version's result, kept whole.
 /// let line = br#"{"jsonrpc":"2.0","id":3,"result":{"widgets":[]}}"#;
-/// let Message::Result(r) = mcp_schema::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
+/// let Message::Result(r) = mcp_spec_types::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
 /// assert!(matches!(r.result, ServerResult::EmptyResult(_)));
 /// # }
 /// ```
@@ -239,8 +239,8 @@ fn guess_then_read<T>(read: impl Fn() -> Result<T, serde_json::Error>) -> Result
 ///
 /// ```
 /// # #[cfg(feature = "v2026-07-28")] {
-/// use mcp_schema::runtime::{read_response, Response};
-/// use mcp_schema::v2026_07_28::ListToolsRequest;
+/// use mcp_spec_types::runtime::{read_response, Response};
+/// use mcp_spec_types::v2026_07_28::ListToolsRequest;
 /// let json = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[]}}"#;
 /// let Response::Result { result, .. } = read_response::<ListToolsRequest>(json).unwrap() else { panic!() };
 /// assert!(result.tools.is_empty());
@@ -271,10 +271,10 @@ pub fn read_response<R: RequestMethod>(json: &str) -> Result<Response<R::Result>
 ///
 /// ```
 /// # #[cfg(feature = "v2025-11-25")] {
-/// use mcp_schema::runtime::{result_for, Message};
-/// use mcp_schema::v2025_11_25::{EmptyResult, ListToolsRequest, ServerMessage};
+/// use mcp_spec_types::runtime::{result_for, Message};
+/// use mcp_spec_types::v2025_11_25::{EmptyResult, ListToolsRequest, ServerMessage};
 /// let line = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#;
-/// let Message::Result(r) = mcp_schema::from_str::<ServerMessage>(line).unwrap() else { panic!() };
+/// let Message::Result(r) = mcp_spec_types::from_str::<ServerMessage>(line).unwrap() else { panic!() };
 /// let tools = result_for::<ListToolsRequest>(&r.result).unwrap();
 /// assert_eq!(tools.tools[0].name, "t");
 /// // Any object, on purpose: nothing is checked against the result types.

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "v2026-07-28")] {
-//! use mcp_schema::v2026_07_28::{CallToolResult, ContentBlock, Implementation, Tool};
+//! use mcp_spec_types::v2026_07_28::{CallToolResult, ContentBlock, Implementation, Tool};
 //! let result = CallToolResult::text("It is 21°C in Paris.");
 //! assert!(matches!(&result.content[0], ContentBlock::TextContent(t) if t.text.starts_with("It is")));
 //! let tool = Tool::with_input_schema("weather", serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}})).unwrap();

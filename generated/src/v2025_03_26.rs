@@ -12264,7 +12264,7 @@ impl __v::Validate for LoggingMessageNotificationParams {
 /// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts after all of them.
 ///
 /// ```
-/// use mcp_schema::v2025_03_26::LoggingLevel;
+/// use mcp_spec_types::v2025_03_26::LoggingLevel;
 /// assert!(LoggingLevel::Debug < LoggingLevel::Emergency);
 /// let minimum = LoggingLevel::from_wire("debug");
 /// assert!(LoggingLevel::Emergency >= minimum);

@@ -19909,7 +19909,7 @@ impl __v::Validate for LoggingMessageNotification {
 /// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts after all of them.
 ///
 /// ```
-/// use mcp_schema::v2025_11_25::LoggingLevel;
+/// use mcp_spec_types::v2025_11_25::LoggingLevel;
 /// assert!(LoggingLevel::Debug < LoggingLevel::Emergency);
 /// let minimum = LoggingLevel::from_wire("debug");
 /// assert!(LoggingLevel::Emergency >= minimum);

@@ -140,7 +140,7 @@ pub struct Package {
 impl Default for Package {
     /// For configurations without `[package]` (golden cases), the project's own name.
     fn default() -> Package {
-        Package { name: "mcp-schema".into(), version: "0.1.0".into() }
+        Package { name: "mcp-spec-types".into(), version: "0.1.0".into() }
     }
 }
 

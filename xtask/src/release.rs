@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The CLI's package; its binary is `mcp-schema`.
-pub const CLI: &str = "mcp-schema-cli";
+pub const CLI: &str = "mcp-spec-types-cli";
 
 /// Registry limit on the size of one package (compressed).
 const MAX_CRATE_BYTES: u64 = 10 * 1024 * 1024;

@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::rc::Rc;
 
-use mcp_schema::validate::{validate_json, Options};
+use mcp_spec_types::validate::{validate_json, Options};
 use mcp_schema_bench::{Corpus, Dir, Kind, Msg};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -16,7 +16,7 @@ use serde_json::Value;
 pub trait Write {
     /// With `serde_json::to_writer`.
     fn write_to(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
-    /// With the generated crate's writer, `mcp_schema::to_vec_into` (same bytes).
+    /// With the generated crate's writer, `mcp_spec_types::to_vec_into` (same bytes).
     fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
 }
 
@@ -25,7 +25,7 @@ impl<T: Serialize> Write for T {
         serde_json::to_writer(out, self)
     }
     fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        mcp_schema::to_vec_into(out, self)
+        mcp_spec_types::to_vec_into(out, self)
     }
 }
 
@@ -90,9 +90,9 @@ fn from_slice<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Result<T, String> {
 }
 
 /// The generated crate's own reader (guesses members of catch-all unions, see
-/// `mcp_schema::from_slice`); same values as `serde_json::from_slice`.
+/// `mcp_spec_types::from_slice`); same values as `serde_json::from_slice`.
 fn mcp_from_slice<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Result<T, String> {
-    mcp_schema::from_slice(b).map_err(|e| e.to_string())
+    mcp_spec_types::from_slice(b).map_err(|e| e.to_string())
 }
 
 /// A row that only reads (its writes would repeat another row's).
@@ -154,7 +154,7 @@ macro_rules! mcp_typed {
     ($modname:ident, $m:ident) => {
         mod $modname {
             use super::*;
-            use mcp_schema::$m as m;
+            use mcp_spec_types::$m as m;
 
             pub fn parse(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
                 Ok(match msg.dir {
@@ -202,7 +202,7 @@ mcp_typed!(mcp_2025_11_25, v2025_11_25);
 /// 2026-07-28, for the spec examples.
 mod mcp_2026_07_28 {
     use super::*;
-    use mcp_schema::v2026_07_28 as m;
+    use mcp_spec_types::v2026_07_28 as m;
 
     pub fn parse(msg: &Msg) -> Result<Side<m::ClientMessage, m::ServerMessage>, String> {
         Ok(match msg.dir {
@@ -297,7 +297,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                     v.push(typed(
                         "mcp-schema typed message",
                         "mcp-typed",
-                        concat!($label, "::{Client,Server}Message by direction, mcp_schema::from_slice"),
+                        concat!($label, "::{Client,Server}Message by direction, mcp_spec_types::from_slice"),
                         $md::parse,
                     ));
                     v.push(parse_only(
@@ -326,7 +326,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             let tools = c.kind == Kind::ToolsList;
             let r = if tools { "ListToolsResult" } else { "ReadResourceResult" };
             v.push(typed("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", "v2025_11_25::JSONRPCMessage", mcp_2025_11_25::envelope));
-            v.push(typed("mcp-schema typed message", "mcp-typed", "v2025_11_25::ServerMessage, mcp_schema::from_slice", mcp_2025_11_25::parse));
+            v.push(typed("mcp-schema typed message", "mcp-typed", "v2025_11_25::ServerMessage, mcp_spec_types::from_slice", mcp_2025_11_25::parse));
             v.push(parse_only(
                 "mcp-schema typed message, serde_json::from_slice",
                 "mcp-typed-sj",
@@ -337,8 +337,8 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(typed("rust-mcp-schema typed message", "rms-typed", "schema_utils::ServerMessage", rms_msg));
             let spec = format!("Response<{r}> (same derived envelope for all three)");
             if tools {
-                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_schema::from_slice"), |m: &Msg| {
-                    mcp_from_slice::<Response<mcp_schema::v2025_11_25::ListToolsResult>>(&m.bytes)
+                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_spec_types::from_slice"), |m: &Msg| {
+                    mcp_from_slice::<Response<mcp_spec_types::v2025_11_25::ListToolsResult>>(&m.bytes)
                 }));
                 v.push(typed("rmcp specific result", "rmcp-specific", spec.clone(), |m: &Msg| {
                     from_slice::<Response<rmcp::model::ListToolsResult>>(&m.bytes)
@@ -347,8 +347,8 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                     from_slice::<Response<rust_mcp_schema::ListToolsResult>>(&m.bytes)
                 }));
             } else {
-                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_schema::from_slice"), |m: &Msg| {
-                    mcp_from_slice::<Response<mcp_schema::v2025_11_25::ReadResourceResult>>(&m.bytes)
+                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_spec_types::from_slice"), |m: &Msg| {
+                    mcp_from_slice::<Response<mcp_spec_types::v2025_11_25::ReadResourceResult>>(&m.bytes)
                 }));
                 v.push(typed("rmcp specific result", "rmcp-specific", spec.clone(), |m: &Msg| {
                     from_slice::<Response<rmcp::model::ReadResourceResult>>(&m.bytes)
@@ -363,7 +363,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(typed(
                 "mcp-schema typed message",
                 "mcp-typed",
-                "v2026_07_28::{Client,Server}Message by direction, mcp_schema::from_slice",
+                "v2026_07_28::{Client,Server}Message by direction, mcp_spec_types::from_slice",
                 mcp_2026_07_28::parse,
             ));
             v.push(parse_only(
@@ -377,7 +377,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(Contender {
                 name: "mcp-schema specific type",
                 id: "mcp-specific",
-                reads_as: "the type each example is filed under (CallToolRequest, ListToolsResultResponse, ...), mcp_schema::from_slice".into(),
+                reads_as: "the type each example is filed under (CallToolRequest, ListToolsResultResponse, ...), mcp_spec_types::from_slice".into(),
                 run: Ok((parse, Some(decode))),
                 writer: Writer::SerdeJson,
                 write_only: false,
@@ -391,7 +391,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(Contender {
                 name: "mcp-schema specific type",
                 id: "mcp-specific",
-                reads_as: "the type each example is filed under, mcp_schema::from_slice".into(),
+                reads_as: "the type each example is filed under, mcp_spec_types::from_slice".into(),
                 run: Ok((parse, Some(decode))),
                 writer: Writer::SerdeJson,
                 write_only: false,
@@ -408,17 +408,17 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
 }
 
 /// Adds, after the rows, a write-only copy of `Value` and of every mcp-schema reading that
-/// writes with `mcp_schema::to_vec_into` instead of `serde_json::to_writer`.
+/// writes with `mcp_spec_types::to_vec_into` instead of `serde_json::to_writer`.
 fn with_fast_writer(mut v: Vec<Contender>) -> Vec<Contender> {
     let mut extra = Vec::new();
     for k in &mut v {
         let Ok((parse, Some(decode))) = &k.run else { continue };
         let (name, id) = match k.id {
-            "value" => ("serde_json::Value through mcp_schema::to_vec_into", "value-mcpw"),
-            "mcp-envelope" => ("mcp-schema JSONRPCMessage (envelope), mcp_schema::to_vec_into", "mcp-envelope-mcpw"),
-            "mcp-typed" => ("mcp-schema typed message, mcp_schema::to_vec_into", "mcp-typed-mcpw"),
-            "mcp-specific" if k.name.ends_with("type") => ("mcp-schema specific type, mcp_schema::to_vec_into", "mcp-specific-mcpw"),
-            "mcp-specific" => ("mcp-schema specific result, mcp_schema::to_vec_into", "mcp-specific-mcpw"),
+            "value" => ("serde_json::Value through mcp_spec_types::to_vec_into", "value-mcpw"),
+            "mcp-envelope" => ("mcp-schema JSONRPCMessage (envelope), mcp_spec_types::to_vec_into", "mcp-envelope-mcpw"),
+            "mcp-typed" => ("mcp-schema typed message, mcp_spec_types::to_vec_into", "mcp-typed-mcpw"),
+            "mcp-specific" if k.name.ends_with("type") => ("mcp-schema specific type, mcp_spec_types::to_vec_into", "mcp-specific-mcpw"),
+            "mcp-specific" => ("mcp-schema specific result, mcp_spec_types::to_vec_into", "mcp-specific-mcpw"),
             _ => {
                 k.reads_as.push_str("; writes with serde_json::to_writer");
                 continue;
@@ -427,7 +427,7 @@ fn with_fast_writer(mut v: Vec<Contender>) -> Vec<Contender> {
         extra.push(Contender {
             name,
             id,
-            reads_as: format!("{}; writes with mcp_schema::to_vec_into (write only)", k.reads_as),
+            reads_as: format!("{}; writes with mcp_spec_types::to_vec_into (write only)", k.reads_as),
             run: Ok((parse.clone(), Some(decode.clone()))),
             writer: Writer::McpSchema,
             write_only: true,
@@ -447,10 +447,10 @@ pub fn validator(c: &Corpus) -> Box<dyn Fn(&Msg, &Value) -> usize> {
         (Kind::Session, "2025-06-18") => Box::new(move |m, v| mcp_2025_06_18::validate(m, v, &o)),
         (Kind::Session, _) => Box::new(move |m, v| mcp_2025_11_25::validate(m, v, &o)),
         (Kind::ToolsList, _) => Box::new(move |_, v| {
-            validate_json::<mcp_schema::v2025_11_25::ListToolsResult>(&v["result"], &o).violations.len()
+            validate_json::<mcp_spec_types::v2025_11_25::ListToolsResult>(&v["result"], &o).violations.len()
         }),
         (Kind::ResourceRead, _) => Box::new(move |_, v| {
-            validate_json::<mcp_schema::v2025_11_25::ReadResourceResult>(&v["result"], &o).violations.len()
+            validate_json::<mcp_spec_types::v2025_11_25::ReadResourceResult>(&v["result"], &o).violations.len()
         }),
         (Kind::SpecMessages | Kind::SpecAll, _) => Box::new(move |m, v| mcp_2026_07_28::validate_named(m, v, &o)),
     }

@@ -53,7 +53,7 @@ pub struct TempFile(pub PathBuf);
 impl TempFile {
     pub fn new(name: &str, contents: &[u8]) -> TempFile {
         static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!("mcp-schema-cli-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
+        let dir = std::env::temp_dir().join(format!("mcp-spec-types-cli-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         std::fs::write(&path, contents).unwrap();

@@ -68,5 +68,5 @@ for v in "${VERSIONS[@]}"; do
   rec think node "$nm/server-sequential-thinking/dist/index.js"
 done
 
-cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p mcp-schema-cli
+cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p mcp-spec-types-cli
 "$root/target/release/mcp-schema" check --roundtrip "$out"/*.jsonl

@@ -8,8 +8,8 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use hyper::body::Frame;
-use mcp_schema::runtime::{JsonConvert, SchemaType};
-use mcp_schema::validate::{validate_json, Options, Report, Validate};
+use mcp_spec_types::runtime::{JsonConvert, SchemaType};
+use mcp_spec_types::validate::{validate_json, Options, Report, Validate};
 use tokio::sync::mpsc;
 
 /// Server-Sent Events as Streamable HTTP uses them: `id`, `retry` and one `data` line of JSON.

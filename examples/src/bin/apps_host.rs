@@ -10,11 +10,11 @@
 //! cargo run -q -p mcp-schema-examples --bin apps_host
 //! ```
 
-use mcp_schema::apps::{McpUiResourceMeta, McpUiResourcePermissions};
-use mcp_schema::v2025_11_25::{
+use mcp_spec_types::apps::{McpUiResourceMeta, McpUiResourcePermissions};
+use mcp_spec_types::v2025_11_25::{
     ListToolsResult, ReadResourceResult, ReadResourceResultContentsItem, Tool,
 };
-use mcp_schema::validate::{self, apps, Options, Report};
+use mcp_spec_types::validate::{self, apps, Options, Report};
 
 /// The server's `tools/list` result: a tool with a UI, an app-only tool its UI calls, a plain tool,
 /// and one that still uses the deprecated flat `ui/resourceUri` key.

@@ -11,11 +11,11 @@
 //! ```
 
 use base64::Engine as _;
-use mcp_schema::runtime::{read_response, JsonConvert, RequestMethod, Response};
-use mcp_schema::v2025_11_25::{
+use mcp_spec_types::runtime::{read_response, JsonConvert, RequestMethod, Response};
+use mcp_spec_types::v2025_11_25::{
     self as mcp, Icon, IconTheme, InitializeRequest, ListToolsRequest, RequestId,
 };
-use mcp_schema::validate::{self, icons, Options};
+use mcp_spec_types::validate::{self, icons, Options};
 
 /// What the upstream server answered to `initialize`, as recorded by the gateway.
 const INITIALIZE_RESPONSE: &str = r#"{"jsonrpc":"2.0","id":1,"result":{

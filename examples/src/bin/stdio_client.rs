@@ -12,8 +12,8 @@
 use std::io::{self, BufRead, BufReader, Lines, Write};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 
-use mcp_schema::runtime::{read_response, Message, RequestMethod, Response};
-use mcp_schema::v2025_11_25::{
+use mcp_spec_types::runtime::{read_response, Message, RequestMethod, Response};
+use mcp_spec_types::v2025_11_25::{
     self as mcp, CallToolRequest, CallToolRequestParams, ClientMessage, ClientRequest,
     InitializeRequest, ListToolsRequest, RequestId,
 };
@@ -89,7 +89,7 @@ struct Connection {
 
 impl Connection {
     fn send(&mut self, message: &ClientMessage) -> io::Result<()> {
-        writeln!(self.to, "{}", mcp_schema::to_string(message)?)?;
+        writeln!(self.to, "{}", mcp_spec_types::to_string(message)?)?;
         self.to.flush()
     }
 

@@ -11,9 +11,9 @@
 
 use std::io::{self, BufRead, Write};
 
-use mcp_schema::read_message;
-use mcp_schema::runtime::{JsonConvert, JsonObject, Message};
-use mcp_schema::v2025_11_25::{
+use mcp_spec_types::read_message;
+use mcp_spec_types::runtime::{JsonConvert, JsonObject, Message};
+use mcp_spec_types::v2025_11_25::{
     self as mcp, CallToolResult, ClientMessage, ClientRequest, Implementation, InitializeResult,
     ServerCapabilities, ServerCapabilitiesTools, ServerMessage, Tool,
 };
@@ -27,7 +27,7 @@ fn main() -> io::Result<()> {
             continue;
         }
         if let Some(answer) = answer(&line) {
-            writeln!(out, "{}", mcp_schema::to_string(&answer)?)?;
+            writeln!(out, "{}", mcp_spec_types::to_string(&answer)?)?;
             out.flush()?; // the client waits for each answer
         }
     }

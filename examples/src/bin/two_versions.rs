@@ -7,9 +7,9 @@
 //! cargo run -q -p mcp-schema-examples --bin two_versions
 //! ```
 
-use mcp_schema::runtime::{JsonConvert, SchemaType};
-use mcp_schema::validate::{validate_json, Options, Validate};
-use mcp_schema::{v2024_11_05, v2025_11_25, v2026_07_28};
+use mcp_spec_types::runtime::{JsonConvert, SchemaType};
+use mcp_spec_types::validate::{validate_json, Options, Validate};
+use mcp_spec_types::{v2024_11_05, v2025_11_25, v2026_07_28};
 use serde_json::{json, Value};
 
 /// Reads `message` as `T` (from the module of `version`), prints the schema name it lands on and the

@@ -8,8 +8,8 @@
 //!
 //! ```
 //! # #[cfg(feature = "v2026-07-28")] {
-//! use mcp_schema::v2026_07_28::Tool;
-//! use mcp_schema::validate::{validate_json, Options};
+//! use mcp_spec_types::v2026_07_28::Tool;
+//! use mcp_spec_types::validate::{validate_json, Options};
 //!
 //! let tool = serde_json::json!({"name": "t", "inputSchema": {"type": "object"},
 //!     "icons": [{"src": "javascript:alert(1)"}]});

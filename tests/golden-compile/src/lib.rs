@@ -6,15 +6,15 @@
 //! module sits at the crate root under the name its case configures.
 
 pub mod runtime {
-    pub use mcp_schema::runtime::*;
+    pub use mcp_spec_types::runtime::*;
 }
 
 pub mod validate {
-    pub use mcp_schema::validate::*;
+    pub use mcp_spec_types::validate::*;
 }
 
 pub mod rpc {
-    pub use mcp_schema::rpc::*;
+    pub use mcp_spec_types::rpc::*;
 }
 
 #[path = "../../goldens/bindings/expected.rs"]

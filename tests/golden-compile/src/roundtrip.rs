@@ -101,7 +101,7 @@ fn a_union_with_a_catch_all_reads_the_same_with_and_without_guessing() {
     use crate::union_with_catch_all::*;
     let read = |text: &str| -> AnyReply {
         let plain: AnyReply = serde_json::from_str(text).unwrap();
-        let guessed: AnyReply = mcp_schema::from_str(text).unwrap();
+        let guessed: AnyReply = mcp_spec_types::from_str(text).unwrap();
         assert_eq!(plain, guessed, "{text}");
         assert_eq!(serde_json::to_value(&plain).unwrap(), serde_json::from_str::<serde_json::Value>(text).unwrap());
         plain
@@ -111,7 +111,7 @@ fn a_union_with_a_catch_all_reads_the_same_with_and_without_guessing() {
     // catch-all (which only takes objects without the other members' keys).
     for text in [r#"{"count":"two"}"#, r#"{"count":"two","other":1}"#] {
         let plain = serde_json::from_str::<AnyReply>(text).unwrap_err().to_string();
-        assert_eq!(mcp_schema::from_str::<AnyReply>(text).unwrap_err().to_string(), plain);
+        assert_eq!(mcp_spec_types::from_str::<AnyReply>(text).unwrap_err().to_string(), plain);
         assert!(plain.contains("invalid type"), "{plain}");
     }
     // `next` is only optional in ListReply, so it says nothing: the catch-all keeps the object
@@ -119,7 +119,7 @@ fn a_union_with_a_catch_all_reads_the_same_with_and_without_guessing() {
     assert!(matches!(read(r#"{"next":"n"}"#), AnyReply::Reply(_)));
     // Only ListReply requires `items`: an unreadable one is ListReply's error.
     let e = serde_json::from_str::<AnyReply>(r#"{"items":"x","next":"n"}"#).unwrap_err().to_string();
-    assert_eq!(mcp_schema::from_str::<AnyReply>(r#"{"items":"x","next":"n"}"#).unwrap_err().to_string(), e);
+    assert_eq!(mcp_spec_types::from_str::<AnyReply>(r#"{"items":"x","next":"n"}"#).unwrap_err().to_string(), e);
     assert!(e.contains("invalid type"), "{e}");
     assert!(matches!(read(r#"{"_meta":{"k":1},"other":true}"#), AnyReply::Reply(_)));
     assert!(matches!(read(r#"{}"#), AnyReply::Reply(_)));
@@ -283,7 +283,7 @@ fn closed_enums_never_keys_and_number_fields() {
         (json!({"note": "x", "other": 1}), "Note"),
     ] {
         let read: Outcome = roundtrip(v.clone());
-        let guessed: Outcome = mcp_schema::from_slice(v.to_string().as_bytes()).unwrap_or_else(|e| panic!("{v}: {e}"));
+        let guessed: Outcome = mcp_spec_types::from_slice(v.to_string().as_bytes()).unwrap_or_else(|e| panic!("{v}: {e}"));
         assert_eq!(guessed, read, "{v}");
         let got = match &read {
             Outcome::Reply(_) => "Reply",
@@ -294,7 +294,7 @@ fn closed_enums_never_keys_and_number_fields() {
     }
     // `data` is Reply's key, so Note (the catch-all) is out: Reply's error, from both readers.
     let plain = serde_json::from_str::<Outcome>(r#"{"data":"x"}"#).unwrap_err().to_string();
-    assert_eq!(mcp_schema::from_slice::<Outcome>(br#"{"data":"x"}"#).unwrap_err().to_string(), plain);
+    assert_eq!(mcp_spec_types::from_slice::<Outcome>(br#"{"data":"x"}"#).unwrap_err().to_string(), plain);
     assert!(plain.contains("missing field `mode`"), "{plain}");
     // An `id`, whatever its value, is never a Signal's.
     let signal: Frame = roundtrip(json!({"op": "x"}));

@@ -18,9 +18,9 @@ use hyper::{Method, Request, Response};
 use hyper_util::client::legacy::{connect::HttpConnector, Client as HttpClient};
 use hyper_util::rt::TokioExecutor;
 use mcp_conformance::{sse, Checker};
-use mcp_schema::read_message;
-use mcp_schema::runtime::{self, Message, RequestMethod, SchemaType};
-use mcp_schema::v2025_11_25::{
+use mcp_spec_types::read_message;
+use mcp_spec_types::runtime::{self, Message, RequestMethod, SchemaType};
+use mcp_spec_types::v2025_11_25::{
     self as mcp, ClientMessage, ClientRequest, RequestId, ServerNotification, ServerRequest,
 };
 use serde_json::{json, Value};

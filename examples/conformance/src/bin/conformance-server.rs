@@ -24,10 +24,10 @@ use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use mcp_conformance::{sse, ChannelBody, Checker};
-use mcp_schema::read_message;
-use mcp_schema::rpc::{self, ErrorResponse};
-use mcp_schema::runtime::{Message, SchemaType};
-use mcp_schema::v2025_11_25::{
+use mcp_spec_types::read_message;
+use mcp_spec_types::rpc::{self, ErrorResponse};
+use mcp_spec_types::runtime::{Message, SchemaType};
+use mcp_spec_types::v2025_11_25::{
     self as mcp, CallToolRequestParams, CallToolResult, ClientMessage, ClientNotification,
     ClientRequest, ClientResult, ContentBlock, LoggingLevel, RequestId, ServerMessage,
     ServerNotification, ServerRequest, ServerResult,
