@@ -552,6 +552,18 @@ fn field_value(space: &TypeSpace, f: &generator::ir::Field, depth: usize) -> Val
     }
 }
 
+/// A member at its smallest (required keys only), then with each optional key added alone.
+fn minimal_objects(space: &TypeSpace, s: &Struct) -> Vec<Value> {
+    let base = minimal(space, s, 0);
+    let mut objects = vec![base.clone()];
+    for f in s.fields.iter().filter(|f| f.optional && !f.never) {
+        let mut o = base.clone();
+        o[&f.name] = field_value(space, f, 0);
+        objects.push(o);
+    }
+    objects
+}
+
 fn minimal(space: &TypeSpace, s: &Struct, depth: usize) -> Value {
     let mut o = serde_json::Map::new();
     for f in s.fields.iter().filter(|f| !f.optional && !f.never) {
@@ -649,13 +661,7 @@ fn no_keyed_union_takes_a_member_its_literals_contradict() {
             leaves(&space, &v.ty, 0, &mut members);
         }
         for (member, s) in &members {
-            let base = minimal(&space, s, 0);
-            let mut objects = vec![base.clone()];
-            for f in s.fields.iter().filter(|f| f.optional && !f.never) {
-                let mut o = base.clone();
-                o[&f.name] = field_value(&space, f, 0);
-                objects.push(o);
-            }
+            let objects = minimal_objects(&space, s);
             for o in objects {
                 let at = format!("{}::{} as {member}: {o}", m.name, item.name);
                 let map = o.as_object().unwrap();
@@ -1059,13 +1065,7 @@ fn a_key_that_identifies_a_member_rules_the_catch_all_out_everywhere() {
         }
         let identifying: Vec<String> = requiring.into_iter().filter(|(k, n)| *n == 1 && !catch_all_keys.contains(k)).map(|(k, _)| k).collect();
         for (member, s) in &members {
-            let base = minimal(&space, s, 0);
-            let mut objects = vec![base.clone()];
-            for f in s.fields.iter().filter(|f| f.optional && !f.never) {
-                let mut o = base.clone();
-                o[&f.name] = field_value(&space, f, 0);
-                objects.push(o);
-            }
+            let objects = minimal_objects(&space, s);
             let mut wrong = Vec::new();
             for o in &objects {
                 for k in o.as_object().unwrap().keys().filter(|k| !catch_all_keys.contains(k)) {
