@@ -16,7 +16,7 @@ pub struct Config {
     /// How doc tests name the generated crate (the library name of `package` when unset).
     #[serde(default)]
     pub crate_name: Option<String>,
-    /// The generated crate's package name and version, written to its `Cargo.toml`.
+    /// The generated crate's package name, which generated docs import (`generated/Cargo.toml` has it too).
     #[serde(default)]
     pub package: Package,
     /// Inputs in generation order; a module may only import from modules listed before it.
@@ -129,18 +129,17 @@ impl Config {
 }
 
 /// `[package]`: what users depend on. The library keeps the package's name (with `_`), so the
-/// import path is what the dependency line suggests.
+/// import path is what the dependency line suggests. The version lives in the hand-written manifest only.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Package {
     pub name: String,
-    pub version: String,
 }
 
 impl Default for Package {
     /// For configurations without `[package]` (golden cases), the project's own name.
     fn default() -> Package {
-        Package { name: "mcp-spec-types".into(), version: "0.1.0".into() }
+        Package { name: "mcp-spec-types".into() }
     }
 }
 

@@ -19,7 +19,7 @@ pub mod diff;
 
 pub use config::{Config, InputFile, InputOrigin};
 pub use diagnostics::{Diagnostic, Diagnostics, Location};
-pub use emit::GeneratedFile;
+pub use emit::{GeneratedFile, Part, FEATURES_BEGIN, FEATURES_END};
 
 /// One input file: its path relative to the synced upstream folder, and its text.
 #[derive(Debug, Clone)]

@@ -18,11 +18,51 @@ use proc_macro2::TokenStream;
 use crate::config::Config;
 use crate::ir::TypeSpace;
 
-/// One file of the generated crate, relative to its root (`src/v2025_11_25.rs`).
+pub use manifest::{FEATURES_BEGIN, FEATURES_END};
+
+/// One output of the generator: a file of the generated crate, relative to its root
+/// (`src/v2025_11_25.rs`), or the generated block of a hand-written one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GeneratedFile {
     pub path: String,
     pub contents: String,
+    pub part: Part,
+}
+
+/// How much of a file the generator owns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// All of it; it starts with the `@generated` header.
+    Whole,
+    /// The lines from [`FEATURES_BEGIN`] to [`FEATURES_END`], which `contents` holds with the
+    /// markers; the rest of the file is hand-written and left as it is.
+    Block,
+}
+
+impl GeneratedFile {
+    /// What the file should hold, given what it holds now (`None` when it does not exist).
+    /// Fails, naming the file and the marker, when a block's markers are missing or repeated.
+    pub fn merged(&self, current: Option<&str>) -> Result<String, String> {
+        if self.part == Part::Whole {
+            return Ok(self.contents.clone());
+        }
+        let current = current.ok_or_else(|| format!("{}: missing; it is hand-written, with a generated block", self.path))?.replace("\r\n", "\n");
+        let marker_line = |marker: &str| {
+            let mut at = current.match_indices(marker).filter(|&(i, _)| i == 0 || current.as_bytes()[i - 1] == b'\n').map(|(i, _)| i);
+            match (at.next(), at.next()) {
+                (Some(i), None) => Ok(i),
+                (None, _) => Err(format!("{}: no line `{marker}`; the generated block goes between that line and its partner", self.path)),
+                (Some(_), Some(_)) => Err(format!("{}: the line `{marker}` appears more than once", self.path)),
+            }
+        };
+        let begin = marker_line(FEATURES_BEGIN)?;
+        let end = marker_line(FEATURES_END)?;
+        if end < begin {
+            return Err(format!("{}: `{FEATURES_END}` comes before `{FEATURES_BEGIN}`", self.path));
+        }
+        let after = current[end..].find('\n').map_or(current.len(), |n| end + n + 1);
+        Ok(format!("{}{}{}", &current[..begin], self.contents, &current[after..]))
+    }
 }
 
 /// Formatted items by their token text. Modules built from the same schema (a
@@ -45,7 +85,12 @@ pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
         let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
         let contents = match space.modules.get(i) {
             Some(m) => format_module(&format!("from `{}`", m.source), items::module(space, config, m), &cache),
-            None => format!("{}{}{}", header(&format!("from {}", crate::config::CONFIG_PATH)), format_tokens(manifest::lib_rs(space, config)), manifest::for_each_module(space, config)),
+            None => format!(
+                "{}{}{}",
+                header(&format!("from {}, included by src/lib.rs", crate::config::CONFIG_PATH)),
+                format_tokens(manifest::modules_rs(space, config)),
+                manifest::for_each_module(space, config)
+            ),
         };
         *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(contents);
     };
@@ -62,9 +107,10 @@ pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
         }
     });
     let mut contents = slots.into_iter().map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every job ran"));
-    let mut files: Vec<GeneratedFile> = space.modules.iter().map(|m| GeneratedFile { path: format!("src/{}.rs", m.name), contents: contents.next().expect("one per module") }).collect();
-    files.push(GeneratedFile { path: "src/lib.rs".into(), contents: contents.next().expect("lib.rs") });
-    files.push(GeneratedFile { path: "Cargo.toml".into(), contents: manifest::cargo_toml(space, config) });
+    let whole = |path: String, contents: String| GeneratedFile { path, contents, part: Part::Whole };
+    let mut files: Vec<GeneratedFile> = space.modules.iter().map(|m| whole(format!("src/{}.rs", m.name), contents.next().expect("one per module"))).collect();
+    files.push(whole("src/modules.rs".into(), contents.next().expect("modules.rs")));
+    files.push(GeneratedFile { path: "Cargo.toml".into(), contents: manifest::features_block(space, config), part: Part::Block });
     files
 }
 
