@@ -3,6 +3,7 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
+pub mod negotiate;
 pub mod rpc;
 pub mod runtime;
 pub mod shortcuts;

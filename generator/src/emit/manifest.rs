@@ -117,6 +117,7 @@ pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
         #![cfg_attr(docsrs, feature(doc_cfg))]
         #![forbid(unsafe_code)]
 
+        pub mod negotiate;
         pub mod rpc;
         pub mod runtime;
         pub mod shortcuts;
