@@ -252,7 +252,7 @@ fn meta_version(holder: Option<&Value>) -> Option<&str> {
 }
 
 /// Which side sent a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {
     ClientToServer,
     ServerToClient,
