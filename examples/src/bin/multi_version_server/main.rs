@@ -10,7 +10,9 @@
 //! ```
 //!
 //! `--record FILE` writes every message in and out as `{"dir": "c2s"|"s2c", "msg": ...}` lines,
-//! the format `mcp-schema check` reads.
+//! the format `mcp-schema check` reads. A `{pid}` in FILE becomes the process id: a client that
+//! starts the server more than once (the TypeScript SDK probes `server/discover` in a process of
+//! its own) gets one file per connection.
 
 mod app;
 mod bridge;
@@ -35,7 +37,9 @@ fn main() -> io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut record = match args.as_slice() {
         [] => None,
-        [flag, file] if flag == "--record" => Some(BufWriter::new(File::create(file)?)),
+        [flag, file] if flag == "--record" => {
+            Some(BufWriter::new(File::create(file.replace("{pid}", &std::process::id().to_string()))?))
+        }
         _ => {
             eprintln!("usage: multi_version_server [--record FILE]");
             std::process::exit(2);
