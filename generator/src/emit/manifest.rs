@@ -112,6 +112,13 @@ pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
         }
     });
     let table = module_table(space, config);
+    let convert = (version_features(space, config).len() > 1).then(|| {
+        quote! {
+            #[cfg(feature = "convert")]
+            #[cfg_attr(docsrs, doc(cfg(feature = "convert")))]
+            pub mod convert;
+        }
+    });
     quote! {
         #![doc = include_str!("../README.md")]
         #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -130,6 +137,7 @@ pub fn lib_rs(space: &TypeSpace, config: &Config) -> TokenStream {
         #(#mods)*
         #latest
         #table
+        #convert
     }
 }
 
@@ -169,6 +177,11 @@ macro_rules! for_each_module {{
     )
 }
 
+/// The features of the protocol version modules, which `convert` converts between.
+fn version_features(space: &TypeSpace, config: &Config) -> Vec<String> {
+    config.modules.iter().filter(|c| c.protocol.is_some() && c.overlay.is_none()).filter_map(|c| space.module(&c.name)).map(|m| m.feature.clone()).collect()
+}
+
 pub fn cargo_toml(space: &TypeSpace, config: &Config) -> String {
     let mut features = String::new();
     let latest = space.modules.iter().filter(|m| m.name.starts_with('v')).map(|m| m.feature.clone()).last().unwrap_or_default();
@@ -176,6 +189,10 @@ pub fn cargo_toml(space: &TypeSpace, config: &Config) -> String {
     let all: Vec<String> = space.modules.iter().map(|m| format!("\"{}\"", m.feature)).collect();
     features.push_str(&format!("full = [{}]\n", all.join(", ")));
     features.push_str("# Typed reading and validation by schema name at run time (`roundtrip_json`, `validate_json_as`), for tools.\ndynamic = []\n");
+    let versions: Vec<String> = version_features(space, config).iter().map(|f| format!("\"{f}\"")).collect();
+    if versions.len() > 1 {
+        features.push_str(&format!("# Conversions between protocol versions (`convert`): needs every version module.\nconvert = [{}]\n", versions.join(", ")));
+    }
     for m in &space.modules {
         let deps: Vec<String> = config
             .modules

@@ -1,6 +1,7 @@
 //! Stage 4: the type space -> Rust source files.
 
 mod accessors;
+mod convert;
 mod docs;
 mod items;
 mod keyed;
@@ -65,6 +66,7 @@ pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
     let mut files: Vec<GeneratedFile> = space.modules.iter().map(|m| GeneratedFile { path: format!("src/{}.rs", m.name), contents: contents.next().expect("one per module") }).collect();
     files.push(GeneratedFile { path: "src/lib.rs".into(), contents: contents.next().expect("lib.rs") });
     files.push(GeneratedFile { path: "Cargo.toml".into(), contents: manifest::cargo_toml(space, config) });
+    files.extend(convert::files(space, config));
     files
 }
 
