@@ -1,8 +1,8 @@
 //! `mcp-schema convert`: rewrites MCP traffic from one protocol version to another.
 //!
-//! Each message is read as its type in the source version and written as the same type in the
-//! target version ([`retype`]); what the target cannot hold is reported with its JSON pointer and
-//! the message is left out of the output. The versions a message names itself (an `initialize`
+//! Each message is read as its type in the source version and converted to the target version by
+//! the generated conversions (`mcp_spec_types::convert`, [`retype`]); what the target cannot hold is
+//! reported with its JSON pointer and the message is left out of the output. The versions a message names itself (an `initialize`
 //! answer, the `_meta` protocol version key, a wrapper line's `protocol`) follow the conversion, so
 //! converting there and back gives the original.
 
@@ -11,6 +11,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 use mcp_spec_types::negotiate::{Direction, VersionTracker, PROTOCOL_VERSION_META_KEY};
+use mcp_spec_types::convert::convert_json;
 use mcp_spec_types::validate::{Options, Severity};
 use serde_json::{Map, Value};
 
@@ -319,32 +320,48 @@ fn follow_version(holder: Option<&mut Value>, from: &str, to: &str, initialize_a
     }
 }
 
-/// Reads `value` as `source` of `from`, and gives it as `target` of `to`: the value must read as the
-/// target type and pass the target version's validation rules, errors only (what the target does
-/// not define fails here: an unknown content `type`, a method it lacks, a required field).
+/// `value`, of the schema type `source` in `from`, converted to `to` by the generated conversions
+/// (`mcp_spec_types::convert::convert_json`, field by field). `target` is the type the message has in
+/// `to` (a renamed type, or the method's own result type there). What converted is also validated
+/// against `target`: a value that is not valid there (a source message that was already invalid, or a
+/// key the target requires that no conversion supplies) fails rather than being written out.
 pub fn retype(from: &Info, to: &Info, source: &str, target: &str, value: Value, prefix: &str) -> Result<Value, Vec<Failure>> {
     let Some(source_type) = (from.module.dynamic)(source) else {
         return Err(vec![failure(prefix, format!("{} has no type `{source}`", from.module.label))]);
     };
-    let Some(target_type) = (to.module.dynamic)(target) else {
-        return Err(vec![failure(prefix, format!("{} has no type `{target}`", to.module.label))]);
-    };
     if let Err(e) = (source_type.read_value)(&value) {
         return Err(vec![failure(prefix, format!("not a valid {source} of {}: {e}", from.module.label))]);
     }
+    if from.module.name == to.module.name {
+        return Ok(value);
+    }
+    match convert_json(source, from.module.name, to.module.name, &value) {
+        Some(Ok(converted)) => valid_in(to, target, converted, prefix),
+        Some(Err(e)) => {
+            let case = if e.case().is_empty() { String::new() } else { format!(", case `{}`", e.case()) };
+            let step = format!("{} -> {}{case}", e.from_version(), e.to_version());
+            Err(vec![failure(format!("{prefix}{}", e.pointer()), format!("{} ({step})", e.reason()))])
+        }
+        None => Err(vec![failure(prefix, format!("{source} of {} has no conversion to {target} of {}", from.module.label, to.module.label))]),
+    }
+}
+
+/// `value` if it passes the validation rules of `target` in `to` (errors only).
+fn valid_in(to: &Info, target: &str, value: Value, prefix: &str) -> Result<Value, Vec<Failure>> {
+    let Some(target_type) = (to.module.dynamic)(target) else {
+        return Err(vec![failure(prefix, format!("{} has no type `{target}`", to.module.label))]);
+    };
     let report = (target_type.validate)(&value, &Options::default());
     let failures: Vec<Failure> = report
         .violations
         .iter()
         .filter(|v| v.severity == Severity::Error)
-        .map(|v| failure(format!("{prefix}{}", v.pointer), format!("{} (in {})", v.message, to.module.label)))
+        .map(|v| failure(format!("{prefix}{}", v.pointer), format!("{} (in {}, after converting)", v.message, to.module.label)))
         .collect();
-    if !failures.is_empty() {
-        return Err(failures);
-    }
-    match (target_type.roundtrip_value)(&value) {
-        Ok((written, _)) => Ok(written),
-        Err(e) => Err(vec![failure(prefix, format!("not a valid {target} of {}: {e}", to.module.label))]),
+    if failures.is_empty() {
+        Ok(value)
+    } else {
+        Err(failures)
     }
 }
 
@@ -489,7 +506,8 @@ mod tests {
         c.convert_value(json!({"dir": "c2s", "protocol": "2025-06-18", "msg": call})).unwrap();
         let link = json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}});
         let err = c.convert_value(json!({"dir": "s2c", "protocol": "2025-06-18", "msg": link})).unwrap_err();
-        assert_eq!(err[0].pointer, "/msg/result/content/0/type", "{err:?}");
+        assert_eq!(err[0].pointer, "/msg/result/content/0", "{err:?}");
+        assert!(err[0].reason.contains("case `ContentBlock.ResourceLink`"), "{err:?}");
         let mut c = converter("2026-07-28");
         let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
         let err = c.convert_value(json!({"dir": "c2s", "protocol": "2025-11-25", "msg": ping})).unwrap_err();

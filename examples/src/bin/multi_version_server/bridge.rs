@@ -1,11 +1,12 @@
 //! Converting a message between the peer's version and the application's.
 //!
-//! STAND-IN: until the generated `mcp_spec_types::convert` (feature `convert`, `Convert<T>`) is
-//! merged, a value is converted by re-typing: it must read as its type in the source version and
-//! pass the target version's validation rules as the same method's type there, and is then written
-//! back as the target's type (the generated types keep unknown keys, so nothing is lost). What the
-//! target cannot hold fails with the JSON pointer and the reason, as `Convert` reports it.
+//! The conversions are the generated ones (`mcp_spec_types::convert`, field by field, lossless).
+//! The method decides the type only at run time here, so they are called by schema name
+//! (`convert_json`); code that knows its types calls `Convert::convert` on them directly. What the
+//! target cannot hold fails with the JSON pointer and the reason. A converted value must also pass
+//! the target version's validation rules, so nothing invalid for the peer leaves this server.
 
+use mcp_spec_types::convert::convert_json;
 use mcp_spec_types::runtime::dynamic::DynType;
 use mcp_spec_types::validate::{Options, Severity};
 use serde_json::Value;
@@ -100,11 +101,18 @@ fn retype(from: &Module, source: &str, to: &Module, target: &str, value: &Value)
     let lookup = |m: &Module, ty: &str| (m.dynamic)(ty).ok_or_else(|| failure("", format!("{} has no type `{ty}`", m.name)));
     let (source_type, target_type) = (lookup(from, source)?, lookup(to, target)?);
     (source_type.read_value)(value).map_err(|e| failure("", format!("not a valid {source} of {}: {e}", from.name)))?;
-    let report = (target_type.validate)(value, &Options::default());
+    let converted = if from.name == to.name {
+        value.clone()
+    } else {
+        match convert_json(source, from.name, to.name, value) {
+            Some(Ok(converted)) => converted,
+            Some(Err(e)) => return Err(failure(e.pointer(), e.to_string())),
+            None => return Err(failure("", format!("{source} of {} does not convert to {}", from.name, to.name))),
+        }
+    };
+    let report = (target_type.validate)(&converted, &Options::default());
     if let Some(v) = report.violations.iter().find(|v| v.severity == Severity::Error) {
         return Err(failure(v.pointer.clone(), format!("{} (in {})", v.message, to.name)));
     }
-    (target_type.roundtrip_value)(value)
-        .map(|(written, _)| written)
-        .map_err(|e| failure("", format!("not a valid {target} of {}: {e}", to.name)))
+    Ok(converted)
 }
