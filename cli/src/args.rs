@@ -6,6 +6,7 @@ use crate::versions::{self, EXTENSIONS, VERSIONS};
 
 pub const USAGE: &str = "\
 usage: mcp-schema check [OPTIONS] FILE...
+       mcp-schema convert --to VERSION [--from VERSION|auto] FILE...  (see convert --help)
 
 Checks MCP messages and documents against the schema of a protocol version.
 FILE is a .json file holding one value, a JSONL file (any other extension)
@@ -78,6 +79,8 @@ impl Default for CheckArgs {
 pub enum Command {
     Help,
     Check(CheckArgs),
+    Convert(crate::convert::ConvertArgs),
+    ConvertHelp,
 }
 
 /// A usage error: printed with the usage line, exit status 2.
@@ -101,7 +104,11 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
         None => return err("no command given"),
         Some("-h" | "--help" | "help") => return Ok(Command::Help),
         Some("check") => {}
-        Some(other) => return err(format!("unknown command `{other}` (the only command is `check`)")),
+        Some("convert") => {
+            let rest: Vec<String> = it.cloned().collect();
+            return Ok(crate::convert::parse(&rest)?.map_or(Command::ConvertHelp, Command::Convert));
+        }
+        Some(other) => return err(format!("unknown command `{other}` (the commands are `check` and `convert`)")),
     }
     let mut out = CheckArgs::default();
     let mut only_files = false;

@@ -6,6 +6,7 @@
 pub mod args;
 pub mod check;
 pub mod compat_icons;
+pub mod convert;
 pub mod report;
 pub mod versions;
 
@@ -35,6 +36,11 @@ pub fn run(args: &[String]) -> i32 {
             0
         }
         Ok(Command::Check(a)) => check_files(&a, io::stdout().lock(), &mut stderr.lock()),
+        Ok(Command::ConvertHelp) => {
+            let _ = io::stdout().lock().write_all(convert::usage().as_bytes());
+            0
+        }
+        Ok(Command::Convert(a)) => convert::convert_files(&a, io::stdout().lock(), &mut stderr.lock()),
     }
 }
 

@@ -5,6 +5,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+pub mod negotiate;
 pub mod rpc;
 pub mod runtime;
 pub mod shortcuts;

@@ -138,6 +138,9 @@ pub mod modules {
     /// The module `latest` re-exports.
     pub const LATEST: Option<&str> = Some("v2026_07_28");
 }
+#[cfg(feature = "convert")]
+#[cfg_attr(docsrs, doc(cfg(feature = "convert")))]
+pub mod convert;
 
 /// Calls `$callback!` with every module, in `schema/codegen.toml` order, one per line:
 /// `kind name "feature" "protocol"|_ base|_;` where kind is `version`, `extension` or `overlay`

@@ -69,9 +69,44 @@ pub struct Config {
     /// String enums whose declaration order means something (the derived `Ord` follows it), documented on the type.
     #[serde(default, rename = "ordered_enum")]
     pub ordered_enums: Vec<OrderedEnum>,
+    /// Conversions between protocol versions (`mcp_spec_types::convert`): renames and refusals.
+    #[serde(default)]
+    pub convert: ConvertConfig,
     /// The text this was read from, so that diagnostics about it can name a line.
     #[serde(skip)]
     pub source: String,
+}
+
+/// `[convert]`: what the generated conversions between protocol versions cannot find in the IR.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ConvertConfig {
+    /// Types that carry another name from one version on.
+    #[serde(default, rename = "rename")]
+    pub renames: Vec<ConvertRename>,
+    /// Fields that must not be kept in `extra` when the target version lacks them: converting fails instead.
+    #[serde(default, rename = "refuse")]
+    pub refusals: Vec<ConvertRefusal>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConvertRename {
+    /// The schema name up to the version before `since`.
+    pub from: String,
+    /// The schema name from `since` on.
+    pub to: String,
+    /// The first module (a version) that uses `to`.
+    pub since: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConvertRefusal {
+    /// The field's wire name, in every type that has it.
+    pub field: String,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

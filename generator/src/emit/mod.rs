@@ -1,6 +1,7 @@
 //! Stage 4: the type space -> Rust source files.
 
 mod accessors;
+mod convert;
 mod docs;
 mod items;
 mod keyed;
@@ -111,6 +112,7 @@ pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
     let mut files: Vec<GeneratedFile> = space.modules.iter().map(|m| whole(format!("src/{}.rs", m.name), contents.next().expect("one per module"))).collect();
     files.push(whole("src/modules.rs".into(), contents.next().expect("modules.rs")));
     files.push(GeneratedFile { path: "Cargo.toml".into(), contents: manifest::features_block(space, config), part: Part::Block });
+    files.extend(convert::files(space, config));
     files
 }
 
