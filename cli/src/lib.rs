@@ -6,6 +6,7 @@
 pub mod args;
 pub mod check;
 pub mod compat_icons;
+pub mod proxy;
 pub mod report;
 pub mod versions;
 
@@ -27,7 +28,8 @@ pub fn run(args: &[String]) -> i32 {
     let stderr = io::stderr();
     match args::parse(args) {
         Err(e) => {
-            let _ = writeln!(stderr.lock(), "mcp-schema: {e}\nusage: mcp-schema check [OPTIONS] FILE... (see --help)");
+            let usage = if args.first().is_some_and(|c| c == "proxy") { "proxy [OPTIONS] -- COMMAND [ARGS...]" } else { "check [OPTIONS] FILE..." };
+            let _ = writeln!(stderr.lock(), "mcp-schema: {e}\nusage: mcp-schema {usage} (see --help)");
             2
         }
         Ok(Command::Help) => {
@@ -35,6 +37,7 @@ pub fn run(args: &[String]) -> i32 {
             0
         }
         Ok(Command::Check(a)) => check_files(&a, io::stdout().lock(), &mut stderr.lock()),
+        Ok(Command::Proxy(a)) => proxy::run(&a),
     }
 }
 
