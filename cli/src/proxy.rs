@@ -139,7 +139,8 @@ pub fn run(a: &ProxyArgs) -> i32 {
     let checker = {
         let (check, sink, queued_bytes) = (a.check.clone(), sink.clone(), tap.queued_bytes.clone());
         let file = a.record.clone().unwrap_or_else(|| "<proxy>".to_string());
-        thread::spawn(move || check_lines(from_recorder, &check, sink, &file, &queued_bytes))
+        let recording = a.record.is_some();
+        thread::spawn(move || check_lines(from_recorder, &check, sink, &file, recording, &queued_bytes))
     };
 
     let status = child.wait();
@@ -325,7 +326,10 @@ struct Numbered {
 enum CheckEvent {
     Line(Numbered),
     /// The traffic is over: how many lines were lost before the recorder and before the checker.
-    End { unrecorded: u64, unchecked: u64 },
+    End {
+        unrecorded: u64,
+        unchecked: u64,
+    },
 }
 
 /// Numbers the lines in arrival order, writes them to the recording, and passes them on to the
@@ -398,9 +402,9 @@ pub fn dir_name(dir: Dir) -> &'static str {
     }
 }
 
-/// Checks each line as a wrapper line of its direction and reports what it finds, then the
-/// counts and how many lines went unchecked.
-fn check_lines(from: Receiver<CheckEvent>, args: &CheckArgs, sink: Sink, file: &str, queued_bytes: &AtomicUsize) {
+/// Checks each line as a wrapper line of its direction and reports what it finds, then how
+/// many lines went unchecked (and unrecorded, with `--record`) and the counts.
+fn check_lines(from: Receiver<CheckEvent>, args: &CheckArgs, sink: Sink, file: &str, recording: bool, queued_bytes: &AtomicUsize) {
     let mut checker = Checker::new(args);
     let mut rep = Reporter::new(sink.clone(), args.json);
     let mut reporting = true;
@@ -425,15 +429,15 @@ fn check_lines(from: Receiver<CheckEvent>, args: &CheckArgs, sink: Sink, file: &
         return;
     }
     let mut sink = sink;
-    if unrecorded + unchecked > 0 {
-        let _ = if args.json {
-            writeln!(sink, "{}", serde_json::json!({"unchecked": unchecked + unrecorded, "unrecorded": unrecorded}))
-        } else {
-            writeln!(
-                sink,
-                "mcp-schema proxy: {} lines not checked ({unrecorded} of them not recorded either): the proxy fell behind and let them pass unchecked",
-                unchecked + unrecorded
-            )
+    let passed_unchecked = unchecked + unrecorded;
+    if passed_unchecked > 0 {
+        let _ = match (args.json, recording) {
+            (true, true) => writeln!(sink, "{}", serde_json::json!({"unchecked": passed_unchecked, "unrecorded": unrecorded})),
+            (true, false) => writeln!(sink, "{}", serde_json::json!({"unchecked": passed_unchecked})),
+            (false, recording) => {
+                let missing = if recording { format!(" ({unrecorded} of them missing from the recording)") } else { String::new() };
+                writeln!(sink, "mcp-schema proxy: {passed_unchecked} lines passed unchecked{missing}: the checker fell behind the traffic")
+            }
         };
     }
     let _ = rep.finish();
@@ -444,7 +448,11 @@ fn check_lines(from: Receiver<CheckEvent>, args: &CheckArgs, sink: Sink, file: &
 pub fn check_one(checker: &mut Checker, number: u64, line: &Line, strict: bool) -> Outcome {
     let mut outcome = if let Some(len) = line.too_long {
         let message = format!("line too long: {len} bytes (at most {MAX_LINE} are kept); passed on unchecked");
-        Outcome { line: number, diags: vec![Diag { pointer: String::new(), rule: "line.too-long", severity: Severity::Error, message }], ..Outcome::default() }
+        Outcome {
+            line: number,
+            diags: vec![Diag { pointer: String::new(), rule: "line.too-long", severity: Severity::Error, message }],
+            ..Outcome::default()
+        }
     } else {
         match serde_json::from_slice::<Value>(&line.bytes) {
             Ok(msg) => {
@@ -473,7 +481,9 @@ mod tests {
 
     #[test]
     fn parses_proxy_arguments() {
-        let Ok(Command::Proxy(p)) = parse_args(&s(&["--ext", "apps", "--record=r.jsonl", "--json", "--findings", "f", "--", "node", "s.js", "--", "x"])) else {
+        let Ok(Command::Proxy(p)) =
+            parse_args(&s(&["--ext", "apps", "--record=r.jsonl", "--json", "--findings", "f", "--", "node", "s.js", "--", "x"]))
+        else {
             panic!("not parsed")
         };
         assert_eq!(p.record.as_deref(), Some("r.jsonl"));
@@ -482,7 +492,15 @@ mod tests {
         assert_eq!(p.check.extensions.len(), 1);
         assert_eq!(p.command, s(&["node", "s.js", "--", "x"]));
 
-        for bad in [&["node"][..], &["--", ][..], &["--record", "--", "x"][..], &["server", "--", "x"][..], &["--type", "Tool", "--", "x"][..], &["--bogus", "--", "x"][..], &["--record", "a", "--findings", "a", "--", "x"][..]] {
+        for bad in [
+            &["node"][..],
+            &["--"][..],
+            &["--record", "--", "x"][..],
+            &["server", "--", "x"][..],
+            &["--type", "Tool", "--", "x"][..],
+            &["--bogus", "--", "x"][..],
+            &["--record", "a", "--findings", "a", "--", "x"][..],
+        ] {
             assert!(parse_args(&s(bad)).is_err(), "{bad:?} accepted");
         }
         assert!(matches!(parse_args(&s(&["--help", "--", "x"])), Ok(Command::Help)));
@@ -504,6 +522,24 @@ mod tests {
         assert_eq!(got, vec![(b"{\"a\":1}".to_vec(), None, true), (b"\xff\xfe".to_vec(), None, true), (b"tail".to_vec(), None, false)]);
     }
 
+    #[test]
+    fn a_line_too_long_to_keep_is_reported_by_its_length() {
+        let mut splitter = LineSplitter::new(Dir::S2C);
+        let mut got = Vec::new();
+        let mib = vec![b'x'; 1 << 20];
+        let chunks = MAX_LINE / mib.len() + 1;
+        for _ in 0..chunks {
+            splitter.push(&mib, |l| got.push(l));
+        }
+        splitter.push(b"\n{}\n", |l| got.push(l));
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].too_long, got[0].bytes.len()), (Some(chunks << 20), 0));
+        assert_eq!((got[1].too_long, &got[1].bytes[..]), (None, &b"{}"[..]));
+
+        let outcome = check_one(&mut Checker::new(&CheckArgs::default()), 7, &got[0], false);
+        assert_eq!((outcome.line, outcome.diags[0].rule, outcome.failed()), (7, "line.too-long", true));
+    }
+
     fn tap(capacity: usize) -> (Tap, Receiver<Event>) {
         let (queue, rx) = sync_channel(capacity);
         (Tap { queue, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) }, rx)
@@ -511,7 +547,8 @@ mod tests {
 
     #[test]
     fn forwarding_never_waits_for_the_checker() {
-        let input: Vec<u8> = (0..10_000).flat_map(|i| format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n").into_bytes()).collect();
+        let input: Vec<u8> =
+            (0..10_000).flat_map(|i| format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n").into_bytes()).collect();
         // A queue nobody reads: the lines past its room are lost, the bytes all pass.
         let (full, _rx) = tap(10);
         let mut out = Vec::new();

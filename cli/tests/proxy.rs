@@ -81,7 +81,9 @@ fn odd_bytes() -> Vec<u8> {
     v.extend_from_slice(b"\xff\xfe not UTF-8 \x00 at all\n");
     v.extend_from_slice(b"\n   \n");
     v.extend_from_slice(b"hello, not JSON\n");
-    v.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1,\"message\":\"");
+    v.extend_from_slice(
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1,\"message\":\"",
+    );
     v.extend(std::iter::repeat_n(b'x', 3 << 20));
     v.extend_from_slice(b"\"}}\n");
     v.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
@@ -163,7 +165,11 @@ fn violations(json_lines: &str) -> Vec<(u64, String, String)> {
 fn the_recording_rechecks_like_the_live_session() {
     let record = TempFile::new("session.jsonl", b"");
     let findings = TempFile::new("findings.jsonl", b"");
-    let out = proxy(&["--record", record.path(), "--findings", findings.path(), "--json", "--", "sh", "-c", FAKE_SERVER], HOST_SESSION.as_bytes(), false);
+    let out = proxy(
+        &["--record", record.path(), "--findings", findings.path(), "--json", "--", "sh", "-c", FAKE_SERVER],
+        HOST_SESSION.as_bytes(),
+        false,
+    );
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert_eq!(out.stderr, "", "findings go to the file");
 

@@ -27,11 +27,7 @@ fn text(o: &Output) -> String {
 /// Installs the pinned packages; returns the Node to run them with: the pinned Node 22 where
 /// its package installs (Linux x64), else the `node` on PATH.
 fn install(dir: &Path) -> PathBuf {
-    let out = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-        .current_dir(dir)
-        .output()
-        .expect("npm runs");
+    let out = Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir).output().expect("npm runs");
     assert!(out.status.success(), "npm ci failed in {}:\n{}", dir.display(), text(&out));
     let pinned = dir.join("node_modules/.bin/node");
     if pinned.exists() {
@@ -65,7 +61,11 @@ fn a_real_client_and_server_talk_through_the_proxy() {
         .expect("node runs");
     let steps = String::from_utf8_lossy(&client.stdout);
     print!("{steps}");
-    assert!(client.status.success() && steps.ends_with("11 passed, 0 failed\n"), "the client did not get the answers it expected:\n{}", text(&client));
+    assert!(
+        client.status.success() && steps.ends_with("11 passed, 0 failed\n"),
+        "the client did not get the answers it expected:\n{}",
+        text(&client)
+    );
 
     // The proxy checked every message and found nothing.
     let found = std::fs::read_to_string(findings.path()).unwrap();
