@@ -5,14 +5,16 @@
 //! back. The messages are `ping` requests (valid in both directions, so the checker finds
 //! nothing and does its full work), checked as 2025-11-25, findings to a file.
 //!
+//! Direct and proxy take turns, `MCP_SCHEMA_PROXY_BENCH_REPEAT` times each (default 5).
+//!
 //! - Latency: one message at a time, the host waits for the echo before sending the next;
 //!   `MCP_SCHEMA_PROXY_BENCH_ROUNDS` round trips (default 5000) after 500 untimed ones. A
 //!   round trip crosses the proxy twice (host to server, server to host), so the added latency
 //!   per message is half the added round trip.
 //! - Throughput: a writer thread sends `MCP_SCHEMA_PROXY_BENCH_MB` megabytes (default 64) of
 //!   1 KiB messages as fast as the pipe takes them while the host reads the echo; MB/s of the
-//!   echo received. At this rate the checker falls behind and lets lines pass unchecked; the
-//!   count is printed.
+//!   echo received (median of the runs). At this rate the checker falls behind and lets lines
+//!   pass unchecked; how many were checked is printed.
 //!
 //!     cargo bench -p mcp-spec-types-cli --bench proxy
 
@@ -37,7 +39,6 @@ fn ping(id: usize, size: usize) -> Vec<u8> {
 }
 
 struct Server {
-    name: &'static str,
     child: Child,
 }
 
@@ -50,7 +51,7 @@ fn start(through_proxy: bool, findings: &str) -> Server {
         Command::new("cat")
     };
     let child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("the server starts");
-    Server { name: if through_proxy { "proxy" } else { "direct" }, child }
+    Server { child }
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -106,46 +107,83 @@ fn throughput(server: &mut Server, total: usize) -> f64 {
     bytes as f64 / 1e6 / secs
 }
 
-/// The proxy's last findings lines: the counts, and how many lines went unchecked.
-fn proxy_summary(findings: &str) -> String {
+/// From the proxy's findings: lines checked, and lines that passed unchecked.
+fn checked(findings: &str) -> (u64, u64) {
     let text = std::fs::read_to_string(findings).unwrap_or_default();
-    text.lines().rev().take(2).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("; ")
+    let number = |s: &str| s.parse::<u64>().unwrap_or(0);
+    let (mut done, mut skipped) = (0, 0);
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("mcp-schema proxy: ") {
+            skipped = number(rest.split(' ').next().unwrap_or(""));
+        } else if let Some((passed, failed)) = line.split_once(" passed, ") {
+            done = number(passed) + number(failed.trim_end_matches(" failed"));
+        }
+    }
+    (done, skipped)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
 }
 
 fn main() {
     let rounds = env_number("MCP_SCHEMA_PROXY_BENCH_ROUNDS", 5000);
     let megabytes = env_number("MCP_SCHEMA_PROXY_BENCH_MB", 64);
+    let repeat = env_number("MCP_SCHEMA_PROXY_BENCH_REPEAT", 5).max(1);
     let findings = std::env::temp_dir().join(format!("mcp-schema-proxy-bench-{}.txt", std::process::id()));
     let findings = findings.to_str().unwrap();
+    // Direct and proxy take turns, `repeat` times, so a change in the machine's load hits both.
+    let configs = [false, true];
 
-    println!("latency: {rounds} round trips of a 300-byte ping through `cat`");
-    let mut p50 = [Duration::ZERO; 2];
-    let mut p99 = [Duration::ZERO; 2];
-    for (i, through_proxy) in [false, true].into_iter().enumerate() {
-        let mut server = start(through_proxy, findings);
-        let times = latency(&mut server, rounds);
-        (p50[i], p99[i]) = (percentile(&times, 0.5), percentile(&times, 0.99));
-        println!(
-            "  {:6}  round trip p50 {:7.1} µs  p99 {:7.1} µs  max {:7.1} µs",
-            server.name,
-            micros(p50[i]),
-            micros(p99[i]),
-            micros(*times.last().unwrap())
-        );
+    println!("latency: {repeat} x {rounds} round trips of a 300-byte ping through `cat`, direct and proxy in turn");
+    let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    let mut check_counts = (0, 0);
+    for _ in 0..repeat {
+        for (i, through_proxy) in configs.into_iter().enumerate() {
+            let mut server = start(through_proxy, findings);
+            times[i].extend(latency(&mut server, rounds));
+            if through_proxy {
+                let (done, skipped) = checked(findings);
+                check_counts = (check_counts.0 + done, check_counts.1 + skipped);
+            }
+        }
     }
-    println!("  proxy findings: {}", proxy_summary(findings));
-    let added = |a: Duration, b: Duration| (micros(b) - micros(a)) / 2.0;
-    println!("  added per message (half the added round trip): p50 {:.1} µs, p99 {:.1} µs", added(p50[0], p50[1]), added(p99[0], p99[1]));
+    let mut p = [[0.0; 2]; 2];
+    for (i, t) in times.iter_mut().enumerate() {
+        t.sort();
+        p[i] = [micros(percentile(t, 0.5)), micros(percentile(t, 0.99))];
+        let name = if configs[i] { "proxy" } else { "direct" };
+        println!("  {name:6}  round trip p50 {:7.1} µs  p99 {:7.1} µs  max {:9.1} µs", p[i][0], p[i][1], micros(*t.last().unwrap()));
+    }
+    println!(
+        "  added per message (half the added round trip): p50 {:.1} µs, p99 {:.1} µs",
+        (p[1][0] - p[0][0]) / 2.0,
+        (p[1][1] - p[0][1]) / 2.0
+    );
+    println!("  lines checked by the proxy: {} of {}", check_counts.0, check_counts.0 + check_counts.1);
 
-    println!("throughput: {megabytes} MB of 1 KiB pings through `cat`");
-    let mut rates = [0.0; 2];
-    for (i, through_proxy) in [false, true].into_iter().enumerate() {
-        let mut server = start(through_proxy, findings);
-        rates[i] = throughput(&mut server, megabytes << 20);
-        println!("  {:6}  {:8.1} MB/s", server.name, rates[i]);
+    println!("throughput: {repeat} x {megabytes} MB of 1 KiB pings through `cat`, direct and proxy in turn");
+    let mut rates: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let mut check_counts = (0, 0);
+    for _ in 0..repeat {
+        for (i, through_proxy) in configs.into_iter().enumerate() {
+            let mut server = start(through_proxy, findings);
+            rates[i].push(throughput(&mut server, megabytes << 20));
+            if through_proxy {
+                let (done, skipped) = checked(findings);
+                check_counts = (check_counts.0 + done, check_counts.1 + skipped);
+            }
+        }
     }
-    println!("  proxy findings: {}", proxy_summary(findings));
-    println!("  proxy / direct: {:.2}", rates[1] / rates[0]);
+    for (i, r) in rates.iter().enumerate() {
+        let name = if configs[i] { "proxy" } else { "direct" };
+        let list: Vec<String> = r.iter().map(|x| format!("{x:.0}")).collect();
+        println!("  {name:6}  median {:7.1} MB/s  (runs: {})", median(r.clone()), list.join(", "));
+    }
+    let ratios = rates[0].iter().zip(&rates[1]).map(|(d, p)| p / d).collect();
+    println!("  proxy / direct, median of the turns: {:.2}", median(ratios));
+    println!("  lines checked by the proxy: {} of {}", check_counts.0, check_counts.0 + check_counts.1);
     let _ = std::fs::remove_file(findings);
 }
 

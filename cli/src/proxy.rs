@@ -405,6 +405,7 @@ pub fn dir_name(dir: Dir) -> &'static str {
 /// Checks each line as a wrapper line of its direction and reports what it finds, then how
 /// many lines went unchecked (and unrecorded, with `--record`) and the counts.
 fn check_lines(from: Receiver<CheckEvent>, args: &CheckArgs, sink: Sink, file: &str, recording: bool, queued_bytes: &AtomicUsize) {
+    lower_priority();
     let mut checker = Checker::new(args);
     let mut rep = Reporter::new(sink.clone(), args.json);
     let mut reporting = true;
@@ -442,6 +443,20 @@ fn check_lines(from: Receiver<CheckEvent>, args: &CheckArgs, sink: Sink, file: &
     }
     let _ = rep.finish();
 }
+
+/// Gives the calling thread the lowest CPU priority, so that on a busy machine the forwarders
+/// (and the server and host) get the CPU before a checker that is behind.
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    // SAFETY: plain system calls on the calling thread's id; no memory is involved. A failure
+    // leaves the priority as it was, which is fine.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
 
 /// Checks one line: a JSON line as `{"dir": .., "msg": LINE}` (the recording's line, so
 /// pointers and line numbers match it), anything else as `check` reads a bad line.
