@@ -113,6 +113,16 @@ fn bytes_pass_unchanged_from_the_server_while_the_host_stays_open() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
+fn a_checker_that_cannot_report_leaves_the_traffic_alone() {
+    // Every write of a finding fails (the device is full): checking gives up, the bytes pass.
+    let input = odd_bytes();
+    let out = proxy(&["--findings", "/dev/full", "--", "cat"], &input, false);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert!(out.stdout == input, "the host got other bytes back");
+}
+
+#[test]
 fn the_servers_exit_status_comes_back() {
     assert_eq!(proxy(&["--", "sh", "-c", "cat >/dev/null; exit 7"], b"{}\n", false).code, 7);
     assert_eq!(proxy(&["--", "sh", "-c", "exit 0"], b"", true).code, 0);
