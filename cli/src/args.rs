@@ -28,6 +28,18 @@ options:
 
 exit status: 0 nothing failed, 1 something failed, 2 usage or I/O error.
 versions: VERSIONS
+
+usage: mcp-schema proxy [OPTIONS] -- COMMAND [ARGS...]
+
+Runs the stdio MCP server COMMAND, passes every byte between this process's
+stdin/stdout and the server unchanged, and checks both directions as one
+session. Findings go to stderr, with the server's own stderr.
+
+options: those of check but --type, and
+  --record FILE            write the session as JSONL wrapper lines
+  --findings FILE          write findings to FILE instead of stderr
+
+exit status: the server's (128 + N if signal N ended it); 2 if it did not start.
 ";
 
 pub fn usage() -> String {
@@ -81,6 +93,7 @@ pub enum Command {
     Check(CheckArgs),
     Convert(crate::convert::ConvertArgs),
     ConvertHelp,
+    Proxy(crate::proxy::ProxyArgs),
 }
 
 /// A usage error: printed with the usage line, exit status 2.
@@ -108,7 +121,8 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
             let rest: Vec<String> = it.cloned().collect();
             return Ok(crate::convert::parse(&rest)?.map_or(Command::ConvertHelp, Command::Convert));
         }
-        Some(other) => return err(format!("unknown command `{other}` (the commands are `check` and `convert`)")),
+        Some("proxy") => return crate::proxy::parse_args(it.as_slice()),
+        Some(other) => return err(format!("unknown command `{other}` (the commands are `check`, `convert` and `proxy`)")),
     }
     let mut out = CheckArgs::default();
     let mut only_files = false;

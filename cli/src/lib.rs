@@ -7,6 +7,7 @@ pub mod args;
 pub mod check;
 pub mod compat_icons;
 pub mod convert;
+pub mod proxy;
 pub mod report;
 pub mod versions;
 
@@ -28,7 +29,12 @@ pub fn run(args: &[String]) -> i32 {
     let stderr = io::stderr();
     match args::parse(args) {
         Err(e) => {
-            let _ = writeln!(stderr.lock(), "mcp-schema: {e}\nusage: mcp-schema check [OPTIONS] FILE... (see --help)");
+            let usage = match args.first().map(String::as_str) {
+                Some("proxy") => "proxy [OPTIONS] -- COMMAND [ARGS...]",
+                Some("convert") => "convert --to VERSION [--from VERSION|auto] FILE...",
+                _ => "check [OPTIONS] FILE...",
+            };
+            let _ = writeln!(stderr.lock(), "mcp-schema: {e}\nusage: mcp-schema {usage} (see --help)");
             2
         }
         Ok(Command::Help) => {
@@ -41,6 +47,7 @@ pub fn run(args: &[String]) -> i32 {
             0
         }
         Ok(Command::Convert(a)) => convert::convert_files(&a, io::stdout().lock(), &mut stderr.lock()),
+        Ok(Command::Proxy(a)) => proxy::run(&a),
     }
 }
 

@@ -1,0 +1,592 @@
+//! `mcp-schema proxy`: runs a stdio MCP server as a child, passes every byte between the host
+//! (this process's stdin and stdout) and the server unchanged, and checks both directions as
+//! one session with the same [`Checker`] as `mcp-schema check`.
+//!
+//! Four threads: a forwarder per direction reads a chunk, hands the lines it completes to a
+//! bounded queue without waiting, and writes the chunk on; a recorder numbers the lines of both
+//! directions in the order they were queued and writes `--record`; a checker checks them.
+//! A forwarder never waits on the others: a line that does not fit in a queue is counted and
+//! left unchecked (or unrecorded), and its bytes have already passed. A checker that panics or
+//! stops only stops the checking.
+
+use std::fs::File;
+use std::io::{self, LineWriter, Read, Write};
+use std::process::{Command as Process, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+
+use mcp_spec_types::validate::Severity;
+use serde_json::Value;
+
+use crate::args::{self, CheckArgs, Command, UsageError};
+use crate::check::{Checker, Diag, Dir, Outcome};
+use crate::report::Reporter;
+use crate::MAX_LINE;
+
+/// Lines waiting in each queue (forwarders to recorder, recorder to checker).
+pub const QUEUE_LINES: usize = 4096;
+
+/// Bytes of lines waiting in both queues together; past it new lines are neither recorded nor
+/// checked. Room for two lines of the longest length kept, so memory stays bounded.
+pub const QUEUE_BYTES: usize = 2 * MAX_LINE + (64 << 20);
+
+/// What a forwarder reads at once.
+const CHUNK: usize = 64 << 10;
+
+/// `mcp-schema proxy` arguments: the checker's options, where findings and the recording go,
+/// and the server command.
+#[derive(Debug, Clone)]
+pub struct ProxyArgs {
+    pub check: CheckArgs,
+    /// `--record FILE`: the session as JSONL wrapper lines.
+    pub record: Option<String>,
+    /// `--findings FILE`: findings go there instead of stderr.
+    pub findings: Option<String>,
+    /// The server command and its arguments (after `--`).
+    pub command: Vec<String>,
+}
+
+/// Parses the arguments after `proxy`. The checking options are those of `check`, parsed by
+/// the same code, so each option of `check` means the same here.
+pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
+    let Some(dashes) = args.iter().position(|a| a == "--") else {
+        return Err(UsageError("the server command goes after `--`: mcp-schema proxy [OPTIONS] -- COMMAND [ARGS...]".into()));
+    };
+    let command = args[dashes + 1..].to_vec();
+    let mut record = None;
+    let mut findings = None;
+    let mut check_options = vec!["check".to_string()];
+    let mut it = args[..dashes].iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let slot = match flag {
+            "--record" => &mut record,
+            "--findings" => &mut findings,
+            "--type" => return Err(UsageError("--type is not a proxy option: the proxy checks messages".into())),
+            _ => {
+                check_options.push(arg.clone());
+                continue;
+            }
+        };
+        match inline.or_else(|| it.next().cloned()) {
+            Some(v) if !v.is_empty() => *slot = Some(v),
+            _ => return Err(UsageError(format!("{flag} needs a file name"))),
+        }
+    }
+    check_options.extend(["--".to_string(), "-".to_string()]);
+    let check = match args::parse(&check_options)? {
+        Command::Check(c) => c,
+        other => return Ok(other),
+    };
+    if check.files.len() != 1 {
+        let stray = &check.files[0];
+        return Err(UsageError(format!("unexpected `{stray}` before `--`: the server command goes after `--`")));
+    }
+    if command.is_empty() {
+        return Err(UsageError("no server command after `--`".into()));
+    }
+    if record.is_some() && record == findings {
+        return Err(UsageError("--record and --findings name the same file".into()));
+    }
+    Ok(Command::Proxy(ProxyArgs { check, record, findings, command }))
+}
+
+/// Runs the proxy until the server exits; returns the server's exit status (128 + the signal
+/// if a signal ended it), or 2 if the proxy could not start.
+pub fn run(a: &ProxyArgs) -> i32 {
+    let findings: Box<dyn Write + Send> = match &a.findings {
+        None => Box::new(io::stderr()),
+        Some(path) => match File::create(path) {
+            Ok(f) => Box::new(f),
+            Err(e) => return fail(&format!("{path}: {e}")),
+        },
+    };
+    let sink = Sink(Arc::new(Mutex::new(LineWriter::new(findings))));
+    let record = match &a.record {
+        None => None,
+        Some(path) => match File::create(path) {
+            Ok(f) => Some(io::BufWriter::with_capacity(1 << 16, f)),
+            Err(e) => return fail(&format!("{path}: {e}")),
+        },
+    };
+    let mut child = match Process::new(&a.command[0]).args(&a.command[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn() {
+        Ok(c) => c,
+        Err(e) => return fail(&format!("could not start `{}`: {e}", a.command[0])),
+    };
+    let (Some(server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
+        return fail("the server's stdin and stdout are not pipes");
+    };
+
+    let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
+    let tap = Tap { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
+    let (to_checker, from_recorder) = sync_channel(QUEUE_LINES);
+
+    // The host's side is not joined: it may wait on the host's stdin long after the server is gone.
+    let host_tap = tap.clone();
+    thread::spawn(move || forward(io::stdin().lock(), server_in, Dir::C2S, &host_tap));
+    let server_tap = tap.clone();
+    let server_side = thread::spawn(move || forward(server_out, io::stdout().lock(), Dir::S2C, &server_tap));
+
+    let recorder = {
+        let (lost, queued_bytes) = (tap.lost.clone(), tap.queued_bytes.clone());
+        thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes))
+    };
+    let checker = {
+        let (check, sink, queued_bytes) = (a.check.clone(), sink.clone(), tap.queued_bytes.clone());
+        let file = a.record.clone().unwrap_or_else(|| "<proxy>".to_string());
+        let recording = a.record.is_some();
+        thread::spawn(move || check_lines(from_recorder, &check, sink, &file, recording, &queued_bytes))
+    };
+
+    let status = child.wait();
+    // What the server wrote before it exited still reaches the host.
+    let _ = server_side.join();
+    // Blocking is fine now: the traffic is over.
+    let _ = tap.queue.send(Event::End);
+    let _ = recorder.join();
+    if let Err(panic) = checker.join() {
+        let _ = writeln!(sink.clone(), "mcp-schema proxy: the checker stopped (a bug): {}", panic_message(&*panic));
+    }
+    match status {
+        Ok(s) => exit_code(s),
+        Err(e) => fail(&format!("waiting for the server: {e}")),
+    }
+}
+
+fn fail(message: &str) -> i32 {
+    eprintln!("mcp-schema proxy: {message}");
+    2
+}
+
+#[cfg(unix)]
+fn exit_code(s: ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    s.code().or_else(|| s.signal().map(|sig| 128 + sig)).unwrap_or(1)
+}
+
+#[cfg(not(unix))]
+fn exit_code(s: ExitStatus) -> i32 {
+    s.code().unwrap_or(1)
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default()
+}
+
+/// The findings output, shared by the checker's reporter and the proxy's own notes; whole
+/// lines are written at once, so they do not mix with the server's stderr mid-line.
+#[derive(Clone)]
+struct Sink(Arc<Mutex<LineWriter<Box<dyn Write + Send>>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).flush()
+    }
+}
+
+/// One line of one direction, without its `\n`.
+#[derive(Debug)]
+pub struct Line {
+    pub dir: Dir,
+    /// Empty for a line longer than [`MAX_LINE`] (not kept).
+    pub bytes: Vec<u8>,
+    /// The length of a line longer than [`MAX_LINE`].
+    pub too_long: Option<usize>,
+    /// `false` for the last bytes of a stream that ended without `\n`.
+    pub terminated: bool,
+}
+
+#[derive(Debug)]
+pub enum Event {
+    Line(Line),
+    End,
+}
+
+/// A forwarder's way into the recorder's queue: it never waits.
+#[derive(Clone)]
+pub struct Tap {
+    pub queue: SyncSender<Event>,
+    /// Bytes of lines in both queues.
+    pub queued_bytes: Arc<AtomicUsize>,
+    /// Lines that found no room (or no recorder): neither recorded nor checked.
+    pub lost: Arc<AtomicU64>,
+}
+
+impl Tap {
+    fn offer(&self, line: Line) {
+        let size = line.bytes.len();
+        if self.queued_bytes.fetch_add(size, Ordering::Relaxed) + size > QUEUE_BYTES {
+            self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
+            self.lost.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        match self.queue.try_send(Event::Line(line)) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+                self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
+                self.lost.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Copies `from` to `to` chunk by chunk, flushing each, and offers every line a chunk
+/// completes to `tap` just before the chunk goes out. Ends at the end of `from` (then `to` is dropped, which closes
+/// the server's stdin) or when `to` fails (its reader is gone; `from` is dropped with it).
+/// Returns the bytes forwarded.
+pub fn forward(mut from: impl Read, mut to: impl Write, dir: Dir, tap: &Tap) -> u64 {
+    let mut buf = vec![0u8; CHUNK];
+    let mut lines = LineSplitter::new(dir);
+    let mut total = 0u64;
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        // The lines go to the queue before their bytes go on (offering never waits): a line
+        // the server answers is then always queued before the answer, so the checker sees the
+        // session in causal order.
+        lines.push(&buf[..n], |line| tap.offer(line));
+        if to.write_all(&buf[..n]).and_then(|()| to.flush()).is_err() {
+            break;
+        }
+        total += n as u64;
+    }
+    lines.finish(|line| tap.offer(line));
+    total
+}
+
+/// Cuts a byte stream into lines on `\n`, keeping at most [`MAX_LINE`] bytes of a line.
+pub struct LineSplitter {
+    dir: Dir,
+    current: Vec<u8>,
+    /// The length of the current line so far, kept or not.
+    len: usize,
+}
+
+impl LineSplitter {
+    pub fn new(dir: Dir) -> Self {
+        LineSplitter { dir, current: Vec::new(), len: 0 }
+    }
+
+    /// Adds the next bytes; calls `emit` for each line they complete.
+    pub fn push(&mut self, mut bytes: &[u8], mut emit: impl FnMut(Line)) {
+        while let Some(i) = memchr::memchr(b'\n', bytes) {
+            self.extend(&bytes[..i]);
+            self.take(true, &mut emit);
+            bytes = &bytes[i + 1..];
+        }
+        self.extend(bytes);
+    }
+
+    /// The end of the stream: what is left is a line without `\n`.
+    pub fn finish(&mut self, mut emit: impl FnMut(Line)) {
+        if self.len > 0 {
+            self.take(false, &mut emit);
+        }
+    }
+
+    fn extend(&mut self, piece: &[u8]) {
+        self.len += piece.len();
+        if self.len <= MAX_LINE {
+            self.current.extend_from_slice(piece);
+        } else if !self.current.is_empty() {
+            self.current = Vec::new();
+        }
+    }
+
+    fn take(&mut self, terminated: bool, emit: &mut impl FnMut(Line)) {
+        let len = std::mem::take(&mut self.len);
+        let bytes = std::mem::take(&mut self.current);
+        // Blank lines carry no message; `check` skips them too.
+        if len <= MAX_LINE && bytes.iter().all(|b| b" \t\r".contains(b)) {
+            return;
+        }
+        let too_long = (len > MAX_LINE).then_some(len);
+        emit(Line { dir: self.dir, bytes, too_long, terminated });
+    }
+}
+
+/// A line with its number in the session (its line in the recording).
+struct Numbered {
+    number: u64,
+    line: Line,
+}
+
+enum CheckEvent {
+    Line(Numbered),
+    /// The traffic is over: how many lines were lost before the recorder and before the checker.
+    End {
+        unrecorded: u64,
+        unchecked: u64,
+    },
+}
+
+/// Numbers the lines in arrival order, writes them to the recording, and passes them on to the
+/// checker without waiting. The recording is flushed whenever the queue is empty.
+fn record_lines(
+    from: Receiver<Event>,
+    mut record: Option<io::BufWriter<File>>,
+    to_checker: SyncSender<CheckEvent>,
+    lost: &AtomicU64,
+    queued_bytes: &AtomicUsize,
+) {
+    let mut number = 0u64;
+    let mut unchecked = 0u64;
+    let mut next = from.recv().ok();
+    while let Some(Event::Line(line)) = next {
+        number += 1;
+        if let Some(w) = &mut record {
+            if let Err(e) = write_record_line(w, &line) {
+                eprintln!("mcp-schema proxy: writing the recording stopped: {e}");
+                record = None;
+            }
+        }
+        let size = line.bytes.len();
+        if to_checker.try_send(CheckEvent::Line(Numbered { number, line })).is_err() {
+            queued_bytes.fetch_sub(size, Ordering::Relaxed);
+            unchecked += 1;
+        }
+        next = match from.try_recv() {
+            Ok(event) => Some(event),
+            Err(_) => {
+                if let Some(w) = &mut record {
+                    let _ = w.flush();
+                }
+                from.recv().ok()
+            }
+        };
+    }
+    if let Some(w) = &mut record {
+        if let Err(e) = w.flush() {
+            eprintln!("mcp-schema proxy: writing the recording: {e}");
+        }
+    }
+    let _ = to_checker.send(CheckEvent::End { unrecorded: lost.load(Ordering::Relaxed), unchecked });
+}
+
+/// One line of the recording: a JSON line as `{"dir":..,"msg":LINE}` with the message's bytes as
+/// they travelled (trailing whitespace aside); anything else as it travelled, so that
+/// `mcp-schema check` reports it the way the proxy did. A line too long to keep is
+/// `{"dir":..,"msg":null,"skipped":LENGTH}`, which fails the check.
+pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
+    let dir = dir_name(line.dir);
+    if let Some(len) = line.too_long {
+        return writeln!(w, "{{\"dir\":\"{dir}\",\"msg\":null,\"skipped\":{len}}}");
+    }
+    let trimmed = line.bytes.trim_ascii_end();
+    if serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok() {
+        write!(w, "{{\"dir\":\"{dir}\",\"msg\":")?;
+        w.write_all(trimmed)?;
+        w.write_all(b"}\n")
+    } else {
+        w.write_all(&line.bytes)?;
+        w.write_all(b"\n")
+    }
+}
+
+pub fn dir_name(dir: Dir) -> &'static str {
+    match dir {
+        Dir::C2S => "c2s",
+        Dir::S2C => "s2c",
+    }
+}
+
+/// Checks each line as a wrapper line of its direction and reports what it finds, then how
+/// many lines went unchecked (and unrecorded, with `--record`) and the counts.
+fn check_lines(from: Receiver<CheckEvent>, args: &CheckArgs, sink: Sink, file: &str, recording: bool, queued_bytes: &AtomicUsize) {
+    lower_priority();
+    let mut checker = Checker::new(args);
+    let mut rep = Reporter::new(sink.clone(), args.json);
+    let mut reporting = true;
+    let (mut unrecorded, mut unchecked) = (0, 0);
+    while let Ok(event) = from.recv() {
+        match event {
+            CheckEvent::Line(Numbered { number, line }) => {
+                queued_bytes.fetch_sub(line.bytes.len(), Ordering::Relaxed);
+                let outcome = check_one(&mut checker, number, &line, args.strict);
+                if reporting && rep.outcome(file, &outcome).is_err() {
+                    // Nowhere to write findings; the traffic goes on regardless.
+                    reporting = false;
+                }
+            }
+            CheckEvent::End { unrecorded: r, unchecked: c } => {
+                (unrecorded, unchecked) = (r, c);
+                break;
+            }
+        }
+    }
+    if !reporting {
+        return;
+    }
+    let mut sink = sink;
+    let passed_unchecked = unchecked + unrecorded;
+    if passed_unchecked > 0 {
+        let _ = match (args.json, recording) {
+            (true, true) => writeln!(sink, "{}", serde_json::json!({"unchecked": passed_unchecked, "unrecorded": unrecorded})),
+            (true, false) => writeln!(sink, "{}", serde_json::json!({"unchecked": passed_unchecked})),
+            (false, recording) => {
+                let missing = if recording { format!(" ({unrecorded} of them missing from the recording)") } else { String::new() };
+                writeln!(sink, "mcp-schema proxy: {passed_unchecked} lines passed unchecked{missing}: the checker fell behind the traffic")
+            }
+        };
+    }
+    let _ = rep.finish();
+}
+
+/// Gives the calling thread the lowest CPU priority, so that on a busy machine the forwarders
+/// (and the server and host) get the CPU before a checker that is behind.
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    // SAFETY: plain system calls on the calling thread's id; no memory is involved. A failure
+    // leaves the priority as it was, which is fine.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
+
+/// Checks one line: a JSON line as `{"dir": .., "msg": LINE}` (the recording's line, so
+/// pointers and line numbers match it), anything else as `check` reads a bad line.
+pub fn check_one(checker: &mut Checker, number: u64, line: &Line, strict: bool) -> Outcome {
+    let mut outcome = if let Some(len) = line.too_long {
+        let message = format!("line too long: {len} bytes (at most {MAX_LINE} are kept); passed on unchecked");
+        Outcome {
+            line: number,
+            diags: vec![Diag { pointer: String::new(), rule: "line.too-long", severity: Severity::Error, message }],
+            ..Outcome::default()
+        }
+    } else {
+        match serde_json::from_slice::<Value>(&line.bytes) {
+            Ok(msg) => {
+                let wrapper = serde_json::json!({"dir": dir_name(line.dir), "msg": msg});
+                checker.check_value(wrapper, number)
+            }
+            // Not UTF-8 or not JSON: `check_line` says which, like `check` does.
+            Err(_) => checker.check_line(&line.bytes, number).unwrap_or_else(|| Outcome { line: number, ..Outcome::default() }),
+        }
+    };
+    if !line.terminated {
+        let severity = if strict { Severity::Error } else { Severity::Warning };
+        let message = "the stream ended inside this line: no `\\n` after it, so the receiver may never read it".to_string();
+        outcome.diags.push(Diag { pointer: String::new(), rule: "line.unterminated", severity, message });
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(args: &[&str]) -> Vec<String> {
+        args.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_proxy_arguments() {
+        let Ok(Command::Proxy(p)) =
+            parse_args(&s(&["--ext", "apps", "--record=r.jsonl", "--json", "--findings", "f", "--", "node", "s.js", "--", "x"]))
+        else {
+            panic!("not parsed")
+        };
+        assert_eq!(p.record.as_deref(), Some("r.jsonl"));
+        assert_eq!(p.findings.as_deref(), Some("f"));
+        assert!(p.check.json);
+        assert_eq!(p.check.extensions.len(), 1);
+        assert_eq!(p.command, s(&["node", "s.js", "--", "x"]));
+
+        for bad in [
+            &["node"][..],
+            &["--"][..],
+            &["--record", "--", "x"][..],
+            &["server", "--", "x"][..],
+            &["--type", "Tool", "--", "x"][..],
+            &["--bogus", "--", "x"][..],
+            &["--record", "a", "--findings", "a", "--", "x"][..],
+        ] {
+            assert!(parse_args(&s(bad)).is_err(), "{bad:?} accepted");
+        }
+        assert!(matches!(parse_args(&s(&["--help", "--", "x"])), Ok(Command::Help)));
+    }
+
+    fn split(chunks: &[&[u8]]) -> Vec<(Vec<u8>, Option<usize>, bool)> {
+        let mut out = Vec::new();
+        let mut splitter = LineSplitter::new(Dir::C2S);
+        for c in chunks {
+            splitter.push(c, |l| out.push((l.bytes, l.too_long, l.terminated)));
+        }
+        splitter.finish(|l| out.push((l.bytes, l.too_long, l.terminated)));
+        out
+    }
+
+    #[test]
+    fn lines_are_cut_across_chunks() {
+        let got = split(&[b"{\"a\"", b":1}\n\n  \r\n\xff\xfe", b"\nta", b"il"]);
+        assert_eq!(got, vec![(b"{\"a\":1}".to_vec(), None, true), (b"\xff\xfe".to_vec(), None, true), (b"tail".to_vec(), None, false)]);
+    }
+
+    #[test]
+    fn a_line_too_long_to_keep_is_reported_by_its_length() {
+        let mut splitter = LineSplitter::new(Dir::S2C);
+        let mut got = Vec::new();
+        let mib = vec![b'x'; 1 << 20];
+        let chunks = MAX_LINE / mib.len() + 1;
+        for _ in 0..chunks {
+            splitter.push(&mib, |l| got.push(l));
+        }
+        splitter.push(b"\n{}\n", |l| got.push(l));
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].too_long, got[0].bytes.len()), (Some(chunks << 20), 0));
+        assert_eq!((got[1].too_long, &got[1].bytes[..]), (None, &b"{}"[..]));
+
+        let outcome = check_one(&mut Checker::new(&CheckArgs::default()), 7, &got[0], false);
+        assert_eq!((outcome.line, outcome.diags[0].rule, outcome.failed()), (7, "line.too-long", true));
+    }
+
+    fn tap(capacity: usize) -> (Tap, Receiver<Event>) {
+        let (queue, rx) = sync_channel(capacity);
+        (Tap { queue, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) }, rx)
+    }
+
+    #[test]
+    fn forwarding_never_waits_for_the_checker() {
+        let input: Vec<u8> =
+            (0..10_000).flat_map(|i| format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n").into_bytes()).collect();
+        // A queue nobody reads: the lines past its room are lost, the bytes all pass.
+        let (full, _rx) = tap(10);
+        let mut out = Vec::new();
+        assert_eq!(forward(&input[..], &mut out, Dir::C2S, &full), input.len() as u64);
+        assert_eq!(out, input);
+        assert_eq!(full.lost.load(Ordering::Relaxed), 10_000 - 10);
+        // No reader at all (the checker is gone): the same.
+        let (gone, rx) = tap(10);
+        drop(rx);
+        let mut out = Vec::new();
+        forward(&input[..], &mut out, Dir::C2S, &gone);
+        assert_eq!(out, input);
+        assert_eq!(gone.lost.load(Ordering::Relaxed), 10_000);
+    }
+
+    #[test]
+    fn record_lines_keep_the_message_bytes() {
+        let mut out = Vec::new();
+        let line = |bytes: &[u8], too_long, terminated| Line { dir: Dir::S2C, bytes: bytes.to_vec(), too_long, terminated };
+        write_record_line(&mut out, &line(b"{\"id\":1,  \"result\":{}}\r", None, true)).unwrap();
+        write_record_line(&mut out, &line(b"not json \xff", None, false)).unwrap();
+        write_record_line(&mut out, &line(b"", Some(MAX_LINE + 1), true)).unwrap();
+        let expected = format!("{{\"dir\":\"s2c\",\"msg\":{{\"id\":1,  \"result\":{{}}}}}}\nnot json \u{fffd}\n{{\"dir\":\"s2c\",\"msg\":null,\"skipped\":{}}}\n", MAX_LINE + 1);
+        assert_eq!(String::from_utf8_lossy(&out), expected);
+    }
+}
