@@ -75,13 +75,21 @@ pub struct Field {
     pub ty: Ty,
     pub optional: bool,
     /// Required by the schema but read leniently (`optional` is then set too); validation still requires it.
-    pub lenient: bool,
+    pub lenient: Option<Lenient>,
     /// Set when the type is a single literal: checked when read, always written.
     pub literal: Option<Literal>,
     /// `never`: the key must be absent.
     pub never: bool,
     pub doc: Doc,
     pub location: Location,
+}
+
+/// How a `[[lenient_field]]` entry applies to one field, recorded where the field is declared
+/// (types that inherit the field inherit this too).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lenient {
+    /// The value constructors (`new`) write, for a string-enum field.
+    pub write: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -358,7 +358,7 @@ fn field_summary(f: &crate::ir::Field) -> FieldSummary {
 
 /// Required by the schema (a lenient field is read as optional but still required).
 fn required(f: &crate::ir::Field) -> bool {
-    (!f.optional || f.lenient) && !f.never
+    (!f.optional || f.lenient.is_some()) && !f.never
 }
 
 fn nullable(f: &crate::ir::Field) -> bool {

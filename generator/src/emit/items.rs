@@ -524,7 +524,7 @@ impl<'a> Ctx<'a> {
                 flines.push(String::new());
                 flines.push(note);
             }
-            if f.lenient {
+            if f.lenient.is_some() {
                 if !flines.is_empty() {
                     flines.push(String::new());
                 }
@@ -730,7 +730,7 @@ impl<'a> Ctx<'a> {
                 }
                 continue;
             }
-            let written = f.lenient.then(|| self.config.lenient_fields.iter().find(|l| l.field == f.name).and_then(|l| l.write.clone())).flatten();
+            let written = f.lenient.as_ref().and_then(|l| l.write.clone());
             match (written, &f.ty) {
                 (Some(v), Ty::Named(r)) if matches!(self.space.item(r).map(|i| &i.kind), Some(ItemKind::StringEnum(_))) => {
                     let ty = self.rust_ty(&f.ty);

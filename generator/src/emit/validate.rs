@@ -63,7 +63,7 @@ impl<'a> Ctx<'a> {
         for (i, f) in s.fields.iter().enumerate() {
             let wire = &f.name;
             let at = slot(i);
-            if f.lenient && !f.never {
+            if f.lenient.is_some() && !f.never {
                 // The reader takes the value without it; validation still reports it.
                 missing.push(quote! { if #at.is_none() { cx.begin_readable(); cx.missing(#wire, #name_str); cx.end_readable(); } });
             } else if !f.optional && !f.never {

@@ -60,7 +60,7 @@ pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnos
         }
     }
     for l in &config.lenient_fields {
-        let found = space.modules.iter().any(|md| md.items.iter().any(|i| i.name == l.type_name && matches!(&i.kind, ItemKind::Struct(s) if s.fields.iter().any(|f| f.name == l.field && f.lenient))));
+        let found = space.modules.iter().any(|md| md.items.iter().any(|i| i.name == l.type_name && matches!(&i.kind, ItemKind::Struct(s) if s.fields.iter().any(|f| f.name == l.field && f.lenient.is_some()))));
         if !found {
             diags.push(Diagnostic::new(&at, format!("lenient_field `{}.{}`: no module declares that type with that required field", l.type_name, l.field)));
         }

@@ -268,7 +268,7 @@ impl<'a> Lowerer<'a> {
                         f.literal = Some(Literal::Str(fl.value.clone()));
                         f.ty = Ty::String;
                         f.optional = false;
-                        f.lenient = false;
+                        f.lenient = None;
                     }
                     None => {
                         let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
@@ -282,7 +282,7 @@ impl<'a> Lowerer<'a> {
                 None => {
                     let location = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
                     let doc = Doc::default();
-                    fields.push(Field { name: nf.field.clone(), ty: Ty::Value, optional: true, lenient: false, literal: None, never: true, doc, location });
+                    fields.push(Field { name: nf.field.clone(), ty: Ty::Value, optional: true, lenient: None, literal: None, never: true, doc, location });
                 }
                 Some(_) => {
                     let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
@@ -402,7 +402,7 @@ impl<'a> Lowerer<'a> {
                     let mut shape = Shape::default();
                     for key in keys {
                         let ty = self.to_ty(&v, &naming.field(&key), false)?;
-                        shape.put(Field { name: key, ty, optional, lenient: false, literal: None, never: false, doc: Doc::default(), location: t.location.clone() });
+                        shape.put(Field { name: key, ty, optional, lenient: None, literal: None, never: false, doc: Doc::default(), location: t.location.clone() });
                     }
                     Some(shape)
                 }
@@ -479,8 +479,9 @@ impl<'a> Lowerer<'a> {
     fn field(&mut self, m: &Member, naming: &Naming) -> Option<Field> {
         let (ty_expr, undefined) = strip_undefined(&m.ty);
         let optional = m.optional || undefined;
-        let lenient = !optional && self.config.lenient_fields.iter().any(|l| l.type_name == naming.parent && l.field == m.name && naming.path.is_empty());
-        let optional = optional || lenient;
+        let entry = self.config.lenient_fields.iter().find(|l| l.type_name == naming.parent && l.field == m.name && naming.path.is_empty());
+        let lenient = entry.filter(|_| !optional).map(|l| Lenient { write: l.write.clone() });
+        let optional = optional || lenient.is_some();
         let base = Field { name: m.name.clone(), ty: Ty::Value, optional, lenient, literal: None, never: false, doc: m.doc.clone(), location: m.location.clone() };
         if matches!(ty_expr.kind, TypeKind::Keyword(Keyword::Never)) {
             return Some(Field { never: true, optional: true, ..base });

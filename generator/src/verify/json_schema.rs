@@ -44,7 +44,7 @@ fn struct_schema(module: &str, s: &Struct) -> Value {
     for f in &s.fields {
         properties.insert(f.name.clone(), field_schema(module, f));
         // A lenient field is required by the schema, only read as optional.
-        if (!f.optional || f.lenient) && !f.never {
+        if (!f.optional || f.lenient.is_some()) && !f.never {
             required.push(f.name.clone());
         }
     }
