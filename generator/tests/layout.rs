@@ -427,6 +427,13 @@ fn no_import_circles() {
 }
 
 #[test]
+fn tag_names_are_matched_only_in_parse() {
+    let places = tag_matches(&sources());
+    println!("{} places match a JSDoc tag name outside parse/", places.len());
+    assert!(places.is_empty(), "match `parse::TagKind` / `parse::Constraint` instead of the tag's name:\n{}", places.join("\n"));
+}
+
+#[test]
 fn measuring_sees_paths_methods_and_circles() {
     let modules: BTreeSet<String> = ["emit", "emit::items", "emit::keyed", "ir"].map(String::from).into();
     let seg = |s: &str| s.split("::").map(String::from).collect::<Vec<_>>();

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 
 use super::items::{lit_tokens, Ctx};
 use crate::ir::*;
-use crate::parse::Doc;
+use crate::parse::{Constraint, Doc};
 
 impl<'a> Ctx<'a> {
     /// Calls to the configured hand-written rules for a type.
@@ -431,26 +431,17 @@ fn one_or_best(each: Vec<TokenStream>) -> TokenStream {
 /// `@minimum`, `@maximum`, `@maxItems` and `@format` on a field.
 fn constraint_checks(doc: &Doc) -> Vec<TokenStream> {
     let mut out = Vec::new();
-    for (tag, value) in &doc.tags {
-        let value = value.trim();
-        match tag.as_str() {
-            "minimum" => {
-                if let Ok(m) = value.parse::<f64>() {
-                    out.push(quote! { cx.minimum(x, #m); });
-                }
+    for c in doc.constraints() {
+        match c {
+            Constraint::Minimum(m) => out.push(quote! { cx.minimum(x, #m); }),
+            Constraint::Maximum(m) => out.push(quote! { cx.maximum(x, #m); }),
+            Constraint::MaxItems(m) => out.push(quote! { cx.max_items(x, #m); }),
+            Constraint::Format(f) => {
+                let name = f.name();
+                out.push(quote! { cx.format(x, #name); });
             }
-            "maximum" => {
-                if let Ok(m) = value.parse::<f64>() {
-                    out.push(quote! { cx.maximum(x, #m); });
-                }
-            }
-            "maxItems" => {
-                if let Ok(m) = value.parse::<usize>() {
-                    out.push(quote! { cx.max_items(x, #m); });
-                }
-            }
-            "format" => out.push(quote! { cx.format(x, #value); }),
-            _ => {}
+            // Validation does not check `@minItems` (no schema field uses it).
+            Constraint::MinItems(_) => {}
         }
     }
     out

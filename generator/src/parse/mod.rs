@@ -6,7 +6,7 @@
 mod jsdoc;
 mod lower;
 
-pub use jsdoc::Doc;
+pub use jsdoc::{Constraint, Doc, Format, Tag, TagKind};
 pub use lower::parse_file;
 
 use crate::diagnostics::Location;

@@ -7,7 +7,7 @@ use heck::ToUpperCamelCase;
 use crate::config::{Config, ModuleConfig, UntaggedNumber, CONFIG_PATH};
 use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 use crate::ir::*;
-use crate::parse::{ConstValue, Decl, DeclKind, Doc, File, Keyword, Literal, Member, ObjectType, TypeExpr, TypeKind};
+use crate::parse::{ConstValue, Decl, DeclKind, Doc, File, Keyword, Literal, Member, ObjectType, TagKind, TypeExpr, TypeKind};
 
 /// An object type with its members flattened: what an interface, an
 /// intersection or an `Omit<...>` amounts to.
@@ -501,7 +501,7 @@ impl<'a> Lowerer<'a> {
         let configured = self.config.number_fields.iter().any(|n| {
             n.type_name == naming.parent && n.field == m.name && naming.path.is_empty() && (n.modules.is_empty() || n.modules.contains(module))
         });
-        let float = configured || m.doc.tag("TJS-type") == Some("number");
+        let float = configured || m.doc.tag(TagKind::JsonType) == Some("number");
         let ty = self.to_ty(&ty_expr, &naming.field(&m.name), float)?;
         Some(Field { ty, ..base })
     }
