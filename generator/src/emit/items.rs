@@ -9,7 +9,7 @@ use super::docs;
 use crate::names::{builder_ident, type_ident, value_variant};
 use crate::config::{Config, CONFIG_PATH};
 use crate::ir::*;
-use crate::resolve::checks::field_rust_name;
+use crate::resolve::layout::{self, field_rust_name};
 use crate::parse::Literal;
 
 pub(super) struct Ctx<'a> {
@@ -18,8 +18,6 @@ pub(super) struct Ctx<'a> {
     pub(super) module: &'a Module,
     /// Names the module's docs can link to.
     pub(super) linkable: BTreeSet<String>,
-    /// Types that are members of a keyed union somewhere, so need a key-only score.
-    pub(super) scored: BTreeSet<TypeRef>,
     /// Types re-exported from the module this one shares with; their impls come with them.
     pub(super) shared: BTreeSet<String>,
 }
@@ -41,24 +39,21 @@ impl<'a> Ctx<'a> {
         type_ident(self.config.rust_type_name(schema_name))
     }
 
-    fn new(space: &'a TypeSpace, config: &'a Config, module: &'a Module, scored: BTreeSet<TypeRef>) -> Self {
+    fn new(space: &'a TypeSpace, config: &'a Config, module: &'a Module) -> Self {
         let mut linkable: BTreeSet<String> = module.items.iter().map(|i| i.name.clone()).collect();
         for (_, names) in &module.uses {
             linkable.extend(names.iter().cloned());
         }
         // A renamed type's schema name resolves to something else in Rust (`Result`: the prelude's).
         linkable.retain(|n| config.rust_type_name(n) == n);
-        Ctx { space, config, module, linkable, scored, shared: BTreeSet::new() }
+        Ctx { space, config, module, linkable, shared: BTreeSet::new() }
     }
 }
 
 pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleTokens {
-    let scored = super::keyed::scored_members(space);
-    let mut cx = Ctx::new(space, config, module, scored.clone());
+    let mut cx = Ctx::new(space, config, module);
     let home = config.modules.iter().find(|m| m.name == module.name).and_then(|m| m.share_with.as_deref()).and_then(|h| space.module(h));
-    if let Some(home) = home {
-        cx.shared = super::share::shared_items(&Ctx::new(space, config, home, scored), &cx);
-    }
+    cx.shared = space.layout.shared.get(&module.name).cloned().unwrap_or_default();
     let title = format!(" {}", module.title);
     let label = config.modules.iter().find(|m| m.name == module.name).map(|m| m.label().to_string()).unwrap_or_default();
     let source = format!(" Generated from `{}` (pinned in `schema/pins.toml`).", module.source);
@@ -72,7 +67,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
         Some(home) if !cx.shared.is_empty() => {
             let h = format_ident!("{}", home.name);
             let names = module.items.iter().filter(|i| cx.shared.contains(&i.name)).flat_map(|i| {
-                let builder = super::share::has_builder(space, i).then(|| builder_ident(&i.name));
+                let builder = cx.has_builder(i).then(|| builder_ident(&i.name));
                 std::iter::once(cx.ident(&i.name)).chain(builder)
             });
             let note = format!(" {} of this schema's {} types are the same as [`crate::{}`]'s and are re-exported from there (they are compiled once; their docs link to that version's pages).", cx.shared.len(), module.items.len(), home.name);
@@ -399,33 +394,34 @@ impl<'a> Ctx<'a> {
         }
     }
 
-/// Whether a value of `ty` contains a `target` without a `Vec` or map in between, so that it needs a `Box`.
-    pub(super) fn contains_by_value(&self, ty: &Ty, target: &TypeRef, seen: &mut BTreeSet<TypeRef>) -> bool {
-        match ty {
-            Ty::Named(r) => {
-                if r == target {
-                    return true;
-                }
-                if !seen.insert(r.clone()) {
-                    return false;
-                }
-                match self.space.item(r).map(|i| &i.kind) {
-                    Some(ItemKind::Struct(s)) => s.fields.iter().any(|f| !f.never && f.literal.is_none() && self.contains_by_value(&f.ty, target, seen)),
-                    Some(ItemKind::Union(u)) => u.variants.iter().any(|v| self.contains_by_value(&v.ty, target, seen)),
-                    Some(ItemKind::Alias(t)) => self.contains_by_value(t, target, seen),
-                    _ => false,
-                }
-            }
-            Ty::Nullable(inner) => self.contains_by_value(inner, target, seen),
+    /// This module's type of that name.
+    pub(super) fn here(&self, name: &str) -> TypeRef {
+        TypeRef { module: self.module.name.clone(), name: name.to_string() }
+    }
+
+    /// How the union `item` of this module is read by keys, if it is.
+    pub(super) fn keyed(&self, item: &Item) -> Option<&'a KeyedUnion> {
+        self.space.layout.keyed.get(&self.here(&item.name))
+    }
+
+    /// Whether the item comes with a hidden `__{Name}Builder` that other items' code names.
+    pub(super) fn has_builder(&self, item: &Item) -> bool {
+        match &item.kind {
+            ItemKind::Struct(_) => true,
+            ItemKind::Union(u) => matches!(u.dispatch, Dispatch::Tag(_)) || self.keyed(item).is_some(),
             _ => false,
         }
+    }
+
+    /// Whether a member of `owner` of type `ty` is boxed because it would contain `owner` itself.
+    pub(super) fn recursive(&self, owner: &TypeRef, ty: &Ty) -> bool {
+        layout::recursive_member(self.space, owner, ty)
     }
 
     /// The Rust type of a field or variant of `owner`, boxed where it would otherwise contain `owner` itself.
     pub(super) fn member_ty(&self, owner: &str, ty: &Ty) -> TokenStream {
         let t = self.rust_ty(ty);
-        let me = TypeRef { module: self.module.name.clone(), name: owner.to_string() };
-        if self.contains_by_value(ty, &me, &mut BTreeSet::new()) {
+        if self.recursive(&self.here(owner), ty) {
             quote! { Box<#t> }
         } else {
             t
@@ -435,8 +431,7 @@ impl<'a> Ctx<'a> {
     /// Whether a field of `owner` is boxed only because configuration stores its type boxed ([[boxed]]),
     /// not already for recursion.
     fn boxed_by_config(&self, owner: &str, ty: &Ty) -> bool {
-        let me = TypeRef { module: self.module.name.clone(), name: owner.to_string() };
-        matches!(ty, Ty::Named(r) if self.config.is_boxed(&r.name)) && !self.contains_by_value(ty, &me, &mut BTreeSet::new())
+        layout::boxed_by_config(self.space, self.config, &self.here(owner), ty)
     }
 
     /// The Rust type of a struct field: [`Self::member_ty`], also boxed where configuration says so.
@@ -846,7 +841,7 @@ impl<'a> Ctx<'a> {
                 }
                 s
             }
-            Dispatch::Shape if super::keyed::eligible(self.space, u) => "Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.".to_string(),
+            Dispatch::Shape if self.keyed(item).is_some() => "Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.".to_string(),
             Dispatch::Shape => "Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.".to_string(),
         };
         if !lines.is_empty() {
@@ -1039,11 +1034,11 @@ impl<'a> Ctx<'a> {
 
     /// How each member's builder `b` finishes into the union's variant: boxed where the member holds the union.
     pub(super) fn member_finishes(&self, item: &Item, u: &Union) -> Vec<TokenStream> {
-        let me = TypeRef { module: self.module.name.clone(), name: item.name.clone() };
+        let me = self.here(&item.name);
         u.variants
             .iter()
             .map(|v| {
-                if self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+                if self.recursive(&me, &v.ty) {
                     quote! { Box::new(__p::Builder::finish(b)?) }
                 } else {
                     quote! { __p::Builder::finish(b)? }
@@ -1159,8 +1154,8 @@ impl<'a> Ctx<'a> {
         let idx: Vec<usize> = (0..u.variants.len()).collect();
         let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
         let msg = format!("no variant of {} matches this value; expected {expected}", item.name);
-        if super::keyed::eligible(self.space, u) {
-            return self.keyed_impl(item, u, &msg);
+        if let Some(keyed) = self.keyed(item) {
+            return self.keyed_impl(item, u, keyed, &msg);
         }
         quote! {
             impl<'de> serde::Deserialize<'de> for #name {

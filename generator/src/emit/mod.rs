@@ -4,7 +4,6 @@ mod accessors;
 mod docs;
 mod items;
 mod keyed;
-mod share;
 mod validate;
 mod manifest;
 

@@ -8,6 +8,7 @@ use quote::{format_ident, quote};
 
 use super::items::{lit_tokens, Ctx};
 use crate::ir::*;
+use crate::resolve::layout::DEPTH;
 use crate::parse::{Constraint, Doc};
 
 impl<'a> Ctx<'a> {
@@ -205,7 +206,7 @@ impl<'a> Ctx<'a> {
                 }
             }
             Dispatch::Kind => self.validate_kind(item, u, &vtys),
-            Dispatch::Shape if super::keyed::eligible(self.space, u) => {
+            Dispatch::Shape if self.keyed(item).is_some() => {
                 keyed = self.keyed_check(item, u);
                 quote! { __v::keyed::<Self>(v, cx); }
             }
@@ -269,15 +270,15 @@ impl<'a> Ctx<'a> {
     /// How validation picks the member of a union decided by keys: as the reader does
     /// (`__p::Keyed`), with the key ranking over bit sets of the keys present.
     fn keyed_check(&self, item: &Item, u: &Union) -> TokenStream {
-        use super::keyed::{deciding_keys, member, member_guards, rank_literal, Member, DEPTH};
+        use super::keyed::{member_guard, rank_literal};
+        let keyed = self.keyed(item).expect("validated as keyed only when read so");
         let name = self.ident(&item.name);
         let name_str = &item.name;
         let n = u.variants.len();
-        let deciding = deciding_keys(self.space, u, 0).into_iter().map(|(key, i)| quote! { #key => Some(#i), });
-        let members: Vec<Member> = u.variants.iter().map(|v| member(self.space, &v.ty, 0).expect("eligible union")).collect();
-        let validates = members.iter().enumerate().map(|(i, m)| {
-            let call = match m {
-                Member::Keyed(..) => {
+        let deciding = keyed.deciding.iter().map(|(key, i)| quote! { #key => Some(#i), });
+        let validates = keyed.members.iter().enumerate().map(|(i, m)| {
+            let call = match m.kind {
+                MemberKind::Keyed => {
                     let t = self.rust_ty(&u.variants[i].ty);
                     quote! { __v::keyed_member::<#t>(by, v, cx) }
                 }
@@ -293,18 +294,18 @@ impl<'a> Ctx<'a> {
 
         // The structs each member ranks by, as `Shape::score_keys` finds them: a union
         // member by its best struct; a boxed member, which has no key score, by none.
-        let me = TypeRef { module: self.module.name.clone(), name: item.name.clone() };
+        let me = self.here(&item.name);
         let mut leaves: Vec<Vec<&Struct>> = Vec::new();
         for v in &u.variants {
             let mut out = Vec::new();
-            if !self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+            if !self.recursive(&me, &v.ty) {
                 self.rank_leaves(&v.ty, 0, DEPTH, &mut out);
             }
             leaves.push(out);
         }
         // Members ruled out by a closed enum's value or, for a catch-all, by another member's
         // key: the reader's conditions, checked first.
-        let guards = member_guards(self.space, u);
+        let guards: Vec<Option<TokenStream>> = keyed.guards.iter().map(member_guard).collect();
         let guard = |i: usize, score: TokenStream| match &guards[i] {
             Some(g) => quote! { if #g { #score } else { None } },
             None => score,
@@ -406,7 +407,7 @@ impl<'a> Ctx<'a> {
         } else if let Some((owner, inner)) = self.space.union_of(ty) {
             let me = TypeRef { module: self.module_of(owner), name: owner.name.clone() };
             for v in &inner.variants {
-                if !self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+                if !self.recursive(&me, &v.ty) {
                     self.rank_leaves(&v.ty, depth + 1, limit, out);
                 }
             }
