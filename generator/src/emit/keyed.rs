@@ -7,7 +7,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::items::{lit_tokens, Ctx};
+use super::ctx::{lit_tokens, Ctx};
 use crate::ir::*;
 use crate::names::builder_ident;
 use crate::resolve::layout::field_rust_name;
@@ -38,44 +38,7 @@ pub(super) fn member_guard(guard: &MemberGuard) -> Option<TokenStream> {
     (!conds.is_empty()).then(|| quote! { #(#conds)&&* })
 }
 
-impl Ctx<'_> {
-    /// `score_keys` for a struct that is a member of a keyed union.
-    pub(super) fn struct_score_keys(&self, item: &Item, s: &Struct) -> TokenStream {
-        if !self.space.layout.scored.contains(&self.here(&item.name)) {
-            return quote! {};
-        }
-        let live = || s.fields.iter().filter(|f| !f.never);
-        let required: Vec<&str> = live().filter(|f| !f.optional).map(|f| f.name.as_str()).collect();
-        let known: Vec<&str> = live().filter(|f| rank_literal(f).is_none()).map(|f| f.name.as_str()).collect();
-        let lits: Vec<TokenStream> = s
-            .fields
-            .iter()
-            .filter_map(|f| {
-                let l = rank_literal(f)?;
-                let (wire, must) = (&f.name, !f.optional);
-                Some(quote! { (#wire, #must, #l) })
-            })
-            .collect();
-        quote! {
-            fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-                __p::score_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*])
-            }
-        }
-    }
-
-    /// `score_keys` for a union that is a member of a keyed union: its best member's.
-    pub(super) fn union_score_keys(&self, item: &Item, u: &Union) -> TokenStream {
-        if !self.space.layout.scored.contains(&self.here(&item.name)) {
-            return quote! {};
-        }
-        let vtys: Vec<TokenStream> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
-        quote! {
-            fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-                [#( <#vtys as __p::Shape>::score_keys(o) ),*].into_iter().flatten().max()
-            }
-        }
-    }
-
+impl<'a> Ctx<'a> {
     /// The builder, `Keyed` impl and `Deserialize` of a keyed union.
     pub(super) fn keyed_impl(&self, item: &Item, u: &Union, keyed: &KeyedUnion, no_match: &str) -> TokenStream {
         let name = format_ident!("{}", item.name);
@@ -246,14 +209,5 @@ impl Ctx<'_> {
                 }
             }
         }
-    }
-
-    pub(super) fn module_of(&self, item: &Item) -> String {
-        self.space
-            .modules
-            .iter()
-            .find(|m| m.items.iter().any(|i| std::ptr::eq(i, item)))
-            .map(|m| m.name.clone())
-            .unwrap_or_else(|| self.module.name.clone())
     }
 }

@@ -1,11 +1,17 @@
 //! Stage 4: the type space -> Rust source files.
 
 mod accessors;
+mod ctx;
 mod docs;
+mod enums;
 mod items;
 mod keyed;
-mod validate;
 mod manifest;
+mod prose;
+mod structs;
+mod tables;
+mod unions;
+mod validate;
 
 
 use std::collections::HashMap;

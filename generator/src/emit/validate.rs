@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::items::{lit_tokens, Ctx};
+use super::ctx::{lit_tokens, Ctx};
 use crate::ir::*;
 use crate::resolve::layout::DEPTH;
 use crate::parse::{Constraint, Doc};
