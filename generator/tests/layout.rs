@@ -8,7 +8,8 @@
 //! `super::keyed::eligible(..)`, `items::module(..)` from a parent) or calls a method
 //! only that other module defines: `self.keyed_impl(..)` anywhere, `cx.registry()` from a
 //! sibling module (one type's `impl` spread over several files). Code after `#[cfg(test)]`
-//! is left out: test modules may reach anywhere.
+//! is left out: test modules may reach anywhere; so is code inside `quote!`, which
+//! belongs to the generated crate.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -31,8 +32,13 @@ struct SourceFile {
     lines: usize,
 }
 
+/// This package, or the one `MCP_LAYOUT_ROOT` names: to measure an older revision, unpack
+/// it (`git archive REV generator | tar -x -C DIR`) and point this at `DIR/generator`.
 fn package_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    match std::env::var_os("MCP_LAYOUT_ROOT") {
+        Some(root) => PathBuf::from(root),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+    }
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -268,35 +274,56 @@ fn target(here: &str, segs: &[String], modules: &BTreeSet<String>) -> Option<Str
     found
 }
 
-/// Names of the functions each file defines: `(name, line, length in lines)`.
+/// Where a brace-delimited block opening at `open` closes.
+fn block_end(clean: &str, open: usize) -> usize {
+    let mut depth = 0;
+    for (k, c) in clean[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + k;
+                }
+            }
+            _ => {}
+        }
+    }
+    clean.len()
+}
+
+/// The bodies of `quote! { .. }`: code the generator writes, not its own.
+fn quoted(clean: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = clean[from..].find("quote!").map(|n| from + n) {
+        from = at + 6;
+        if let Some(open) = clean[from..].find(|c: char| !c.is_whitespace()).map(|n| from + n).filter(|&o| clean.as_bytes()[o] == b'{') {
+            out.push((open, block_end(clean, open)));
+        }
+    }
+    out
+}
+
+/// The functions a file defines (not those in the code it quotes): `(name, line, length in lines)`.
 fn functions(code: &str) -> Vec<(String, usize, usize)> {
     let clean = code_only(code);
     let bytes = clean.as_bytes();
+    let generated = quoted(&clean);
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(at) = find_word(&clean[from..], "fn").map(|n| from + n) {
         from = at + 2;
+        if generated.iter().any(|&(a, b)| a < at && at < b) {
+            continue;
+        }
         let name: String = clean[at + 2..].trim_start().chars().take_while(|c| is_ident(*c)).collect();
         if name.is_empty() {
             continue;
         }
         // The body starts at the first `{` before any `;` (a declaration without a body has none).
         let Some(open) = clean[at..].find(['{', ';']).map(|n| at + n).filter(|&o| bytes[o] == b'{') else { continue };
-        let mut depth = 0;
-        let mut close = open;
-        for (k, c) in clean[open..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = open + k;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
+        let close = block_end(&clean, open);
         let first = clean[..at].matches('\n').count() + 1;
         let last = clean[..close].matches('\n').count() + 1;
         out.push((name, first, last - first + 1));
@@ -324,7 +351,12 @@ fn dependencies(files: &[SourceFile]) -> BTreeMap<String, BTreeSet<String>> {
     let parent = |m: &str| m.rsplit_once("::").map_or("", |(p, _)| p).to_string();
     let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in files {
-        let code = code_only(&f.code);
+        // Paths and calls in quoted code belong to the generated crate.
+        let mut code = code_only(&f.code).into_bytes();
+        for (a, b) in quoted(&String::from_utf8_lossy(&code)) {
+            code[a..b].iter_mut().filter(|c| **c != b'\n').for_each(|c| *c = b' ');
+        }
+        let code = String::from_utf8(code).expect("only ASCII blanks were written");
         let mut to: BTreeSet<String> = paths(&code).iter().filter_map(|p| target(&f.module, p, &modules)).collect();
         for (name, owners) in &defined_in {
             let Some(owner) = owners.first().filter(|o| owners.len() == 1 && **o != f.module) else { continue };
@@ -454,8 +486,8 @@ fn measuring_sees_paths_methods_and_circles() {
     let mut used = Vec::new();
     expand_use("crate::{ir::*,emit::{keyed,items::Ctx}}", &mut Vec::new(), &mut used);
     assert_eq!(used, vec![seg("crate::ir::*"), seg("crate::emit::keyed"), seg("crate::emit::items::Ctx")]);
-    let fns = functions("fn a() {\n let s = \"}\";\n let c = '{';\n}\nfn b(x: u8);\n");
-    assert_eq!(fns, vec![("a".to_string(), 1, 4)]);
+    let fns = functions("fn a() {\n let s = \"}\";\n let c = '{';\n quote! { fn q() {} }\n}\nfn b(x: u8);\n");
+    assert_eq!(fns, vec![("a".to_string(), 1, 5)]);
     let deps: BTreeMap<String, BTreeSet<String>> = [("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")].map(|(x, y)| (x.to_string(), BTreeSet::from([y.to_string()]))).into();
     assert_eq!(cycles(&deps), vec![vec!["a".to_string(), "b".to_string(), "c".to_string()]]);
     println!("5 checks passed, 0 failed");
