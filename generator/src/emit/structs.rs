@@ -25,110 +25,11 @@ impl<'a> Ctx<'a> {
         } else {
             quote! { __rt::JsonObject }
         };
-        let fixed: Vec<&Field> = s.fields.iter().filter(|f| f.literal.is_some() && !f.optional).collect();
-        if !fixed.is_empty() {
-            lines.push(String::new());
-            let list: Vec<String> = fixed.iter().map(|f| format!("`\"{}\": {}`", f.name, f.literal.as_ref().unwrap().describe())).collect();
-            lines.push(format!("Always carries {}: checked when read, written by `Serialize`.", list.join(", ")));
-        }
-        let never: Vec<String> = s.fields.iter().filter(|f| f.never).map(|f| format!("`{}`", f.name)).collect();
-        if !never.is_empty() {
-            lines.push(String::new());
-            lines.push(format!("The schema types {} as `never`: the key must be absent. If present it is kept in `extra`.", never.join(", ")));
-        }
-        if !s.alternatives.is_empty() {
-            lines.push(String::new());
-            let alts: Vec<String> = s.alternatives.iter().map(|a| if a.is_empty() { "(none)".to_string() } else { a.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" + ") }).collect();
-            lines.push(format!("The schema gives alternatives here; their required keys are: {}. One struct holds them all.", alts.join("; ")));
-        }
+        struct_notes(s, &mut lines);
         let docs = doc_attrs(&lines);
         let dep = Self::deprecated(&item.doc);
 
-        let mut fields = Vec::new();
-        let mut slots = Vec::new();
-        let mut arms = Vec::new();
-        let mut checks = Vec::new();
-        let mut inits = Vec::new();
-        let mut writes = Vec::new();
-        let mut required_keys = Vec::new();
-        let mut known_fits = Vec::new();
-        let mut score_lits = Vec::new();
-        let mut all_default = true;
-        for f in &s.fields {
-            let wire = &f.name;
-            if f.never {
-                // A forbidden key rules the struct out of a union wherever it is present.
-                score_lits.push(quote! { (#wire, false, __p::Lit::OneOf(&[])) });
-                continue;
-            }
-            let ident = format_ident!("{}", field_rust_name(self.config, &item.name, wire));
-            let mut flines = self.docs(&f.doc);
-            if flines.is_empty() {
-                // An optional literal's flag gets its own line below.
-                if f.literal.is_none() {
-                    flines.push(docs::field_fallback(wire, &item.name, &self.ty_phrase(&f.ty)));
-                }
-            } else if let Some(note) = docs::key_note(wire, &ident.to_string()) {
-                flines.push(String::new());
-                flines.push(note);
-            }
-            if f.lenient.is_some() {
-                if !flines.is_empty() {
-                    flines.push(String::new());
-                }
-                flines.push("Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).".to_string());
-            }
-            let fdocs = doc_attrs(&flines);
-            let fdep = Self::deprecated(&f.doc);
-            if let Some(l) = &f.literal {
-                let flag = format_ident!("__lit_{}", ident.to_string().trim_start_matches("r#"));
-                let lt = lit_tokens(l);
-                let value = lit_value(l);
-                let must = !f.optional;
-                score_lits.push(quote! { (#wire, #must, #lt) });
-                slots.push(quote! { #flag: bool, });
-                arms.push(quote! { #wire => __p::literal(&mut self.#flag, #wire, #lt, src), });
-                if f.optional {
-                    let note = format!(" Whether `\"{wire}\": {}` is present (the schema makes it optional).", l.describe());
-                    fields.push(quote! { #fdocs #[doc = #note] #fdep pub #ident: bool, });
-                    inits.push(quote! { #ident: self.#flag, });
-                    writes.push(quote! { if self.#ident { m.serialize_entry(#wire, #value)?; } });
-                } else {
-                    required_keys.push(wire.clone());
-                    checks.push(quote! { __p::need_literal::<E>(self.#flag, #wire)?; });
-                    writes.push(quote! { m.serialize_entry(#wire, #value)?; });
-                }
-                continue;
-            }
-            let ty = self.field_ty(&item.name, &f.ty);
-            known_fits.push(quote! { (#wire, <#ty as __p::Shape>::fits as __p::Fit) });
-            let is_value = matches!(f.ty, Ty::Value);
-            if f.optional {
-                fields.push(quote! { #fdocs #fdep pub #ident: Option<#ty>, });
-                slots.push(quote! { #ident: Option<#ty>, });
-                let is_nullable = matches!(f.ty, Ty::Nullable(_));
-                let arm = if is_nullable {
-                    quote! { #wire => __p::required(&mut self.#ident, #wire, src), }
-                } else if is_value {
-                    quote! { #wire => __p::optional_value(&mut self.#ident, #wire, src), }
-                } else if typed_rest {
-                    quote! { #wire => __p::required(&mut self.#ident, #wire, src), }
-                } else {
-                    quote! { #wire => __p::optional(&mut self.#ident, key, src, &mut self.extra), }
-                };
-                arms.push(arm);
-                inits.push(quote! { #ident: self.#ident, });
-                writes.push(quote! { if let Some(v) = &self.#ident { m.serialize_entry(#wire, v)?; } });
-            } else {
-                required_keys.push(wire.clone());
-                all_default &= self.defaultable(&f.ty, &mut BTreeSet::from([item.name.clone()]));
-                fields.push(quote! { #fdocs #fdep pub #ident: #ty, });
-                slots.push(quote! { #ident: Option<#ty>, });
-                arms.push(quote! { #wire => __p::required(&mut self.#ident, #wire, src), });
-                inits.push(quote! { #ident: __p::need(self.#ident, #wire)?, });
-                writes.push(quote! { m.serialize_entry(#wire, &self.#ident)?; });
-            }
-        }
+        let FieldCode { fields, slots, arms, checks, inits, writes, required_keys, known_fits, score_lits, all_default } = self.field_code(item, s, typed_rest);
         let extra_doc = if s.rest_declared {
             " Other keys, which the schema allows (index signature)."
         } else {
@@ -149,35 +50,7 @@ impl<'a> Ctx<'a> {
                 }
             }
         };
-        let moves: Vec<TokenStream> = self
-            .config
-            .moved_fields
-            .iter()
-            .filter(|m| m.type_name == item.name && m.modules.contains(&self.module.name))
-            .filter_map(|m| {
-                let target = s.fields.iter().find(|f| f.name == m.into)?;
-                let into = format_ident!("{}", field_rust_name(self.config, &item.name, &target.name));
-                let key = &m.field;
-                let slot = if target.optional { quote! { out.#into.as_mut() } } else { quote! { Some(&mut out.#into) } };
-                Some(quote! {
-                    if let (Some(target), Some(value)) = (#slot, out.extra.remove(#key)) {
-                        if let Some(kept) = __p::move_into::<_, E>(target, #key, value)? {
-                            out.extra.insert(#key.to_string(), kept);
-                        }
-                    }
-                })
-            })
-            .collect();
-        let finish_body = if moves.is_empty() {
-            quote! { Ok(#name { #(#inits)* extra: self.extra }) }
-        } else {
-            quote! {
-                let mut out = #name { #(#inits)* extra: self.extra };
-                // Compatibility with the older form (see the type's docs).
-                #(#moves)*
-                Ok(out)
-            }
-        };
+        let finish_body = self.finish_body(item, s, &inits);
         let constructor = self.constructor(item, s);
         let derive_default = if all_default { quote! { Default, } } else { quote! {} };
         let schema_doc = format!(" Reads and writes `{name_str}` objects; see [`__p::Builder`].");
@@ -246,6 +119,140 @@ impl<'a> Ctx<'a> {
                 #score_keys
             }
         }
+    }
+
+    /// A field's doc lines: the schema's (or a fallback naming the key), the Rust name's note,
+    /// and for a lenient field why it is an `Option`.
+    fn field_docs(&self, item: &Item, f: &Field, ident: &proc_macro2::Ident) -> TokenStream {
+        let wire = &f.name;
+        let mut flines = self.docs(&f.doc);
+        if flines.is_empty() {
+            // An optional literal's flag gets its own line below.
+            if f.literal.is_none() {
+                flines.push(docs::field_fallback(wire, &item.name, &self.ty_phrase(&f.ty)));
+            }
+        } else if let Some(note) = docs::key_note(wire, &ident.to_string()) {
+            flines.push(String::new());
+            flines.push(note);
+        }
+        if f.lenient.is_some() {
+            if !flines.is_empty() {
+                flines.push(String::new());
+            }
+            flines.push("Required by the schema; `None` when a peer on an earlier version left it out (validation reports it).".to_string());
+        }
+        doc_attrs(&flines)
+    }
+
+    /// Per field: its declaration, builder slot and match arm, the checks and initializers
+    /// `finish` runs, its writing, and what its `Shape` score counts.
+    fn field_code(&self, item: &Item, s: &Struct, typed_rest: bool) -> FieldCode {
+        let mut fields = Vec::new();
+        let mut slots = Vec::new();
+        let mut arms = Vec::new();
+        let mut checks = Vec::new();
+        let mut inits = Vec::new();
+        let mut writes = Vec::new();
+        let mut required_keys = Vec::new();
+        let mut known_fits = Vec::new();
+        let mut score_lits = Vec::new();
+        let mut all_default = true;
+        for f in &s.fields {
+            let wire = &f.name;
+            if f.never {
+                // A forbidden key rules the struct out of a union wherever it is present.
+                score_lits.push(quote! { (#wire, false, __p::Lit::OneOf(&[])) });
+                continue;
+            }
+            let ident = format_ident!("{}", field_rust_name(self.config, &item.name, wire));
+            let fdocs = self.field_docs(item, f, &ident);
+            let fdep = Self::deprecated(&f.doc);
+            if let Some(l) = &f.literal {
+                let flag = format_ident!("__lit_{}", ident.to_string().trim_start_matches("r#"));
+                let lt = lit_tokens(l);
+                let value = lit_value(l);
+                let must = !f.optional;
+                score_lits.push(quote! { (#wire, #must, #lt) });
+                slots.push(quote! { #flag: bool, });
+                arms.push(quote! { #wire => __p::literal(&mut self.#flag, #wire, #lt, src), });
+                if f.optional {
+                    let note = format!(" Whether `\"{wire}\": {}` is present (the schema makes it optional).", l.describe());
+                    fields.push(quote! { #fdocs #[doc = #note] #fdep pub #ident: bool, });
+                    inits.push(quote! { #ident: self.#flag, });
+                    writes.push(quote! { if self.#ident { m.serialize_entry(#wire, #value)?; } });
+                } else {
+                    required_keys.push(wire.clone());
+                    checks.push(quote! { __p::need_literal::<E>(self.#flag, #wire)?; });
+                    writes.push(quote! { m.serialize_entry(#wire, #value)?; });
+                }
+                continue;
+            }
+            let ty = self.field_ty(&item.name, &f.ty);
+            known_fits.push(quote! { (#wire, <#ty as __p::Shape>::fits as __p::Fit) });
+            let is_value = matches!(f.ty, Ty::Value);
+            if f.optional {
+                fields.push(quote! { #fdocs #fdep pub #ident: Option<#ty>, });
+                slots.push(quote! { #ident: Option<#ty>, });
+                let is_nullable = matches!(f.ty, Ty::Nullable(_));
+                let arm = if is_nullable {
+                    quote! { #wire => __p::required(&mut self.#ident, #wire, src), }
+                } else if is_value {
+                    quote! { #wire => __p::optional_value(&mut self.#ident, #wire, src), }
+                } else if typed_rest {
+                    quote! { #wire => __p::required(&mut self.#ident, #wire, src), }
+                } else {
+                    quote! { #wire => __p::optional(&mut self.#ident, key, src, &mut self.extra), }
+                };
+                arms.push(arm);
+                inits.push(quote! { #ident: self.#ident, });
+                writes.push(quote! { if let Some(v) = &self.#ident { m.serialize_entry(#wire, v)?; } });
+            } else {
+                required_keys.push(wire.clone());
+                all_default &= self.defaultable(&f.ty, &mut BTreeSet::from([item.name.clone()]));
+                fields.push(quote! { #fdocs #fdep pub #ident: #ty, });
+                slots.push(quote! { #ident: Option<#ty>, });
+                arms.push(quote! { #wire => __p::required(&mut self.#ident, #wire, src), });
+                inits.push(quote! { #ident: __p::need(self.#ident, #wire)?, });
+                writes.push(quote! { m.serialize_entry(#wire, &self.#ident)?; });
+            }
+        }
+        FieldCode { fields, slots, arms, checks, inits, writes, required_keys, known_fits, score_lits, all_default }
+    }
+
+    /// The end of `finish`: the struct from its fields, then the configured moves of a key
+    /// from an older form into the field that holds it now (`[[moved_field]]`).
+    fn finish_body(&self, item: &Item, s: &Struct, inits: &[TokenStream]) -> TokenStream {
+        let name = self.ident(&item.name);
+        let moves: Vec<TokenStream> = self
+            .config
+            .moved_fields
+            .iter()
+            .filter(|m| m.type_name == item.name && m.modules.contains(&self.module.name))
+            .filter_map(|m| {
+                let target = s.fields.iter().find(|f| f.name == m.into)?;
+                let into = format_ident!("{}", field_rust_name(self.config, &item.name, &target.name));
+                let key = &m.field;
+                let slot = if target.optional { quote! { out.#into.as_mut() } } else { quote! { Some(&mut out.#into) } };
+                Some(quote! {
+                    if let (Some(target), Some(value)) = (#slot, out.extra.remove(#key)) {
+                        if let Some(kept) = __p::move_into::<_, E>(target, #key, value)? {
+                            out.extra.insert(#key.to_string(), kept);
+                        }
+                    }
+                })
+            })
+            .collect();
+        let finish_body = if moves.is_empty() {
+            quote! { Ok(#name { #(#inits)* extra: self.extra }) }
+        } else {
+            quote! {
+                let mut out = #name { #(#inits)* extra: self.extra };
+                // Compatibility with the older form (see the type's docs).
+                #(#moves)*
+                Ok(out)
+            }
+        };
+        finish_body
     }
 
     /// `new` with the required fields as arguments; optional fields absent (or, for a lenient field with a
@@ -340,4 +347,38 @@ impl<'a> Ctx<'a> {
             }
         }
     }
+}
+
+/// What the code of a struct's fields is made of (see `Ctx::field_code`).
+struct FieldCode {
+    fields: Vec<TokenStream>,
+    slots: Vec<TokenStream>,
+    arms: Vec<TokenStream>,
+    checks: Vec<TokenStream>,
+    inits: Vec<TokenStream>,
+    writes: Vec<TokenStream>,
+    required_keys: Vec<String>,
+    known_fits: Vec<TokenStream>,
+    score_lits: Vec<TokenStream>,
+    all_default: bool,
+}
+
+/// Notes on what the struct's type says beyond its fields: fixed literals, `never` keys, alternatives.
+fn struct_notes(s: &Struct, lines: &mut Vec<String>) {
+    let fixed: Vec<&Field> = s.fields.iter().filter(|f| f.literal.is_some() && !f.optional).collect();
+    if !fixed.is_empty() {
+        lines.push(String::new());
+        let list: Vec<String> = fixed.iter().map(|f| format!("`\"{}\": {}`", f.name, f.literal.as_ref().unwrap().describe())).collect();
+        lines.push(format!("Always carries {}: checked when read, written by `Serialize`.", list.join(", ")));
+}
+let never: Vec<String> = s.fields.iter().filter(|f| f.never).map(|f| format!("`{}`", f.name)).collect();
+if !never.is_empty() {
+    lines.push(String::new());
+    lines.push(format!("The schema types {} as `never`: the key must be absent. If present it is kept in `extra`.", never.join(", ")));
+}
+if !s.alternatives.is_empty() {
+    lines.push(String::new());
+    let alts: Vec<String> = s.alternatives.iter().map(|a| if a.is_empty() { "(none)".to_string() } else { a.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" + ") }).collect();
+    lines.push(format!("The schema gives alternatives here; their required keys are: {}. One struct holds them all.", alts.join("; ")));
+}
 }
