@@ -64,60 +64,7 @@ impl<'a> Ctx<'a> {
             };
             quote! { #key => Some(#builder::#v(#make)), }
         });
-        let guesses: Vec<TokenStream> = keyed
-            .guessing
-            .iter()
-            .map(|(key, i)| {
-                let (v, b) = (&vnames[*i], &vbuilders[*i]);
-                quote! { #key => Some((#i, #builder::#v(#b::default()))), }
-            })
-            .collect();
-        // A guessed member was read without its values being ranked: its closed enums must
-        // hold no value another member claims, as the ranking of the whole object requires.
-        let mut guessed: Vec<usize> = keyed.guessing.iter().map(|(_, i)| *i).collect();
-        guessed.dedup();
-        let settled_arms: Vec<TokenStream> = guessed
-            .iter()
-            .filter_map(|&i| {
-                let owner = &members[i].item;
-                let Some(ItemKind::Struct(s)) = (members[i].kind == MemberKind::Struct).then(|| self.space.item(owner).map(|o| &o.kind)).flatten() else { return None };
-                let conds: Vec<TokenStream> = keyed.claimed[i]
-                    .iter()
-                    .filter_map(|(key, values)| {
-                        let f = s.fields.iter().find(|f| f.name == *key)?;
-                        let ident = format_ident!("{}", field_rust_name(self.config, &owner.name, &f.name));
-                        Some(if f.optional {
-                            quote! { v.#ident.as_ref().is_none_or(|e| ![#(#values),*].contains(&e.as_str())) }
-                        } else {
-                            quote! { ![#(#values),*].contains(&v.#ident.as_str()) }
-                        })
-                    })
-                    .collect();
-                let v = &vnames[i];
-                (!conds.is_empty()).then(|| quote! { Self::#v(v) => #(#conds)&&*, })
-            })
-            .collect();
-        let settled = (!settled_arms.is_empty()).then(|| {
-            quote! {
-                fn settled(&self) -> bool {
-                    match self {
-                        #(#settled_arms)*
-                        _ => true,
-                    }
-                }
-            }
-        });
-        let guess_for_key = (!guesses.is_empty()).then(|| {
-            quote! {
-                fn guess_for_key(key: &str) -> Option<(usize, #builder)> {
-                    match key {
-                        #(#guesses)*
-                        _ => None,
-                    }
-                }
-                #settled
-            }
-        });
+        let guess_for_key = self.guess_for_key(&builder, keyed, &vnames, &vbuilders);
         let guards: Vec<Option<TokenStream>> = keyed.guards.iter().map(member_guard).collect();
         let scores = u.variants.iter().enumerate().map(|(i, v)| {
             let t = self.member_ty(&item.name, &v.ty);
@@ -209,5 +156,65 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+    }
+
+    /// With a catch-all member: `guess_for_key`, which picks a struct member at a key that names
+    /// it alone, and `settled`, which says whether the guess holds once the member is read.
+    fn guess_for_key(&self, builder: &proc_macro2::Ident, keyed: &KeyedUnion, vnames: &[proc_macro2::Ident], vbuilders: &[TokenStream]) -> Option<TokenStream> {
+        let members = &keyed.members;
+        let guesses: Vec<TokenStream> = keyed
+            .guessing
+            .iter()
+            .map(|(key, i)| {
+                let (v, b) = (&vnames[*i], &vbuilders[*i]);
+                quote! { #key => Some((#i, #builder::#v(#b::default()))), }
+            })
+            .collect();
+        // A guessed member was read without its values being ranked: its closed enums must
+        // hold no value another member claims, as the ranking of the whole object requires.
+        let mut guessed: Vec<usize> = keyed.guessing.iter().map(|(_, i)| *i).collect();
+        guessed.dedup();
+        let settled_arms: Vec<TokenStream> = guessed
+            .iter()
+            .filter_map(|&i| {
+                let owner = &members[i].item;
+                let Some(ItemKind::Struct(s)) = (members[i].kind == MemberKind::Struct).then(|| self.space.item(owner).map(|o| &o.kind)).flatten() else { return None };
+                let conds: Vec<TokenStream> = keyed.claimed[i]
+                    .iter()
+                    .filter_map(|(key, values)| {
+                        let f = s.fields.iter().find(|f| f.name == *key)?;
+                        let ident = format_ident!("{}", field_rust_name(self.config, &owner.name, &f.name));
+                        Some(if f.optional {
+                            quote! { v.#ident.as_ref().is_none_or(|e| ![#(#values),*].contains(&e.as_str())) }
+                        } else {
+                            quote! { ![#(#values),*].contains(&v.#ident.as_str()) }
+                        })
+                    })
+                    .collect();
+                let v = &vnames[i];
+                (!conds.is_empty()).then(|| quote! { Self::#v(v) => #(#conds)&&*, })
+            })
+            .collect();
+        let settled = (!settled_arms.is_empty()).then(|| {
+            quote! {
+                fn settled(&self) -> bool {
+                    match self {
+                        #(#settled_arms)*
+                        _ => true,
+                    }
+                }
+            }
+        });
+        (!guesses.is_empty()).then(|| {
+            quote! {
+                fn guess_for_key(key: &str) -> Option<(usize, #builder)> {
+                    match key {
+                        #(#guesses)*
+                        _ => None,
+                    }
+                }
+                #settled
+            }
+        })
     }
 }

@@ -141,23 +141,7 @@ impl<'a> Ctx<'a> {
             let values = t.cases.iter().map(|(v, _)| v);
             quote! { matches!(tag, #(#values)|*) }
         };
-        let tag_arms = u.variants.iter().enumerate().map(|(i, v)| {
-            let vn = &vnames[i];
-            let values: Vec<&str> = t.cases.iter().filter(|(_, j)| *j == i).map(|(v, _)| v.as_str()).collect();
-            let _ = v;
-            if is_union[i] {
-                quote! { Self::#vn(inner) => inner.tag(), }
-            } else if values.len() == 1 && t.on_other != Some(i) && t.on_absent != Some(i) {
-                let value = values[0];
-                quote! { Self::#vn(_) => Some(#value), }
-            } else {
-                // An open or default member: the value is the one it holds.
-                let access = self.tag_access(&item.name, &u.variants[i].ty, field);
-                quote! { Self::#vn(v) => #access, }
-            }
-        });
-        let unknown_tag = if has_unknown { quote! { Self::Unknown(m) => m.get(#field).and_then(|t| t.as_str()), } } else { quote! {} };
-        let tag_doc = format!(" The `{}` of the value held, when it is fixed by the variant or was read into `Unknown`.", t.field);
+        let tag_method = self.tag_method(item, u, t, &is_union, has_unknown);
         let unknown_builder = if has_unknown { quote! { Unknown(__rt::JsonObject), } } else { quote! {} };
         let unknown_field = if has_unknown { quote! { Self::Unknown(m) => __p::unknown(m, key, src), } } else { quote! {} };
         let unknown_finish = if has_unknown { quote! { Self::Unknown(m) => #name::Unknown(m), } } else { quote! {} };
@@ -185,15 +169,7 @@ impl<'a> Ctx<'a> {
                 }
             }
 
-            impl #name {
-                #[doc = #tag_doc]
-                pub fn tag(&self) -> Option<&str> {
-                    match self {
-                        #(#tag_arms)*
-                        #unknown_tag
-                    }
-                }
-            }
+            #tag_method
 
             #[doc(hidden)]
             impl __p::Tagged for #name {
@@ -217,6 +193,41 @@ impl<'a> Ctx<'a> {
                     __p::deserialize_tagged::<D, #name>(d)
                 }
             }
+        }
+    }
+
+    /// `tag()`: the tag value of what a tagged union holds.
+    fn tag_method(&self, item: &Item, u: &Union, t: &Tag, is_union: &[bool], has_unknown: bool) -> TokenStream {
+        let name = self.ident(&item.name);
+        let field = &t.field;
+        let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
+        let tag_arms = u.variants.iter().enumerate().map(|(i, v)| {
+            let vn = &vnames[i];
+            let values: Vec<&str> = t.cases.iter().filter(|(_, j)| *j == i).map(|(v, _)| v.as_str()).collect();
+            let _ = v;
+            if is_union[i] {
+                quote! { Self::#vn(inner) => inner.tag(), }
+            } else if values.len() == 1 && t.on_other != Some(i) && t.on_absent != Some(i) {
+                let value = values[0];
+                quote! { Self::#vn(_) => Some(#value), }
+            } else {
+                // An open or default member: the value is the one it holds.
+                let access = self.tag_access(&item.name, &u.variants[i].ty, field);
+                quote! { Self::#vn(v) => #access, }
+            }
+        });
+        let unknown_tag = if has_unknown { quote! { Self::Unknown(m) => m.get(#field).and_then(|t| t.as_str()), } } else { quote! {} };
+        let tag_doc = format!(" The `{}` of the value held, when it is fixed by the variant or was read into `Unknown`.", t.field);
+        quote! {
+        impl #name {
+            #[doc = #tag_doc]
+            pub fn tag(&self) -> Option<&str> {
+                match self {
+                    #(#tag_arms)*
+                    #unknown_tag
+                }
+            }
+        }
         }
     }
 

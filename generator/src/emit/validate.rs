@@ -7,6 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::ctx::{lit_tokens, Ctx};
+use super::keyed::{member_guard, rank_literal};
 use crate::ir::*;
 use crate::resolve::layout::DEPTH;
 use crate::parse::{Constraint, Doc};
@@ -270,7 +271,6 @@ impl<'a> Ctx<'a> {
     /// How validation picks the member of a union decided by keys: as the reader does
     /// (`__p::Keyed`), with the key ranking over bit sets of the keys present.
     fn keyed_check(&self, item: &Item, u: &Union) -> TokenStream {
-        use super::keyed::{member_guard, rank_literal};
         let keyed = self.keyed(item).expect("validated as keyed only when read so");
         let name = self.ident(&item.name);
         let name_str = &item.name;
@@ -306,64 +306,7 @@ impl<'a> Ctx<'a> {
         // Members ruled out by a closed enum's value or, for a catch-all, by another member's
         // key: the reader's conditions, checked first.
         let guards: Vec<Option<TokenStream>> = keyed.guards.iter().map(member_guard).collect();
-        let guard = |i: usize, score: TokenStream| match &guards[i] {
-            Some(g) => quote! { if #g { #score } else { None } },
-            None => score,
-        };
-        let live = |s: &'_ Struct| s.fields.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
-        let keys: BTreeSet<String> = leaves.iter().flatten().flat_map(|s| live(s)).collect();
-        let keys: Vec<String> = keys.into_iter().collect();
-        let scores = if keys.len() <= 128 {
-            let bit = |k: &str| 1u128 << keys.iter().position(|x| x == k).expect("collected above");
-            let set = |ks: &mut dyn Iterator<Item = &Field>| {
-                let b = ks.fold(0u128, |b, f| b | bit(&f.name));
-                bits(b)
-            };
-            let arms = keys.iter().enumerate().map(|(i, k)| {
-                let b = bits(1u128 << i);
-                quote! { #k => #b, }
-            });
-            let per_member = leaves.iter().enumerate().map(|(i, ls)| {
-                let each = ls.iter().map(|s| {
-                    let required = set(&mut s.fields.iter().filter(|f| !f.never && !f.optional));
-                    let known = set(&mut s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()));
-                    let lits = s.fields.iter().filter_map(|f| {
-                        let l = rank_literal(f)?;
-                        let (wire, must) = (&f.name, !f.optional);
-                        let b = bits(bit(wire));
-                        Some(quote! { (#wire, #b, #must, #l) })
-                    });
-                    quote! { __v::rank_by_bits(o, present, #required, #known, &[#(#lits),*]) }
-                });
-                guard(i, one_or_best(each.collect()))
-            });
-            quote! {
-                let mut present: u128 = 0;
-                for k in o.keys() {
-                    present |= match k.as_str() {
-                        #(#arms)*
-                        _ => 0,
-                    };
-                }
-                #( out[#idx] = #per_member; )*
-            }
-        } else {
-            // Too many keys for one bit set: look each up.
-            let per_member = leaves.iter().enumerate().map(|(i, ls)| {
-                let each = ls.iter().map(|s| {
-                    let required = s.fields.iter().filter(|f| !f.never && !f.optional).map(|f| &f.name);
-                    let known = s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()).map(|f| &f.name);
-                    let lits = s.fields.iter().filter_map(|f| {
-                        let l = rank_literal(f)?;
-                        let (wire, must) = (&f.name, !f.optional);
-                        Some(quote! { (#wire, #must, #l) })
-                    });
-                    quote! { __v::rank_by_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*]) }
-                });
-                guard(i, one_or_best(each.collect()))
-            });
-            quote! { #( out[#idx] = #per_member; )* }
-        };
+        let scores = rank_members(&leaves, &guards);
         let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
         let no_match = format!("matches no member of {name_str}; expected {expected}");
         quote! {
@@ -413,6 +356,71 @@ impl<'a> Ctx<'a> {
             }
         }
     }
+}
+
+/// The body of `KeyedCheck::rank`: each member's key score over `o`, by the structs it ranks by
+/// (`leaves`), under its guard; with bit sets of the keys present when there are at most 128.
+fn rank_members(leaves: &[Vec<&Struct>], guards: &[Option<TokenStream>]) -> TokenStream {
+    let idx: Vec<usize> = (0..leaves.len()).collect();
+    let guard = |i: usize, score: TokenStream| match &guards[i] {
+        Some(g) => quote! { if #g { #score } else { None } },
+        None => score,
+    };
+    let live = |s: &'_ Struct| s.fields.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+    let keys: BTreeSet<String> = leaves.iter().flatten().flat_map(|s| live(s)).collect();
+    let keys: Vec<String> = keys.into_iter().collect();
+    let scores = if keys.len() <= 128 {
+        let bit = |k: &str| 1u128 << keys.iter().position(|x| x == k).expect("collected above");
+        let set = |ks: &mut dyn Iterator<Item = &Field>| {
+            let b = ks.fold(0u128, |b, f| b | bit(&f.name));
+            bits(b)
+        };
+        let arms = keys.iter().enumerate().map(|(i, k)| {
+            let b = bits(1u128 << i);
+            quote! { #k => #b, }
+        });
+        let per_member = leaves.iter().enumerate().map(|(i, ls)| {
+            let each = ls.iter().map(|s| {
+                let required = set(&mut s.fields.iter().filter(|f| !f.never && !f.optional));
+                let known = set(&mut s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()));
+                let lits = s.fields.iter().filter_map(|f| {
+                    let l = rank_literal(f)?;
+                    let (wire, must) = (&f.name, !f.optional);
+                    let b = bits(bit(wire));
+                    Some(quote! { (#wire, #b, #must, #l) })
+                });
+                quote! { __v::rank_by_bits(o, present, #required, #known, &[#(#lits),*]) }
+            });
+            guard(i, one_or_best(each.collect()))
+        });
+        quote! {
+            let mut present: u128 = 0;
+            for k in o.keys() {
+                present |= match k.as_str() {
+                    #(#arms)*
+                    _ => 0,
+                };
+            }
+            #( out[#idx] = #per_member; )*
+        }
+    } else {
+        // Too many keys for one bit set: look each up.
+        let per_member = leaves.iter().enumerate().map(|(i, ls)| {
+            let each = ls.iter().map(|s| {
+                let required = s.fields.iter().filter(|f| !f.never && !f.optional).map(|f| &f.name);
+                let known = s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()).map(|f| &f.name);
+                let lits = s.fields.iter().filter_map(|f| {
+                    let l = rank_literal(f)?;
+                    let (wire, must) = (&f.name, !f.optional);
+                    Some(quote! { (#wire, #must, #l) })
+                });
+                quote! { __v::rank_by_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*]) }
+            });
+            guard(i, one_or_best(each.collect()))
+        });
+        quote! { #( out[#idx] = #per_member; )* }
+    };
+    scores
 }
 
 /// A bit set as a hex literal.
