@@ -63,7 +63,7 @@ pub fn module(space: &TypeSpace, config: &Config, module: &Module) -> ModuleToke
     let envelopes = cx.envelopes();
     let dynamic = cx.dynamic();
     let codes = cx.error_codes();
-    let uses_map = items.iter().any(|(text, _)| text.contains("BTreeMap"));
+    let uses_map = module.items.iter().filter(|i| !cx.shared.contains(&i.name)).any(names_map);
     let map_use = if uses_map { quote! { use std::collections::BTreeMap; } } else { quote! {} };
     let head = quote! {
         #![doc = #title]
@@ -153,5 +153,23 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+    }
+}
+
+/// Whether an item's code names `BTreeMap`: a map type anywhere in it, or a struct's typed rest.
+fn names_map(item: &Item) -> bool {
+    fn in_ty(ty: &Ty) -> bool {
+        match ty {
+            Ty::Map(_) => true,
+            Ty::Array(inner) | Ty::Nullable(inner) => in_ty(inner),
+            Ty::Binding(b) => b.contains("BTreeMap"),
+            _ => false,
+        }
+    }
+    match &item.kind {
+        ItemKind::Struct(s) => s.rest != Ty::Value || s.fields.iter().any(|f| !f.never && f.literal.is_none() && in_ty(&f.ty)),
+        ItemKind::Union(u) => u.variants.iter().any(|v| in_ty(&v.ty)),
+        ItemKind::Alias(ty) => in_ty(ty),
+        ItemKind::StringEnum(_) | ItemKind::Const(_) => false,
     }
 }
