@@ -13,6 +13,7 @@ use crate::names::{builder_ident, type_ident};
 use crate::parse::Literal;
 use crate::resolve::layout;
 
+/// One module being written, with the type space and config it reads from.
 pub(super) struct Ctx<'a> {
     pub(super) space: &'a TypeSpace,
     pub(super) config: &'a Config,
