@@ -9,6 +9,62 @@ use crate::parse::{Doc, Literal};
 #[derive(Debug, Clone, Default)]
 pub struct TypeSpace {
     pub modules: Vec<Module>,
+    /// What resolve's layout pass decided about the code of these modules.
+    pub layout: Layout,
+}
+
+/// Decisions about the generated code that need the whole type space, made once by
+/// `resolve::layout` and read by the emitters, keyed by IR identity (module and name).
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    /// Unions decided by the keys present that are read through their members' builders.
+    pub keyed: std::collections::BTreeMap<TypeRef, KeyedUnion>,
+    /// Structs and unions that are members, at any depth, of a keyed union: they get a key-only score.
+    pub scored: std::collections::BTreeSet<TypeRef>,
+    /// Per module, the items it re-exports from the module it shares with (`share_with`).
+    pub shared: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+}
+
+/// How a keyed union is read (see `resolve::layout::keyed` for the reasons).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyedUnion {
+    /// Per variant, what its member is.
+    pub members: Vec<KeyedMember>,
+    /// Keys that decide a member on their own: `(key, variant)`.
+    pub deciding: Vec<(String, usize)>,
+    /// With a catch-all member: keys at which a reader that can read again guesses a struct member.
+    pub guessing: Vec<(String, usize)>,
+    /// Per variant, the values of its closed enum keys that other members claim.
+    pub claimed: Vec<Vec<(String, Vec<String>)>>,
+    /// Per variant, what rules it out before its key score counts.
+    pub guards: Vec<MemberGuard>,
+    /// With a catch-all member: per other member, the keys it names that rule the catch-all out.
+    pub named: Vec<(usize, Vec<String>)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyedMember {
+    pub kind: MemberKind,
+    /// The member's own item (aliases followed).
+    pub item: TypeRef,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemberKind {
+    Struct,
+    /// A tagged union: needs its tag before it has a builder.
+    Tagged,
+    /// A keyed union again.
+    Keyed,
+}
+
+/// The conditions under which a keyed union's member stays a candidate; empty: none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MemberGuard {
+    /// `(key, values)`: the member is out when the key holds one of the values.
+    pub claimed: Vec<(String, Vec<String>)>,
+    /// For a catch-all member: it is out when any of these keys is present.
+    pub rules_out: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -75,13 +131,21 @@ pub struct Field {
     pub ty: Ty,
     pub optional: bool,
     /// Required by the schema but read leniently (`optional` is then set too); validation still requires it.
-    pub lenient: bool,
+    pub lenient: Option<Lenient>,
     /// Set when the type is a single literal: checked when read, always written.
     pub literal: Option<Literal>,
     /// `never`: the key must be absent.
     pub never: bool,
     pub doc: Doc,
     pub location: Location,
+}
+
+/// How a `[[lenient_field]]` entry applies to one field, recorded where the field is declared
+/// (types that inherit the field inherit this too).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lenient {
+    /// The value constructors (`new`) write, for a string-enum field.
+    pub write: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

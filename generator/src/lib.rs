@@ -1,8 +1,9 @@
 //! Reads the MCP TypeScript schemas and writes the Rust crate in `generated/`.
 //!
 //! The pipeline has four stages, one module each: [`parse`] (swc -> syntax
-//! declarations), [`ir`] (the resolved type space), [`resolve`] (syntax -> IR),
-//! and [`emit`] (IR -> Rust source). This crate does no disk I/O: the caller
+//! declarations), [`ir`] (the resolved type space), [`resolve`] (syntax -> IR,
+//! ending with the layout pass that decides what emit writes), and [`emit`]
+//! (IR -> Rust source). ARCHITECTURE.md at the repository root maps them. This crate does no disk I/O: the caller
 //! hands it file contents and writes what it returns.
 
 

@@ -3,7 +3,7 @@
 //! module. The base module itself is generated from the unchanged base file.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::parse::{Decl, DeclKind, File, TypeExpr, TypeKind};
+use crate::parse::{Decl, DeclKind, File, TagKind, TypeExpr, TypeKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Directive {
@@ -15,14 +15,14 @@ enum Directive {
 }
 
 fn directive(decl: &Decl) -> Result<Directive, String> {
-    let count = decl.doc.tags.iter().filter(|(t, _)| t == "overlay").count();
+    let count = decl.doc.tags.iter().filter(|t| t.kind == TagKind::Overlay).count();
     if count > 1 {
         return Err(format!("`{}` has {count} `@overlay` directives; give one", decl.name));
     }
-    if decl.doc.has_tag("overlayRemove") && decl.doc.tag("overlay").map(str::trim) != Some("merge") {
+    if decl.doc.has_tag(TagKind::OverlayRemove) && decl.doc.tag(TagKind::Overlay).map(str::trim) != Some("merge") {
         return Err(format!("`@overlayRemove` on `{}` needs `@overlay merge`", decl.name));
     }
-    match decl.doc.tag("overlay").map(str::trim) {
+    match decl.doc.tag(TagKind::Overlay).map(str::trim) {
         None => Ok(Directive::Add),
         Some("replace") => Ok(Directive::Replace),
         Some("merge") => Ok(Directive::Merge),
@@ -63,7 +63,7 @@ pub fn apply(base: &File, overlay: &File) -> Result<File, Diagnostics> {
 
 fn strip_directives(decl: &Decl) -> Decl {
     let mut d = decl.clone();
-    d.doc.tags.retain(|(t, _)| t != "overlay" && t != "overlayRemove");
+    d.doc.tags.retain(|t| !matches!(t.kind, TagKind::Overlay | TagKind::OverlayRemove));
     d
 }
 
@@ -74,7 +74,7 @@ fn merge(base: &mut Decl, overlay: &Decl) -> Result<(), String> {
     if !new_bases.is_empty() {
         *extends = new_bases.clone();
     }
-    let removed: Vec<String> = overlay.doc.tag("overlayRemove").unwrap_or("").split([' ', ',', '\n']).filter(|s| !s.is_empty()).map(str::to_string).collect();
+    let removed: Vec<String> = overlay.doc.tag(TagKind::OverlayRemove).unwrap_or("").split([' ', ',', '\n']).filter(|s| !s.is_empty()).map(str::to_string).collect();
     for name in &removed {
         if !body.members.iter().any(|m| &m.name == name) {
             return Err(format!("`@overlayRemove {name}`: `{}` has no own field `{name}` in the base", overlay.name));

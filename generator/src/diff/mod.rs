@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::ir::{Item, ItemKind, Module, Origin, Struct, Ty, TypeSpace};
-use crate::parse::Literal;
+use crate::parse::{Literal, TagKind};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Diff {
@@ -358,7 +358,7 @@ fn field_summary(f: &crate::ir::Field) -> FieldSummary {
 
 /// Required by the schema (a lenient field is read as optional but still required).
 fn required(f: &crate::ir::Field) -> bool {
-    (!f.optional || f.lenient) && !f.never
+    (!f.optional || f.lenient.is_some()) && !f.never
 }
 
 fn nullable(f: &crate::ir::Field) -> bool {
@@ -550,10 +550,10 @@ fn constant_changes(a: &Module, b: &Module) -> ConstantChanges {
 fn deprecation_paths(m: &Module) -> BTreeMap<String, bool> {
     let mut out = BTreeMap::new();
     for item in m.items.iter().filter(|i| !matches!(i.kind, ItemKind::Const(_))) {
-        out.insert(item.name.clone(), item.doc.has_tag("deprecated"));
+        out.insert(item.name.clone(), item.doc.has_tag(TagKind::Deprecated));
         if let ItemKind::Struct(s) = &item.kind {
             for f in &s.fields {
-                out.insert(format!("{}.{}", item.name, f.name), f.doc.has_tag("deprecated"));
+                out.insert(format!("{}.{}", item.name, f.name), f.doc.has_tag(TagKind::Deprecated));
             }
         }
     }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::items::Ctx;
+use super::ctx::Ctx;
 use crate::ir::*;
 use crate::names::value_variant;
 use crate::resolve::checks::field_rust_name;

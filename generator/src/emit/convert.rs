@@ -11,7 +11,6 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::items::Ctx;
 use super::GeneratedFile;
 use crate::config::{Config, CONFIG_PATH};
 use crate::ir::*;
@@ -56,7 +55,6 @@ struct Plan<'a> {
     steps: Vec<Step>,
     /// Per module: the item names it re-exports from `share_with`, and that module.
     shared: BTreeMap<String, (String, BTreeSet<String>)>,
-    ctxs: BTreeMap<String, Ctx<'a>>,
     /// Impls already emitted, by (source, target) home type.
     done: BTreeSet<(TypeRef, TypeRef)>,
     /// Types that are one Rust type in two versions (a shared module): `Convert<Self>`.
@@ -83,15 +81,10 @@ pub fn files(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
         steps.push(Step { from: i, to: i + 1 });
         steps.push(Step { from: i + 1, to: i });
     }
-    let scored = super::keyed::scored_members(space);
-    let mut ctxs = BTreeMap::new();
-    for m in &space.modules {
-        ctxs.insert(m.name.clone(), new_ctx(space, config, m, &scored));
-    }
     let mut shared = BTreeMap::new();
     for v in &versions {
         let Some(home) = config.modules.iter().find(|c| c.name == v.module.name).and_then(|c| c.share_with.clone()) else { continue };
-        let names = super::share::shared_items(&ctxs[&home], &ctxs[&v.module.name]);
+        let names = space.layout.shared.get(&v.module.name).cloned().unwrap_or_default();
         shared.insert(v.module.name.clone(), (home, names));
     }
     let n = steps.len();
@@ -101,7 +94,6 @@ pub fn files(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
         versions,
         steps,
         shared,
-        ctxs,
         done: BTreeSet::new(),
         identity: BTreeSet::new(),
         cases: BTreeSet::new(),
@@ -116,16 +108,6 @@ pub fn files(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
         .into_iter()
         .chain(std::iter::once(chains))
         .collect()
-}
-
-fn new_ctx<'a>(space: &'a TypeSpace, config: &'a Config, module: &'a Module, scored: &BTreeSet<TypeRef>) -> Ctx<'a> {
-    // The same as the module emitter's context, so `share::shared_items` sees the same code.
-    let mut linkable: BTreeSet<String> = module.items.iter().map(|i| i.name.clone()).collect();
-    for (_, names) in &module.uses {
-        linkable.extend(names.iter().cloned());
-    }
-    linkable.retain(|n| config.rust_type_name(n) == n);
-    Ctx { space, config, module, linkable, scored: scored.clone(), shared: BTreeSet::new() }
 }
 
 /// A type with the JSON forms of its kind compared: `Object` and a `JSONObject` binding are one Rust type.
@@ -280,8 +262,7 @@ impl<'a> Plan<'a> {
 
     /// Whether a field or member of `owner` is stored in a `Box`.
     fn boxed(&self, owner: &TypeRef, ty: &Ty, field: bool) -> bool {
-        let cx = &self.ctxs[&owner.module];
-        let by_value = cx.contains_by_value(ty, owner, &mut BTreeSet::new());
+        let by_value = crate::resolve::layout::recursive_member(self.space, owner, ty);
         by_value || (field && matches!(ty, Ty::Named(r) if self.config.is_boxed(&r.name)))
     }
 

@@ -1,6 +1,6 @@
 //! JSDoc prose -> rustdoc markdown.
 
-use crate::parse::Doc;
+use crate::parse::{Constraint, Doc, TagKind};
 
 /// Site that relative spec links (`/specification/...`) point into.
 const SPEC_SITE: &str = "https://modelcontextprotocol.io";
@@ -13,12 +13,13 @@ pub fn render(doc: &Doc, resolves: &dyn Fn(&str) -> bool) -> Vec<String> {
         out.extend(convert(&text, resolves).lines().map(str::to_string));
     }
     let mut notes: Vec<String> = Vec::new();
-    for (tag, value) in &doc.tags {
-        let value = convert(value, resolves);
-        match tag.as_str() {
-            "description" | "category" | "internal" | "deprecated" | "overlay" | "overlayRemove" => {}
-            "see" => notes.push(format!("See also: {value}")),
-            "example" => {
+    for tag in &doc.tags {
+        let value = convert(&tag.value, resolves);
+        let shown_as_written = || format!("`@{}` {value}", tag.name).trim_end().to_string();
+        match tag.kind {
+            TagKind::Description | TagKind::Category | TagKind::Internal | TagKind::Deprecated | TagKind::Overlay | TagKind::OverlayRemove => {}
+            TagKind::See => notes.push(format!("See also: {value}")),
+            TagKind::Example => {
                 let (title, body) = match value.split_once('\n') {
                     _ if value.trim_start().starts_with("```") => ("", value.as_str()),
                     Some((t, b)) => (t, b),
@@ -33,17 +34,20 @@ pub fn render(doc: &Doc, resolves: &dyn Fn(&str) -> bool) -> Vec<String> {
                     (true, true) => {}
                 }
             }
-            "format" => notes.push(format!("Format: `{value}`.")),
-            "minimum" => notes.push(format!("Minimum: `{value}`.")),
-            "maximum" => notes.push(format!("Maximum: `{value}`.")),
-            "maxItems" => notes.push(format!("At most {value} items.")),
-            "TJS-type" => notes.push(format!("JSON Schema type: `{value}`.")),
-            "nullable" => notes.push("May be `null`.".to_string()),
-            "default" => notes.push(format!("Default: `{value}`.")),
-            other => notes.push(format!("`@{other}` {value}").trim_end().to_string()),
+            TagKind::Constraint => notes.push(match tag.constraint() {
+                Some(Constraint::Format(_)) => format!("Format: `{value}`."),
+                Some(Constraint::Minimum(_)) => format!("Minimum: `{value}`."),
+                Some(Constraint::Maximum(_)) => format!("Maximum: `{value}`."),
+                Some(Constraint::MaxItems(_)) => format!("At most {value} items."),
+                Some(Constraint::MinItems(_)) | None => shown_as_written(),
+            }),
+            TagKind::JsonType => notes.push(format!("JSON Schema type: `{value}`.")),
+            TagKind::Nullable => notes.push("May be `null`.".to_string()),
+            TagKind::Default => notes.push(format!("Default: `{value}`.")),
+            TagKind::Other => notes.push(shown_as_written()),
         }
     }
-    if doc.has_tag("internal") {
+    if doc.has_tag(TagKind::Internal) {
         notes.push("Marked `@internal` in the schema.".to_string());
     }
     for n in notes {
@@ -57,7 +61,7 @@ pub fn render(doc: &Doc, resolves: &dyn Fn(&str) -> bool) -> Vec<String> {
 
 /// The `@deprecated` note, if any, for a `#[deprecated]` attribute.
 pub fn deprecation(doc: &Doc) -> Option<String> {
-    doc.tags.iter().find(|(t, _)| t == "deprecated").map(|(_, v)| {
+    doc.tag(TagKind::Deprecated).map(|v| {
         let v = v.split_whitespace().collect::<Vec<_>>().join(" ");
         if v.is_empty() {
             "deprecated in the schema".to_string()

@@ -1,179 +1,16 @@
 //! Unions decided by the keys present, read without a `serde_json::Value` buffer.
 //!
-//! Such a union gets a builder over its members' builders (see `__p::Keyed`). Two
-//! questions are answered here, at generation time: which keys decide a member on
-//! their own, and which structs need a key-only score.
-
-use std::collections::{BTreeMap, BTreeSet};
+//! Such a union gets a builder over its members' builders (see `__p::Keyed`). What
+//! decides a member (`resolve::layout` put it in [`KeyedUnion`]) is written out here,
+//! and so are the key-only scores of the types that are members of such a union.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::items::{lit_tokens, Ctx};
+use super::ctx::{lit_tokens, Ctx};
 use crate::ir::*;
 use crate::names::builder_ident;
-use crate::resolve::checks::field_rust_name;
-
-/// Nesting of unions inside unions is shallow in every schema; this bounds the recursion.
-pub(super) const DEPTH: usize = 8;
-
-/// What one member of a keyed union is, as far as reading goes.
-pub(super) enum Member<'a> {
-    Struct(&'a Item, &'a Struct),
-    Tagged(&'a Item),
-    Keyed(&'a Item, &'a Union),
-}
-
-pub(super) fn member<'a>(space: &'a TypeSpace, ty: &Ty, depth: usize) -> Option<Member<'a>> {
-    if let Some((item, s)) = space.struct_of(ty) {
-        return Some(Member::Struct(item, s));
-    }
-    let (item, u) = space.union_of(ty)?;
-    match &u.dispatch {
-        Dispatch::Tag(_) => Some(Member::Tagged(item)),
-        Dispatch::Shape if eligible_at(space, u, depth + 1) => Some(Member::Keyed(item, u)),
-        _ => None,
-    }
-}
-
-/// Whether a keys-decided union can be read through builders: every member is an
-/// object type with one (a struct, a tagged union, or such a union again).
-pub(super) fn eligible(space: &TypeSpace, u: &Union) -> bool {
-    eligible_at(space, u, 0)
-}
-
-fn eligible_at(space: &TypeSpace, u: &Union, depth: usize) -> bool {
-    depth < DEPTH && u.dispatch == Dispatch::Shape && u.variants.iter().all(|v| member(space, &v.ty, depth).is_some())
-}
-
-/// Every struct and union that is a member, at any depth, of a keyed union: these
-/// get a key-only score.
-pub(super) fn scored_members(space: &TypeSpace) -> BTreeSet<TypeRef> {
-    let mut out = BTreeSet::new();
-    for m in &space.modules {
-        for item in &m.items {
-            if let ItemKind::Union(u) = &item.kind {
-                if eligible(space, u) {
-                    collect(space, u, &mut out, 0);
-                }
-            }
-        }
-    }
-    out
-}
-
-fn collect(space: &TypeSpace, u: &Union, out: &mut BTreeSet<TypeRef>, depth: usize) {
-    if depth >= DEPTH {
-        return;
-    }
-    for v in &u.variants {
-        let Ty::Named(r) = space.deref(&v.ty) else { continue };
-        if !out.insert(r.clone()) {
-            continue;
-        }
-        if let Some((_, inner)) = space.union_of(&v.ty) {
-            collect(space, inner, out, depth + 1);
-        }
-    }
-}
-
-/// The keys a type names; `None` when it takes any key with a typed value (an index
-/// signature), so that no key can rule it out.
-fn known_keys(space: &TypeSpace, ty: &Ty, depth: usize) -> Option<BTreeSet<String>> {
-    if depth >= DEPTH {
-        return None;
-    }
-    if let Some((_, s)) = space.struct_of(ty) {
-        if s.rest != Ty::Value {
-            return None;
-        }
-        return Some(s.fields.iter().filter(|f| !f.never).map(|f| f.name.clone()).collect());
-    }
-    let (_, u) = space.union_of(ty)?;
-    let mut all = BTreeSet::new();
-    for v in &u.variants {
-        all.extend(known_keys(space, &v.ty, depth + 1)?);
-    }
-    Some(all)
-}
-
-/// Whether a type reads every JSON object (nothing required, unknown keys kept as values).
-fn takes_any_object(space: &TypeSpace, ty: &Ty, depth: usize) -> bool {
-    if depth >= DEPTH {
-        return false;
-    }
-    if let Some((_, s)) = space.struct_of(ty) {
-        return s.rest == Ty::Value && s.fields.iter().all(|f| f.optional || f.never);
-    }
-    match space.union_of(ty) {
-        Some((_, u)) => match &u.dispatch {
-            Dispatch::Tag(t) => t.on_absent.is_some_and(|i| takes_any_object(space, &u.variants[i].ty, depth + 1)),
-            _ => u.variants.iter().any(|v| takes_any_object(space, &v.ty, depth + 1)),
-        },
-        None => false,
-    }
-}
-
-/// Keys that decide a member on their own: required by it (or deciding inside it, for
-/// a nested keyed union) and named by no other member. None at all when some member
-/// takes any object: there the whole object is ranked (a key another member names only
-/// rules the catch-all out, see [`catch_all_keys`]), and `from_slice` guesses instead.
-pub(super) fn deciding_keys(space: &TypeSpace, u: &Union, depth: usize) -> Vec<(String, usize)> {
-    if depth >= DEPTH || has_catch_all(space, u, depth) {
-        return Vec::new();
-    }
-    unique_keys(space, u, depth, true)
-}
-
-fn has_catch_all(space: &TypeSpace, u: &Union, depth: usize) -> bool {
-    u.variants.iter().any(|v| takes_any_object(space, &v.ty, depth))
-}
-
-/// In a union with a catch-all member, the keys that name one struct member alone: a
-/// reader that can read the input again guesses that member at such a key (see
-/// `__p::Keyed::guess_for_key`).
-fn guessing_keys(space: &TypeSpace, u: &Union) -> Vec<(String, usize)> {
-    if !has_catch_all(space, u, 0) {
-        return Vec::new();
-    }
-    unique_keys(space, u, 0, false)
-}
-
-/// Required keys of a member that no other member names; `nested` also looks inside
-/// members that are keyed unions themselves.
-fn unique_keys(space: &TypeSpace, u: &Union, depth: usize, nested: bool) -> Vec<(String, usize)> {
-    let known: Vec<Option<BTreeSet<String>>> = u.variants.iter().map(|v| known_keys(space, &v.ty, depth)).collect();
-    let mut out = Vec::new();
-    for (i, v) in u.variants.iter().enumerate() {
-        let candidates: Vec<String> = match member(space, &v.ty, depth) {
-            // A member with a forbidden (`never`) key is only decided once every key is in.
-            Some(Member::Struct(_, s)) if s.fields.iter().any(|f| f.never) => Vec::new(),
-            Some(Member::Struct(_, s)) => s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| f.name.clone()).collect(),
-            Some(Member::Keyed(_, inner)) if nested => deciding_keys(space, inner, depth + 1).into_iter().map(|(k, _)| k).collect(),
-            // A tagged member needs its tag before it has a builder.
-            Some(Member::Keyed(..)) | Some(Member::Tagged(_)) | None => Vec::new(),
-        };
-        for key in candidates {
-            let named_elsewhere = known.iter().enumerate().any(|(j, k)| j != i && k.as_ref().is_none_or(|k| k.contains(&key)));
-            if !named_elsewhere && !out.iter().any(|(k, _)| *k == key) {
-                out.push((key, i));
-            }
-        }
-    }
-    out
-}
-
-/// The values of a closed string enum field (its type, not a single literal).
-fn closed_values<'s>(space: &'s TypeSpace, f: &Field) -> Option<&'s [String]> {
-    if f.never || f.literal.is_some() {
-        return None;
-    }
-    let Ty::Named(r) = space.deref(&f.ty) else { return None };
-    match space.item(&r).map(|i| &i.kind) {
-        Some(ItemKind::StringEnum(e)) if !e.open && !e.values.is_empty() => Some(&e.values),
-        _ => None,
-    }
-}
+use crate::resolve::layout::field_rust_name;
 
 /// The value a field must hold for its struct to rank at all: its literal, or none at all
 /// for a `never` field. A closed enum is not one of these: a value it does not name may be
@@ -186,225 +23,37 @@ pub(super) fn rank_literal(f: &Field) -> Option<TokenStream> {
     f.literal.as_ref().map(lit_tokens)
 }
 
-/// The strings a field admits: `None` for any string, else its closed enum's values, its
-/// string literal, or nothing (a `never` field, or a literal that is no string).
-fn admitted(space: &TypeSpace, f: &Field) -> Option<BTreeSet<String>> {
-    if f.never {
-        return Some(BTreeSet::new());
-    }
-    match &f.literal {
-        Some(crate::parse::Literal::Str(s)) => Some(BTreeSet::from([s.clone()])),
-        Some(_) => Some(BTreeSet::new()),
-        None => closed_values(space, f).map(|v| v.iter().cloned().collect()),
-    }
-}
-
-/// The structs a member stands for, through nested unions.
-fn leaf_structs<'s>(space: &'s TypeSpace, ty: &Ty, depth: usize, out: &mut Vec<&'s Struct>) {
-    if depth >= DEPTH {
-        return;
-    }
-    if let Some((_, s)) = space.struct_of(ty) {
-        out.push(s);
-    } else if let Some((_, u)) = space.union_of(ty) {
-        for v in &u.variants {
-            leaf_structs(space, &v.ty, depth + 1, out);
-        }
-    }
-}
-
-/// Per member of a keyed union, the values of its closed enum keys that other members claim
-/// (fix as a literal or name in a closed enum) and it does not: an object holding one is
-/// another member's, so this member is no candidate (`__p::unclaimed`). `{"type": "boolean"}`
-/// is thus never ranked as a schema whose `type` is "number" | "integer", while a value no
-/// member names (`"date"`) rules nobody out. A member that is a union claims what its structs
-/// claim, and is listed only for keys that every one of its structs restricts: otherwise one
-/// of them takes any value there.
-pub(super) fn claimed_elsewhere(space: &TypeSpace, u: &Union) -> Vec<Vec<(String, Vec<String>)>> {
-    struct Claims {
-        /// Per key, the strings some struct of the member fixes there.
-        claims: BTreeMap<String, BTreeSet<String>>,
-        /// Keys where some struct has a closed enum and every struct restricts the value,
-        /// with the strings they admit together.
-        enums: BTreeMap<String, BTreeSet<String>>,
-    }
-    let members: Vec<Claims> = u
-        .variants
-        .iter()
-        .map(|v| {
-            let mut leaves = Vec::new();
-            leaf_structs(space, &v.ty, 0, &mut leaves);
-            let mut claims: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-            for f in leaves.iter().flat_map(|s| &s.fields) {
-                if let Some(values) = admitted(space, f) {
-                    claims.entry(f.name.clone()).or_default().extend(values);
-                }
-            }
-            let enum_keys: BTreeSet<&String> = leaves.iter().flat_map(|s| &s.fields).filter(|f| closed_values(space, f).is_some()).map(|f| &f.name).collect();
-            let restricted = |key: &str| leaves.iter().all(|s| s.fields.iter().find(|f| f.name == key).is_some_and(|f| admitted(space, f).is_some()));
-            let enums = enum_keys.into_iter().filter(|k| restricted(k)).map(|k| (k.clone(), claims[k].clone())).collect();
-            Claims { claims, enums }
-        })
-        .collect();
-    members
-        .iter()
-        .enumerate()
-        .map(|(i, me)| {
-            me.enums
-                .iter()
-                .filter_map(|(key, own)| {
-                    let others: BTreeSet<&String> = members.iter().enumerate().filter(|(j, _)| *j != i).filter_map(|(_, m)| m.claims.get(key)).flatten().collect();
-                    let values: Vec<String> = others.into_iter().filter(|v| !own.contains(*v)).cloned().collect();
-                    (!values.is_empty()).then(|| (key.clone(), values))
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// Per member of a keyed union: for a member that takes any object (a catch-all such as
-/// `EmptyResult`), the keys that rule it out, `None` for every other member. These are the
-/// keys that identify one other member: exactly one member requires the key, and the
-/// catch-all does not name it. An object holding one is meant as that member and must read
-/// as it or fail with its error, never be kept as an empty result with extra keys. Keys that
-/// several members require (2026-07-28's `ttlMs`), optional ones (`nextCursor`) and `_meta`
-/// do not count, so `{}`, `_meta` alone, and a newer version's result that reuses shared keys
-/// beside keys this version does not know stay the catch-all's (forward compatibility).
-pub(super) fn catch_all_keys(space: &TypeSpace, u: &Union) -> Vec<Option<Vec<String>>> {
-    let catch_all: Vec<bool> = u.variants.iter().map(|v| takes_any_object(space, &v.ty, 0)).collect();
-    let names = |ty: &Ty| {
-        let mut leaves = Vec::new();
-        leaf_structs(space, ty, 0, &mut leaves);
-        leaves.iter().flat_map(|s| &s.fields).filter(|f| !f.never).map(|f| f.name.clone()).collect::<BTreeSet<String>>()
-    };
-    // Keys a member requires in every one of its structs, counted over the specific members.
-    let required = |ty: &Ty| {
-        let mut leaves = Vec::new();
-        leaf_structs(space, ty, 0, &mut leaves);
-        let mut sets = leaves.iter().map(|s| s.fields.iter().filter(|f| !f.optional && !f.never).map(|f| f.name.clone()).collect::<BTreeSet<String>>());
-        let first = sets.next().unwrap_or_default();
-        sets.fold(first, |acc, set| acc.intersection(&set).cloned().collect())
-    };
-    let mut requiring: BTreeMap<String, usize> = BTreeMap::new();
-    for (v, _) in u.variants.iter().zip(&catch_all).filter(|(_, any)| !**any) {
-        for key in required(&v.ty) {
-            *requiring.entry(key).or_default() += 1;
-        }
-    }
-    let specific: BTreeSet<String> = requiring.into_iter().filter(|(_, n)| *n == 1).map(|(k, _)| k).collect();
-    u.variants
-        .iter()
-        .zip(&catch_all)
-        .map(|(v, any)| {
-            let own = names(&v.ty);
-            any.then(|| specific.difference(&own).cloned().collect())
-        })
-        .collect()
-}
-
-/// For a union with a catch-all: per other member, the keys it names that rule the catch-all
-/// out. When no member ranks for an object, the one naming most of its keys gives the error
-/// (`__p::Keyed::closest`): `{"tools": []}` in 2026-07-28 is "missing field `ttlMs`".
-fn named_by_members(space: &TypeSpace, u: &Union) -> Vec<(usize, Vec<String>)> {
-    let rules_out: BTreeSet<String> = catch_all_keys(space, u).into_iter().flatten().flatten().collect();
-    if rules_out.is_empty() {
-        return Vec::new();
-    }
-    u.variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| !takes_any_object(space, &v.ty, 0))
-        .map(|(i, v)| {
-            let mut leaves = Vec::new();
-            leaf_structs(space, &v.ty, 0, &mut leaves);
-            let names: BTreeSet<String> = leaves.iter().flat_map(|s| &s.fields).filter(|f| !f.never && rules_out.contains(&f.name)).map(|f| f.name.clone()).collect();
-            (i, names.into_iter().collect())
-        })
-        .filter(|(_, names): &(usize, Vec<String>)| !names.is_empty())
-        .collect()
-}
-
 /// The conditions on `o` under which a member stays a candidate at all, on top of its key
-/// score: its closed enums hold no value another member claims ([`claimed_elsewhere`]), and
-/// for a catch-all, no key another member names is present ([`catch_all_keys`]). `None` when
-/// nothing rules the member out that way.
-pub(super) fn member_guard(claimed: &[(String, Vec<String>)], catch_all: Option<&[String]>) -> Option<TokenStream> {
+/// score (see [`MemberGuard`]); `None` when nothing rules the member out that way.
+pub(super) fn member_guard(guard: &MemberGuard) -> Option<TokenStream> {
     let mut conds = Vec::new();
-    if !claimed.is_empty() {
-        let entries = claimed.iter().map(|(k, values)| quote! { (#k, &[#(#values),*]) });
+    if !guard.claimed.is_empty() {
+        let entries = guard.claimed.iter().map(|(k, values)| quote! { (#k, &[#(#values),*]) });
         conds.push(quote! { __p::unclaimed(o, &[#(#entries),*]) });
     }
-    if let Some(keys) = catch_all.filter(|k| !k.is_empty()) {
+    if !guard.rules_out.is_empty() {
+        let keys = &guard.rules_out;
         conds.push(quote! { __p::names_none(o, &[#(#keys),*]) });
     }
     (!conds.is_empty()).then(|| quote! { #(#conds)&&* })
 }
 
-/// [`member_guard`] for every member of `u`.
-pub(super) fn member_guards(space: &TypeSpace, u: &Union) -> Vec<Option<TokenStream>> {
-    let claimed = claimed_elsewhere(space, u);
-    catch_all_keys(space, u).iter().zip(&claimed).map(|(any, table)| member_guard(table, any.as_deref())).collect()
-}
-
-impl Ctx<'_> {
-    /// `score_keys` for a struct that is a member of a keyed union.
-    pub(super) fn struct_score_keys(&self, item: &Item, s: &Struct) -> TokenStream {
-        if !self.scored.contains(&TypeRef { module: self.module.name.clone(), name: item.name.clone() }) {
-            return quote! {};
-        }
-        let live = || s.fields.iter().filter(|f| !f.never);
-        let required: Vec<&str> = live().filter(|f| !f.optional).map(|f| f.name.as_str()).collect();
-        let known: Vec<&str> = live().filter(|f| rank_literal(f).is_none()).map(|f| f.name.as_str()).collect();
-        let lits: Vec<TokenStream> = s
-            .fields
-            .iter()
-            .filter_map(|f| {
-                let l = rank_literal(f)?;
-                let (wire, must) = (&f.name, !f.optional);
-                Some(quote! { (#wire, #must, #l) })
-            })
-            .collect();
-        quote! {
-            fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-                __p::score_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*])
-            }
-        }
-    }
-
-    /// `score_keys` for a union that is a member of a keyed union: its best member's.
-    pub(super) fn union_score_keys(&self, item: &Item, u: &Union) -> TokenStream {
-        if !self.scored.contains(&TypeRef { module: self.module.name.clone(), name: item.name.clone() }) {
-            return quote! {};
-        }
-        let vtys: Vec<TokenStream> = u.variants.iter().map(|v| self.member_ty(&item.name, &v.ty)).collect();
-        quote! {
-            fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
-                [#( <#vtys as __p::Shape>::score_keys(o) ),*].into_iter().flatten().max()
-            }
-        }
-    }
-
+impl<'a> Ctx<'a> {
     /// The builder, `Keyed` impl and `Deserialize` of a keyed union.
-    pub(super) fn keyed_impl(&self, item: &Item, u: &Union, no_match: &str) -> TokenStream {
+    pub(super) fn keyed_impl(&self, item: &Item, u: &Union, keyed: &KeyedUnion, no_match: &str) -> TokenStream {
         let name = format_ident!("{}", item.name);
         let builder = builder_ident(&item.name);
-        let me = TypeRef { module: self.module.name.clone(), name: item.name.clone() };
+        let me = self.here(&item.name);
         let vnames: Vec<_> = u.variants.iter().map(|v| format_ident!("{}", v.name)).collect();
-        let members: Vec<Member> = u.variants.iter().map(|v| member(self.space, &v.ty, 0).expect("eligible union")).collect();
-        let vbuilders: Vec<TokenStream> = members
-            .iter()
-            .map(|m| match m {
-                Member::Struct(i, _) | Member::Tagged(i) | Member::Keyed(i, _) => {
-                    self.type_path(&TypeRef { module: self.module_of(i), name: i.name.clone() }, true)
-                }
-            })
-            .collect();
+        let members = &keyed.members;
+        let vbuilders: Vec<TokenStream> = members.iter().map(|m| self.type_path(&m.item, true)).collect();
         let inner_tys: Vec<TokenStream> = u.variants.iter().map(|v| self.rust_ty(&v.ty)).collect();
         let finishes = self.member_finishes(item, u);
-        let deciding = deciding_keys(self.space, u, 0).into_iter().map(|(key, i)| {
+        let deciding = keyed.deciding.iter().map(|(key, i)| {
+            let i = *i;
             let v = &vnames[i];
-            let make = match &members[i] {
-                Member::Keyed(..) => {
+            let make = match members[i].kind {
+                MemberKind::Keyed => {
                     let t = &inner_tys[i];
                     quote! { <#t as __p::Keyed>::builder_for_key(key)? }
                 }
@@ -415,60 +64,8 @@ impl Ctx<'_> {
             };
             quote! { #key => Some(#builder::#v(#make)), }
         });
-        let guesses: Vec<TokenStream> = guessing_keys(self.space, u)
-            .into_iter()
-            .map(|(key, i)| {
-                let (v, b) = (&vnames[i], &vbuilders[i]);
-                quote! { #key => Some((#i, #builder::#v(#b::default()))), }
-            })
-            .collect();
-        // A guessed member was read without its values being ranked: its closed enums must
-        // hold no value another member claims, as the ranking of the whole object requires.
-        let claimed = claimed_elsewhere(self.space, u);
-        let mut guessed: Vec<usize> = guessing_keys(self.space, u).into_iter().map(|(_, i)| i).collect();
-        guessed.dedup();
-        let settled_arms: Vec<TokenStream> = guessed
-            .iter()
-            .filter_map(|&i| {
-                let Member::Struct(owner, s) = &members[i] else { return None };
-                let conds: Vec<TokenStream> = claimed[i]
-                    .iter()
-                    .filter_map(|(key, values)| {
-                        let f = s.fields.iter().find(|f| f.name == *key)?;
-                        let ident = format_ident!("{}", field_rust_name(self.config, &owner.name, &f.name));
-                        Some(if f.optional {
-                            quote! { v.#ident.as_ref().is_none_or(|e| ![#(#values),*].contains(&e.as_str())) }
-                        } else {
-                            quote! { ![#(#values),*].contains(&v.#ident.as_str()) }
-                        })
-                    })
-                    .collect();
-                let v = &vnames[i];
-                (!conds.is_empty()).then(|| quote! { Self::#v(v) => #(#conds)&&*, })
-            })
-            .collect();
-        let settled = (!settled_arms.is_empty()).then(|| {
-            quote! {
-                fn settled(&self) -> bool {
-                    match self {
-                        #(#settled_arms)*
-                        _ => true,
-                    }
-                }
-            }
-        });
-        let guess_for_key = (!guesses.is_empty()).then(|| {
-            quote! {
-                fn guess_for_key(key: &str) -> Option<(usize, #builder)> {
-                    match key {
-                        #(#guesses)*
-                        _ => None,
-                    }
-                }
-                #settled
-            }
-        });
-        let guards = member_guards(self.space, u);
+        let guess_for_key = self.guess_for_key(&builder, keyed, &vnames, &vbuilders);
+        let guards: Vec<Option<TokenStream>> = keyed.guards.iter().map(member_guard).collect();
         let scores = u.variants.iter().enumerate().map(|(i, v)| {
             let t = self.member_ty(&item.name, &v.ty);
             match &guards[i] {
@@ -480,19 +77,19 @@ impl Ctx<'_> {
             let v = &vnames[i];
             let t = &inner_tys[i];
             let b = &vbuilders[i];
-            let wrap = if self.contains_by_value(&u.variants[i].ty, &me, &mut BTreeSet::new()) {
+            let wrap = if self.recursive(&me, &u.variants[i].ty) {
                 quote! { |m| #name::#v(Box::new(m)) }
             } else {
                 quote! { #name::#v }
             };
-            let read = match m {
-                Member::Struct(..) => quote! { Some(o.feed::<_, E>(#b::default()).map(#wrap)) },
-                Member::Tagged(_) => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed::<_, E>(b).map(#wrap)) },
-                Member::Keyed(..) => quote! { Some(<#t as __p::Keyed>::read::<E>(o).map(#wrap)) },
+            let read = match m.kind {
+                MemberKind::Struct => quote! { Some(o.feed::<_, E>(#b::default()).map(#wrap)) },
+                MemberKind::Tagged => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed::<_, E>(b).map(#wrap)) },
+                MemberKind::Keyed => quote! { Some(<#t as __p::Keyed>::read::<E>(o).map(#wrap)) },
             };
             quote! { #i => #read, }
         });
-        let named = named_by_members(self.space, u);
+        let named = &keyed.named;
         let closest = (!named.is_empty()).then(|| {
             let entries = named.iter().map(|(i, keys)| quote! { (#i, &[#(#keys),*]) });
             quote! {
@@ -561,12 +158,63 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn module_of(&self, item: &Item) -> String {
-        self.space
-            .modules
+    /// With a catch-all member: `guess_for_key`, which picks a struct member at a key that names
+    /// it alone, and `settled`, which says whether the guess holds once the member is read.
+    fn guess_for_key(&self, builder: &proc_macro2::Ident, keyed: &KeyedUnion, vnames: &[proc_macro2::Ident], vbuilders: &[TokenStream]) -> Option<TokenStream> {
+        let members = &keyed.members;
+        let guesses: Vec<TokenStream> = keyed
+            .guessing
             .iter()
-            .find(|m| m.items.iter().any(|i| std::ptr::eq(i, item)))
-            .map(|m| m.name.clone())
-            .unwrap_or_else(|| self.module.name.clone())
+            .map(|(key, i)| {
+                let (v, b) = (&vnames[*i], &vbuilders[*i]);
+                quote! { #key => Some((#i, #builder::#v(#b::default()))), }
+            })
+            .collect();
+        // A guessed member was read without its values being ranked: its closed enums must
+        // hold no value another member claims, as the ranking of the whole object requires.
+        let mut guessed: Vec<usize> = keyed.guessing.iter().map(|(_, i)| *i).collect();
+        guessed.dedup();
+        let settled_arms: Vec<TokenStream> = guessed
+            .iter()
+            .filter_map(|&i| {
+                let owner = &members[i].item;
+                let Some(ItemKind::Struct(s)) = (members[i].kind == MemberKind::Struct).then(|| self.space.item(owner).map(|o| &o.kind)).flatten() else { return None };
+                let conds: Vec<TokenStream> = keyed.claimed[i]
+                    .iter()
+                    .filter_map(|(key, values)| {
+                        let f = s.fields.iter().find(|f| f.name == *key)?;
+                        let ident = format_ident!("{}", field_rust_name(self.config, &owner.name, &f.name));
+                        Some(if f.optional {
+                            quote! { v.#ident.as_ref().is_none_or(|e| ![#(#values),*].contains(&e.as_str())) }
+                        } else {
+                            quote! { ![#(#values),*].contains(&v.#ident.as_str()) }
+                        })
+                    })
+                    .collect();
+                let v = &vnames[i];
+                (!conds.is_empty()).then(|| quote! { Self::#v(v) => #(#conds)&&*, })
+            })
+            .collect();
+        let settled = (!settled_arms.is_empty()).then(|| {
+            quote! {
+                fn settled(&self) -> bool {
+                    match self {
+                        #(#settled_arms)*
+                        _ => true,
+                    }
+                }
+            }
+        });
+        (!guesses.is_empty()).then(|| {
+            quote! {
+                fn guess_for_key(key: &str) -> Option<(usize, #builder)> {
+                    match key {
+                        #(#guesses)*
+                        _ => None,
+                    }
+                }
+                #settled
+            }
+        })
     }
 }

@@ -2,12 +2,17 @@
 
 mod accessors;
 mod convert;
+mod ctx;
 mod docs;
+mod enums;
 mod items;
 mod keyed;
-mod share;
-mod validate;
 mod manifest;
+mod prose;
+mod structs;
+mod tables;
+mod unions;
+mod validate;
 
 
 use std::collections::HashMap;

@@ -6,9 +6,11 @@ use std::collections::BTreeSet;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::items::{lit_tokens, Ctx};
+use super::ctx::{lit_tokens, Ctx};
+use super::keyed::{member_guard, rank_literal};
 use crate::ir::*;
-use crate::parse::Doc;
+use crate::resolve::layout::DEPTH;
+use crate::parse::{Constraint, Doc};
 
 impl<'a> Ctx<'a> {
     /// Calls to the configured hand-written rules for a type.
@@ -63,7 +65,7 @@ impl<'a> Ctx<'a> {
         for (i, f) in s.fields.iter().enumerate() {
             let wire = &f.name;
             let at = slot(i);
-            if f.lenient && !f.never {
+            if f.lenient.is_some() && !f.never {
                 // The reader takes the value without it; validation still reports it.
                 missing.push(quote! { if #at.is_none() { cx.begin_readable(); cx.missing(#wire, #name_str); cx.end_readable(); } });
             } else if !f.optional && !f.never {
@@ -205,7 +207,7 @@ impl<'a> Ctx<'a> {
                 }
             }
             Dispatch::Kind => self.validate_kind(item, u, &vtys),
-            Dispatch::Shape if super::keyed::eligible(self.space, u) => {
+            Dispatch::Shape if self.keyed(item).is_some() => {
                 keyed = self.keyed_check(item, u);
                 quote! { __v::keyed::<Self>(v, cx); }
             }
@@ -269,15 +271,14 @@ impl<'a> Ctx<'a> {
     /// How validation picks the member of a union decided by keys: as the reader does
     /// (`__p::Keyed`), with the key ranking over bit sets of the keys present.
     fn keyed_check(&self, item: &Item, u: &Union) -> TokenStream {
-        use super::keyed::{deciding_keys, member, member_guards, rank_literal, Member, DEPTH};
+        let keyed = self.keyed(item).expect("validated as keyed only when read so");
         let name = self.ident(&item.name);
         let name_str = &item.name;
         let n = u.variants.len();
-        let deciding = deciding_keys(self.space, u, 0).into_iter().map(|(key, i)| quote! { #key => Some(#i), });
-        let members: Vec<Member> = u.variants.iter().map(|v| member(self.space, &v.ty, 0).expect("eligible union")).collect();
-        let validates = members.iter().enumerate().map(|(i, m)| {
-            let call = match m {
-                Member::Keyed(..) => {
+        let deciding = keyed.deciding.iter().map(|(key, i)| quote! { #key => Some(#i), });
+        let validates = keyed.members.iter().enumerate().map(|(i, m)| {
+            let call = match m.kind {
+                MemberKind::Keyed => {
                     let t = self.rust_ty(&u.variants[i].ty);
                     quote! { __v::keyed_member::<#t>(by, v, cx) }
                 }
@@ -293,76 +294,19 @@ impl<'a> Ctx<'a> {
 
         // The structs each member ranks by, as `Shape::score_keys` finds them: a union
         // member by its best struct; a boxed member, which has no key score, by none.
-        let me = TypeRef { module: self.module.name.clone(), name: item.name.clone() };
+        let me = self.here(&item.name);
         let mut leaves: Vec<Vec<&Struct>> = Vec::new();
         for v in &u.variants {
             let mut out = Vec::new();
-            if !self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+            if !self.recursive(&me, &v.ty) {
                 self.rank_leaves(&v.ty, 0, DEPTH, &mut out);
             }
             leaves.push(out);
         }
         // Members ruled out by a closed enum's value or, for a catch-all, by another member's
         // key: the reader's conditions, checked first.
-        let guards = member_guards(self.space, u);
-        let guard = |i: usize, score: TokenStream| match &guards[i] {
-            Some(g) => quote! { if #g { #score } else { None } },
-            None => score,
-        };
-        let live = |s: &'_ Struct| s.fields.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
-        let keys: BTreeSet<String> = leaves.iter().flatten().flat_map(|s| live(s)).collect();
-        let keys: Vec<String> = keys.into_iter().collect();
-        let scores = if keys.len() <= 128 {
-            let bit = |k: &str| 1u128 << keys.iter().position(|x| x == k).expect("collected above");
-            let set = |ks: &mut dyn Iterator<Item = &Field>| {
-                let b = ks.fold(0u128, |b, f| b | bit(&f.name));
-                bits(b)
-            };
-            let arms = keys.iter().enumerate().map(|(i, k)| {
-                let b = bits(1u128 << i);
-                quote! { #k => #b, }
-            });
-            let per_member = leaves.iter().enumerate().map(|(i, ls)| {
-                let each = ls.iter().map(|s| {
-                    let required = set(&mut s.fields.iter().filter(|f| !f.never && !f.optional));
-                    let known = set(&mut s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()));
-                    let lits = s.fields.iter().filter_map(|f| {
-                        let l = rank_literal(f)?;
-                        let (wire, must) = (&f.name, !f.optional);
-                        let b = bits(bit(wire));
-                        Some(quote! { (#wire, #b, #must, #l) })
-                    });
-                    quote! { __v::rank_by_bits(o, present, #required, #known, &[#(#lits),*]) }
-                });
-                guard(i, one_or_best(each.collect()))
-            });
-            quote! {
-                let mut present: u128 = 0;
-                for k in o.keys() {
-                    present |= match k.as_str() {
-                        #(#arms)*
-                        _ => 0,
-                    };
-                }
-                #( out[#idx] = #per_member; )*
-            }
-        } else {
-            // Too many keys for one bit set: look each up.
-            let per_member = leaves.iter().enumerate().map(|(i, ls)| {
-                let each = ls.iter().map(|s| {
-                    let required = s.fields.iter().filter(|f| !f.never && !f.optional).map(|f| &f.name);
-                    let known = s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()).map(|f| &f.name);
-                    let lits = s.fields.iter().filter_map(|f| {
-                        let l = rank_literal(f)?;
-                        let (wire, must) = (&f.name, !f.optional);
-                        Some(quote! { (#wire, #must, #l) })
-                    });
-                    quote! { __v::rank_by_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*]) }
-                });
-                guard(i, one_or_best(each.collect()))
-            });
-            quote! { #( out[#idx] = #per_member; )* }
-        };
+        let guards: Vec<Option<TokenStream>> = keyed.guards.iter().map(member_guard).collect();
+        let scores = rank_members(&leaves, &guards);
         let expected = u.variants.iter().map(|v| self.shape_hint(&v.ty, &v.name)).collect::<Vec<_>>().join("; ");
         let no_match = format!("matches no member of {name_str}; expected {expected}");
         quote! {
@@ -406,12 +350,77 @@ impl<'a> Ctx<'a> {
         } else if let Some((owner, inner)) = self.space.union_of(ty) {
             let me = TypeRef { module: self.module_of(owner), name: owner.name.clone() };
             for v in &inner.variants {
-                if !self.contains_by_value(&v.ty, &me, &mut BTreeSet::new()) {
+                if !self.recursive(&me, &v.ty) {
                     self.rank_leaves(&v.ty, depth + 1, limit, out);
                 }
             }
         }
     }
+}
+
+/// The body of `KeyedCheck::rank`: each member's key score over `o`, by the structs it ranks by
+/// (`leaves`), under its guard; with bit sets of the keys present when there are at most 128.
+fn rank_members(leaves: &[Vec<&Struct>], guards: &[Option<TokenStream>]) -> TokenStream {
+    let idx: Vec<usize> = (0..leaves.len()).collect();
+    let guard = |i: usize, score: TokenStream| match &guards[i] {
+        Some(g) => quote! { if #g { #score } else { None } },
+        None => score,
+    };
+    let live = |s: &'_ Struct| s.fields.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+    let keys: BTreeSet<String> = leaves.iter().flatten().flat_map(|s| live(s)).collect();
+    let keys: Vec<String> = keys.into_iter().collect();
+    let scores = if keys.len() <= 128 {
+        let bit = |k: &str| 1u128 << keys.iter().position(|x| x == k).expect("collected above");
+        let set = |ks: &mut dyn Iterator<Item = &Field>| {
+            let b = ks.fold(0u128, |b, f| b | bit(&f.name));
+            bits(b)
+        };
+        let arms = keys.iter().enumerate().map(|(i, k)| {
+            let b = bits(1u128 << i);
+            quote! { #k => #b, }
+        });
+        let per_member = leaves.iter().enumerate().map(|(i, ls)| {
+            let each = ls.iter().map(|s| {
+                let required = set(&mut s.fields.iter().filter(|f| !f.never && !f.optional));
+                let known = set(&mut s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()));
+                let lits = s.fields.iter().filter_map(|f| {
+                    let l = rank_literal(f)?;
+                    let (wire, must) = (&f.name, !f.optional);
+                    let b = bits(bit(wire));
+                    Some(quote! { (#wire, #b, #must, #l) })
+                });
+                quote! { __v::rank_by_bits(o, present, #required, #known, &[#(#lits),*]) }
+            });
+            guard(i, one_or_best(each.collect()))
+        });
+        quote! {
+            let mut present: u128 = 0;
+            for k in o.keys() {
+                present |= match k.as_str() {
+                    #(#arms)*
+                    _ => 0,
+                };
+            }
+            #( out[#idx] = #per_member; )*
+        }
+    } else {
+        // Too many keys for one bit set: look each up.
+        let per_member = leaves.iter().enumerate().map(|(i, ls)| {
+            let each = ls.iter().map(|s| {
+                let required = s.fields.iter().filter(|f| !f.never && !f.optional).map(|f| &f.name);
+                let known = s.fields.iter().filter(|f| !f.never && rank_literal(f).is_none()).map(|f| &f.name);
+                let lits = s.fields.iter().filter_map(|f| {
+                    let l = rank_literal(f)?;
+                    let (wire, must) = (&f.name, !f.optional);
+                    Some(quote! { (#wire, #must, #l) })
+                });
+                quote! { __v::rank_by_keys(o, &[#(#required),*], &[#(#known),*], &[#(#lits),*]) }
+            });
+            guard(i, one_or_best(each.collect()))
+        });
+        quote! { #( out[#idx] = #per_member; )* }
+    };
+    scores
 }
 
 /// A bit set as a hex literal.
@@ -431,26 +440,17 @@ fn one_or_best(each: Vec<TokenStream>) -> TokenStream {
 /// `@minimum`, `@maximum`, `@maxItems` and `@format` on a field.
 fn constraint_checks(doc: &Doc) -> Vec<TokenStream> {
     let mut out = Vec::new();
-    for (tag, value) in &doc.tags {
-        let value = value.trim();
-        match tag.as_str() {
-            "minimum" => {
-                if let Ok(m) = value.parse::<f64>() {
-                    out.push(quote! { cx.minimum(x, #m); });
-                }
+    for c in doc.constraints() {
+        match c {
+            Constraint::Minimum(m) => out.push(quote! { cx.minimum(x, #m); }),
+            Constraint::Maximum(m) => out.push(quote! { cx.maximum(x, #m); }),
+            Constraint::MaxItems(m) => out.push(quote! { cx.max_items(x, #m); }),
+            Constraint::Format(f) => {
+                let name = f.name();
+                out.push(quote! { cx.format(x, #name); });
             }
-            "maximum" => {
-                if let Ok(m) = value.parse::<f64>() {
-                    out.push(quote! { cx.maximum(x, #m); });
-                }
-            }
-            "maxItems" => {
-                if let Ok(m) = value.parse::<usize>() {
-                    out.push(quote! { cx.max_items(x, #m); });
-                }
-            }
-            "format" => out.push(quote! { cx.format(x, #value); }),
-            _ => {}
+            // Validation does not check `@minItems` (no schema field uses it).
+            Constraint::MinItems(_) => {}
         }
     }
     out

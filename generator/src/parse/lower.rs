@@ -5,7 +5,8 @@ use swc_common::{sync::Lrc, BytePos, FileName, SourceMap, Span, Spanned};
 use swc_ecma_ast as ast;
 use swc_ecma_parser::{lexer::Lexer, Parser, StringInput, Syntax, TsSyntax};
 
-use super::*;
+use super::jsdoc::Doc;
+use super::syntax::*;
 use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 
 struct Ctx {

@@ -12,24 +12,14 @@ pub const EXTRA_FIELD: &str = "extra";
 /// The variant that keeps unknown tags on tagged unions.
 pub const UNKNOWN_VARIANT: &str = "Unknown";
 
-/// The `@format`s validation knows.
-pub const FORMATS: &[&str] = &["uri", "uri-template", "byte"];
-
 /// JSDoc constraints must be ones validation can apply.
 pub fn constraints(space: &TypeSpace, diags: &mut Diagnostics) {
     for m in &space.modules {
         for item in &m.items {
             let ItemKind::Struct(s) = &item.kind else { continue };
             for f in &s.fields {
-                for (tag, value) in &f.doc.tags {
-                    let value = value.trim();
-                    let problem = match tag.as_str() {
-                        "minimum" | "maximum" if value.parse::<f64>().is_err() => Some(format!("`@{tag} {value}` is not a number")),
-                        "maxItems" if value.parse::<usize>().is_err() => Some(format!("`@maxItems {value}` is not a count")),
-                        "format" if !FORMATS.contains(&value) => Some(format!("`@format {value}` is not supported (known: {})", FORMATS.join(", "))),
-                        _ => None,
-                    };
-                    if let Some(p) = problem {
+                for tag in &f.doc.tags {
+                    if let Some(Err(p)) = &tag.rule {
                         diags.push(Diagnostic::new(&f.location, format!("field `{}` of `{}`: {p}", f.name, item.name)));
                     }
                 }
@@ -60,7 +50,7 @@ pub fn configured_checks(space: &TypeSpace, config: &Config, diags: &mut Diagnos
         }
     }
     for l in &config.lenient_fields {
-        let found = space.modules.iter().any(|md| md.items.iter().any(|i| i.name == l.type_name && matches!(&i.kind, ItemKind::Struct(s) if s.fields.iter().any(|f| f.name == l.field && f.lenient))));
+        let found = space.modules.iter().any(|md| md.items.iter().any(|i| i.name == l.type_name && matches!(&i.kind, ItemKind::Struct(s) if s.fields.iter().any(|f| f.name == l.field && f.lenient.is_some()))));
         if !found {
             diags.push(Diagnostic::new(&at, format!("lenient_field `{}.{}`: no module declares that type with that required field", l.type_name, l.field)));
         }

@@ -3,9 +3,12 @@
 //! `lower` turns each module's declarations into items (flattening `extends`,
 //! `Omit`, intersections, `typeof` and indexed access, and naming inline types);
 //! `unions` then decides how every union is read; `methods` builds the method
-//! registry.
+//! registry; `checks` rejects what Rust or the config cannot take; `layout` last
+//! decides what the emitters need the whole type space for (keyed unions, boxing,
+//! sharing between modules).
 
 pub mod checks;
+pub mod layout;
 mod lower;
 mod methods;
 mod unions;
@@ -36,5 +39,8 @@ pub fn resolve(files: &[File], config: &Config) -> Result<TypeSpace, Diagnostics
     checks::prelude_names(&space, config, &mut diags);
     checks::constraints(&space, &mut diags);
     checks::configured_checks(&space, config, &mut diags);
+    if diags.is_empty() {
+        space.layout = layout::decide(&space, config);
+    }
     diags.into_result(space)
 }

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{Difference, Kind};
+use super::difference::{Difference, Kind};
 
 pub const PATH: &str = "schema/verify-allowlist.toml";
 

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use serde_json::{Number, Value};
 
 use super::node::{escape, Additional, Array, Document, Node, Object, Ref, Scalar, ScalarKind};
-use super::{Difference, Kind};
+use super::difference::{Difference, Kind};
 
 /// What one comparison of a definition found.
 #[derive(Debug, Default)]

@@ -9,7 +9,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::ir::{Field, ItemKind, Module, Struct, Ty, TypeRef};
-use crate::parse::Literal;
+use crate::parse::{Constraint, Literal};
 
 /// Where a reference to a type of another module points: `<module>.schema.json#/$defs/<name>`.
 pub const FOREIGN_REF_SUFFIX: &str = ".schema.json#/$defs/";
@@ -44,7 +44,7 @@ fn struct_schema(module: &str, s: &Struct) -> Value {
     for f in &s.fields {
         properties.insert(f.name.clone(), field_schema(module, f));
         // A lenient field is required by the schema, only read as optional.
-        if (!f.optional || f.lenient) && !f.never {
+        if (!f.optional || f.lenient.is_some()) && !f.never {
             required.push(f.name.clone());
         }
     }
@@ -76,13 +76,22 @@ fn field_schema(module: &str, f: &Field) -> Value {
         map.insert("type".into(), json!(ty));
         map.insert("const".into(), value);
     }
-    for (tag, keyword) in [("minimum", "minimum"), ("maximum", "maximum"), ("minItems", "minItems"), ("maxItems", "maxItems")] {
-        if let Some(n) = f.doc.tag(tag).and_then(|v| v.trim().parse::<serde_json::Number>().ok()) {
+    for tag in &f.doc.tags {
+        let keyword = match tag.constraint() {
+            Some(Constraint::Minimum(_)) => "minimum",
+            Some(Constraint::Maximum(_)) => "maximum",
+            Some(Constraint::MinItems(_)) => "minItems",
+            Some(Constraint::MaxItems(_)) => "maxItems",
+            Some(Constraint::Format(format)) => {
+                map.insert("format".into(), json!(format.name()));
+                continue;
+            }
+            None => continue,
+        };
+        // As written: `0` stays an integer, as in the published JSON Schema.
+        if let Ok(n) = tag.value.trim().parse::<serde_json::Number>() {
             map.insert(keyword.into(), Value::Number(n));
         }
-    }
-    if let Some(format) = f.doc.tag("format") {
-        map.insert("format".into(), json!(format.trim()));
     }
     schema
 }

@@ -53,6 +53,8 @@ pub mod intersection_alias;
 pub mod intersection_error_field;
 #[path = "../../goldens/keyed_literal_sets/expected.rs"]
 pub mod keyed_literal_sets;
+#[path = "../../goldens/lenient_same_field_name/expected.rs"]
+pub mod lenient_same_field_name;
 #[path = "../../goldens/literal_unions/expected.rs"]
 pub mod literal_unions;
 #[path = "../../goldens/nested_unions/expected.rs"]

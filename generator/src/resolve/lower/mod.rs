@@ -1,90 +1,15 @@
 //! One module's declarations -> items.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod state;
 
-use heck::ToUpperCamelCase;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::{Config, ModuleConfig, UntaggedNumber, CONFIG_PATH};
 use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 use crate::ir::*;
-use crate::parse::{ConstValue, Decl, DeclKind, Doc, File, Keyword, Literal, Member, ObjectType, TypeExpr, TypeKind};
+use crate::parse::{ConstValue, Decl, DeclKind, Doc, File, Keyword, Literal, Member, ObjectType, TagKind, TypeExpr, TypeKind};
 
-/// An object type with its members flattened: what an interface, an
-/// intersection or an `Omit<...>` amounts to.
-#[derive(Debug, Clone, Default)]
-struct Shape {
-    fields: Vec<Field>,
-    index: Option<Ty>,
-    alternatives: Vec<Vec<String>>,
-}
-
-impl Shape {
-    /// Adds or replaces a field; a replaced field keeps its position.
-    fn put(&mut self, f: Field) {
-        match self.fields.iter_mut().find(|g| g.name == f.name) {
-            Some(g) => *g = f,
-            None => self.fields.push(f),
-        }
-    }
-
-    fn merge(&mut self, other: Shape) {
-        for f in other.fields {
-            // An intersection refines: a literal or a concrete type wins over the general one.
-            match self.fields.iter_mut().find(|g| g.name == f.name) {
-                Some(g) => {
-                    let optional = g.optional && f.optional;
-                    *g = Field { optional, ..f };
-                }
-                None => self.fields.push(f),
-            }
-        }
-        if other.index.is_some() {
-            self.index = other.index;
-        }
-        self.alternatives.extend(other.alternatives);
-    }
-}
-
-/// How to name an inline type found at this spot.
-#[derive(Clone)]
-struct Naming {
-    parent: String,
-    path: String,
-    name: String,
-}
-
-impl Naming {
-    fn root(name: &str) -> Naming {
-        Naming { parent: name.to_string(), path: String::new(), name: name.to_string() }
-    }
-
-    fn field(&self, field: &str) -> Naming {
-        let path = if self.path.is_empty() { field.to_string() } else { format!("{}.{field}", self.path) };
-        Naming { parent: self.parent.clone(), path, name: format!("{}{}", self.name, field.to_upper_camel_case()) }
-    }
-
-    fn suffix(&self, path_suffix: &str, name_suffix: &str) -> Naming {
-        Naming { parent: self.parent.clone(), path: format!("{}{path_suffix}", self.path), name: format!("{}{name_suffix}", self.name) }
-    }
-}
-
-struct Lowerer<'a> {
-    file: &'a File,
-    module: &'a ModuleConfig,
-    config: &'a Config,
-    prior: &'a TypeSpace,
-    diags: &'a mut Diagnostics,
-    decls: BTreeMap<&'a str, &'a Decl>,
-    imports: BTreeMap<String, TypeRef>,
-    shapes: BTreeMap<String, Option<Shape>>,
-    in_progress: BTreeSet<String>,
-    taken: BTreeSet<String>,
-    /// Names already reported as unusable (unbound imports); later uses stay quiet.
-    unresolved: BTreeSet<String>,
-    /// Inline items found while lowering each declaration, emitted right after it.
-    inline: Vec<Vec<Item>>,
-    inline_of: BTreeMap<String, Vec<Item>>,
-}
+use state::*;
 
 pub fn lower_module(file: &File, module: &ModuleConfig, config: &Config, prior: &TypeSpace, diags: &mut Diagnostics) -> Module {
     let mut lw = Lowerer {
@@ -140,45 +65,6 @@ pub fn lower_module(file: &File, module: &ModuleConfig, config: &Config, prior: 
 }
 
 impl<'a> Lowerer<'a> {
-    fn err(&mut self, at: &Location, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::new(at, msg));
-    }
-
-    fn index(&mut self) {
-        let file: &'a File = self.file;
-        for d in &file.decls {
-            if self.decls.insert(d.name.as_str(), d).is_some() {
-                self.diags.push(Diagnostic::new(&d.location, format!("`{}` is declared twice (declaration merging is not supported)", d.name)));
-            }
-            if RESERVED.contains(&d.name.as_str()) {
-                self.diags.push(Diagnostic::new(&d.location, format!("a type named `{}` would shadow the Rust type the generated code uses under that name", d.name)));
-            } else if d.name.starts_with("__") {
-                self.diags.push(Diagnostic::new(&d.location, format!("`{}`: names starting with `__` are reserved for the generated code's helpers", d.name)));
-            } else if syn::parse_str::<syn::Ident>(&d.name).is_err() {
-                self.diags.push(Diagnostic::new(&d.location, format!("`{}` is not a name Rust can use for a type (a keyword, or not an identifier)", d.name)));
-            }
-            self.taken.insert(d.name.clone());
-        }
-        for imp in &file.imports {
-            self.taken.insert(imp.local.clone());
-            let Some(target) = self.module.imports.get(&imp.module) else {
-                self.unresolved.insert(imp.local.clone());
-                self.diags.push(
-                    Diagnostic::new(&imp.location, format!("import from `{}` is not bound to a generated module", imp.module))
-                        .with_hint(format!("add `\"{}\" = \"<module>\"` under [module.imports] for `{}` in {CONFIG_PATH}", imp.module, self.module.name)),
-                );
-                continue;
-            };
-            let r = TypeRef { module: target.clone(), name: imp.imported.clone() };
-            if self.prior.item(&r).is_none() {
-                self.diags.push(Diagnostic::new(&imp.location, format!("`{}` is not a type of module `{target}` (modules must be generated before the modules that import them)", imp.imported)));
-                self.unresolved.insert(imp.local.clone());
-                continue;
-            }
-            self.imports.insert(imp.local.clone(), r);
-        }
-    }
-
     fn lower_decl(&mut self, decl: &'a Decl) -> Option<ItemKind> {
         let naming = Naming::root(&decl.name);
         match &decl.kind {
@@ -230,33 +116,6 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Whether following plain alias-to-name steps from `target` comes back to `name`.
-    fn alias_cycle(&self, name: &str, target: &TypeExpr) -> bool {
-        let mut seen = BTreeSet::new();
-        let mut t = target;
-        loop {
-            // Arrays and records do not break a cycle of aliases: `type A = A[]` has no Rust spelling.
-            t = match &t.kind {
-                TypeKind::Array(inner) => inner,
-                TypeKind::Ref { name: n, args } if (n == "Array" && args.len() == 1) || (n == "Record" && args.len() == 2) => &args[args.len() - 1],
-                _ => t,
-            };
-            let TypeKind::Ref { name: next, args } = &t.kind else { return false };
-            if !args.is_empty() {
-                return false;
-            }
-            if next == name {
-                return true;
-            }
-            if !seen.insert(next.clone()) {
-                return false;
-            }
-            match self.decls.get(next.as_str()).map(|d| &d.kind) {
-                Some(DeclKind::Alias(inner)) => t = inner,
-                _ => return false,
-            }
-        }
-    }
 
     fn to_struct(&mut self, name: &str, shape: Shape) -> Struct {
         let mut fields = shape.fields;
@@ -268,7 +127,7 @@ impl<'a> Lowerer<'a> {
                         f.literal = Some(Literal::Str(fl.value.clone()));
                         f.ty = Ty::String;
                         f.optional = false;
-                        f.lenient = false;
+                        f.lenient = None;
                     }
                     None => {
                         let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
@@ -282,7 +141,7 @@ impl<'a> Lowerer<'a> {
                 None => {
                     let location = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
                     let doc = Doc::default();
-                    fields.push(Field { name: nf.field.clone(), ty: Ty::Value, optional: true, lenient: false, literal: None, never: true, doc, location });
+                    fields.push(Field { name: nf.field.clone(), ty: Ty::Value, optional: true, lenient: None, literal: None, never: true, doc, location });
                 }
                 Some(_) => {
                     let at = self.decls.get(name).map(|d| d.location.clone()).unwrap_or_default();
@@ -402,7 +261,7 @@ impl<'a> Lowerer<'a> {
                     let mut shape = Shape::default();
                     for key in keys {
                         let ty = self.to_ty(&v, &naming.field(&key), false)?;
-                        shape.put(Field { name: key, ty, optional, lenient: false, literal: None, never: false, doc: Doc::default(), location: t.location.clone() });
+                        shape.put(Field { name: key, ty, optional, lenient: None, literal: None, never: false, doc: Doc::default(), location: t.location.clone() });
                     }
                     Some(shape)
                 }
@@ -479,8 +338,9 @@ impl<'a> Lowerer<'a> {
     fn field(&mut self, m: &Member, naming: &Naming) -> Option<Field> {
         let (ty_expr, undefined) = strip_undefined(&m.ty);
         let optional = m.optional || undefined;
-        let lenient = !optional && self.config.lenient_fields.iter().any(|l| l.type_name == naming.parent && l.field == m.name && naming.path.is_empty());
-        let optional = optional || lenient;
+        let entry = self.config.lenient_fields.iter().find(|l| l.type_name == naming.parent && l.field == m.name && naming.path.is_empty());
+        let lenient = entry.filter(|_| !optional).map(|l| Lenient { write: l.write.clone() });
+        let optional = optional || lenient.is_some();
         let base = Field { name: m.name.clone(), ty: Ty::Value, optional, lenient, literal: None, never: false, doc: m.doc.clone(), location: m.location.clone() };
         if matches!(ty_expr.kind, TypeKind::Keyword(Keyword::Never)) {
             return Some(Field { never: true, optional: true, ..base });
@@ -500,7 +360,7 @@ impl<'a> Lowerer<'a> {
         let configured = self.config.number_fields.iter().any(|n| {
             n.type_name == naming.parent && n.field == m.name && naming.path.is_empty() && (n.modules.is_empty() || n.modules.contains(module))
         });
-        let float = configured || m.doc.tag("TJS-type") == Some("number");
+        let float = configured || m.doc.tag(TagKind::JsonType) == Some("number");
         let ty = self.to_ty(&ty_expr, &naming.field(&m.name), float)?;
         Some(Field { ty, ..base })
     }
@@ -744,68 +604,5 @@ impl<'a> Lowerer<'a> {
             None => self.inline_of.entry(naming.parent.clone()).or_default().push(item),
         }
         Some(Ty::Named(TypeRef { module: self.module.name.clone(), name }))
-    }
-}
-
-/// Names the emitted code uses unqualified; a schema type may not take them.
-const RESERVED: &[&str] = &["Option", "Some", "None", "Ok", "Err", "String", "Vec", "Box", "BTreeMap", "Default", "serde", "serde_json"];
-
-enum Members {
-    One(Ty),
-    Nullable(Ty),
-    Strings { values: Vec<String>, open: bool },
-    Many(Vec<Variant>),
-}
-
-fn is_string_key(args: &[TypeExpr]) -> bool {
-    matches!(args.first().map(|a| &a.kind), Some(TypeKind::Keyword(Keyword::String)))
-}
-
-fn is_literal_kind(t: &TypeExpr) -> bool {
-    matches!(t.kind, TypeKind::Literal(_) | TypeKind::TypeOf(_) | TypeKind::Indexed { .. })
-}
-
-/// Alias targets that define an object of their own (and so become a struct named after the alias).
-fn is_struct_like(t: &TypeExpr) -> bool {
-    match &t.kind {
-        TypeKind::Intersection(_) => true,
-        TypeKind::Object(o) => !o.members.is_empty(),
-        TypeKind::Ref { name, args } => matches!(name.as_str(), "Omit" | "Partial") || (name == "Record" && !is_string_key(args)),
-        _ => false,
-    }
-}
-
-fn flatten_union<'t>(t: &'t TypeExpr, out: &mut Vec<&'t TypeExpr>) {
-    match &t.kind {
-        TypeKind::Union(ms) => ms.iter().for_each(|m| flatten_union(m, out)),
-        _ => out.push(t),
-    }
-}
-
-/// Removes `undefined` from a union; says whether it was there.
-fn strip_undefined(t: &TypeExpr) -> (TypeExpr, bool) {
-    let TypeKind::Union(ms) = &t.kind else { return (t.clone(), false) };
-    let kept: Vec<TypeExpr> = ms.iter().filter(|m| !matches!(m.kind, TypeKind::Keyword(Keyword::Undefined))).cloned().collect();
-    if kept.len() == ms.len() {
-        return (t.clone(), false);
-    }
-    let t = if kept.len() == 1 { kept.into_iter().next().unwrap() } else { TypeExpr { location: t.location.clone(), kind: TypeKind::Union(kept) } };
-    (t, true)
-}
-
-fn variant_name(ty: &Ty) -> String {
-    match ty {
-        Ty::String => "String".into(),
-        Ty::Integer => "Integer".into(),
-        Ty::Number => "Number".into(),
-        Ty::Boolean => "Boolean".into(),
-        Ty::Null => "Null".into(),
-        Ty::Value => "Value".into(),
-        Ty::Object => "Object".into(),
-        Ty::Named(r) => r.name.clone(),
-        Ty::Binding(b) => b.rsplit("::").next().unwrap_or(b).to_upper_camel_case(),
-        Ty::Array(inner) => format!("{}Array", variant_name(inner)),
-        Ty::Map(inner) => format!("{}Map", variant_name(inner)),
-        Ty::Nullable(inner) => format!("Nullable{}", variant_name(inner)),
     }
 }

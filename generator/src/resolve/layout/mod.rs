@@ -1,0 +1,76 @@
+//! The layout pass, last in resolve: decisions about the generated code that need the
+//! whole type space, made on the IR so that the emitters only write them out.
+//!
+//! - which unions are read by keys, and how ([`Layout::keyed`], from `keyed`);
+//! - which types need a key-only score ([`Layout::scored`]);
+//! - which types a module re-exports from the module it shares with ([`Layout::shared`], from `share`);
+//! - which members are boxed ([`recursive_member`], [`boxed_by_config`]) and every field's
+//!   Rust name ([`field_rust_name`]), answered on demand from the IR and the config.
+
+mod keyed;
+mod share;
+
+use std::collections::BTreeSet;
+
+use crate::config::Config;
+use crate::ir::*;
+
+pub use crate::resolve::checks::field_rust_name;
+pub use keyed::DEPTH;
+
+/// Decides the layout of a resolved type space.
+pub fn decide(space: &TypeSpace, config: &Config) -> Layout {
+    let mut layout = Layout { scored: keyed::scored_members(space), ..Layout::default() };
+    for m in &space.modules {
+        for item in &m.items {
+            if let ItemKind::Union(u) = &item.kind {
+                if keyed::eligible(space, u) {
+                    layout.keyed.insert(TypeRef { module: m.name.clone(), name: item.name.clone() }, keyed::keyed_union(space, u));
+                }
+            }
+        }
+    }
+    // Sharing compares what was decided above, so it comes last.
+    for m in &space.modules {
+        let home = config.modules.iter().find(|c| c.name == m.name).and_then(|c| c.share_with.as_deref()).and_then(|h| space.module(h));
+        if let Some(home) = home {
+            let shared = share::shared_items(&layout, config, m, home);
+            layout.shared.insert(m.name.clone(), shared);
+        }
+    }
+    layout
+}
+
+/// Whether a value of `ty` contains a `target` without a `Vec` or map in between: a member
+/// of `target` of that type must be boxed.
+pub fn contains_by_value(space: &TypeSpace, ty: &Ty, target: &TypeRef, seen: &mut BTreeSet<TypeRef>) -> bool {
+    match ty {
+        Ty::Named(r) => {
+            if r == target {
+                return true;
+            }
+            if !seen.insert(r.clone()) {
+                return false;
+            }
+            match space.item(r).map(|i| &i.kind) {
+                Some(ItemKind::Struct(s)) => s.fields.iter().any(|f| !f.never && f.literal.is_none() && contains_by_value(space, &f.ty, target, seen)),
+                Some(ItemKind::Union(u)) => u.variants.iter().any(|v| contains_by_value(space, &v.ty, target, seen)),
+                Some(ItemKind::Alias(t)) => contains_by_value(space, t, target, seen),
+                _ => false,
+            }
+        }
+        Ty::Nullable(inner) => contains_by_value(space, inner, target, seen),
+        _ => false,
+    }
+}
+
+/// Whether a field or variant of `owner` of type `ty` is boxed because it would otherwise contain `owner`.
+pub fn recursive_member(space: &TypeSpace, owner: &TypeRef, ty: &Ty) -> bool {
+    contains_by_value(space, ty, owner, &mut BTreeSet::new())
+}
+
+/// Whether a field of `owner` is boxed only because configuration stores its type boxed
+/// (`[[boxed]]`), not already for recursion.
+pub fn boxed_by_config(space: &TypeSpace, config: &Config, owner: &TypeRef, ty: &Ty) -> bool {
+    matches!(ty, Ty::Named(r) if config.is_boxed(&r.name)) && !recursive_member(space, owner, ty)
+}
