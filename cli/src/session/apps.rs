@@ -1,17 +1,13 @@
-//! MCP Apps (`--ext apps`): a tool's UI resource exists, and is read with the MCP Apps MIME type.
+//! MCP Apps (`--ext apps`): a tool's UI resource exists. (That a `ui://` resource is read with
+//! the MCP Apps MIME type is the validator's `apps.mime-type`: read contents carry their URI.)
 
 use std::collections::BTreeMap;
 
-use mcp_spec_types::validate::apps::MIME_TYPE;
 use mcp_spec_types::validate::Severity;
-use serde_json::Value;
 
-use super::rules::{APPS_UI_MIME, APPS_UI_MISSING, APPS_UI_RESOURCE};
+use super::rules::{APPS_UI_MISSING, APPS_UI_RESOURCE};
 use super::{resources, tools, Msg, Sink};
 use crate::check::{Diag, Outcome};
-
-/// The scheme of MCP Apps UI resources.
-const UI_SCHEME: &str = "ui://";
 
 #[derive(Default)]
 pub(crate) struct State;
@@ -22,23 +18,12 @@ impl State {
         if &*req.method != "resources/read" {
             return;
         }
-        let Some(uri) = req.param_str("uri") else { return };
-        let Some(result) = msg.result else {
-            // An error: if a tool names this URI as its UI, the resource it must have is missing.
-            let named_by = tools.tools.iter_in_order().find(|(_, t)| t.ui_uri.as_deref() == Some(uri));
-            if let Some((name, t)) = named_by {
-                let text = format!("reading `{uri}`, the UI resource of the tool `{name}` (line {}), failed", t.line);
-                sink.report(&APPS_UI_MISSING, msg.pointer("/error"), text);
-            }
-            return;
-        };
-        if !uri.starts_with(UI_SCHEME) {
-            return;
-        }
-        let contents = result.get("contents").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-        if !contents.iter().any(|c| c.get("mimeType").and_then(Value::as_str) == Some(MIME_TYPE)) {
-            let text = format!("the read of the UI resource `{uri}` returned no content with the MIME type `{MIME_TYPE}`");
-            sink.report(&APPS_UI_MIME, msg.pointer("/result/contents"), text);
+        let (Some(uri), None) = (req.param_str("uri"), msg.result) else { return };
+        // An error: if a tool names this URI as its UI, the resource it must have is missing.
+        let named_by = tools.tools.iter_in_order().find(|(_, t)| t.ui_uri.as_deref() == Some(uri));
+        if let Some((name, t)) = named_by {
+            let text = format!("reading `{uri}`, the UI resource of the tool `{name}` (line {}), failed", t.line);
+            sink.report(&APPS_UI_MISSING, msg.pointer("/error"), text);
         }
     }
 

@@ -100,10 +100,6 @@ pub static APPS_UI_MISSING: Rule = error(
     "session/apps/ui-resource-missing",
     "MCP Apps (SEP-1865), tool metadata: the resource MUST exist on the server; the `resources/read` of a tool's `_meta.ui.resourceUri` was answered with an error",
 );
-pub static APPS_UI_MIME: Rule = error(
-    "session/apps/ui-mime",
-    "MCP Apps (SEP-1865), UI resource content: `mimeType` MUST be `text/html;profile=mcp-app`; the read of a `ui://` resource returned none with it",
-);
 
 /// Every session rule, in the order cli/README.md lists them.
 pub static RULES: &[&Rule] = &[
@@ -127,5 +123,4 @@ pub static RULES: &[&Rule] = &[
     &CANCEL_INITIALIZE,
     &APPS_UI_RESOURCE,
     &APPS_UI_MISSING,
-    &APPS_UI_MIME,
 ];
