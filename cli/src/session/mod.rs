@@ -9,7 +9,8 @@
 //! Rules that need "never seen before" (an unlisted tool, an unknown cursor or progress token, a
 //! cancelled id never issued) only fire on a *whole* session: one whose first message is the
 //! client's `initialize`, or a stateless version's request (2026-07-28 has no `initialize`). A
-//! capture that starts mid-session cannot tell "never sent" from "sent before the capture".
+//! capture that starts mid-session cannot tell "never sent" from "sent before the capture". Nor
+//! do they fire once the table they look in has forgotten entries.
 
 mod apps;
 mod capabilities;
@@ -112,7 +113,31 @@ pub(crate) struct SentRequest {
     pub line: u64,
     /// The id as written, for the summary.
     pub id: Box<str>,
+    /// The few params the rules on the answer need ([`kept_params`]), not the whole request.
     pub params: Option<Value>,
+}
+
+/// The params keys a waiting request keeps: a request may be large (a sampling conversation),
+/// and up to [`SESSION_CAP`] of them wait per direction.
+const KEPT_PARAMS: [&str; 4] = ["name", "uri", "cursor", "task"];
+
+/// The `_meta` keys a waiting request keeps (progress, and 2026-07-28's per-request capabilities).
+const KEPT_META: [&str; 3] = ["progressToken", crate::check::PROTOCOL_META_KEY, "io.modelcontextprotocol/clientCapabilities"];
+
+fn kept_params(params: &Value) -> Value {
+    let mut kept = Map::new();
+    for k in KEPT_PARAMS {
+        if let Some(v) = params.get(k) {
+            kept.insert(k.to_string(), if k == "task" { Value::Bool(true) } else { v.clone() });
+        }
+    }
+    if let Some(meta) = params.get("_meta").and_then(Value::as_object) {
+        let meta: Map<String, Value> = KEPT_META.iter().filter_map(|k| Some((k.to_string(), meta.get(*k)?.clone()))).collect();
+        if !meta.is_empty() {
+            kept.insert("_meta".to_string(), Value::Object(meta));
+        }
+    }
+    Value::Object(kept)
 }
 
 impl SentRequest {
@@ -343,7 +368,7 @@ impl Session {
         let (Some(method), Some(id)) = (msg.method, msg.id) else { return };
         let Some(key) = IdKey::of(id) else { return };
         let d = msg.dir.unwrap_or(Dir::C2S);
-        let req = SentRequest { method: method.into(), line: msg.line, id: id.to_string().into(), params: msg.params.cloned() };
+        let req = SentRequest { method: method.into(), line: msg.line, id: id.to_string().into(), params: msg.params.map(kept_params) };
         self.issued[d.index()].insert(key.clone(), msg.line);
         self.requests[d.index()].insert(key, req);
     }
@@ -382,5 +407,52 @@ impl Session {
             end.outcomes = self.apps_state.finish(self.strict, &self.tools, &self.resources);
         }
         end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn capped_forgets_the_oldest_and_counts() {
+        let mut c: Capped<u32, ()> = Capped::new(3);
+        for i in 0..10 {
+            c.insert(i, ());
+        }
+        assert_eq!(c.len(), 3);
+        assert_eq!(c.evicted, 7);
+        assert!(c.contains(&9) && !c.contains(&6));
+        assert_eq!(c.iter_in_order().map(|(k, _)| *k).collect::<Vec<_>>(), vec![7, 8, 9]);
+        for i in 0..100_000 {
+            c.insert(i % 5, ());
+            c.remove(&(i % 5));
+        }
+        assert!(c.order.len() <= 2 * 3 + 1, "removed keys do not pile up: {}", c.order.len());
+    }
+
+    #[test]
+    fn waiting_requests_keep_only_what_the_rules_need() {
+        let params = json!({"name": "t", "arguments": {"big": "x".repeat(1000)}, "task": {"ttl": 5}, "_meta": {"progressToken": 1, "other": [1, 2, 3]}});
+        assert_eq!(kept_params(&params), json!({"name": "t", "task": true, "_meta": {"progressToken": 1}}));
+    }
+
+    /// A stream of requests nobody answers: the session keeps at most its cap and counts the rest.
+    #[test]
+    fn session_state_is_bounded() {
+        let mut s = Session::new(&CheckArgs::default());
+        let n = SESSION_CAP as u64 + 100;
+        for i in 0..n {
+            let msg = json!({"jsonrpc": "2.0", "id": i, "method": "ping"});
+            let mut out = Outcome { line: i + 1, protocol: Some("2025-11-25"), ..Outcome::default() };
+            s.observe(Some(Dir::C2S), msg.as_object().unwrap(), "", &mut out);
+        }
+        assert_eq!(s.waiting(), SESSION_CAP);
+        assert_eq!(s.evictions(), 2 * 100, "100 from the waiting requests, 100 from the issued ids");
+        let end = s.finish();
+        assert_eq!(end.unanswered_total, SESSION_CAP);
+        assert_eq!(end.unanswered.len(), UNANSWERED_LISTED);
+        assert_eq!(end.unanswered[0].line, 101, "the oldest still remembered comes first");
     }
 }

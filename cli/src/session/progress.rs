@@ -58,7 +58,8 @@ impl State {
                 let Some(token) = msg.param("progressToken").and_then(IdKey::of) else { return };
                 let found = request_dirs(false).into_iter().find(|d| self.tokens[d.index()].contains(&token));
                 let Some(d) = found else {
-                    if whole {
+                    // A token forgotten by a full table is not a token never given.
+                    if whole && self.tokens.iter().all(|t| t.evicted == 0) {
                         let text = format!("progress for the token {}, which no request in flight carried", msg.param("progressToken").map(Value::to_string).unwrap_or_default());
                         sink.report(&PROGRESS_TOKEN, msg.pointer("/params/progressToken"), text);
                     }
@@ -81,7 +82,9 @@ impl State {
                     sink.report(&CANCEL_INITIALIZE, msg.pointer("/params/requestId"), format!("request {raw} is the `initialize` request, which the client must not cancel"));
                     return;
                 }
-                if whole && !request_dirs(true).iter().any(|d| issued[d.index()].contains(&key)) {
+                let dirs = request_dirs(true);
+                let forgot = dirs.iter().any(|d| issued[d.index()].evicted > 0);
+                if whole && !forgot && !dirs.iter().any(|d| issued[d.index()].contains(&key)) {
                     let way = msg.dir.map(|d| format!(" {}", d.name())).unwrap_or_default();
                     let text = format!("no{way} request with id {raw} was issued in this session");
                     sink.report(&CANCEL_UNKNOWN, msg.pointer("/params/requestId"), text);

@@ -46,7 +46,7 @@ impl State {
         let uri = msg.param("uri").and_then(Value::as_str);
         if msg.id.is_some() {
             if let Some(cursor) = msg.param("cursor").and_then(Value::as_str) {
-                if whole && !self.cursors.contains(&(method.to_string(), cursor.to_string())) {
+                if whole && self.cursors.evicted == 0 && !self.cursors.contains(&(method.to_string(), cursor.to_string())) {
                     let text = format!("the cursor `{cursor}` is no `nextCursor` a `{method}` result returned in this session");
                     sink.report(&CURSOR_UNKNOWN, msg.pointer("/params/cursor"), text);
                 }
@@ -60,7 +60,8 @@ impl State {
             ("resources/read", Some(uri), _) => self.seen_uris.insert(uri.to_string(), ()),
             ("notifications/resources/updated", Some(uri), Some(Dir::S2C) | None) => {
                 // 2026-07-28 delivers updates on `subscriptions/listen` streams instead.
-                if whole && msg.version_has("resources/subscribe") && !self.subscribed.contains(&uri.to_string()) {
+                let known = self.subscribed.evicted == 0;
+                if whole && known && msg.version_has("resources/subscribe") && !self.subscribed.contains(&uri.to_string()) {
                     let text = format!("an update for `{uri}`, which the client has not subscribed to (or has unsubscribed from)");
                     sink.report(&UPDATED_UNSUBSCRIBED, msg.pointer("/params/uri"), text);
                 }

@@ -61,7 +61,7 @@ impl State {
                         }
                     }
                 }
-                None if self.listed => {
+                None if self.listed && self.tools.evicted == 0 => {
                     let text = format!("`{name}` was called but no `tools/list` result in this session listed it");
                     sink.report(&TOOL_UNLISTED, msg.pointer("/params/name"), text);
                 }
