@@ -235,7 +235,6 @@ pub struct Session {
     tools: tools::State,
     resources: resources::State,
     progress: progress::State,
-    apps_state: apps::State,
     messages: BTreeMap<MessageKey, u64>,
     /// Entries forgotten by earlier streams' full tables.
     evicted_before: u64,
@@ -261,7 +260,6 @@ impl Session {
             tools: tools::State::new(),
             resources: resources::State::new(),
             progress: progress::State::new(),
-            apps_state: Default::default(),
             messages: BTreeMap::new(),
             evicted_before: 0,
         }
@@ -278,7 +276,6 @@ impl Session {
         self.tools = tools::State::new();
         self.resources = resources::State::new();
         self.progress = progress::State::new();
-        self.apps_state = Default::default();
     }
 
     fn evicted_now(&self) -> u64 {
@@ -347,7 +344,7 @@ impl Session {
         self.resources.observe(&msg, whole, &mut sink);
         self.progress.observe(&msg, whole, &self.issued, self.lifecycle.initialize_id(), &mut sink);
         if self.apps {
-            self.apps_state.observe(&msg, &self.tools, &mut sink);
+            apps::observe(&msg, &self.tools, &mut sink);
         }
         if method == Some("notifications/cancelled") {
             // A cancelled request gets no answer: it is no longer waiting.
@@ -404,7 +401,7 @@ impl Session {
             }
         }
         if self.apps && self.enabled && self.whole == Some(true) {
-            end.outcomes = self.apps_state.finish(self.strict, &self.tools, &self.resources);
+            end.outcomes = apps::finish(self.strict, &self.tools, &self.resources);
         }
         end
     }
