@@ -515,3 +515,18 @@ fn the_last_listing_decides() {
     let found = session_findings(&[], &lines);
     assert_eq!(found, vec![("session/tools/input-schema".to_string(), 8, "/msg/params/arguments/message".to_string(), "error".to_string())]);
 }
+
+/// Compiled schemas are reused across listings, findings are not lost: a bad schema is reported
+/// at every listing, and a good one listed again still checks the calls.
+#[test]
+fn relisting_reuses_schemas_and_reports_again() {
+    let bad = tool("a", json!({"type": "object", "properties": {"a": {"type": 5}}}));
+    let mut lines = listed(vec![bad.clone(), tool("echo", echo_schema())], vec![]);
+    lines.push(c2s(req(3, "tools/list", json!({}))));
+    lines.push(s2c(ok(3, json!({"tools": [bad, tool("echo", echo_schema())]}))));
+    lines.push(call(4, "echo", json!({"message": 1})));
+    let found = session_findings(&[], &lines);
+    let invalid = |line| ("session/tools/schema-invalid".to_string(), line, "/msg/result/tools/0/inputSchema/properties/a/type".to_string(), "error".to_string());
+    let input = ("session/tools/input-schema".to_string(), 8, "/msg/params/arguments/message".to_string(), "error".to_string());
+    assert_eq!(found, vec![invalid(5), invalid(7), input]);
+}

@@ -233,6 +233,8 @@ pub struct Session {
     lifecycle: lifecycle::State,
     caps: capabilities::State,
     tools: tools::State,
+    /// Compiled tool schemas, kept across streams (a pure memo of [`tools::State`]'s compiling).
+    schemas: tools::SchemaCache,
     resources: resources::State,
     progress: progress::State,
     messages: BTreeMap<MessageKey, u64>,
@@ -258,6 +260,7 @@ impl Session {
             lifecycle: Default::default(),
             caps: Default::default(),
             tools: tools::State::new(),
+            schemas: tools::SchemaCache::new(),
             resources: resources::State::new(),
             progress: progress::State::new(),
             messages: BTreeMap::new(),
@@ -340,7 +343,7 @@ impl Session {
 
         self.lifecycle.observe(&msg, &mut sink);
         self.caps.observe(&msg, &self.requests, &mut sink);
-        self.tools.observe(&msg, &mut sink);
+        self.tools.observe(&msg, &mut self.schemas, &mut sink);
         self.resources.observe(&msg, whole, &mut sink);
         self.progress.observe(&msg, whole, &self.issued, self.lifecycle.initialize_id(), &mut sink);
         if self.apps {

@@ -2,6 +2,8 @@
 //! per listing (with the `jsonschema` crate), and the schemas themselves checked against their
 //! draft's meta-schema.
 
+use std::sync::Arc;
+
 use jsonschema::{Draft, Validator};
 use serde_json::{Map, Value};
 
@@ -12,10 +14,24 @@ use crate::check::Dir;
 /// Findings kept per schema check (a schema or a value may break many keywords at once).
 const SCHEMA_FINDINGS: usize = 10;
 
+/// How many compiled schemas [`SchemaCache`] keeps.
+const SCHEMA_CACHE_CAP: usize = 1024;
+
+/// Compiled valid schemas by their JSON text: a server lists the same tools again and again
+/// (after every `list_changed`, in every session), and compiling costs far more than the text.
+/// Only valid, usable schemas are kept, so findings on a bad one are reported at every listing.
+pub(crate) struct SchemaCache(Capped<String, Arc<Validator>>);
+
+impl SchemaCache {
+    pub fn new() -> SchemaCache {
+        SchemaCache(Capped::new(SCHEMA_CACHE_CAP))
+    }
+}
+
 /// A listed tool: its compiled schemas, and what the MCP Apps rules need.
 pub(crate) struct Tool {
-    input: Option<Validator>,
-    output: Option<Validator>,
+    input: Option<Arc<Validator>>,
+    output: Option<Arc<Validator>>,
     /// `_meta.ui.resourceUri` (or the deprecated `_meta["ui/resourceUri"]`).
     pub ui_uri: Option<String>,
     /// Where it was listed: the line and the pointer to the tool.
@@ -38,10 +54,10 @@ impl State {
         self.tools.evicted
     }
 
-    pub fn observe(&mut self, msg: &Msg, sink: &mut Sink) {
+    pub fn observe(&mut self, msg: &Msg, schemas: &mut SchemaCache, sink: &mut Sink) {
         if let (Some(req), Some(result)) = (&msg.answers, msg.result) {
             match &*req.method {
-                "tools/list" => self.listing(msg, req.param("cursor").is_some(), result, sink),
+                "tools/list" => self.listing(msg, req.param("cursor").is_some(), result, schemas, sink),
                 "tools/call" => self.call_result(msg, req.param_str("name"), result, sink),
                 _ => {}
             }
@@ -71,7 +87,7 @@ impl State {
     }
 
     /// A `tools/list` result: a first page replaces the table, a later page adds to it.
-    fn listing(&mut self, msg: &Msg, later_page: bool, result: &Value, sink: &mut Sink) {
+    fn listing(&mut self, msg: &Msg, later_page: bool, result: &Value, schemas: &mut SchemaCache, sink: &mut Sink) {
         let Some(tools) = result.get("tools").and_then(Value::as_array) else { return };
         if !later_page {
             self.tools.clear();
@@ -80,8 +96,8 @@ impl State {
         for (i, t) in tools.iter().enumerate() {
             let Some(name) = t.get("name").and_then(Value::as_str) else { continue };
             let at = msg.pointer(&format!("/result/tools/{i}"));
-            let input = t.get("inputSchema").and_then(|s| compile(s, &format!("{at}/inputSchema"), sink));
-            let output = t.get("outputSchema").and_then(|s| compile(s, &format!("{at}/outputSchema"), sink));
+            let input = t.get("inputSchema").and_then(|s| cached_compile(s, &format!("{at}/inputSchema"), schemas, sink));
+            let output = t.get("outputSchema").and_then(|s| cached_compile(s, &format!("{at}/outputSchema"), schemas, sink));
             let meta = t.get("_meta");
             let ui_uri = meta
                 .and_then(|m| m.get("ui")?.get("resourceUri"))
@@ -113,6 +129,17 @@ impl State {
             }
         }
     }
+}
+
+/// [`compile`], through the cache.
+fn cached_compile(schema: &Value, pointer: &str, schemas: &mut SchemaCache, sink: &mut Sink) -> Option<Arc<Validator>> {
+    let text = schema.to_string();
+    if let Some(v) = schemas.0.get(&text) {
+        return Some(v.clone());
+    }
+    let v = Arc::new(compile(schema, pointer, sink)?);
+    schemas.0.insert(text, v.clone());
+    Some(v)
 }
 
 /// Checks a tool schema against its draft's meta-schema and compiles it; `None` if it cannot be used.
