@@ -254,6 +254,25 @@ const CASES: &[Case] = &[
         expect: ("session/capabilities/client", 2, "/msg/method", "error"),
     },
     Case {
+        name: "2026-07-28: the server capabilities from server/discover",
+        flags: &[],
+        accept: || {
+            vec![
+                c2s(req(1, "server/discover", json!({"_meta": meta_2026(json!({}))}))),
+                s2c(ok(1, json!({"supportedVersions": ["2026-07-28"], "capabilities": {"prompts": {}}}))),
+                c2s(req(2, "prompts/list", json!({"_meta": meta_2026(json!({}))}))),
+            ]
+        },
+        reject: || {
+            vec![
+                c2s(req(1, "server/discover", json!({"_meta": meta_2026(json!({}))}))),
+                s2c(ok(1, json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}))),
+                c2s(req(2, "prompts/list", json!({"_meta": meta_2026(json!({}))}))),
+            ]
+        },
+        expect: ("session/capabilities/server", 3, "/msg/method", "error"),
+    },
+    Case {
         name: "tools/call arguments against the listed inputSchema",
         flags: &[],
         accept: || listed(vec![tool("echo", echo_schema())], vec![call(3, "echo", json!({"message": "hi"}))]),
