@@ -24,6 +24,8 @@ options:
   --max-findings N         findings kept and printed per value (default 100);
                            the rest are counted (`and M more`)
   --json                   print results as JSON lines (see cli/README.md)
+  --summary                at the end: messages per method and direction,
+                           findings per rule, unanswered requests
   -h, --help               print this help
 
 exit status: 0 nothing failed, 1 something failed, 2 usage or I/O error.
@@ -63,6 +65,8 @@ pub struct CheckArgs {
     pub validate: bool,
     pub strict: bool,
     pub json: bool,
+    /// `--summary`: print the session summary before the counts.
+    pub summary: bool,
     /// Findings kept per value; the rest are only counted, so memory stays bounded.
     pub max_findings: usize,
     pub files: Vec<String>,
@@ -81,6 +85,7 @@ impl Default for CheckArgs {
             validate: true,
             strict: false,
             json: false,
+            summary: false,
             max_findings: DEFAULT_MAX_FINDINGS,
             files: Vec::new(),
         }
@@ -191,6 +196,10 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
             "--json" => {
                 no_value(&inline)?;
                 out.json = true
+            }
+            "--summary" => {
+                no_value(&inline)?;
+                out.summary = true
             }
             "--max-findings" => {
                 let v = value("--max-findings")?;

@@ -7,6 +7,7 @@ use mcp_spec_types::validate::{describe, jsonrpc, Cx, Options, Severity};
 use serde_json::{Map, Value};
 
 use crate::args::{CheckArgs, Protocol};
+use crate::session::{Session, StreamEnd};
 use crate::versions::{version_index, Extension, Info, Module, Side, EXTENSIONS, LATEST, VERSIONS};
 
 /// The `_meta` key that carries the protocol version in 2026-07-28 and later.
@@ -68,16 +69,16 @@ pub enum Dir {
 }
 
 impl Dir {
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
-    fn opposite(self) -> Dir {
+    pub(crate) const fn opposite(self) -> Dir {
         match self {
             Dir::C2S => Dir::S2C,
             Dir::S2C => Dir::C2S,
         }
     }
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Dir::C2S => "c2s",
             Dir::S2C => "s2c",
@@ -94,7 +95,7 @@ enum ModRef {
 
 /// A request id as a map key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum IdKey {
+pub(crate) enum IdKey {
     Int(i64),
     Str(Box<str>),
     /// Any other number, by its text (ids must be integers, but a response can still match it).
@@ -102,7 +103,7 @@ enum IdKey {
 }
 
 impl IdKey {
-    fn of(v: &Value) -> Option<IdKey> {
+    pub(crate) fn of(v: &Value) -> Option<IdKey> {
         match v {
             Value::String(s) => Some(IdKey::Str(s.as_str().into())),
             Value::Number(n) => Some(match n.as_i64() {
@@ -211,6 +212,8 @@ pub struct Checker {
     tasks: [Bounded<TaskOrigin>; 2],
     /// The line of the stream's first `initialize` request.
     initialize_line: Option<u64>,
+    /// The rules that span messages, and the counts for `--summary`.
+    session: Session,
 }
 
 fn per_dir<V>(cap: usize) -> [Bounded<V>; 2] {
@@ -250,6 +253,7 @@ impl Checker {
             answered: per_dir(ANSWERED_CAP),
             tasks: per_dir(TASKS_CAP),
             initialize_line: None,
+            session: Session::new(args),
         }
     }
 
@@ -260,6 +264,18 @@ impl Checker {
         self.answered = per_dir(ANSWERED_CAP);
         self.tasks = per_dir(TASKS_CAP);
         self.initialize_line = None;
+        self.session.reset();
+    }
+
+    /// Ends the current stream: the findings only its end can show (attached to the line they
+    /// concern) and the requests left unanswered. Call before [`Checker::reset_stream`].
+    pub fn finish_stream(&mut self) -> StreamEnd {
+        self.session.finish()
+    }
+
+    /// The session state (message counts for `--summary`, evictions).
+    pub fn session(&self) -> &Session {
+        &self.session
     }
 
     /// How many requests are remembered as unanswered (bounded by twice [`PENDING_CAP`]).
@@ -432,9 +448,11 @@ impl Checker {
             push_report(prefix, cx.finish(), out);
         }
         if o.contains_key("method") {
-            self.request_or_notification(line_protocol, dir, o, value, prefix, out);
+            let dir = self.request_or_notification(line_protocol, dir, o, value, prefix, out);
+            self.session.observe(dir, o, prefix, out);
         } else if o.contains_key("result") || o.contains_key("error") {
             self.response(line_protocol, dir, o, value, prefix, out);
+            self.session.observe(dir, o, prefix, out);
         } else {
             let v = self.pick(line_protocol, None);
             self.check_as(self.modules[v], "JSONRPCMessage", value, prefix, out);
@@ -483,7 +501,7 @@ impl Checker {
         value: &Value,
         prefix: &str,
         out: &mut Outcome,
-    ) {
+    ) -> Option<Dir> {
         let id = o.get("id");
         let is_request = id.is_some();
         let Some(method) = o.get("method").and_then(Value::as_str) else {
@@ -491,7 +509,7 @@ impl Checker {
             let v = self.pick(line_protocol, None);
             let ty = if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" };
             self.check_as(self.modules[v], ty, value, prefix, out);
-            return;
+            return dir;
         };
         let params = o.get("params");
         let uri = params.and_then(|p| p.get("uri")).and_then(Value::as_str).map(Box::from);
@@ -521,7 +539,7 @@ impl Checker {
                 let req = Req { module: ModRef::Ext(ei), method: req_method, result, line: out.line, task: false, uri };
                 self.remember(dir.unwrap_or(Dir::C2S), id, req, prefix, out);
             }
-            return;
+            return dir;
         }
 
         // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
@@ -622,6 +640,7 @@ impl Checker {
                 }
             }
         }
+        dir
     }
 
     /// The task `key` created by a request that travelled `dir`.

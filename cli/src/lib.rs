@@ -9,6 +9,7 @@ pub mod compat_icons;
 pub mod convert;
 pub mod proxy;
 pub mod report;
+pub mod session;
 pub mod versions;
 
 use std::fs::File;
@@ -18,7 +19,7 @@ use std::path::Path;
 use args::{CheckArgs, Command};
 use check::{Checker, Diag, Outcome};
 use mcp_spec_types::validate::Severity;
-use report::Reporter;
+use report::{Reporter, Summary};
 
 /// The longest line (or `.json` file) read whole; a longer one is reported and skipped
 /// (memory stays bounded).
@@ -56,6 +57,7 @@ pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 
     let mut checker = Checker::new(a);
     let mut rep = Reporter::new(io::BufWriter::with_capacity(1 << 16, out), a.json);
     let mut io_error = false;
+    let mut summary = Summary::default();
     for f in &a.files {
         checker.reset_stream();
         let r = if f == "-" {
@@ -68,6 +70,24 @@ pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 
         if let Err(e) = r {
             let _ = writeln!(err, "mcp-schema: {f}: {e}");
             io_error = true;
+        }
+        let end = checker.finish_stream();
+        let name = if f == "-" { "<stdin>" } else { f.as_str() };
+        for o in &end.outcomes {
+            if let Err(e) = rep.late(name, o) {
+                let _ = writeln!(err, "mcp-schema: writing the results: {e}");
+                return 2;
+            }
+        }
+        summary.unanswered.extend(end.unanswered.into_iter().map(|u| (name.to_string(), u)));
+        summary.unanswered_total += end.unanswered_total;
+    }
+    if a.summary {
+        summary.messages = Some(checker.session().message_counts());
+        summary.evictions = checker.session().evictions();
+        if let Err(e) = rep.summary(&summary) {
+            let _ = writeln!(err, "mcp-schema: writing the results: {e}");
+            return 2;
         }
     }
     match rep.finish() {

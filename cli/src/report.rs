@@ -1,11 +1,13 @@
 //! Printing outcomes: text lines or JSON lines, and the counts.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use mcp_spec_types::validate::Severity;
 use serde_json::json;
 
 use crate::check::Outcome;
+use crate::session::{MessageKey, Unanswered};
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Counts {
@@ -20,11 +22,32 @@ pub struct Reporter<W: Write> {
     out: W,
     json: bool,
     pub counts: Counts,
+    /// Findings per (rule, severity), for `--summary`.
+    findings: BTreeMap<(&'static str, Severity), u64>,
+}
+
+/// What `--summary` prints at the end, besides the findings per rule the reporter counted.
+#[derive(Debug, Default)]
+pub struct Summary<'a> {
+    /// Messages per (direction, kind, method), over every file.
+    pub messages: Option<&'a BTreeMap<MessageKey, u64>>,
+    /// Requests left unanswered at the end of each file (the first ones), with the file.
+    pub unanswered: Vec<(String, Unanswered)>,
+    pub unanswered_total: usize,
+    /// Entries the bounded session tables forgot (0 unless a stream outgrew them).
+    pub evictions: u64,
+}
+
+fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
 }
 
 impl<W: Write> Reporter<W> {
     pub fn new(out: W, json: bool) -> Self {
-        Reporter { out, json, counts: Counts::default() }
+        Reporter { out, json, counts: Counts::default(), findings: BTreeMap::new() }
     }
 
     /// Counts an outcome and prints it if it has anything to say.
@@ -37,6 +60,24 @@ impl<W: Write> Reporter<W> {
             if !o.diags.is_empty() {
                 self.counts.warned += 1;
             }
+        }
+        self.print(file, o)
+    }
+
+    /// Prints findings the end of a stream found about an earlier line (already counted): if
+    /// they fail it, it moves from passed to failed.
+    pub fn late(&mut self, file: &str, o: &Outcome) -> io::Result<()> {
+        if o.failed() {
+            self.counts.failed += 1;
+            self.counts.passed = self.counts.passed.saturating_sub(1);
+        }
+        self.print(file, o)
+    }
+
+    fn print(&mut self, file: &str, o: &Outcome) -> io::Result<()> {
+        let failed = o.failed();
+        for d in &o.diags {
+            *self.findings.entry((d.rule, d.severity)).or_insert(0) += 1;
         }
         if o.diags.is_empty() && o.omitted == 0 {
             return Ok(());
@@ -79,6 +120,51 @@ impl<W: Write> Reporter<W> {
             }
             Ok(())
         }
+    }
+
+    /// `--summary`: messages per method and direction, findings per rule, unanswered requests.
+    pub fn summary(&mut self, s: &Summary) -> io::Result<()> {
+        let messages = s.messages.into_iter().flatten();
+        if self.json {
+            let messages: Vec<_> = messages.map(|((dir, kind, method), n)| json!({"dir": dir, "kind": kind, "method": method, "count": n})).collect();
+            let findings: Vec<_> = self.findings.iter().map(|((rule, sev), n)| json!({"rule": rule, "severity": severity_name(*sev), "count": n})).collect();
+            let unanswered: Vec<_> = s
+                .unanswered
+                .iter()
+                .map(|(file, u)| json!({"file": file, "line": u.line, "dir": u.dir, "id": u.id, "method": u.method}))
+                .collect();
+            let line = json!({"summary": {
+                "messages": messages,
+                "findings": findings,
+                "unanswered": unanswered,
+                "unanswered_total": s.unanswered_total,
+                "evicted": s.evictions,
+            }});
+            serde_json::to_writer(&mut self.out, &line)?;
+            return self.out.write_all(b"\n");
+        }
+        writeln!(self.out, "summary: messages (direction, kind, method: count)")?;
+        for ((dir, kind, method), n) in messages {
+            writeln!(self.out, "  {dir} {kind} {}: {n}", escape(method))?;
+        }
+        writeln!(self.out, "summary: findings per rule")?;
+        if self.findings.is_empty() {
+            writeln!(self.out, "  none")?;
+        }
+        for ((rule, sev), n) in &self.findings {
+            writeln!(self.out, "  {rule} ({}): {n}", severity_name(*sev))?;
+        }
+        writeln!(self.out, "summary: unanswered requests: {}", s.unanswered_total)?;
+        for (file, u) in &s.unanswered {
+            writeln!(self.out, "  {}:{}: {} request {} `{}`", escape(file), u.line, u.dir, escape(&u.id), escape(&u.method))?;
+        }
+        if s.unanswered.len() < s.unanswered_total {
+            writeln!(self.out, "  and {} more", s.unanswered_total - s.unanswered.len())?;
+        }
+        if s.evictions > 0 {
+            writeln!(self.out, "summary: session state forgot {} entries (tables are bounded)", s.evictions)?;
+        }
+        Ok(())
     }
 
     /// The last line: `N passed, N failed` (or its JSON form).

@@ -60,26 +60,28 @@ fn task_session() -> Vec<Value> {
     let mut status = task("T1", "completed");
     status["_meta"] = json!({});
     vec![
-        wrap("c2s", json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})),
-        wrap("s2c", json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {"tasks": {"requests": {"tools": {"call": {}}}}}, "serverInfo": {"name": "s", "version": "1"}}})),
-        // 3, 4: the call is answered with a task.
+        wrap("c2s", json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {"sampling": {}, "tasks": {"requests": {"sampling": {"createMessage": {}}}}}, "clientInfo": {"name": "c", "version": "1"}}})),
+        wrap("s2c", json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}, "serverInfo": {"name": "s", "version": "1"}}})),
+        // 3: the client is ready (the session rules want it before the server's requests).
+        wrap("c2s", json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+        // 4, 5: the call is answered with a task.
         wrap("c2s", json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "slow", "task": {"ttl": 60000}}})),
         wrap("s2c", json!({"jsonrpc": "2.0", "id": 1, "result": {"task": task("T1", "working")}})),
-        // 5: the status notification.
+        // 6: the status notification.
         wrap("s2c", json!({"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": status})),
-        // 6, 7: tasks/get.
+        // 7, 8: tasks/get.
         wrap("c2s", json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"taskId": "T1"}})),
         wrap("s2c", json!({"jsonrpc": "2.0", "id": 2, "result": task("T1", "completed")})),
-        // 8, 9: tasks/result returns the call's result.
+        // 9, 10: tasks/result returns the call's result.
         wrap("c2s", json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/result", "params": {"taskId": "T1"}})),
         wrap("s2c", json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "done"}]}})),
-        // 10, 11: the server's sampling request, made a task by the client.
+        // 11, 12: the server's sampling request, made a task by the client.
         wrap("s2c", json!({"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 10, "task": {}}})),
         wrap("c2s", json!({"jsonrpc": "2.0", "id": 1, "result": {"task": task("S1", "working")}})),
-        // 12, 13: its result.
+        // 13, 14: its result.
         wrap("s2c", json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/result", "params": {"taskId": "S1"}})),
         wrap("c2s", json!({"jsonrpc": "2.0", "id": 2, "result": {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}})),
-        // 14, 15: a task-augmented call the server runs without a task: the plain result.
+        // 15, 16: a task-augmented call the server runs without a task: the plain result.
         wrap("c2s", json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "fast", "task": {}}})),
         wrap("s2c", json!({"jsonrpc": "2.0", "id": 4, "result": {"content": []}})),
     ]
@@ -92,39 +94,39 @@ fn task_augmented_requests() {
     expect(&mut c, "a session with tasks", &["--strict"], &s, 0, vec![]);
 
     let mut bad = s.clone();
-    bad[3]["msg"]["result"]["task"]["status"] = json!("sleeping");
-    expect(&mut c, "CreateTaskResult is checked", &[], &bad, 1, vec![err(4, "/msg/result/task/status", "enum")]);
+    bad[4]["msg"]["result"]["task"]["status"] = json!("sleeping");
+    expect(&mut c, "CreateTaskResult is checked", &[], &bad, 1, vec![err(5, "/msg/result/task/status", "enum")]);
 
     let mut bad = s.clone();
-    bad[8]["msg"]["result"] = json!({"content": "done"});
+    bad[9]["msg"]["result"] = json!({"content": "done"});
     expect(&mut c, "tasks/result is typed by the original request", &[], &bad, 1, vec![
-        err(9, "/msg/result", "deserialize"),
-        err(9, "/msg/result/content", "type"),
+        err(10, "/msg/result", "deserialize"),
+        err(10, "/msg/result/content", "type"),
     ]);
 
     let mut bad = s.clone();
-    bad[12]["msg"]["result"] = json!({"role": "robot", "content": {"type": "text", "text": "hi"}, "model": "m"});
-    expect(&mut c, "tasks/result in the other direction", &[], &bad, 1, vec![err(13, "/msg/result/role", "enum")]);
+    bad[13]["msg"]["result"] = json!({"role": "robot", "content": {"type": "text", "text": "hi"}, "model": "m"});
+    expect(&mut c, "tasks/result in the other direction", &[], &bad, 1, vec![err(14, "/msg/result/role", "enum")]);
 
     let mut bad = s.clone();
-    bad[4]["msg"]["params"]["status"] = json!(7);
+    bad[5]["msg"]["params"]["status"] = json!(7);
     expect(&mut c, "the status notification is checked", &[], &bad, 1, vec![
-        err(5, "/msg", "deserialize"),
-        err(5, "/msg/params/status", "type"),
+        err(6, "/msg", "deserialize"),
+        err(6, "/msg/params/status", "type"),
     ]);
 
     // Without `task` in the request, a task answer is not the request's result.
     let mut bad = s.clone();
-    bad[2]["msg"]["params"] = json!({"name": "slow"});
+    bad[3]["msg"]["params"] = json!({"name": "slow"});
     let (code, got) = check(&[], &bad);
     c.check("no task asked, none accepted", || {
-        (code == 1 && got.iter().any(|f| f.line == 4 && f.rule == "required")).then_some(()).ok_or(format!("{got:?}"))
+        (code == 1 && got.iter().any(|f| f.line == 5 && f.rule == "required")).then_some(()).ok_or(format!("{got:?}"))
     });
 
     // A task id nobody created: tasks/result is checked as the schema's open result.
     let mut unknown = s.clone();
-    unknown[7]["msg"]["params"]["taskId"] = json!("T9");
-    unknown[8]["msg"]["result"] = json!({"anything": true});
+    unknown[8]["msg"]["params"]["taskId"] = json!("T9");
+    unknown[9]["msg"]["result"] = json!({"anything": true});
     expect(&mut c, "an unknown task id", &[], &unknown, 0, vec![]);
     c.finish();
 }

@@ -184,8 +184,7 @@ fn the_recording_rechecks_like_the_live_session() {
     assert_eq!(out.stderr, "", "findings go to the file");
 
     // Each message's bytes as sent, in order within each direction. Between the directions the
-    // order is causal: an answer comes after its request (else it would be unmatched, and the
-    // counts below would not be 5 passed, 1 failed).
+    // order is causal: an answer comes after its request (else it would be `response.unmatched`).
     let recorded = std::fs::read_to_string(record.path()).unwrap();
     let in_dir = |dir: &str| -> Vec<String> {
         let prefix = format!("{{\"dir\":\"{dir}\",\"msg\":");
@@ -200,12 +199,30 @@ fn the_recording_rechecks_like_the_live_session() {
     let live = std::fs::read_to_string(findings.path()).unwrap();
     let live_found = violations(&live);
     assert!(live_found.contains(&(call_line, "/msg/params".into(), "required".into())), "{live}");
-    assert!(live.ends_with("{\"failed\":1,\"passed\":5,\"warned\":0}\n"), "{live}");
+    // No answer was recorded ahead of its request. (This host writes its whole script at once,
+    // so the session rules may also see `initialized` before the server answered: a true finding
+    // that depends on timing, hence no exact counts here.)
+    assert!(!live_found.iter().any(|(_, _, rule)| rule == "response.unmatched"), "{live}");
 
     // `check` reads the recording and finds the same.
     let again = common::run(&["check", "--json", record.path()], None);
     assert_eq!(again.code, 1);
     assert_eq!(violations(&again.stdout), live_found);
+}
+
+#[test]
+fn the_summary_and_end_of_session_findings_match_check() {
+    // `--summary` and what only the end of a session shows (unanswered requests) come out of the
+    // live proxy exactly as `check --summary` prints them for the recording.
+    let record = TempFile::new("summary-session.jsonl", b"");
+    let findings = TempFile::new("summary-findings.txt", b"");
+    let out = proxy(&["--record", record.path(), "--findings", findings.path(), "--summary", "--", "sh", "-c", FAKE_SERVER], HOST_SESSION.as_bytes(), false);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let live = std::fs::read_to_string(findings.path()).unwrap();
+    let again = common::run(&["check", "--summary", record.path()], None);
+    let tail = |s: &str| s[s.find("summary:").unwrap_or_else(|| panic!("a summary in {s}"))..].to_string();
+    assert!(live.contains("summary: messages"), "{live}");
+    assert_eq!(tail(&live), tail(&again.stdout));
 }
 
 #[test]

@@ -45,7 +45,13 @@ if (!init?.result) {
 }
 client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 await wait(300);
-for (const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list"]) await call(method, {});
+// Only what the server declared: using an undeclared capability is the client's error
+// (`session/capabilities/server`).
+const declared = init.result.capabilities ?? {};
+const listings = { tools: ["tools/list"], prompts: ["prompts/list"], resources: ["resources/list", "resources/templates/list"] };
+for (const [capability, methods] of Object.entries(listings)) {
+  if (declared[capability]) for (const method of methods) await call(method, {});
+}
 for (const [method, params] of calls) await call(method, params);
 await call("tools/call", { name: "no-such-tool", arguments: {} });
 await call("ping");

@@ -69,4 +69,4 @@ for v in "${VERSIONS[@]}"; do
 done
 
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p mcp-spec-types-cli
-"$root/target/release/mcp-schema" check --roundtrip "$out"/*.jsonl
+"${CARGO_TARGET_DIR:-$root/target}/release/mcp-schema" check --roundtrip --summary "$out"/*.jsonl

@@ -1,0 +1,458 @@
+//! Rules that span messages: what one message means for the ones after it (the lifecycle, the
+//! declared capabilities, the listed tools and their schemas, subscriptions, cursors, progress
+//! tokens, cancellations), and the counts behind `--summary`.
+//!
+//! The checker types each message first; [`Session::observe`] then sees the same message with
+//! the direction it travelled and the version it was checked as. Every table here is bounded
+//! (see [`Capped`]); what a full table forgets is counted in [`Session::evictions`].
+//!
+//! Rules that need "never seen before" (an unlisted tool, an unknown cursor or progress token, a
+//! cancelled id never issued) only fire on a *whole* session: one whose first message is the
+//! client's `initialize`, or a stateless version's request (2026-07-28 has no `initialize`). A
+//! capture that starts mid-session cannot tell "never sent" from "sent before the capture". Nor
+//! do they fire once the table they look in has forgotten entries.
+
+mod apps;
+mod capabilities;
+mod lifecycle;
+mod progress;
+mod resources;
+pub mod rules;
+mod tools;
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::hash::Hash;
+
+use mcp_spec_types::validate::Severity;
+use serde_json::{Map, Value};
+
+use crate::args::CheckArgs;
+use crate::check::{Diag, Dir, IdKey, Outcome};
+use crate::versions::{version_index, VERSIONS};
+pub use rules::{Rule, RULES};
+
+/// How many entries each session table keeps (requests, tools, subscriptions, cursors, tokens).
+pub const SESSION_CAP: usize = 4096;
+
+/// How many distinct (direction, kind, method) rows `--summary` counts; the rest are `(other)`.
+pub const SUMMARY_METHODS_CAP: usize = 1024;
+
+/// How many unanswered requests a stream's end lists one by one (the rest are counted).
+pub const UNANSWERED_LISTED: usize = 100;
+
+/// A map that keeps at most `cap` entries, forgetting the oldest first, and counts what it forgot.
+pub(crate) struct Capped<K, V> {
+    map: HashMap<K, V>,
+    order: VecDeque<K>,
+    cap: usize,
+    pub evicted: u64,
+}
+
+impl<K: Hash + Eq + Clone, V> Capped<K, V> {
+    pub fn new(cap: usize) -> Self {
+        Capped { map: HashMap::new(), order: VecDeque::new(), cap, evicted: 0 }
+    }
+
+    pub fn insert(&mut self, key: K, value: V) {
+        if self.map.insert(key.clone(), value).is_none() {
+            self.order.push_back(key);
+        }
+        while self.map.len() > self.cap {
+            let Some(old) = self.order.pop_front() else { break };
+            if self.map.remove(&old).is_some() {
+                self.evicted += 1;
+            }
+        }
+        // Keys of removed entries linger in `order`; drop them once they dominate.
+        if self.order.len() > 2 * self.cap.max(self.map.len()) {
+            let map = &self.map;
+            self.order.retain(|k| map.contains_key(k));
+        }
+    }
+
+    pub fn get(&self, key: &K) -> Option<&V> {
+        self.map.get(key)
+    }
+
+    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
+        self.map.get_mut(key)
+    }
+
+    pub fn remove(&mut self, key: &K) -> Option<V> {
+        let v = self.map.remove(key);
+        if self.map.is_empty() {
+            self.order.clear();
+        }
+        v
+    }
+
+    pub fn contains(&self, key: &K) -> bool {
+        self.map.contains_key(key)
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn clear(&mut self) {
+        self.map.clear();
+        self.order.clear();
+    }
+
+    /// Entries oldest first.
+    pub fn iter_in_order(&self) -> impl Iterator<Item = (&K, &V)> {
+        let mut seen = std::collections::HashSet::new();
+        self.order.iter().filter_map(move |k| if seen.insert(k) { self.map.get_key_value(k) } else { None })
+    }
+}
+
+/// A request the session waits an answer for: what the rules on its answer need.
+#[derive(Debug, Clone)]
+pub(crate) struct SentRequest {
+    pub method: Box<str>,
+    pub line: u64,
+    /// The id as written, for the summary.
+    pub id: Box<str>,
+    /// The few params the rules on the answer need ([`kept_params`]), not the whole request.
+    pub params: Option<Value>,
+}
+
+/// The params keys a waiting request keeps: a request may be large (a sampling conversation),
+/// and up to [`SESSION_CAP`] of them wait per direction.
+const KEPT_PARAMS: [&str; 4] = ["name", "uri", "cursor", "task"];
+
+/// The `_meta` keys a waiting request keeps (progress, and 2026-07-28's per-request capabilities).
+const KEPT_META: [&str; 3] = ["progressToken", crate::check::PROTOCOL_META_KEY, "io.modelcontextprotocol/clientCapabilities"];
+
+fn kept_params(params: &Value) -> Value {
+    let mut kept = Map::new();
+    for k in KEPT_PARAMS {
+        if let Some(v) = params.get(k) {
+            kept.insert(k.to_string(), if k == "task" { Value::Bool(true) } else { v.clone() });
+        }
+    }
+    if let Some(meta) = params.get("_meta").and_then(Value::as_object) {
+        let meta: Map<String, Value> = KEPT_META.iter().filter_map(|k| Some((k.to_string(), meta.get(*k)?.clone()))).collect();
+        if !meta.is_empty() {
+            kept.insert("_meta".to_string(), Value::Object(meta));
+        }
+    }
+    Value::Object(kept)
+}
+
+impl SentRequest {
+    pub fn param(&self, key: &str) -> Option<&Value> {
+        self.params.as_ref()?.get(key)
+    }
+    pub fn param_str(&self, key: &str) -> Option<&str> {
+        self.param(key)?.as_str()
+    }
+}
+
+/// One message as the session rules see it.
+pub(crate) struct Msg<'a> {
+    /// The way it travelled; for a response, found from its request when the line has no `dir`.
+    pub dir: Option<Dir>,
+    pub line: u64,
+    /// The version index it was checked as; `None` for an extension's message (`ui/...`).
+    pub version: Option<usize>,
+    pub prefix: &'a str,
+    pub method: Option<&'a str>,
+    pub id: Option<&'a Value>,
+    pub params: Option<&'a Value>,
+    pub result: Option<&'a Value>,
+    /// The request a response answers (already removed from the waiting table).
+    pub answers: Option<SentRequest>,
+}
+
+impl Msg<'_> {
+    /// Whether the version defines a request method (e.g. `initialize`).
+    pub fn version_has(&self, method: &str) -> bool {
+        self.version.is_some_and(|v| VERSIONS[v].requests.iter().any(|(m, ..)| *m == method))
+    }
+    pub fn param(&self, key: &str) -> Option<&Value> {
+        self.params?.get(key)
+    }
+    pub fn pointer(&self, rest: &str) -> String {
+        format!("{}{rest}", self.prefix)
+    }
+}
+
+/// Where findings go: the value's outcome, with the severity `--strict` gives.
+pub(crate) struct Sink<'o> {
+    strict: bool,
+    enabled: bool,
+    out: &'o mut Outcome,
+}
+
+impl Sink<'_> {
+    pub fn report(&mut self, rule: &'static Rule, pointer: String, message: String) {
+        if !self.enabled {
+            return;
+        }
+        let severity = if self.strict { Severity::Error } else { rule.severity };
+        self.out.diags.push(Diag { pointer, rule: rule.id, severity, message });
+    }
+}
+
+/// A request left unanswered at the end of a stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unanswered {
+    pub dir: &'static str,
+    pub id: String,
+    pub method: String,
+    pub line: u64,
+}
+
+/// What only the end of a stream can tell.
+#[derive(Debug, Clone, Default)]
+pub struct StreamEnd {
+    /// Findings about earlier lines (each on the line it concerns).
+    pub outcomes: Vec<Outcome>,
+    /// The first [`UNANSWERED_LISTED`] requests still waiting, oldest first per direction.
+    pub unanswered: Vec<Unanswered>,
+    /// How many were waiting in all.
+    pub unanswered_total: usize,
+}
+
+/// One row of the message counts: direction, kind, method.
+pub type MessageKey = (&'static str, &'static str, String);
+
+/// The session state of one stream, and the message counts of all of them.
+pub struct Session {
+    strict: bool,
+    enabled: bool,
+    apps: bool,
+    /// The method prefixes of the enabled extensions (`ui/`): their messages are not the session's.
+    ext_prefixes: Vec<&'static str>,
+    /// Whether the stream's first message makes it a whole session (see the module docs).
+    whole: Option<bool>,
+    requests: [Capped<IdKey, SentRequest>; 2],
+    /// Every request id issued per direction, answered or not (for cancellations).
+    issued: [Capped<IdKey, u64>; 2],
+    lifecycle: lifecycle::State,
+    caps: capabilities::State,
+    tools: tools::State,
+    /// Compiled tool schemas, kept across streams (a pure memo of [`tools::State`]'s compiling).
+    schemas: tools::SchemaCache,
+    resources: resources::State,
+    progress: progress::State,
+    messages: BTreeMap<MessageKey, u64>,
+    /// Entries forgotten by earlier streams' full tables.
+    evicted_before: u64,
+}
+
+fn per_dir<K: Hash + Eq + Clone, V>() -> [Capped<K, V>; 2] {
+    [Capped::new(SESSION_CAP), Capped::new(SESSION_CAP)]
+}
+
+impl Session {
+    pub fn new(args: &CheckArgs) -> Session {
+        let exts = || args.extensions.iter().map(|&i| &crate::versions::EXTENSIONS[i]);
+        Session {
+            strict: args.strict,
+            enabled: args.validate,
+            apps: exts().any(|e| e.name == "apps"),
+            ext_prefixes: exts().map(|e| e.method_prefix).filter(|p| !p.is_empty()).collect(),
+            whole: None,
+            requests: per_dir(),
+            issued: per_dir(),
+            lifecycle: Default::default(),
+            caps: Default::default(),
+            tools: tools::State::new(),
+            schemas: tools::SchemaCache::new(),
+            resources: resources::State::new(),
+            progress: progress::State::new(),
+            messages: BTreeMap::new(),
+            evicted_before: 0,
+        }
+    }
+
+    /// Forgets the stream (the message counts stay: the summary covers every file).
+    pub fn reset(&mut self) {
+        self.evicted_before += self.evicted_now();
+        self.whole = None;
+        self.requests = per_dir();
+        self.issued = per_dir();
+        self.lifecycle = Default::default();
+        self.caps = Default::default();
+        self.tools = tools::State::new();
+        self.resources = resources::State::new();
+        self.progress = progress::State::new();
+    }
+
+    fn evicted_now(&self) -> u64 {
+        self.requests.iter().map(|c| c.evicted).sum::<u64>()
+            + self.issued.iter().map(|c| c.evicted).sum::<u64>()
+            + self.tools.evicted()
+            + self.resources.evicted()
+            + self.progress.evicted()
+    }
+
+    /// Entries the bounded tables forgot, over every stream so far.
+    pub fn evictions(&self) -> u64 {
+        self.evicted_before + self.evicted_now()
+    }
+
+    /// Messages per (direction, kind, method), over every stream so far.
+    pub fn message_counts(&self) -> &BTreeMap<MessageKey, u64> {
+        &self.messages
+    }
+
+    /// Requests waiting for an answer in the current stream.
+    pub fn waiting(&self) -> usize {
+        self.requests.iter().map(Capped::len).sum()
+    }
+
+    /// Sees one message after the checker typed it: `dir` as the line gave it (or as the method
+    /// decided it), `o` the message object; findings go to `out`.
+    pub fn observe(&mut self, dir: Option<Dir>, o: &Map<String, Value>, prefix: &str, out: &mut Outcome) {
+        let version = out.protocol.and_then(version_index);
+        let method = o.get("method").and_then(Value::as_str);
+        let id = o.get("id");
+        let mut msg = Msg { dir, line: out.line, version, prefix, method, id, params: o.get("params"), result: o.get("result"), answers: None };
+        if method.is_none() {
+            // A response travels the other way from its request.
+            let key = id.and_then(IdKey::of);
+            let found = key.as_ref().and_then(|k| {
+                let dirs = match dir {
+                    Some(d) => [Some(d.opposite()), None],
+                    None => [Some(Dir::C2S), Some(Dir::S2C)],
+                };
+                dirs.into_iter().flatten().find_map(|d| self.requests[d.index()].remove(k).map(|r| (d, r)))
+            });
+            if let Some((req_dir, req)) = found {
+                msg.dir = Some(req_dir.opposite());
+                msg.answers = Some(req);
+            }
+        }
+        self.count(&msg, o.contains_key("error"));
+
+        let whole = *self.whole.get_or_insert_with(|| match (method, dir) {
+            (Some("initialize"), Some(Dir::C2S) | None) => id.is_some(),
+            (Some(_), Some(Dir::C2S) | None) => id.is_some() && !msg.version_has("initialize") && version.is_some(),
+            _ => false,
+        });
+        let answers_ext = msg.answers.as_ref().is_some_and(|r| self.ext_prefixes.iter().any(|p| r.method.starts_with(p)));
+        if version.is_none() || answers_ext {
+            // An extension's message (`ui/...`, or its answer): only counted and paired.
+            self.track_request(&msg);
+            return;
+        }
+        let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
+
+        self.lifecycle.observe(&msg, &mut sink);
+        self.caps.observe(&msg, &self.requests, &mut sink);
+        self.tools.observe(&msg, &mut self.schemas, &mut sink);
+        self.resources.observe(&msg, whole, &mut sink);
+        self.progress.observe(&msg, whole, &self.issued, self.lifecycle.initialize_id(), &mut sink);
+        if self.apps {
+            apps::observe(&msg, &self.tools, &mut sink);
+        }
+        if method == Some("notifications/cancelled") {
+            // A cancelled request gets no answer: it is no longer waiting.
+            if let Some(k) = msg.param("requestId").and_then(IdKey::of) {
+                let dirs: &[Dir] = match msg.dir {
+                    Some(d) => &[d][..],
+                    None => &[Dir::C2S, Dir::S2C][..],
+                };
+                for d in dirs {
+                    self.requests[d.index()].remove(&k);
+                }
+            }
+        }
+        self.track_request(&msg);
+    }
+
+    fn track_request(&mut self, msg: &Msg) {
+        let (Some(method), Some(id)) = (msg.method, msg.id) else { return };
+        let Some(key) = IdKey::of(id) else { return };
+        let d = msg.dir.unwrap_or(Dir::C2S);
+        let req = SentRequest { method: method.into(), line: msg.line, id: id.to_string().into(), params: msg.params.map(kept_params) };
+        self.issued[d.index()].insert(key.clone(), msg.line);
+        self.requests[d.index()].insert(key, req);
+    }
+
+    fn count(&mut self, msg: &Msg, is_error: bool) {
+        let dir = msg.dir.map_or("?", Dir::name);
+        let (kind, method) = match (msg.method, msg.id, &msg.answers) {
+            (Some(m), Some(_), _) => ("request", m),
+            (Some(m), None, _) => ("notification", m),
+            (None, _, Some(r)) => (if is_error { "error" } else { "result" }, &*r.method),
+            (None, ..) => (if is_error { "error" } else { "result" }, "(unmatched)"),
+        };
+        let key = (dir, kind, method.to_string());
+        if let Some(n) = self.messages.get_mut(&key) {
+            *n += 1;
+        } else if self.messages.len() < SUMMARY_METHODS_CAP {
+            self.messages.insert(key, 1);
+        } else {
+            *self.messages.entry((dir, kind, "(other)".to_string())).or_insert(0) += 1;
+        }
+    }
+
+    /// The end of the stream: late findings, and the requests still waiting.
+    pub fn finish(&mut self) -> StreamEnd {
+        let mut end = StreamEnd::default();
+        for d in [Dir::C2S, Dir::S2C] {
+            let waiting = &self.requests[d.index()];
+            end.unanswered_total += waiting.len();
+            for (_, r) in waiting.iter_in_order() {
+                if end.unanswered.len() < UNANSWERED_LISTED {
+                    end.unanswered.push(Unanswered { dir: d.name(), id: r.id.to_string(), method: r.method.to_string(), line: r.line });
+                }
+            }
+        }
+        if self.apps && self.enabled && self.whole == Some(true) {
+            end.outcomes = apps::finish(self.strict, &self.tools, &self.resources);
+        }
+        end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn capped_forgets_the_oldest_and_counts() {
+        let mut c: Capped<u32, ()> = Capped::new(3);
+        for i in 0..10 {
+            c.insert(i, ());
+        }
+        assert_eq!(c.len(), 3);
+        assert_eq!(c.evicted, 7);
+        assert!(c.contains(&9) && !c.contains(&6));
+        assert_eq!(c.iter_in_order().map(|(k, _)| *k).collect::<Vec<_>>(), vec![7, 8, 9]);
+        for i in 0..100_000 {
+            c.insert(i % 5, ());
+            c.remove(&(i % 5));
+        }
+        assert!(c.order.len() <= 2 * 3 + 1, "removed keys do not pile up: {}", c.order.len());
+    }
+
+    #[test]
+    fn waiting_requests_keep_only_what_the_rules_need() {
+        let params = json!({"name": "t", "arguments": {"big": "x".repeat(1000)}, "task": {"ttl": 5}, "_meta": {"progressToken": 1, "other": [1, 2, 3]}});
+        assert_eq!(kept_params(&params), json!({"name": "t", "task": true, "_meta": {"progressToken": 1}}));
+    }
+
+    /// A stream of requests nobody answers: the session keeps at most its cap and counts the rest.
+    #[test]
+    fn session_state_is_bounded() {
+        let mut s = Session::new(&CheckArgs::default());
+        let n = SESSION_CAP as u64 + 100;
+        for i in 0..n {
+            let msg = json!({"jsonrpc": "2.0", "id": i, "method": "ping"});
+            let mut out = Outcome { line: i + 1, protocol: Some("2025-11-25"), ..Outcome::default() };
+            s.observe(Some(Dir::C2S), msg.as_object().unwrap(), "", &mut out);
+        }
+        assert_eq!(s.waiting(), SESSION_CAP);
+        assert_eq!(s.evictions(), 2 * 100, "100 from the waiting requests, 100 from the issued ids");
+        let end = s.finish();
+        assert_eq!(end.unanswered_total, SESSION_CAP);
+        assert_eq!(end.unanswered.len(), UNANSWERED_LISTED);
+        assert_eq!(end.unanswered[0].line, 101, "the oldest still remembered comes first");
+    }
+}

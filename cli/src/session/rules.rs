@@ -1,0 +1,126 @@
+//! The session rules: a stable id, the severity the spec's wording gives (MUST: error,
+//! SHOULD: warning), and where the spec states the rule, in brief.
+
+use mcp_spec_types::validate::Severity;
+
+/// One session rule.
+#[derive(Debug)]
+pub struct Rule {
+    pub id: &'static str,
+    pub severity: Severity,
+    /// Where the spec says it, and what it says, in short.
+    pub source: &'static str,
+}
+
+const fn error(id: &'static str, source: &'static str) -> Rule {
+    Rule { id, severity: Severity::Error, source }
+}
+
+const fn warning(id: &'static str, source: &'static str) -> Rule {
+    Rule { id, severity: Severity::Warning, source }
+}
+
+pub static INITIALIZE_FIRST: Rule = error(
+    "session/lifecycle/initialize-first",
+    "lifecycle, initialization: the initialization phase MUST be the first interaction between client and server",
+);
+pub static CLIENT_BEFORE_RESULT: Rule = warning(
+    "session/lifecycle/client-early",
+    "lifecycle, initialization: the client SHOULD NOT send requests other than pings before the server has answered `initialize`",
+);
+pub static SERVER_BEFORE_INITIALIZED: Rule = warning(
+    "session/lifecycle/server-early",
+    "lifecycle, initialization: the server SHOULD NOT send requests other than pings and logging before it receives `notifications/initialized`",
+);
+pub static INITIALIZED_ORDER: Rule = error(
+    "session/lifecycle/initialized-order",
+    "lifecycle, initialization: after successful initialization (the server's answer) the client MUST send `notifications/initialized`",
+);
+pub static SERVER_CAPABILITY: Rule = error(
+    "session/capabilities/server",
+    "lifecycle, operation: both parties MUST only use capabilities that were successfully negotiated (here: what the server declared in `initialize`'s result, or `server/discover` in 2026-07-28)",
+);
+pub static CLIENT_CAPABILITY: Rule = error(
+    "session/capabilities/client",
+    "lifecycle, operation: both parties MUST only use capabilities that were successfully negotiated (here: what the client declared in `initialize`, or in the request's `_meta` clientCapabilities in 2026-07-28)",
+);
+pub static TOOL_INPUT: Rule = error(
+    "session/tools/input-schema",
+    "schema, CallToolRequestParams.arguments: the arguments conform to the tool's input schema (from the last `tools/list`)",
+);
+pub static TOOL_OUTPUT: Rule = warning(
+    "session/tools/output-schema",
+    "schema, CallToolResult.structuredContent: if the tool defined an outputSchema, this SHOULD conform to that schema",
+);
+pub static TOOL_UNLISTED: Rule = warning(
+    "session/tools/unlisted",
+    "tools: a client finds tools with `tools/list`; a called tool that no listing in the session named (warning, as the issue asks)",
+);
+pub static TOOL_SCHEMA: Rule = error(
+    "session/tools/schema-invalid",
+    "schema, Tool.inputSchema/outputSchema: a JSON Schema (2020-12 when no `$schema` says otherwise); it must be valid against its draft's meta-schema",
+);
+pub static TOOL_SCHEMA_UNUSABLE: Rule = warning(
+    "session/tools/schema-unusable",
+    "schema, Tool.inputSchema/outputSchema: a `$schema` the checker does not know, or a schema it cannot compile offline (a remote `$ref`): not used to check calls",
+);
+pub static READ_URI: Rule = warning(
+    "session/resources/read-uri",
+    "schema, ReadResourceResult: the contents of the resource asked for; none of them carries the requested URI",
+);
+pub static UPDATED_UNSUBSCRIBED: Rule = warning(
+    "session/resources/updated-unsubscribed",
+    "schema, ResourceUpdatedNotification: this should only be sent if the client previously sent a resources/subscribe request (for that URI)",
+);
+pub static CURSOR_UNKNOWN: Rule = error(
+    "session/pagination/cursor",
+    "pagination: clients MUST treat cursors as opaque tokens (not made up or modified): a `cursor` is a `nextCursor` the same method returned",
+);
+pub static PROGRESS_TOKEN: Rule = error(
+    "session/progress/token",
+    "progress: progress notifications MUST only reference tokens that were provided in an active request (one still unanswered)",
+);
+pub static PROGRESS_INCREASING: Rule = error(
+    "session/progress/increasing",
+    "progress: the `progress` value MUST increase with each notification, even if the total is unknown",
+);
+pub static CANCEL_UNKNOWN: Rule = error(
+    "session/cancel/unknown-request",
+    "cancellation: cancellation notifications MUST only reference requests previously issued in the same direction",
+);
+pub static CANCEL_INITIALIZE: Rule = error(
+    "session/cancel/initialize",
+    "cancellation: the `initialize` request MUST NOT be cancelled by clients",
+);
+pub static APPS_UI_RESOURCE: Rule = warning(
+    "session/apps/ui-resource",
+    "MCP Apps (SEP-1865), tool metadata: the resource MUST exist on the server and the host MUST use `resources/read` to fetch it; a tool's `_meta.ui.resourceUri` that the session never listed nor read: its existence is unconfirmed (warning; servers MAY leave UI resources out of `resources/list`)",
+);
+pub static APPS_UI_MISSING: Rule = error(
+    "session/apps/ui-resource-missing",
+    "MCP Apps (SEP-1865), tool metadata: the resource MUST exist on the server; the `resources/read` of a tool's `_meta.ui.resourceUri` was answered with an error",
+);
+
+/// Every session rule, in the order cli/README.md lists them.
+pub static RULES: &[&Rule] = &[
+    &INITIALIZE_FIRST,
+    &CLIENT_BEFORE_RESULT,
+    &SERVER_BEFORE_INITIALIZED,
+    &INITIALIZED_ORDER,
+    &SERVER_CAPABILITY,
+    &CLIENT_CAPABILITY,
+    &TOOL_INPUT,
+    &TOOL_OUTPUT,
+    &TOOL_UNLISTED,
+    &TOOL_SCHEMA,
+    &TOOL_SCHEMA_UNUSABLE,
+    &READ_URI,
+    &UPDATED_UNSUBSCRIBED,
+    &CURSOR_UNKNOWN,
+    &PROGRESS_TOKEN,
+    &PROGRESS_INCREASING,
+    &CANCEL_UNKNOWN,
+    &CANCEL_INITIALIZE,
+    &APPS_UI_RESOURCE,
+    &APPS_UI_MISSING,
+];

@@ -1,0 +1,196 @@
+//! Tools: calls checked against the schemas of the last `tools/list`, each schema compiled once
+//! per listing (with the `jsonschema` crate), and the schemas themselves checked against their
+//! draft's meta-schema.
+
+use std::sync::Arc;
+
+use jsonschema::{Draft, Validator};
+use serde_json::{Map, Value};
+
+use super::rules::{TOOL_INPUT, TOOL_OUTPUT, TOOL_SCHEMA, TOOL_SCHEMA_UNUSABLE, TOOL_UNLISTED};
+use super::{Capped, Msg, Sink, SESSION_CAP};
+use crate::check::Dir;
+
+/// Findings kept per schema check (a schema or a value may break many keywords at once).
+const SCHEMA_FINDINGS: usize = 10;
+
+/// How many compiled schemas [`SchemaCache`] keeps.
+const SCHEMA_CACHE_CAP: usize = 1024;
+
+/// Compiled valid schemas by their JSON text: a server lists the same tools again and again
+/// (after every `list_changed`, in every session), and compiling costs far more than the text.
+/// Only valid, usable schemas are kept, so findings on a bad one are reported at every listing.
+pub(crate) struct SchemaCache(Capped<String, Arc<Validator>>);
+
+impl SchemaCache {
+    pub fn new() -> SchemaCache {
+        SchemaCache(Capped::new(SCHEMA_CACHE_CAP))
+    }
+}
+
+/// A listed tool: its compiled schemas, and what the MCP Apps rules need.
+pub(crate) struct Tool {
+    input: Option<Arc<Validator>>,
+    output: Option<Arc<Validator>>,
+    /// `_meta.ui.resourceUri` (or the deprecated `_meta["ui/resourceUri"]`).
+    pub ui_uri: Option<String>,
+    /// Where it was listed: the line and the pointer to the tool.
+    pub line: u64,
+    pub pointer: String,
+}
+
+pub(crate) struct State {
+    pub tools: Capped<String, Tool>,
+    /// A `tools/list` result has been seen in the stream.
+    listed: bool,
+}
+
+impl State {
+    pub fn new() -> State {
+        State { tools: Capped::new(SESSION_CAP), listed: false }
+    }
+
+    pub fn evicted(&self) -> u64 {
+        self.tools.evicted
+    }
+
+    pub fn observe(&mut self, msg: &Msg, schemas: &mut SchemaCache, sink: &mut Sink) {
+        if let (Some(req), Some(result)) = (&msg.answers, msg.result) {
+            match &*req.method {
+                "tools/list" => self.listing(msg, req.param("cursor").is_some(), result, schemas, sink),
+                "tools/call" => self.call_result(msg, req.param_str("name"), result, sink),
+                _ => {}
+            }
+            return;
+        }
+        if msg.method == Some("tools/call") && msg.id.is_some() && msg.dir != Some(Dir::S2C) {
+            let Some(name) = msg.param("name").and_then(Value::as_str) else { return };
+            match self.tools.get(&name.to_string()) {
+                Some(tool) => {
+                    let empty = Value::Object(Map::new());
+                    let args = msg.param("arguments").unwrap_or(&empty);
+                    if let Some(v) = &tool.input {
+                        let at = if msg.param("arguments").is_some() { "/params/arguments" } else { "/params" };
+                        for e in v.iter_errors(args).take(SCHEMA_FINDINGS) {
+                            let text = format!("the arguments break the inputSchema of `{name}` (line {}): {e}", tool.line);
+                            sink.report(&TOOL_INPUT, msg.pointer(&format!("{at}{}", e.instance_path().as_str())), text);
+                        }
+                    }
+                }
+                None if self.listed && self.tools.evicted == 0 => {
+                    let text = format!("`{name}` was called but no `tools/list` result in this session listed it");
+                    sink.report(&TOOL_UNLISTED, msg.pointer("/params/name"), text);
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// A `tools/list` result: a first page replaces the table, a later page adds to it.
+    fn listing(&mut self, msg: &Msg, later_page: bool, result: &Value, schemas: &mut SchemaCache, sink: &mut Sink) {
+        let Some(tools) = result.get("tools").and_then(Value::as_array) else { return };
+        if !later_page {
+            self.tools.clear();
+        }
+        self.listed = true;
+        for (i, t) in tools.iter().enumerate() {
+            let Some(name) = t.get("name").and_then(Value::as_str) else { continue };
+            let at = msg.pointer(&format!("/result/tools/{i}"));
+            let input = t.get("inputSchema").and_then(|s| cached_compile(s, &format!("{at}/inputSchema"), schemas, sink));
+            let output = t.get("outputSchema").and_then(|s| cached_compile(s, &format!("{at}/outputSchema"), schemas, sink));
+            let meta = t.get("_meta");
+            let ui_uri = meta
+                .and_then(|m| m.get("ui")?.get("resourceUri"))
+                .or_else(|| meta?.get("ui/resourceUri"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            self.tools.insert(name.to_string(), Tool { input, output, ui_uri, line: msg.line, pointer: at });
+        }
+    }
+
+    fn call_result(&self, msg: &Msg, name: Option<&str>, result: &Value, sink: &mut Sink) {
+        let Some(tool) = name.and_then(|n| self.tools.get(&n.to_string())) else { return };
+        let Some(v) = &tool.output else { return };
+        // A task (`CreateTaskResult`) or a tool error carries no structured result.
+        if result.get("task").is_some() || result.get("isError").and_then(Value::as_bool) == Some(true) {
+            return;
+        }
+        let name = name.unwrap_or_default();
+        match result.get("structuredContent") {
+            None => {
+                let text = format!("`{name}` declares an outputSchema (line {}) but the result has no structuredContent", tool.line);
+                sink.report(&TOOL_OUTPUT, msg.pointer("/result"), text);
+            }
+            Some(sc) => {
+                for e in v.iter_errors(sc).take(SCHEMA_FINDINGS) {
+                    let text = format!("structuredContent breaks the outputSchema of `{name}` (line {}): {e}", tool.line);
+                    sink.report(&TOOL_OUTPUT, msg.pointer(&format!("/result/structuredContent{}", e.instance_path().as_str())), text);
+                }
+            }
+        }
+    }
+}
+
+/// [`compile`], through the cache.
+fn cached_compile(schema: &Value, pointer: &str, schemas: &mut SchemaCache, sink: &mut Sink) -> Option<Arc<Validator>> {
+    let text = schema.to_string();
+    if let Some(v) = schemas.0.get(&text) {
+        return Some(v.clone());
+    }
+    let v = Arc::new(compile(schema, pointer, sink)?);
+    schemas.0.insert(text, v.clone());
+    Some(v)
+}
+
+/// Checks a tool schema against its draft's meta-schema and compiles it; `None` if it cannot be used.
+fn compile(schema: &Value, pointer: &str, sink: &mut Sink) -> Option<Validator> {
+    // A schema that is not an object is the schema types' finding (`type`), not this rule's.
+    if !schema.is_object() {
+        return None;
+    }
+    let draft = match schema.get("$schema").and_then(Value::as_str) {
+        None => Draft::Draft202012,
+        Some(uri) => match Draft::from_schema_uri(uri) {
+            Draft::Unknown => {
+                let text = format!("`$schema` is `{uri}`, not a JSON Schema draft the checker knows (4, 6, 7, 2019-09, 2020-12); calls are not checked against it");
+                sink.report(&TOOL_SCHEMA_UNUSABLE, format!("{pointer}/$schema"), text);
+                return None;
+            }
+            known => known,
+        },
+    };
+    let meta = match draft {
+        Draft::Draft4 => jsonschema::draft4::meta::validator(),
+        Draft::Draft6 => jsonschema::draft6::meta::validator(),
+        Draft::Draft7 => jsonschema::draft7::meta::validator(),
+        Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
+        _ => jsonschema::draft202012::meta::validator(),
+    };
+    let mut valid = true;
+    for e in meta.iter_errors(schema).take(SCHEMA_FINDINGS) {
+        valid = false;
+        let text = format!("not a valid JSON Schema ({}): {e}", draft_name(draft));
+        sink.report(&TOOL_SCHEMA, format!("{pointer}{}", e.instance_path().as_str()), text);
+    }
+    if !valid {
+        return None;
+    }
+    match jsonschema::options().with_draft(draft).build(schema) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let text = format!("the schema cannot be compiled offline, so calls are not checked against it: {e}");
+            sink.report(&TOOL_SCHEMA_UNUSABLE, pointer.to_string(), text);
+            None
+        }
+    }
+}
+
+fn draft_name(d: Draft) -> &'static str {
+    match d {
+        Draft::Draft4 => "draft-04",
+        Draft::Draft6 => "draft-06",
+        Draft::Draft7 => "draft-07",
+        Draft::Draft201909 => "2019-09",
+        _ => "2020-12",
+    }
+}
