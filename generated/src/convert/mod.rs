@@ -225,8 +225,8 @@ mod __c {
     }
 
     /// For values whose shape differs between the versions (an `object` that became a named type).
-    pub fn via_json<S: Serialize, T: DeserializeOwned>(value: S, key: &'static str, step: Step) -> Result<T, ConvertError> {
-        let unreadable = |e: serde_json::Error| error(step, "", Reason::Unreadable { message: e.to_string() }).at(key);
+    pub fn via_json<S: Serialize, T: DeserializeOwned>(value: S, key: &'static str, step: Step, case: &'static str) -> Result<T, ConvertError> {
+        let unreadable = |e: serde_json::Error| error(step, case, Reason::Unreadable { message: e.to_string() }).at(key);
         let v = serde_json::to_value(value).map_err(unreadable)?;
         T::deserialize(v).map_err(unreadable)
     }

@@ -290,8 +290,8 @@ impl<'a> Plan<'a> {
         let step = pair.step;
         if !matches!(s.rest, Ty::Value) || !matches!(d.rest, Ty::Value) {
             // Typed index signatures: no `extra` to keep the other version's keys in.
-            self.case(step, si.name.clone(), "an index signature (typed `extra`)".into(), "converted through JSON");
-            return quote! { __c::via_json(self, "", STEP) };
+            let place = self.case(step, si.name.clone(), "an index signature (typed `extra`)".into(), "converted through JSON (error `Unreadable` if it does not read)");
+            return quote! { __c::via_json(self, "", STEP, #place) };
         }
         let stored = |f: &&Field| !f.never;
         let src_fields: Vec<&Field> = s.fields.iter().filter(stored).collect();
@@ -403,11 +403,12 @@ impl<'a> Plan<'a> {
                 let place = self.case(step, format!("{}.{}", di.name, key), format!("`{key}` absent"), "error `Missing`");
                 v = quote! { __c::need(#v, STEP, #place, #key)? };
             }
-            let direct = self.direct(step, &f.ty, &g.ty, queue);
-            if !direct {
-                self.case(step, format!("{}.{}", si.name, key), "a different shape in the target".into(), "converted through JSON (error `Unreadable` if it does not read)");
-            }
-            let conv = if direct { quote! { __c::field(#v, #key)? } } else { quote! { __c::via_json(#v, #key, STEP)? } };
+            let conv = if self.direct(step, &f.ty, &g.ty, queue) {
+                quote! { __c::field(#v, #key)? }
+            } else {
+                let place = self.case(step, format!("{}.{}", si.name, key), "a different shape in the target".into(), "converted through JSON (error `Unreadable` if it does not read)");
+                quote! { __c::via_json(#v, #key, STEP, #place)? }
+            };
             let conv = if g.optional && !f.optional { quote! { Some(#conv) } } else { conv };
             let value = rebox(conv, g.optional);
             inits.push(quote! { #did: #value, });
@@ -461,12 +462,13 @@ impl<'a> Plan<'a> {
                 }
                 Some(w) => {
                     let wn = format_ident!("{}", w.name);
-                    self.case(step, format!("{}.{}", si.name, v.name), "a different shape in the target".into(), "converted through JSON (error `Unreadable` if it does not read)");
-                    let conv = if self.boxed(&pair.dst, &w.ty, false) { quote! { Box::new(__c::via_json(v, "", STEP)?) } } else { quote! { __c::via_json(v, "", STEP)? } };
+                    let place = self.case(step, format!("{}.{}", si.name, v.name), "a different shape in the target".into(), "converted through JSON (error `Unreadable` if it does not read)");
+                    let conv = quote! { __c::via_json(v, "", STEP, #place)? };
+                    let conv = if self.boxed(&pair.dst, &w.ty, false) { quote! { Box::new(#conv) } } else { conv };
                     arms.push(quote! { Self::#vn(v) => Ok(#dp::#wn(#conv)), });
                 }
                 None => {
-                    let place = self.case(step, format!("{}.{}", si.name, v.name), format!("a `{}`", v.name), "error `NotInTarget`");
+                    let place = self.case(step, format!("{}.{}", si.name, v.name), format!("a member `{}`", v.name), "error `NotInTarget`");
                     arms.push(quote! { Self::#vn(_) => Err(__c::not_in_target(STEP, #place)), });
                 }
             }
@@ -500,7 +502,7 @@ impl<'a> Plan<'a> {
                     continue;
                 }
             }
-            let place = self.case(step, format!("{}.{}", si.name, v.name), format!("a `{}`", v.name), "error `NotInTarget`");
+            let place = self.case(step, format!("{}.{}", si.name, v.name), format!("a member `{}`", v.name), "error `NotInTarget`");
             arms.push(quote! { Self::#vn(_) => Err(__c::not_in_target(STEP, #place)), });
         }
         if has_unknown(s) {

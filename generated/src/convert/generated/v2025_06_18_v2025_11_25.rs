@@ -57,7 +57,7 @@ mod v2025_06_18_to_v2025_11_25 {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Request {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(self.params, "params", STEP, "Request.params")?,
                 extra,
             })
         }
@@ -87,7 +87,12 @@ mod v2025_06_18_to_v2025_11_25 {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Notification {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "Notification.params",
+                )?,
                 extra,
             })
         }
@@ -131,7 +136,12 @@ mod v2025_06_18_to_v2025_11_25 {
             let extra = self.extra;
             Ok(crate::v2025_11_25::JSONRPCRequest {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "JSONRPCRequest.params",
+                )?,
                 id: __c::field(self.id, "id")?,
                 extra,
             })
@@ -145,7 +155,12 @@ mod v2025_06_18_to_v2025_11_25 {
             let extra = self.extra;
             Ok(crate::v2025_11_25::JSONRPCNotification {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "JSONRPCNotification.params",
+                )?,
                 extra,
             })
         }
@@ -292,8 +307,18 @@ mod v2025_06_18_to_v2025_11_25 {
             Ok(crate::v2025_11_25::ClientCapabilities {
                 experimental: __c::field(self.experimental, "experimental")?,
                 roots: __c::field(self.roots, "roots")?,
-                sampling: __c::via_json(self.sampling, "sampling", STEP)?,
-                elicitation: __c::via_json(self.elicitation, "elicitation", STEP)?,
+                sampling: __c::via_json(
+                    self.sampling,
+                    "sampling",
+                    STEP,
+                    "ClientCapabilities.sampling",
+                )?,
+                elicitation: __c::via_json(
+                    self.elicitation,
+                    "elicitation",
+                    STEP,
+                    "ClientCapabilities.elicitation",
+                )?,
                 tasks: __tasks,
                 extra,
             })
@@ -2434,7 +2459,7 @@ mod v2025_11_25_to_v2025_06_18 {
             let extra = self.extra;
             Ok(crate::v2025_06_18::Request {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(self.params, "params", STEP, "Request.params")?,
                 extra,
             })
         }
@@ -2456,7 +2481,12 @@ mod v2025_11_25_to_v2025_06_18 {
             let extra = self.extra;
             Ok(crate::v2025_06_18::Notification {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "Notification.params",
+                )?,
                 extra,
             })
         }
@@ -2488,7 +2518,12 @@ mod v2025_11_25_to_v2025_06_18 {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCRequest {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "JSONRPCRequest.params",
+                )?,
                 id: __c::field(self.id, "id")?,
                 extra,
             })
@@ -2502,7 +2537,12 @@ mod v2025_11_25_to_v2025_06_18 {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCNotification {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "JSONRPCNotification.params",
+                )?,
                 extra,
             })
         }
@@ -2653,8 +2693,18 @@ mod v2025_11_25_to_v2025_06_18 {
             Ok(crate::v2025_06_18::ClientCapabilities {
                 experimental: __c::field(self.experimental, "experimental")?,
                 roots: __c::field(self.roots, "roots")?,
-                sampling: __c::via_json(self.sampling, "sampling", STEP)?,
-                elicitation: __c::via_json(self.elicitation, "elicitation", STEP)?,
+                sampling: __c::via_json(
+                    self.sampling,
+                    "sampling",
+                    STEP,
+                    "ClientCapabilities.sampling",
+                )?,
+                elicitation: __c::via_json(
+                    self.elicitation,
+                    "elicitation",
+                    STEP,
+                    "ClientCapabilities.elicitation",
+                )?,
                 extra,
             })
         }

@@ -81,7 +81,12 @@ mod v2025_11_25_to_v2026_07_28 {
         ) -> Result<crate::v2026_07_28::NotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::NotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "NotificationParams._meta",
+                )?,
                 extra,
             })
         }
@@ -101,7 +106,9 @@ mod v2025_11_25_to_v2026_07_28 {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::BaseResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "Result._meta")?,
+                ),
                 result_type: __result_type,
                 extra,
             })
@@ -209,7 +216,12 @@ mod v2025_11_25_to_v2026_07_28 {
         ) -> Result<crate::v2026_07_28::CancelledNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::CancelledNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "CancelledNotificationParams._meta",
+                )?,
                 request_id: __c::field(
                     __c::need(
                         self.request_id,
@@ -248,7 +260,12 @@ mod v2025_11_25_to_v2026_07_28 {
             let __extensions = __c::take(&mut extra, "extensions", true, STEP)?;
             Ok(crate::v2026_07_28::ClientCapabilities {
                 experimental: __c::field(self.experimental, "experimental")?,
-                roots: __c::via_json(self.roots, "roots", STEP)?,
+                roots: __c::via_json(
+                    self.roots,
+                    "roots",
+                    STEP,
+                    "ClientCapabilities.roots",
+                )?,
                 sampling: __c::field(self.sampling, "sampling")?,
                 elicitation: __c::field(self.elicitation, "elicitation")?,
                 extensions: __extensions,
@@ -401,7 +418,12 @@ mod v2025_11_25_to_v2026_07_28 {
         ) -> Result<crate::v2026_07_28::ProgressNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ProgressNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ProgressNotificationParams._meta",
+                )?,
                 progress_token: __c::field(self.progress_token, "progressToken")?,
                 progress: __c::field(self.progress, "progress")?,
                 total: __c::field(self.total, "total")?,
@@ -466,7 +488,9 @@ mod v2025_11_25_to_v2026_07_28 {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::PaginatedResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "PaginatedResult._meta")?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 extra,
@@ -514,7 +538,9 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ListResourcesResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ListResourcesResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "ListResourcesResult._meta")?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 ttl_ms: __ttl_ms,
@@ -565,7 +591,14 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ListResourceTemplatesResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ListResourceTemplatesResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(
+                        self.meta,
+                        "_meta",
+                        STEP,
+                        "ListResourceTemplatesResult._meta",
+                    )?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 ttl_ms: __ttl_ms,
@@ -661,7 +694,9 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ReadResourceResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ReadResourceResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "ReadResourceResult._meta")?,
+                ),
                 result_type: __result_type,
                 ttl_ms: __ttl_ms,
                 cache_scope: __cache_scope,
@@ -715,7 +750,12 @@ mod v2025_11_25_to_v2026_07_28 {
         > {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ResourceUpdatedNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ResourceUpdatedNotificationParams._meta",
+                )?,
                 uri: __c::field(self.uri, "uri")?,
                 extra,
             })
@@ -843,7 +883,9 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ListPromptsResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ListPromptsResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "ListPromptsResult._meta")?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 ttl_ms: __ttl_ms,
@@ -898,7 +940,9 @@ mod v2025_11_25_to_v2026_07_28 {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::GetPromptResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "GetPromptResult._meta")?,
+                ),
                 result_type: __result_type,
                 description: __c::field(self.description, "description")?,
                 messages: __c::field(self.messages, "messages")?,
@@ -1047,7 +1091,9 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ListToolsResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ListToolsResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "ListToolsResult._meta")?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 ttl_ms: __ttl_ms,
@@ -1063,13 +1109,16 @@ mod v2025_11_25_to_v2026_07_28 {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::CallToolResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "CallToolResult._meta")?,
+                ),
                 result_type: __result_type,
                 content: __c::field(self.content, "content")?,
                 structured_content: __c::via_json(
                     self.structured_content,
                     "structuredContent",
                     STEP,
+                    "CallToolResult.structuredContent",
                 )?,
                 is_error: __c::field(self.is_error, "isError")?,
                 extra,
@@ -1207,7 +1256,12 @@ mod v2025_11_25_to_v2026_07_28 {
         ) -> Result<crate::v2026_07_28::LoggingMessageNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::LoggingMessageNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "LoggingMessageNotificationParams._meta",
+                )?,
                 level: __c::field(self.level, "level")?,
                 logger: __c::field(self.logger, "logger")?,
                 data: __c::field(self.data, "data")?,
@@ -1548,6 +1602,7 @@ mod v2025_11_25_to_v2026_07_28 {
                     self.structured_content,
                     "structuredContent",
                     STEP,
+                    "ToolResultContent.structuredContent",
                 )?,
                 is_error: __c::field(self.is_error, "isError")?,
                 meta: __c::field(self.meta, "_meta")?,
@@ -1673,7 +1728,9 @@ mod v2025_11_25_to_v2026_07_28 {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::CompleteResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "CompleteResult._meta")?,
+                ),
                 result_type: __result_type,
                 completion: __c::field(self.completion, "completion")?,
                 extra,
@@ -2601,7 +2658,7 @@ mod v2025_11_25_to_v2026_07_28 {
         ) -> Result<crate::v2026_07_28::ListRootsRequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ListRootsRequestParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(self.meta, "_meta", STEP, "RequestParams._meta")?,
                 extra,
             })
         }
@@ -2683,7 +2740,12 @@ mod v2026_07_28_to_v2025_11_25 {
         ) -> Result<crate::v2025_11_25::NotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::NotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "NotificationParams._meta",
+                )?,
                 extra,
             })
         }
@@ -2705,7 +2767,12 @@ mod v2026_07_28_to_v2025_11_25 {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::BaseResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "Result._meta",
+                )?,
                 extra,
             })
         }
@@ -2812,7 +2879,12 @@ mod v2026_07_28_to_v2025_11_25 {
         ) -> Result<crate::v2025_11_25::CancelledNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::CancelledNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "CancelledNotificationParams._meta",
+                )?,
                 request_id: Some(__c::field(self.request_id, "requestId")?),
                 reason: __c::field(self.reason, "reason")?,
                 extra,
@@ -2843,7 +2915,12 @@ mod v2026_07_28_to_v2025_11_25 {
             let __tasks = __c::take(&mut extra, "tasks", true, STEP)?;
             Ok(crate::v2025_11_25::ClientCapabilities {
                 experimental: __c::field(self.experimental, "experimental")?,
-                roots: __c::via_json(self.roots, "roots", STEP)?,
+                roots: __c::via_json(
+                    self.roots,
+                    "roots",
+                    STEP,
+                    "ClientCapabilities.roots",
+                )?,
                 sampling: __c::field(self.sampling, "sampling")?,
                 elicitation: __c::field(self.elicitation, "elicitation")?,
                 tasks: __tasks,
@@ -2996,7 +3073,12 @@ mod v2026_07_28_to_v2025_11_25 {
         ) -> Result<crate::v2025_11_25::ProgressNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ProgressNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ProgressNotificationParams._meta",
+                )?,
                 progress_token: __c::field(self.progress_token, "progressToken")?,
                 progress: __c::field(self.progress, "progress")?,
                 total: __c::field(self.total, "total")?,
@@ -3050,7 +3132,12 @@ mod v2026_07_28_to_v2025_11_25 {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::PaginatedResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "PaginatedResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 extra,
             })
@@ -3081,7 +3168,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ListResourcesResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ListResourcesResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 resources: __c::field(self.resources, "resources")?,
                 extra,
@@ -3113,7 +3205,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ListResourceTemplatesResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ListResourceTemplatesResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 resource_templates: __c::field(
                     self.resource_templates,
@@ -3180,7 +3277,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ReadResourceResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ReadResourceResult._meta",
+                )?,
                 contents: __c::field(self.contents, "contents")?,
                 extra,
             })
@@ -3231,7 +3333,12 @@ mod v2026_07_28_to_v2025_11_25 {
         > {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ResourceUpdatedNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ResourceUpdatedNotificationParams._meta",
+                )?,
                 uri: __c::field(self.uri, "uri")?,
                 extra,
             })
@@ -3348,7 +3455,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ListPromptsResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ListPromptsResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 prompts: __c::field(self.prompts, "prompts")?,
                 extra,
@@ -3394,7 +3506,12 @@ mod v2026_07_28_to_v2025_11_25 {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::GetPromptResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "GetPromptResult._meta",
+                )?,
                 description: __c::field(self.description, "description")?,
                 messages: __c::field(self.messages, "messages")?,
                 extra,
@@ -3531,7 +3648,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ListToolsResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ListToolsResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 tools: __c::field(self.tools, "tools")?,
                 extra,
@@ -3546,12 +3668,18 @@ mod v2026_07_28_to_v2025_11_25 {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::CallToolResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "CallToolResult._meta",
+                )?,
                 content: __c::field(self.content, "content")?,
                 structured_content: __c::via_json(
                     self.structured_content,
                     "structuredContent",
                     STEP,
+                    "CallToolResult.structuredContent",
                 )?,
                 is_error: __c::field(self.is_error, "isError")?,
                 extra,
@@ -3679,7 +3807,12 @@ mod v2026_07_28_to_v2025_11_25 {
         ) -> Result<crate::v2025_11_25::LoggingMessageNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::LoggingMessageNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "LoggingMessageNotificationParams._meta",
+                )?,
                 level: __c::field(self.level, "level")?,
                 logger: __c::field(self.logger, "logger")?,
                 data: __c::field(self.data, "data")?,
@@ -4026,6 +4159,7 @@ mod v2026_07_28_to_v2025_11_25 {
                     self.structured_content,
                     "structuredContent",
                     STEP,
+                    "ToolResultContent.structuredContent",
                 )?,
                 is_error: __c::field(self.is_error, "isError")?,
                 meta: __c::field(self.meta, "_meta")?,
@@ -4143,7 +4277,12 @@ mod v2026_07_28_to_v2025_11_25 {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::CompleteResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "CompleteResult._meta",
+                )?,
                 completion: __c::field(self.completion, "completion")?,
                 extra,
             })
@@ -4990,7 +5129,12 @@ mod v2026_07_28_to_v2025_11_25 {
         fn convert(self) -> Result<crate::v2025_11_25::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::RequestParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ListRootsRequestParams._meta",
+                )?,
                 extra,
             })
         }
