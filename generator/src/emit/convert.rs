@@ -264,13 +264,16 @@ impl<'a> Plan<'a> {
         let body = match (&src_item.kind, &dst_item.kind) {
             (ItemKind::Struct(s), ItemKind::Struct(d)) => self.structs(pair, src_item, s, dst_item, d, queue),
             (ItemKind::StringEnum(s), ItemKind::StringEnum(d)) => self.enums(pair, src_item, s, d),
-            (ItemKind::Union(s), ItemKind::Union(d)) => self.unions(pair, src_item, s, dst_item, d, queue),
+            (ItemKind::Union(s), ItemKind::Union(d)) => self.unions(pair, src_item, s, d, queue),
             (ItemKind::Union(s), ItemKind::Struct(_)) => self.union_to_struct(pair, src_item, s, dst_item, queue),
             (ItemKind::Struct(_), ItemKind::Union(d)) => self.struct_to_union(pair, src_item, dst_item, d, queue),
             _ => unreachable!("only compatible pairs are queued"),
         };
+        // `#[inline]`: compiled in the crate that uses it, so the library's build does not pay for
+        // the conversions an application never calls.
         quote! {
             impl Convert<#dp> for #sp {
+                #[inline]
                 fn convert(self) -> Result<#dp, ConvertError> {
                     #body
                 }
@@ -444,7 +447,7 @@ impl<'a> Plan<'a> {
         self.nominal(&v.ty).map_or_else(|| v.name.clone(), |(r, _)| r.name)
     }
 
-    fn unions(&mut self, pair: &Pair, si: &Item, s: &Union, di: &Item, d: &Union, queue: &mut VecDeque<Pair>) -> TokenStream {
+    fn unions(&mut self, pair: &Pair, si: &Item, s: &Union, d: &Union, queue: &mut VecDeque<Pair>) -> TokenStream {
         let dp = self.path(&pair.dst);
         let step = pair.step;
         let mut arms = Vec::new();
@@ -483,7 +486,6 @@ impl<'a> Plan<'a> {
                 arms.push(quote! { Self::Unknown(_) => Err(__c::not_in_target(STEP, #place)), });
             }
         }
-        let _ = di;
         quote! { match self { #(#arms)* } }
     }
 
@@ -576,6 +578,7 @@ impl<'a> Plan<'a> {
                         let (sp, mp, dp) = (self.path(&src), self.path(&midt), self.path(&dst));
                         impls.push(quote! {
                             impl Convert<#dp> for #sp {
+                                #[inline]
                                 fn convert(self) -> Result<#dp, ConvertError> {
                                     let next: #mp = Convert::convert(self)?;
                                     Convert::convert(next)
@@ -614,6 +617,7 @@ impl<'a> Plan<'a> {
             let p = self.path(r);
             quote! {
                 impl Convert<#p> for #p {
+                    #[inline]
                     fn convert(self) -> Result<#p, ConvertError> {
                         Ok(self)
                     }
@@ -670,6 +674,7 @@ impl<'a> Plan<'a> {
                     let (from, to) = (&vi.protocol, &vj.protocol);
                     out.push(quote! {
                         impl Convert<crate::runtime::NoRequests> for #sp {
+                            #[inline]
                             fn convert(self) -> Result<crate::runtime::NoRequests, ConvertError> {
                                 Err(__c::not_in_target(__c::Step { from: #from, to: #to }, #place))
                             }

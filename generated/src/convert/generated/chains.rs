@@ -4,6 +4,7 @@ use super::super::{Convert, ConvertError};
 use super::super::__c;
 impl Convert<crate::v2025_06_18::BlobResourceContents>
 for crate::v2024_11_05::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::BlobResourceContents, ConvertError> {
         let next: crate::v2025_03_26::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -11,6 +12,7 @@ for crate::v2024_11_05::BlobResourceContents {
 }
 impl Convert<crate::v2025_06_18::CallToolRequest>
 for crate::v2024_11_05::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CallToolRequest, ConvertError> {
         let next: crate::v2025_03_26::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -18,12 +20,14 @@ for crate::v2024_11_05::CallToolRequest {
 }
 impl Convert<crate::v2025_06_18::CallToolRequestParams>
 for crate::v2024_11_05::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_03_26::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::CallToolResult> for crate::v2024_11_05::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CallToolResult, ConvertError> {
         let next: crate::v2025_03_26::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -31,6 +35,7 @@ impl Convert<crate::v2025_06_18::CallToolResult> for crate::v2024_11_05::CallToo
 }
 impl Convert<crate::v2025_06_18::CancelledNotification>
 for crate::v2024_11_05::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CancelledNotification, ConvertError> {
         let next: crate::v2025_03_26::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -38,6 +43,7 @@ for crate::v2024_11_05::CancelledNotification {
 }
 impl Convert<crate::v2025_06_18::CancelledNotificationParams>
 for crate::v2024_11_05::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CancelledNotificationParams, ConvertError> {
@@ -49,6 +55,7 @@ for crate::v2024_11_05::CancelledNotificationParams {
 }
 impl Convert<crate::v2025_06_18::ClientCapabilities>
 for crate::v2024_11_05::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ClientCapabilities, ConvertError> {
         let next: crate::v2025_03_26::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -56,6 +63,7 @@ for crate::v2024_11_05::ClientCapabilities {
 }
 impl Convert<crate::v2025_06_18::ClientCapabilitiesRoots>
 for crate::v2024_11_05::ClientCapabilitiesRoots {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ClientCapabilitiesRoots, ConvertError> {
@@ -65,18 +73,21 @@ for crate::v2024_11_05::ClientCapabilitiesRoots {
 }
 impl Convert<crate::v2025_06_18::ClientNotification>
 for crate::v2024_11_05::ClientNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ClientNotification, ConvertError> {
         let next: crate::v2025_03_26::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ClientRequest> for crate::v2024_11_05::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ClientRequest, ConvertError> {
         let next: crate::v2025_03_26::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ClientResult> for crate::v2024_11_05::ClientResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ClientResult, ConvertError> {
         let next: crate::v2025_03_26::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -84,6 +95,7 @@ impl Convert<crate::v2025_06_18::ClientResult> for crate::v2024_11_05::ClientRes
 }
 impl Convert<crate::v2025_06_18::CompleteRequest>
 for crate::v2024_11_05::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CompleteRequest, ConvertError> {
         let next: crate::v2025_03_26::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -91,6 +103,7 @@ for crate::v2024_11_05::CompleteRequest {
 }
 impl Convert<crate::v2025_06_18::CompleteRequestParams>
 for crate::v2024_11_05::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_03_26::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -98,6 +111,7 @@ for crate::v2024_11_05::CompleteRequestParams {
 }
 impl Convert<crate::v2025_06_18::CompleteRequestParamsArgument>
 for crate::v2024_11_05::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CompleteRequestParamsArgument, ConvertError> {
@@ -109,6 +123,7 @@ for crate::v2024_11_05::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2025_06_18::CompleteRequestParamsRef>
 for crate::v2024_11_05::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CompleteRequestParamsRef, ConvertError> {
@@ -117,6 +132,7 @@ for crate::v2024_11_05::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2025_06_18::CompleteResult> for crate::v2024_11_05::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CompleteResult, ConvertError> {
         let next: crate::v2025_03_26::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -124,6 +140,7 @@ impl Convert<crate::v2025_06_18::CompleteResult> for crate::v2024_11_05::Complet
 }
 impl Convert<crate::v2025_06_18::CompleteResultCompletion>
 for crate::v2024_11_05::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CompleteResultCompletion, ConvertError> {
@@ -133,6 +150,7 @@ for crate::v2024_11_05::CompleteResultCompletion {
 }
 impl Convert<crate::v2025_06_18::CreateMessageRequest>
 for crate::v2024_11_05::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_03_26::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -140,6 +158,7 @@ for crate::v2024_11_05::CreateMessageRequest {
 }
 impl Convert<crate::v2025_06_18::CreateMessageRequestParams>
 for crate::v2024_11_05::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CreateMessageRequestParams, ConvertError> {
@@ -151,6 +170,7 @@ for crate::v2024_11_05::CreateMessageRequestParams {
 }
 impl Convert<crate::v2025_06_18::CreateMessageRequestParamsIncludeContext>
 for crate::v2024_11_05::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -165,6 +185,7 @@ for crate::v2024_11_05::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2025_06_18::CreateMessageResult>
 for crate::v2024_11_05::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CreateMessageResult, ConvertError> {
         let next: crate::v2025_03_26::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -172,6 +193,7 @@ for crate::v2024_11_05::CreateMessageResult {
 }
 impl Convert<crate::v2025_06_18::CreateMessageResultStopReason>
 for crate::v2024_11_05::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CreateMessageResultStopReason, ConvertError> {
@@ -183,6 +205,7 @@ for crate::v2024_11_05::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2025_06_18::EmbeddedResource>
 for crate::v2024_11_05::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::EmbeddedResource, ConvertError> {
         let next: crate::v2025_03_26::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -190,6 +213,7 @@ for crate::v2024_11_05::EmbeddedResource {
 }
 impl Convert<crate::v2025_06_18::EmbeddedResourceResource>
 for crate::v2024_11_05::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::EmbeddedResourceResource, ConvertError> {
@@ -198,6 +222,7 @@ for crate::v2024_11_05::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2025_06_18::BaseResult> for crate::v2024_11_05::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::BaseResult, ConvertError> {
         let next: crate::v2025_03_26::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -205,6 +230,7 @@ impl Convert<crate::v2025_06_18::BaseResult> for crate::v2024_11_05::BaseResult 
 }
 impl Convert<crate::v2025_06_18::GetPromptRequest>
 for crate::v2024_11_05::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::GetPromptRequest, ConvertError> {
         let next: crate::v2025_03_26::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -212,6 +238,7 @@ for crate::v2024_11_05::GetPromptRequest {
 }
 impl Convert<crate::v2025_06_18::GetPromptRequestParams>
 for crate::v2024_11_05::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::GetPromptRequestParams, ConvertError> {
@@ -221,18 +248,21 @@ for crate::v2024_11_05::GetPromptRequestParams {
 }
 impl Convert<crate::v2025_06_18::GetPromptResult>
 for crate::v2024_11_05::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::GetPromptResult, ConvertError> {
         let next: crate::v2025_03_26::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ImageContent> for crate::v2024_11_05::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ImageContent, ConvertError> {
         let next: crate::v2025_03_26::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Implementation> for crate::v2024_11_05::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Implementation, ConvertError> {
         let next: crate::v2025_03_26::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -240,6 +270,7 @@ impl Convert<crate::v2025_06_18::Implementation> for crate::v2024_11_05::Impleme
 }
 impl Convert<crate::v2025_06_18::InitializeRequest>
 for crate::v2024_11_05::InitializeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::InitializeRequest, ConvertError> {
         let next: crate::v2025_03_26::InitializeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -247,6 +278,7 @@ for crate::v2024_11_05::InitializeRequest {
 }
 impl Convert<crate::v2025_06_18::InitializeRequestParams>
 for crate::v2024_11_05::InitializeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::InitializeRequestParams, ConvertError> {
@@ -256,6 +288,7 @@ for crate::v2024_11_05::InitializeRequestParams {
 }
 impl Convert<crate::v2025_06_18::InitializeResult>
 for crate::v2024_11_05::InitializeResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::InitializeResult, ConvertError> {
         let next: crate::v2025_03_26::InitializeResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -263,6 +296,7 @@ for crate::v2024_11_05::InitializeResult {
 }
 impl Convert<crate::v2025_06_18::InitializedNotification>
 for crate::v2024_11_05::InitializedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::InitializedNotification, ConvertError> {
@@ -271,6 +305,7 @@ for crate::v2024_11_05::InitializedNotification {
     }
 }
 impl Convert<crate::v2025_06_18::JSONRPCError> for crate::v2024_11_05::JSONRPCError {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCError, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCError = Convert::convert(self)?;
         Convert::convert(next)
@@ -278,12 +313,14 @@ impl Convert<crate::v2025_06_18::JSONRPCError> for crate::v2024_11_05::JSONRPCEr
 }
 impl Convert<crate::v2025_06_18::JSONRPCErrorError>
 for crate::v2024_11_05::JSONRPCErrorError {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCErrorError, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCErrorError = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::JSONRPCMessage> for crate::v2024_11_05::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -291,12 +328,14 @@ impl Convert<crate::v2025_06_18::JSONRPCMessage> for crate::v2024_11_05::JSONRPC
 }
 impl Convert<crate::v2025_06_18::JSONRPCNotification>
 for crate::v2024_11_05::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::JSONRPCRequest> for crate::v2024_11_05::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -304,6 +343,7 @@ impl Convert<crate::v2025_06_18::JSONRPCRequest> for crate::v2024_11_05::JSONRPC
 }
 impl Convert<crate::v2025_06_18::JSONRPCResponse>
 for crate::v2024_11_05::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -311,6 +351,7 @@ for crate::v2024_11_05::JSONRPCResponse {
 }
 impl Convert<crate::v2025_06_18::ListPromptsRequest>
 for crate::v2024_11_05::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -318,6 +359,7 @@ for crate::v2024_11_05::ListPromptsRequest {
 }
 impl Convert<crate::v2025_06_18::ListPromptsResult>
 for crate::v2024_11_05::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListPromptsResult, ConvertError> {
         let next: crate::v2025_03_26::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -325,6 +367,7 @@ for crate::v2024_11_05::ListPromptsResult {
 }
 impl Convert<crate::v2025_06_18::ListResourceTemplatesRequest>
 for crate::v2024_11_05::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ListResourceTemplatesRequest, ConvertError> {
@@ -336,6 +379,7 @@ for crate::v2024_11_05::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2025_06_18::ListResourceTemplatesResult>
 for crate::v2024_11_05::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ListResourceTemplatesResult, ConvertError> {
@@ -347,6 +391,7 @@ for crate::v2024_11_05::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2025_06_18::ListResourcesRequest>
 for crate::v2024_11_05::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_03_26::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -354,6 +399,7 @@ for crate::v2024_11_05::ListResourcesRequest {
 }
 impl Convert<crate::v2025_06_18::ListResourcesResult>
 for crate::v2024_11_05::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListResourcesResult, ConvertError> {
         let next: crate::v2025_03_26::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -361,6 +407,7 @@ for crate::v2024_11_05::ListResourcesResult {
 }
 impl Convert<crate::v2025_06_18::ListRootsRequest>
 for crate::v2024_11_05::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListRootsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -368,6 +415,7 @@ for crate::v2024_11_05::ListRootsRequest {
 }
 impl Convert<crate::v2025_06_18::ListRootsResult>
 for crate::v2024_11_05::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListRootsResult, ConvertError> {
         let next: crate::v2025_03_26::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -375,6 +423,7 @@ for crate::v2024_11_05::ListRootsResult {
 }
 impl Convert<crate::v2025_06_18::ListToolsRequest>
 for crate::v2024_11_05::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListToolsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -382,12 +431,14 @@ for crate::v2024_11_05::ListToolsRequest {
 }
 impl Convert<crate::v2025_06_18::ListToolsResult>
 for crate::v2024_11_05::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListToolsResult, ConvertError> {
         let next: crate::v2025_03_26::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::LoggingLevel> for crate::v2024_11_05::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::LoggingLevel, ConvertError> {
         let next: crate::v2025_03_26::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -395,6 +446,7 @@ impl Convert<crate::v2025_06_18::LoggingLevel> for crate::v2024_11_05::LoggingLe
 }
 impl Convert<crate::v2025_06_18::LoggingMessageNotification>
 for crate::v2024_11_05::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::LoggingMessageNotification, ConvertError> {
@@ -406,6 +458,7 @@ for crate::v2024_11_05::LoggingMessageNotification {
 }
 impl Convert<crate::v2025_06_18::LoggingMessageNotificationParams>
 for crate::v2024_11_05::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::LoggingMessageNotificationParams, ConvertError> {
@@ -416,6 +469,7 @@ for crate::v2024_11_05::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2025_06_18::ModelHint> for crate::v2024_11_05::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ModelHint, ConvertError> {
         let next: crate::v2025_03_26::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -423,12 +477,14 @@ impl Convert<crate::v2025_06_18::ModelHint> for crate::v2024_11_05::ModelHint {
 }
 impl Convert<crate::v2025_06_18::ModelPreferences>
 for crate::v2024_11_05::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ModelPreferences, ConvertError> {
         let next: crate::v2025_03_26::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Notification> for crate::v2024_11_05::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Notification, ConvertError> {
         let next: crate::v2025_03_26::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -436,6 +492,7 @@ impl Convert<crate::v2025_06_18::Notification> for crate::v2024_11_05::Notificat
 }
 impl Convert<crate::v2025_06_18::NotificationParams>
 for crate::v2024_11_05::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::NotificationParams, ConvertError> {
         let next: crate::v2025_03_26::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -443,6 +500,7 @@ for crate::v2024_11_05::NotificationParams {
 }
 impl Convert<crate::v2025_06_18::PaginatedRequest>
 for crate::v2024_11_05::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PaginatedRequest, ConvertError> {
         let next: crate::v2025_03_26::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -450,6 +508,7 @@ for crate::v2024_11_05::PaginatedRequest {
 }
 impl Convert<crate::v2025_06_18::PaginatedRequestParams>
 for crate::v2024_11_05::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::PaginatedRequestParams, ConvertError> {
@@ -459,12 +518,14 @@ for crate::v2024_11_05::PaginatedRequestParams {
 }
 impl Convert<crate::v2025_06_18::PaginatedResult>
 for crate::v2024_11_05::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PaginatedResult, ConvertError> {
         let next: crate::v2025_03_26::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::PingRequest> for crate::v2024_11_05::PingRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PingRequest, ConvertError> {
         let next: crate::v2025_03_26::PingRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -472,6 +533,7 @@ impl Convert<crate::v2025_06_18::PingRequest> for crate::v2024_11_05::PingReques
 }
 impl Convert<crate::v2025_06_18::ProgressNotification>
 for crate::v2024_11_05::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ProgressNotification, ConvertError> {
         let next: crate::v2025_03_26::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -479,6 +541,7 @@ for crate::v2024_11_05::ProgressNotification {
 }
 impl Convert<crate::v2025_06_18::ProgressNotificationParams>
 for crate::v2024_11_05::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ProgressNotificationParams, ConvertError> {
@@ -489,18 +552,21 @@ for crate::v2024_11_05::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2025_06_18::ProgressToken> for crate::v2024_11_05::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ProgressToken, ConvertError> {
         let next: crate::v2025_03_26::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Prompt> for crate::v2024_11_05::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Prompt, ConvertError> {
         let next: crate::v2025_03_26::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::PromptArgument> for crate::v2024_11_05::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PromptArgument, ConvertError> {
         let next: crate::v2025_03_26::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -508,6 +574,7 @@ impl Convert<crate::v2025_06_18::PromptArgument> for crate::v2024_11_05::PromptA
 }
 impl Convert<crate::v2025_06_18::PromptListChangedNotification>
 for crate::v2024_11_05::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::PromptListChangedNotification, ConvertError> {
@@ -518,6 +585,7 @@ for crate::v2024_11_05::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2025_06_18::PromptMessage> for crate::v2024_11_05::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PromptMessage, ConvertError> {
         let next: crate::v2025_03_26::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -525,6 +593,7 @@ impl Convert<crate::v2025_06_18::PromptMessage> for crate::v2024_11_05::PromptMe
 }
 impl Convert<crate::v2025_06_18::PromptReference>
 for crate::v2024_11_05::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PromptReference, ConvertError> {
         let next: crate::v2025_03_26::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -532,6 +601,7 @@ for crate::v2024_11_05::PromptReference {
 }
 impl Convert<crate::v2025_06_18::ReadResourceRequest>
 for crate::v2024_11_05::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_03_26::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -539,6 +609,7 @@ for crate::v2024_11_05::ReadResourceRequest {
 }
 impl Convert<crate::v2025_06_18::ReadResourceRequestParams>
 for crate::v2024_11_05::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ReadResourceRequestParams, ConvertError> {
@@ -550,6 +621,7 @@ for crate::v2024_11_05::ReadResourceRequestParams {
 }
 impl Convert<crate::v2025_06_18::ReadResourceResult>
 for crate::v2024_11_05::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ReadResourceResult, ConvertError> {
         let next: crate::v2025_03_26::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -557,6 +629,7 @@ for crate::v2024_11_05::ReadResourceResult {
 }
 impl Convert<crate::v2025_06_18::ReadResourceResultContentsItem>
 for crate::v2024_11_05::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ReadResourceResultContentsItem, ConvertError> {
@@ -567,18 +640,21 @@ for crate::v2024_11_05::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2025_06_18::Request> for crate::v2024_11_05::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Request, ConvertError> {
         let next: crate::v2025_03_26::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::RequestId> for crate::v2024_11_05::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::RequestId, ConvertError> {
         let next: crate::v2025_03_26::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::RequestParams> for crate::v2024_11_05::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::RequestParams, ConvertError> {
         let next: crate::v2025_03_26::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -586,12 +662,14 @@ impl Convert<crate::v2025_06_18::RequestParams> for crate::v2024_11_05::RequestP
 }
 impl Convert<crate::v2025_06_18::RequestParamsMeta>
 for crate::v2024_11_05::RequestParamsMeta {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::RequestParamsMeta, ConvertError> {
         let next: crate::v2025_03_26::RequestParamsMeta = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Resource> for crate::v2024_11_05::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Resource, ConvertError> {
         let next: crate::v2025_03_26::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -599,6 +677,7 @@ impl Convert<crate::v2025_06_18::Resource> for crate::v2024_11_05::Resource {
 }
 impl Convert<crate::v2025_06_18::ResourceContents>
 for crate::v2024_11_05::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ResourceContents, ConvertError> {
         let next: crate::v2025_03_26::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -606,6 +685,7 @@ for crate::v2024_11_05::ResourceContents {
 }
 impl Convert<crate::v2025_06_18::ResourceListChangedNotification>
 for crate::v2024_11_05::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ResourceListChangedNotification, ConvertError> {
@@ -617,6 +697,7 @@ for crate::v2024_11_05::ResourceListChangedNotification {
 }
 impl Convert<crate::v2025_06_18::ResourceTemplateReference>
 for crate::v2024_11_05::ResourceReference {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ResourceTemplateReference, ConvertError> {
@@ -626,6 +707,7 @@ for crate::v2024_11_05::ResourceReference {
 }
 impl Convert<crate::v2025_06_18::ResourceTemplate>
 for crate::v2024_11_05::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ResourceTemplate, ConvertError> {
         let next: crate::v2025_03_26::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -633,6 +715,7 @@ for crate::v2024_11_05::ResourceTemplate {
 }
 impl Convert<crate::v2025_06_18::ResourceUpdatedNotification>
 for crate::v2024_11_05::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ResourceUpdatedNotification, ConvertError> {
@@ -644,6 +727,7 @@ for crate::v2024_11_05::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2025_06_18::ResourceUpdatedNotificationParams>
 for crate::v2024_11_05::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ResourceUpdatedNotificationParams, ConvertError> {
@@ -654,12 +738,14 @@ for crate::v2024_11_05::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2025_06_18::Role> for crate::v2024_11_05::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Role, ConvertError> {
         let next: crate::v2025_03_26::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Root> for crate::v2024_11_05::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Root, ConvertError> {
         let next: crate::v2025_03_26::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -667,6 +753,7 @@ impl Convert<crate::v2025_06_18::Root> for crate::v2024_11_05::Root {
 }
 impl Convert<crate::v2025_06_18::RootsListChangedNotification>
 for crate::v2024_11_05::RootsListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::RootsListChangedNotification, ConvertError> {
@@ -678,6 +765,7 @@ for crate::v2024_11_05::RootsListChangedNotification {
 }
 impl Convert<crate::v2025_06_18::SamplingMessage>
 for crate::v2024_11_05::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::SamplingMessage, ConvertError> {
         let next: crate::v2025_03_26::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -685,6 +773,7 @@ for crate::v2024_11_05::SamplingMessage {
 }
 impl Convert<crate::v2025_06_18::SamplingMessageContent>
 for crate::v2024_11_05::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::SamplingMessageContent, ConvertError> {
@@ -694,6 +783,7 @@ for crate::v2024_11_05::SamplingMessageContent {
 }
 impl Convert<crate::v2025_06_18::ServerCapabilities>
 for crate::v2024_11_05::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ServerCapabilities, ConvertError> {
         let next: crate::v2025_03_26::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -701,6 +791,7 @@ for crate::v2024_11_05::ServerCapabilities {
 }
 impl Convert<crate::v2025_06_18::ServerCapabilitiesPrompts>
 for crate::v2024_11_05::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ServerCapabilitiesPrompts, ConvertError> {
@@ -712,6 +803,7 @@ for crate::v2024_11_05::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2025_06_18::ServerCapabilitiesResources>
 for crate::v2024_11_05::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ServerCapabilitiesResources, ConvertError> {
@@ -723,6 +815,7 @@ for crate::v2024_11_05::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2025_06_18::ServerCapabilitiesTools>
 for crate::v2024_11_05::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ServerCapabilitiesTools, ConvertError> {
@@ -732,18 +825,21 @@ for crate::v2024_11_05::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2025_06_18::ServerNotification>
 for crate::v2024_11_05::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ServerNotification, ConvertError> {
         let next: crate::v2025_03_26::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ServerRequest> for crate::v2024_11_05::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ServerRequest, ConvertError> {
         let next: crate::v2025_03_26::ServerRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ServerResult> for crate::v2024_11_05::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ServerResult, ConvertError> {
         let next: crate::v2025_03_26::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -751,6 +847,7 @@ impl Convert<crate::v2025_06_18::ServerResult> for crate::v2024_11_05::ServerRes
 }
 impl Convert<crate::v2025_06_18::SetLevelRequest>
 for crate::v2024_11_05::SetLevelRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::SetLevelRequest, ConvertError> {
         let next: crate::v2025_03_26::SetLevelRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -758,6 +855,7 @@ for crate::v2024_11_05::SetLevelRequest {
 }
 impl Convert<crate::v2025_06_18::SetLevelRequestParams>
 for crate::v2024_11_05::SetLevelRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::SetLevelRequestParams, ConvertError> {
         let next: crate::v2025_03_26::SetLevelRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -765,6 +863,7 @@ for crate::v2024_11_05::SetLevelRequestParams {
 }
 impl Convert<crate::v2025_06_18::SubscribeRequest>
 for crate::v2024_11_05::SubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::SubscribeRequest, ConvertError> {
         let next: crate::v2025_03_26::SubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -772,6 +871,7 @@ for crate::v2024_11_05::SubscribeRequest {
 }
 impl Convert<crate::v2025_06_18::SubscribeRequestParams>
 for crate::v2024_11_05::SubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::SubscribeRequestParams, ConvertError> {
@@ -780,6 +880,7 @@ for crate::v2024_11_05::SubscribeRequestParams {
     }
 }
 impl Convert<crate::v2025_06_18::TextContent> for crate::v2024_11_05::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::TextContent, ConvertError> {
         let next: crate::v2025_03_26::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -787,12 +888,14 @@ impl Convert<crate::v2025_06_18::TextContent> for crate::v2024_11_05::TextConten
 }
 impl Convert<crate::v2025_06_18::TextResourceContents>
 for crate::v2024_11_05::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::TextResourceContents, ConvertError> {
         let next: crate::v2025_03_26::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Tool> for crate::v2024_11_05::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Tool, ConvertError> {
         let next: crate::v2025_03_26::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -800,6 +903,7 @@ impl Convert<crate::v2025_06_18::Tool> for crate::v2024_11_05::Tool {
 }
 impl Convert<crate::v2025_06_18::ToolInputSchema>
 for crate::v2024_11_05::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ToolInputSchema, ConvertError> {
         let next: crate::v2025_03_26::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -807,6 +911,7 @@ for crate::v2024_11_05::ToolInputSchema {
 }
 impl Convert<crate::v2025_06_18::ToolListChangedNotification>
 for crate::v2024_11_05::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ToolListChangedNotification, ConvertError> {
@@ -818,6 +923,7 @@ for crate::v2024_11_05::ToolListChangedNotification {
 }
 impl Convert<crate::v2025_06_18::UnsubscribeRequest>
 for crate::v2024_11_05::UnsubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::UnsubscribeRequest, ConvertError> {
         let next: crate::v2025_03_26::UnsubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -825,6 +931,7 @@ for crate::v2024_11_05::UnsubscribeRequest {
 }
 impl Convert<crate::v2025_06_18::UnsubscribeRequestParams>
 for crate::v2024_11_05::UnsubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::UnsubscribeRequestParams, ConvertError> {
@@ -833,12 +940,14 @@ for crate::v2024_11_05::UnsubscribeRequestParams {
     }
 }
 impl Convert<crate::v2025_11_25::Annotations> for crate::v2025_03_26::Annotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Annotations, ConvertError> {
         let next: crate::v2025_06_18::Annotations = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::AudioContent> for crate::v2025_03_26::AudioContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::AudioContent, ConvertError> {
         let next: crate::v2025_06_18::AudioContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -846,6 +955,7 @@ impl Convert<crate::v2025_11_25::AudioContent> for crate::v2025_03_26::AudioCont
 }
 impl Convert<crate::v2025_11_25::BlobResourceContents>
 for crate::v2025_03_26::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::BlobResourceContents, ConvertError> {
         let next: crate::v2025_06_18::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -853,6 +963,7 @@ for crate::v2025_03_26::BlobResourceContents {
 }
 impl Convert<crate::v2025_11_25::CallToolRequest>
 for crate::v2025_03_26::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CallToolRequest, ConvertError> {
         let next: crate::v2025_06_18::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -860,12 +971,14 @@ for crate::v2025_03_26::CallToolRequest {
 }
 impl Convert<crate::v2025_11_25::CallToolRequestParams>
 for crate::v2025_03_26::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_06_18::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::CallToolResult> for crate::v2025_03_26::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CallToolResult, ConvertError> {
         let next: crate::v2025_06_18::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -873,6 +986,7 @@ impl Convert<crate::v2025_11_25::CallToolResult> for crate::v2025_03_26::CallToo
 }
 impl Convert<crate::v2025_11_25::CancelledNotification>
 for crate::v2025_03_26::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CancelledNotification, ConvertError> {
         let next: crate::v2025_06_18::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -880,6 +994,7 @@ for crate::v2025_03_26::CancelledNotification {
 }
 impl Convert<crate::v2025_11_25::CancelledNotificationParams>
 for crate::v2025_03_26::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CancelledNotificationParams, ConvertError> {
@@ -891,6 +1006,7 @@ for crate::v2025_03_26::CancelledNotificationParams {
 }
 impl Convert<crate::v2025_11_25::ClientCapabilities>
 for crate::v2025_03_26::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ClientCapabilities, ConvertError> {
         let next: crate::v2025_06_18::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -898,6 +1014,7 @@ for crate::v2025_03_26::ClientCapabilities {
 }
 impl Convert<crate::v2025_11_25::ClientCapabilitiesRoots>
 for crate::v2025_03_26::ClientCapabilitiesRoots {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ClientCapabilitiesRoots, ConvertError> {
@@ -907,18 +1024,21 @@ for crate::v2025_03_26::ClientCapabilitiesRoots {
 }
 impl Convert<crate::v2025_11_25::ClientNotification>
 for crate::v2025_03_26::ClientNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ClientNotification, ConvertError> {
         let next: crate::v2025_06_18::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ClientRequest> for crate::v2025_03_26::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ClientRequest, ConvertError> {
         let next: crate::v2025_06_18::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ClientResult> for crate::v2025_03_26::ClientResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ClientResult, ConvertError> {
         let next: crate::v2025_06_18::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -926,6 +1046,7 @@ impl Convert<crate::v2025_11_25::ClientResult> for crate::v2025_03_26::ClientRes
 }
 impl Convert<crate::v2025_11_25::CompleteRequest>
 for crate::v2025_03_26::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CompleteRequest, ConvertError> {
         let next: crate::v2025_06_18::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -933,6 +1054,7 @@ for crate::v2025_03_26::CompleteRequest {
 }
 impl Convert<crate::v2025_11_25::CompleteRequestParams>
 for crate::v2025_03_26::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_06_18::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -940,6 +1062,7 @@ for crate::v2025_03_26::CompleteRequestParams {
 }
 impl Convert<crate::v2025_11_25::CompleteRequestParamsArgument>
 for crate::v2025_03_26::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CompleteRequestParamsArgument, ConvertError> {
@@ -951,6 +1074,7 @@ for crate::v2025_03_26::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2025_11_25::CompleteRequestParamsRef>
 for crate::v2025_03_26::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CompleteRequestParamsRef, ConvertError> {
@@ -959,6 +1083,7 @@ for crate::v2025_03_26::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2025_11_25::CompleteResult> for crate::v2025_03_26::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CompleteResult, ConvertError> {
         let next: crate::v2025_06_18::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -966,6 +1091,7 @@ impl Convert<crate::v2025_11_25::CompleteResult> for crate::v2025_03_26::Complet
 }
 impl Convert<crate::v2025_11_25::CompleteResultCompletion>
 for crate::v2025_03_26::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CompleteResultCompletion, ConvertError> {
@@ -975,6 +1101,7 @@ for crate::v2025_03_26::CompleteResultCompletion {
 }
 impl Convert<crate::v2025_11_25::CreateMessageRequest>
 for crate::v2025_03_26::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_06_18::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -982,6 +1109,7 @@ for crate::v2025_03_26::CreateMessageRequest {
 }
 impl Convert<crate::v2025_11_25::CreateMessageRequestParams>
 for crate::v2025_03_26::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CreateMessageRequestParams, ConvertError> {
@@ -993,6 +1121,7 @@ for crate::v2025_03_26::CreateMessageRequestParams {
 }
 impl Convert<crate::v2025_11_25::CreateMessageRequestParamsIncludeContext>
 for crate::v2025_03_26::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -1007,6 +1136,7 @@ for crate::v2025_03_26::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2025_11_25::CreateMessageResult>
 for crate::v2025_03_26::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CreateMessageResult, ConvertError> {
         let next: crate::v2025_06_18::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1014,6 +1144,7 @@ for crate::v2025_03_26::CreateMessageResult {
 }
 impl Convert<crate::v2025_11_25::CreateMessageResultStopReason>
 for crate::v2025_03_26::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CreateMessageResultStopReason, ConvertError> {
@@ -1025,6 +1156,7 @@ for crate::v2025_03_26::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2025_11_25::EmbeddedResource>
 for crate::v2025_03_26::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::EmbeddedResource, ConvertError> {
         let next: crate::v2025_06_18::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -1032,6 +1164,7 @@ for crate::v2025_03_26::EmbeddedResource {
 }
 impl Convert<crate::v2025_11_25::EmbeddedResourceResource>
 for crate::v2025_03_26::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::EmbeddedResourceResource, ConvertError> {
@@ -1040,6 +1173,7 @@ for crate::v2025_03_26::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2025_11_25::BaseResult> for crate::v2025_03_26::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::BaseResult, ConvertError> {
         let next: crate::v2025_06_18::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1047,6 +1181,7 @@ impl Convert<crate::v2025_11_25::BaseResult> for crate::v2025_03_26::BaseResult 
 }
 impl Convert<crate::v2025_11_25::GetPromptRequest>
 for crate::v2025_03_26::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::GetPromptRequest, ConvertError> {
         let next: crate::v2025_06_18::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1054,6 +1189,7 @@ for crate::v2025_03_26::GetPromptRequest {
 }
 impl Convert<crate::v2025_11_25::GetPromptRequestParams>
 for crate::v2025_03_26::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::GetPromptRequestParams, ConvertError> {
@@ -1063,18 +1199,21 @@ for crate::v2025_03_26::GetPromptRequestParams {
 }
 impl Convert<crate::v2025_11_25::GetPromptResult>
 for crate::v2025_03_26::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::GetPromptResult, ConvertError> {
         let next: crate::v2025_06_18::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ImageContent> for crate::v2025_03_26::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ImageContent, ConvertError> {
         let next: crate::v2025_06_18::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Implementation> for crate::v2025_03_26::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Implementation, ConvertError> {
         let next: crate::v2025_06_18::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -1082,6 +1221,7 @@ impl Convert<crate::v2025_11_25::Implementation> for crate::v2025_03_26::Impleme
 }
 impl Convert<crate::v2025_11_25::InitializeRequest>
 for crate::v2025_03_26::InitializeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::InitializeRequest, ConvertError> {
         let next: crate::v2025_06_18::InitializeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1089,6 +1229,7 @@ for crate::v2025_03_26::InitializeRequest {
 }
 impl Convert<crate::v2025_11_25::InitializeRequestParams>
 for crate::v2025_03_26::InitializeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::InitializeRequestParams, ConvertError> {
@@ -1098,6 +1239,7 @@ for crate::v2025_03_26::InitializeRequestParams {
 }
 impl Convert<crate::v2025_11_25::InitializeResult>
 for crate::v2025_03_26::InitializeResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::InitializeResult, ConvertError> {
         let next: crate::v2025_06_18::InitializeResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1105,6 +1247,7 @@ for crate::v2025_03_26::InitializeResult {
 }
 impl Convert<crate::v2025_11_25::InitializedNotification>
 for crate::v2025_03_26::InitializedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::InitializedNotification, ConvertError> {
@@ -1114,12 +1257,14 @@ for crate::v2025_03_26::InitializedNotification {
 }
 impl Convert<crate::v2025_11_25::JSONRPCErrorResponse>
 for crate::v2025_03_26::JSONRPCError {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCErrorResponse, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCError = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::JSONRPCMessage> for crate::v2025_03_26::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -1127,12 +1272,14 @@ impl Convert<crate::v2025_11_25::JSONRPCMessage> for crate::v2025_03_26::JSONRPC
 }
 impl Convert<crate::v2025_11_25::JSONRPCNotification>
 for crate::v2025_03_26::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::JSONRPCRequest> for crate::v2025_03_26::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1140,6 +1287,7 @@ impl Convert<crate::v2025_11_25::JSONRPCRequest> for crate::v2025_03_26::JSONRPC
 }
 impl Convert<crate::v2025_11_25::JSONRPCResponse>
 for crate::v2025_03_26::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -1147,6 +1295,7 @@ for crate::v2025_03_26::JSONRPCResponse {
 }
 impl Convert<crate::v2025_11_25::ListPromptsRequest>
 for crate::v2025_03_26::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1154,6 +1303,7 @@ for crate::v2025_03_26::ListPromptsRequest {
 }
 impl Convert<crate::v2025_11_25::ListPromptsResult>
 for crate::v2025_03_26::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListPromptsResult, ConvertError> {
         let next: crate::v2025_06_18::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1161,6 +1311,7 @@ for crate::v2025_03_26::ListPromptsResult {
 }
 impl Convert<crate::v2025_11_25::ListResourceTemplatesRequest>
 for crate::v2025_03_26::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ListResourceTemplatesRequest, ConvertError> {
@@ -1172,6 +1323,7 @@ for crate::v2025_03_26::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2025_11_25::ListResourceTemplatesResult>
 for crate::v2025_03_26::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ListResourceTemplatesResult, ConvertError> {
@@ -1183,6 +1335,7 @@ for crate::v2025_03_26::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2025_11_25::ListResourcesRequest>
 for crate::v2025_03_26::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_06_18::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1190,6 +1343,7 @@ for crate::v2025_03_26::ListResourcesRequest {
 }
 impl Convert<crate::v2025_11_25::ListResourcesResult>
 for crate::v2025_03_26::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListResourcesResult, ConvertError> {
         let next: crate::v2025_06_18::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1197,6 +1351,7 @@ for crate::v2025_03_26::ListResourcesResult {
 }
 impl Convert<crate::v2025_11_25::ListRootsRequest>
 for crate::v2025_03_26::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListRootsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1204,6 +1359,7 @@ for crate::v2025_03_26::ListRootsRequest {
 }
 impl Convert<crate::v2025_11_25::ListRootsResult>
 for crate::v2025_03_26::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListRootsResult, ConvertError> {
         let next: crate::v2025_06_18::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1211,6 +1367,7 @@ for crate::v2025_03_26::ListRootsResult {
 }
 impl Convert<crate::v2025_11_25::ListToolsRequest>
 for crate::v2025_03_26::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListToolsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1218,12 +1375,14 @@ for crate::v2025_03_26::ListToolsRequest {
 }
 impl Convert<crate::v2025_11_25::ListToolsResult>
 for crate::v2025_03_26::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListToolsResult, ConvertError> {
         let next: crate::v2025_06_18::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::LoggingLevel> for crate::v2025_03_26::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::LoggingLevel, ConvertError> {
         let next: crate::v2025_06_18::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -1231,6 +1390,7 @@ impl Convert<crate::v2025_11_25::LoggingLevel> for crate::v2025_03_26::LoggingLe
 }
 impl Convert<crate::v2025_11_25::LoggingMessageNotification>
 for crate::v2025_03_26::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::LoggingMessageNotification, ConvertError> {
@@ -1242,6 +1402,7 @@ for crate::v2025_03_26::LoggingMessageNotification {
 }
 impl Convert<crate::v2025_11_25::LoggingMessageNotificationParams>
 for crate::v2025_03_26::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::LoggingMessageNotificationParams, ConvertError> {
@@ -1252,6 +1413,7 @@ for crate::v2025_03_26::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2025_11_25::ModelHint> for crate::v2025_03_26::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ModelHint, ConvertError> {
         let next: crate::v2025_06_18::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -1259,12 +1421,14 @@ impl Convert<crate::v2025_11_25::ModelHint> for crate::v2025_03_26::ModelHint {
 }
 impl Convert<crate::v2025_11_25::ModelPreferences>
 for crate::v2025_03_26::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ModelPreferences, ConvertError> {
         let next: crate::v2025_06_18::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Notification> for crate::v2025_03_26::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Notification, ConvertError> {
         let next: crate::v2025_06_18::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -1272,6 +1436,7 @@ impl Convert<crate::v2025_11_25::Notification> for crate::v2025_03_26::Notificat
 }
 impl Convert<crate::v2025_11_25::NotificationParams>
 for crate::v2025_03_26::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::NotificationParams, ConvertError> {
         let next: crate::v2025_06_18::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -1279,6 +1444,7 @@ for crate::v2025_03_26::NotificationParams {
 }
 impl Convert<crate::v2025_11_25::PaginatedRequest>
 for crate::v2025_03_26::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PaginatedRequest, ConvertError> {
         let next: crate::v2025_06_18::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1286,6 +1452,7 @@ for crate::v2025_03_26::PaginatedRequest {
 }
 impl Convert<crate::v2025_11_25::PaginatedRequestParams>
 for crate::v2025_03_26::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::PaginatedRequestParams, ConvertError> {
@@ -1295,12 +1462,14 @@ for crate::v2025_03_26::PaginatedRequestParams {
 }
 impl Convert<crate::v2025_11_25::PaginatedResult>
 for crate::v2025_03_26::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PaginatedResult, ConvertError> {
         let next: crate::v2025_06_18::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::PingRequest> for crate::v2025_03_26::PingRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PingRequest, ConvertError> {
         let next: crate::v2025_06_18::PingRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1308,6 +1477,7 @@ impl Convert<crate::v2025_11_25::PingRequest> for crate::v2025_03_26::PingReques
 }
 impl Convert<crate::v2025_11_25::ProgressNotification>
 for crate::v2025_03_26::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ProgressNotification, ConvertError> {
         let next: crate::v2025_06_18::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -1315,6 +1485,7 @@ for crate::v2025_03_26::ProgressNotification {
 }
 impl Convert<crate::v2025_11_25::ProgressNotificationParams>
 for crate::v2025_03_26::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ProgressNotificationParams, ConvertError> {
@@ -1325,18 +1496,21 @@ for crate::v2025_03_26::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2025_11_25::ProgressToken> for crate::v2025_03_26::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ProgressToken, ConvertError> {
         let next: crate::v2025_06_18::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Prompt> for crate::v2025_03_26::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Prompt, ConvertError> {
         let next: crate::v2025_06_18::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::PromptArgument> for crate::v2025_03_26::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PromptArgument, ConvertError> {
         let next: crate::v2025_06_18::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -1344,6 +1518,7 @@ impl Convert<crate::v2025_11_25::PromptArgument> for crate::v2025_03_26::PromptA
 }
 impl Convert<crate::v2025_11_25::PromptListChangedNotification>
 for crate::v2025_03_26::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::PromptListChangedNotification, ConvertError> {
@@ -1354,6 +1529,7 @@ for crate::v2025_03_26::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2025_11_25::PromptMessage> for crate::v2025_03_26::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PromptMessage, ConvertError> {
         let next: crate::v2025_06_18::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -1361,6 +1537,7 @@ impl Convert<crate::v2025_11_25::PromptMessage> for crate::v2025_03_26::PromptMe
 }
 impl Convert<crate::v2025_11_25::PromptReference>
 for crate::v2025_03_26::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PromptReference, ConvertError> {
         let next: crate::v2025_06_18::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -1368,6 +1545,7 @@ for crate::v2025_03_26::PromptReference {
 }
 impl Convert<crate::v2025_11_25::ReadResourceRequest>
 for crate::v2025_03_26::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_06_18::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1375,6 +1553,7 @@ for crate::v2025_03_26::ReadResourceRequest {
 }
 impl Convert<crate::v2025_11_25::ReadResourceRequestParams>
 for crate::v2025_03_26::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ReadResourceRequestParams, ConvertError> {
@@ -1386,6 +1565,7 @@ for crate::v2025_03_26::ReadResourceRequestParams {
 }
 impl Convert<crate::v2025_11_25::ReadResourceResult>
 for crate::v2025_03_26::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ReadResourceResult, ConvertError> {
         let next: crate::v2025_06_18::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1393,6 +1573,7 @@ for crate::v2025_03_26::ReadResourceResult {
 }
 impl Convert<crate::v2025_11_25::ReadResourceResultContentsItem>
 for crate::v2025_03_26::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ReadResourceResultContentsItem, ConvertError> {
@@ -1403,18 +1584,21 @@ for crate::v2025_03_26::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2025_11_25::Request> for crate::v2025_03_26::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Request, ConvertError> {
         let next: crate::v2025_06_18::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::RequestId> for crate::v2025_03_26::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::RequestId, ConvertError> {
         let next: crate::v2025_06_18::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::RequestParams> for crate::v2025_03_26::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::RequestParams, ConvertError> {
         let next: crate::v2025_06_18::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -1422,12 +1606,14 @@ impl Convert<crate::v2025_11_25::RequestParams> for crate::v2025_03_26::RequestP
 }
 impl Convert<crate::v2025_11_25::RequestParamsMeta>
 for crate::v2025_03_26::RequestParamsMeta {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::RequestParamsMeta, ConvertError> {
         let next: crate::v2025_06_18::RequestParamsMeta = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Resource> for crate::v2025_03_26::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Resource, ConvertError> {
         let next: crate::v2025_06_18::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -1435,6 +1621,7 @@ impl Convert<crate::v2025_11_25::Resource> for crate::v2025_03_26::Resource {
 }
 impl Convert<crate::v2025_11_25::ResourceContents>
 for crate::v2025_03_26::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ResourceContents, ConvertError> {
         let next: crate::v2025_06_18::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -1442,6 +1629,7 @@ for crate::v2025_03_26::ResourceContents {
 }
 impl Convert<crate::v2025_11_25::ResourceListChangedNotification>
 for crate::v2025_03_26::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ResourceListChangedNotification, ConvertError> {
@@ -1453,6 +1641,7 @@ for crate::v2025_03_26::ResourceListChangedNotification {
 }
 impl Convert<crate::v2025_11_25::ResourceTemplateReference>
 for crate::v2025_03_26::ResourceReference {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ResourceTemplateReference, ConvertError> {
@@ -1464,6 +1653,7 @@ for crate::v2025_03_26::ResourceReference {
 }
 impl Convert<crate::v2025_11_25::ResourceTemplate>
 for crate::v2025_03_26::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ResourceTemplate, ConvertError> {
         let next: crate::v2025_06_18::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -1471,6 +1661,7 @@ for crate::v2025_03_26::ResourceTemplate {
 }
 impl Convert<crate::v2025_11_25::ResourceUpdatedNotification>
 for crate::v2025_03_26::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ResourceUpdatedNotification, ConvertError> {
@@ -1482,6 +1673,7 @@ for crate::v2025_03_26::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2025_11_25::ResourceUpdatedNotificationParams>
 for crate::v2025_03_26::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ResourceUpdatedNotificationParams, ConvertError> {
@@ -1492,12 +1684,14 @@ for crate::v2025_03_26::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2025_11_25::Role> for crate::v2025_03_26::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Role, ConvertError> {
         let next: crate::v2025_06_18::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Root> for crate::v2025_03_26::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Root, ConvertError> {
         let next: crate::v2025_06_18::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -1505,6 +1699,7 @@ impl Convert<crate::v2025_11_25::Root> for crate::v2025_03_26::Root {
 }
 impl Convert<crate::v2025_11_25::RootsListChangedNotification>
 for crate::v2025_03_26::RootsListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::RootsListChangedNotification, ConvertError> {
@@ -1516,6 +1711,7 @@ for crate::v2025_03_26::RootsListChangedNotification {
 }
 impl Convert<crate::v2025_11_25::SamplingMessage>
 for crate::v2025_03_26::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::SamplingMessage, ConvertError> {
         let next: crate::v2025_06_18::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -1523,6 +1719,7 @@ for crate::v2025_03_26::SamplingMessage {
 }
 impl Convert<crate::v2025_11_25::SamplingMessageContent>
 for crate::v2025_03_26::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::SamplingMessageContent, ConvertError> {
@@ -1532,6 +1729,7 @@ for crate::v2025_03_26::SamplingMessageContent {
 }
 impl Convert<crate::v2025_11_25::ServerCapabilities>
 for crate::v2025_03_26::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ServerCapabilities, ConvertError> {
         let next: crate::v2025_06_18::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -1539,6 +1737,7 @@ for crate::v2025_03_26::ServerCapabilities {
 }
 impl Convert<crate::v2025_11_25::ServerCapabilitiesPrompts>
 for crate::v2025_03_26::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ServerCapabilitiesPrompts, ConvertError> {
@@ -1550,6 +1749,7 @@ for crate::v2025_03_26::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2025_11_25::ServerCapabilitiesResources>
 for crate::v2025_03_26::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ServerCapabilitiesResources, ConvertError> {
@@ -1561,6 +1761,7 @@ for crate::v2025_03_26::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2025_11_25::ServerCapabilitiesTools>
 for crate::v2025_03_26::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ServerCapabilitiesTools, ConvertError> {
@@ -1570,18 +1771,21 @@ for crate::v2025_03_26::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2025_11_25::ServerNotification>
 for crate::v2025_03_26::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ServerNotification, ConvertError> {
         let next: crate::v2025_06_18::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ServerRequest> for crate::v2025_03_26::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ServerRequest, ConvertError> {
         let next: crate::v2025_06_18::ServerRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ServerResult> for crate::v2025_03_26::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ServerResult, ConvertError> {
         let next: crate::v2025_06_18::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1589,6 +1793,7 @@ impl Convert<crate::v2025_11_25::ServerResult> for crate::v2025_03_26::ServerRes
 }
 impl Convert<crate::v2025_11_25::SetLevelRequest>
 for crate::v2025_03_26::SetLevelRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::SetLevelRequest, ConvertError> {
         let next: crate::v2025_06_18::SetLevelRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1596,6 +1801,7 @@ for crate::v2025_03_26::SetLevelRequest {
 }
 impl Convert<crate::v2025_11_25::SetLevelRequestParams>
 for crate::v2025_03_26::SetLevelRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::SetLevelRequestParams, ConvertError> {
         let next: crate::v2025_06_18::SetLevelRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -1603,6 +1809,7 @@ for crate::v2025_03_26::SetLevelRequestParams {
 }
 impl Convert<crate::v2025_11_25::SubscribeRequest>
 for crate::v2025_03_26::SubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::SubscribeRequest, ConvertError> {
         let next: crate::v2025_06_18::SubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1610,6 +1817,7 @@ for crate::v2025_03_26::SubscribeRequest {
 }
 impl Convert<crate::v2025_11_25::SubscribeRequestParams>
 for crate::v2025_03_26::SubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::SubscribeRequestParams, ConvertError> {
@@ -1618,6 +1826,7 @@ for crate::v2025_03_26::SubscribeRequestParams {
     }
 }
 impl Convert<crate::v2025_11_25::TextContent> for crate::v2025_03_26::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::TextContent, ConvertError> {
         let next: crate::v2025_06_18::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -1625,12 +1834,14 @@ impl Convert<crate::v2025_11_25::TextContent> for crate::v2025_03_26::TextConten
 }
 impl Convert<crate::v2025_11_25::TextResourceContents>
 for crate::v2025_03_26::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::TextResourceContents, ConvertError> {
         let next: crate::v2025_06_18::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Tool> for crate::v2025_03_26::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Tool, ConvertError> {
         let next: crate::v2025_06_18::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -1638,6 +1849,7 @@ impl Convert<crate::v2025_11_25::Tool> for crate::v2025_03_26::Tool {
 }
 impl Convert<crate::v2025_11_25::ToolAnnotations>
 for crate::v2025_03_26::ToolAnnotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ToolAnnotations, ConvertError> {
         let next: crate::v2025_06_18::ToolAnnotations = Convert::convert(self)?;
         Convert::convert(next)
@@ -1645,6 +1857,7 @@ for crate::v2025_03_26::ToolAnnotations {
 }
 impl Convert<crate::v2025_11_25::ToolInputSchema>
 for crate::v2025_03_26::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ToolInputSchema, ConvertError> {
         let next: crate::v2025_06_18::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -1652,6 +1865,7 @@ for crate::v2025_03_26::ToolInputSchema {
 }
 impl Convert<crate::v2025_11_25::ToolListChangedNotification>
 for crate::v2025_03_26::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ToolListChangedNotification, ConvertError> {
@@ -1663,6 +1877,7 @@ for crate::v2025_03_26::ToolListChangedNotification {
 }
 impl Convert<crate::v2025_11_25::UnsubscribeRequest>
 for crate::v2025_03_26::UnsubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::UnsubscribeRequest, ConvertError> {
         let next: crate::v2025_06_18::UnsubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1670,6 +1885,7 @@ for crate::v2025_03_26::UnsubscribeRequest {
 }
 impl Convert<crate::v2025_11_25::UnsubscribeRequestParams>
 for crate::v2025_03_26::UnsubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::UnsubscribeRequestParams, ConvertError> {
@@ -1679,6 +1895,7 @@ for crate::v2025_03_26::UnsubscribeRequestParams {
 }
 impl Convert<crate::v2024_11_05::BlobResourceContents>
 for crate::v2025_06_18::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::BlobResourceContents, ConvertError> {
         let next: crate::v2025_03_26::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -1686,6 +1903,7 @@ for crate::v2025_06_18::BlobResourceContents {
 }
 impl Convert<crate::v2024_11_05::CallToolRequest>
 for crate::v2025_06_18::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CallToolRequest, ConvertError> {
         let next: crate::v2025_03_26::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1693,12 +1911,14 @@ for crate::v2025_06_18::CallToolRequest {
 }
 impl Convert<crate::v2024_11_05::CallToolRequestParams>
 for crate::v2025_06_18::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_03_26::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::CallToolResult> for crate::v2025_06_18::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CallToolResult, ConvertError> {
         let next: crate::v2025_03_26::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1706,6 +1926,7 @@ impl Convert<crate::v2024_11_05::CallToolResult> for crate::v2025_06_18::CallToo
 }
 impl Convert<crate::v2024_11_05::CancelledNotification>
 for crate::v2025_06_18::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CancelledNotification, ConvertError> {
         let next: crate::v2025_03_26::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -1713,6 +1934,7 @@ for crate::v2025_06_18::CancelledNotification {
 }
 impl Convert<crate::v2024_11_05::CancelledNotificationParams>
 for crate::v2025_06_18::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CancelledNotificationParams, ConvertError> {
@@ -1724,6 +1946,7 @@ for crate::v2025_06_18::CancelledNotificationParams {
 }
 impl Convert<crate::v2024_11_05::ClientCapabilities>
 for crate::v2025_06_18::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientCapabilities, ConvertError> {
         let next: crate::v2025_03_26::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -1731,6 +1954,7 @@ for crate::v2025_06_18::ClientCapabilities {
 }
 impl Convert<crate::v2024_11_05::ClientCapabilitiesRoots>
 for crate::v2025_06_18::ClientCapabilitiesRoots {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ClientCapabilitiesRoots, ConvertError> {
@@ -1740,18 +1964,21 @@ for crate::v2025_06_18::ClientCapabilitiesRoots {
 }
 impl Convert<crate::v2024_11_05::ClientNotification>
 for crate::v2025_06_18::ClientNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientNotification, ConvertError> {
         let next: crate::v2025_03_26::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ClientRequest> for crate::v2025_06_18::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientRequest, ConvertError> {
         let next: crate::v2025_03_26::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ClientResult> for crate::v2025_06_18::ClientResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientResult, ConvertError> {
         let next: crate::v2025_03_26::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1759,6 +1986,7 @@ impl Convert<crate::v2024_11_05::ClientResult> for crate::v2025_06_18::ClientRes
 }
 impl Convert<crate::v2024_11_05::CompleteRequest>
 for crate::v2025_06_18::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CompleteRequest, ConvertError> {
         let next: crate::v2025_03_26::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1766,6 +1994,7 @@ for crate::v2025_06_18::CompleteRequest {
 }
 impl Convert<crate::v2024_11_05::CompleteRequestParams>
 for crate::v2025_06_18::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_03_26::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -1773,6 +2002,7 @@ for crate::v2025_06_18::CompleteRequestParams {
 }
 impl Convert<crate::v2024_11_05::CompleteRequestParamsArgument>
 for crate::v2025_06_18::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CompleteRequestParamsArgument, ConvertError> {
@@ -1784,6 +2014,7 @@ for crate::v2025_06_18::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2024_11_05::CompleteRequestParamsRef>
 for crate::v2025_06_18::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CompleteRequestParamsRef, ConvertError> {
@@ -1792,6 +2023,7 @@ for crate::v2025_06_18::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2024_11_05::CompleteResult> for crate::v2025_06_18::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CompleteResult, ConvertError> {
         let next: crate::v2025_03_26::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1799,6 +2031,7 @@ impl Convert<crate::v2024_11_05::CompleteResult> for crate::v2025_06_18::Complet
 }
 impl Convert<crate::v2024_11_05::CompleteResultCompletion>
 for crate::v2025_06_18::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CompleteResultCompletion, ConvertError> {
@@ -1808,6 +2041,7 @@ for crate::v2025_06_18::CompleteResultCompletion {
 }
 impl Convert<crate::v2024_11_05::CreateMessageRequest>
 for crate::v2025_06_18::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_03_26::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1815,6 +2049,7 @@ for crate::v2025_06_18::CreateMessageRequest {
 }
 impl Convert<crate::v2024_11_05::CreateMessageRequestParams>
 for crate::v2025_06_18::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CreateMessageRequestParams, ConvertError> {
@@ -1826,6 +2061,7 @@ for crate::v2025_06_18::CreateMessageRequestParams {
 }
 impl Convert<crate::v2024_11_05::CreateMessageRequestParamsIncludeContext>
 for crate::v2025_06_18::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -1840,6 +2076,7 @@ for crate::v2025_06_18::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2024_11_05::CreateMessageResult>
 for crate::v2025_06_18::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CreateMessageResult, ConvertError> {
         let next: crate::v2025_03_26::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1847,6 +2084,7 @@ for crate::v2025_06_18::CreateMessageResult {
 }
 impl Convert<crate::v2024_11_05::CreateMessageResultStopReason>
 for crate::v2025_06_18::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CreateMessageResultStopReason, ConvertError> {
@@ -1858,6 +2096,7 @@ for crate::v2025_06_18::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2024_11_05::EmbeddedResource>
 for crate::v2025_06_18::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::EmbeddedResource, ConvertError> {
         let next: crate::v2025_03_26::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -1865,6 +2104,7 @@ for crate::v2025_06_18::EmbeddedResource {
 }
 impl Convert<crate::v2024_11_05::EmbeddedResourceResource>
 for crate::v2025_06_18::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::EmbeddedResourceResource, ConvertError> {
@@ -1873,6 +2113,7 @@ for crate::v2025_06_18::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2024_11_05::BaseResult> for crate::v2025_06_18::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::BaseResult, ConvertError> {
         let next: crate::v2025_03_26::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1880,6 +2121,7 @@ impl Convert<crate::v2024_11_05::BaseResult> for crate::v2025_06_18::BaseResult 
 }
 impl Convert<crate::v2024_11_05::GetPromptRequest>
 for crate::v2025_06_18::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::GetPromptRequest, ConvertError> {
         let next: crate::v2025_03_26::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1887,6 +2129,7 @@ for crate::v2025_06_18::GetPromptRequest {
 }
 impl Convert<crate::v2024_11_05::GetPromptRequestParams>
 for crate::v2025_06_18::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::GetPromptRequestParams, ConvertError> {
@@ -1896,18 +2139,21 @@ for crate::v2025_06_18::GetPromptRequestParams {
 }
 impl Convert<crate::v2024_11_05::GetPromptResult>
 for crate::v2025_06_18::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::GetPromptResult, ConvertError> {
         let next: crate::v2025_03_26::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ImageContent> for crate::v2025_06_18::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ImageContent, ConvertError> {
         let next: crate::v2025_03_26::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Implementation> for crate::v2025_06_18::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Implementation, ConvertError> {
         let next: crate::v2025_03_26::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -1915,6 +2161,7 @@ impl Convert<crate::v2024_11_05::Implementation> for crate::v2025_06_18::Impleme
 }
 impl Convert<crate::v2024_11_05::InitializeRequest>
 for crate::v2025_06_18::InitializeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::InitializeRequest, ConvertError> {
         let next: crate::v2025_03_26::InitializeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1922,6 +2169,7 @@ for crate::v2025_06_18::InitializeRequest {
 }
 impl Convert<crate::v2024_11_05::InitializeRequestParams>
 for crate::v2025_06_18::InitializeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::InitializeRequestParams, ConvertError> {
@@ -1931,6 +2179,7 @@ for crate::v2025_06_18::InitializeRequestParams {
 }
 impl Convert<crate::v2024_11_05::InitializeResult>
 for crate::v2025_06_18::InitializeResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::InitializeResult, ConvertError> {
         let next: crate::v2025_03_26::InitializeResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -1938,6 +2187,7 @@ for crate::v2025_06_18::InitializeResult {
 }
 impl Convert<crate::v2024_11_05::InitializedNotification>
 for crate::v2025_06_18::InitializedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::InitializedNotification, ConvertError> {
@@ -1946,6 +2196,7 @@ for crate::v2025_06_18::InitializedNotification {
     }
 }
 impl Convert<crate::v2024_11_05::JSONRPCError> for crate::v2025_06_18::JSONRPCError {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCError, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCError = Convert::convert(self)?;
         Convert::convert(next)
@@ -1953,12 +2204,14 @@ impl Convert<crate::v2024_11_05::JSONRPCError> for crate::v2025_06_18::JSONRPCEr
 }
 impl Convert<crate::v2024_11_05::JSONRPCErrorError>
 for crate::v2025_06_18::JSONRPCErrorError {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCErrorError, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCErrorError = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::JSONRPCMessage> for crate::v2025_06_18::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -1966,12 +2219,14 @@ impl Convert<crate::v2024_11_05::JSONRPCMessage> for crate::v2025_06_18::JSONRPC
 }
 impl Convert<crate::v2024_11_05::JSONRPCNotification>
 for crate::v2025_06_18::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::JSONRPCRequest> for crate::v2025_06_18::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1979,6 +2234,7 @@ impl Convert<crate::v2024_11_05::JSONRPCRequest> for crate::v2025_06_18::JSONRPC
 }
 impl Convert<crate::v2024_11_05::JSONRPCResponse>
 for crate::v2025_06_18::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -1986,6 +2242,7 @@ for crate::v2025_06_18::JSONRPCResponse {
 }
 impl Convert<crate::v2024_11_05::ListPromptsRequest>
 for crate::v2025_06_18::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -1993,6 +2250,7 @@ for crate::v2025_06_18::ListPromptsRequest {
 }
 impl Convert<crate::v2024_11_05::ListPromptsResult>
 for crate::v2025_06_18::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListPromptsResult, ConvertError> {
         let next: crate::v2025_03_26::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2000,6 +2258,7 @@ for crate::v2025_06_18::ListPromptsResult {
 }
 impl Convert<crate::v2024_11_05::ListResourceTemplatesRequest>
 for crate::v2025_06_18::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ListResourceTemplatesRequest, ConvertError> {
@@ -2011,6 +2270,7 @@ for crate::v2025_06_18::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2024_11_05::ListResourceTemplatesResult>
 for crate::v2025_06_18::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ListResourceTemplatesResult, ConvertError> {
@@ -2022,6 +2282,7 @@ for crate::v2025_06_18::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2024_11_05::ListResourcesRequest>
 for crate::v2025_06_18::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_03_26::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2029,6 +2290,7 @@ for crate::v2025_06_18::ListResourcesRequest {
 }
 impl Convert<crate::v2024_11_05::ListResourcesResult>
 for crate::v2025_06_18::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListResourcesResult, ConvertError> {
         let next: crate::v2025_03_26::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2036,6 +2298,7 @@ for crate::v2025_06_18::ListResourcesResult {
 }
 impl Convert<crate::v2024_11_05::ListRootsRequest>
 for crate::v2025_06_18::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListRootsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2043,6 +2306,7 @@ for crate::v2025_06_18::ListRootsRequest {
 }
 impl Convert<crate::v2024_11_05::ListRootsResult>
 for crate::v2025_06_18::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListRootsResult, ConvertError> {
         let next: crate::v2025_03_26::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2050,6 +2314,7 @@ for crate::v2025_06_18::ListRootsResult {
 }
 impl Convert<crate::v2024_11_05::ListToolsRequest>
 for crate::v2025_06_18::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListToolsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2057,12 +2322,14 @@ for crate::v2025_06_18::ListToolsRequest {
 }
 impl Convert<crate::v2024_11_05::ListToolsResult>
 for crate::v2025_06_18::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListToolsResult, ConvertError> {
         let next: crate::v2025_03_26::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::LoggingLevel> for crate::v2025_06_18::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::LoggingLevel, ConvertError> {
         let next: crate::v2025_03_26::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -2070,6 +2337,7 @@ impl Convert<crate::v2024_11_05::LoggingLevel> for crate::v2025_06_18::LoggingLe
 }
 impl Convert<crate::v2024_11_05::LoggingMessageNotification>
 for crate::v2025_06_18::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::LoggingMessageNotification, ConvertError> {
@@ -2081,6 +2349,7 @@ for crate::v2025_06_18::LoggingMessageNotification {
 }
 impl Convert<crate::v2024_11_05::LoggingMessageNotificationParams>
 for crate::v2025_06_18::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::LoggingMessageNotificationParams, ConvertError> {
@@ -2091,6 +2360,7 @@ for crate::v2025_06_18::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2024_11_05::ModelHint> for crate::v2025_06_18::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ModelHint, ConvertError> {
         let next: crate::v2025_03_26::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -2098,12 +2368,14 @@ impl Convert<crate::v2024_11_05::ModelHint> for crate::v2025_06_18::ModelHint {
 }
 impl Convert<crate::v2024_11_05::ModelPreferences>
 for crate::v2025_06_18::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ModelPreferences, ConvertError> {
         let next: crate::v2025_03_26::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Notification> for crate::v2025_06_18::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Notification, ConvertError> {
         let next: crate::v2025_03_26::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -2111,6 +2383,7 @@ impl Convert<crate::v2024_11_05::Notification> for crate::v2025_06_18::Notificat
 }
 impl Convert<crate::v2024_11_05::NotificationParams>
 for crate::v2025_06_18::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::NotificationParams, ConvertError> {
         let next: crate::v2025_03_26::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -2118,6 +2391,7 @@ for crate::v2025_06_18::NotificationParams {
 }
 impl Convert<crate::v2024_11_05::PaginatedRequest>
 for crate::v2025_06_18::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PaginatedRequest, ConvertError> {
         let next: crate::v2025_03_26::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2125,6 +2399,7 @@ for crate::v2025_06_18::PaginatedRequest {
 }
 impl Convert<crate::v2024_11_05::PaginatedRequestParams>
 for crate::v2025_06_18::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::PaginatedRequestParams, ConvertError> {
@@ -2134,12 +2409,14 @@ for crate::v2025_06_18::PaginatedRequestParams {
 }
 impl Convert<crate::v2024_11_05::PaginatedResult>
 for crate::v2025_06_18::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PaginatedResult, ConvertError> {
         let next: crate::v2025_03_26::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::PingRequest> for crate::v2025_06_18::PingRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PingRequest, ConvertError> {
         let next: crate::v2025_03_26::PingRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2147,6 +2424,7 @@ impl Convert<crate::v2024_11_05::PingRequest> for crate::v2025_06_18::PingReques
 }
 impl Convert<crate::v2024_11_05::ProgressNotification>
 for crate::v2025_06_18::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ProgressNotification, ConvertError> {
         let next: crate::v2025_03_26::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -2154,6 +2432,7 @@ for crate::v2025_06_18::ProgressNotification {
 }
 impl Convert<crate::v2024_11_05::ProgressNotificationParams>
 for crate::v2025_06_18::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ProgressNotificationParams, ConvertError> {
@@ -2164,18 +2443,21 @@ for crate::v2025_06_18::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2024_11_05::ProgressToken> for crate::v2025_06_18::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ProgressToken, ConvertError> {
         let next: crate::v2025_03_26::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Prompt> for crate::v2025_06_18::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Prompt, ConvertError> {
         let next: crate::v2025_03_26::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::PromptArgument> for crate::v2025_06_18::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PromptArgument, ConvertError> {
         let next: crate::v2025_03_26::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -2183,6 +2465,7 @@ impl Convert<crate::v2024_11_05::PromptArgument> for crate::v2025_06_18::PromptA
 }
 impl Convert<crate::v2024_11_05::PromptListChangedNotification>
 for crate::v2025_06_18::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::PromptListChangedNotification, ConvertError> {
@@ -2193,6 +2476,7 @@ for crate::v2025_06_18::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2024_11_05::PromptMessage> for crate::v2025_06_18::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PromptMessage, ConvertError> {
         let next: crate::v2025_03_26::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -2200,6 +2484,7 @@ impl Convert<crate::v2024_11_05::PromptMessage> for crate::v2025_06_18::PromptMe
 }
 impl Convert<crate::v2024_11_05::PromptReference>
 for crate::v2025_06_18::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PromptReference, ConvertError> {
         let next: crate::v2025_03_26::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -2207,6 +2492,7 @@ for crate::v2025_06_18::PromptReference {
 }
 impl Convert<crate::v2024_11_05::ReadResourceRequest>
 for crate::v2025_06_18::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_03_26::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2214,6 +2500,7 @@ for crate::v2025_06_18::ReadResourceRequest {
 }
 impl Convert<crate::v2024_11_05::ReadResourceRequestParams>
 for crate::v2025_06_18::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ReadResourceRequestParams, ConvertError> {
@@ -2225,6 +2512,7 @@ for crate::v2025_06_18::ReadResourceRequestParams {
 }
 impl Convert<crate::v2024_11_05::ReadResourceResult>
 for crate::v2025_06_18::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ReadResourceResult, ConvertError> {
         let next: crate::v2025_03_26::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2232,6 +2520,7 @@ for crate::v2025_06_18::ReadResourceResult {
 }
 impl Convert<crate::v2024_11_05::ReadResourceResultContentsItem>
 for crate::v2025_06_18::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ReadResourceResultContentsItem, ConvertError> {
@@ -2242,18 +2531,21 @@ for crate::v2025_06_18::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2024_11_05::Request> for crate::v2025_06_18::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Request, ConvertError> {
         let next: crate::v2025_03_26::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::RequestId> for crate::v2025_06_18::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::RequestId, ConvertError> {
         let next: crate::v2025_03_26::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::RequestParams> for crate::v2025_06_18::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::RequestParams, ConvertError> {
         let next: crate::v2025_03_26::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -2261,12 +2553,14 @@ impl Convert<crate::v2024_11_05::RequestParams> for crate::v2025_06_18::RequestP
 }
 impl Convert<crate::v2024_11_05::RequestParamsMeta>
 for crate::v2025_06_18::RequestParamsMeta {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::RequestParamsMeta, ConvertError> {
         let next: crate::v2025_03_26::RequestParamsMeta = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Resource> for crate::v2025_06_18::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Resource, ConvertError> {
         let next: crate::v2025_03_26::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -2274,6 +2568,7 @@ impl Convert<crate::v2024_11_05::Resource> for crate::v2025_06_18::Resource {
 }
 impl Convert<crate::v2024_11_05::ResourceContents>
 for crate::v2025_06_18::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ResourceContents, ConvertError> {
         let next: crate::v2025_03_26::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -2281,6 +2576,7 @@ for crate::v2025_06_18::ResourceContents {
 }
 impl Convert<crate::v2024_11_05::ResourceListChangedNotification>
 for crate::v2025_06_18::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ResourceListChangedNotification, ConvertError> {
@@ -2292,6 +2588,7 @@ for crate::v2025_06_18::ResourceListChangedNotification {
 }
 impl Convert<crate::v2024_11_05::ResourceTemplate>
 for crate::v2025_06_18::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ResourceTemplate, ConvertError> {
         let next: crate::v2025_03_26::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -2299,6 +2596,7 @@ for crate::v2025_06_18::ResourceTemplate {
 }
 impl Convert<crate::v2024_11_05::ResourceReference>
 for crate::v2025_06_18::ResourceTemplateReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ResourceReference, ConvertError> {
         let next: crate::v2025_03_26::ResourceReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -2306,6 +2604,7 @@ for crate::v2025_06_18::ResourceTemplateReference {
 }
 impl Convert<crate::v2024_11_05::ResourceUpdatedNotification>
 for crate::v2025_06_18::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ResourceUpdatedNotification, ConvertError> {
@@ -2317,6 +2616,7 @@ for crate::v2025_06_18::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2024_11_05::ResourceUpdatedNotificationParams>
 for crate::v2025_06_18::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ResourceUpdatedNotificationParams, ConvertError> {
@@ -2327,12 +2627,14 @@ for crate::v2025_06_18::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2024_11_05::Role> for crate::v2025_06_18::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Role, ConvertError> {
         let next: crate::v2025_03_26::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Root> for crate::v2025_06_18::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Root, ConvertError> {
         let next: crate::v2025_03_26::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -2340,6 +2642,7 @@ impl Convert<crate::v2024_11_05::Root> for crate::v2025_06_18::Root {
 }
 impl Convert<crate::v2024_11_05::RootsListChangedNotification>
 for crate::v2025_06_18::RootsListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::RootsListChangedNotification, ConvertError> {
@@ -2351,6 +2654,7 @@ for crate::v2025_06_18::RootsListChangedNotification {
 }
 impl Convert<crate::v2024_11_05::SamplingMessage>
 for crate::v2025_06_18::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::SamplingMessage, ConvertError> {
         let next: crate::v2025_03_26::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -2358,6 +2662,7 @@ for crate::v2025_06_18::SamplingMessage {
 }
 impl Convert<crate::v2024_11_05::SamplingMessageContent>
 for crate::v2025_06_18::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::SamplingMessageContent, ConvertError> {
@@ -2367,6 +2672,7 @@ for crate::v2025_06_18::SamplingMessageContent {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilities>
 for crate::v2025_06_18::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerCapabilities, ConvertError> {
         let next: crate::v2025_03_26::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -2374,6 +2680,7 @@ for crate::v2025_06_18::ServerCapabilities {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilitiesPrompts>
 for crate::v2025_06_18::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ServerCapabilitiesPrompts, ConvertError> {
@@ -2385,6 +2692,7 @@ for crate::v2025_06_18::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilitiesResources>
 for crate::v2025_06_18::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ServerCapabilitiesResources, ConvertError> {
@@ -2396,6 +2704,7 @@ for crate::v2025_06_18::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilitiesTools>
 for crate::v2025_06_18::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ServerCapabilitiesTools, ConvertError> {
@@ -2405,18 +2714,21 @@ for crate::v2025_06_18::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2024_11_05::ServerNotification>
 for crate::v2025_06_18::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerNotification, ConvertError> {
         let next: crate::v2025_03_26::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ServerRequest> for crate::v2025_06_18::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerRequest, ConvertError> {
         let next: crate::v2025_03_26::ServerRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ServerResult> for crate::v2025_06_18::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerResult, ConvertError> {
         let next: crate::v2025_03_26::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2424,6 +2736,7 @@ impl Convert<crate::v2024_11_05::ServerResult> for crate::v2025_06_18::ServerRes
 }
 impl Convert<crate::v2024_11_05::SetLevelRequest>
 for crate::v2025_06_18::SetLevelRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::SetLevelRequest, ConvertError> {
         let next: crate::v2025_03_26::SetLevelRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2431,6 +2744,7 @@ for crate::v2025_06_18::SetLevelRequest {
 }
 impl Convert<crate::v2024_11_05::SetLevelRequestParams>
 for crate::v2025_06_18::SetLevelRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::SetLevelRequestParams, ConvertError> {
         let next: crate::v2025_03_26::SetLevelRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -2438,6 +2752,7 @@ for crate::v2025_06_18::SetLevelRequestParams {
 }
 impl Convert<crate::v2024_11_05::SubscribeRequest>
 for crate::v2025_06_18::SubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::SubscribeRequest, ConvertError> {
         let next: crate::v2025_03_26::SubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2445,6 +2760,7 @@ for crate::v2025_06_18::SubscribeRequest {
 }
 impl Convert<crate::v2024_11_05::SubscribeRequestParams>
 for crate::v2025_06_18::SubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::SubscribeRequestParams, ConvertError> {
@@ -2453,6 +2769,7 @@ for crate::v2025_06_18::SubscribeRequestParams {
     }
 }
 impl Convert<crate::v2024_11_05::TextContent> for crate::v2025_06_18::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::TextContent, ConvertError> {
         let next: crate::v2025_03_26::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -2460,12 +2777,14 @@ impl Convert<crate::v2024_11_05::TextContent> for crate::v2025_06_18::TextConten
 }
 impl Convert<crate::v2024_11_05::TextResourceContents>
 for crate::v2025_06_18::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::TextResourceContents, ConvertError> {
         let next: crate::v2025_03_26::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Tool> for crate::v2025_06_18::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Tool, ConvertError> {
         let next: crate::v2025_03_26::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -2473,6 +2792,7 @@ impl Convert<crate::v2024_11_05::Tool> for crate::v2025_06_18::Tool {
 }
 impl Convert<crate::v2024_11_05::ToolInputSchema>
 for crate::v2025_06_18::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ToolInputSchema, ConvertError> {
         let next: crate::v2025_03_26::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -2480,6 +2800,7 @@ for crate::v2025_06_18::ToolInputSchema {
 }
 impl Convert<crate::v2024_11_05::ToolListChangedNotification>
 for crate::v2025_06_18::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ToolListChangedNotification, ConvertError> {
@@ -2491,6 +2812,7 @@ for crate::v2025_06_18::ToolListChangedNotification {
 }
 impl Convert<crate::v2024_11_05::UnsubscribeRequest>
 for crate::v2025_06_18::UnsubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::UnsubscribeRequest, ConvertError> {
         let next: crate::v2025_03_26::UnsubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2498,6 +2820,7 @@ for crate::v2025_06_18::UnsubscribeRequest {
 }
 impl Convert<crate::v2024_11_05::UnsubscribeRequestParams>
 for crate::v2025_06_18::UnsubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::UnsubscribeRequestParams, ConvertError> {
@@ -2506,18 +2829,21 @@ for crate::v2025_06_18::UnsubscribeRequestParams {
     }
 }
 impl Convert<crate::v2026_07_28::Annotations> for crate::v2025_06_18::Annotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Annotations, ConvertError> {
         let next: crate::v2025_11_25::Annotations = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::AudioContent> for crate::v2025_06_18::AudioContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::AudioContent, ConvertError> {
         let next: crate::v2025_11_25::AudioContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::BaseMetadata> for crate::v2025_06_18::BaseMetadata {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BaseMetadata, ConvertError> {
         let next: crate::v2025_11_25::BaseMetadata = Convert::convert(self)?;
         Convert::convert(next)
@@ -2525,12 +2851,14 @@ impl Convert<crate::v2026_07_28::BaseMetadata> for crate::v2025_06_18::BaseMetad
 }
 impl Convert<crate::v2026_07_28::BlobResourceContents>
 for crate::v2025_06_18::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BlobResourceContents, ConvertError> {
         let next: crate::v2025_11_25::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::BooleanSchema> for crate::v2025_06_18::BooleanSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BooleanSchema, ConvertError> {
         let next: crate::v2025_11_25::BooleanSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -2538,6 +2866,7 @@ impl Convert<crate::v2026_07_28::BooleanSchema> for crate::v2025_06_18::BooleanS
 }
 impl Convert<crate::v2026_07_28::CallToolRequest>
 for crate::v2025_06_18::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolRequest, ConvertError> {
         let next: crate::v2025_11_25::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2545,12 +2874,14 @@ for crate::v2025_06_18::CallToolRequest {
 }
 impl Convert<crate::v2026_07_28::CallToolRequestParams>
 for crate::v2025_06_18::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_11_25::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::CallToolResult> for crate::v2025_06_18::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolResult, ConvertError> {
         let next: crate::v2025_11_25::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2558,6 +2889,7 @@ impl Convert<crate::v2026_07_28::CallToolResult> for crate::v2025_06_18::CallToo
 }
 impl Convert<crate::v2026_07_28::CancelledNotification>
 for crate::v2025_06_18::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CancelledNotification, ConvertError> {
         let next: crate::v2025_11_25::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -2565,6 +2897,7 @@ for crate::v2025_06_18::CancelledNotification {
 }
 impl Convert<crate::v2026_07_28::CancelledNotificationParams>
 for crate::v2025_06_18::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CancelledNotificationParams, ConvertError> {
@@ -2576,6 +2909,7 @@ for crate::v2025_06_18::CancelledNotificationParams {
 }
 impl Convert<crate::v2026_07_28::ClientCapabilities>
 for crate::v2025_06_18::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ClientCapabilities, ConvertError> {
         let next: crate::v2025_11_25::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -2583,18 +2917,21 @@ for crate::v2025_06_18::ClientCapabilities {
 }
 impl Convert<crate::v2026_07_28::CancelledNotification>
 for crate::v2025_06_18::ClientNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CancelledNotification, ConvertError> {
         let next: crate::v2025_11_25::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ClientRequest> for crate::v2025_06_18::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ClientRequest, ConvertError> {
         let next: crate::v2025_11_25::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::BaseResult> for crate::v2025_06_18::ClientResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
         let next: crate::v2025_11_25::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2602,6 +2939,7 @@ impl Convert<crate::v2026_07_28::BaseResult> for crate::v2025_06_18::ClientResul
 }
 impl Convert<crate::v2026_07_28::CompleteRequest>
 for crate::v2025_06_18::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteRequest, ConvertError> {
         let next: crate::v2025_11_25::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2609,6 +2947,7 @@ for crate::v2025_06_18::CompleteRequest {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParams>
 for crate::v2025_06_18::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_11_25::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -2616,6 +2955,7 @@ for crate::v2025_06_18::CompleteRequestParams {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsArgument>
 for crate::v2025_06_18::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsArgument, ConvertError> {
@@ -2627,6 +2967,7 @@ for crate::v2025_06_18::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsContext>
 for crate::v2025_06_18::CompleteRequestParamsContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsContext, ConvertError> {
@@ -2638,6 +2979,7 @@ for crate::v2025_06_18::CompleteRequestParamsContext {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsRef>
 for crate::v2025_06_18::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsRef, ConvertError> {
@@ -2646,6 +2988,7 @@ for crate::v2025_06_18::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2026_07_28::CompleteResult> for crate::v2025_06_18::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteResult, ConvertError> {
         let next: crate::v2025_11_25::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2653,6 +2996,7 @@ impl Convert<crate::v2026_07_28::CompleteResult> for crate::v2025_06_18::Complet
 }
 impl Convert<crate::v2026_07_28::CompleteResultCompletion>
 for crate::v2025_06_18::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteResultCompletion, ConvertError> {
@@ -2661,6 +3005,7 @@ for crate::v2025_06_18::CompleteResultCompletion {
     }
 }
 impl Convert<crate::v2026_07_28::ContentBlock> for crate::v2025_06_18::ContentBlock {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ContentBlock, ConvertError> {
         let next: crate::v2025_11_25::ContentBlock = Convert::convert(self)?;
         Convert::convert(next)
@@ -2668,6 +3013,7 @@ impl Convert<crate::v2026_07_28::ContentBlock> for crate::v2025_06_18::ContentBl
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequest>
 for crate::v2025_06_18::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_11_25::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2675,6 +3021,7 @@ for crate::v2025_06_18::CreateMessageRequest {
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequestParams>
 for crate::v2025_06_18::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CreateMessageRequestParams, ConvertError> {
@@ -2686,6 +3033,7 @@ for crate::v2025_06_18::CreateMessageRequestParams {
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequestParamsIncludeContext>
 for crate::v2025_06_18::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -2700,6 +3048,7 @@ for crate::v2025_06_18::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2026_07_28::CreateMessageResult>
 for crate::v2025_06_18::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CreateMessageResult, ConvertError> {
         let next: crate::v2025_11_25::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2707,6 +3056,7 @@ for crate::v2025_06_18::CreateMessageResult {
 }
 impl Convert<crate::v2026_07_28::CreateMessageResultStopReason>
 for crate::v2025_06_18::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CreateMessageResultStopReason, ConvertError> {
@@ -2717,6 +3067,7 @@ for crate::v2025_06_18::CreateMessageResultStopReason {
     }
 }
 impl Convert<crate::v2026_07_28::ElicitRequest> for crate::v2025_06_18::ElicitRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ElicitRequest, ConvertError> {
         let next: crate::v2025_11_25::ElicitRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2724,12 +3075,14 @@ impl Convert<crate::v2026_07_28::ElicitRequest> for crate::v2025_06_18::ElicitRe
 }
 impl Convert<crate::v2026_07_28::ElicitRequestParams>
 for crate::v2025_06_18::ElicitRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ElicitRequestParams, ConvertError> {
         let next: crate::v2025_11_25::ElicitRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ElicitResult> for crate::v2025_06_18::ElicitResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ElicitResult, ConvertError> {
         let next: crate::v2025_11_25::ElicitResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2737,6 +3090,7 @@ impl Convert<crate::v2026_07_28::ElicitResult> for crate::v2025_06_18::ElicitRes
 }
 impl Convert<crate::v2026_07_28::ElicitResultAction>
 for crate::v2025_06_18::ElicitResultAction {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ElicitResultAction, ConvertError> {
         let next: crate::v2025_11_25::ElicitResultAction = Convert::convert(self)?;
         Convert::convert(next)
@@ -2744,6 +3098,7 @@ for crate::v2025_06_18::ElicitResultAction {
 }
 impl Convert<crate::v2026_07_28::ElicitResultContentValue>
 for crate::v2025_06_18::ElicitResultContentValue {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ElicitResultContentValue, ConvertError> {
@@ -2753,6 +3108,7 @@ for crate::v2025_06_18::ElicitResultContentValue {
 }
 impl Convert<crate::v2026_07_28::EmbeddedResource>
 for crate::v2025_06_18::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::EmbeddedResource, ConvertError> {
         let next: crate::v2025_11_25::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -2760,6 +3116,7 @@ for crate::v2025_06_18::EmbeddedResource {
 }
 impl Convert<crate::v2026_07_28::EmbeddedResourceResource>
 for crate::v2025_06_18::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::EmbeddedResourceResource, ConvertError> {
@@ -2768,12 +3125,14 @@ for crate::v2025_06_18::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2026_07_28::BaseResult> for crate::v2025_06_18::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
         let next: crate::v2025_11_25::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::EnumSchema> for crate::v2025_06_18::EnumSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::EnumSchema, ConvertError> {
         let next: crate::v2025_11_25::EnumSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -2781,6 +3140,7 @@ impl Convert<crate::v2026_07_28::EnumSchema> for crate::v2025_06_18::EnumSchema 
 }
 impl Convert<crate::v2026_07_28::GetPromptRequest>
 for crate::v2025_06_18::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::GetPromptRequest, ConvertError> {
         let next: crate::v2025_11_25::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2788,6 +3148,7 @@ for crate::v2025_06_18::GetPromptRequest {
 }
 impl Convert<crate::v2026_07_28::GetPromptRequestParams>
 for crate::v2025_06_18::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::GetPromptRequestParams, ConvertError> {
@@ -2797,18 +3158,21 @@ for crate::v2025_06_18::GetPromptRequestParams {
 }
 impl Convert<crate::v2026_07_28::GetPromptResult>
 for crate::v2025_06_18::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::GetPromptResult, ConvertError> {
         let next: crate::v2025_11_25::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ImageContent> for crate::v2025_06_18::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ImageContent, ConvertError> {
         let next: crate::v2025_11_25::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Implementation> for crate::v2025_06_18::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Implementation, ConvertError> {
         let next: crate::v2025_11_25::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -2816,12 +3180,14 @@ impl Convert<crate::v2026_07_28::Implementation> for crate::v2025_06_18::Impleme
 }
 impl Convert<crate::v2026_07_28::JSONRPCErrorResponse>
 for crate::v2025_06_18::JSONRPCError {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCErrorResponse, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCErrorResponse = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCMessage> for crate::v2025_06_18::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -2829,12 +3195,14 @@ impl Convert<crate::v2026_07_28::JSONRPCMessage> for crate::v2025_06_18::JSONRPC
 }
 impl Convert<crate::v2026_07_28::JSONRPCNotification>
 for crate::v2025_06_18::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCRequest> for crate::v2025_06_18::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2842,6 +3210,7 @@ impl Convert<crate::v2026_07_28::JSONRPCRequest> for crate::v2025_06_18::JSONRPC
 }
 impl Convert<crate::v2026_07_28::JSONRPCResponse>
 for crate::v2025_06_18::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -2849,6 +3218,7 @@ for crate::v2025_06_18::JSONRPCResponse {
 }
 impl Convert<crate::v2026_07_28::ListPromptsRequest>
 for crate::v2025_06_18::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2856,6 +3226,7 @@ for crate::v2025_06_18::ListPromptsRequest {
 }
 impl Convert<crate::v2026_07_28::ListPromptsResult>
 for crate::v2025_06_18::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListPromptsResult, ConvertError> {
         let next: crate::v2025_11_25::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2863,6 +3234,7 @@ for crate::v2025_06_18::ListPromptsResult {
 }
 impl Convert<crate::v2026_07_28::ListResourceTemplatesRequest>
 for crate::v2025_06_18::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourceTemplatesRequest, ConvertError> {
@@ -2874,6 +3246,7 @@ for crate::v2025_06_18::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2026_07_28::ListResourceTemplatesResult>
 for crate::v2025_06_18::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourceTemplatesResult, ConvertError> {
@@ -2885,6 +3258,7 @@ for crate::v2025_06_18::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2026_07_28::ListResourcesRequest>
 for crate::v2025_06_18::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_11_25::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2892,6 +3266,7 @@ for crate::v2025_06_18::ListResourcesRequest {
 }
 impl Convert<crate::v2026_07_28::ListResourcesResult>
 for crate::v2025_06_18::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListResourcesResult, ConvertError> {
         let next: crate::v2025_11_25::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2899,6 +3274,7 @@ for crate::v2025_06_18::ListResourcesResult {
 }
 impl Convert<crate::v2026_07_28::ListRootsRequest>
 for crate::v2025_06_18::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListRootsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2906,6 +3282,7 @@ for crate::v2025_06_18::ListRootsRequest {
 }
 impl Convert<crate::v2026_07_28::ListRootsResult>
 for crate::v2025_06_18::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListRootsResult, ConvertError> {
         let next: crate::v2025_11_25::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -2913,6 +3290,7 @@ for crate::v2025_06_18::ListRootsResult {
 }
 impl Convert<crate::v2026_07_28::ListToolsRequest>
 for crate::v2025_06_18::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListToolsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -2920,12 +3298,14 @@ for crate::v2025_06_18::ListToolsRequest {
 }
 impl Convert<crate::v2026_07_28::ListToolsResult>
 for crate::v2025_06_18::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListToolsResult, ConvertError> {
         let next: crate::v2025_11_25::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::LoggingLevel> for crate::v2025_06_18::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::LoggingLevel, ConvertError> {
         let next: crate::v2025_11_25::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -2933,6 +3313,7 @@ impl Convert<crate::v2026_07_28::LoggingLevel> for crate::v2025_06_18::LoggingLe
 }
 impl Convert<crate::v2026_07_28::LoggingMessageNotification>
 for crate::v2025_06_18::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::LoggingMessageNotification, ConvertError> {
@@ -2944,6 +3325,7 @@ for crate::v2025_06_18::LoggingMessageNotification {
 }
 impl Convert<crate::v2026_07_28::LoggingMessageNotificationParams>
 for crate::v2025_06_18::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::LoggingMessageNotificationParams, ConvertError> {
@@ -2954,6 +3336,7 @@ for crate::v2025_06_18::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::ModelHint> for crate::v2025_06_18::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ModelHint, ConvertError> {
         let next: crate::v2025_11_25::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -2961,12 +3344,14 @@ impl Convert<crate::v2026_07_28::ModelHint> for crate::v2025_06_18::ModelHint {
 }
 impl Convert<crate::v2026_07_28::ModelPreferences>
 for crate::v2025_06_18::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ModelPreferences, ConvertError> {
         let next: crate::v2025_11_25::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Notification> for crate::v2025_06_18::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Notification, ConvertError> {
         let next: crate::v2025_11_25::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -2974,12 +3359,14 @@ impl Convert<crate::v2026_07_28::Notification> for crate::v2025_06_18::Notificat
 }
 impl Convert<crate::v2026_07_28::NotificationParams>
 for crate::v2025_06_18::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::NotificationParams, ConvertError> {
         let next: crate::v2025_11_25::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::NumberSchema> for crate::v2025_06_18::NumberSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::NumberSchema, ConvertError> {
         let next: crate::v2025_11_25::NumberSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -2987,6 +3374,7 @@ impl Convert<crate::v2026_07_28::NumberSchema> for crate::v2025_06_18::NumberSch
 }
 impl Convert<crate::v2026_07_28::NumberSchemaType>
 for crate::v2025_06_18::NumberSchemaType {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::NumberSchemaType, ConvertError> {
         let next: crate::v2025_11_25::NumberSchemaType = Convert::convert(self)?;
         Convert::convert(next)
@@ -2994,6 +3382,7 @@ for crate::v2025_06_18::NumberSchemaType {
 }
 impl Convert<crate::v2026_07_28::PaginatedRequest>
 for crate::v2025_06_18::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PaginatedRequest, ConvertError> {
         let next: crate::v2025_11_25::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3001,6 +3390,7 @@ for crate::v2025_06_18::PaginatedRequest {
 }
 impl Convert<crate::v2026_07_28::PaginatedRequestParams>
 for crate::v2025_06_18::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PaginatedRequestParams, ConvertError> {
@@ -3010,6 +3400,7 @@ for crate::v2025_06_18::PaginatedRequestParams {
 }
 impl Convert<crate::v2026_07_28::PaginatedResult>
 for crate::v2025_06_18::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PaginatedResult, ConvertError> {
         let next: crate::v2025_11_25::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3017,6 +3408,7 @@ for crate::v2025_06_18::PaginatedResult {
 }
 impl Convert<crate::v2026_07_28::PrimitiveSchemaDefinition>
 for crate::v2025_06_18::PrimitiveSchemaDefinition {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PrimitiveSchemaDefinition, ConvertError> {
@@ -3028,6 +3420,7 @@ for crate::v2025_06_18::PrimitiveSchemaDefinition {
 }
 impl Convert<crate::v2026_07_28::ProgressNotification>
 for crate::v2025_06_18::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ProgressNotification, ConvertError> {
         let next: crate::v2025_11_25::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -3035,6 +3428,7 @@ for crate::v2025_06_18::ProgressNotification {
 }
 impl Convert<crate::v2026_07_28::ProgressNotificationParams>
 for crate::v2025_06_18::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ProgressNotificationParams, ConvertError> {
@@ -3045,18 +3439,21 @@ for crate::v2025_06_18::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::ProgressToken> for crate::v2025_06_18::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ProgressToken, ConvertError> {
         let next: crate::v2025_11_25::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Prompt> for crate::v2025_06_18::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Prompt, ConvertError> {
         let next: crate::v2025_11_25::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::PromptArgument> for crate::v2025_06_18::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptArgument, ConvertError> {
         let next: crate::v2025_11_25::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -3064,6 +3461,7 @@ impl Convert<crate::v2026_07_28::PromptArgument> for crate::v2025_06_18::PromptA
 }
 impl Convert<crate::v2026_07_28::PromptListChangedNotification>
 for crate::v2025_06_18::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PromptListChangedNotification, ConvertError> {
@@ -3074,6 +3472,7 @@ for crate::v2025_06_18::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2026_07_28::PromptMessage> for crate::v2025_06_18::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptMessage, ConvertError> {
         let next: crate::v2025_11_25::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -3081,6 +3480,7 @@ impl Convert<crate::v2026_07_28::PromptMessage> for crate::v2025_06_18::PromptMe
 }
 impl Convert<crate::v2026_07_28::PromptReference>
 for crate::v2025_06_18::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptReference, ConvertError> {
         let next: crate::v2025_11_25::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -3088,6 +3488,7 @@ for crate::v2025_06_18::PromptReference {
 }
 impl Convert<crate::v2026_07_28::ReadResourceRequest>
 for crate::v2025_06_18::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_11_25::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3095,6 +3496,7 @@ for crate::v2025_06_18::ReadResourceRequest {
 }
 impl Convert<crate::v2026_07_28::ReadResourceRequestParams>
 for crate::v2025_06_18::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceRequestParams, ConvertError> {
@@ -3106,6 +3508,7 @@ for crate::v2025_06_18::ReadResourceRequestParams {
 }
 impl Convert<crate::v2026_07_28::ReadResourceResult>
 for crate::v2025_06_18::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ReadResourceResult, ConvertError> {
         let next: crate::v2025_11_25::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3113,6 +3516,7 @@ for crate::v2025_06_18::ReadResourceResult {
 }
 impl Convert<crate::v2026_07_28::ReadResourceResultContentsItem>
 for crate::v2025_06_18::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceResultContentsItem, ConvertError> {
@@ -3123,24 +3527,28 @@ for crate::v2025_06_18::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2026_07_28::Request> for crate::v2025_06_18::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Request, ConvertError> {
         let next: crate::v2025_11_25::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::RequestId> for crate::v2025_06_18::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::RequestId, ConvertError> {
         let next: crate::v2025_11_25::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::RequestParams> for crate::v2025_06_18::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::RequestParams, ConvertError> {
         let next: crate::v2025_11_25::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Resource> for crate::v2025_06_18::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Resource, ConvertError> {
         let next: crate::v2025_11_25::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -3148,12 +3556,14 @@ impl Convert<crate::v2026_07_28::Resource> for crate::v2025_06_18::Resource {
 }
 impl Convert<crate::v2026_07_28::ResourceContents>
 for crate::v2025_06_18::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceContents, ConvertError> {
         let next: crate::v2025_11_25::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ResourceLink> for crate::v2025_06_18::ResourceLink {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceLink, ConvertError> {
         let next: crate::v2025_11_25::ResourceLink = Convert::convert(self)?;
         Convert::convert(next)
@@ -3161,6 +3571,7 @@ impl Convert<crate::v2026_07_28::ResourceLink> for crate::v2025_06_18::ResourceL
 }
 impl Convert<crate::v2026_07_28::ResourceListChangedNotification>
 for crate::v2025_06_18::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceListChangedNotification, ConvertError> {
@@ -3172,6 +3583,7 @@ for crate::v2025_06_18::ResourceListChangedNotification {
 }
 impl Convert<crate::v2026_07_28::ResourceTemplate>
 for crate::v2025_06_18::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceTemplate, ConvertError> {
         let next: crate::v2025_11_25::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -3179,6 +3591,7 @@ for crate::v2025_06_18::ResourceTemplate {
 }
 impl Convert<crate::v2026_07_28::ResourceTemplateReference>
 for crate::v2025_06_18::ResourceTemplateReference {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceTemplateReference, ConvertError> {
@@ -3190,6 +3603,7 @@ for crate::v2025_06_18::ResourceTemplateReference {
 }
 impl Convert<crate::v2026_07_28::ResourceUpdatedNotification>
 for crate::v2025_06_18::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceUpdatedNotification, ConvertError> {
@@ -3201,6 +3615,7 @@ for crate::v2025_06_18::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2026_07_28::ResourceUpdatedNotificationParams>
 for crate::v2025_06_18::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceUpdatedNotificationParams, ConvertError> {
@@ -3211,12 +3626,14 @@ for crate::v2025_06_18::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::Role> for crate::v2025_06_18::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Role, ConvertError> {
         let next: crate::v2025_11_25::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Root> for crate::v2025_06_18::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Root, ConvertError> {
         let next: crate::v2025_11_25::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -3224,6 +3641,7 @@ impl Convert<crate::v2026_07_28::Root> for crate::v2025_06_18::Root {
 }
 impl Convert<crate::v2026_07_28::SamplingMessage>
 for crate::v2025_06_18::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::SamplingMessage, ConvertError> {
         let next: crate::v2025_11_25::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -3231,6 +3649,7 @@ for crate::v2025_06_18::SamplingMessage {
 }
 impl Convert<crate::v2026_07_28::SamplingMessageContent>
 for crate::v2025_06_18::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SamplingMessageContent, ConvertError> {
@@ -3240,6 +3659,7 @@ for crate::v2025_06_18::SamplingMessageContent {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilities>
 for crate::v2025_06_18::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerCapabilities, ConvertError> {
         let next: crate::v2025_11_25::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -3247,6 +3667,7 @@ for crate::v2025_06_18::ServerCapabilities {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesPrompts>
 for crate::v2025_06_18::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesPrompts, ConvertError> {
@@ -3258,6 +3679,7 @@ for crate::v2025_06_18::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesResources>
 for crate::v2025_06_18::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesResources, ConvertError> {
@@ -3269,6 +3691,7 @@ for crate::v2025_06_18::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesTools>
 for crate::v2025_06_18::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesTools, ConvertError> {
@@ -3278,18 +3701,21 @@ for crate::v2025_06_18::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2026_07_28::ServerNotification>
 for crate::v2025_06_18::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerNotification, ConvertError> {
         let next: crate::v2025_11_25::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ServerResult> for crate::v2025_06_18::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerResult, ConvertError> {
         let next: crate::v2025_11_25::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::StringSchema> for crate::v2025_06_18::StringSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::StringSchema, ConvertError> {
         let next: crate::v2025_11_25::StringSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -3297,12 +3723,14 @@ impl Convert<crate::v2026_07_28::StringSchema> for crate::v2025_06_18::StringSch
 }
 impl Convert<crate::v2026_07_28::StringSchemaFormat>
 for crate::v2025_06_18::StringSchemaFormat {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::StringSchemaFormat, ConvertError> {
         let next: crate::v2025_11_25::StringSchemaFormat = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::TextContent> for crate::v2025_06_18::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::TextContent, ConvertError> {
         let next: crate::v2025_11_25::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -3310,12 +3738,14 @@ impl Convert<crate::v2026_07_28::TextContent> for crate::v2025_06_18::TextConten
 }
 impl Convert<crate::v2026_07_28::TextResourceContents>
 for crate::v2025_06_18::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::TextResourceContents, ConvertError> {
         let next: crate::v2025_11_25::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Tool> for crate::v2025_06_18::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Tool, ConvertError> {
         let next: crate::v2025_11_25::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -3323,6 +3753,7 @@ impl Convert<crate::v2026_07_28::Tool> for crate::v2025_06_18::Tool {
 }
 impl Convert<crate::v2026_07_28::ToolAnnotations>
 for crate::v2025_06_18::ToolAnnotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolAnnotations, ConvertError> {
         let next: crate::v2025_11_25::ToolAnnotations = Convert::convert(self)?;
         Convert::convert(next)
@@ -3330,6 +3761,7 @@ for crate::v2025_06_18::ToolAnnotations {
 }
 impl Convert<crate::v2026_07_28::ToolInputSchema>
 for crate::v2025_06_18::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolInputSchema, ConvertError> {
         let next: crate::v2025_11_25::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -3337,6 +3769,7 @@ for crate::v2025_06_18::ToolInputSchema {
 }
 impl Convert<crate::v2026_07_28::ToolListChangedNotification>
 for crate::v2025_06_18::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ToolListChangedNotification, ConvertError> {
@@ -3348,18 +3781,21 @@ for crate::v2025_06_18::ToolListChangedNotification {
 }
 impl Convert<crate::v2026_07_28::ToolOutputSchema>
 for crate::v2025_06_18::ToolOutputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolOutputSchema, ConvertError> {
         let next: crate::v2025_11_25::ToolOutputSchema = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Annotations> for crate::v2025_11_25::Annotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Annotations, ConvertError> {
         let next: crate::v2025_06_18::Annotations = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::AudioContent> for crate::v2025_11_25::AudioContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::AudioContent, ConvertError> {
         let next: crate::v2025_06_18::AudioContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -3367,6 +3803,7 @@ impl Convert<crate::v2025_03_26::AudioContent> for crate::v2025_11_25::AudioCont
 }
 impl Convert<crate::v2025_03_26::BlobResourceContents>
 for crate::v2025_11_25::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::BlobResourceContents, ConvertError> {
         let next: crate::v2025_06_18::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -3374,6 +3811,7 @@ for crate::v2025_11_25::BlobResourceContents {
 }
 impl Convert<crate::v2025_03_26::CallToolRequest>
 for crate::v2025_11_25::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CallToolRequest, ConvertError> {
         let next: crate::v2025_06_18::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3381,12 +3819,14 @@ for crate::v2025_11_25::CallToolRequest {
 }
 impl Convert<crate::v2025_03_26::CallToolRequestParams>
 for crate::v2025_11_25::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_06_18::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::CallToolResult> for crate::v2025_11_25::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CallToolResult, ConvertError> {
         let next: crate::v2025_06_18::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3394,6 +3834,7 @@ impl Convert<crate::v2025_03_26::CallToolResult> for crate::v2025_11_25::CallToo
 }
 impl Convert<crate::v2025_03_26::CancelledNotification>
 for crate::v2025_11_25::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CancelledNotification, ConvertError> {
         let next: crate::v2025_06_18::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -3401,6 +3842,7 @@ for crate::v2025_11_25::CancelledNotification {
 }
 impl Convert<crate::v2025_03_26::CancelledNotificationParams>
 for crate::v2025_11_25::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CancelledNotificationParams, ConvertError> {
@@ -3412,6 +3854,7 @@ for crate::v2025_11_25::CancelledNotificationParams {
 }
 impl Convert<crate::v2025_03_26::ClientCapabilities>
 for crate::v2025_11_25::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ClientCapabilities, ConvertError> {
         let next: crate::v2025_06_18::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -3419,6 +3862,7 @@ for crate::v2025_11_25::ClientCapabilities {
 }
 impl Convert<crate::v2025_03_26::ClientCapabilitiesRoots>
 for crate::v2025_11_25::ClientCapabilitiesRoots {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ClientCapabilitiesRoots, ConvertError> {
@@ -3428,18 +3872,21 @@ for crate::v2025_11_25::ClientCapabilitiesRoots {
 }
 impl Convert<crate::v2025_03_26::ClientNotification>
 for crate::v2025_11_25::ClientNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ClientNotification, ConvertError> {
         let next: crate::v2025_06_18::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::ClientRequest> for crate::v2025_11_25::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ClientRequest, ConvertError> {
         let next: crate::v2025_06_18::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::ClientResult> for crate::v2025_11_25::ClientResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ClientResult, ConvertError> {
         let next: crate::v2025_06_18::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3447,6 +3894,7 @@ impl Convert<crate::v2025_03_26::ClientResult> for crate::v2025_11_25::ClientRes
 }
 impl Convert<crate::v2025_03_26::CompleteRequest>
 for crate::v2025_11_25::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CompleteRequest, ConvertError> {
         let next: crate::v2025_06_18::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3454,6 +3902,7 @@ for crate::v2025_11_25::CompleteRequest {
 }
 impl Convert<crate::v2025_03_26::CompleteRequestParams>
 for crate::v2025_11_25::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_06_18::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -3461,6 +3910,7 @@ for crate::v2025_11_25::CompleteRequestParams {
 }
 impl Convert<crate::v2025_03_26::CompleteRequestParamsArgument>
 for crate::v2025_11_25::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CompleteRequestParamsArgument, ConvertError> {
@@ -3472,6 +3922,7 @@ for crate::v2025_11_25::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2025_03_26::CompleteRequestParamsRef>
 for crate::v2025_11_25::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CompleteRequestParamsRef, ConvertError> {
@@ -3480,6 +3931,7 @@ for crate::v2025_11_25::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2025_03_26::CompleteResult> for crate::v2025_11_25::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CompleteResult, ConvertError> {
         let next: crate::v2025_06_18::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3487,6 +3939,7 @@ impl Convert<crate::v2025_03_26::CompleteResult> for crate::v2025_11_25::Complet
 }
 impl Convert<crate::v2025_03_26::CompleteResultCompletion>
 for crate::v2025_11_25::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CompleteResultCompletion, ConvertError> {
@@ -3496,6 +3949,7 @@ for crate::v2025_11_25::CompleteResultCompletion {
 }
 impl Convert<crate::v2025_03_26::CreateMessageRequest>
 for crate::v2025_11_25::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_06_18::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3503,6 +3957,7 @@ for crate::v2025_11_25::CreateMessageRequest {
 }
 impl Convert<crate::v2025_03_26::CreateMessageRequestParams>
 for crate::v2025_11_25::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CreateMessageRequestParams, ConvertError> {
@@ -3514,6 +3969,7 @@ for crate::v2025_11_25::CreateMessageRequestParams {
 }
 impl Convert<crate::v2025_03_26::CreateMessageRequestParamsIncludeContext>
 for crate::v2025_11_25::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -3528,6 +3984,7 @@ for crate::v2025_11_25::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2025_03_26::CreateMessageResult>
 for crate::v2025_11_25::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CreateMessageResult, ConvertError> {
         let next: crate::v2025_06_18::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3535,6 +3992,7 @@ for crate::v2025_11_25::CreateMessageResult {
 }
 impl Convert<crate::v2025_03_26::CreateMessageResultStopReason>
 for crate::v2025_11_25::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CreateMessageResultStopReason, ConvertError> {
@@ -3546,6 +4004,7 @@ for crate::v2025_11_25::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2025_03_26::EmbeddedResource>
 for crate::v2025_11_25::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::EmbeddedResource, ConvertError> {
         let next: crate::v2025_06_18::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -3553,6 +4012,7 @@ for crate::v2025_11_25::EmbeddedResource {
 }
 impl Convert<crate::v2025_03_26::EmbeddedResourceResource>
 for crate::v2025_11_25::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::EmbeddedResourceResource, ConvertError> {
@@ -3561,6 +4021,7 @@ for crate::v2025_11_25::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2025_03_26::BaseResult> for crate::v2025_11_25::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::BaseResult, ConvertError> {
         let next: crate::v2025_06_18::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3568,6 +4029,7 @@ impl Convert<crate::v2025_03_26::BaseResult> for crate::v2025_11_25::BaseResult 
 }
 impl Convert<crate::v2025_03_26::GetPromptRequest>
 for crate::v2025_11_25::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::GetPromptRequest, ConvertError> {
         let next: crate::v2025_06_18::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3575,6 +4037,7 @@ for crate::v2025_11_25::GetPromptRequest {
 }
 impl Convert<crate::v2025_03_26::GetPromptRequestParams>
 for crate::v2025_11_25::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::GetPromptRequestParams, ConvertError> {
@@ -3584,18 +4047,21 @@ for crate::v2025_11_25::GetPromptRequestParams {
 }
 impl Convert<crate::v2025_03_26::GetPromptResult>
 for crate::v2025_11_25::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::GetPromptResult, ConvertError> {
         let next: crate::v2025_06_18::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::ImageContent> for crate::v2025_11_25::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ImageContent, ConvertError> {
         let next: crate::v2025_06_18::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Implementation> for crate::v2025_11_25::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Implementation, ConvertError> {
         let next: crate::v2025_06_18::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -3603,6 +4069,7 @@ impl Convert<crate::v2025_03_26::Implementation> for crate::v2025_11_25::Impleme
 }
 impl Convert<crate::v2025_03_26::InitializeRequest>
 for crate::v2025_11_25::InitializeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::InitializeRequest, ConvertError> {
         let next: crate::v2025_06_18::InitializeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3610,6 +4077,7 @@ for crate::v2025_11_25::InitializeRequest {
 }
 impl Convert<crate::v2025_03_26::InitializeRequestParams>
 for crate::v2025_11_25::InitializeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::InitializeRequestParams, ConvertError> {
@@ -3619,6 +4087,7 @@ for crate::v2025_11_25::InitializeRequestParams {
 }
 impl Convert<crate::v2025_03_26::InitializeResult>
 for crate::v2025_11_25::InitializeResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::InitializeResult, ConvertError> {
         let next: crate::v2025_06_18::InitializeResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3626,6 +4095,7 @@ for crate::v2025_11_25::InitializeResult {
 }
 impl Convert<crate::v2025_03_26::InitializedNotification>
 for crate::v2025_11_25::InitializedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::InitializedNotification, ConvertError> {
@@ -3635,12 +4105,14 @@ for crate::v2025_11_25::InitializedNotification {
 }
 impl Convert<crate::v2025_03_26::JSONRPCError>
 for crate::v2025_11_25::JSONRPCErrorResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCError, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCError = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::JSONRPCMessage> for crate::v2025_11_25::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -3648,12 +4120,14 @@ impl Convert<crate::v2025_03_26::JSONRPCMessage> for crate::v2025_11_25::JSONRPC
 }
 impl Convert<crate::v2025_03_26::JSONRPCNotification>
 for crate::v2025_11_25::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::JSONRPCRequest> for crate::v2025_11_25::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3661,6 +4135,7 @@ impl Convert<crate::v2025_03_26::JSONRPCRequest> for crate::v2025_11_25::JSONRPC
 }
 impl Convert<crate::v2025_03_26::JSONRPCResponse>
 for crate::v2025_11_25::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -3668,6 +4143,7 @@ for crate::v2025_11_25::JSONRPCResponse {
 }
 impl Convert<crate::v2025_03_26::ListPromptsRequest>
 for crate::v2025_11_25::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3675,6 +4151,7 @@ for crate::v2025_11_25::ListPromptsRequest {
 }
 impl Convert<crate::v2025_03_26::ListPromptsResult>
 for crate::v2025_11_25::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListPromptsResult, ConvertError> {
         let next: crate::v2025_06_18::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3682,6 +4159,7 @@ for crate::v2025_11_25::ListPromptsResult {
 }
 impl Convert<crate::v2025_03_26::ListResourceTemplatesRequest>
 for crate::v2025_11_25::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ListResourceTemplatesRequest, ConvertError> {
@@ -3693,6 +4171,7 @@ for crate::v2025_11_25::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2025_03_26::ListResourceTemplatesResult>
 for crate::v2025_11_25::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ListResourceTemplatesResult, ConvertError> {
@@ -3704,6 +4183,7 @@ for crate::v2025_11_25::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2025_03_26::ListResourcesRequest>
 for crate::v2025_11_25::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_06_18::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3711,6 +4191,7 @@ for crate::v2025_11_25::ListResourcesRequest {
 }
 impl Convert<crate::v2025_03_26::ListResourcesResult>
 for crate::v2025_11_25::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListResourcesResult, ConvertError> {
         let next: crate::v2025_06_18::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3718,6 +4199,7 @@ for crate::v2025_11_25::ListResourcesResult {
 }
 impl Convert<crate::v2025_03_26::ListRootsRequest>
 for crate::v2025_11_25::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListRootsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3725,6 +4207,7 @@ for crate::v2025_11_25::ListRootsRequest {
 }
 impl Convert<crate::v2025_03_26::ListRootsResult>
 for crate::v2025_11_25::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListRootsResult, ConvertError> {
         let next: crate::v2025_06_18::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3732,6 +4215,7 @@ for crate::v2025_11_25::ListRootsResult {
 }
 impl Convert<crate::v2025_03_26::ListToolsRequest>
 for crate::v2025_11_25::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListToolsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3739,12 +4223,14 @@ for crate::v2025_11_25::ListToolsRequest {
 }
 impl Convert<crate::v2025_03_26::ListToolsResult>
 for crate::v2025_11_25::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListToolsResult, ConvertError> {
         let next: crate::v2025_06_18::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::LoggingLevel> for crate::v2025_11_25::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::LoggingLevel, ConvertError> {
         let next: crate::v2025_06_18::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -3752,6 +4238,7 @@ impl Convert<crate::v2025_03_26::LoggingLevel> for crate::v2025_11_25::LoggingLe
 }
 impl Convert<crate::v2025_03_26::LoggingMessageNotification>
 for crate::v2025_11_25::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::LoggingMessageNotification, ConvertError> {
@@ -3763,6 +4250,7 @@ for crate::v2025_11_25::LoggingMessageNotification {
 }
 impl Convert<crate::v2025_03_26::LoggingMessageNotificationParams>
 for crate::v2025_11_25::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::LoggingMessageNotificationParams, ConvertError> {
@@ -3773,6 +4261,7 @@ for crate::v2025_11_25::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2025_03_26::ModelHint> for crate::v2025_11_25::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ModelHint, ConvertError> {
         let next: crate::v2025_06_18::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -3780,12 +4269,14 @@ impl Convert<crate::v2025_03_26::ModelHint> for crate::v2025_11_25::ModelHint {
 }
 impl Convert<crate::v2025_03_26::ModelPreferences>
 for crate::v2025_11_25::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ModelPreferences, ConvertError> {
         let next: crate::v2025_06_18::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Notification> for crate::v2025_11_25::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Notification, ConvertError> {
         let next: crate::v2025_06_18::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -3793,6 +4284,7 @@ impl Convert<crate::v2025_03_26::Notification> for crate::v2025_11_25::Notificat
 }
 impl Convert<crate::v2025_03_26::NotificationParams>
 for crate::v2025_11_25::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::NotificationParams, ConvertError> {
         let next: crate::v2025_06_18::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -3800,6 +4292,7 @@ for crate::v2025_11_25::NotificationParams {
 }
 impl Convert<crate::v2025_03_26::PaginatedRequest>
 for crate::v2025_11_25::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PaginatedRequest, ConvertError> {
         let next: crate::v2025_06_18::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3807,6 +4300,7 @@ for crate::v2025_11_25::PaginatedRequest {
 }
 impl Convert<crate::v2025_03_26::PaginatedRequestParams>
 for crate::v2025_11_25::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::PaginatedRequestParams, ConvertError> {
@@ -3816,12 +4310,14 @@ for crate::v2025_11_25::PaginatedRequestParams {
 }
 impl Convert<crate::v2025_03_26::PaginatedResult>
 for crate::v2025_11_25::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PaginatedResult, ConvertError> {
         let next: crate::v2025_06_18::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::PingRequest> for crate::v2025_11_25::PingRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PingRequest, ConvertError> {
         let next: crate::v2025_06_18::PingRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3829,6 +4325,7 @@ impl Convert<crate::v2025_03_26::PingRequest> for crate::v2025_11_25::PingReques
 }
 impl Convert<crate::v2025_03_26::ProgressNotification>
 for crate::v2025_11_25::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ProgressNotification, ConvertError> {
         let next: crate::v2025_06_18::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -3836,6 +4333,7 @@ for crate::v2025_11_25::ProgressNotification {
 }
 impl Convert<crate::v2025_03_26::ProgressNotificationParams>
 for crate::v2025_11_25::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ProgressNotificationParams, ConvertError> {
@@ -3846,18 +4344,21 @@ for crate::v2025_11_25::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2025_03_26::ProgressToken> for crate::v2025_11_25::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ProgressToken, ConvertError> {
         let next: crate::v2025_06_18::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Prompt> for crate::v2025_11_25::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Prompt, ConvertError> {
         let next: crate::v2025_06_18::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::PromptArgument> for crate::v2025_11_25::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PromptArgument, ConvertError> {
         let next: crate::v2025_06_18::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -3865,6 +4366,7 @@ impl Convert<crate::v2025_03_26::PromptArgument> for crate::v2025_11_25::PromptA
 }
 impl Convert<crate::v2025_03_26::PromptListChangedNotification>
 for crate::v2025_11_25::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::PromptListChangedNotification, ConvertError> {
@@ -3875,6 +4377,7 @@ for crate::v2025_11_25::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2025_03_26::PromptMessage> for crate::v2025_11_25::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PromptMessage, ConvertError> {
         let next: crate::v2025_06_18::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -3882,6 +4385,7 @@ impl Convert<crate::v2025_03_26::PromptMessage> for crate::v2025_11_25::PromptMe
 }
 impl Convert<crate::v2025_03_26::PromptReference>
 for crate::v2025_11_25::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PromptReference, ConvertError> {
         let next: crate::v2025_06_18::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -3889,6 +4393,7 @@ for crate::v2025_11_25::PromptReference {
 }
 impl Convert<crate::v2025_03_26::ReadResourceRequest>
 for crate::v2025_11_25::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_06_18::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -3896,6 +4401,7 @@ for crate::v2025_11_25::ReadResourceRequest {
 }
 impl Convert<crate::v2025_03_26::ReadResourceRequestParams>
 for crate::v2025_11_25::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ReadResourceRequestParams, ConvertError> {
@@ -3907,6 +4413,7 @@ for crate::v2025_11_25::ReadResourceRequestParams {
 }
 impl Convert<crate::v2025_03_26::ReadResourceResult>
 for crate::v2025_11_25::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ReadResourceResult, ConvertError> {
         let next: crate::v2025_06_18::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -3914,6 +4421,7 @@ for crate::v2025_11_25::ReadResourceResult {
 }
 impl Convert<crate::v2025_03_26::ReadResourceResultContentsItem>
 for crate::v2025_11_25::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ReadResourceResultContentsItem, ConvertError> {
@@ -3924,18 +4432,21 @@ for crate::v2025_11_25::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2025_03_26::Request> for crate::v2025_11_25::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Request, ConvertError> {
         let next: crate::v2025_06_18::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::RequestId> for crate::v2025_11_25::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::RequestId, ConvertError> {
         let next: crate::v2025_06_18::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::RequestParams> for crate::v2025_11_25::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::RequestParams, ConvertError> {
         let next: crate::v2025_06_18::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -3943,12 +4454,14 @@ impl Convert<crate::v2025_03_26::RequestParams> for crate::v2025_11_25::RequestP
 }
 impl Convert<crate::v2025_03_26::RequestParamsMeta>
 for crate::v2025_11_25::RequestParamsMeta {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::RequestParamsMeta, ConvertError> {
         let next: crate::v2025_06_18::RequestParamsMeta = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Resource> for crate::v2025_11_25::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Resource, ConvertError> {
         let next: crate::v2025_06_18::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -3956,6 +4469,7 @@ impl Convert<crate::v2025_03_26::Resource> for crate::v2025_11_25::Resource {
 }
 impl Convert<crate::v2025_03_26::ResourceContents>
 for crate::v2025_11_25::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ResourceContents, ConvertError> {
         let next: crate::v2025_06_18::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -3963,6 +4477,7 @@ for crate::v2025_11_25::ResourceContents {
 }
 impl Convert<crate::v2025_03_26::ResourceListChangedNotification>
 for crate::v2025_11_25::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ResourceListChangedNotification, ConvertError> {
@@ -3974,6 +4489,7 @@ for crate::v2025_11_25::ResourceListChangedNotification {
 }
 impl Convert<crate::v2025_03_26::ResourceTemplate>
 for crate::v2025_11_25::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ResourceTemplate, ConvertError> {
         let next: crate::v2025_06_18::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -3981,6 +4497,7 @@ for crate::v2025_11_25::ResourceTemplate {
 }
 impl Convert<crate::v2025_03_26::ResourceReference>
 for crate::v2025_11_25::ResourceTemplateReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ResourceReference, ConvertError> {
         let next: crate::v2025_06_18::ResourceTemplateReference = Convert::convert(
             self,
@@ -3990,6 +4507,7 @@ for crate::v2025_11_25::ResourceTemplateReference {
 }
 impl Convert<crate::v2025_03_26::ResourceUpdatedNotification>
 for crate::v2025_11_25::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ResourceUpdatedNotification, ConvertError> {
@@ -4001,6 +4519,7 @@ for crate::v2025_11_25::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2025_03_26::ResourceUpdatedNotificationParams>
 for crate::v2025_11_25::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ResourceUpdatedNotificationParams, ConvertError> {
@@ -4011,12 +4530,14 @@ for crate::v2025_11_25::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2025_03_26::Role> for crate::v2025_11_25::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Role, ConvertError> {
         let next: crate::v2025_06_18::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Root> for crate::v2025_11_25::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Root, ConvertError> {
         let next: crate::v2025_06_18::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -4024,6 +4545,7 @@ impl Convert<crate::v2025_03_26::Root> for crate::v2025_11_25::Root {
 }
 impl Convert<crate::v2025_03_26::RootsListChangedNotification>
 for crate::v2025_11_25::RootsListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::RootsListChangedNotification, ConvertError> {
@@ -4035,6 +4557,7 @@ for crate::v2025_11_25::RootsListChangedNotification {
 }
 impl Convert<crate::v2025_03_26::SamplingMessage>
 for crate::v2025_11_25::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::SamplingMessage, ConvertError> {
         let next: crate::v2025_06_18::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -4042,6 +4565,7 @@ for crate::v2025_11_25::SamplingMessage {
 }
 impl Convert<crate::v2025_03_26::SamplingMessageContent>
 for crate::v2025_11_25::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::SamplingMessageContent, ConvertError> {
@@ -4051,6 +4575,7 @@ for crate::v2025_11_25::SamplingMessageContent {
 }
 impl Convert<crate::v2025_03_26::ServerCapabilities>
 for crate::v2025_11_25::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ServerCapabilities, ConvertError> {
         let next: crate::v2025_06_18::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -4058,6 +4583,7 @@ for crate::v2025_11_25::ServerCapabilities {
 }
 impl Convert<crate::v2025_03_26::ServerCapabilitiesPrompts>
 for crate::v2025_11_25::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ServerCapabilitiesPrompts, ConvertError> {
@@ -4069,6 +4595,7 @@ for crate::v2025_11_25::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2025_03_26::ServerCapabilitiesResources>
 for crate::v2025_11_25::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ServerCapabilitiesResources, ConvertError> {
@@ -4080,6 +4607,7 @@ for crate::v2025_11_25::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2025_03_26::ServerCapabilitiesTools>
 for crate::v2025_11_25::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ServerCapabilitiesTools, ConvertError> {
@@ -4089,18 +4617,21 @@ for crate::v2025_11_25::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2025_03_26::ServerNotification>
 for crate::v2025_11_25::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ServerNotification, ConvertError> {
         let next: crate::v2025_06_18::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::ServerRequest> for crate::v2025_11_25::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ServerRequest, ConvertError> {
         let next: crate::v2025_06_18::ServerRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::ServerResult> for crate::v2025_11_25::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ServerResult, ConvertError> {
         let next: crate::v2025_06_18::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4108,6 +4639,7 @@ impl Convert<crate::v2025_03_26::ServerResult> for crate::v2025_11_25::ServerRes
 }
 impl Convert<crate::v2025_03_26::SetLevelRequest>
 for crate::v2025_11_25::SetLevelRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::SetLevelRequest, ConvertError> {
         let next: crate::v2025_06_18::SetLevelRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4115,6 +4647,7 @@ for crate::v2025_11_25::SetLevelRequest {
 }
 impl Convert<crate::v2025_03_26::SetLevelRequestParams>
 for crate::v2025_11_25::SetLevelRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::SetLevelRequestParams, ConvertError> {
         let next: crate::v2025_06_18::SetLevelRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -4122,6 +4655,7 @@ for crate::v2025_11_25::SetLevelRequestParams {
 }
 impl Convert<crate::v2025_03_26::SubscribeRequest>
 for crate::v2025_11_25::SubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::SubscribeRequest, ConvertError> {
         let next: crate::v2025_06_18::SubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4129,6 +4663,7 @@ for crate::v2025_11_25::SubscribeRequest {
 }
 impl Convert<crate::v2025_03_26::SubscribeRequestParams>
 for crate::v2025_11_25::SubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::SubscribeRequestParams, ConvertError> {
@@ -4137,6 +4672,7 @@ for crate::v2025_11_25::SubscribeRequestParams {
     }
 }
 impl Convert<crate::v2025_03_26::TextContent> for crate::v2025_11_25::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::TextContent, ConvertError> {
         let next: crate::v2025_06_18::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -4144,12 +4680,14 @@ impl Convert<crate::v2025_03_26::TextContent> for crate::v2025_11_25::TextConten
 }
 impl Convert<crate::v2025_03_26::TextResourceContents>
 for crate::v2025_11_25::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::TextResourceContents, ConvertError> {
         let next: crate::v2025_06_18::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Tool> for crate::v2025_11_25::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Tool, ConvertError> {
         let next: crate::v2025_06_18::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -4157,6 +4695,7 @@ impl Convert<crate::v2025_03_26::Tool> for crate::v2025_11_25::Tool {
 }
 impl Convert<crate::v2025_03_26::ToolAnnotations>
 for crate::v2025_11_25::ToolAnnotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ToolAnnotations, ConvertError> {
         let next: crate::v2025_06_18::ToolAnnotations = Convert::convert(self)?;
         Convert::convert(next)
@@ -4164,6 +4703,7 @@ for crate::v2025_11_25::ToolAnnotations {
 }
 impl Convert<crate::v2025_03_26::ToolInputSchema>
 for crate::v2025_11_25::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ToolInputSchema, ConvertError> {
         let next: crate::v2025_06_18::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -4171,6 +4711,7 @@ for crate::v2025_11_25::ToolInputSchema {
 }
 impl Convert<crate::v2025_03_26::ToolListChangedNotification>
 for crate::v2025_11_25::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ToolListChangedNotification, ConvertError> {
@@ -4182,6 +4723,7 @@ for crate::v2025_11_25::ToolListChangedNotification {
 }
 impl Convert<crate::v2025_03_26::UnsubscribeRequest>
 for crate::v2025_11_25::UnsubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::UnsubscribeRequest, ConvertError> {
         let next: crate::v2025_06_18::UnsubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4189,6 +4731,7 @@ for crate::v2025_11_25::UnsubscribeRequest {
 }
 impl Convert<crate::v2025_03_26::UnsubscribeRequestParams>
 for crate::v2025_11_25::UnsubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::UnsubscribeRequestParams, ConvertError> {
@@ -4197,18 +4740,21 @@ for crate::v2025_11_25::UnsubscribeRequestParams {
     }
 }
 impl Convert<crate::v2025_06_18::Annotations> for crate::v2026_07_28::Annotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Annotations, ConvertError> {
         let next: crate::v2025_11_25::Annotations = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::AudioContent> for crate::v2026_07_28::AudioContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::AudioContent, ConvertError> {
         let next: crate::v2025_11_25::AudioContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::BaseMetadata> for crate::v2026_07_28::BaseMetadata {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::BaseMetadata, ConvertError> {
         let next: crate::v2025_11_25::BaseMetadata = Convert::convert(self)?;
         Convert::convert(next)
@@ -4216,12 +4762,14 @@ impl Convert<crate::v2025_06_18::BaseMetadata> for crate::v2026_07_28::BaseMetad
 }
 impl Convert<crate::v2025_06_18::BlobResourceContents>
 for crate::v2026_07_28::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::BlobResourceContents, ConvertError> {
         let next: crate::v2025_11_25::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::BooleanSchema> for crate::v2026_07_28::BooleanSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::BooleanSchema, ConvertError> {
         let next: crate::v2025_11_25::BooleanSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -4229,6 +4777,7 @@ impl Convert<crate::v2025_06_18::BooleanSchema> for crate::v2026_07_28::BooleanS
 }
 impl Convert<crate::v2025_06_18::CallToolRequest>
 for crate::v2026_07_28::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CallToolRequest, ConvertError> {
         let next: crate::v2025_11_25::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4236,12 +4785,14 @@ for crate::v2026_07_28::CallToolRequest {
 }
 impl Convert<crate::v2025_06_18::CallToolRequestParams>
 for crate::v2026_07_28::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_11_25::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::CallToolResult> for crate::v2026_07_28::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CallToolResult, ConvertError> {
         let next: crate::v2025_11_25::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4249,6 +4800,7 @@ impl Convert<crate::v2025_06_18::CallToolResult> for crate::v2026_07_28::CallToo
 }
 impl Convert<crate::v2025_06_18::CancelledNotification>
 for crate::v2026_07_28::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CancelledNotification, ConvertError> {
         let next: crate::v2025_11_25::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -4256,6 +4808,7 @@ for crate::v2026_07_28::CancelledNotification {
 }
 impl Convert<crate::v2025_06_18::CancelledNotificationParams>
 for crate::v2026_07_28::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CancelledNotificationParams, ConvertError> {
@@ -4267,6 +4820,7 @@ for crate::v2026_07_28::CancelledNotificationParams {
 }
 impl Convert<crate::v2025_06_18::ClientCapabilities>
 for crate::v2026_07_28::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ClientCapabilities, ConvertError> {
         let next: crate::v2025_11_25::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -4274,18 +4828,21 @@ for crate::v2026_07_28::ClientCapabilities {
 }
 impl Convert<crate::v2025_06_18::ClientNotification>
 for crate::v2026_07_28::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ClientNotification, ConvertError> {
         let next: crate::v2025_11_25::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ClientRequest> for crate::v2026_07_28::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ClientRequest, ConvertError> {
         let next: crate::v2025_11_25::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ClientResult> for crate::v2026_07_28::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ClientResult, ConvertError> {
         let next: crate::v2025_11_25::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4293,6 +4850,7 @@ impl Convert<crate::v2025_06_18::ClientResult> for crate::v2026_07_28::BaseResul
 }
 impl Convert<crate::v2025_06_18::CompleteRequest>
 for crate::v2026_07_28::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CompleteRequest, ConvertError> {
         let next: crate::v2025_11_25::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4300,6 +4858,7 @@ for crate::v2026_07_28::CompleteRequest {
 }
 impl Convert<crate::v2025_06_18::CompleteRequestParams>
 for crate::v2026_07_28::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_11_25::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -4307,6 +4866,7 @@ for crate::v2026_07_28::CompleteRequestParams {
 }
 impl Convert<crate::v2025_06_18::CompleteRequestParamsArgument>
 for crate::v2026_07_28::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CompleteRequestParamsArgument, ConvertError> {
@@ -4318,6 +4878,7 @@ for crate::v2026_07_28::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2025_06_18::CompleteRequestParamsContext>
 for crate::v2026_07_28::CompleteRequestParamsContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CompleteRequestParamsContext, ConvertError> {
@@ -4329,6 +4890,7 @@ for crate::v2026_07_28::CompleteRequestParamsContext {
 }
 impl Convert<crate::v2025_06_18::CompleteRequestParamsRef>
 for crate::v2026_07_28::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CompleteRequestParamsRef, ConvertError> {
@@ -4337,6 +4899,7 @@ for crate::v2026_07_28::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2025_06_18::CompleteResult> for crate::v2026_07_28::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CompleteResult, ConvertError> {
         let next: crate::v2025_11_25::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4344,6 +4907,7 @@ impl Convert<crate::v2025_06_18::CompleteResult> for crate::v2026_07_28::Complet
 }
 impl Convert<crate::v2025_06_18::CompleteResultCompletion>
 for crate::v2026_07_28::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CompleteResultCompletion, ConvertError> {
@@ -4352,6 +4916,7 @@ for crate::v2026_07_28::CompleteResultCompletion {
     }
 }
 impl Convert<crate::v2025_06_18::ContentBlock> for crate::v2026_07_28::ContentBlock {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ContentBlock, ConvertError> {
         let next: crate::v2025_11_25::ContentBlock = Convert::convert(self)?;
         Convert::convert(next)
@@ -4359,6 +4924,7 @@ impl Convert<crate::v2025_06_18::ContentBlock> for crate::v2026_07_28::ContentBl
 }
 impl Convert<crate::v2025_06_18::CreateMessageRequest>
 for crate::v2026_07_28::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_11_25::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4366,6 +4932,7 @@ for crate::v2026_07_28::CreateMessageRequest {
 }
 impl Convert<crate::v2025_06_18::CreateMessageRequestParams>
 for crate::v2026_07_28::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CreateMessageRequestParams, ConvertError> {
@@ -4377,6 +4944,7 @@ for crate::v2026_07_28::CreateMessageRequestParams {
 }
 impl Convert<crate::v2025_06_18::CreateMessageRequestParamsIncludeContext>
 for crate::v2026_07_28::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -4391,6 +4959,7 @@ for crate::v2026_07_28::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2025_06_18::CreateMessageResult>
 for crate::v2026_07_28::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::CreateMessageResult, ConvertError> {
         let next: crate::v2025_11_25::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4398,6 +4967,7 @@ for crate::v2026_07_28::CreateMessageResult {
 }
 impl Convert<crate::v2025_06_18::CreateMessageResultStopReason>
 for crate::v2026_07_28::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::CreateMessageResultStopReason, ConvertError> {
@@ -4408,6 +4978,7 @@ for crate::v2026_07_28::CreateMessageResultStopReason {
     }
 }
 impl Convert<crate::v2025_06_18::ElicitRequest> for crate::v2026_07_28::ElicitRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ElicitRequest, ConvertError> {
         let next: crate::v2025_11_25::ElicitRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4415,12 +4986,14 @@ impl Convert<crate::v2025_06_18::ElicitRequest> for crate::v2026_07_28::ElicitRe
 }
 impl Convert<crate::v2025_06_18::ElicitRequestParams>
 for crate::v2026_07_28::ElicitRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ElicitRequestParams, ConvertError> {
         let next: crate::v2025_11_25::ElicitRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ElicitResult> for crate::v2026_07_28::ElicitResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ElicitResult, ConvertError> {
         let next: crate::v2025_11_25::ElicitResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4428,6 +5001,7 @@ impl Convert<crate::v2025_06_18::ElicitResult> for crate::v2026_07_28::ElicitRes
 }
 impl Convert<crate::v2025_06_18::ElicitResultAction>
 for crate::v2026_07_28::ElicitResultAction {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ElicitResultAction, ConvertError> {
         let next: crate::v2025_11_25::ElicitResultAction = Convert::convert(self)?;
         Convert::convert(next)
@@ -4435,6 +5009,7 @@ for crate::v2026_07_28::ElicitResultAction {
 }
 impl Convert<crate::v2025_06_18::ElicitResultContentValue>
 for crate::v2026_07_28::ElicitResultContentValue {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ElicitResultContentValue, ConvertError> {
@@ -4444,6 +5019,7 @@ for crate::v2026_07_28::ElicitResultContentValue {
 }
 impl Convert<crate::v2025_06_18::EmbeddedResource>
 for crate::v2026_07_28::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::EmbeddedResource, ConvertError> {
         let next: crate::v2025_11_25::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -4451,6 +5027,7 @@ for crate::v2026_07_28::EmbeddedResource {
 }
 impl Convert<crate::v2025_06_18::EmbeddedResourceResource>
 for crate::v2026_07_28::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::EmbeddedResourceResource, ConvertError> {
@@ -4459,12 +5036,14 @@ for crate::v2026_07_28::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2025_06_18::BaseResult> for crate::v2026_07_28::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::BaseResult, ConvertError> {
         let next: crate::v2025_11_25::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::EnumSchema> for crate::v2026_07_28::EnumSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::EnumSchema, ConvertError> {
         let next: crate::v2025_11_25::EnumSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -4472,6 +5051,7 @@ impl Convert<crate::v2025_06_18::EnumSchema> for crate::v2026_07_28::EnumSchema 
 }
 impl Convert<crate::v2025_06_18::GetPromptRequest>
 for crate::v2026_07_28::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::GetPromptRequest, ConvertError> {
         let next: crate::v2025_11_25::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4479,6 +5059,7 @@ for crate::v2026_07_28::GetPromptRequest {
 }
 impl Convert<crate::v2025_06_18::GetPromptRequestParams>
 for crate::v2026_07_28::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::GetPromptRequestParams, ConvertError> {
@@ -4488,18 +5069,21 @@ for crate::v2026_07_28::GetPromptRequestParams {
 }
 impl Convert<crate::v2025_06_18::GetPromptResult>
 for crate::v2026_07_28::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::GetPromptResult, ConvertError> {
         let next: crate::v2025_11_25::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ImageContent> for crate::v2026_07_28::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ImageContent, ConvertError> {
         let next: crate::v2025_11_25::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Implementation> for crate::v2026_07_28::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Implementation, ConvertError> {
         let next: crate::v2025_11_25::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -4507,12 +5091,14 @@ impl Convert<crate::v2025_06_18::Implementation> for crate::v2026_07_28::Impleme
 }
 impl Convert<crate::v2025_06_18::JSONRPCError>
 for crate::v2026_07_28::JSONRPCErrorResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCError, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCErrorResponse = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::JSONRPCMessage> for crate::v2026_07_28::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -4520,12 +5106,14 @@ impl Convert<crate::v2025_06_18::JSONRPCMessage> for crate::v2026_07_28::JSONRPC
 }
 impl Convert<crate::v2025_06_18::JSONRPCNotification>
 for crate::v2026_07_28::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::JSONRPCRequest> for crate::v2026_07_28::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4533,6 +5121,7 @@ impl Convert<crate::v2025_06_18::JSONRPCRequest> for crate::v2026_07_28::JSONRPC
 }
 impl Convert<crate::v2025_06_18::JSONRPCResponse>
 for crate::v2026_07_28::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -4540,6 +5129,7 @@ for crate::v2026_07_28::JSONRPCResponse {
 }
 impl Convert<crate::v2025_06_18::ListPromptsRequest>
 for crate::v2026_07_28::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4547,6 +5137,7 @@ for crate::v2026_07_28::ListPromptsRequest {
 }
 impl Convert<crate::v2025_06_18::ListPromptsResult>
 for crate::v2026_07_28::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListPromptsResult, ConvertError> {
         let next: crate::v2025_11_25::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4554,6 +5145,7 @@ for crate::v2026_07_28::ListPromptsResult {
 }
 impl Convert<crate::v2025_06_18::ListResourceTemplatesRequest>
 for crate::v2026_07_28::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ListResourceTemplatesRequest, ConvertError> {
@@ -4565,6 +5157,7 @@ for crate::v2026_07_28::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2025_06_18::ListResourceTemplatesResult>
 for crate::v2026_07_28::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ListResourceTemplatesResult, ConvertError> {
@@ -4576,6 +5169,7 @@ for crate::v2026_07_28::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2025_06_18::ListResourcesRequest>
 for crate::v2026_07_28::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_11_25::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4583,6 +5177,7 @@ for crate::v2026_07_28::ListResourcesRequest {
 }
 impl Convert<crate::v2025_06_18::ListResourcesResult>
 for crate::v2026_07_28::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListResourcesResult, ConvertError> {
         let next: crate::v2025_11_25::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4590,6 +5185,7 @@ for crate::v2026_07_28::ListResourcesResult {
 }
 impl Convert<crate::v2025_06_18::ListRootsRequest>
 for crate::v2026_07_28::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListRootsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4597,6 +5193,7 @@ for crate::v2026_07_28::ListRootsRequest {
 }
 impl Convert<crate::v2025_06_18::ListRootsResult>
 for crate::v2026_07_28::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListRootsResult, ConvertError> {
         let next: crate::v2025_11_25::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4604,6 +5201,7 @@ for crate::v2026_07_28::ListRootsResult {
 }
 impl Convert<crate::v2025_06_18::ListToolsRequest>
 for crate::v2026_07_28::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListToolsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4611,12 +5209,14 @@ for crate::v2026_07_28::ListToolsRequest {
 }
 impl Convert<crate::v2025_06_18::ListToolsResult>
 for crate::v2026_07_28::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ListToolsResult, ConvertError> {
         let next: crate::v2025_11_25::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::LoggingLevel> for crate::v2026_07_28::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::LoggingLevel, ConvertError> {
         let next: crate::v2025_11_25::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -4624,6 +5224,7 @@ impl Convert<crate::v2025_06_18::LoggingLevel> for crate::v2026_07_28::LoggingLe
 }
 impl Convert<crate::v2025_06_18::LoggingMessageNotification>
 for crate::v2026_07_28::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::LoggingMessageNotification, ConvertError> {
@@ -4635,6 +5236,7 @@ for crate::v2026_07_28::LoggingMessageNotification {
 }
 impl Convert<crate::v2025_06_18::LoggingMessageNotificationParams>
 for crate::v2026_07_28::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::LoggingMessageNotificationParams, ConvertError> {
@@ -4645,6 +5247,7 @@ for crate::v2026_07_28::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2025_06_18::ModelHint> for crate::v2026_07_28::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ModelHint, ConvertError> {
         let next: crate::v2025_11_25::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -4652,12 +5255,14 @@ impl Convert<crate::v2025_06_18::ModelHint> for crate::v2026_07_28::ModelHint {
 }
 impl Convert<crate::v2025_06_18::ModelPreferences>
 for crate::v2026_07_28::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ModelPreferences, ConvertError> {
         let next: crate::v2025_11_25::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Notification> for crate::v2026_07_28::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Notification, ConvertError> {
         let next: crate::v2025_11_25::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -4665,12 +5270,14 @@ impl Convert<crate::v2025_06_18::Notification> for crate::v2026_07_28::Notificat
 }
 impl Convert<crate::v2025_06_18::NotificationParams>
 for crate::v2026_07_28::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::NotificationParams, ConvertError> {
         let next: crate::v2025_11_25::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::NumberSchema> for crate::v2026_07_28::NumberSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::NumberSchema, ConvertError> {
         let next: crate::v2025_11_25::NumberSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -4678,6 +5285,7 @@ impl Convert<crate::v2025_06_18::NumberSchema> for crate::v2026_07_28::NumberSch
 }
 impl Convert<crate::v2025_06_18::NumberSchemaType>
 for crate::v2026_07_28::NumberSchemaType {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::NumberSchemaType, ConvertError> {
         let next: crate::v2025_11_25::NumberSchemaType = Convert::convert(self)?;
         Convert::convert(next)
@@ -4685,6 +5293,7 @@ for crate::v2026_07_28::NumberSchemaType {
 }
 impl Convert<crate::v2025_06_18::PaginatedRequest>
 for crate::v2026_07_28::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PaginatedRequest, ConvertError> {
         let next: crate::v2025_11_25::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4692,6 +5301,7 @@ for crate::v2026_07_28::PaginatedRequest {
 }
 impl Convert<crate::v2025_06_18::PaginatedRequestParams>
 for crate::v2026_07_28::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::PaginatedRequestParams, ConvertError> {
@@ -4701,6 +5311,7 @@ for crate::v2026_07_28::PaginatedRequestParams {
 }
 impl Convert<crate::v2025_06_18::PaginatedResult>
 for crate::v2026_07_28::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PaginatedResult, ConvertError> {
         let next: crate::v2025_11_25::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4708,6 +5319,7 @@ for crate::v2026_07_28::PaginatedResult {
 }
 impl Convert<crate::v2025_06_18::PrimitiveSchemaDefinition>
 for crate::v2026_07_28::PrimitiveSchemaDefinition {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::PrimitiveSchemaDefinition, ConvertError> {
@@ -4719,6 +5331,7 @@ for crate::v2026_07_28::PrimitiveSchemaDefinition {
 }
 impl Convert<crate::v2025_06_18::ProgressNotification>
 for crate::v2026_07_28::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ProgressNotification, ConvertError> {
         let next: crate::v2025_11_25::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -4726,6 +5339,7 @@ for crate::v2026_07_28::ProgressNotification {
 }
 impl Convert<crate::v2025_06_18::ProgressNotificationParams>
 for crate::v2026_07_28::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ProgressNotificationParams, ConvertError> {
@@ -4736,18 +5350,21 @@ for crate::v2026_07_28::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2025_06_18::ProgressToken> for crate::v2026_07_28::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ProgressToken, ConvertError> {
         let next: crate::v2025_11_25::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Prompt> for crate::v2026_07_28::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Prompt, ConvertError> {
         let next: crate::v2025_11_25::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::PromptArgument> for crate::v2026_07_28::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PromptArgument, ConvertError> {
         let next: crate::v2025_11_25::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -4755,6 +5372,7 @@ impl Convert<crate::v2025_06_18::PromptArgument> for crate::v2026_07_28::PromptA
 }
 impl Convert<crate::v2025_06_18::PromptListChangedNotification>
 for crate::v2026_07_28::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::PromptListChangedNotification, ConvertError> {
@@ -4765,6 +5383,7 @@ for crate::v2026_07_28::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2025_06_18::PromptMessage> for crate::v2026_07_28::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PromptMessage, ConvertError> {
         let next: crate::v2025_11_25::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -4772,6 +5391,7 @@ impl Convert<crate::v2025_06_18::PromptMessage> for crate::v2026_07_28::PromptMe
 }
 impl Convert<crate::v2025_06_18::PromptReference>
 for crate::v2026_07_28::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::PromptReference, ConvertError> {
         let next: crate::v2025_11_25::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -4779,6 +5399,7 @@ for crate::v2026_07_28::PromptReference {
 }
 impl Convert<crate::v2025_06_18::ReadResourceRequest>
 for crate::v2026_07_28::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_11_25::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -4786,6 +5407,7 @@ for crate::v2026_07_28::ReadResourceRequest {
 }
 impl Convert<crate::v2025_06_18::ReadResourceRequestParams>
 for crate::v2026_07_28::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ReadResourceRequestParams, ConvertError> {
@@ -4797,6 +5419,7 @@ for crate::v2026_07_28::ReadResourceRequestParams {
 }
 impl Convert<crate::v2025_06_18::ReadResourceResult>
 for crate::v2026_07_28::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ReadResourceResult, ConvertError> {
         let next: crate::v2025_11_25::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -4804,6 +5427,7 @@ for crate::v2026_07_28::ReadResourceResult {
 }
 impl Convert<crate::v2025_06_18::ReadResourceResultContentsItem>
 for crate::v2026_07_28::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ReadResourceResultContentsItem, ConvertError> {
@@ -4814,24 +5438,28 @@ for crate::v2026_07_28::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2025_06_18::Request> for crate::v2026_07_28::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Request, ConvertError> {
         let next: crate::v2025_11_25::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::RequestId> for crate::v2026_07_28::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::RequestId, ConvertError> {
         let next: crate::v2025_11_25::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::RequestParams> for crate::v2026_07_28::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::RequestParams, ConvertError> {
         let next: crate::v2025_11_25::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Resource> for crate::v2026_07_28::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Resource, ConvertError> {
         let next: crate::v2025_11_25::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -4839,12 +5467,14 @@ impl Convert<crate::v2025_06_18::Resource> for crate::v2026_07_28::Resource {
 }
 impl Convert<crate::v2025_06_18::ResourceContents>
 for crate::v2026_07_28::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ResourceContents, ConvertError> {
         let next: crate::v2025_11_25::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ResourceLink> for crate::v2026_07_28::ResourceLink {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ResourceLink, ConvertError> {
         let next: crate::v2025_11_25::ResourceLink = Convert::convert(self)?;
         Convert::convert(next)
@@ -4852,6 +5482,7 @@ impl Convert<crate::v2025_06_18::ResourceLink> for crate::v2026_07_28::ResourceL
 }
 impl Convert<crate::v2025_06_18::ResourceListChangedNotification>
 for crate::v2026_07_28::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ResourceListChangedNotification, ConvertError> {
@@ -4863,6 +5494,7 @@ for crate::v2026_07_28::ResourceListChangedNotification {
 }
 impl Convert<crate::v2025_06_18::ResourceTemplate>
 for crate::v2026_07_28::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ResourceTemplate, ConvertError> {
         let next: crate::v2025_11_25::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -4870,6 +5502,7 @@ for crate::v2026_07_28::ResourceTemplate {
 }
 impl Convert<crate::v2025_06_18::ResourceTemplateReference>
 for crate::v2026_07_28::ResourceTemplateReference {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ResourceTemplateReference, ConvertError> {
@@ -4881,6 +5514,7 @@ for crate::v2026_07_28::ResourceTemplateReference {
 }
 impl Convert<crate::v2025_06_18::ResourceUpdatedNotification>
 for crate::v2026_07_28::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ResourceUpdatedNotification, ConvertError> {
@@ -4892,6 +5526,7 @@ for crate::v2026_07_28::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2025_06_18::ResourceUpdatedNotificationParams>
 for crate::v2026_07_28::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ResourceUpdatedNotificationParams, ConvertError> {
@@ -4902,12 +5537,14 @@ for crate::v2026_07_28::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2025_06_18::Role> for crate::v2026_07_28::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Role, ConvertError> {
         let next: crate::v2025_11_25::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Root> for crate::v2026_07_28::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Root, ConvertError> {
         let next: crate::v2025_11_25::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -4915,6 +5552,7 @@ impl Convert<crate::v2025_06_18::Root> for crate::v2026_07_28::Root {
 }
 impl Convert<crate::v2025_06_18::SamplingMessage>
 for crate::v2026_07_28::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::SamplingMessage, ConvertError> {
         let next: crate::v2025_11_25::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -4922,6 +5560,7 @@ for crate::v2026_07_28::SamplingMessage {
 }
 impl Convert<crate::v2025_06_18::SamplingMessageContent>
 for crate::v2026_07_28::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::SamplingMessageContent, ConvertError> {
@@ -4931,6 +5570,7 @@ for crate::v2026_07_28::SamplingMessageContent {
 }
 impl Convert<crate::v2025_06_18::ServerCapabilities>
 for crate::v2026_07_28::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ServerCapabilities, ConvertError> {
         let next: crate::v2025_11_25::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -4938,6 +5578,7 @@ for crate::v2026_07_28::ServerCapabilities {
 }
 impl Convert<crate::v2025_06_18::ServerCapabilitiesPrompts>
 for crate::v2026_07_28::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ServerCapabilitiesPrompts, ConvertError> {
@@ -4949,6 +5590,7 @@ for crate::v2026_07_28::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2025_06_18::ServerCapabilitiesResources>
 for crate::v2026_07_28::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ServerCapabilitiesResources, ConvertError> {
@@ -4960,6 +5602,7 @@ for crate::v2026_07_28::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2025_06_18::ServerCapabilitiesTools>
 for crate::v2026_07_28::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ServerCapabilitiesTools, ConvertError> {
@@ -4969,18 +5612,21 @@ for crate::v2026_07_28::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2025_06_18::ServerNotification>
 for crate::v2026_07_28::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ServerNotification, ConvertError> {
         let next: crate::v2025_11_25::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::ServerResult> for crate::v2026_07_28::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ServerResult, ConvertError> {
         let next: crate::v2025_11_25::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::StringSchema> for crate::v2026_07_28::StringSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::StringSchema, ConvertError> {
         let next: crate::v2025_11_25::StringSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -4988,12 +5634,14 @@ impl Convert<crate::v2025_06_18::StringSchema> for crate::v2026_07_28::StringSch
 }
 impl Convert<crate::v2025_06_18::StringSchemaFormat>
 for crate::v2026_07_28::StringSchemaFormat {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::StringSchemaFormat, ConvertError> {
         let next: crate::v2025_11_25::StringSchemaFormat = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::TextContent> for crate::v2026_07_28::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::TextContent, ConvertError> {
         let next: crate::v2025_11_25::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -5001,12 +5649,14 @@ impl Convert<crate::v2025_06_18::TextContent> for crate::v2026_07_28::TextConten
 }
 impl Convert<crate::v2025_06_18::TextResourceContents>
 for crate::v2026_07_28::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::TextResourceContents, ConvertError> {
         let next: crate::v2025_11_25::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_06_18::Tool> for crate::v2026_07_28::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::Tool, ConvertError> {
         let next: crate::v2025_11_25::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -5014,6 +5664,7 @@ impl Convert<crate::v2025_06_18::Tool> for crate::v2026_07_28::Tool {
 }
 impl Convert<crate::v2025_06_18::ToolAnnotations>
 for crate::v2026_07_28::ToolAnnotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ToolAnnotations, ConvertError> {
         let next: crate::v2025_11_25::ToolAnnotations = Convert::convert(self)?;
         Convert::convert(next)
@@ -5021,6 +5672,7 @@ for crate::v2026_07_28::ToolAnnotations {
 }
 impl Convert<crate::v2025_06_18::ToolInputSchema>
 for crate::v2026_07_28::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ToolInputSchema, ConvertError> {
         let next: crate::v2025_11_25::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -5028,6 +5680,7 @@ for crate::v2026_07_28::ToolInputSchema {
 }
 impl Convert<crate::v2025_06_18::ToolListChangedNotification>
 for crate::v2026_07_28::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_06_18::ToolListChangedNotification, ConvertError> {
@@ -5039,6 +5692,7 @@ for crate::v2026_07_28::ToolListChangedNotification {
 }
 impl Convert<crate::v2025_06_18::ToolOutputSchema>
 for crate::v2026_07_28::ToolOutputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_06_18::ToolOutputSchema, ConvertError> {
         let next: crate::v2025_11_25::ToolOutputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -5046,6 +5700,7 @@ for crate::v2026_07_28::ToolOutputSchema {
 }
 impl Convert<crate::v2025_11_25::BlobResourceContents>
 for crate::v2024_11_05::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::BlobResourceContents, ConvertError> {
         let next: crate::v2025_03_26::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -5053,6 +5708,7 @@ for crate::v2024_11_05::BlobResourceContents {
 }
 impl Convert<crate::v2025_11_25::CallToolRequest>
 for crate::v2024_11_05::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CallToolRequest, ConvertError> {
         let next: crate::v2025_03_26::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5060,12 +5716,14 @@ for crate::v2024_11_05::CallToolRequest {
 }
 impl Convert<crate::v2025_11_25::CallToolRequestParams>
 for crate::v2024_11_05::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_03_26::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::CallToolResult> for crate::v2024_11_05::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CallToolResult, ConvertError> {
         let next: crate::v2025_03_26::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5073,6 +5731,7 @@ impl Convert<crate::v2025_11_25::CallToolResult> for crate::v2024_11_05::CallToo
 }
 impl Convert<crate::v2025_11_25::CancelledNotification>
 for crate::v2024_11_05::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CancelledNotification, ConvertError> {
         let next: crate::v2025_03_26::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -5080,6 +5739,7 @@ for crate::v2024_11_05::CancelledNotification {
 }
 impl Convert<crate::v2025_11_25::CancelledNotificationParams>
 for crate::v2024_11_05::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CancelledNotificationParams, ConvertError> {
@@ -5091,6 +5751,7 @@ for crate::v2024_11_05::CancelledNotificationParams {
 }
 impl Convert<crate::v2025_11_25::ClientCapabilities>
 for crate::v2024_11_05::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ClientCapabilities, ConvertError> {
         let next: crate::v2025_03_26::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -5098,6 +5759,7 @@ for crate::v2024_11_05::ClientCapabilities {
 }
 impl Convert<crate::v2025_11_25::ClientCapabilitiesRoots>
 for crate::v2024_11_05::ClientCapabilitiesRoots {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ClientCapabilitiesRoots, ConvertError> {
@@ -5107,18 +5769,21 @@ for crate::v2024_11_05::ClientCapabilitiesRoots {
 }
 impl Convert<crate::v2025_11_25::ClientNotification>
 for crate::v2024_11_05::ClientNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ClientNotification, ConvertError> {
         let next: crate::v2025_03_26::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ClientRequest> for crate::v2024_11_05::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ClientRequest, ConvertError> {
         let next: crate::v2025_03_26::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ClientResult> for crate::v2024_11_05::ClientResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ClientResult, ConvertError> {
         let next: crate::v2025_03_26::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5126,6 +5791,7 @@ impl Convert<crate::v2025_11_25::ClientResult> for crate::v2024_11_05::ClientRes
 }
 impl Convert<crate::v2025_11_25::CompleteRequest>
 for crate::v2024_11_05::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CompleteRequest, ConvertError> {
         let next: crate::v2025_03_26::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5133,6 +5799,7 @@ for crate::v2024_11_05::CompleteRequest {
 }
 impl Convert<crate::v2025_11_25::CompleteRequestParams>
 for crate::v2024_11_05::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_03_26::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -5140,6 +5807,7 @@ for crate::v2024_11_05::CompleteRequestParams {
 }
 impl Convert<crate::v2025_11_25::CompleteRequestParamsArgument>
 for crate::v2024_11_05::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CompleteRequestParamsArgument, ConvertError> {
@@ -5151,6 +5819,7 @@ for crate::v2024_11_05::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2025_11_25::CompleteRequestParamsRef>
 for crate::v2024_11_05::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CompleteRequestParamsRef, ConvertError> {
@@ -5159,6 +5828,7 @@ for crate::v2024_11_05::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2025_11_25::CompleteResult> for crate::v2024_11_05::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CompleteResult, ConvertError> {
         let next: crate::v2025_03_26::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5166,6 +5836,7 @@ impl Convert<crate::v2025_11_25::CompleteResult> for crate::v2024_11_05::Complet
 }
 impl Convert<crate::v2025_11_25::CompleteResultCompletion>
 for crate::v2024_11_05::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CompleteResultCompletion, ConvertError> {
@@ -5175,6 +5846,7 @@ for crate::v2024_11_05::CompleteResultCompletion {
 }
 impl Convert<crate::v2025_11_25::CreateMessageRequest>
 for crate::v2024_11_05::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_03_26::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5182,6 +5854,7 @@ for crate::v2024_11_05::CreateMessageRequest {
 }
 impl Convert<crate::v2025_11_25::CreateMessageRequestParams>
 for crate::v2024_11_05::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CreateMessageRequestParams, ConvertError> {
@@ -5193,6 +5866,7 @@ for crate::v2024_11_05::CreateMessageRequestParams {
 }
 impl Convert<crate::v2025_11_25::CreateMessageRequestParamsIncludeContext>
 for crate::v2024_11_05::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -5207,6 +5881,7 @@ for crate::v2024_11_05::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2025_11_25::CreateMessageResult>
 for crate::v2024_11_05::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::CreateMessageResult, ConvertError> {
         let next: crate::v2025_03_26::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5214,6 +5889,7 @@ for crate::v2024_11_05::CreateMessageResult {
 }
 impl Convert<crate::v2025_11_25::CreateMessageResultStopReason>
 for crate::v2024_11_05::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::CreateMessageResultStopReason, ConvertError> {
@@ -5225,6 +5901,7 @@ for crate::v2024_11_05::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2025_11_25::EmbeddedResource>
 for crate::v2024_11_05::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::EmbeddedResource, ConvertError> {
         let next: crate::v2025_03_26::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -5232,6 +5909,7 @@ for crate::v2024_11_05::EmbeddedResource {
 }
 impl Convert<crate::v2025_11_25::EmbeddedResourceResource>
 for crate::v2024_11_05::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::EmbeddedResourceResource, ConvertError> {
@@ -5240,6 +5918,7 @@ for crate::v2024_11_05::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2025_11_25::BaseResult> for crate::v2024_11_05::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::BaseResult, ConvertError> {
         let next: crate::v2025_03_26::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5247,6 +5926,7 @@ impl Convert<crate::v2025_11_25::BaseResult> for crate::v2024_11_05::BaseResult 
 }
 impl Convert<crate::v2025_11_25::GetPromptRequest>
 for crate::v2024_11_05::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::GetPromptRequest, ConvertError> {
         let next: crate::v2025_03_26::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5254,6 +5934,7 @@ for crate::v2024_11_05::GetPromptRequest {
 }
 impl Convert<crate::v2025_11_25::GetPromptRequestParams>
 for crate::v2024_11_05::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::GetPromptRequestParams, ConvertError> {
@@ -5263,18 +5944,21 @@ for crate::v2024_11_05::GetPromptRequestParams {
 }
 impl Convert<crate::v2025_11_25::GetPromptResult>
 for crate::v2024_11_05::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::GetPromptResult, ConvertError> {
         let next: crate::v2025_03_26::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ImageContent> for crate::v2024_11_05::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ImageContent, ConvertError> {
         let next: crate::v2025_03_26::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Implementation> for crate::v2024_11_05::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Implementation, ConvertError> {
         let next: crate::v2025_03_26::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -5282,6 +5966,7 @@ impl Convert<crate::v2025_11_25::Implementation> for crate::v2024_11_05::Impleme
 }
 impl Convert<crate::v2025_11_25::InitializeRequest>
 for crate::v2024_11_05::InitializeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::InitializeRequest, ConvertError> {
         let next: crate::v2025_03_26::InitializeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5289,6 +5974,7 @@ for crate::v2024_11_05::InitializeRequest {
 }
 impl Convert<crate::v2025_11_25::InitializeRequestParams>
 for crate::v2024_11_05::InitializeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::InitializeRequestParams, ConvertError> {
@@ -5298,6 +5984,7 @@ for crate::v2024_11_05::InitializeRequestParams {
 }
 impl Convert<crate::v2025_11_25::InitializeResult>
 for crate::v2024_11_05::InitializeResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::InitializeResult, ConvertError> {
         let next: crate::v2025_03_26::InitializeResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5305,6 +5992,7 @@ for crate::v2024_11_05::InitializeResult {
 }
 impl Convert<crate::v2025_11_25::InitializedNotification>
 for crate::v2024_11_05::InitializedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::InitializedNotification, ConvertError> {
@@ -5314,12 +6002,14 @@ for crate::v2024_11_05::InitializedNotification {
 }
 impl Convert<crate::v2025_11_25::JSONRPCErrorResponse>
 for crate::v2024_11_05::JSONRPCError {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCErrorResponse, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCError = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::JSONRPCMessage> for crate::v2024_11_05::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -5327,12 +6017,14 @@ impl Convert<crate::v2025_11_25::JSONRPCMessage> for crate::v2024_11_05::JSONRPC
 }
 impl Convert<crate::v2025_11_25::JSONRPCNotification>
 for crate::v2024_11_05::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::JSONRPCRequest> for crate::v2024_11_05::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5340,6 +6032,7 @@ impl Convert<crate::v2025_11_25::JSONRPCRequest> for crate::v2024_11_05::JSONRPC
 }
 impl Convert<crate::v2025_11_25::JSONRPCResponse>
 for crate::v2024_11_05::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -5347,6 +6040,7 @@ for crate::v2024_11_05::JSONRPCResponse {
 }
 impl Convert<crate::v2025_11_25::ListPromptsRequest>
 for crate::v2024_11_05::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5354,6 +6048,7 @@ for crate::v2024_11_05::ListPromptsRequest {
 }
 impl Convert<crate::v2025_11_25::ListPromptsResult>
 for crate::v2024_11_05::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListPromptsResult, ConvertError> {
         let next: crate::v2025_03_26::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5361,6 +6056,7 @@ for crate::v2024_11_05::ListPromptsResult {
 }
 impl Convert<crate::v2025_11_25::ListResourceTemplatesRequest>
 for crate::v2024_11_05::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ListResourceTemplatesRequest, ConvertError> {
@@ -5372,6 +6068,7 @@ for crate::v2024_11_05::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2025_11_25::ListResourceTemplatesResult>
 for crate::v2024_11_05::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ListResourceTemplatesResult, ConvertError> {
@@ -5383,6 +6080,7 @@ for crate::v2024_11_05::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2025_11_25::ListResourcesRequest>
 for crate::v2024_11_05::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_03_26::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5390,6 +6088,7 @@ for crate::v2024_11_05::ListResourcesRequest {
 }
 impl Convert<crate::v2025_11_25::ListResourcesResult>
 for crate::v2024_11_05::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListResourcesResult, ConvertError> {
         let next: crate::v2025_03_26::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5397,6 +6096,7 @@ for crate::v2024_11_05::ListResourcesResult {
 }
 impl Convert<crate::v2025_11_25::ListRootsRequest>
 for crate::v2024_11_05::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListRootsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5404,6 +6104,7 @@ for crate::v2024_11_05::ListRootsRequest {
 }
 impl Convert<crate::v2025_11_25::ListRootsResult>
 for crate::v2024_11_05::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListRootsResult, ConvertError> {
         let next: crate::v2025_03_26::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5411,6 +6112,7 @@ for crate::v2024_11_05::ListRootsResult {
 }
 impl Convert<crate::v2025_11_25::ListToolsRequest>
 for crate::v2024_11_05::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListToolsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5418,12 +6120,14 @@ for crate::v2024_11_05::ListToolsRequest {
 }
 impl Convert<crate::v2025_11_25::ListToolsResult>
 for crate::v2024_11_05::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ListToolsResult, ConvertError> {
         let next: crate::v2025_03_26::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::LoggingLevel> for crate::v2024_11_05::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::LoggingLevel, ConvertError> {
         let next: crate::v2025_03_26::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -5431,6 +6135,7 @@ impl Convert<crate::v2025_11_25::LoggingLevel> for crate::v2024_11_05::LoggingLe
 }
 impl Convert<crate::v2025_11_25::LoggingMessageNotification>
 for crate::v2024_11_05::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::LoggingMessageNotification, ConvertError> {
@@ -5442,6 +6147,7 @@ for crate::v2024_11_05::LoggingMessageNotification {
 }
 impl Convert<crate::v2025_11_25::LoggingMessageNotificationParams>
 for crate::v2024_11_05::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::LoggingMessageNotificationParams, ConvertError> {
@@ -5452,6 +6158,7 @@ for crate::v2024_11_05::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2025_11_25::ModelHint> for crate::v2024_11_05::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ModelHint, ConvertError> {
         let next: crate::v2025_03_26::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -5459,12 +6166,14 @@ impl Convert<crate::v2025_11_25::ModelHint> for crate::v2024_11_05::ModelHint {
 }
 impl Convert<crate::v2025_11_25::ModelPreferences>
 for crate::v2024_11_05::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ModelPreferences, ConvertError> {
         let next: crate::v2025_03_26::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Notification> for crate::v2024_11_05::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Notification, ConvertError> {
         let next: crate::v2025_03_26::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -5472,6 +6181,7 @@ impl Convert<crate::v2025_11_25::Notification> for crate::v2024_11_05::Notificat
 }
 impl Convert<crate::v2025_11_25::NotificationParams>
 for crate::v2024_11_05::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::NotificationParams, ConvertError> {
         let next: crate::v2025_03_26::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -5479,6 +6189,7 @@ for crate::v2024_11_05::NotificationParams {
 }
 impl Convert<crate::v2025_11_25::PaginatedRequest>
 for crate::v2024_11_05::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PaginatedRequest, ConvertError> {
         let next: crate::v2025_03_26::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5486,6 +6197,7 @@ for crate::v2024_11_05::PaginatedRequest {
 }
 impl Convert<crate::v2025_11_25::PaginatedRequestParams>
 for crate::v2024_11_05::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::PaginatedRequestParams, ConvertError> {
@@ -5495,12 +6207,14 @@ for crate::v2024_11_05::PaginatedRequestParams {
 }
 impl Convert<crate::v2025_11_25::PaginatedResult>
 for crate::v2024_11_05::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PaginatedResult, ConvertError> {
         let next: crate::v2025_03_26::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::PingRequest> for crate::v2024_11_05::PingRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PingRequest, ConvertError> {
         let next: crate::v2025_03_26::PingRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5508,6 +6222,7 @@ impl Convert<crate::v2025_11_25::PingRequest> for crate::v2024_11_05::PingReques
 }
 impl Convert<crate::v2025_11_25::ProgressNotification>
 for crate::v2024_11_05::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ProgressNotification, ConvertError> {
         let next: crate::v2025_03_26::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -5515,6 +6230,7 @@ for crate::v2024_11_05::ProgressNotification {
 }
 impl Convert<crate::v2025_11_25::ProgressNotificationParams>
 for crate::v2024_11_05::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ProgressNotificationParams, ConvertError> {
@@ -5525,18 +6241,21 @@ for crate::v2024_11_05::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2025_11_25::ProgressToken> for crate::v2024_11_05::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ProgressToken, ConvertError> {
         let next: crate::v2025_03_26::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Prompt> for crate::v2024_11_05::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Prompt, ConvertError> {
         let next: crate::v2025_03_26::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::PromptArgument> for crate::v2024_11_05::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PromptArgument, ConvertError> {
         let next: crate::v2025_03_26::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -5544,6 +6263,7 @@ impl Convert<crate::v2025_11_25::PromptArgument> for crate::v2024_11_05::PromptA
 }
 impl Convert<crate::v2025_11_25::PromptListChangedNotification>
 for crate::v2024_11_05::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::PromptListChangedNotification, ConvertError> {
@@ -5554,6 +6274,7 @@ for crate::v2024_11_05::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2025_11_25::PromptMessage> for crate::v2024_11_05::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PromptMessage, ConvertError> {
         let next: crate::v2025_03_26::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -5561,6 +6282,7 @@ impl Convert<crate::v2025_11_25::PromptMessage> for crate::v2024_11_05::PromptMe
 }
 impl Convert<crate::v2025_11_25::PromptReference>
 for crate::v2024_11_05::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::PromptReference, ConvertError> {
         let next: crate::v2025_03_26::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -5568,6 +6290,7 @@ for crate::v2024_11_05::PromptReference {
 }
 impl Convert<crate::v2025_11_25::ReadResourceRequest>
 for crate::v2024_11_05::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_03_26::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5575,6 +6298,7 @@ for crate::v2024_11_05::ReadResourceRequest {
 }
 impl Convert<crate::v2025_11_25::ReadResourceRequestParams>
 for crate::v2024_11_05::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ReadResourceRequestParams, ConvertError> {
@@ -5586,6 +6310,7 @@ for crate::v2024_11_05::ReadResourceRequestParams {
 }
 impl Convert<crate::v2025_11_25::ReadResourceResult>
 for crate::v2024_11_05::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ReadResourceResult, ConvertError> {
         let next: crate::v2025_03_26::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5593,6 +6318,7 @@ for crate::v2024_11_05::ReadResourceResult {
 }
 impl Convert<crate::v2025_11_25::ReadResourceResultContentsItem>
 for crate::v2024_11_05::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ReadResourceResultContentsItem, ConvertError> {
@@ -5603,18 +6329,21 @@ for crate::v2024_11_05::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2025_11_25::Request> for crate::v2024_11_05::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Request, ConvertError> {
         let next: crate::v2025_03_26::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::RequestId> for crate::v2024_11_05::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::RequestId, ConvertError> {
         let next: crate::v2025_03_26::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::RequestParams> for crate::v2024_11_05::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::RequestParams, ConvertError> {
         let next: crate::v2025_03_26::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -5622,12 +6351,14 @@ impl Convert<crate::v2025_11_25::RequestParams> for crate::v2024_11_05::RequestP
 }
 impl Convert<crate::v2025_11_25::RequestParamsMeta>
 for crate::v2024_11_05::RequestParamsMeta {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::RequestParamsMeta, ConvertError> {
         let next: crate::v2025_03_26::RequestParamsMeta = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Resource> for crate::v2024_11_05::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Resource, ConvertError> {
         let next: crate::v2025_03_26::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -5635,6 +6366,7 @@ impl Convert<crate::v2025_11_25::Resource> for crate::v2024_11_05::Resource {
 }
 impl Convert<crate::v2025_11_25::ResourceContents>
 for crate::v2024_11_05::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ResourceContents, ConvertError> {
         let next: crate::v2025_03_26::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -5642,6 +6374,7 @@ for crate::v2024_11_05::ResourceContents {
 }
 impl Convert<crate::v2025_11_25::ResourceListChangedNotification>
 for crate::v2024_11_05::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ResourceListChangedNotification, ConvertError> {
@@ -5653,6 +6386,7 @@ for crate::v2024_11_05::ResourceListChangedNotification {
 }
 impl Convert<crate::v2025_11_25::ResourceTemplateReference>
 for crate::v2024_11_05::ResourceReference {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ResourceTemplateReference, ConvertError> {
@@ -5662,6 +6396,7 @@ for crate::v2024_11_05::ResourceReference {
 }
 impl Convert<crate::v2025_11_25::ResourceTemplate>
 for crate::v2024_11_05::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ResourceTemplate, ConvertError> {
         let next: crate::v2025_03_26::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -5669,6 +6404,7 @@ for crate::v2024_11_05::ResourceTemplate {
 }
 impl Convert<crate::v2025_11_25::ResourceUpdatedNotification>
 for crate::v2024_11_05::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ResourceUpdatedNotification, ConvertError> {
@@ -5680,6 +6416,7 @@ for crate::v2024_11_05::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2025_11_25::ResourceUpdatedNotificationParams>
 for crate::v2024_11_05::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ResourceUpdatedNotificationParams, ConvertError> {
@@ -5690,12 +6427,14 @@ for crate::v2024_11_05::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2025_11_25::Role> for crate::v2024_11_05::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Role, ConvertError> {
         let next: crate::v2025_03_26::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Root> for crate::v2024_11_05::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Root, ConvertError> {
         let next: crate::v2025_03_26::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -5703,6 +6442,7 @@ impl Convert<crate::v2025_11_25::Root> for crate::v2024_11_05::Root {
 }
 impl Convert<crate::v2025_11_25::RootsListChangedNotification>
 for crate::v2024_11_05::RootsListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::RootsListChangedNotification, ConvertError> {
@@ -5714,6 +6454,7 @@ for crate::v2024_11_05::RootsListChangedNotification {
 }
 impl Convert<crate::v2025_11_25::SamplingMessage>
 for crate::v2024_11_05::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::SamplingMessage, ConvertError> {
         let next: crate::v2025_03_26::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -5721,6 +6462,7 @@ for crate::v2024_11_05::SamplingMessage {
 }
 impl Convert<crate::v2025_11_25::SamplingMessageContent>
 for crate::v2024_11_05::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::SamplingMessageContent, ConvertError> {
@@ -5730,6 +6472,7 @@ for crate::v2024_11_05::SamplingMessageContent {
 }
 impl Convert<crate::v2025_11_25::ServerCapabilities>
 for crate::v2024_11_05::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ServerCapabilities, ConvertError> {
         let next: crate::v2025_03_26::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -5737,6 +6480,7 @@ for crate::v2024_11_05::ServerCapabilities {
 }
 impl Convert<crate::v2025_11_25::ServerCapabilitiesPrompts>
 for crate::v2024_11_05::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ServerCapabilitiesPrompts, ConvertError> {
@@ -5748,6 +6492,7 @@ for crate::v2024_11_05::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2025_11_25::ServerCapabilitiesResources>
 for crate::v2024_11_05::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ServerCapabilitiesResources, ConvertError> {
@@ -5759,6 +6504,7 @@ for crate::v2024_11_05::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2025_11_25::ServerCapabilitiesTools>
 for crate::v2024_11_05::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ServerCapabilitiesTools, ConvertError> {
@@ -5768,18 +6514,21 @@ for crate::v2024_11_05::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2025_11_25::ServerNotification>
 for crate::v2024_11_05::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ServerNotification, ConvertError> {
         let next: crate::v2025_03_26::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ServerRequest> for crate::v2024_11_05::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ServerRequest, ConvertError> {
         let next: crate::v2025_03_26::ServerRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::ServerResult> for crate::v2024_11_05::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ServerResult, ConvertError> {
         let next: crate::v2025_03_26::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5787,6 +6536,7 @@ impl Convert<crate::v2025_11_25::ServerResult> for crate::v2024_11_05::ServerRes
 }
 impl Convert<crate::v2025_11_25::SetLevelRequest>
 for crate::v2024_11_05::SetLevelRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::SetLevelRequest, ConvertError> {
         let next: crate::v2025_03_26::SetLevelRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5794,6 +6544,7 @@ for crate::v2024_11_05::SetLevelRequest {
 }
 impl Convert<crate::v2025_11_25::SetLevelRequestParams>
 for crate::v2024_11_05::SetLevelRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::SetLevelRequestParams, ConvertError> {
         let next: crate::v2025_03_26::SetLevelRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -5801,6 +6552,7 @@ for crate::v2024_11_05::SetLevelRequestParams {
 }
 impl Convert<crate::v2025_11_25::SubscribeRequest>
 for crate::v2024_11_05::SubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::SubscribeRequest, ConvertError> {
         let next: crate::v2025_03_26::SubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5808,6 +6560,7 @@ for crate::v2024_11_05::SubscribeRequest {
 }
 impl Convert<crate::v2025_11_25::SubscribeRequestParams>
 for crate::v2024_11_05::SubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::SubscribeRequestParams, ConvertError> {
@@ -5816,6 +6569,7 @@ for crate::v2024_11_05::SubscribeRequestParams {
     }
 }
 impl Convert<crate::v2025_11_25::TextContent> for crate::v2024_11_05::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::TextContent, ConvertError> {
         let next: crate::v2025_03_26::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -5823,12 +6577,14 @@ impl Convert<crate::v2025_11_25::TextContent> for crate::v2024_11_05::TextConten
 }
 impl Convert<crate::v2025_11_25::TextResourceContents>
 for crate::v2024_11_05::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::TextResourceContents, ConvertError> {
         let next: crate::v2025_03_26::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_11_25::Tool> for crate::v2024_11_05::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::Tool, ConvertError> {
         let next: crate::v2025_03_26::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -5836,6 +6592,7 @@ impl Convert<crate::v2025_11_25::Tool> for crate::v2024_11_05::Tool {
 }
 impl Convert<crate::v2025_11_25::ToolInputSchema>
 for crate::v2024_11_05::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::ToolInputSchema, ConvertError> {
         let next: crate::v2025_03_26::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -5843,6 +6600,7 @@ for crate::v2024_11_05::ToolInputSchema {
 }
 impl Convert<crate::v2025_11_25::ToolListChangedNotification>
 for crate::v2024_11_05::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::ToolListChangedNotification, ConvertError> {
@@ -5854,6 +6612,7 @@ for crate::v2024_11_05::ToolListChangedNotification {
 }
 impl Convert<crate::v2025_11_25::UnsubscribeRequest>
 for crate::v2024_11_05::UnsubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_11_25::UnsubscribeRequest, ConvertError> {
         let next: crate::v2025_03_26::UnsubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5861,6 +6620,7 @@ for crate::v2024_11_05::UnsubscribeRequest {
 }
 impl Convert<crate::v2025_11_25::UnsubscribeRequestParams>
 for crate::v2024_11_05::UnsubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_11_25::UnsubscribeRequestParams, ConvertError> {
@@ -5869,12 +6629,14 @@ for crate::v2024_11_05::UnsubscribeRequestParams {
     }
 }
 impl Convert<crate::v2026_07_28::Annotations> for crate::v2025_03_26::Annotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Annotations, ConvertError> {
         let next: crate::v2025_06_18::Annotations = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::AudioContent> for crate::v2025_03_26::AudioContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::AudioContent, ConvertError> {
         let next: crate::v2025_06_18::AudioContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -5882,6 +6644,7 @@ impl Convert<crate::v2026_07_28::AudioContent> for crate::v2025_03_26::AudioCont
 }
 impl Convert<crate::v2026_07_28::BlobResourceContents>
 for crate::v2025_03_26::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BlobResourceContents, ConvertError> {
         let next: crate::v2025_06_18::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -5889,6 +6652,7 @@ for crate::v2025_03_26::BlobResourceContents {
 }
 impl Convert<crate::v2026_07_28::CallToolRequest>
 for crate::v2025_03_26::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolRequest, ConvertError> {
         let next: crate::v2025_06_18::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5896,12 +6660,14 @@ for crate::v2025_03_26::CallToolRequest {
 }
 impl Convert<crate::v2026_07_28::CallToolRequestParams>
 for crate::v2025_03_26::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_06_18::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::CallToolResult> for crate::v2025_03_26::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolResult, ConvertError> {
         let next: crate::v2025_06_18::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5909,6 +6675,7 @@ impl Convert<crate::v2026_07_28::CallToolResult> for crate::v2025_03_26::CallToo
 }
 impl Convert<crate::v2026_07_28::CancelledNotification>
 for crate::v2025_03_26::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CancelledNotification, ConvertError> {
         let next: crate::v2025_06_18::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -5916,6 +6683,7 @@ for crate::v2025_03_26::CancelledNotification {
 }
 impl Convert<crate::v2026_07_28::CancelledNotificationParams>
 for crate::v2025_03_26::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CancelledNotificationParams, ConvertError> {
@@ -5927,6 +6695,7 @@ for crate::v2025_03_26::CancelledNotificationParams {
 }
 impl Convert<crate::v2026_07_28::ClientCapabilities>
 for crate::v2025_03_26::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ClientCapabilities, ConvertError> {
         let next: crate::v2025_06_18::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -5934,18 +6703,21 @@ for crate::v2025_03_26::ClientCapabilities {
 }
 impl Convert<crate::v2026_07_28::CancelledNotification>
 for crate::v2025_03_26::ClientNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CancelledNotification, ConvertError> {
         let next: crate::v2025_06_18::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ClientRequest> for crate::v2025_03_26::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ClientRequest, ConvertError> {
         let next: crate::v2025_06_18::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::BaseResult> for crate::v2025_03_26::ClientResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
         let next: crate::v2025_06_18::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5953,6 +6725,7 @@ impl Convert<crate::v2026_07_28::BaseResult> for crate::v2025_03_26::ClientResul
 }
 impl Convert<crate::v2026_07_28::CompleteRequest>
 for crate::v2025_03_26::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteRequest, ConvertError> {
         let next: crate::v2025_06_18::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -5960,6 +6733,7 @@ for crate::v2025_03_26::CompleteRequest {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParams>
 for crate::v2025_03_26::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_06_18::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -5967,6 +6741,7 @@ for crate::v2025_03_26::CompleteRequestParams {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsArgument>
 for crate::v2025_03_26::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsArgument, ConvertError> {
@@ -5978,6 +6753,7 @@ for crate::v2025_03_26::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsRef>
 for crate::v2025_03_26::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsRef, ConvertError> {
@@ -5986,6 +6762,7 @@ for crate::v2025_03_26::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2026_07_28::CompleteResult> for crate::v2025_03_26::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteResult, ConvertError> {
         let next: crate::v2025_06_18::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -5993,6 +6770,7 @@ impl Convert<crate::v2026_07_28::CompleteResult> for crate::v2025_03_26::Complet
 }
 impl Convert<crate::v2026_07_28::CompleteResultCompletion>
 for crate::v2025_03_26::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteResultCompletion, ConvertError> {
@@ -6002,6 +6780,7 @@ for crate::v2025_03_26::CompleteResultCompletion {
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequest>
 for crate::v2025_03_26::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_06_18::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6009,6 +6788,7 @@ for crate::v2025_03_26::CreateMessageRequest {
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequestParams>
 for crate::v2025_03_26::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CreateMessageRequestParams, ConvertError> {
@@ -6020,6 +6800,7 @@ for crate::v2025_03_26::CreateMessageRequestParams {
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequestParamsIncludeContext>
 for crate::v2025_03_26::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -6034,6 +6815,7 @@ for crate::v2025_03_26::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2026_07_28::CreateMessageResult>
 for crate::v2025_03_26::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CreateMessageResult, ConvertError> {
         let next: crate::v2025_06_18::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6041,6 +6823,7 @@ for crate::v2025_03_26::CreateMessageResult {
 }
 impl Convert<crate::v2026_07_28::CreateMessageResultStopReason>
 for crate::v2025_03_26::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CreateMessageResultStopReason, ConvertError> {
@@ -6052,6 +6835,7 @@ for crate::v2025_03_26::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2026_07_28::EmbeddedResource>
 for crate::v2025_03_26::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::EmbeddedResource, ConvertError> {
         let next: crate::v2025_06_18::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -6059,6 +6843,7 @@ for crate::v2025_03_26::EmbeddedResource {
 }
 impl Convert<crate::v2026_07_28::EmbeddedResourceResource>
 for crate::v2025_03_26::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::EmbeddedResourceResource, ConvertError> {
@@ -6067,6 +6852,7 @@ for crate::v2025_03_26::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2026_07_28::BaseResult> for crate::v2025_03_26::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
         let next: crate::v2025_06_18::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6074,6 +6860,7 @@ impl Convert<crate::v2026_07_28::BaseResult> for crate::v2025_03_26::BaseResult 
 }
 impl Convert<crate::v2026_07_28::GetPromptRequest>
 for crate::v2025_03_26::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::GetPromptRequest, ConvertError> {
         let next: crate::v2025_06_18::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6081,6 +6868,7 @@ for crate::v2025_03_26::GetPromptRequest {
 }
 impl Convert<crate::v2026_07_28::GetPromptRequestParams>
 for crate::v2025_03_26::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::GetPromptRequestParams, ConvertError> {
@@ -6090,18 +6878,21 @@ for crate::v2025_03_26::GetPromptRequestParams {
 }
 impl Convert<crate::v2026_07_28::GetPromptResult>
 for crate::v2025_03_26::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::GetPromptResult, ConvertError> {
         let next: crate::v2025_06_18::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ImageContent> for crate::v2025_03_26::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ImageContent, ConvertError> {
         let next: crate::v2025_06_18::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Implementation> for crate::v2025_03_26::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Implementation, ConvertError> {
         let next: crate::v2025_06_18::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -6109,12 +6900,14 @@ impl Convert<crate::v2026_07_28::Implementation> for crate::v2025_03_26::Impleme
 }
 impl Convert<crate::v2026_07_28::JSONRPCErrorResponse>
 for crate::v2025_03_26::JSONRPCError {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCErrorResponse, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCError = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCMessage> for crate::v2025_03_26::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -6122,12 +6915,14 @@ impl Convert<crate::v2026_07_28::JSONRPCMessage> for crate::v2025_03_26::JSONRPC
 }
 impl Convert<crate::v2026_07_28::JSONRPCNotification>
 for crate::v2025_03_26::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCRequest> for crate::v2025_03_26::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6135,6 +6930,7 @@ impl Convert<crate::v2026_07_28::JSONRPCRequest> for crate::v2025_03_26::JSONRPC
 }
 impl Convert<crate::v2026_07_28::JSONRPCResponse>
 for crate::v2025_03_26::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -6142,6 +6938,7 @@ for crate::v2025_03_26::JSONRPCResponse {
 }
 impl Convert<crate::v2026_07_28::ListPromptsRequest>
 for crate::v2025_03_26::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6149,6 +6946,7 @@ for crate::v2025_03_26::ListPromptsRequest {
 }
 impl Convert<crate::v2026_07_28::ListPromptsResult>
 for crate::v2025_03_26::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListPromptsResult, ConvertError> {
         let next: crate::v2025_06_18::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6156,6 +6954,7 @@ for crate::v2025_03_26::ListPromptsResult {
 }
 impl Convert<crate::v2026_07_28::ListResourceTemplatesRequest>
 for crate::v2025_03_26::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourceTemplatesRequest, ConvertError> {
@@ -6167,6 +6966,7 @@ for crate::v2025_03_26::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2026_07_28::ListResourceTemplatesResult>
 for crate::v2025_03_26::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourceTemplatesResult, ConvertError> {
@@ -6178,6 +6978,7 @@ for crate::v2025_03_26::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2026_07_28::ListResourcesRequest>
 for crate::v2025_03_26::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_06_18::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6185,6 +6986,7 @@ for crate::v2025_03_26::ListResourcesRequest {
 }
 impl Convert<crate::v2026_07_28::ListResourcesResult>
 for crate::v2025_03_26::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListResourcesResult, ConvertError> {
         let next: crate::v2025_06_18::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6192,6 +6994,7 @@ for crate::v2025_03_26::ListResourcesResult {
 }
 impl Convert<crate::v2026_07_28::ListRootsRequest>
 for crate::v2025_03_26::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListRootsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6199,6 +7002,7 @@ for crate::v2025_03_26::ListRootsRequest {
 }
 impl Convert<crate::v2026_07_28::ListRootsResult>
 for crate::v2025_03_26::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListRootsResult, ConvertError> {
         let next: crate::v2025_06_18::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6206,6 +7010,7 @@ for crate::v2025_03_26::ListRootsResult {
 }
 impl Convert<crate::v2026_07_28::ListToolsRequest>
 for crate::v2025_03_26::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListToolsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6213,12 +7018,14 @@ for crate::v2025_03_26::ListToolsRequest {
 }
 impl Convert<crate::v2026_07_28::ListToolsResult>
 for crate::v2025_03_26::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListToolsResult, ConvertError> {
         let next: crate::v2025_06_18::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::LoggingLevel> for crate::v2025_03_26::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::LoggingLevel, ConvertError> {
         let next: crate::v2025_06_18::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -6226,6 +7033,7 @@ impl Convert<crate::v2026_07_28::LoggingLevel> for crate::v2025_03_26::LoggingLe
 }
 impl Convert<crate::v2026_07_28::LoggingMessageNotification>
 for crate::v2025_03_26::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::LoggingMessageNotification, ConvertError> {
@@ -6237,6 +7045,7 @@ for crate::v2025_03_26::LoggingMessageNotification {
 }
 impl Convert<crate::v2026_07_28::LoggingMessageNotificationParams>
 for crate::v2025_03_26::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::LoggingMessageNotificationParams, ConvertError> {
@@ -6247,6 +7056,7 @@ for crate::v2025_03_26::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::ModelHint> for crate::v2025_03_26::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ModelHint, ConvertError> {
         let next: crate::v2025_06_18::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -6254,12 +7064,14 @@ impl Convert<crate::v2026_07_28::ModelHint> for crate::v2025_03_26::ModelHint {
 }
 impl Convert<crate::v2026_07_28::ModelPreferences>
 for crate::v2025_03_26::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ModelPreferences, ConvertError> {
         let next: crate::v2025_06_18::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Notification> for crate::v2025_03_26::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Notification, ConvertError> {
         let next: crate::v2025_06_18::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -6267,6 +7079,7 @@ impl Convert<crate::v2026_07_28::Notification> for crate::v2025_03_26::Notificat
 }
 impl Convert<crate::v2026_07_28::NotificationParams>
 for crate::v2025_03_26::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::NotificationParams, ConvertError> {
         let next: crate::v2025_06_18::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -6274,6 +7087,7 @@ for crate::v2025_03_26::NotificationParams {
 }
 impl Convert<crate::v2026_07_28::PaginatedRequest>
 for crate::v2025_03_26::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PaginatedRequest, ConvertError> {
         let next: crate::v2025_06_18::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6281,6 +7095,7 @@ for crate::v2025_03_26::PaginatedRequest {
 }
 impl Convert<crate::v2026_07_28::PaginatedRequestParams>
 for crate::v2025_03_26::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PaginatedRequestParams, ConvertError> {
@@ -6290,6 +7105,7 @@ for crate::v2025_03_26::PaginatedRequestParams {
 }
 impl Convert<crate::v2026_07_28::PaginatedResult>
 for crate::v2025_03_26::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PaginatedResult, ConvertError> {
         let next: crate::v2025_06_18::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6297,6 +7113,7 @@ for crate::v2025_03_26::PaginatedResult {
 }
 impl Convert<crate::v2026_07_28::ProgressNotification>
 for crate::v2025_03_26::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ProgressNotification, ConvertError> {
         let next: crate::v2025_06_18::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -6304,6 +7121,7 @@ for crate::v2025_03_26::ProgressNotification {
 }
 impl Convert<crate::v2026_07_28::ProgressNotificationParams>
 for crate::v2025_03_26::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ProgressNotificationParams, ConvertError> {
@@ -6314,18 +7132,21 @@ for crate::v2025_03_26::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::ProgressToken> for crate::v2025_03_26::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ProgressToken, ConvertError> {
         let next: crate::v2025_06_18::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Prompt> for crate::v2025_03_26::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Prompt, ConvertError> {
         let next: crate::v2025_06_18::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::PromptArgument> for crate::v2025_03_26::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptArgument, ConvertError> {
         let next: crate::v2025_06_18::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -6333,6 +7154,7 @@ impl Convert<crate::v2026_07_28::PromptArgument> for crate::v2025_03_26::PromptA
 }
 impl Convert<crate::v2026_07_28::PromptListChangedNotification>
 for crate::v2025_03_26::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PromptListChangedNotification, ConvertError> {
@@ -6343,6 +7165,7 @@ for crate::v2025_03_26::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2026_07_28::PromptMessage> for crate::v2025_03_26::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptMessage, ConvertError> {
         let next: crate::v2025_06_18::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -6350,6 +7173,7 @@ impl Convert<crate::v2026_07_28::PromptMessage> for crate::v2025_03_26::PromptMe
 }
 impl Convert<crate::v2026_07_28::PromptReference>
 for crate::v2025_03_26::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptReference, ConvertError> {
         let next: crate::v2025_06_18::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -6357,6 +7181,7 @@ for crate::v2025_03_26::PromptReference {
 }
 impl Convert<crate::v2026_07_28::ReadResourceRequest>
 for crate::v2025_03_26::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_06_18::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6364,6 +7189,7 @@ for crate::v2025_03_26::ReadResourceRequest {
 }
 impl Convert<crate::v2026_07_28::ReadResourceRequestParams>
 for crate::v2025_03_26::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceRequestParams, ConvertError> {
@@ -6375,6 +7201,7 @@ for crate::v2025_03_26::ReadResourceRequestParams {
 }
 impl Convert<crate::v2026_07_28::ReadResourceResult>
 for crate::v2025_03_26::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ReadResourceResult, ConvertError> {
         let next: crate::v2025_06_18::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6382,6 +7209,7 @@ for crate::v2025_03_26::ReadResourceResult {
 }
 impl Convert<crate::v2026_07_28::ReadResourceResultContentsItem>
 for crate::v2025_03_26::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceResultContentsItem, ConvertError> {
@@ -6392,24 +7220,28 @@ for crate::v2025_03_26::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2026_07_28::Request> for crate::v2025_03_26::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Request, ConvertError> {
         let next: crate::v2025_06_18::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::RequestId> for crate::v2025_03_26::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::RequestId, ConvertError> {
         let next: crate::v2025_06_18::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::RequestParams> for crate::v2025_03_26::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::RequestParams, ConvertError> {
         let next: crate::v2025_06_18::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Resource> for crate::v2025_03_26::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Resource, ConvertError> {
         let next: crate::v2025_06_18::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -6417,6 +7249,7 @@ impl Convert<crate::v2026_07_28::Resource> for crate::v2025_03_26::Resource {
 }
 impl Convert<crate::v2026_07_28::ResourceContents>
 for crate::v2025_03_26::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceContents, ConvertError> {
         let next: crate::v2025_06_18::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -6424,6 +7257,7 @@ for crate::v2025_03_26::ResourceContents {
 }
 impl Convert<crate::v2026_07_28::ResourceListChangedNotification>
 for crate::v2025_03_26::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceListChangedNotification, ConvertError> {
@@ -6435,6 +7269,7 @@ for crate::v2025_03_26::ResourceListChangedNotification {
 }
 impl Convert<crate::v2026_07_28::ResourceTemplateReference>
 for crate::v2025_03_26::ResourceReference {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceTemplateReference, ConvertError> {
@@ -6446,6 +7281,7 @@ for crate::v2025_03_26::ResourceReference {
 }
 impl Convert<crate::v2026_07_28::ResourceTemplate>
 for crate::v2025_03_26::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceTemplate, ConvertError> {
         let next: crate::v2025_06_18::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -6453,6 +7289,7 @@ for crate::v2025_03_26::ResourceTemplate {
 }
 impl Convert<crate::v2026_07_28::ResourceUpdatedNotification>
 for crate::v2025_03_26::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceUpdatedNotification, ConvertError> {
@@ -6464,6 +7301,7 @@ for crate::v2025_03_26::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2026_07_28::ResourceUpdatedNotificationParams>
 for crate::v2025_03_26::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceUpdatedNotificationParams, ConvertError> {
@@ -6474,12 +7312,14 @@ for crate::v2025_03_26::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::Role> for crate::v2025_03_26::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Role, ConvertError> {
         let next: crate::v2025_06_18::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Root> for crate::v2025_03_26::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Root, ConvertError> {
         let next: crate::v2025_06_18::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -6487,6 +7327,7 @@ impl Convert<crate::v2026_07_28::Root> for crate::v2025_03_26::Root {
 }
 impl Convert<crate::v2026_07_28::SamplingMessage>
 for crate::v2025_03_26::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::SamplingMessage, ConvertError> {
         let next: crate::v2025_06_18::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -6494,6 +7335,7 @@ for crate::v2025_03_26::SamplingMessage {
 }
 impl Convert<crate::v2026_07_28::SamplingMessageContent>
 for crate::v2025_03_26::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SamplingMessageContent, ConvertError> {
@@ -6503,6 +7345,7 @@ for crate::v2025_03_26::SamplingMessageContent {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilities>
 for crate::v2025_03_26::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerCapabilities, ConvertError> {
         let next: crate::v2025_06_18::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -6510,6 +7353,7 @@ for crate::v2025_03_26::ServerCapabilities {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesPrompts>
 for crate::v2025_03_26::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesPrompts, ConvertError> {
@@ -6521,6 +7365,7 @@ for crate::v2025_03_26::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesResources>
 for crate::v2025_03_26::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesResources, ConvertError> {
@@ -6532,6 +7377,7 @@ for crate::v2025_03_26::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesTools>
 for crate::v2025_03_26::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesTools, ConvertError> {
@@ -6541,18 +7387,21 @@ for crate::v2025_03_26::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2026_07_28::ServerNotification>
 for crate::v2025_03_26::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerNotification, ConvertError> {
         let next: crate::v2025_06_18::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ServerResult> for crate::v2025_03_26::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerResult, ConvertError> {
         let next: crate::v2025_06_18::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::TextContent> for crate::v2025_03_26::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::TextContent, ConvertError> {
         let next: crate::v2025_06_18::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -6560,12 +7409,14 @@ impl Convert<crate::v2026_07_28::TextContent> for crate::v2025_03_26::TextConten
 }
 impl Convert<crate::v2026_07_28::TextResourceContents>
 for crate::v2025_03_26::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::TextResourceContents, ConvertError> {
         let next: crate::v2025_06_18::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Tool> for crate::v2025_03_26::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Tool, ConvertError> {
         let next: crate::v2025_06_18::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -6573,6 +7424,7 @@ impl Convert<crate::v2026_07_28::Tool> for crate::v2025_03_26::Tool {
 }
 impl Convert<crate::v2026_07_28::ToolAnnotations>
 for crate::v2025_03_26::ToolAnnotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolAnnotations, ConvertError> {
         let next: crate::v2025_06_18::ToolAnnotations = Convert::convert(self)?;
         Convert::convert(next)
@@ -6580,6 +7432,7 @@ for crate::v2025_03_26::ToolAnnotations {
 }
 impl Convert<crate::v2026_07_28::ToolInputSchema>
 for crate::v2025_03_26::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolInputSchema, ConvertError> {
         let next: crate::v2025_06_18::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -6587,6 +7440,7 @@ for crate::v2025_03_26::ToolInputSchema {
 }
 impl Convert<crate::v2026_07_28::ToolListChangedNotification>
 for crate::v2025_03_26::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ToolListChangedNotification, ConvertError> {
@@ -6598,6 +7452,7 @@ for crate::v2025_03_26::ToolListChangedNotification {
 }
 impl Convert<crate::v2024_11_05::BlobResourceContents>
 for crate::v2025_11_25::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::BlobResourceContents, ConvertError> {
         let next: crate::v2025_06_18::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -6605,6 +7460,7 @@ for crate::v2025_11_25::BlobResourceContents {
 }
 impl Convert<crate::v2024_11_05::CallToolRequest>
 for crate::v2025_11_25::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CallToolRequest, ConvertError> {
         let next: crate::v2025_06_18::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6612,12 +7468,14 @@ for crate::v2025_11_25::CallToolRequest {
 }
 impl Convert<crate::v2024_11_05::CallToolRequestParams>
 for crate::v2025_11_25::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_06_18::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::CallToolResult> for crate::v2025_11_25::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CallToolResult, ConvertError> {
         let next: crate::v2025_06_18::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6625,6 +7483,7 @@ impl Convert<crate::v2024_11_05::CallToolResult> for crate::v2025_11_25::CallToo
 }
 impl Convert<crate::v2024_11_05::CancelledNotification>
 for crate::v2025_11_25::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CancelledNotification, ConvertError> {
         let next: crate::v2025_06_18::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -6632,6 +7491,7 @@ for crate::v2025_11_25::CancelledNotification {
 }
 impl Convert<crate::v2024_11_05::CancelledNotificationParams>
 for crate::v2025_11_25::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CancelledNotificationParams, ConvertError> {
@@ -6643,6 +7503,7 @@ for crate::v2025_11_25::CancelledNotificationParams {
 }
 impl Convert<crate::v2024_11_05::ClientCapabilities>
 for crate::v2025_11_25::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientCapabilities, ConvertError> {
         let next: crate::v2025_06_18::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -6650,6 +7511,7 @@ for crate::v2025_11_25::ClientCapabilities {
 }
 impl Convert<crate::v2024_11_05::ClientCapabilitiesRoots>
 for crate::v2025_11_25::ClientCapabilitiesRoots {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ClientCapabilitiesRoots, ConvertError> {
@@ -6659,18 +7521,21 @@ for crate::v2025_11_25::ClientCapabilitiesRoots {
 }
 impl Convert<crate::v2024_11_05::ClientNotification>
 for crate::v2025_11_25::ClientNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientNotification, ConvertError> {
         let next: crate::v2025_06_18::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ClientRequest> for crate::v2025_11_25::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientRequest, ConvertError> {
         let next: crate::v2025_06_18::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ClientResult> for crate::v2025_11_25::ClientResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientResult, ConvertError> {
         let next: crate::v2025_06_18::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6678,6 +7543,7 @@ impl Convert<crate::v2024_11_05::ClientResult> for crate::v2025_11_25::ClientRes
 }
 impl Convert<crate::v2024_11_05::CompleteRequest>
 for crate::v2025_11_25::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CompleteRequest, ConvertError> {
         let next: crate::v2025_06_18::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6685,6 +7551,7 @@ for crate::v2025_11_25::CompleteRequest {
 }
 impl Convert<crate::v2024_11_05::CompleteRequestParams>
 for crate::v2025_11_25::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_06_18::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -6692,6 +7559,7 @@ for crate::v2025_11_25::CompleteRequestParams {
 }
 impl Convert<crate::v2024_11_05::CompleteRequestParamsArgument>
 for crate::v2025_11_25::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CompleteRequestParamsArgument, ConvertError> {
@@ -6703,6 +7571,7 @@ for crate::v2025_11_25::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2024_11_05::CompleteRequestParamsRef>
 for crate::v2025_11_25::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CompleteRequestParamsRef, ConvertError> {
@@ -6711,6 +7580,7 @@ for crate::v2025_11_25::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2024_11_05::CompleteResult> for crate::v2025_11_25::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CompleteResult, ConvertError> {
         let next: crate::v2025_06_18::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6718,6 +7588,7 @@ impl Convert<crate::v2024_11_05::CompleteResult> for crate::v2025_11_25::Complet
 }
 impl Convert<crate::v2024_11_05::CompleteResultCompletion>
 for crate::v2025_11_25::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CompleteResultCompletion, ConvertError> {
@@ -6727,6 +7598,7 @@ for crate::v2025_11_25::CompleteResultCompletion {
 }
 impl Convert<crate::v2024_11_05::CreateMessageRequest>
 for crate::v2025_11_25::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_06_18::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6734,6 +7606,7 @@ for crate::v2025_11_25::CreateMessageRequest {
 }
 impl Convert<crate::v2024_11_05::CreateMessageRequestParams>
 for crate::v2025_11_25::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CreateMessageRequestParams, ConvertError> {
@@ -6745,6 +7618,7 @@ for crate::v2025_11_25::CreateMessageRequestParams {
 }
 impl Convert<crate::v2024_11_05::CreateMessageRequestParamsIncludeContext>
 for crate::v2025_11_25::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -6759,6 +7633,7 @@ for crate::v2025_11_25::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2024_11_05::CreateMessageResult>
 for crate::v2025_11_25::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CreateMessageResult, ConvertError> {
         let next: crate::v2025_06_18::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6766,6 +7641,7 @@ for crate::v2025_11_25::CreateMessageResult {
 }
 impl Convert<crate::v2024_11_05::CreateMessageResultStopReason>
 for crate::v2025_11_25::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CreateMessageResultStopReason, ConvertError> {
@@ -6777,6 +7653,7 @@ for crate::v2025_11_25::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2024_11_05::EmbeddedResource>
 for crate::v2025_11_25::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::EmbeddedResource, ConvertError> {
         let next: crate::v2025_06_18::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -6784,6 +7661,7 @@ for crate::v2025_11_25::EmbeddedResource {
 }
 impl Convert<crate::v2024_11_05::EmbeddedResourceResource>
 for crate::v2025_11_25::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::EmbeddedResourceResource, ConvertError> {
@@ -6792,6 +7670,7 @@ for crate::v2025_11_25::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2024_11_05::BaseResult> for crate::v2025_11_25::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::BaseResult, ConvertError> {
         let next: crate::v2025_06_18::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6799,6 +7678,7 @@ impl Convert<crate::v2024_11_05::BaseResult> for crate::v2025_11_25::BaseResult 
 }
 impl Convert<crate::v2024_11_05::GetPromptRequest>
 for crate::v2025_11_25::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::GetPromptRequest, ConvertError> {
         let next: crate::v2025_06_18::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6806,6 +7686,7 @@ for crate::v2025_11_25::GetPromptRequest {
 }
 impl Convert<crate::v2024_11_05::GetPromptRequestParams>
 for crate::v2025_11_25::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::GetPromptRequestParams, ConvertError> {
@@ -6815,18 +7696,21 @@ for crate::v2025_11_25::GetPromptRequestParams {
 }
 impl Convert<crate::v2024_11_05::GetPromptResult>
 for crate::v2025_11_25::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::GetPromptResult, ConvertError> {
         let next: crate::v2025_06_18::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ImageContent> for crate::v2025_11_25::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ImageContent, ConvertError> {
         let next: crate::v2025_06_18::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Implementation> for crate::v2025_11_25::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Implementation, ConvertError> {
         let next: crate::v2025_06_18::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -6834,6 +7718,7 @@ impl Convert<crate::v2024_11_05::Implementation> for crate::v2025_11_25::Impleme
 }
 impl Convert<crate::v2024_11_05::InitializeRequest>
 for crate::v2025_11_25::InitializeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::InitializeRequest, ConvertError> {
         let next: crate::v2025_06_18::InitializeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6841,6 +7726,7 @@ for crate::v2025_11_25::InitializeRequest {
 }
 impl Convert<crate::v2024_11_05::InitializeRequestParams>
 for crate::v2025_11_25::InitializeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::InitializeRequestParams, ConvertError> {
@@ -6850,6 +7736,7 @@ for crate::v2025_11_25::InitializeRequestParams {
 }
 impl Convert<crate::v2024_11_05::InitializeResult>
 for crate::v2025_11_25::InitializeResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::InitializeResult, ConvertError> {
         let next: crate::v2025_06_18::InitializeResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6857,6 +7744,7 @@ for crate::v2025_11_25::InitializeResult {
 }
 impl Convert<crate::v2024_11_05::InitializedNotification>
 for crate::v2025_11_25::InitializedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::InitializedNotification, ConvertError> {
@@ -6866,12 +7754,14 @@ for crate::v2025_11_25::InitializedNotification {
 }
 impl Convert<crate::v2024_11_05::JSONRPCError>
 for crate::v2025_11_25::JSONRPCErrorResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCError, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCError = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::JSONRPCMessage> for crate::v2025_11_25::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -6879,12 +7769,14 @@ impl Convert<crate::v2024_11_05::JSONRPCMessage> for crate::v2025_11_25::JSONRPC
 }
 impl Convert<crate::v2024_11_05::JSONRPCNotification>
 for crate::v2025_11_25::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::JSONRPCRequest> for crate::v2025_11_25::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6892,6 +7784,7 @@ impl Convert<crate::v2024_11_05::JSONRPCRequest> for crate::v2025_11_25::JSONRPC
 }
 impl Convert<crate::v2024_11_05::JSONRPCResponse>
 for crate::v2025_11_25::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_06_18::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -6899,6 +7792,7 @@ for crate::v2025_11_25::JSONRPCResponse {
 }
 impl Convert<crate::v2024_11_05::ListPromptsRequest>
 for crate::v2025_11_25::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6906,6 +7800,7 @@ for crate::v2025_11_25::ListPromptsRequest {
 }
 impl Convert<crate::v2024_11_05::ListPromptsResult>
 for crate::v2025_11_25::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListPromptsResult, ConvertError> {
         let next: crate::v2025_06_18::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6913,6 +7808,7 @@ for crate::v2025_11_25::ListPromptsResult {
 }
 impl Convert<crate::v2024_11_05::ListResourceTemplatesRequest>
 for crate::v2025_11_25::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ListResourceTemplatesRequest, ConvertError> {
@@ -6924,6 +7820,7 @@ for crate::v2025_11_25::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2024_11_05::ListResourceTemplatesResult>
 for crate::v2025_11_25::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ListResourceTemplatesResult, ConvertError> {
@@ -6935,6 +7832,7 @@ for crate::v2025_11_25::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2024_11_05::ListResourcesRequest>
 for crate::v2025_11_25::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_06_18::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6942,6 +7840,7 @@ for crate::v2025_11_25::ListResourcesRequest {
 }
 impl Convert<crate::v2024_11_05::ListResourcesResult>
 for crate::v2025_11_25::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListResourcesResult, ConvertError> {
         let next: crate::v2025_06_18::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6949,6 +7848,7 @@ for crate::v2025_11_25::ListResourcesResult {
 }
 impl Convert<crate::v2024_11_05::ListRootsRequest>
 for crate::v2025_11_25::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListRootsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6956,6 +7856,7 @@ for crate::v2025_11_25::ListRootsRequest {
 }
 impl Convert<crate::v2024_11_05::ListRootsResult>
 for crate::v2025_11_25::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListRootsResult, ConvertError> {
         let next: crate::v2025_06_18::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -6963,6 +7864,7 @@ for crate::v2025_11_25::ListRootsResult {
 }
 impl Convert<crate::v2024_11_05::ListToolsRequest>
 for crate::v2025_11_25::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListToolsRequest, ConvertError> {
         let next: crate::v2025_06_18::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -6970,12 +7872,14 @@ for crate::v2025_11_25::ListToolsRequest {
 }
 impl Convert<crate::v2024_11_05::ListToolsResult>
 for crate::v2025_11_25::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListToolsResult, ConvertError> {
         let next: crate::v2025_06_18::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::LoggingLevel> for crate::v2025_11_25::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::LoggingLevel, ConvertError> {
         let next: crate::v2025_06_18::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -6983,6 +7887,7 @@ impl Convert<crate::v2024_11_05::LoggingLevel> for crate::v2025_11_25::LoggingLe
 }
 impl Convert<crate::v2024_11_05::LoggingMessageNotification>
 for crate::v2025_11_25::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::LoggingMessageNotification, ConvertError> {
@@ -6994,6 +7899,7 @@ for crate::v2025_11_25::LoggingMessageNotification {
 }
 impl Convert<crate::v2024_11_05::LoggingMessageNotificationParams>
 for crate::v2025_11_25::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::LoggingMessageNotificationParams, ConvertError> {
@@ -7004,6 +7910,7 @@ for crate::v2025_11_25::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2024_11_05::ModelHint> for crate::v2025_11_25::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ModelHint, ConvertError> {
         let next: crate::v2025_06_18::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -7011,12 +7918,14 @@ impl Convert<crate::v2024_11_05::ModelHint> for crate::v2025_11_25::ModelHint {
 }
 impl Convert<crate::v2024_11_05::ModelPreferences>
 for crate::v2025_11_25::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ModelPreferences, ConvertError> {
         let next: crate::v2025_06_18::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Notification> for crate::v2025_11_25::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Notification, ConvertError> {
         let next: crate::v2025_06_18::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -7024,6 +7933,7 @@ impl Convert<crate::v2024_11_05::Notification> for crate::v2025_11_25::Notificat
 }
 impl Convert<crate::v2024_11_05::NotificationParams>
 for crate::v2025_11_25::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::NotificationParams, ConvertError> {
         let next: crate::v2025_06_18::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -7031,6 +7941,7 @@ for crate::v2025_11_25::NotificationParams {
 }
 impl Convert<crate::v2024_11_05::PaginatedRequest>
 for crate::v2025_11_25::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PaginatedRequest, ConvertError> {
         let next: crate::v2025_06_18::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7038,6 +7949,7 @@ for crate::v2025_11_25::PaginatedRequest {
 }
 impl Convert<crate::v2024_11_05::PaginatedRequestParams>
 for crate::v2025_11_25::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::PaginatedRequestParams, ConvertError> {
@@ -7047,12 +7959,14 @@ for crate::v2025_11_25::PaginatedRequestParams {
 }
 impl Convert<crate::v2024_11_05::PaginatedResult>
 for crate::v2025_11_25::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PaginatedResult, ConvertError> {
         let next: crate::v2025_06_18::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::PingRequest> for crate::v2025_11_25::PingRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PingRequest, ConvertError> {
         let next: crate::v2025_06_18::PingRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7060,6 +7974,7 @@ impl Convert<crate::v2024_11_05::PingRequest> for crate::v2025_11_25::PingReques
 }
 impl Convert<crate::v2024_11_05::ProgressNotification>
 for crate::v2025_11_25::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ProgressNotification, ConvertError> {
         let next: crate::v2025_06_18::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -7067,6 +7982,7 @@ for crate::v2025_11_25::ProgressNotification {
 }
 impl Convert<crate::v2024_11_05::ProgressNotificationParams>
 for crate::v2025_11_25::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ProgressNotificationParams, ConvertError> {
@@ -7077,18 +7993,21 @@ for crate::v2025_11_25::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2024_11_05::ProgressToken> for crate::v2025_11_25::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ProgressToken, ConvertError> {
         let next: crate::v2025_06_18::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Prompt> for crate::v2025_11_25::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Prompt, ConvertError> {
         let next: crate::v2025_06_18::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::PromptArgument> for crate::v2025_11_25::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PromptArgument, ConvertError> {
         let next: crate::v2025_06_18::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -7096,6 +8015,7 @@ impl Convert<crate::v2024_11_05::PromptArgument> for crate::v2025_11_25::PromptA
 }
 impl Convert<crate::v2024_11_05::PromptListChangedNotification>
 for crate::v2025_11_25::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::PromptListChangedNotification, ConvertError> {
@@ -7106,6 +8026,7 @@ for crate::v2025_11_25::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2024_11_05::PromptMessage> for crate::v2025_11_25::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PromptMessage, ConvertError> {
         let next: crate::v2025_06_18::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -7113,6 +8034,7 @@ impl Convert<crate::v2024_11_05::PromptMessage> for crate::v2025_11_25::PromptMe
 }
 impl Convert<crate::v2024_11_05::PromptReference>
 for crate::v2025_11_25::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PromptReference, ConvertError> {
         let next: crate::v2025_06_18::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -7120,6 +8042,7 @@ for crate::v2025_11_25::PromptReference {
 }
 impl Convert<crate::v2024_11_05::ReadResourceRequest>
 for crate::v2025_11_25::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_06_18::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7127,6 +8050,7 @@ for crate::v2025_11_25::ReadResourceRequest {
 }
 impl Convert<crate::v2024_11_05::ReadResourceRequestParams>
 for crate::v2025_11_25::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ReadResourceRequestParams, ConvertError> {
@@ -7138,6 +8062,7 @@ for crate::v2025_11_25::ReadResourceRequestParams {
 }
 impl Convert<crate::v2024_11_05::ReadResourceResult>
 for crate::v2025_11_25::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ReadResourceResult, ConvertError> {
         let next: crate::v2025_06_18::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7145,6 +8070,7 @@ for crate::v2025_11_25::ReadResourceResult {
 }
 impl Convert<crate::v2024_11_05::ReadResourceResultContentsItem>
 for crate::v2025_11_25::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ReadResourceResultContentsItem, ConvertError> {
@@ -7155,18 +8081,21 @@ for crate::v2025_11_25::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2024_11_05::Request> for crate::v2025_11_25::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Request, ConvertError> {
         let next: crate::v2025_06_18::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::RequestId> for crate::v2025_11_25::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::RequestId, ConvertError> {
         let next: crate::v2025_06_18::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::RequestParams> for crate::v2025_11_25::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::RequestParams, ConvertError> {
         let next: crate::v2025_06_18::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -7174,12 +8103,14 @@ impl Convert<crate::v2024_11_05::RequestParams> for crate::v2025_11_25::RequestP
 }
 impl Convert<crate::v2024_11_05::RequestParamsMeta>
 for crate::v2025_11_25::RequestParamsMeta {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::RequestParamsMeta, ConvertError> {
         let next: crate::v2025_06_18::RequestParamsMeta = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Resource> for crate::v2025_11_25::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Resource, ConvertError> {
         let next: crate::v2025_06_18::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -7187,6 +8118,7 @@ impl Convert<crate::v2024_11_05::Resource> for crate::v2025_11_25::Resource {
 }
 impl Convert<crate::v2024_11_05::ResourceContents>
 for crate::v2025_11_25::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ResourceContents, ConvertError> {
         let next: crate::v2025_06_18::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -7194,6 +8126,7 @@ for crate::v2025_11_25::ResourceContents {
 }
 impl Convert<crate::v2024_11_05::ResourceListChangedNotification>
 for crate::v2025_11_25::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ResourceListChangedNotification, ConvertError> {
@@ -7205,6 +8138,7 @@ for crate::v2025_11_25::ResourceListChangedNotification {
 }
 impl Convert<crate::v2024_11_05::ResourceTemplate>
 for crate::v2025_11_25::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ResourceTemplate, ConvertError> {
         let next: crate::v2025_06_18::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -7212,6 +8146,7 @@ for crate::v2025_11_25::ResourceTemplate {
 }
 impl Convert<crate::v2024_11_05::ResourceReference>
 for crate::v2025_11_25::ResourceTemplateReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ResourceReference, ConvertError> {
         let next: crate::v2025_06_18::ResourceTemplateReference = Convert::convert(
             self,
@@ -7221,6 +8156,7 @@ for crate::v2025_11_25::ResourceTemplateReference {
 }
 impl Convert<crate::v2024_11_05::ResourceUpdatedNotification>
 for crate::v2025_11_25::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ResourceUpdatedNotification, ConvertError> {
@@ -7232,6 +8168,7 @@ for crate::v2025_11_25::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2024_11_05::ResourceUpdatedNotificationParams>
 for crate::v2025_11_25::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ResourceUpdatedNotificationParams, ConvertError> {
@@ -7242,12 +8179,14 @@ for crate::v2025_11_25::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2024_11_05::Role> for crate::v2025_11_25::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Role, ConvertError> {
         let next: crate::v2025_06_18::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Root> for crate::v2025_11_25::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Root, ConvertError> {
         let next: crate::v2025_06_18::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -7255,6 +8194,7 @@ impl Convert<crate::v2024_11_05::Root> for crate::v2025_11_25::Root {
 }
 impl Convert<crate::v2024_11_05::RootsListChangedNotification>
 for crate::v2025_11_25::RootsListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::RootsListChangedNotification, ConvertError> {
@@ -7266,6 +8206,7 @@ for crate::v2025_11_25::RootsListChangedNotification {
 }
 impl Convert<crate::v2024_11_05::SamplingMessage>
 for crate::v2025_11_25::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::SamplingMessage, ConvertError> {
         let next: crate::v2025_06_18::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -7273,6 +8214,7 @@ for crate::v2025_11_25::SamplingMessage {
 }
 impl Convert<crate::v2024_11_05::SamplingMessageContent>
 for crate::v2025_11_25::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::SamplingMessageContent, ConvertError> {
@@ -7282,6 +8224,7 @@ for crate::v2025_11_25::SamplingMessageContent {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilities>
 for crate::v2025_11_25::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerCapabilities, ConvertError> {
         let next: crate::v2025_06_18::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -7289,6 +8232,7 @@ for crate::v2025_11_25::ServerCapabilities {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilitiesPrompts>
 for crate::v2025_11_25::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ServerCapabilitiesPrompts, ConvertError> {
@@ -7300,6 +8244,7 @@ for crate::v2025_11_25::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilitiesResources>
 for crate::v2025_11_25::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ServerCapabilitiesResources, ConvertError> {
@@ -7311,6 +8256,7 @@ for crate::v2025_11_25::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilitiesTools>
 for crate::v2025_11_25::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ServerCapabilitiesTools, ConvertError> {
@@ -7320,18 +8266,21 @@ for crate::v2025_11_25::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2024_11_05::ServerNotification>
 for crate::v2025_11_25::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerNotification, ConvertError> {
         let next: crate::v2025_06_18::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ServerRequest> for crate::v2025_11_25::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerRequest, ConvertError> {
         let next: crate::v2025_06_18::ServerRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ServerResult> for crate::v2025_11_25::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerResult, ConvertError> {
         let next: crate::v2025_06_18::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7339,6 +8288,7 @@ impl Convert<crate::v2024_11_05::ServerResult> for crate::v2025_11_25::ServerRes
 }
 impl Convert<crate::v2024_11_05::SetLevelRequest>
 for crate::v2025_11_25::SetLevelRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::SetLevelRequest, ConvertError> {
         let next: crate::v2025_06_18::SetLevelRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7346,6 +8296,7 @@ for crate::v2025_11_25::SetLevelRequest {
 }
 impl Convert<crate::v2024_11_05::SetLevelRequestParams>
 for crate::v2025_11_25::SetLevelRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::SetLevelRequestParams, ConvertError> {
         let next: crate::v2025_06_18::SetLevelRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -7353,6 +8304,7 @@ for crate::v2025_11_25::SetLevelRequestParams {
 }
 impl Convert<crate::v2024_11_05::SubscribeRequest>
 for crate::v2025_11_25::SubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::SubscribeRequest, ConvertError> {
         let next: crate::v2025_06_18::SubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7360,6 +8312,7 @@ for crate::v2025_11_25::SubscribeRequest {
 }
 impl Convert<crate::v2024_11_05::SubscribeRequestParams>
 for crate::v2025_11_25::SubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::SubscribeRequestParams, ConvertError> {
@@ -7368,6 +8321,7 @@ for crate::v2025_11_25::SubscribeRequestParams {
     }
 }
 impl Convert<crate::v2024_11_05::TextContent> for crate::v2025_11_25::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::TextContent, ConvertError> {
         let next: crate::v2025_06_18::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -7375,12 +8329,14 @@ impl Convert<crate::v2024_11_05::TextContent> for crate::v2025_11_25::TextConten
 }
 impl Convert<crate::v2024_11_05::TextResourceContents>
 for crate::v2025_11_25::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::TextResourceContents, ConvertError> {
         let next: crate::v2025_06_18::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Tool> for crate::v2025_11_25::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Tool, ConvertError> {
         let next: crate::v2025_06_18::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -7388,6 +8344,7 @@ impl Convert<crate::v2024_11_05::Tool> for crate::v2025_11_25::Tool {
 }
 impl Convert<crate::v2024_11_05::ToolInputSchema>
 for crate::v2025_11_25::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ToolInputSchema, ConvertError> {
         let next: crate::v2025_06_18::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -7395,6 +8352,7 @@ for crate::v2025_11_25::ToolInputSchema {
 }
 impl Convert<crate::v2024_11_05::ToolListChangedNotification>
 for crate::v2025_11_25::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ToolListChangedNotification, ConvertError> {
@@ -7406,6 +8364,7 @@ for crate::v2025_11_25::ToolListChangedNotification {
 }
 impl Convert<crate::v2024_11_05::UnsubscribeRequest>
 for crate::v2025_11_25::UnsubscribeRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::UnsubscribeRequest, ConvertError> {
         let next: crate::v2025_06_18::UnsubscribeRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7413,6 +8372,7 @@ for crate::v2025_11_25::UnsubscribeRequest {
 }
 impl Convert<crate::v2024_11_05::UnsubscribeRequestParams>
 for crate::v2025_11_25::UnsubscribeRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::UnsubscribeRequestParams, ConvertError> {
@@ -7421,12 +8381,14 @@ for crate::v2025_11_25::UnsubscribeRequestParams {
     }
 }
 impl Convert<crate::v2025_03_26::Annotations> for crate::v2026_07_28::Annotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Annotations, ConvertError> {
         let next: crate::v2025_11_25::Annotations = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::AudioContent> for crate::v2026_07_28::AudioContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::AudioContent, ConvertError> {
         let next: crate::v2025_11_25::AudioContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -7434,6 +8396,7 @@ impl Convert<crate::v2025_03_26::AudioContent> for crate::v2026_07_28::AudioCont
 }
 impl Convert<crate::v2025_03_26::BlobResourceContents>
 for crate::v2026_07_28::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::BlobResourceContents, ConvertError> {
         let next: crate::v2025_11_25::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -7441,6 +8404,7 @@ for crate::v2026_07_28::BlobResourceContents {
 }
 impl Convert<crate::v2025_03_26::CallToolRequest>
 for crate::v2026_07_28::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CallToolRequest, ConvertError> {
         let next: crate::v2025_11_25::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7448,12 +8412,14 @@ for crate::v2026_07_28::CallToolRequest {
 }
 impl Convert<crate::v2025_03_26::CallToolRequestParams>
 for crate::v2026_07_28::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_11_25::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::CallToolResult> for crate::v2026_07_28::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CallToolResult, ConvertError> {
         let next: crate::v2025_11_25::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7461,6 +8427,7 @@ impl Convert<crate::v2025_03_26::CallToolResult> for crate::v2026_07_28::CallToo
 }
 impl Convert<crate::v2025_03_26::CancelledNotification>
 for crate::v2026_07_28::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CancelledNotification, ConvertError> {
         let next: crate::v2025_11_25::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -7468,6 +8435,7 @@ for crate::v2026_07_28::CancelledNotification {
 }
 impl Convert<crate::v2025_03_26::CancelledNotificationParams>
 for crate::v2026_07_28::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CancelledNotificationParams, ConvertError> {
@@ -7479,6 +8447,7 @@ for crate::v2026_07_28::CancelledNotificationParams {
 }
 impl Convert<crate::v2025_03_26::ClientCapabilities>
 for crate::v2026_07_28::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ClientCapabilities, ConvertError> {
         let next: crate::v2025_11_25::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -7486,18 +8455,21 @@ for crate::v2026_07_28::ClientCapabilities {
 }
 impl Convert<crate::v2025_03_26::ClientNotification>
 for crate::v2026_07_28::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ClientNotification, ConvertError> {
         let next: crate::v2025_11_25::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::ClientRequest> for crate::v2026_07_28::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ClientRequest, ConvertError> {
         let next: crate::v2025_11_25::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::ClientResult> for crate::v2026_07_28::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ClientResult, ConvertError> {
         let next: crate::v2025_11_25::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7505,6 +8477,7 @@ impl Convert<crate::v2025_03_26::ClientResult> for crate::v2026_07_28::BaseResul
 }
 impl Convert<crate::v2025_03_26::CompleteRequest>
 for crate::v2026_07_28::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CompleteRequest, ConvertError> {
         let next: crate::v2025_11_25::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7512,6 +8485,7 @@ for crate::v2026_07_28::CompleteRequest {
 }
 impl Convert<crate::v2025_03_26::CompleteRequestParams>
 for crate::v2026_07_28::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_11_25::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -7519,6 +8493,7 @@ for crate::v2026_07_28::CompleteRequestParams {
 }
 impl Convert<crate::v2025_03_26::CompleteRequestParamsArgument>
 for crate::v2026_07_28::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CompleteRequestParamsArgument, ConvertError> {
@@ -7530,6 +8505,7 @@ for crate::v2026_07_28::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2025_03_26::CompleteRequestParamsRef>
 for crate::v2026_07_28::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CompleteRequestParamsRef, ConvertError> {
@@ -7538,6 +8514,7 @@ for crate::v2026_07_28::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2025_03_26::CompleteResult> for crate::v2026_07_28::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CompleteResult, ConvertError> {
         let next: crate::v2025_11_25::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7545,6 +8522,7 @@ impl Convert<crate::v2025_03_26::CompleteResult> for crate::v2026_07_28::Complet
 }
 impl Convert<crate::v2025_03_26::CompleteResultCompletion>
 for crate::v2026_07_28::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CompleteResultCompletion, ConvertError> {
@@ -7554,6 +8532,7 @@ for crate::v2026_07_28::CompleteResultCompletion {
 }
 impl Convert<crate::v2025_03_26::CreateMessageRequest>
 for crate::v2026_07_28::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_11_25::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7561,6 +8540,7 @@ for crate::v2026_07_28::CreateMessageRequest {
 }
 impl Convert<crate::v2025_03_26::CreateMessageRequestParams>
 for crate::v2026_07_28::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CreateMessageRequestParams, ConvertError> {
@@ -7572,6 +8552,7 @@ for crate::v2026_07_28::CreateMessageRequestParams {
 }
 impl Convert<crate::v2025_03_26::CreateMessageRequestParamsIncludeContext>
 for crate::v2026_07_28::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -7586,6 +8567,7 @@ for crate::v2026_07_28::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2025_03_26::CreateMessageResult>
 for crate::v2026_07_28::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::CreateMessageResult, ConvertError> {
         let next: crate::v2025_11_25::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7593,6 +8575,7 @@ for crate::v2026_07_28::CreateMessageResult {
 }
 impl Convert<crate::v2025_03_26::CreateMessageResultStopReason>
 for crate::v2026_07_28::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::CreateMessageResultStopReason, ConvertError> {
@@ -7604,6 +8587,7 @@ for crate::v2026_07_28::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2025_03_26::EmbeddedResource>
 for crate::v2026_07_28::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::EmbeddedResource, ConvertError> {
         let next: crate::v2025_11_25::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -7611,6 +8595,7 @@ for crate::v2026_07_28::EmbeddedResource {
 }
 impl Convert<crate::v2025_03_26::EmbeddedResourceResource>
 for crate::v2026_07_28::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::EmbeddedResourceResource, ConvertError> {
@@ -7619,6 +8604,7 @@ for crate::v2026_07_28::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2025_03_26::BaseResult> for crate::v2026_07_28::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::BaseResult, ConvertError> {
         let next: crate::v2025_11_25::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7626,6 +8612,7 @@ impl Convert<crate::v2025_03_26::BaseResult> for crate::v2026_07_28::BaseResult 
 }
 impl Convert<crate::v2025_03_26::GetPromptRequest>
 for crate::v2026_07_28::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::GetPromptRequest, ConvertError> {
         let next: crate::v2025_11_25::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7633,6 +8620,7 @@ for crate::v2026_07_28::GetPromptRequest {
 }
 impl Convert<crate::v2025_03_26::GetPromptRequestParams>
 for crate::v2026_07_28::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::GetPromptRequestParams, ConvertError> {
@@ -7642,18 +8630,21 @@ for crate::v2026_07_28::GetPromptRequestParams {
 }
 impl Convert<crate::v2025_03_26::GetPromptResult>
 for crate::v2026_07_28::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::GetPromptResult, ConvertError> {
         let next: crate::v2025_11_25::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::ImageContent> for crate::v2026_07_28::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ImageContent, ConvertError> {
         let next: crate::v2025_11_25::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Implementation> for crate::v2026_07_28::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Implementation, ConvertError> {
         let next: crate::v2025_11_25::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -7661,12 +8652,14 @@ impl Convert<crate::v2025_03_26::Implementation> for crate::v2026_07_28::Impleme
 }
 impl Convert<crate::v2025_03_26::JSONRPCError>
 for crate::v2026_07_28::JSONRPCErrorResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCError, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCErrorResponse = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::JSONRPCMessage> for crate::v2026_07_28::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -7674,12 +8667,14 @@ impl Convert<crate::v2025_03_26::JSONRPCMessage> for crate::v2026_07_28::JSONRPC
 }
 impl Convert<crate::v2025_03_26::JSONRPCNotification>
 for crate::v2026_07_28::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::JSONRPCRequest> for crate::v2026_07_28::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7687,6 +8682,7 @@ impl Convert<crate::v2025_03_26::JSONRPCRequest> for crate::v2026_07_28::JSONRPC
 }
 impl Convert<crate::v2025_03_26::JSONRPCResponse>
 for crate::v2026_07_28::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -7694,6 +8690,7 @@ for crate::v2026_07_28::JSONRPCResponse {
 }
 impl Convert<crate::v2025_03_26::ListPromptsRequest>
 for crate::v2026_07_28::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7701,6 +8698,7 @@ for crate::v2026_07_28::ListPromptsRequest {
 }
 impl Convert<crate::v2025_03_26::ListPromptsResult>
 for crate::v2026_07_28::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListPromptsResult, ConvertError> {
         let next: crate::v2025_11_25::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7708,6 +8706,7 @@ for crate::v2026_07_28::ListPromptsResult {
 }
 impl Convert<crate::v2025_03_26::ListResourceTemplatesRequest>
 for crate::v2026_07_28::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ListResourceTemplatesRequest, ConvertError> {
@@ -7719,6 +8718,7 @@ for crate::v2026_07_28::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2025_03_26::ListResourceTemplatesResult>
 for crate::v2026_07_28::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ListResourceTemplatesResult, ConvertError> {
@@ -7730,6 +8730,7 @@ for crate::v2026_07_28::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2025_03_26::ListResourcesRequest>
 for crate::v2026_07_28::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_11_25::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7737,6 +8738,7 @@ for crate::v2026_07_28::ListResourcesRequest {
 }
 impl Convert<crate::v2025_03_26::ListResourcesResult>
 for crate::v2026_07_28::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListResourcesResult, ConvertError> {
         let next: crate::v2025_11_25::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7744,6 +8746,7 @@ for crate::v2026_07_28::ListResourcesResult {
 }
 impl Convert<crate::v2025_03_26::ListRootsRequest>
 for crate::v2026_07_28::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListRootsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7751,6 +8754,7 @@ for crate::v2026_07_28::ListRootsRequest {
 }
 impl Convert<crate::v2025_03_26::ListRootsResult>
 for crate::v2026_07_28::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListRootsResult, ConvertError> {
         let next: crate::v2025_11_25::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7758,6 +8762,7 @@ for crate::v2026_07_28::ListRootsResult {
 }
 impl Convert<crate::v2025_03_26::ListToolsRequest>
 for crate::v2026_07_28::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListToolsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7765,12 +8770,14 @@ for crate::v2026_07_28::ListToolsRequest {
 }
 impl Convert<crate::v2025_03_26::ListToolsResult>
 for crate::v2026_07_28::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ListToolsResult, ConvertError> {
         let next: crate::v2025_11_25::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::LoggingLevel> for crate::v2026_07_28::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::LoggingLevel, ConvertError> {
         let next: crate::v2025_11_25::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -7778,6 +8785,7 @@ impl Convert<crate::v2025_03_26::LoggingLevel> for crate::v2026_07_28::LoggingLe
 }
 impl Convert<crate::v2025_03_26::LoggingMessageNotification>
 for crate::v2026_07_28::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::LoggingMessageNotification, ConvertError> {
@@ -7789,6 +8797,7 @@ for crate::v2026_07_28::LoggingMessageNotification {
 }
 impl Convert<crate::v2025_03_26::LoggingMessageNotificationParams>
 for crate::v2026_07_28::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::LoggingMessageNotificationParams, ConvertError> {
@@ -7799,6 +8808,7 @@ for crate::v2026_07_28::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2025_03_26::ModelHint> for crate::v2026_07_28::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ModelHint, ConvertError> {
         let next: crate::v2025_11_25::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -7806,12 +8816,14 @@ impl Convert<crate::v2025_03_26::ModelHint> for crate::v2026_07_28::ModelHint {
 }
 impl Convert<crate::v2025_03_26::ModelPreferences>
 for crate::v2026_07_28::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ModelPreferences, ConvertError> {
         let next: crate::v2025_11_25::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Notification> for crate::v2026_07_28::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Notification, ConvertError> {
         let next: crate::v2025_11_25::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -7819,6 +8831,7 @@ impl Convert<crate::v2025_03_26::Notification> for crate::v2026_07_28::Notificat
 }
 impl Convert<crate::v2025_03_26::NotificationParams>
 for crate::v2026_07_28::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::NotificationParams, ConvertError> {
         let next: crate::v2025_11_25::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -7826,6 +8839,7 @@ for crate::v2026_07_28::NotificationParams {
 }
 impl Convert<crate::v2025_03_26::PaginatedRequest>
 for crate::v2026_07_28::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PaginatedRequest, ConvertError> {
         let next: crate::v2025_11_25::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7833,6 +8847,7 @@ for crate::v2026_07_28::PaginatedRequest {
 }
 impl Convert<crate::v2025_03_26::PaginatedRequestParams>
 for crate::v2026_07_28::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::PaginatedRequestParams, ConvertError> {
@@ -7842,6 +8857,7 @@ for crate::v2026_07_28::PaginatedRequestParams {
 }
 impl Convert<crate::v2025_03_26::PaginatedResult>
 for crate::v2026_07_28::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PaginatedResult, ConvertError> {
         let next: crate::v2025_11_25::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7849,6 +8865,7 @@ for crate::v2026_07_28::PaginatedResult {
 }
 impl Convert<crate::v2025_03_26::ProgressNotification>
 for crate::v2026_07_28::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ProgressNotification, ConvertError> {
         let next: crate::v2025_11_25::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -7856,6 +8873,7 @@ for crate::v2026_07_28::ProgressNotification {
 }
 impl Convert<crate::v2025_03_26::ProgressNotificationParams>
 for crate::v2026_07_28::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ProgressNotificationParams, ConvertError> {
@@ -7866,18 +8884,21 @@ for crate::v2026_07_28::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2025_03_26::ProgressToken> for crate::v2026_07_28::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ProgressToken, ConvertError> {
         let next: crate::v2025_11_25::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Prompt> for crate::v2026_07_28::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Prompt, ConvertError> {
         let next: crate::v2025_11_25::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::PromptArgument> for crate::v2026_07_28::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PromptArgument, ConvertError> {
         let next: crate::v2025_11_25::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -7885,6 +8906,7 @@ impl Convert<crate::v2025_03_26::PromptArgument> for crate::v2026_07_28::PromptA
 }
 impl Convert<crate::v2025_03_26::PromptListChangedNotification>
 for crate::v2026_07_28::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::PromptListChangedNotification, ConvertError> {
@@ -7895,6 +8917,7 @@ for crate::v2026_07_28::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2025_03_26::PromptMessage> for crate::v2026_07_28::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PromptMessage, ConvertError> {
         let next: crate::v2025_11_25::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -7902,6 +8925,7 @@ impl Convert<crate::v2025_03_26::PromptMessage> for crate::v2026_07_28::PromptMe
 }
 impl Convert<crate::v2025_03_26::PromptReference>
 for crate::v2026_07_28::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::PromptReference, ConvertError> {
         let next: crate::v2025_11_25::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -7909,6 +8933,7 @@ for crate::v2026_07_28::PromptReference {
 }
 impl Convert<crate::v2025_03_26::ReadResourceRequest>
 for crate::v2026_07_28::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_11_25::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -7916,6 +8941,7 @@ for crate::v2026_07_28::ReadResourceRequest {
 }
 impl Convert<crate::v2025_03_26::ReadResourceRequestParams>
 for crate::v2026_07_28::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ReadResourceRequestParams, ConvertError> {
@@ -7927,6 +8953,7 @@ for crate::v2026_07_28::ReadResourceRequestParams {
 }
 impl Convert<crate::v2025_03_26::ReadResourceResult>
 for crate::v2026_07_28::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ReadResourceResult, ConvertError> {
         let next: crate::v2025_11_25::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -7934,6 +8961,7 @@ for crate::v2026_07_28::ReadResourceResult {
 }
 impl Convert<crate::v2025_03_26::ReadResourceResultContentsItem>
 for crate::v2026_07_28::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ReadResourceResultContentsItem, ConvertError> {
@@ -7944,24 +8972,28 @@ for crate::v2026_07_28::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2025_03_26::Request> for crate::v2026_07_28::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Request, ConvertError> {
         let next: crate::v2025_11_25::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::RequestId> for crate::v2026_07_28::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::RequestId, ConvertError> {
         let next: crate::v2025_11_25::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::RequestParams> for crate::v2026_07_28::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::RequestParams, ConvertError> {
         let next: crate::v2025_11_25::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Resource> for crate::v2026_07_28::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Resource, ConvertError> {
         let next: crate::v2025_11_25::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -7969,6 +9001,7 @@ impl Convert<crate::v2025_03_26::Resource> for crate::v2026_07_28::Resource {
 }
 impl Convert<crate::v2025_03_26::ResourceContents>
 for crate::v2026_07_28::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ResourceContents, ConvertError> {
         let next: crate::v2025_11_25::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -7976,6 +9009,7 @@ for crate::v2026_07_28::ResourceContents {
 }
 impl Convert<crate::v2025_03_26::ResourceListChangedNotification>
 for crate::v2026_07_28::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ResourceListChangedNotification, ConvertError> {
@@ -7987,6 +9021,7 @@ for crate::v2026_07_28::ResourceListChangedNotification {
 }
 impl Convert<crate::v2025_03_26::ResourceTemplate>
 for crate::v2026_07_28::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ResourceTemplate, ConvertError> {
         let next: crate::v2025_11_25::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -7994,6 +9029,7 @@ for crate::v2026_07_28::ResourceTemplate {
 }
 impl Convert<crate::v2025_03_26::ResourceReference>
 for crate::v2026_07_28::ResourceTemplateReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ResourceReference, ConvertError> {
         let next: crate::v2025_11_25::ResourceTemplateReference = Convert::convert(
             self,
@@ -8003,6 +9039,7 @@ for crate::v2026_07_28::ResourceTemplateReference {
 }
 impl Convert<crate::v2025_03_26::ResourceUpdatedNotification>
 for crate::v2026_07_28::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ResourceUpdatedNotification, ConvertError> {
@@ -8014,6 +9051,7 @@ for crate::v2026_07_28::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2025_03_26::ResourceUpdatedNotificationParams>
 for crate::v2026_07_28::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ResourceUpdatedNotificationParams, ConvertError> {
@@ -8024,12 +9062,14 @@ for crate::v2026_07_28::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2025_03_26::Role> for crate::v2026_07_28::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Role, ConvertError> {
         let next: crate::v2025_11_25::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Root> for crate::v2026_07_28::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Root, ConvertError> {
         let next: crate::v2025_11_25::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -8037,6 +9077,7 @@ impl Convert<crate::v2025_03_26::Root> for crate::v2026_07_28::Root {
 }
 impl Convert<crate::v2025_03_26::SamplingMessage>
 for crate::v2026_07_28::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::SamplingMessage, ConvertError> {
         let next: crate::v2025_11_25::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -8044,6 +9085,7 @@ for crate::v2026_07_28::SamplingMessage {
 }
 impl Convert<crate::v2025_03_26::SamplingMessageContent>
 for crate::v2026_07_28::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::SamplingMessageContent, ConvertError> {
@@ -8053,6 +9095,7 @@ for crate::v2026_07_28::SamplingMessageContent {
 }
 impl Convert<crate::v2025_03_26::ServerCapabilities>
 for crate::v2026_07_28::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ServerCapabilities, ConvertError> {
         let next: crate::v2025_11_25::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -8060,6 +9103,7 @@ for crate::v2026_07_28::ServerCapabilities {
 }
 impl Convert<crate::v2025_03_26::ServerCapabilitiesPrompts>
 for crate::v2026_07_28::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ServerCapabilitiesPrompts, ConvertError> {
@@ -8071,6 +9115,7 @@ for crate::v2026_07_28::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2025_03_26::ServerCapabilitiesResources>
 for crate::v2026_07_28::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ServerCapabilitiesResources, ConvertError> {
@@ -8082,6 +9127,7 @@ for crate::v2026_07_28::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2025_03_26::ServerCapabilitiesTools>
 for crate::v2026_07_28::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ServerCapabilitiesTools, ConvertError> {
@@ -8091,18 +9137,21 @@ for crate::v2026_07_28::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2025_03_26::ServerNotification>
 for crate::v2026_07_28::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ServerNotification, ConvertError> {
         let next: crate::v2025_11_25::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::ServerResult> for crate::v2026_07_28::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ServerResult, ConvertError> {
         let next: crate::v2025_11_25::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::TextContent> for crate::v2026_07_28::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::TextContent, ConvertError> {
         let next: crate::v2025_11_25::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -8110,12 +9159,14 @@ impl Convert<crate::v2025_03_26::TextContent> for crate::v2026_07_28::TextConten
 }
 impl Convert<crate::v2025_03_26::TextResourceContents>
 for crate::v2026_07_28::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::TextResourceContents, ConvertError> {
         let next: crate::v2025_11_25::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2025_03_26::Tool> for crate::v2026_07_28::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::Tool, ConvertError> {
         let next: crate::v2025_11_25::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -8123,6 +9174,7 @@ impl Convert<crate::v2025_03_26::Tool> for crate::v2026_07_28::Tool {
 }
 impl Convert<crate::v2025_03_26::ToolAnnotations>
 for crate::v2026_07_28::ToolAnnotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ToolAnnotations, ConvertError> {
         let next: crate::v2025_11_25::ToolAnnotations = Convert::convert(self)?;
         Convert::convert(next)
@@ -8130,6 +9182,7 @@ for crate::v2026_07_28::ToolAnnotations {
 }
 impl Convert<crate::v2025_03_26::ToolInputSchema>
 for crate::v2026_07_28::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2025_03_26::ToolInputSchema, ConvertError> {
         let next: crate::v2025_11_25::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -8137,6 +9190,7 @@ for crate::v2026_07_28::ToolInputSchema {
 }
 impl Convert<crate::v2025_03_26::ToolListChangedNotification>
 for crate::v2026_07_28::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2025_03_26::ToolListChangedNotification, ConvertError> {
@@ -8148,6 +9202,7 @@ for crate::v2026_07_28::ToolListChangedNotification {
 }
 impl Convert<crate::v2026_07_28::BlobResourceContents>
 for crate::v2024_11_05::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BlobResourceContents, ConvertError> {
         let next: crate::v2025_03_26::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -8155,6 +9210,7 @@ for crate::v2024_11_05::BlobResourceContents {
 }
 impl Convert<crate::v2026_07_28::CallToolRequest>
 for crate::v2024_11_05::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolRequest, ConvertError> {
         let next: crate::v2025_03_26::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8162,12 +9218,14 @@ for crate::v2024_11_05::CallToolRequest {
 }
 impl Convert<crate::v2026_07_28::CallToolRequestParams>
 for crate::v2024_11_05::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_03_26::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::CallToolResult> for crate::v2024_11_05::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolResult, ConvertError> {
         let next: crate::v2025_03_26::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8175,6 +9233,7 @@ impl Convert<crate::v2026_07_28::CallToolResult> for crate::v2024_11_05::CallToo
 }
 impl Convert<crate::v2026_07_28::CancelledNotification>
 for crate::v2024_11_05::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CancelledNotification, ConvertError> {
         let next: crate::v2025_03_26::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -8182,6 +9241,7 @@ for crate::v2024_11_05::CancelledNotification {
 }
 impl Convert<crate::v2026_07_28::CancelledNotificationParams>
 for crate::v2024_11_05::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CancelledNotificationParams, ConvertError> {
@@ -8193,6 +9253,7 @@ for crate::v2024_11_05::CancelledNotificationParams {
 }
 impl Convert<crate::v2026_07_28::ClientCapabilities>
 for crate::v2024_11_05::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ClientCapabilities, ConvertError> {
         let next: crate::v2025_03_26::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -8200,18 +9261,21 @@ for crate::v2024_11_05::ClientCapabilities {
 }
 impl Convert<crate::v2026_07_28::CancelledNotification>
 for crate::v2024_11_05::ClientNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CancelledNotification, ConvertError> {
         let next: crate::v2025_03_26::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ClientRequest> for crate::v2024_11_05::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ClientRequest, ConvertError> {
         let next: crate::v2025_03_26::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::BaseResult> for crate::v2024_11_05::ClientResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
         let next: crate::v2025_03_26::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8219,6 +9283,7 @@ impl Convert<crate::v2026_07_28::BaseResult> for crate::v2024_11_05::ClientResul
 }
 impl Convert<crate::v2026_07_28::CompleteRequest>
 for crate::v2024_11_05::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteRequest, ConvertError> {
         let next: crate::v2025_03_26::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8226,6 +9291,7 @@ for crate::v2024_11_05::CompleteRequest {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParams>
 for crate::v2024_11_05::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_03_26::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -8233,6 +9299,7 @@ for crate::v2024_11_05::CompleteRequestParams {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsArgument>
 for crate::v2024_11_05::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsArgument, ConvertError> {
@@ -8244,6 +9311,7 @@ for crate::v2024_11_05::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsRef>
 for crate::v2024_11_05::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsRef, ConvertError> {
@@ -8252,6 +9320,7 @@ for crate::v2024_11_05::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2026_07_28::CompleteResult> for crate::v2024_11_05::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteResult, ConvertError> {
         let next: crate::v2025_03_26::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8259,6 +9328,7 @@ impl Convert<crate::v2026_07_28::CompleteResult> for crate::v2024_11_05::Complet
 }
 impl Convert<crate::v2026_07_28::CompleteResultCompletion>
 for crate::v2024_11_05::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteResultCompletion, ConvertError> {
@@ -8268,6 +9338,7 @@ for crate::v2024_11_05::CompleteResultCompletion {
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequest>
 for crate::v2024_11_05::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_03_26::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8275,6 +9346,7 @@ for crate::v2024_11_05::CreateMessageRequest {
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequestParams>
 for crate::v2024_11_05::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CreateMessageRequestParams, ConvertError> {
@@ -8286,6 +9358,7 @@ for crate::v2024_11_05::CreateMessageRequestParams {
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequestParamsIncludeContext>
 for crate::v2024_11_05::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -8300,6 +9373,7 @@ for crate::v2024_11_05::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2026_07_28::CreateMessageResult>
 for crate::v2024_11_05::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CreateMessageResult, ConvertError> {
         let next: crate::v2025_03_26::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8307,6 +9381,7 @@ for crate::v2024_11_05::CreateMessageResult {
 }
 impl Convert<crate::v2026_07_28::CreateMessageResultStopReason>
 for crate::v2024_11_05::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CreateMessageResultStopReason, ConvertError> {
@@ -8318,6 +9393,7 @@ for crate::v2024_11_05::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2026_07_28::EmbeddedResource>
 for crate::v2024_11_05::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::EmbeddedResource, ConvertError> {
         let next: crate::v2025_03_26::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -8325,6 +9401,7 @@ for crate::v2024_11_05::EmbeddedResource {
 }
 impl Convert<crate::v2026_07_28::EmbeddedResourceResource>
 for crate::v2024_11_05::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::EmbeddedResourceResource, ConvertError> {
@@ -8333,6 +9410,7 @@ for crate::v2024_11_05::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2026_07_28::BaseResult> for crate::v2024_11_05::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
         let next: crate::v2025_03_26::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8340,6 +9418,7 @@ impl Convert<crate::v2026_07_28::BaseResult> for crate::v2024_11_05::BaseResult 
 }
 impl Convert<crate::v2026_07_28::GetPromptRequest>
 for crate::v2024_11_05::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::GetPromptRequest, ConvertError> {
         let next: crate::v2025_03_26::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8347,6 +9426,7 @@ for crate::v2024_11_05::GetPromptRequest {
 }
 impl Convert<crate::v2026_07_28::GetPromptRequestParams>
 for crate::v2024_11_05::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::GetPromptRequestParams, ConvertError> {
@@ -8356,18 +9436,21 @@ for crate::v2024_11_05::GetPromptRequestParams {
 }
 impl Convert<crate::v2026_07_28::GetPromptResult>
 for crate::v2024_11_05::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::GetPromptResult, ConvertError> {
         let next: crate::v2025_03_26::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ImageContent> for crate::v2024_11_05::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ImageContent, ConvertError> {
         let next: crate::v2025_03_26::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Implementation> for crate::v2024_11_05::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Implementation, ConvertError> {
         let next: crate::v2025_03_26::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -8375,12 +9458,14 @@ impl Convert<crate::v2026_07_28::Implementation> for crate::v2024_11_05::Impleme
 }
 impl Convert<crate::v2026_07_28::JSONRPCErrorResponse>
 for crate::v2024_11_05::JSONRPCError {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCErrorResponse, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCError = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCMessage> for crate::v2024_11_05::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -8388,12 +9473,14 @@ impl Convert<crate::v2026_07_28::JSONRPCMessage> for crate::v2024_11_05::JSONRPC
 }
 impl Convert<crate::v2026_07_28::JSONRPCNotification>
 for crate::v2024_11_05::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCRequest> for crate::v2024_11_05::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8401,6 +9488,7 @@ impl Convert<crate::v2026_07_28::JSONRPCRequest> for crate::v2024_11_05::JSONRPC
 }
 impl Convert<crate::v2026_07_28::JSONRPCResponse>
 for crate::v2024_11_05::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_03_26::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -8408,6 +9496,7 @@ for crate::v2024_11_05::JSONRPCResponse {
 }
 impl Convert<crate::v2026_07_28::ListPromptsRequest>
 for crate::v2024_11_05::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8415,6 +9504,7 @@ for crate::v2024_11_05::ListPromptsRequest {
 }
 impl Convert<crate::v2026_07_28::ListPromptsResult>
 for crate::v2024_11_05::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListPromptsResult, ConvertError> {
         let next: crate::v2025_03_26::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8422,6 +9512,7 @@ for crate::v2024_11_05::ListPromptsResult {
 }
 impl Convert<crate::v2026_07_28::ListResourceTemplatesRequest>
 for crate::v2024_11_05::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourceTemplatesRequest, ConvertError> {
@@ -8433,6 +9524,7 @@ for crate::v2024_11_05::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2026_07_28::ListResourceTemplatesResult>
 for crate::v2024_11_05::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourceTemplatesResult, ConvertError> {
@@ -8444,6 +9536,7 @@ for crate::v2024_11_05::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2026_07_28::ListResourcesRequest>
 for crate::v2024_11_05::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_03_26::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8451,6 +9544,7 @@ for crate::v2024_11_05::ListResourcesRequest {
 }
 impl Convert<crate::v2026_07_28::ListResourcesResult>
 for crate::v2024_11_05::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListResourcesResult, ConvertError> {
         let next: crate::v2025_03_26::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8458,6 +9552,7 @@ for crate::v2024_11_05::ListResourcesResult {
 }
 impl Convert<crate::v2026_07_28::ListRootsRequest>
 for crate::v2024_11_05::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListRootsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8465,6 +9560,7 @@ for crate::v2024_11_05::ListRootsRequest {
 }
 impl Convert<crate::v2026_07_28::ListRootsResult>
 for crate::v2024_11_05::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListRootsResult, ConvertError> {
         let next: crate::v2025_03_26::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8472,6 +9568,7 @@ for crate::v2024_11_05::ListRootsResult {
 }
 impl Convert<crate::v2026_07_28::ListToolsRequest>
 for crate::v2024_11_05::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListToolsRequest, ConvertError> {
         let next: crate::v2025_03_26::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8479,12 +9576,14 @@ for crate::v2024_11_05::ListToolsRequest {
 }
 impl Convert<crate::v2026_07_28::ListToolsResult>
 for crate::v2024_11_05::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListToolsResult, ConvertError> {
         let next: crate::v2025_03_26::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::LoggingLevel> for crate::v2024_11_05::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::LoggingLevel, ConvertError> {
         let next: crate::v2025_03_26::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -8492,6 +9591,7 @@ impl Convert<crate::v2026_07_28::LoggingLevel> for crate::v2024_11_05::LoggingLe
 }
 impl Convert<crate::v2026_07_28::LoggingMessageNotification>
 for crate::v2024_11_05::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::LoggingMessageNotification, ConvertError> {
@@ -8503,6 +9603,7 @@ for crate::v2024_11_05::LoggingMessageNotification {
 }
 impl Convert<crate::v2026_07_28::LoggingMessageNotificationParams>
 for crate::v2024_11_05::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::LoggingMessageNotificationParams, ConvertError> {
@@ -8513,6 +9614,7 @@ for crate::v2024_11_05::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::ModelHint> for crate::v2024_11_05::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ModelHint, ConvertError> {
         let next: crate::v2025_03_26::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -8520,12 +9622,14 @@ impl Convert<crate::v2026_07_28::ModelHint> for crate::v2024_11_05::ModelHint {
 }
 impl Convert<crate::v2026_07_28::ModelPreferences>
 for crate::v2024_11_05::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ModelPreferences, ConvertError> {
         let next: crate::v2025_03_26::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Notification> for crate::v2024_11_05::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Notification, ConvertError> {
         let next: crate::v2025_03_26::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -8533,6 +9637,7 @@ impl Convert<crate::v2026_07_28::Notification> for crate::v2024_11_05::Notificat
 }
 impl Convert<crate::v2026_07_28::NotificationParams>
 for crate::v2024_11_05::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::NotificationParams, ConvertError> {
         let next: crate::v2025_03_26::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -8540,6 +9645,7 @@ for crate::v2024_11_05::NotificationParams {
 }
 impl Convert<crate::v2026_07_28::PaginatedRequest>
 for crate::v2024_11_05::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PaginatedRequest, ConvertError> {
         let next: crate::v2025_03_26::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8547,6 +9653,7 @@ for crate::v2024_11_05::PaginatedRequest {
 }
 impl Convert<crate::v2026_07_28::PaginatedRequestParams>
 for crate::v2024_11_05::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PaginatedRequestParams, ConvertError> {
@@ -8556,6 +9663,7 @@ for crate::v2024_11_05::PaginatedRequestParams {
 }
 impl Convert<crate::v2026_07_28::PaginatedResult>
 for crate::v2024_11_05::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PaginatedResult, ConvertError> {
         let next: crate::v2025_03_26::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8563,6 +9671,7 @@ for crate::v2024_11_05::PaginatedResult {
 }
 impl Convert<crate::v2026_07_28::ProgressNotification>
 for crate::v2024_11_05::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ProgressNotification, ConvertError> {
         let next: crate::v2025_03_26::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -8570,6 +9679,7 @@ for crate::v2024_11_05::ProgressNotification {
 }
 impl Convert<crate::v2026_07_28::ProgressNotificationParams>
 for crate::v2024_11_05::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ProgressNotificationParams, ConvertError> {
@@ -8580,18 +9690,21 @@ for crate::v2024_11_05::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::ProgressToken> for crate::v2024_11_05::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ProgressToken, ConvertError> {
         let next: crate::v2025_03_26::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Prompt> for crate::v2024_11_05::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Prompt, ConvertError> {
         let next: crate::v2025_03_26::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::PromptArgument> for crate::v2024_11_05::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptArgument, ConvertError> {
         let next: crate::v2025_03_26::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -8599,6 +9712,7 @@ impl Convert<crate::v2026_07_28::PromptArgument> for crate::v2024_11_05::PromptA
 }
 impl Convert<crate::v2026_07_28::PromptListChangedNotification>
 for crate::v2024_11_05::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PromptListChangedNotification, ConvertError> {
@@ -8609,6 +9723,7 @@ for crate::v2024_11_05::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2026_07_28::PromptMessage> for crate::v2024_11_05::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptMessage, ConvertError> {
         let next: crate::v2025_03_26::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -8616,6 +9731,7 @@ impl Convert<crate::v2026_07_28::PromptMessage> for crate::v2024_11_05::PromptMe
 }
 impl Convert<crate::v2026_07_28::PromptReference>
 for crate::v2024_11_05::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptReference, ConvertError> {
         let next: crate::v2025_03_26::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -8623,6 +9739,7 @@ for crate::v2024_11_05::PromptReference {
 }
 impl Convert<crate::v2026_07_28::ReadResourceRequest>
 for crate::v2024_11_05::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_03_26::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8630,6 +9747,7 @@ for crate::v2024_11_05::ReadResourceRequest {
 }
 impl Convert<crate::v2026_07_28::ReadResourceRequestParams>
 for crate::v2024_11_05::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceRequestParams, ConvertError> {
@@ -8641,6 +9759,7 @@ for crate::v2024_11_05::ReadResourceRequestParams {
 }
 impl Convert<crate::v2026_07_28::ReadResourceResult>
 for crate::v2024_11_05::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ReadResourceResult, ConvertError> {
         let next: crate::v2025_03_26::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8648,6 +9767,7 @@ for crate::v2024_11_05::ReadResourceResult {
 }
 impl Convert<crate::v2026_07_28::ReadResourceResultContentsItem>
 for crate::v2024_11_05::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceResultContentsItem, ConvertError> {
@@ -8658,24 +9778,28 @@ for crate::v2024_11_05::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2026_07_28::Request> for crate::v2024_11_05::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Request, ConvertError> {
         let next: crate::v2025_03_26::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::RequestId> for crate::v2024_11_05::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::RequestId, ConvertError> {
         let next: crate::v2025_03_26::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::RequestParams> for crate::v2024_11_05::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::RequestParams, ConvertError> {
         let next: crate::v2025_03_26::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Resource> for crate::v2024_11_05::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Resource, ConvertError> {
         let next: crate::v2025_03_26::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -8683,6 +9807,7 @@ impl Convert<crate::v2026_07_28::Resource> for crate::v2024_11_05::Resource {
 }
 impl Convert<crate::v2026_07_28::ResourceContents>
 for crate::v2024_11_05::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceContents, ConvertError> {
         let next: crate::v2025_03_26::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -8690,6 +9815,7 @@ for crate::v2024_11_05::ResourceContents {
 }
 impl Convert<crate::v2026_07_28::ResourceListChangedNotification>
 for crate::v2024_11_05::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceListChangedNotification, ConvertError> {
@@ -8701,6 +9827,7 @@ for crate::v2024_11_05::ResourceListChangedNotification {
 }
 impl Convert<crate::v2026_07_28::ResourceTemplateReference>
 for crate::v2024_11_05::ResourceReference {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceTemplateReference, ConvertError> {
@@ -8710,6 +9837,7 @@ for crate::v2024_11_05::ResourceReference {
 }
 impl Convert<crate::v2026_07_28::ResourceTemplate>
 for crate::v2024_11_05::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceTemplate, ConvertError> {
         let next: crate::v2025_03_26::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -8717,6 +9845,7 @@ for crate::v2024_11_05::ResourceTemplate {
 }
 impl Convert<crate::v2026_07_28::ResourceUpdatedNotification>
 for crate::v2024_11_05::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceUpdatedNotification, ConvertError> {
@@ -8728,6 +9857,7 @@ for crate::v2024_11_05::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2026_07_28::ResourceUpdatedNotificationParams>
 for crate::v2024_11_05::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceUpdatedNotificationParams, ConvertError> {
@@ -8738,12 +9868,14 @@ for crate::v2024_11_05::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::Role> for crate::v2024_11_05::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Role, ConvertError> {
         let next: crate::v2025_03_26::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Root> for crate::v2024_11_05::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Root, ConvertError> {
         let next: crate::v2025_03_26::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -8751,6 +9883,7 @@ impl Convert<crate::v2026_07_28::Root> for crate::v2024_11_05::Root {
 }
 impl Convert<crate::v2026_07_28::SamplingMessage>
 for crate::v2024_11_05::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::SamplingMessage, ConvertError> {
         let next: crate::v2025_03_26::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -8758,6 +9891,7 @@ for crate::v2024_11_05::SamplingMessage {
 }
 impl Convert<crate::v2026_07_28::SamplingMessageContent>
 for crate::v2024_11_05::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SamplingMessageContent, ConvertError> {
@@ -8767,6 +9901,7 @@ for crate::v2024_11_05::SamplingMessageContent {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilities>
 for crate::v2024_11_05::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerCapabilities, ConvertError> {
         let next: crate::v2025_03_26::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -8774,6 +9909,7 @@ for crate::v2024_11_05::ServerCapabilities {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesPrompts>
 for crate::v2024_11_05::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesPrompts, ConvertError> {
@@ -8785,6 +9921,7 @@ for crate::v2024_11_05::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesResources>
 for crate::v2024_11_05::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesResources, ConvertError> {
@@ -8796,6 +9933,7 @@ for crate::v2024_11_05::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesTools>
 for crate::v2024_11_05::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesTools, ConvertError> {
@@ -8805,18 +9943,21 @@ for crate::v2024_11_05::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2026_07_28::ServerNotification>
 for crate::v2024_11_05::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerNotification, ConvertError> {
         let next: crate::v2025_03_26::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::ServerResult> for crate::v2024_11_05::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerResult, ConvertError> {
         let next: crate::v2025_03_26::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::TextContent> for crate::v2024_11_05::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::TextContent, ConvertError> {
         let next: crate::v2025_03_26::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -8824,12 +9965,14 @@ impl Convert<crate::v2026_07_28::TextContent> for crate::v2024_11_05::TextConten
 }
 impl Convert<crate::v2026_07_28::TextResourceContents>
 for crate::v2024_11_05::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::TextResourceContents, ConvertError> {
         let next: crate::v2025_03_26::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2026_07_28::Tool> for crate::v2024_11_05::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Tool, ConvertError> {
         let next: crate::v2025_03_26::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -8837,6 +9980,7 @@ impl Convert<crate::v2026_07_28::Tool> for crate::v2024_11_05::Tool {
 }
 impl Convert<crate::v2026_07_28::ToolInputSchema>
 for crate::v2024_11_05::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolInputSchema, ConvertError> {
         let next: crate::v2025_03_26::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -8844,6 +9988,7 @@ for crate::v2024_11_05::ToolInputSchema {
 }
 impl Convert<crate::v2026_07_28::ToolListChangedNotification>
 for crate::v2024_11_05::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ToolListChangedNotification, ConvertError> {
@@ -8855,6 +10000,7 @@ for crate::v2024_11_05::ToolListChangedNotification {
 }
 impl Convert<crate::v2024_11_05::BlobResourceContents>
 for crate::v2026_07_28::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::BlobResourceContents, ConvertError> {
         let next: crate::v2025_11_25::BlobResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -8862,6 +10008,7 @@ for crate::v2026_07_28::BlobResourceContents {
 }
 impl Convert<crate::v2024_11_05::CallToolRequest>
 for crate::v2026_07_28::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CallToolRequest, ConvertError> {
         let next: crate::v2025_11_25::CallToolRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8869,12 +10016,14 @@ for crate::v2026_07_28::CallToolRequest {
 }
 impl Convert<crate::v2024_11_05::CallToolRequestParams>
 for crate::v2026_07_28::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CallToolRequestParams, ConvertError> {
         let next: crate::v2025_11_25::CallToolRequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::CallToolResult> for crate::v2026_07_28::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CallToolResult, ConvertError> {
         let next: crate::v2025_11_25::CallToolResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8882,6 +10031,7 @@ impl Convert<crate::v2024_11_05::CallToolResult> for crate::v2026_07_28::CallToo
 }
 impl Convert<crate::v2024_11_05::CancelledNotification>
 for crate::v2026_07_28::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CancelledNotification, ConvertError> {
         let next: crate::v2025_11_25::CancelledNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -8889,6 +10039,7 @@ for crate::v2026_07_28::CancelledNotification {
 }
 impl Convert<crate::v2024_11_05::CancelledNotificationParams>
 for crate::v2026_07_28::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CancelledNotificationParams, ConvertError> {
@@ -8900,6 +10051,7 @@ for crate::v2026_07_28::CancelledNotificationParams {
 }
 impl Convert<crate::v2024_11_05::ClientCapabilities>
 for crate::v2026_07_28::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientCapabilities, ConvertError> {
         let next: crate::v2025_11_25::ClientCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -8907,18 +10059,21 @@ for crate::v2026_07_28::ClientCapabilities {
 }
 impl Convert<crate::v2024_11_05::ClientNotification>
 for crate::v2026_07_28::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientNotification, ConvertError> {
         let next: crate::v2025_11_25::ClientNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ClientRequest> for crate::v2026_07_28::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientRequest, ConvertError> {
         let next: crate::v2025_11_25::ClientRequest = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ClientResult> for crate::v2026_07_28::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ClientResult, ConvertError> {
         let next: crate::v2025_11_25::ClientResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8926,6 +10081,7 @@ impl Convert<crate::v2024_11_05::ClientResult> for crate::v2026_07_28::BaseResul
 }
 impl Convert<crate::v2024_11_05::CompleteRequest>
 for crate::v2026_07_28::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CompleteRequest, ConvertError> {
         let next: crate::v2025_11_25::CompleteRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8933,6 +10089,7 @@ for crate::v2026_07_28::CompleteRequest {
 }
 impl Convert<crate::v2024_11_05::CompleteRequestParams>
 for crate::v2026_07_28::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CompleteRequestParams, ConvertError> {
         let next: crate::v2025_11_25::CompleteRequestParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -8940,6 +10097,7 @@ for crate::v2026_07_28::CompleteRequestParams {
 }
 impl Convert<crate::v2024_11_05::CompleteRequestParamsArgument>
 for crate::v2026_07_28::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CompleteRequestParamsArgument, ConvertError> {
@@ -8951,6 +10109,7 @@ for crate::v2026_07_28::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2024_11_05::CompleteRequestParamsRef>
 for crate::v2026_07_28::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CompleteRequestParamsRef, ConvertError> {
@@ -8959,6 +10118,7 @@ for crate::v2026_07_28::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2024_11_05::CompleteResult> for crate::v2026_07_28::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CompleteResult, ConvertError> {
         let next: crate::v2025_11_25::CompleteResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -8966,6 +10126,7 @@ impl Convert<crate::v2024_11_05::CompleteResult> for crate::v2026_07_28::Complet
 }
 impl Convert<crate::v2024_11_05::CompleteResultCompletion>
 for crate::v2026_07_28::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CompleteResultCompletion, ConvertError> {
@@ -8975,6 +10136,7 @@ for crate::v2026_07_28::CompleteResultCompletion {
 }
 impl Convert<crate::v2024_11_05::CreateMessageRequest>
 for crate::v2026_07_28::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CreateMessageRequest, ConvertError> {
         let next: crate::v2025_11_25::CreateMessageRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -8982,6 +10144,7 @@ for crate::v2026_07_28::CreateMessageRequest {
 }
 impl Convert<crate::v2024_11_05::CreateMessageRequestParams>
 for crate::v2026_07_28::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CreateMessageRequestParams, ConvertError> {
@@ -8993,6 +10156,7 @@ for crate::v2026_07_28::CreateMessageRequestParams {
 }
 impl Convert<crate::v2024_11_05::CreateMessageRequestParamsIncludeContext>
 for crate::v2026_07_28::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -9007,6 +10171,7 @@ for crate::v2026_07_28::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2024_11_05::CreateMessageResult>
 for crate::v2026_07_28::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::CreateMessageResult, ConvertError> {
         let next: crate::v2025_11_25::CreateMessageResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -9014,6 +10179,7 @@ for crate::v2026_07_28::CreateMessageResult {
 }
 impl Convert<crate::v2024_11_05::CreateMessageResultStopReason>
 for crate::v2026_07_28::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::CreateMessageResultStopReason, ConvertError> {
@@ -9025,6 +10191,7 @@ for crate::v2026_07_28::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2024_11_05::EmbeddedResource>
 for crate::v2026_07_28::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::EmbeddedResource, ConvertError> {
         let next: crate::v2025_11_25::EmbeddedResource = Convert::convert(self)?;
         Convert::convert(next)
@@ -9032,6 +10199,7 @@ for crate::v2026_07_28::EmbeddedResource {
 }
 impl Convert<crate::v2024_11_05::EmbeddedResourceResource>
 for crate::v2026_07_28::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::EmbeddedResourceResource, ConvertError> {
@@ -9040,6 +10208,7 @@ for crate::v2026_07_28::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2024_11_05::BaseResult> for crate::v2026_07_28::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::BaseResult, ConvertError> {
         let next: crate::v2025_11_25::BaseResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -9047,6 +10216,7 @@ impl Convert<crate::v2024_11_05::BaseResult> for crate::v2026_07_28::BaseResult 
 }
 impl Convert<crate::v2024_11_05::GetPromptRequest>
 for crate::v2026_07_28::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::GetPromptRequest, ConvertError> {
         let next: crate::v2025_11_25::GetPromptRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -9054,6 +10224,7 @@ for crate::v2026_07_28::GetPromptRequest {
 }
 impl Convert<crate::v2024_11_05::GetPromptRequestParams>
 for crate::v2026_07_28::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::GetPromptRequestParams, ConvertError> {
@@ -9063,18 +10234,21 @@ for crate::v2026_07_28::GetPromptRequestParams {
 }
 impl Convert<crate::v2024_11_05::GetPromptResult>
 for crate::v2026_07_28::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::GetPromptResult, ConvertError> {
         let next: crate::v2025_11_25::GetPromptResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ImageContent> for crate::v2026_07_28::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ImageContent, ConvertError> {
         let next: crate::v2025_11_25::ImageContent = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Implementation> for crate::v2026_07_28::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Implementation, ConvertError> {
         let next: crate::v2025_11_25::Implementation = Convert::convert(self)?;
         Convert::convert(next)
@@ -9082,12 +10256,14 @@ impl Convert<crate::v2024_11_05::Implementation> for crate::v2026_07_28::Impleme
 }
 impl Convert<crate::v2024_11_05::JSONRPCError>
 for crate::v2026_07_28::JSONRPCErrorResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCError, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCErrorResponse = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::JSONRPCMessage> for crate::v2026_07_28::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCMessage, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -9095,12 +10271,14 @@ impl Convert<crate::v2024_11_05::JSONRPCMessage> for crate::v2026_07_28::JSONRPC
 }
 impl Convert<crate::v2024_11_05::JSONRPCNotification>
 for crate::v2026_07_28::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCNotification, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::JSONRPCRequest> for crate::v2026_07_28::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCRequest, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -9108,6 +10286,7 @@ impl Convert<crate::v2024_11_05::JSONRPCRequest> for crate::v2026_07_28::JSONRPC
 }
 impl Convert<crate::v2024_11_05::JSONRPCResponse>
 for crate::v2026_07_28::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::JSONRPCResponse, ConvertError> {
         let next: crate::v2025_11_25::JSONRPCResponse = Convert::convert(self)?;
         Convert::convert(next)
@@ -9115,6 +10294,7 @@ for crate::v2026_07_28::JSONRPCResponse {
 }
 impl Convert<crate::v2024_11_05::ListPromptsRequest>
 for crate::v2026_07_28::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListPromptsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListPromptsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -9122,6 +10302,7 @@ for crate::v2026_07_28::ListPromptsRequest {
 }
 impl Convert<crate::v2024_11_05::ListPromptsResult>
 for crate::v2026_07_28::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListPromptsResult, ConvertError> {
         let next: crate::v2025_11_25::ListPromptsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -9129,6 +10310,7 @@ for crate::v2026_07_28::ListPromptsResult {
 }
 impl Convert<crate::v2024_11_05::ListResourceTemplatesRequest>
 for crate::v2026_07_28::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ListResourceTemplatesRequest, ConvertError> {
@@ -9140,6 +10322,7 @@ for crate::v2026_07_28::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2024_11_05::ListResourceTemplatesResult>
 for crate::v2026_07_28::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ListResourceTemplatesResult, ConvertError> {
@@ -9151,6 +10334,7 @@ for crate::v2026_07_28::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2024_11_05::ListResourcesRequest>
 for crate::v2026_07_28::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListResourcesRequest, ConvertError> {
         let next: crate::v2025_11_25::ListResourcesRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -9158,6 +10342,7 @@ for crate::v2026_07_28::ListResourcesRequest {
 }
 impl Convert<crate::v2024_11_05::ListResourcesResult>
 for crate::v2026_07_28::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListResourcesResult, ConvertError> {
         let next: crate::v2025_11_25::ListResourcesResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -9165,6 +10350,7 @@ for crate::v2026_07_28::ListResourcesResult {
 }
 impl Convert<crate::v2024_11_05::ListRootsRequest>
 for crate::v2026_07_28::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListRootsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListRootsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -9172,6 +10358,7 @@ for crate::v2026_07_28::ListRootsRequest {
 }
 impl Convert<crate::v2024_11_05::ListRootsResult>
 for crate::v2026_07_28::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListRootsResult, ConvertError> {
         let next: crate::v2025_11_25::ListRootsResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -9179,6 +10366,7 @@ for crate::v2026_07_28::ListRootsResult {
 }
 impl Convert<crate::v2024_11_05::ListToolsRequest>
 for crate::v2026_07_28::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListToolsRequest, ConvertError> {
         let next: crate::v2025_11_25::ListToolsRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -9186,12 +10374,14 @@ for crate::v2026_07_28::ListToolsRequest {
 }
 impl Convert<crate::v2024_11_05::ListToolsResult>
 for crate::v2026_07_28::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ListToolsResult, ConvertError> {
         let next: crate::v2025_11_25::ListToolsResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::LoggingLevel> for crate::v2026_07_28::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::LoggingLevel, ConvertError> {
         let next: crate::v2025_11_25::LoggingLevel = Convert::convert(self)?;
         Convert::convert(next)
@@ -9199,6 +10389,7 @@ impl Convert<crate::v2024_11_05::LoggingLevel> for crate::v2026_07_28::LoggingLe
 }
 impl Convert<crate::v2024_11_05::LoggingMessageNotification>
 for crate::v2026_07_28::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::LoggingMessageNotification, ConvertError> {
@@ -9210,6 +10401,7 @@ for crate::v2026_07_28::LoggingMessageNotification {
 }
 impl Convert<crate::v2024_11_05::LoggingMessageNotificationParams>
 for crate::v2026_07_28::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::LoggingMessageNotificationParams, ConvertError> {
@@ -9220,6 +10412,7 @@ for crate::v2026_07_28::LoggingMessageNotificationParams {
     }
 }
 impl Convert<crate::v2024_11_05::ModelHint> for crate::v2026_07_28::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ModelHint, ConvertError> {
         let next: crate::v2025_11_25::ModelHint = Convert::convert(self)?;
         Convert::convert(next)
@@ -9227,12 +10420,14 @@ impl Convert<crate::v2024_11_05::ModelHint> for crate::v2026_07_28::ModelHint {
 }
 impl Convert<crate::v2024_11_05::ModelPreferences>
 for crate::v2026_07_28::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ModelPreferences, ConvertError> {
         let next: crate::v2025_11_25::ModelPreferences = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Notification> for crate::v2026_07_28::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Notification, ConvertError> {
         let next: crate::v2025_11_25::Notification = Convert::convert(self)?;
         Convert::convert(next)
@@ -9240,6 +10435,7 @@ impl Convert<crate::v2024_11_05::Notification> for crate::v2026_07_28::Notificat
 }
 impl Convert<crate::v2024_11_05::NotificationParams>
 for crate::v2026_07_28::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::NotificationParams, ConvertError> {
         let next: crate::v2025_11_25::NotificationParams = Convert::convert(self)?;
         Convert::convert(next)
@@ -9247,6 +10443,7 @@ for crate::v2026_07_28::NotificationParams {
 }
 impl Convert<crate::v2024_11_05::PaginatedRequest>
 for crate::v2026_07_28::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PaginatedRequest, ConvertError> {
         let next: crate::v2025_11_25::PaginatedRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -9254,6 +10451,7 @@ for crate::v2026_07_28::PaginatedRequest {
 }
 impl Convert<crate::v2024_11_05::PaginatedRequestParams>
 for crate::v2026_07_28::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::PaginatedRequestParams, ConvertError> {
@@ -9263,6 +10461,7 @@ for crate::v2026_07_28::PaginatedRequestParams {
 }
 impl Convert<crate::v2024_11_05::PaginatedResult>
 for crate::v2026_07_28::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PaginatedResult, ConvertError> {
         let next: crate::v2025_11_25::PaginatedResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -9270,6 +10469,7 @@ for crate::v2026_07_28::PaginatedResult {
 }
 impl Convert<crate::v2024_11_05::ProgressNotification>
 for crate::v2026_07_28::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ProgressNotification, ConvertError> {
         let next: crate::v2025_11_25::ProgressNotification = Convert::convert(self)?;
         Convert::convert(next)
@@ -9277,6 +10477,7 @@ for crate::v2026_07_28::ProgressNotification {
 }
 impl Convert<crate::v2024_11_05::ProgressNotificationParams>
 for crate::v2026_07_28::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ProgressNotificationParams, ConvertError> {
@@ -9287,18 +10488,21 @@ for crate::v2026_07_28::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2024_11_05::ProgressToken> for crate::v2026_07_28::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ProgressToken, ConvertError> {
         let next: crate::v2025_11_25::ProgressToken = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Prompt> for crate::v2026_07_28::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Prompt, ConvertError> {
         let next: crate::v2025_11_25::Prompt = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::PromptArgument> for crate::v2026_07_28::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PromptArgument, ConvertError> {
         let next: crate::v2025_11_25::PromptArgument = Convert::convert(self)?;
         Convert::convert(next)
@@ -9306,6 +10510,7 @@ impl Convert<crate::v2024_11_05::PromptArgument> for crate::v2026_07_28::PromptA
 }
 impl Convert<crate::v2024_11_05::PromptListChangedNotification>
 for crate::v2026_07_28::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::PromptListChangedNotification, ConvertError> {
@@ -9316,6 +10521,7 @@ for crate::v2026_07_28::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2024_11_05::PromptMessage> for crate::v2026_07_28::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PromptMessage, ConvertError> {
         let next: crate::v2025_11_25::PromptMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -9323,6 +10529,7 @@ impl Convert<crate::v2024_11_05::PromptMessage> for crate::v2026_07_28::PromptMe
 }
 impl Convert<crate::v2024_11_05::PromptReference>
 for crate::v2026_07_28::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::PromptReference, ConvertError> {
         let next: crate::v2025_11_25::PromptReference = Convert::convert(self)?;
         Convert::convert(next)
@@ -9330,6 +10537,7 @@ for crate::v2026_07_28::PromptReference {
 }
 impl Convert<crate::v2024_11_05::ReadResourceRequest>
 for crate::v2026_07_28::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ReadResourceRequest, ConvertError> {
         let next: crate::v2025_11_25::ReadResourceRequest = Convert::convert(self)?;
         Convert::convert(next)
@@ -9337,6 +10545,7 @@ for crate::v2026_07_28::ReadResourceRequest {
 }
 impl Convert<crate::v2024_11_05::ReadResourceRequestParams>
 for crate::v2026_07_28::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ReadResourceRequestParams, ConvertError> {
@@ -9348,6 +10557,7 @@ for crate::v2026_07_28::ReadResourceRequestParams {
 }
 impl Convert<crate::v2024_11_05::ReadResourceResult>
 for crate::v2026_07_28::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ReadResourceResult, ConvertError> {
         let next: crate::v2025_11_25::ReadResourceResult = Convert::convert(self)?;
         Convert::convert(next)
@@ -9355,6 +10565,7 @@ for crate::v2026_07_28::ReadResourceResult {
 }
 impl Convert<crate::v2024_11_05::ReadResourceResultContentsItem>
 for crate::v2026_07_28::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ReadResourceResultContentsItem, ConvertError> {
@@ -9365,24 +10576,28 @@ for crate::v2026_07_28::ReadResourceResultContentsItem {
     }
 }
 impl Convert<crate::v2024_11_05::Request> for crate::v2026_07_28::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Request, ConvertError> {
         let next: crate::v2025_11_25::Request = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::RequestId> for crate::v2026_07_28::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::RequestId, ConvertError> {
         let next: crate::v2025_11_25::RequestId = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::RequestParams> for crate::v2026_07_28::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::RequestParams, ConvertError> {
         let next: crate::v2025_11_25::RequestParams = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Resource> for crate::v2026_07_28::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Resource, ConvertError> {
         let next: crate::v2025_11_25::Resource = Convert::convert(self)?;
         Convert::convert(next)
@@ -9390,6 +10605,7 @@ impl Convert<crate::v2024_11_05::Resource> for crate::v2026_07_28::Resource {
 }
 impl Convert<crate::v2024_11_05::ResourceContents>
 for crate::v2026_07_28::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ResourceContents, ConvertError> {
         let next: crate::v2025_11_25::ResourceContents = Convert::convert(self)?;
         Convert::convert(next)
@@ -9397,6 +10613,7 @@ for crate::v2026_07_28::ResourceContents {
 }
 impl Convert<crate::v2024_11_05::ResourceListChangedNotification>
 for crate::v2026_07_28::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ResourceListChangedNotification, ConvertError> {
@@ -9408,6 +10625,7 @@ for crate::v2026_07_28::ResourceListChangedNotification {
 }
 impl Convert<crate::v2024_11_05::ResourceTemplate>
 for crate::v2026_07_28::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ResourceTemplate, ConvertError> {
         let next: crate::v2025_11_25::ResourceTemplate = Convert::convert(self)?;
         Convert::convert(next)
@@ -9415,6 +10633,7 @@ for crate::v2026_07_28::ResourceTemplate {
 }
 impl Convert<crate::v2024_11_05::ResourceReference>
 for crate::v2026_07_28::ResourceTemplateReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ResourceReference, ConvertError> {
         let next: crate::v2025_11_25::ResourceTemplateReference = Convert::convert(
             self,
@@ -9424,6 +10643,7 @@ for crate::v2026_07_28::ResourceTemplateReference {
 }
 impl Convert<crate::v2024_11_05::ResourceUpdatedNotification>
 for crate::v2026_07_28::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ResourceUpdatedNotification, ConvertError> {
@@ -9435,6 +10655,7 @@ for crate::v2026_07_28::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2024_11_05::ResourceUpdatedNotificationParams>
 for crate::v2026_07_28::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ResourceUpdatedNotificationParams, ConvertError> {
@@ -9445,12 +10666,14 @@ for crate::v2026_07_28::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2024_11_05::Role> for crate::v2026_07_28::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Role, ConvertError> {
         let next: crate::v2025_11_25::Role = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Root> for crate::v2026_07_28::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Root, ConvertError> {
         let next: crate::v2025_11_25::Root = Convert::convert(self)?;
         Convert::convert(next)
@@ -9458,6 +10681,7 @@ impl Convert<crate::v2024_11_05::Root> for crate::v2026_07_28::Root {
 }
 impl Convert<crate::v2024_11_05::SamplingMessage>
 for crate::v2026_07_28::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::SamplingMessage, ConvertError> {
         let next: crate::v2025_11_25::SamplingMessage = Convert::convert(self)?;
         Convert::convert(next)
@@ -9465,6 +10689,7 @@ for crate::v2026_07_28::SamplingMessage {
 }
 impl Convert<crate::v2024_11_05::SamplingMessageContent>
 for crate::v2026_07_28::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::SamplingMessageContent, ConvertError> {
@@ -9474,6 +10699,7 @@ for crate::v2026_07_28::SamplingMessageContent {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilities>
 for crate::v2026_07_28::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerCapabilities, ConvertError> {
         let next: crate::v2025_11_25::ServerCapabilities = Convert::convert(self)?;
         Convert::convert(next)
@@ -9481,6 +10707,7 @@ for crate::v2026_07_28::ServerCapabilities {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilitiesPrompts>
 for crate::v2026_07_28::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ServerCapabilitiesPrompts, ConvertError> {
@@ -9492,6 +10719,7 @@ for crate::v2026_07_28::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilitiesResources>
 for crate::v2026_07_28::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ServerCapabilitiesResources, ConvertError> {
@@ -9503,6 +10731,7 @@ for crate::v2026_07_28::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2024_11_05::ServerCapabilitiesTools>
 for crate::v2026_07_28::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ServerCapabilitiesTools, ConvertError> {
@@ -9512,18 +10741,21 @@ for crate::v2026_07_28::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2024_11_05::ServerNotification>
 for crate::v2026_07_28::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerNotification, ConvertError> {
         let next: crate::v2025_11_25::ServerNotification = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::ServerResult> for crate::v2026_07_28::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ServerResult, ConvertError> {
         let next: crate::v2025_11_25::ServerResult = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::TextContent> for crate::v2026_07_28::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::TextContent, ConvertError> {
         let next: crate::v2025_11_25::TextContent = Convert::convert(self)?;
         Convert::convert(next)
@@ -9531,12 +10763,14 @@ impl Convert<crate::v2024_11_05::TextContent> for crate::v2026_07_28::TextConten
 }
 impl Convert<crate::v2024_11_05::TextResourceContents>
 for crate::v2026_07_28::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::TextResourceContents, ConvertError> {
         let next: crate::v2025_11_25::TextResourceContents = Convert::convert(self)?;
         Convert::convert(next)
     }
 }
 impl Convert<crate::v2024_11_05::Tool> for crate::v2026_07_28::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::Tool, ConvertError> {
         let next: crate::v2025_11_25::Tool = Convert::convert(self)?;
         Convert::convert(next)
@@ -9544,6 +10778,7 @@ impl Convert<crate::v2024_11_05::Tool> for crate::v2026_07_28::Tool {
 }
 impl Convert<crate::v2024_11_05::ToolInputSchema>
 for crate::v2026_07_28::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2024_11_05::ToolInputSchema, ConvertError> {
         let next: crate::v2025_11_25::ToolInputSchema = Convert::convert(self)?;
         Convert::convert(next)
@@ -9551,6 +10786,7 @@ for crate::v2026_07_28::ToolInputSchema {
 }
 impl Convert<crate::v2024_11_05::ToolListChangedNotification>
 for crate::v2026_07_28::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2024_11_05::ToolListChangedNotification, ConvertError> {
@@ -9561,39 +10797,46 @@ for crate::v2026_07_28::ToolListChangedNotification {
     }
 }
 impl Convert<crate::v2026_07_28::Annotations> for crate::v2026_07_28::Annotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Annotations, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::AudioContent> for crate::v2026_07_28::AudioContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::AudioContent, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::BaseMetadata> for crate::v2026_07_28::BaseMetadata {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BaseMetadata, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::BlobResourceContents>
 for crate::v2026_07_28::BlobResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BlobResourceContents, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::BooleanSchema> for crate::v2026_07_28::BooleanSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BooleanSchema, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CacheableResult>
 for crate::v2026_07_28::CacheableResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CacheableResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CacheableResultCacheScope>
 for crate::v2026_07_28::CacheableResultCacheScope {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CacheableResultCacheScope, ConvertError> {
@@ -9602,23 +10845,27 @@ for crate::v2026_07_28::CacheableResultCacheScope {
 }
 impl Convert<crate::v2026_07_28::CallToolRequest>
 for crate::v2026_07_28::CallToolRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CallToolRequestParams>
 for crate::v2026_07_28::CallToolRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolRequestParams, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CallToolResult> for crate::v2026_07_28::CallToolResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CallToolResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CallToolResultResponse>
 for crate::v2026_07_28::CallToolResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CallToolResultResponse, ConvertError> {
@@ -9627,6 +10874,7 @@ for crate::v2026_07_28::CallToolResultResponse {
 }
 impl Convert<crate::v2026_07_28::CallToolResultResponseResult>
 for crate::v2026_07_28::CallToolResultResponseResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CallToolResultResponseResult, ConvertError> {
@@ -9635,12 +10883,14 @@ for crate::v2026_07_28::CallToolResultResponseResult {
 }
 impl Convert<crate::v2026_07_28::CancelledNotification>
 for crate::v2026_07_28::CancelledNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CancelledNotification, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CancelledNotificationParams>
 for crate::v2026_07_28::CancelledNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CancelledNotificationParams, ConvertError> {
@@ -9649,12 +10899,14 @@ for crate::v2026_07_28::CancelledNotificationParams {
 }
 impl Convert<crate::v2026_07_28::ClientCapabilities>
 for crate::v2026_07_28::ClientCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ClientCapabilities, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ClientCapabilitiesElicitation>
 for crate::v2026_07_28::ClientCapabilitiesElicitation {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ClientCapabilitiesElicitation, ConvertError> {
@@ -9663,6 +10915,7 @@ for crate::v2026_07_28::ClientCapabilitiesElicitation {
 }
 impl Convert<crate::v2026_07_28::ClientCapabilitiesSampling>
 for crate::v2026_07_28::ClientCapabilitiesSampling {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ClientCapabilitiesSampling, ConvertError> {
@@ -9670,24 +10923,28 @@ for crate::v2026_07_28::ClientCapabilitiesSampling {
     }
 }
 impl Convert<crate::v2026_07_28::ClientRequest> for crate::v2026_07_28::ClientRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ClientRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CompleteRequest>
 for crate::v2026_07_28::CompleteRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParams>
 for crate::v2026_07_28::CompleteRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteRequestParams, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsArgument>
 for crate::v2026_07_28::CompleteRequestParamsArgument {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsArgument, ConvertError> {
@@ -9696,6 +10953,7 @@ for crate::v2026_07_28::CompleteRequestParamsArgument {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsContext>
 for crate::v2026_07_28::CompleteRequestParamsContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsContext, ConvertError> {
@@ -9704,6 +10962,7 @@ for crate::v2026_07_28::CompleteRequestParamsContext {
 }
 impl Convert<crate::v2026_07_28::CompleteRequestParamsRef>
 for crate::v2026_07_28::CompleteRequestParamsRef {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteRequestParamsRef, ConvertError> {
@@ -9711,12 +10970,14 @@ for crate::v2026_07_28::CompleteRequestParamsRef {
     }
 }
 impl Convert<crate::v2026_07_28::CompleteResult> for crate::v2026_07_28::CompleteResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CompleteResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CompleteResultCompletion>
 for crate::v2026_07_28::CompleteResultCompletion {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteResultCompletion, ConvertError> {
@@ -9725,6 +10986,7 @@ for crate::v2026_07_28::CompleteResultCompletion {
 }
 impl Convert<crate::v2026_07_28::CompleteResultResponse>
 for crate::v2026_07_28::CompleteResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CompleteResultResponse, ConvertError> {
@@ -9732,18 +10994,21 @@ for crate::v2026_07_28::CompleteResultResponse {
     }
 }
 impl Convert<crate::v2026_07_28::ContentBlock> for crate::v2026_07_28::ContentBlock {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ContentBlock, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequest>
 for crate::v2026_07_28::CreateMessageRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CreateMessageRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequestParams>
 for crate::v2026_07_28::CreateMessageRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CreateMessageRequestParams, ConvertError> {
@@ -9752,6 +11017,7 @@ for crate::v2026_07_28::CreateMessageRequestParams {
 }
 impl Convert<crate::v2026_07_28::CreateMessageRequestParamsIncludeContext>
 for crate::v2026_07_28::CreateMessageRequestParamsIncludeContext {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -9763,12 +11029,14 @@ for crate::v2026_07_28::CreateMessageRequestParamsIncludeContext {
 }
 impl Convert<crate::v2026_07_28::CreateMessageResult>
 for crate::v2026_07_28::CreateMessageResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::CreateMessageResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::CreateMessageResultStopReason>
 for crate::v2026_07_28::CreateMessageResultStopReason {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::CreateMessageResultStopReason, ConvertError> {
@@ -9777,17 +11045,20 @@ for crate::v2026_07_28::CreateMessageResultStopReason {
 }
 impl Convert<crate::v2026_07_28::DiscoverRequest>
 for crate::v2026_07_28::DiscoverRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::DiscoverRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::DiscoverResult> for crate::v2026_07_28::DiscoverResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::DiscoverResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::DiscoverResultResponse>
 for crate::v2026_07_28::DiscoverResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::DiscoverResultResponse, ConvertError> {
@@ -9795,12 +11066,14 @@ for crate::v2026_07_28::DiscoverResultResponse {
     }
 }
 impl Convert<crate::v2026_07_28::ElicitRequest> for crate::v2026_07_28::ElicitRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ElicitRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ElicitRequestFormParams>
 for crate::v2026_07_28::ElicitRequestFormParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ElicitRequestFormParams, ConvertError> {
@@ -9809,6 +11082,7 @@ for crate::v2026_07_28::ElicitRequestFormParams {
 }
 impl Convert<crate::v2026_07_28::ElicitRequestFormParamsRequestedSchema>
 for crate::v2026_07_28::ElicitRequestFormParamsRequestedSchema {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -9820,12 +11094,14 @@ for crate::v2026_07_28::ElicitRequestFormParamsRequestedSchema {
 }
 impl Convert<crate::v2026_07_28::ElicitRequestParams>
 for crate::v2026_07_28::ElicitRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ElicitRequestParams, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ElicitRequestURLParams>
 for crate::v2026_07_28::ElicitRequestURLParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ElicitRequestURLParams, ConvertError> {
@@ -9833,18 +11109,21 @@ for crate::v2026_07_28::ElicitRequestURLParams {
     }
 }
 impl Convert<crate::v2026_07_28::ElicitResult> for crate::v2026_07_28::ElicitResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ElicitResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ElicitResultAction>
 for crate::v2026_07_28::ElicitResultAction {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ElicitResultAction, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ElicitResultContentValue>
 for crate::v2026_07_28::ElicitResultContentValue {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ElicitResultContentValue, ConvertError> {
@@ -9853,12 +11132,14 @@ for crate::v2026_07_28::ElicitResultContentValue {
 }
 impl Convert<crate::v2026_07_28::EmbeddedResource>
 for crate::v2026_07_28::EmbeddedResource {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::EmbeddedResource, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::EmbeddedResourceResource>
 for crate::v2026_07_28::EmbeddedResourceResource {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::EmbeddedResourceResource, ConvertError> {
@@ -9866,23 +11147,27 @@ for crate::v2026_07_28::EmbeddedResourceResource {
     }
 }
 impl Convert<crate::v2026_07_28::EnumSchema> for crate::v2026_07_28::EnumSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::EnumSchema, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::Error> for crate::v2026_07_28::Error {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Error, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::GetPromptRequest>
 for crate::v2026_07_28::GetPromptRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::GetPromptRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::GetPromptRequestParams>
 for crate::v2026_07_28::GetPromptRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::GetPromptRequestParams, ConvertError> {
@@ -9891,12 +11176,14 @@ for crate::v2026_07_28::GetPromptRequestParams {
 }
 impl Convert<crate::v2026_07_28::GetPromptResult>
 for crate::v2026_07_28::GetPromptResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::GetPromptResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::GetPromptResultResponse>
 for crate::v2026_07_28::GetPromptResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::GetPromptResultResponse, ConvertError> {
@@ -9905,6 +11192,7 @@ for crate::v2026_07_28::GetPromptResultResponse {
 }
 impl Convert<crate::v2026_07_28::GetPromptResultResponseResult>
 for crate::v2026_07_28::GetPromptResultResponseResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::GetPromptResultResponseResult, ConvertError> {
@@ -9913,12 +11201,14 @@ for crate::v2026_07_28::GetPromptResultResponseResult {
 }
 impl Convert<crate::v2026_07_28::HeaderMismatchError>
 for crate::v2026_07_28::HeaderMismatchError {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::HeaderMismatchError, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::HeaderMismatchErrorError>
 for crate::v2026_07_28::HeaderMismatchErrorError {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::HeaderMismatchErrorError, ConvertError> {
@@ -9926,48 +11216,57 @@ for crate::v2026_07_28::HeaderMismatchErrorError {
     }
 }
 impl Convert<crate::v2026_07_28::Icon> for crate::v2026_07_28::Icon {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Icon, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::IconTheme> for crate::v2026_07_28::IconTheme {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::IconTheme, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::Icons> for crate::v2026_07_28::Icons {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Icons, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ImageContent> for crate::v2026_07_28::ImageContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ImageContent, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::Implementation> for crate::v2026_07_28::Implementation {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Implementation, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::InputRequest> for crate::v2026_07_28::InputRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::InputRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::InputRequiredResult>
 for crate::v2026_07_28::InputRequiredResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::InputRequiredResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::InputResponse> for crate::v2026_07_28::InputResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::InputResponse, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::InputResponseRequestParams>
 for crate::v2026_07_28::InputResponseRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::InputResponseRequestParams, ConvertError> {
@@ -9975,58 +11274,68 @@ for crate::v2026_07_28::InputResponseRequestParams {
     }
 }
 impl Convert<crate::v2026_07_28::InternalError> for crate::v2026_07_28::InternalError {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::InternalError, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::InvalidParamsError>
 for crate::v2026_07_28::InvalidParamsError {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::InvalidParamsError, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::InvalidRequestError>
 for crate::v2026_07_28::InvalidRequestError {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::InvalidRequestError, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCErrorResponse>
 for crate::v2026_07_28::JSONRPCErrorResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCErrorResponse, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCMessage> for crate::v2026_07_28::JSONRPCMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCMessage, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCNotification>
 for crate::v2026_07_28::JSONRPCNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCNotification, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCRequest> for crate::v2026_07_28::JSONRPCRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCResponse>
 for crate::v2026_07_28::JSONRPCResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCResponse, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::JSONRPCResultResponse>
 for crate::v2026_07_28::JSONRPCResultResponse {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::JSONRPCResultResponse, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::LegacyTitledEnumSchema>
 for crate::v2026_07_28::LegacyTitledEnumSchema {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::LegacyTitledEnumSchema, ConvertError> {
@@ -10035,18 +11344,21 @@ for crate::v2026_07_28::LegacyTitledEnumSchema {
 }
 impl Convert<crate::v2026_07_28::ListPromptsRequest>
 for crate::v2026_07_28::ListPromptsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListPromptsRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ListPromptsResult>
 for crate::v2026_07_28::ListPromptsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListPromptsResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ListPromptsResultResponse>
 for crate::v2026_07_28::ListPromptsResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListPromptsResultResponse, ConvertError> {
@@ -10055,6 +11367,7 @@ for crate::v2026_07_28::ListPromptsResultResponse {
 }
 impl Convert<crate::v2026_07_28::ListResourceTemplatesRequest>
 for crate::v2026_07_28::ListResourceTemplatesRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourceTemplatesRequest, ConvertError> {
@@ -10063,6 +11376,7 @@ for crate::v2026_07_28::ListResourceTemplatesRequest {
 }
 impl Convert<crate::v2026_07_28::ListResourceTemplatesResult>
 for crate::v2026_07_28::ListResourceTemplatesResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourceTemplatesResult, ConvertError> {
@@ -10071,6 +11385,7 @@ for crate::v2026_07_28::ListResourceTemplatesResult {
 }
 impl Convert<crate::v2026_07_28::ListResourceTemplatesResultResponse>
 for crate::v2026_07_28::ListResourceTemplatesResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourceTemplatesResultResponse, ConvertError> {
@@ -10079,18 +11394,21 @@ for crate::v2026_07_28::ListResourceTemplatesResultResponse {
 }
 impl Convert<crate::v2026_07_28::ListResourcesRequest>
 for crate::v2026_07_28::ListResourcesRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListResourcesRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ListResourcesResult>
 for crate::v2026_07_28::ListResourcesResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListResourcesResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ListResourcesResultResponse>
 for crate::v2026_07_28::ListResourcesResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListResourcesResultResponse, ConvertError> {
@@ -10099,12 +11417,14 @@ for crate::v2026_07_28::ListResourcesResultResponse {
 }
 impl Convert<crate::v2026_07_28::ListRootsRequest>
 for crate::v2026_07_28::ListRootsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListRootsRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ListRootsRequestParams>
 for crate::v2026_07_28::ListRootsRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListRootsRequestParams, ConvertError> {
@@ -10113,24 +11433,28 @@ for crate::v2026_07_28::ListRootsRequestParams {
 }
 impl Convert<crate::v2026_07_28::ListRootsResult>
 for crate::v2026_07_28::ListRootsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListRootsResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ListToolsRequest>
 for crate::v2026_07_28::ListToolsRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListToolsRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ListToolsResult>
 for crate::v2026_07_28::ListToolsResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ListToolsResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ListToolsResultResponse>
 for crate::v2026_07_28::ListToolsResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ListToolsResultResponse, ConvertError> {
@@ -10138,12 +11462,14 @@ for crate::v2026_07_28::ListToolsResultResponse {
     }
 }
 impl Convert<crate::v2026_07_28::LoggingLevel> for crate::v2026_07_28::LoggingLevel {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::LoggingLevel, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::LoggingMessageNotification>
 for crate::v2026_07_28::LoggingMessageNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::LoggingMessageNotification, ConvertError> {
@@ -10152,6 +11478,7 @@ for crate::v2026_07_28::LoggingMessageNotification {
 }
 impl Convert<crate::v2026_07_28::LoggingMessageNotificationParams>
 for crate::v2026_07_28::LoggingMessageNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::LoggingMessageNotificationParams, ConvertError> {
@@ -10160,12 +11487,14 @@ for crate::v2026_07_28::LoggingMessageNotificationParams {
 }
 impl Convert<crate::v2026_07_28::MethodNotFoundError>
 for crate::v2026_07_28::MethodNotFoundError {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::MethodNotFoundError, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::MissingRequiredClientCapabilityError>
 for crate::v2026_07_28::MissingRequiredClientCapabilityError {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::MissingRequiredClientCapabilityError, ConvertError> {
@@ -10174,6 +11503,7 @@ for crate::v2026_07_28::MissingRequiredClientCapabilityError {
 }
 impl Convert<crate::v2026_07_28::MissingRequiredClientCapabilityErrorError>
 for crate::v2026_07_28::MissingRequiredClientCapabilityErrorError {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -10185,6 +11515,7 @@ for crate::v2026_07_28::MissingRequiredClientCapabilityErrorError {
 }
 impl Convert<crate::v2026_07_28::MissingRequiredClientCapabilityErrorErrorData>
 for crate::v2026_07_28::MissingRequiredClientCapabilityErrorErrorData {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -10195,29 +11526,34 @@ for crate::v2026_07_28::MissingRequiredClientCapabilityErrorErrorData {
     }
 }
 impl Convert<crate::v2026_07_28::ModelHint> for crate::v2026_07_28::ModelHint {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ModelHint, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ModelPreferences>
 for crate::v2026_07_28::ModelPreferences {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ModelPreferences, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::MultiSelectEnumSchema>
 for crate::v2026_07_28::MultiSelectEnumSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::MultiSelectEnumSchema, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::Notification> for crate::v2026_07_28::Notification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Notification, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::NotificationMetaObject>
 for crate::v2026_07_28::NotificationMetaObject {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::NotificationMetaObject, ConvertError> {
@@ -10226,29 +11562,34 @@ for crate::v2026_07_28::NotificationMetaObject {
 }
 impl Convert<crate::v2026_07_28::NotificationParams>
 for crate::v2026_07_28::NotificationParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::NotificationParams, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::NumberSchema> for crate::v2026_07_28::NumberSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::NumberSchema, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::NumberSchemaType>
 for crate::v2026_07_28::NumberSchemaType {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::NumberSchemaType, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::PaginatedRequest>
 for crate::v2026_07_28::PaginatedRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PaginatedRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::PaginatedRequestParams>
 for crate::v2026_07_28::PaginatedRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PaginatedRequestParams, ConvertError> {
@@ -10257,17 +11598,20 @@ for crate::v2026_07_28::PaginatedRequestParams {
 }
 impl Convert<crate::v2026_07_28::PaginatedResult>
 for crate::v2026_07_28::PaginatedResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PaginatedResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ParseError> for crate::v2026_07_28::ParseError {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ParseError, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::PrimitiveSchemaDefinition>
 for crate::v2026_07_28::PrimitiveSchemaDefinition {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PrimitiveSchemaDefinition, ConvertError> {
@@ -10276,12 +11620,14 @@ for crate::v2026_07_28::PrimitiveSchemaDefinition {
 }
 impl Convert<crate::v2026_07_28::ProgressNotification>
 for crate::v2026_07_28::ProgressNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ProgressNotification, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ProgressNotificationParams>
 for crate::v2026_07_28::ProgressNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ProgressNotificationParams, ConvertError> {
@@ -10289,22 +11635,26 @@ for crate::v2026_07_28::ProgressNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::ProgressToken> for crate::v2026_07_28::ProgressToken {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ProgressToken, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::Prompt> for crate::v2026_07_28::Prompt {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Prompt, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::PromptArgument> for crate::v2026_07_28::PromptArgument {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptArgument, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::PromptListChangedNotification>
 for crate::v2026_07_28::PromptListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::PromptListChangedNotification, ConvertError> {
@@ -10312,24 +11662,28 @@ for crate::v2026_07_28::PromptListChangedNotification {
     }
 }
 impl Convert<crate::v2026_07_28::PromptMessage> for crate::v2026_07_28::PromptMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptMessage, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::PromptReference>
 for crate::v2026_07_28::PromptReference {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::PromptReference, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ReadResourceRequest>
 for crate::v2026_07_28::ReadResourceRequest {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ReadResourceRequest, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ReadResourceRequestParams>
 for crate::v2026_07_28::ReadResourceRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceRequestParams, ConvertError> {
@@ -10338,12 +11692,14 @@ for crate::v2026_07_28::ReadResourceRequestParams {
 }
 impl Convert<crate::v2026_07_28::ReadResourceResult>
 for crate::v2026_07_28::ReadResourceResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ReadResourceResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ReadResourceResultContentsItem>
 for crate::v2026_07_28::ReadResourceResultContentsItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceResultContentsItem, ConvertError> {
@@ -10352,6 +11708,7 @@ for crate::v2026_07_28::ReadResourceResultContentsItem {
 }
 impl Convert<crate::v2026_07_28::ReadResourceResultResponse>
 for crate::v2026_07_28::ReadResourceResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceResultResponse, ConvertError> {
@@ -10360,6 +11717,7 @@ for crate::v2026_07_28::ReadResourceResultResponse {
 }
 impl Convert<crate::v2026_07_28::ReadResourceResultResponseResult>
 for crate::v2026_07_28::ReadResourceResultResponseResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ReadResourceResultResponseResult, ConvertError> {
@@ -10367,44 +11725,52 @@ for crate::v2026_07_28::ReadResourceResultResponseResult {
     }
 }
 impl Convert<crate::v2026_07_28::Request> for crate::v2026_07_28::Request {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Request, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::RequestId> for crate::v2026_07_28::RequestId {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::RequestId, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::RequestMetaObject>
 for crate::v2026_07_28::RequestMetaObject {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::RequestMetaObject, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::RequestParams> for crate::v2026_07_28::RequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::RequestParams, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::Resource> for crate::v2026_07_28::Resource {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Resource, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ResourceContents>
 for crate::v2026_07_28::ResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceContents, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ResourceLink> for crate::v2026_07_28::ResourceLink {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceLink, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ResourceListChangedNotification>
 for crate::v2026_07_28::ResourceListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceListChangedNotification, ConvertError> {
@@ -10413,18 +11779,21 @@ for crate::v2026_07_28::ResourceListChangedNotification {
 }
 impl Convert<crate::v2026_07_28::ResourceRequestParams>
 for crate::v2026_07_28::ResourceRequestParams {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceRequestParams, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ResourceTemplate>
 for crate::v2026_07_28::ResourceTemplate {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResourceTemplate, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ResourceTemplateReference>
 for crate::v2026_07_28::ResourceTemplateReference {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceTemplateReference, ConvertError> {
@@ -10433,6 +11802,7 @@ for crate::v2026_07_28::ResourceTemplateReference {
 }
 impl Convert<crate::v2026_07_28::ResourceUpdatedNotification>
 for crate::v2026_07_28::ResourceUpdatedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceUpdatedNotification, ConvertError> {
@@ -10441,6 +11811,7 @@ for crate::v2026_07_28::ResourceUpdatedNotification {
 }
 impl Convert<crate::v2026_07_28::ResourceUpdatedNotificationParams>
 for crate::v2026_07_28::ResourceUpdatedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ResourceUpdatedNotificationParams, ConvertError> {
@@ -10448,39 +11819,46 @@ for crate::v2026_07_28::ResourceUpdatedNotificationParams {
     }
 }
 impl Convert<crate::v2026_07_28::BaseResult> for crate::v2026_07_28::BaseResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ResultMetaObject>
 for crate::v2026_07_28::ResultMetaObject {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResultMetaObject, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ResultType> for crate::v2026_07_28::ResultType {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ResultType, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::Role> for crate::v2026_07_28::Role {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Role, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::Root> for crate::v2026_07_28::Root {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Root, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::SamplingMessage>
 for crate::v2026_07_28::SamplingMessage {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::SamplingMessage, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::SamplingMessageContent>
 for crate::v2026_07_28::SamplingMessageContent {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SamplingMessageContent, ConvertError> {
@@ -10489,6 +11867,7 @@ for crate::v2026_07_28::SamplingMessageContent {
 }
 impl Convert<crate::v2026_07_28::SamplingMessageContentBlock>
 for crate::v2026_07_28::SamplingMessageContentBlock {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SamplingMessageContentBlock, ConvertError> {
@@ -10497,12 +11876,14 @@ for crate::v2026_07_28::SamplingMessageContentBlock {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilities>
 for crate::v2026_07_28::ServerCapabilities {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerCapabilities, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesPrompts>
 for crate::v2026_07_28::ServerCapabilitiesPrompts {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesPrompts, ConvertError> {
@@ -10511,6 +11892,7 @@ for crate::v2026_07_28::ServerCapabilitiesPrompts {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesResources>
 for crate::v2026_07_28::ServerCapabilitiesResources {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesResources, ConvertError> {
@@ -10519,6 +11901,7 @@ for crate::v2026_07_28::ServerCapabilitiesResources {
 }
 impl Convert<crate::v2026_07_28::ServerCapabilitiesTools>
 for crate::v2026_07_28::ServerCapabilitiesTools {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ServerCapabilitiesTools, ConvertError> {
@@ -10527,17 +11910,20 @@ for crate::v2026_07_28::ServerCapabilitiesTools {
 }
 impl Convert<crate::v2026_07_28::ServerNotification>
 for crate::v2026_07_28::ServerNotification {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerNotification, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ServerResult> for crate::v2026_07_28::ServerResult {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ServerResult, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::SingleSelectEnumSchema>
 for crate::v2026_07_28::SingleSelectEnumSchema {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SingleSelectEnumSchema, ConvertError> {
@@ -10545,24 +11931,28 @@ for crate::v2026_07_28::SingleSelectEnumSchema {
     }
 }
 impl Convert<crate::v2026_07_28::StringSchema> for crate::v2026_07_28::StringSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::StringSchema, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::StringSchemaFormat>
 for crate::v2026_07_28::StringSchemaFormat {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::StringSchemaFormat, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::SubscriptionFilter>
 for crate::v2026_07_28::SubscriptionFilter {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::SubscriptionFilter, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::SubscriptionsAcknowledgedNotification>
 for crate::v2026_07_28::SubscriptionsAcknowledgedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -10574,6 +11964,7 @@ for crate::v2026_07_28::SubscriptionsAcknowledgedNotification {
 }
 impl Convert<crate::v2026_07_28::SubscriptionsAcknowledgedNotificationParams>
 for crate::v2026_07_28::SubscriptionsAcknowledgedNotificationParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -10585,6 +11976,7 @@ for crate::v2026_07_28::SubscriptionsAcknowledgedNotificationParams {
 }
 impl Convert<crate::v2026_07_28::SubscriptionsListenRequest>
 for crate::v2026_07_28::SubscriptionsListenRequest {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SubscriptionsListenRequest, ConvertError> {
@@ -10593,6 +11985,7 @@ for crate::v2026_07_28::SubscriptionsListenRequest {
 }
 impl Convert<crate::v2026_07_28::SubscriptionsListenRequestParams>
 for crate::v2026_07_28::SubscriptionsListenRequestParams {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SubscriptionsListenRequestParams, ConvertError> {
@@ -10601,6 +11994,7 @@ for crate::v2026_07_28::SubscriptionsListenRequestParams {
 }
 impl Convert<crate::v2026_07_28::SubscriptionsListenResult>
 for crate::v2026_07_28::SubscriptionsListenResult {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SubscriptionsListenResult, ConvertError> {
@@ -10609,6 +12003,7 @@ for crate::v2026_07_28::SubscriptionsListenResult {
 }
 impl Convert<crate::v2026_07_28::SubscriptionsListenResultMetaObject>
 for crate::v2026_07_28::SubscriptionsListenResultMetaObject {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SubscriptionsListenResultMetaObject, ConvertError> {
@@ -10617,6 +12012,7 @@ for crate::v2026_07_28::SubscriptionsListenResultMetaObject {
 }
 impl Convert<crate::v2026_07_28::SubscriptionsListenResultResponse>
 for crate::v2026_07_28::SubscriptionsListenResultResponse {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::SubscriptionsListenResultResponse, ConvertError> {
@@ -10624,18 +12020,21 @@ for crate::v2026_07_28::SubscriptionsListenResultResponse {
     }
 }
 impl Convert<crate::v2026_07_28::TextContent> for crate::v2026_07_28::TextContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::TextContent, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::TextResourceContents>
 for crate::v2026_07_28::TextResourceContents {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::TextResourceContents, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::TitledMultiSelectEnumSchema>
 for crate::v2026_07_28::TitledMultiSelectEnumSchema {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::TitledMultiSelectEnumSchema, ConvertError> {
@@ -10644,6 +12043,7 @@ for crate::v2026_07_28::TitledMultiSelectEnumSchema {
 }
 impl Convert<crate::v2026_07_28::TitledMultiSelectEnumSchemaItems>
 for crate::v2026_07_28::TitledMultiSelectEnumSchemaItems {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::TitledMultiSelectEnumSchemaItems, ConvertError> {
@@ -10652,6 +12052,7 @@ for crate::v2026_07_28::TitledMultiSelectEnumSchemaItems {
 }
 impl Convert<crate::v2026_07_28::TitledMultiSelectEnumSchemaItemsAnyOfItem>
 for crate::v2026_07_28::TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -10663,6 +12064,7 @@ for crate::v2026_07_28::TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 impl Convert<crate::v2026_07_28::TitledSingleSelectEnumSchema>
 for crate::v2026_07_28::TitledSingleSelectEnumSchema {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::TitledSingleSelectEnumSchema, ConvertError> {
@@ -10671,6 +12073,7 @@ for crate::v2026_07_28::TitledSingleSelectEnumSchema {
 }
 impl Convert<crate::v2026_07_28::TitledSingleSelectEnumSchemaOneOfItem>
 for crate::v2026_07_28::TitledSingleSelectEnumSchemaOneOfItem {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -10681,34 +12084,40 @@ for crate::v2026_07_28::TitledSingleSelectEnumSchemaOneOfItem {
     }
 }
 impl Convert<crate::v2026_07_28::Tool> for crate::v2026_07_28::Tool {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::Tool, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ToolAnnotations>
 for crate::v2026_07_28::ToolAnnotations {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolAnnotations, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ToolChoice> for crate::v2026_07_28::ToolChoice {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolChoice, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ToolChoiceMode> for crate::v2026_07_28::ToolChoiceMode {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolChoiceMode, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ToolInputSchema>
 for crate::v2026_07_28::ToolInputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolInputSchema, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ToolListChangedNotification>
 for crate::v2026_07_28::ToolListChangedNotification {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::ToolListChangedNotification, ConvertError> {
@@ -10717,23 +12126,27 @@ for crate::v2026_07_28::ToolListChangedNotification {
 }
 impl Convert<crate::v2026_07_28::ToolOutputSchema>
 for crate::v2026_07_28::ToolOutputSchema {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolOutputSchema, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ToolResultContent>
 for crate::v2026_07_28::ToolResultContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolResultContent, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::ToolUseContent> for crate::v2026_07_28::ToolUseContent {
+    #[inline]
     fn convert(self) -> Result<crate::v2026_07_28::ToolUseContent, ConvertError> {
         Ok(self)
     }
 }
 impl Convert<crate::v2026_07_28::UnsupportedProtocolVersionError>
 for crate::v2026_07_28::UnsupportedProtocolVersionError {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::UnsupportedProtocolVersionError, ConvertError> {
@@ -10742,6 +12155,7 @@ for crate::v2026_07_28::UnsupportedProtocolVersionError {
 }
 impl Convert<crate::v2026_07_28::UnsupportedProtocolVersionErrorError>
 for crate::v2026_07_28::UnsupportedProtocolVersionErrorError {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::UnsupportedProtocolVersionErrorError, ConvertError> {
@@ -10750,6 +12164,7 @@ for crate::v2026_07_28::UnsupportedProtocolVersionErrorError {
 }
 impl Convert<crate::v2026_07_28::UnsupportedProtocolVersionErrorErrorData>
 for crate::v2026_07_28::UnsupportedProtocolVersionErrorErrorData {
+    #[inline]
     fn convert(
         self,
     ) -> Result<
@@ -10761,6 +12176,7 @@ for crate::v2026_07_28::UnsupportedProtocolVersionErrorErrorData {
 }
 impl Convert<crate::v2026_07_28::UntitledMultiSelectEnumSchema>
 for crate::v2026_07_28::UntitledMultiSelectEnumSchema {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::UntitledMultiSelectEnumSchema, ConvertError> {
@@ -10769,6 +12185,7 @@ for crate::v2026_07_28::UntitledMultiSelectEnumSchema {
 }
 impl Convert<crate::v2026_07_28::UntitledMultiSelectEnumSchemaItems>
 for crate::v2026_07_28::UntitledMultiSelectEnumSchemaItems {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::UntitledMultiSelectEnumSchemaItems, ConvertError> {
@@ -10777,6 +12194,7 @@ for crate::v2026_07_28::UntitledMultiSelectEnumSchemaItems {
 }
 impl Convert<crate::v2026_07_28::UntitledSingleSelectEnumSchema>
 for crate::v2026_07_28::UntitledSingleSelectEnumSchema {
+    #[inline]
     fn convert(
         self,
     ) -> Result<crate::v2026_07_28::UntitledSingleSelectEnumSchema, ConvertError> {
@@ -10784,6 +12202,7 @@ for crate::v2026_07_28::UntitledSingleSelectEnumSchema {
     }
 }
 impl Convert<crate::runtime::NoRequests> for crate::v2024_11_05::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::runtime::NoRequests, ConvertError> {
         Err(
             __c::not_in_target(
@@ -10797,6 +12216,7 @@ impl Convert<crate::runtime::NoRequests> for crate::v2024_11_05::ServerRequest {
     }
 }
 impl Convert<crate::runtime::NoRequests> for crate::v2025_03_26::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::runtime::NoRequests, ConvertError> {
         Err(
             __c::not_in_target(
@@ -10810,6 +12230,7 @@ impl Convert<crate::runtime::NoRequests> for crate::v2025_03_26::ServerRequest {
     }
 }
 impl Convert<crate::runtime::NoRequests> for crate::v2025_06_18::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::runtime::NoRequests, ConvertError> {
         Err(
             __c::not_in_target(
@@ -10823,6 +12244,7 @@ impl Convert<crate::runtime::NoRequests> for crate::v2025_06_18::ServerRequest {
     }
 }
 impl Convert<crate::runtime::NoRequests> for crate::v2025_11_25::ServerRequest {
+    #[inline]
     fn convert(self) -> Result<crate::runtime::NoRequests, ConvertError> {
         Err(
             __c::not_in_target(
