@@ -52,7 +52,9 @@ pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
     };
     // MCP_CODEGEN_THREADS overrides the count (1: serial, for comparing timings).
     let threads = std::env::var("MCP_CODEGEN_THREADS").ok().and_then(|n| n.parse().ok()).unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, jobs);
-    std::thread::scope(|scope| {
+    let conversions = std::thread::scope(|scope| {
+        // The conversions between versions read only the type space: they run beside the modules.
+        let conversions = (threads > 1).then(|| scope.spawn(|| convert::files(space, config)));
         let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
         work();
         for h in handles {
@@ -61,12 +63,16 @@ pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
                 std::panic::resume_unwind(p);
             }
         }
+        match conversions {
+            Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            None => convert::files(space, config),
+        }
     });
     let mut contents = slots.into_iter().map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every job ran"));
     let mut files: Vec<GeneratedFile> = space.modules.iter().map(|m| GeneratedFile { path: format!("src/{}.rs", m.name), contents: contents.next().expect("one per module") }).collect();
     files.push(GeneratedFile { path: "src/lib.rs".into(), contents: contents.next().expect("lib.rs") });
     files.push(GeneratedFile { path: "Cargo.toml".into(), contents: manifest::cargo_toml(space, config) });
-    files.extend(convert::files(space, config));
+    files.extend(conversions);
     files
 }
 
