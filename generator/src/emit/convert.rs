@@ -557,12 +557,7 @@ impl<'a> Plan<'a> {
                     let rest = reach[&(next, j)].clone();
                     let mut map = BTreeMap::new();
                     for (name, mid) in &first {
-                        let Some(last) = rest.get(mid) else {
-                            if self.versions[j].module.items.iter().any(|it| &it.name == name) {
-                                self.skip_chain(i, j, name, next);
-                            }
-                            continue;
-                        };
+                        let Some(last) = rest.get(mid) else { continue };
                         let src = self.nominal_in(i, name);
                         let midt = self.nominal_in(next, mid);
                         let dst = self.nominal_in(j, last);
@@ -585,6 +580,17 @@ impl<'a> Plan<'a> {
                                 }
                             }
                         });
+                    }
+                    // A type of both versions that some version in between lacks (or cannot convert) is left out.
+                    let gaps: Vec<String> = self.versions[i]
+                        .module
+                        .items
+                        .iter()
+                        .filter(|it| !map.contains_key(&it.name) && self.nominal_in(i, &it.name).is_some() && self.nominal_in(j, &it.name).is_some())
+                        .map(|it| it.name.clone())
+                        .collect();
+                    for name in gaps {
+                        self.skip_chain(i, j, &name);
                     }
                     reach.insert((i, j), map);
                 }
@@ -642,10 +648,10 @@ impl<'a> Plan<'a> {
         GeneratedFile { path: "src/convert/generated/chains.rs".into(), contents: format!("{}{}", super::header(&format!("from {CONFIG_PATH} and the schemas' IR")), super::format_tokens(tokens)) }
     }
 
-    fn skip_chain(&mut self, i: usize, j: usize, name: &str, next: usize) {
+    fn skip_chain(&mut self, i: usize, j: usize, name: &str) {
         let (from, to) = (self.versions[i].protocol.clone(), self.versions[j].protocol.clone());
-        let via = &self.versions[next].protocol;
-        self.cases.insert(Case { from, to, place: name.to_string(), what: format!("not in {via} (or it does not convert there)"), outcome: "not converted: a conversion goes through every version in between".into() });
+        let what = "a version in between lacks the type, or it does not convert there".to_string();
+        self.cases.insert(Case { from, to, place: name.to_string(), what, outcome: "not converted (no `Convert` impl): a conversion goes through every version in between".into() });
     }
 
     fn nominal_in(&self, version: usize, name: &str) -> Option<TypeRef> {
