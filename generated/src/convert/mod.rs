@@ -43,6 +43,40 @@ use std::fmt;
 
 use crate::runtime::{JsonObject, Message, NoRequests, Nullable, RequestMethod, ResultResponse};
 
+/// `A => B => C`: converts `A` into `C` through `B` (versions further apart go through each one between).
+/// A macro, so that the generated chains are one line each.
+macro_rules! through {
+    ($source:ty => $next:ty => $target:ty) => {
+        impl Convert<$target> for $source {
+            #[inline]
+            fn convert(self) -> Result<$target, ConvertError> {
+                let next: $next = Convert::convert(self)?;
+                Convert::convert(next)
+            }
+        }
+    };
+}
+
+/// A type two versions share (one is re-exported from the other) converts to itself.
+macro_rules! same_in_both {
+    ($t:ty) => {
+        impl Convert<$t> for $t {
+            #[inline]
+            fn convert(self) -> Result<$t, ConvertError> {
+                Ok(self)
+            }
+        }
+    };
+}
+
+/// A row of the run-time table of `convert_json`.
+#[cfg(feature = "dynamic")]
+macro_rules! route {
+    ($name:literal, $from:literal, $to:literal, $target:literal, $source:ty => $target_ty:ty) => {
+        __c::Route { type_name: $name, from: $from, to: $to, target_type: $target, convert: __c::json_route::<$source, $target_ty> }
+    };
+}
+
 mod generated;
 
 /// Converts a value of one protocol version into the same value in another version.

@@ -161,6 +161,10 @@ impl<'a> Plan<'a> {
         }
     }
 
+    fn path_text(&self, r: &TypeRef) -> String {
+        format!("crate::{}::{}", r.module, self.config.rust_type_name(&r.name))
+    }
+
     fn path(&self, r: &TypeRef) -> TokenStream {
         let m = format_ident!("{}", r.module);
         let t = format_ident!("{}", self.config.rust_type_name(&r.name));
@@ -538,7 +542,7 @@ impl<'a> Plan<'a> {
     fn chains(&mut self) -> GeneratedFile {
         let count = self.versions.len();
         let mut impls = Vec::new();
-        let mut table: Vec<(String, String, String, String, TokenStream, TokenStream)> = Vec::new();
+        let mut table: Vec<(String, String, String, String, String, String)> = Vec::new();
         // name maps for every ordered pair (i, j): schema name in i -> (schema name in j, next name).
         let step_index = |from: usize, to: usize| -> usize { if to > from { 2 * from } else { 2 * to + 1 } };
         let mut reach: BTreeMap<(usize, usize), BTreeMap<String, String>> = BTreeMap::new();
@@ -570,16 +574,7 @@ impl<'a> Plan<'a> {
                         if !self.done.insert((src.clone(), dst.clone())) {
                             continue;
                         }
-                        let (sp, mp, dp) = (self.path(&src), self.path(&midt), self.path(&dst));
-                        impls.push(quote! {
-                            impl Convert<#dp> for #sp {
-                                #[inline]
-                                fn convert(self) -> Result<#dp, ConvertError> {
-                                    let next: #mp = Convert::convert(self)?;
-                                    Convert::convert(next)
-                                }
-                            }
-                        });
+                        impls.push(format!("through!({} => {} => {});\n", self.path_text(&src), self.path_text(&midt), self.path_text(&dst)));
                     }
                     // A type of both versions that some version in between lacks (or cannot convert) is left out.
                     let gaps: Vec<String> = self.versions[i]
@@ -600,8 +595,7 @@ impl<'a> Plan<'a> {
         for ((i, j), map) in &reach {
             for (name, target) in map {
                 let (Some(src), Some(dst)) = (self.nominal_in(*i, name), self.nominal_in(*j, target)) else { continue };
-                let (sp, dp) = (self.path(&src), self.path(&dst));
-                table.push((name.clone(), self.versions[*i].protocol.clone(), self.versions[*j].protocol.clone(), target.clone(), sp, dp));
+                table.push((name.clone(), self.versions[*i].protocol.clone(), self.versions[*j].protocol.clone(), target.clone(), self.path_text(&src), self.path_text(&dst)));
             }
         }
         for e in &self.config.envelopes {
@@ -612,40 +606,29 @@ impl<'a> Plan<'a> {
                     if i == j || !emitted(vi.module) || !emitted(vj.module) {
                         continue;
                     }
-                    let (mi, mj, t) = (format_ident!("{}", vi.module.name), format_ident!("{}", vj.module.name), format_ident!("{}", e.name));
-                    table.push((e.name.clone(), vi.protocol.clone(), vj.protocol.clone(), e.name.clone(), quote! { crate::#mi::#t }, quote! { crate::#mj::#t }));
+                    let (sp, dp) = (format!("crate::{}::{}", vi.module.name, e.name), format!("crate::{}::{}", vj.module.name, e.name));
+                    table.push((e.name.clone(), vi.protocol.clone(), vj.protocol.clone(), e.name.clone(), sp, dp));
                 }
             }
         }
         table.sort_by(|a, b| (&a.0, &a.1, &a.2).cmp(&(&b.0, &b.1, &b.2)));
         let envelopes = self.envelope_impls();
-        let identity = self.identity.iter().map(|r| {
-            let p = self.path(r);
-            quote! {
-                impl Convert<#p> for #p {
-                    #[inline]
-                    fn convert(self) -> Result<#p, ConvertError> {
-                        Ok(self)
-                    }
-                }
-            }
-        });
-        let rows = table.iter().map(|(name, from, to, target, sp, dp)| {
-            quote! { __c::Route { type_name: #name, from: #from, to: #to, target_type: #target, convert: __c::json_route::<#sp, #dp> }, }
-        });
+        // Chains, identities and the table are one line each, written as text: a formatter would spread them out.
+        let identity: String = self.identity.iter().map(|r| format!("same_in_both!({});\n", self.path_text(r))).collect();
+        let rows: String = table.iter().map(|(name, from, to, target, sp, dp)| format!("    route!({name:?}, {from:?}, {to:?}, {target:?}, {sp} => {dp}),\n")).collect();
         let tokens = quote! {
             use super::super::{Convert, ConvertError};
             use super::super::__c;
 
-            #(#impls)*
-            #(#identity)*
             #envelopes
-
-            /// Every named conversion, sorted by (type, from, to): what `convert_json` looks up.
-            #[cfg(feature = "dynamic")]
-            pub(crate) static ROUTES: &[__c::Route] = &[#(#rows)*];
         };
-        GeneratedFile { path: "src/convert/generated/chains.rs".into(), contents: format!("{}{}", super::header(&format!("from {CONFIG_PATH} and the schemas' IR")), super::format_tokens(tokens)) }
+        let contents = format!(
+            "{}{}\n{}\n{identity}\n/// Every named conversion, sorted by (type, from, to): what `convert_json` looks up.\n#[cfg(feature = \"dynamic\")]\npub(crate) static ROUTES: &[__c::Route] = &[\n{rows}];\n",
+            super::header(&format!("from {CONFIG_PATH} and the schemas' IR")),
+            super::format_tokens(tokens),
+            impls.concat(),
+        );
+        GeneratedFile { path: "src/convert/generated/chains.rs".into(), contents }
     }
 
     fn skip_chain(&mut self, i: usize, j: usize, name: &str) {
