@@ -43,6 +43,40 @@ use std::fmt;
 
 use crate::runtime::{JsonObject, Message, NoRequests, Nullable, RequestMethod, ResultResponse};
 
+/// `A => B => C`: converts `A` into `C` through `B` (versions further apart go through each one between).
+/// A macro, so that the generated chains are one line each.
+macro_rules! through {
+    ($source:ty => $next:ty => $target:ty) => {
+        impl Convert<$target> for $source {
+            #[inline]
+            fn convert(self) -> Result<$target, ConvertError> {
+                let next: $next = Convert::convert(self)?;
+                Convert::convert(next)
+            }
+        }
+    };
+}
+
+/// A type two versions share (one is re-exported from the other) converts to itself.
+macro_rules! same_in_both {
+    ($t:ty) => {
+        impl Convert<$t> for $t {
+            #[inline]
+            fn convert(self) -> Result<$t, ConvertError> {
+                Ok(self)
+            }
+        }
+    };
+}
+
+/// A row of the run-time table of `convert_json`.
+#[cfg(feature = "dynamic")]
+macro_rules! route {
+    ($name:literal, $from:literal, $to:literal, $target:literal, $source:ty => $target_ty:ty) => {
+        __c::Route { type_name: $name, from: $from, to: $to, target_type: $target, convert: __c::json_route::<$source, $target_ty> }
+    };
+}
+
 mod generated;
 
 /// Converts a value of one protocol version into the same value in another version.
@@ -67,7 +101,11 @@ pub enum Reason {
 
 /// A value that cannot be converted: where, why, and in which step.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConvertError {
+pub struct ConvertError(Box<Details>);
+
+/// Boxed, so that a conversion's `Result` stays the size of its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Details {
     /// Pointer segments, innermost first (errors grow outwards as they return).
     segments: Vec<String>,
     reason: Reason,
@@ -80,7 +118,7 @@ impl ConvertError {
     /// The JSON pointer (RFC 6901) of the value that cannot be converted, from the converted value (`/params/content/2`).
     pub fn pointer(&self) -> String {
         let mut out = String::new();
-        for s in self.segments.iter().rev() {
+        for s in self.0.segments.iter().rev() {
             out.push('/');
             out.push_str(&s.replace('~', "~0").replace('/', "~1"));
         }
@@ -88,31 +126,31 @@ impl ConvertError {
     }
 
     pub fn reason(&self) -> &Reason {
-        &self.reason
+        &self.0.reason
     }
 
     /// The protocol version of the step that failed: the source of a direct conversion, or a
     /// version in between for one that goes through several.
     pub fn from_version(&self) -> &'static str {
-        self.from
+        self.0.from
     }
 
     /// The target version of the step that failed.
     pub fn to_version(&self) -> &'static str {
-        self.to
+        self.0.to
     }
 
     /// The `Where` column of the row of the table of cases (`CallToolResultContentItem.AudioContent`),
     /// empty for a value that does not read.
     pub fn case(&self) -> &'static str {
-        self.case
+        self.0.case
     }
 
     /// Prefixes the pointer with the key or index the value was found under.
     fn at(mut self, segment: impl Into<String>) -> Self {
         let s = segment.into();
         if !s.is_empty() {
-            self.segments.push(s);
+            self.0.segments.push(s);
         }
         self
     }
@@ -133,9 +171,10 @@ impl fmt::Display for ConvertError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let pointer = self.pointer();
         let pointer = if pointer.is_empty() { "(the value)".to_string() } else { pointer };
-        write!(f, "{pointer}: {} ({} -> {}", self.reason, self.from, self.to)?;
-        if !self.case.is_empty() {
-            write!(f, ", case `{}`", self.case)?;
+        let d = &self.0;
+        write!(f, "{pointer}: {} ({} -> {}", d.reason, d.from, d.to)?;
+        if !d.case.is_empty() {
+            write!(f, ", case `{}`", d.case)?;
         }
         write!(f, ")")
     }
@@ -176,8 +215,8 @@ pub fn convert_json(type_name: &str, from: &str, to: &str, value: &serde_json::V
     let i = routes.binary_search_by(|r| (r.type_name, r.from, r.to).cmp(&(type_name, from, to))).ok()?;
     let r = &routes[i];
     Some((r.convert)(value).map_err(|mut e| {
-        if e.from.is_empty() {
-            (e.from, e.to) = (r.from, r.to);
+        if e.0.from.is_empty() {
+            (e.0.from, e.0.to) = (r.from, r.to);
         }
         e
     }))
@@ -206,7 +245,7 @@ mod __c {
     use serde::Serialize;
     use serde_json::Value;
 
-    use super::{Convert, ConvertError, Reason};
+    use super::{Convert, ConvertError, Details, Reason};
     use crate::runtime::JsonObject;
 
     /// The adjacent versions an impl converts between.
@@ -217,7 +256,7 @@ mod __c {
     }
 
     fn error(step: Step, case: &'static str, reason: Reason) -> ConvertError {
-        ConvertError { segments: Vec::new(), reason, from: step.from, to: step.to, case }
+        ConvertError(Box::new(Details { segments: Vec::new(), reason, from: step.from, to: step.to, case }))
     }
 
     pub fn field<S: Convert<T>, T>(value: S, key: &'static str) -> Result<T, ConvertError> {
@@ -225,8 +264,8 @@ mod __c {
     }
 
     /// For values whose shape differs between the versions (an `object` that became a named type).
-    pub fn via_json<S: Serialize, T: DeserializeOwned>(value: S, key: &'static str, step: Step) -> Result<T, ConvertError> {
-        let unreadable = |e: serde_json::Error| error(step, "", Reason::Unreadable { message: e.to_string() }).at(key);
+    pub fn via_json<S: Serialize, T: DeserializeOwned>(value: S, key: &'static str, step: Step, case: &'static str) -> Result<T, ConvertError> {
+        let unreadable = |e: serde_json::Error| error(step, case, Reason::Unreadable { message: e.to_string() }).at(key);
         let v = serde_json::to_value(value).map_err(unreadable)?;
         T::deserialize(v).map_err(unreadable)
     }
@@ -313,7 +352,7 @@ mod __c {
 
     #[cfg(feature = "dynamic")]
     pub fn json_route<S: DeserializeOwned + Convert<T>, T: Serialize>(value: &Value) -> Result<Value, ConvertError> {
-        let unreadable = |e: serde_json::Error| ConvertError { segments: Vec::new(), reason: Reason::Unreadable { message: e.to_string() }, from: "", to: "", case: "" };
+        let unreadable = |e: serde_json::Error| error(Step { from: "", to: "" }, "", Reason::Unreadable { message: e.to_string() });
         let source = S::deserialize(value).map_err(unreadable)?;
         serde_json::to_value(source.convert()?).map_err(unreadable)
     }
@@ -346,7 +385,15 @@ impl<S: Convert<T>, T> Convert<Box<T>> for Box<S> {
 
 impl<S: Convert<T>, T> Convert<Vec<T>> for Vec<S> {
     fn convert(self) -> Result<Vec<T>, ConvertError> {
-        self.into_iter().enumerate().map(|(i, v)| v.convert().map_err(|e| e.at(i.to_string()))).collect()
+        // A plain loop: this is instantiated for every element type, and adapters cost build time.
+        let mut out = Vec::with_capacity(self.len());
+        for (i, v) in self.into_iter().enumerate() {
+            match v.convert() {
+                Ok(t) => out.push(t),
+                Err(e) => return Err(e.at(i.to_string())),
+            }
+        }
+        Ok(out)
     }
 }
 

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::GeneratedFile;
+use super::output::{format_tokens, header, GeneratedFile, Part};
 use crate::config::{Config, CONFIG_PATH};
 use crate::ir::*;
 use crate::parse::Literal;
@@ -143,6 +143,10 @@ impl<'a> Plan<'a> {
         }
     }
 
+    fn path_text(&self, r: &TypeRef) -> String {
+        format!("crate::{}::{}", r.module, self.config.rust_type_name(&r.name))
+    }
+
     fn path(&self, r: &TypeRef) -> TokenStream {
         let m = format_ident!("{}", r.module);
         let t = format_ident!("{}", self.config.rust_type_name(&r.name));
@@ -246,13 +250,16 @@ impl<'a> Plan<'a> {
         let body = match (&src_item.kind, &dst_item.kind) {
             (ItemKind::Struct(s), ItemKind::Struct(d)) => self.structs(pair, src_item, s, dst_item, d, queue),
             (ItemKind::StringEnum(s), ItemKind::StringEnum(d)) => self.enums(pair, src_item, s, d),
-            (ItemKind::Union(s), ItemKind::Union(d)) => self.unions(pair, src_item, s, dst_item, d, queue),
+            (ItemKind::Union(s), ItemKind::Union(d)) => self.unions(pair, src_item, s, d, queue),
             (ItemKind::Union(s), ItemKind::Struct(_)) => self.union_to_struct(pair, src_item, s, dst_item, queue),
             (ItemKind::Struct(_), ItemKind::Union(d)) => self.struct_to_union(pair, src_item, dst_item, d, queue),
             _ => unreachable!("only compatible pairs are queued"),
         };
+        // `#[inline]`: compiled in the crate that uses it, so the library's build does not pay for
+        // the conversions an application never calls.
         quote! {
             impl Convert<#dp> for #sp {
+                #[inline]
                 fn convert(self) -> Result<#dp, ConvertError> {
                     #body
                 }
@@ -271,8 +278,8 @@ impl<'a> Plan<'a> {
         let step = pair.step;
         if !matches!(s.rest, Ty::Value) || !matches!(d.rest, Ty::Value) {
             // Typed index signatures: no `extra` to keep the other version's keys in.
-            self.case(step, si.name.clone(), "an index signature (typed `extra`)".into(), "converted through JSON");
-            return quote! { __c::via_json(self, "", STEP) };
+            let place = self.case(step, si.name.clone(), "an index signature (typed `extra`)".into(), "converted through JSON (error `Unreadable` if it does not read)");
+            return quote! { __c::via_json(self, "", STEP, #place) };
         }
         let stored = |f: &&Field| !f.never;
         let src_fields: Vec<&Field> = s.fields.iter().filter(stored).collect();
@@ -384,11 +391,12 @@ impl<'a> Plan<'a> {
                 let place = self.case(step, format!("{}.{}", di.name, key), format!("`{key}` absent"), "error `Missing`");
                 v = quote! { __c::need(#v, STEP, #place, #key)? };
             }
-            let direct = self.direct(step, &f.ty, &g.ty, queue);
-            if !direct {
-                self.case(step, format!("{}.{}", si.name, key), "a different shape in the target".into(), "converted through JSON (error `Unreadable` if it does not read)");
-            }
-            let conv = if direct { quote! { __c::field(#v, #key)? } } else { quote! { __c::via_json(#v, #key, STEP)? } };
+            let conv = if self.direct(step, &f.ty, &g.ty, queue) {
+                quote! { __c::field(#v, #key)? }
+            } else {
+                let place = self.case(step, format!("{}.{}", si.name, key), "a different shape in the target".into(), "converted through JSON (error `Unreadable` if it does not read)");
+                quote! { __c::via_json(#v, #key, STEP, #place)? }
+            };
             let conv = if g.optional && !f.optional { quote! { Some(#conv) } } else { conv };
             let value = rebox(conv, g.optional);
             inits.push(quote! { #did: #value, });
@@ -424,7 +432,7 @@ impl<'a> Plan<'a> {
         self.nominal(&v.ty).map_or_else(|| v.name.clone(), |(r, _)| r.name)
     }
 
-    fn unions(&mut self, pair: &Pair, si: &Item, s: &Union, di: &Item, d: &Union, queue: &mut VecDeque<Pair>) -> TokenStream {
+    fn unions(&mut self, pair: &Pair, si: &Item, s: &Union, d: &Union, queue: &mut VecDeque<Pair>) -> TokenStream {
         let dp = self.path(&pair.dst);
         let step = pair.step;
         let mut arms = Vec::new();
@@ -442,12 +450,13 @@ impl<'a> Plan<'a> {
                 }
                 Some(w) => {
                     let wn = format_ident!("{}", w.name);
-                    self.case(step, format!("{}.{}", si.name, v.name), "a different shape in the target".into(), "converted through JSON (error `Unreadable` if it does not read)");
-                    let conv = if self.boxed(&pair.dst, &w.ty, false) { quote! { Box::new(__c::via_json(v, "", STEP)?) } } else { quote! { __c::via_json(v, "", STEP)? } };
+                    let place = self.case(step, format!("{}.{}", si.name, v.name), "a different shape in the target".into(), "converted through JSON (error `Unreadable` if it does not read)");
+                    let conv = quote! { __c::via_json(v, "", STEP, #place)? };
+                    let conv = if self.boxed(&pair.dst, &w.ty, false) { quote! { Box::new(#conv) } } else { conv };
                     arms.push(quote! { Self::#vn(v) => Ok(#dp::#wn(#conv)), });
                 }
                 None => {
-                    let place = self.case(step, format!("{}.{}", si.name, v.name), format!("a `{}`", v.name), "error `NotInTarget`");
+                    let place = self.case(step, format!("{}.{}", si.name, v.name), format!("a member `{}`", v.name), "error `NotInTarget`");
                     arms.push(quote! { Self::#vn(_) => Err(__c::not_in_target(STEP, #place)), });
                 }
             }
@@ -462,7 +471,6 @@ impl<'a> Plan<'a> {
                 arms.push(quote! { Self::Unknown(_) => Err(__c::not_in_target(STEP, #place)), });
             }
         }
-        let _ = di;
         quote! { match self { #(#arms)* } }
     }
 
@@ -481,7 +489,7 @@ impl<'a> Plan<'a> {
                     continue;
                 }
             }
-            let place = self.case(step, format!("{}.{}", si.name, v.name), format!("a `{}`", v.name), "error `NotInTarget`");
+            let place = self.case(step, format!("{}.{}", si.name, v.name), format!("a member `{}`", v.name), "error `NotInTarget`");
             arms.push(quote! { Self::#vn(_) => Err(__c::not_in_target(STEP, #place)), });
         }
         if has_unknown(s) {
@@ -515,7 +523,7 @@ impl<'a> Plan<'a> {
     fn chains(&mut self) -> GeneratedFile {
         let count = self.versions.len();
         let mut impls = Vec::new();
-        let mut table: Vec<(String, String, String, String, TokenStream, TokenStream)> = Vec::new();
+        let mut table: Vec<(String, String, String, String, String, String)> = Vec::new();
         // name maps for every ordered pair (i, j): schema name in i -> (schema name in j, next name).
         let step_index = |from: usize, to: usize| -> usize { if to > from { 2 * from } else { 2 * to + 1 } };
         let mut reach: BTreeMap<(usize, usize), BTreeMap<String, String>> = BTreeMap::new();
@@ -534,12 +542,7 @@ impl<'a> Plan<'a> {
                     let rest = reach[&(next, j)].clone();
                     let mut map = BTreeMap::new();
                     for (name, mid) in &first {
-                        let Some(last) = rest.get(mid) else {
-                            if self.versions[j].module.items.iter().any(|it| &it.name == name) {
-                                self.skip_chain(i, j, name, next);
-                            }
-                            continue;
-                        };
+                        let Some(last) = rest.get(mid) else { continue };
                         let src = self.nominal_in(i, name);
                         let midt = self.nominal_in(next, mid);
                         let dst = self.nominal_in(j, last);
@@ -552,15 +555,18 @@ impl<'a> Plan<'a> {
                         if !self.done.insert((src.clone(), dst.clone())) {
                             continue;
                         }
-                        let (sp, mp, dp) = (self.path(&src), self.path(&midt), self.path(&dst));
-                        impls.push(quote! {
-                            impl Convert<#dp> for #sp {
-                                fn convert(self) -> Result<#dp, ConvertError> {
-                                    let next: #mp = Convert::convert(self)?;
-                                    Convert::convert(next)
-                                }
-                            }
-                        });
+                        impls.push(format!("through!({} => {} => {});\n", self.path_text(&src), self.path_text(&midt), self.path_text(&dst)));
+                    }
+                    // A type of both versions that some version in between lacks (or cannot convert) is left out.
+                    let gaps: Vec<String> = self.versions[i]
+                        .module
+                        .items
+                        .iter()
+                        .filter(|it| !map.contains_key(&it.name) && self.nominal_in(i, &it.name).is_some() && self.nominal_in(j, &it.name).is_some())
+                        .map(|it| it.name.clone())
+                        .collect();
+                    for name in gaps {
+                        self.skip_chain(i, j, &name);
                     }
                     reach.insert((i, j), map);
                 }
@@ -570,8 +576,7 @@ impl<'a> Plan<'a> {
         for ((i, j), map) in &reach {
             for (name, target) in map {
                 let (Some(src), Some(dst)) = (self.nominal_in(*i, name), self.nominal_in(*j, target)) else { continue };
-                let (sp, dp) = (self.path(&src), self.path(&dst));
-                table.push((name.clone(), self.versions[*i].protocol.clone(), self.versions[*j].protocol.clone(), target.clone(), sp, dp));
+                table.push((name.clone(), self.versions[*i].protocol.clone(), self.versions[*j].protocol.clone(), target.clone(), self.path_text(&src), self.path_text(&dst)));
             }
         }
         for e in &self.config.envelopes {
@@ -582,45 +587,35 @@ impl<'a> Plan<'a> {
                     if i == j || !emitted(vi.module) || !emitted(vj.module) {
                         continue;
                     }
-                    let (mi, mj, t) = (format_ident!("{}", vi.module.name), format_ident!("{}", vj.module.name), format_ident!("{}", e.name));
-                    table.push((e.name.clone(), vi.protocol.clone(), vj.protocol.clone(), e.name.clone(), quote! { crate::#mi::#t }, quote! { crate::#mj::#t }));
+                    let (sp, dp) = (format!("crate::{}::{}", vi.module.name, e.name), format!("crate::{}::{}", vj.module.name, e.name));
+                    table.push((e.name.clone(), vi.protocol.clone(), vj.protocol.clone(), e.name.clone(), sp, dp));
                 }
             }
         }
         table.sort_by(|a, b| (&a.0, &a.1, &a.2).cmp(&(&b.0, &b.1, &b.2)));
         let envelopes = self.envelope_impls();
-        let identity = self.identity.iter().map(|r| {
-            let p = self.path(r);
-            quote! {
-                impl Convert<#p> for #p {
-                    fn convert(self) -> Result<#p, ConvertError> {
-                        Ok(self)
-                    }
-                }
-            }
-        });
-        let rows = table.iter().map(|(name, from, to, target, sp, dp)| {
-            quote! { __c::Route { type_name: #name, from: #from, to: #to, target_type: #target, convert: __c::json_route::<#sp, #dp> }, }
-        });
+        // Chains, identities and the table are one line each, written as text: a formatter would spread them out.
+        let identity: String = self.identity.iter().map(|r| format!("same_in_both!({});\n", self.path_text(r))).collect();
+        let rows: String = table.iter().map(|(name, from, to, target, sp, dp)| format!("    route!({name:?}, {from:?}, {to:?}, {target:?}, {sp} => {dp}),\n")).collect();
         let tokens = quote! {
             use super::super::{Convert, ConvertError};
             use super::super::__c;
 
-            #(#impls)*
-            #(#identity)*
             #envelopes
-
-            /// Every named conversion, sorted by (type, from, to): what `convert_json` looks up.
-            #[cfg(feature = "dynamic")]
-            pub(crate) static ROUTES: &[__c::Route] = &[#(#rows)*];
         };
-        GeneratedFile { path: "src/convert/generated/chains.rs".into(), contents: format!("{}{}", super::header(&format!("from {CONFIG_PATH} and the schemas' IR")), super::format_tokens(tokens)), part: super::Part::Whole }
+        let contents = format!(
+            "{}{}\n{}\n{identity}\n/// Every named conversion, sorted by (type, from, to): what `convert_json` looks up.\n#[cfg(feature = \"dynamic\")]\npub(crate) static ROUTES: &[__c::Route] = &[\n{rows}];\n",
+            header(&format!("from {CONFIG_PATH} and the schemas' IR")),
+            format_tokens(tokens),
+            impls.concat(),
+        );
+        GeneratedFile { path: "src/convert/generated/chains.rs".into(), contents, part: Part::Whole }
     }
 
-    fn skip_chain(&mut self, i: usize, j: usize, name: &str, next: usize) {
+    fn skip_chain(&mut self, i: usize, j: usize, name: &str) {
         let (from, to) = (self.versions[i].protocol.clone(), self.versions[j].protocol.clone());
-        let via = &self.versions[next].protocol;
-        self.cases.insert(Case { from, to, place: name.to_string(), what: format!("not in {via} (or it does not convert there)"), outcome: "not converted: a conversion goes through every version in between".into() });
+        let what = "a version in between lacks the type, or it does not convert there".to_string();
+        self.cases.insert(Case { from, to, place: name.to_string(), what, outcome: "not converted (no `Convert` impl): a conversion goes through every version in between".into() });
     }
 
     fn nominal_in(&self, version: usize, name: &str) -> Option<TypeRef> {
@@ -649,6 +644,7 @@ impl<'a> Plan<'a> {
                     let (from, to) = (&vi.protocol, &vj.protocol);
                     out.push(quote! {
                         impl Convert<crate::runtime::NoRequests> for #sp {
+                            #[inline]
                             fn convert(self) -> Result<crate::runtime::NoRequests, ConvertError> {
                                 Err(__c::not_in_target(__c::Step { from: #from, to: #to }, #place))
                             }
@@ -684,16 +680,16 @@ impl<'a> Plan<'a> {
             }
             let tokens = quote! { #(#parts)* };
             let doc = format!("from {CONFIG_PATH} and the schemas' IR ({} <-> {})", a.protocol, b.protocol);
-            files.push(GeneratedFile { path: format!("src/convert/generated/{name}.rs"), contents: format!("{}{}", super::header(&doc), super::format_tokens(tokens)), part: super::Part::Whole });
+            files.push(GeneratedFile { path: format!("src/convert/generated/{name}.rs"), contents: format!("{}{}", header(&doc), format_tokens(tokens)), part: Part::Whole });
             mods.push(name);
         }
         let mod_lines: String = mods.iter().map(|m| format!("mod {m};\n")).collect();
         files.push(GeneratedFile {
             path: "src/convert/generated/mod.rs".into(),
-            contents: format!("{}//! The generated conversions: one file per pair of adjacent versions (both directions), and `chains`.\n\n#![allow(clippy::all, dead_code, deprecated, unused_imports, unused_mut)]\n\n{mod_lines}pub(crate) mod chains;\n", super::header(&format!("from {CONFIG_PATH}"))),
-            part: super::Part::Whole,
+            contents: format!("{}//! The generated conversions: one file per pair of adjacent versions (both directions), and `chains`.\n\n#![allow(clippy::all, dead_code, deprecated, unused_imports, unused_mut)]\n\n{mod_lines}pub(crate) mod chains;\n", header(&format!("from {CONFIG_PATH}"))),
+            part: Part::Whole,
         });
-        files.push(GeneratedFile { path: "CONVERSIONS.md".into(), contents: self.table(), part: super::Part::Whole });
+        files.push(GeneratedFile { path: "CONVERSIONS.md".into(), contents: self.table(), part: Part::Whole });
         files
     }
 

@@ -10,6 +10,7 @@ mod v2024_11_05_to_v2025_03_26 {
     };
     impl Convert<crate::v2025_03_26::JSONRPCMessage>
     for crate::v2024_11_05::JSONRPCMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCMessage, ConvertError> {
             match self {
                 Self::JSONRPCRequest(v) => {
@@ -45,6 +46,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ProgressToken>
     for crate::v2024_11_05::ProgressToken {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ProgressToken, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -57,6 +59,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Request> for crate::v2024_11_05::Request {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Request, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::Request {
@@ -68,6 +71,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::RequestParamsMeta>
     for crate::v2024_11_05::RequestParamsMeta {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::RequestParamsMeta, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::RequestParamsMeta {
@@ -78,6 +82,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::RequestParams>
     for crate::v2024_11_05::RequestParams {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::RequestParams {
@@ -87,6 +92,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Notification> for crate::v2024_11_05::Notification {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Notification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::Notification {
@@ -98,6 +104,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::NotificationParams>
     for crate::v2024_11_05::NotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::NotificationParams, ConvertError> {
@@ -109,6 +116,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::BaseResult> for crate::v2024_11_05::BaseResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::BaseResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::BaseResult {
@@ -118,6 +126,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::RequestId> for crate::v2024_11_05::RequestId {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::RequestId, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -131,6 +140,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::JSONRPCRequest>
     for crate::v2024_11_05::JSONRPCRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::JSONRPCRequest {
@@ -143,6 +153,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::JSONRPCNotification>
     for crate::v2024_11_05::JSONRPCNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::JSONRPCNotification, ConvertError> {
@@ -156,6 +167,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::JSONRPCResponse>
     for crate::v2024_11_05::JSONRPCResponse {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCResponse, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::JSONRPCResponse {
@@ -166,6 +178,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::JSONRPCError> for crate::v2024_11_05::JSONRPCError {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::JSONRPCError {
@@ -177,6 +190,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::JSONRPCErrorError>
     for crate::v2024_11_05::JSONRPCErrorError {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCErrorError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::JSONRPCErrorError {
@@ -189,6 +203,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CancelledNotification>
     for crate::v2024_11_05::CancelledNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CancelledNotification, ConvertError> {
@@ -201,6 +216,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CancelledNotificationParams>
     for crate::v2024_11_05::CancelledNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CancelledNotificationParams, ConvertError> {
@@ -214,6 +230,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::InitializeRequest>
     for crate::v2024_11_05::InitializeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::InitializeRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::InitializeRequest {
@@ -224,6 +241,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::InitializeRequestParams>
     for crate::v2024_11_05::InitializeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::InitializeRequestParams, ConvertError> {
@@ -238,6 +256,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::InitializeResult>
     for crate::v2024_11_05::InitializeResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::InitializeResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::InitializeResult {
@@ -252,6 +271,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::InitializedNotification>
     for crate::v2024_11_05::InitializedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::InitializedNotification, ConvertError> {
@@ -264,6 +284,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ClientCapabilities>
     for crate::v2024_11_05::ClientCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ClientCapabilities, ConvertError> {
@@ -278,6 +299,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ClientCapabilitiesRoots>
     for crate::v2024_11_05::ClientCapabilitiesRoots {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ClientCapabilitiesRoots, ConvertError> {
@@ -290,6 +312,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerCapabilities>
     for crate::v2024_11_05::ServerCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerCapabilities, ConvertError> {
@@ -308,6 +331,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerCapabilitiesPrompts>
     for crate::v2024_11_05::ServerCapabilitiesPrompts {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerCapabilitiesPrompts, ConvertError> {
@@ -320,6 +344,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerCapabilitiesResources>
     for crate::v2024_11_05::ServerCapabilitiesResources {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerCapabilitiesResources, ConvertError> {
@@ -333,6 +358,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerCapabilitiesTools>
     for crate::v2024_11_05::ServerCapabilitiesTools {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerCapabilitiesTools, ConvertError> {
@@ -345,6 +371,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::Implementation>
     for crate::v2024_11_05::Implementation {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Implementation, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::Implementation {
@@ -355,6 +382,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::PingRequest> for crate::v2024_11_05::PingRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PingRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PingRequest {
@@ -365,6 +393,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ProgressNotification>
     for crate::v2024_11_05::ProgressNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ProgressNotification, ConvertError> {
@@ -377,6 +406,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ProgressNotificationParams>
     for crate::v2024_11_05::ProgressNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ProgressNotificationParams, ConvertError> {
@@ -393,6 +423,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PaginatedRequest>
     for crate::v2024_11_05::PaginatedRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PaginatedRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PaginatedRequest {
@@ -404,6 +435,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PaginatedRequestParams>
     for crate::v2024_11_05::PaginatedRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::PaginatedRequestParams, ConvertError> {
@@ -416,6 +448,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PaginatedResult>
     for crate::v2024_11_05::PaginatedResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PaginatedResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PaginatedResult {
@@ -427,6 +460,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListResourcesRequest>
     for crate::v2024_11_05::ListResourcesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListResourcesRequest, ConvertError> {
@@ -439,6 +473,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListResourcesResult>
     for crate::v2024_11_05::ListResourcesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListResourcesResult, ConvertError> {
@@ -453,6 +488,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListResourceTemplatesRequest>
     for crate::v2024_11_05::ListResourceTemplatesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListResourceTemplatesRequest, ConvertError> {
@@ -465,6 +501,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListResourceTemplatesResult>
     for crate::v2024_11_05::ListResourceTemplatesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListResourceTemplatesResult, ConvertError> {
@@ -482,6 +519,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ReadResourceRequest>
     for crate::v2024_11_05::ReadResourceRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ReadResourceRequest, ConvertError> {
@@ -494,6 +532,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ReadResourceRequestParams>
     for crate::v2024_11_05::ReadResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ReadResourceRequestParams, ConvertError> {
@@ -506,6 +545,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ReadResourceResult>
     for crate::v2024_11_05::ReadResourceResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ReadResourceResult, ConvertError> {
@@ -519,6 +559,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ReadResourceResultContentsItem>
     for crate::v2024_11_05::ReadResourceResultContentsItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ReadResourceResultContentsItem, ConvertError> {
@@ -542,6 +583,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceListChangedNotification>
     for crate::v2024_11_05::ResourceListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ResourceListChangedNotification, ConvertError> {
@@ -554,6 +596,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SubscribeRequest>
     for crate::v2024_11_05::SubscribeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::SubscribeRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::SubscribeRequest {
@@ -564,6 +607,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SubscribeRequestParams>
     for crate::v2024_11_05::SubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::SubscribeRequestParams, ConvertError> {
@@ -576,6 +620,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::UnsubscribeRequest>
     for crate::v2024_11_05::UnsubscribeRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::UnsubscribeRequest, ConvertError> {
@@ -588,6 +633,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::UnsubscribeRequestParams>
     for crate::v2024_11_05::UnsubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::UnsubscribeRequestParams, ConvertError> {
@@ -600,6 +646,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceUpdatedNotification>
     for crate::v2024_11_05::ResourceUpdatedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ResourceUpdatedNotification, ConvertError> {
@@ -612,6 +659,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceUpdatedNotificationParams>
     for crate::v2024_11_05::ResourceUpdatedNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -626,6 +674,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Resource> for crate::v2024_11_05::Resource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Resource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::Resource {
@@ -641,6 +690,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceTemplate>
     for crate::v2024_11_05::ResourceTemplate {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ResourceTemplate, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ResourceTemplate {
@@ -655,6 +705,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceContents>
     for crate::v2024_11_05::ResourceContents {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ResourceContents, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ResourceContents {
@@ -666,6 +717,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::TextResourceContents>
     for crate::v2024_11_05::TextResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::TextResourceContents, ConvertError> {
@@ -680,6 +732,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::BlobResourceContents>
     for crate::v2024_11_05::BlobResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::BlobResourceContents, ConvertError> {
@@ -694,6 +747,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListPromptsRequest>
     for crate::v2024_11_05::ListPromptsRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListPromptsRequest, ConvertError> {
@@ -706,6 +760,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListPromptsResult>
     for crate::v2024_11_05::ListPromptsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListPromptsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListPromptsResult {
@@ -718,6 +773,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::GetPromptRequest>
     for crate::v2024_11_05::GetPromptRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::GetPromptRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::GetPromptRequest {
@@ -728,6 +784,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::GetPromptRequestParams>
     for crate::v2024_11_05::GetPromptRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::GetPromptRequestParams, ConvertError> {
@@ -741,6 +798,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::GetPromptResult>
     for crate::v2024_11_05::GetPromptResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::GetPromptResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::GetPromptResult {
@@ -752,6 +810,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Prompt> for crate::v2024_11_05::Prompt {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Prompt, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::Prompt {
@@ -764,6 +823,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptArgument>
     for crate::v2024_11_05::PromptArgument {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PromptArgument, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PromptArgument {
@@ -775,6 +835,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Role> for crate::v2024_11_05::Role {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Role, ConvertError> {
             match self {
                 other => Ok(crate::v2025_03_26::Role::from_wire(other.as_str())),
@@ -783,6 +844,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptMessage>
     for crate::v2024_11_05::PromptMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PromptMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PromptMessage {
@@ -794,6 +856,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptMessageContent>
     for crate::v2024_11_05::PromptMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::PromptMessageContent, ConvertError> {
@@ -827,6 +890,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::EmbeddedResource>
     for crate::v2024_11_05::EmbeddedResource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::EmbeddedResource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::EmbeddedResource {
@@ -838,6 +902,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::EmbeddedResourceResource>
     for crate::v2024_11_05::EmbeddedResourceResource {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::EmbeddedResourceResource, ConvertError> {
@@ -861,6 +926,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptListChangedNotification>
     for crate::v2024_11_05::PromptListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::PromptListChangedNotification, ConvertError> {
@@ -873,6 +939,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListToolsRequest>
     for crate::v2024_11_05::ListToolsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListToolsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListToolsRequest {
@@ -883,6 +950,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListToolsResult>
     for crate::v2024_11_05::ListToolsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListToolsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListToolsResult {
@@ -895,6 +963,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CallToolResult>
     for crate::v2024_11_05::CallToolResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::CallToolResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::CallToolResult {
@@ -907,6 +976,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CallToolResultContentItem>
     for crate::v2024_11_05::CallToolResultContentItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CallToolResultContentItem, ConvertError> {
@@ -940,6 +1010,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CallToolRequest>
     for crate::v2024_11_05::CallToolRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::CallToolRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::CallToolRequest {
@@ -950,6 +1021,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CallToolRequestParams>
     for crate::v2024_11_05::CallToolRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CallToolRequestParams, ConvertError> {
@@ -963,6 +1035,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ToolListChangedNotification>
     for crate::v2024_11_05::ToolListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ToolListChangedNotification, ConvertError> {
@@ -974,6 +1047,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Tool> for crate::v2024_11_05::Tool {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Tool, ConvertError> {
             let mut extra = self.extra;
             let __annotations = __c::take(&mut extra, "annotations", true, STEP)?;
@@ -988,6 +1062,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ToolInputSchema>
     for crate::v2024_11_05::ToolInputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ToolInputSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ToolInputSchema {
@@ -999,6 +1074,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SetLevelRequest>
     for crate::v2024_11_05::SetLevelRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::SetLevelRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::SetLevelRequest {
@@ -1009,6 +1085,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SetLevelRequestParams>
     for crate::v2024_11_05::SetLevelRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::SetLevelRequestParams, ConvertError> {
@@ -1021,6 +1098,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::LoggingMessageNotification>
     for crate::v2024_11_05::LoggingMessageNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::LoggingMessageNotification, ConvertError> {
@@ -1033,6 +1111,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::LoggingMessageNotificationParams>
     for crate::v2024_11_05::LoggingMessageNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::LoggingMessageNotificationParams, ConvertError> {
@@ -1046,6 +1125,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::LoggingLevel> for crate::v2024_11_05::LoggingLevel {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::LoggingLevel, ConvertError> {
             match self {
                 other => Ok(crate::v2025_03_26::LoggingLevel::from_wire(other.as_str())),
@@ -1054,6 +1134,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageRequest>
     for crate::v2024_11_05::CreateMessageRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CreateMessageRequest, ConvertError> {
@@ -1066,6 +1147,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageRequestParamsIncludeContext>
     for crate::v2024_11_05::CreateMessageRequestParamsIncludeContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -1085,6 +1167,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageRequestParams>
     for crate::v2024_11_05::CreateMessageRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CreateMessageRequestParams, ConvertError> {
@@ -1107,6 +1190,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageResult>
     for crate::v2024_11_05::CreateMessageResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CreateMessageResult, ConvertError> {
@@ -1123,6 +1207,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageResultStopReason>
     for crate::v2024_11_05::CreateMessageResultStopReason {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CreateMessageResultStopReason, ConvertError> {
@@ -1139,6 +1224,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SamplingMessage>
     for crate::v2024_11_05::SamplingMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::SamplingMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::SamplingMessage {
@@ -1150,6 +1236,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SamplingMessageContent>
     for crate::v2024_11_05::SamplingMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::SamplingMessageContent, ConvertError> {
@@ -1175,6 +1262,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::TextContent> for crate::v2024_11_05::TextContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::TextContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::TextContent {
@@ -1185,6 +1273,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::ImageContent> for crate::v2024_11_05::ImageContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ImageContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ImageContent {
@@ -1197,6 +1286,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ModelPreferences>
     for crate::v2024_11_05::ModelPreferences {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ModelPreferences, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ModelPreferences {
@@ -1212,6 +1302,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::ModelHint> for crate::v2024_11_05::ModelHint {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ModelHint, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ModelHint {
@@ -1222,6 +1313,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteRequest>
     for crate::v2024_11_05::CompleteRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::CompleteRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::CompleteRequest {
@@ -1232,6 +1324,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteRequestParamsRef>
     for crate::v2024_11_05::CompleteRequestParamsRef {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CompleteRequestParamsRef, ConvertError> {
@@ -1258,6 +1351,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteRequestParamsArgument>
     for crate::v2024_11_05::CompleteRequestParamsArgument {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CompleteRequestParamsArgument, ConvertError> {
@@ -1271,6 +1365,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteRequestParams>
     for crate::v2024_11_05::CompleteRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CompleteRequestParams, ConvertError> {
@@ -1284,6 +1379,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteResult>
     for crate::v2024_11_05::CompleteResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::CompleteResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::CompleteResult {
@@ -1295,6 +1391,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteResultCompletion>
     for crate::v2024_11_05::CompleteResultCompletion {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CompleteResultCompletion, ConvertError> {
@@ -1309,6 +1406,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceReference>
     for crate::v2024_11_05::ResourceReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ResourceReference, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ResourceReference {
@@ -1319,6 +1417,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptReference>
     for crate::v2024_11_05::PromptReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PromptReference, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PromptReference {
@@ -1329,6 +1428,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListRootsRequest>
     for crate::v2024_11_05::ListRootsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListRootsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListRootsRequest {
@@ -1339,6 +1439,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListRootsResult>
     for crate::v2024_11_05::ListRootsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListRootsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListRootsResult {
@@ -1349,6 +1450,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Root> for crate::v2024_11_05::Root {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Root, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::Root {
@@ -1360,6 +1462,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::RootsListChangedNotification>
     for crate::v2024_11_05::RootsListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::RootsListChangedNotification, ConvertError> {
@@ -1372,6 +1475,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ClientRequest>
     for crate::v2024_11_05::ClientRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ClientRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -1471,6 +1575,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ClientNotification>
     for crate::v2024_11_05::ClientNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ClientNotification, ConvertError> {
@@ -1510,6 +1615,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::ClientResult> for crate::v2024_11_05::ClientResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ClientResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -1538,6 +1644,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerRequest>
     for crate::v2024_11_05::ServerRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ServerRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -1567,6 +1674,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerNotification>
     for crate::v2024_11_05::ServerNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerNotification, ConvertError> {
@@ -1627,6 +1735,7 @@ mod v2024_11_05_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::ServerResult> for crate::v2024_11_05::ServerResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ServerResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -1704,6 +1813,7 @@ mod v2024_11_05_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::Annotations>
     for crate::v2024_11_05::AnnotatedAnnotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Annotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::Annotations {
@@ -1724,6 +1834,7 @@ mod v2025_03_26_to_v2024_11_05 {
     };
     impl Convert<crate::v2024_11_05::JSONRPCMessage>
     for crate::v2025_03_26::JSONRPCMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::JSONRPCMessage, ConvertError> {
             match self {
                 Self::JSONRPCRequest(v) => {
@@ -1765,6 +1876,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ProgressToken>
     for crate::v2025_03_26::ProgressToken {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ProgressToken, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -1777,6 +1889,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::Request> for crate::v2025_03_26::Request {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::Request, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::Request {
@@ -1788,6 +1901,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::RequestParamsMeta>
     for crate::v2025_03_26::RequestParamsMeta {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::RequestParamsMeta, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::RequestParamsMeta {
@@ -1798,6 +1912,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::RequestParams>
     for crate::v2025_03_26::RequestParams {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::RequestParams {
@@ -1807,6 +1922,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::Notification> for crate::v2025_03_26::Notification {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::Notification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::Notification {
@@ -1818,6 +1934,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::NotificationParams>
     for crate::v2025_03_26::NotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::NotificationParams, ConvertError> {
@@ -1829,6 +1946,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::BaseResult> for crate::v2025_03_26::BaseResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::BaseResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::BaseResult {
@@ -1838,6 +1956,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::RequestId> for crate::v2025_03_26::RequestId {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::RequestId, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -1851,6 +1970,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::JSONRPCRequest>
     for crate::v2025_03_26::JSONRPCRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::JSONRPCRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::JSONRPCRequest {
@@ -1863,6 +1983,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::JSONRPCNotification>
     for crate::v2025_03_26::JSONRPCNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::JSONRPCNotification, ConvertError> {
@@ -1876,6 +1997,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::JSONRPCResponse>
     for crate::v2025_03_26::JSONRPCResponse {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::JSONRPCResponse, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::JSONRPCResponse {
@@ -1886,6 +2008,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::JSONRPCError> for crate::v2025_03_26::JSONRPCError {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::JSONRPCError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::JSONRPCError {
@@ -1897,6 +2020,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::JSONRPCErrorError>
     for crate::v2025_03_26::JSONRPCErrorError {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::JSONRPCErrorError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::JSONRPCErrorError {
@@ -1909,6 +2033,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CancelledNotification>
     for crate::v2025_03_26::CancelledNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CancelledNotification, ConvertError> {
@@ -1921,6 +2046,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CancelledNotificationParams>
     for crate::v2025_03_26::CancelledNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CancelledNotificationParams, ConvertError> {
@@ -1934,6 +2060,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::InitializeRequest>
     for crate::v2025_03_26::InitializeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::InitializeRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::InitializeRequest {
@@ -1944,6 +2071,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::InitializeRequestParams>
     for crate::v2025_03_26::InitializeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::InitializeRequestParams, ConvertError> {
@@ -1958,6 +2086,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::InitializeResult>
     for crate::v2025_03_26::InitializeResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::InitializeResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::InitializeResult {
@@ -1972,6 +2101,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::InitializedNotification>
     for crate::v2025_03_26::InitializedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::InitializedNotification, ConvertError> {
@@ -1984,6 +2114,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ClientCapabilities>
     for crate::v2025_03_26::ClientCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ClientCapabilities, ConvertError> {
@@ -1998,6 +2129,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ClientCapabilitiesRoots>
     for crate::v2025_03_26::ClientCapabilitiesRoots {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ClientCapabilitiesRoots, ConvertError> {
@@ -2010,6 +2142,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ServerCapabilities>
     for crate::v2025_03_26::ServerCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ServerCapabilities, ConvertError> {
@@ -2029,6 +2162,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ServerCapabilitiesPrompts>
     for crate::v2025_03_26::ServerCapabilitiesPrompts {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ServerCapabilitiesPrompts, ConvertError> {
@@ -2041,6 +2175,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ServerCapabilitiesResources>
     for crate::v2025_03_26::ServerCapabilitiesResources {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ServerCapabilitiesResources, ConvertError> {
@@ -2054,6 +2189,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ServerCapabilitiesTools>
     for crate::v2025_03_26::ServerCapabilitiesTools {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ServerCapabilitiesTools, ConvertError> {
@@ -2066,6 +2202,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::Implementation>
     for crate::v2025_03_26::Implementation {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::Implementation, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::Implementation {
@@ -2076,6 +2213,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::PingRequest> for crate::v2025_03_26::PingRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::PingRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::PingRequest {
@@ -2086,6 +2224,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ProgressNotification>
     for crate::v2025_03_26::ProgressNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ProgressNotification, ConvertError> {
@@ -2098,6 +2237,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ProgressNotificationParams>
     for crate::v2025_03_26::ProgressNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ProgressNotificationParams, ConvertError> {
@@ -2115,6 +2255,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::PaginatedRequest>
     for crate::v2025_03_26::PaginatedRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::PaginatedRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::PaginatedRequest {
@@ -2126,6 +2267,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::PaginatedRequestParams>
     for crate::v2025_03_26::PaginatedRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::PaginatedRequestParams, ConvertError> {
@@ -2138,6 +2280,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::PaginatedResult>
     for crate::v2025_03_26::PaginatedResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::PaginatedResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::PaginatedResult {
@@ -2149,6 +2292,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListResourcesRequest>
     for crate::v2025_03_26::ListResourcesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ListResourcesRequest, ConvertError> {
@@ -2161,6 +2305,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListResourcesResult>
     for crate::v2025_03_26::ListResourcesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ListResourcesResult, ConvertError> {
@@ -2175,6 +2320,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListResourceTemplatesRequest>
     for crate::v2025_03_26::ListResourceTemplatesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ListResourceTemplatesRequest, ConvertError> {
@@ -2187,6 +2333,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListResourceTemplatesResult>
     for crate::v2025_03_26::ListResourceTemplatesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ListResourceTemplatesResult, ConvertError> {
@@ -2204,6 +2351,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ReadResourceRequest>
     for crate::v2025_03_26::ReadResourceRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ReadResourceRequest, ConvertError> {
@@ -2216,6 +2364,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ReadResourceRequestParams>
     for crate::v2025_03_26::ReadResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ReadResourceRequestParams, ConvertError> {
@@ -2228,6 +2377,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ReadResourceResult>
     for crate::v2025_03_26::ReadResourceResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ReadResourceResult, ConvertError> {
@@ -2241,6 +2391,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ReadResourceResultContentsItem>
     for crate::v2025_03_26::ReadResourceResultContentsItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ReadResourceResultContentsItem, ConvertError> {
@@ -2264,6 +2415,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ResourceListChangedNotification>
     for crate::v2025_03_26::ResourceListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ResourceListChangedNotification, ConvertError> {
@@ -2276,6 +2428,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::SubscribeRequest>
     for crate::v2025_03_26::SubscribeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::SubscribeRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::SubscribeRequest {
@@ -2286,6 +2439,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::SubscribeRequestParams>
     for crate::v2025_03_26::SubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::SubscribeRequestParams, ConvertError> {
@@ -2298,6 +2452,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::UnsubscribeRequest>
     for crate::v2025_03_26::UnsubscribeRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::UnsubscribeRequest, ConvertError> {
@@ -2310,6 +2465,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::UnsubscribeRequestParams>
     for crate::v2025_03_26::UnsubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::UnsubscribeRequestParams, ConvertError> {
@@ -2322,6 +2478,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ResourceUpdatedNotification>
     for crate::v2025_03_26::ResourceUpdatedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ResourceUpdatedNotification, ConvertError> {
@@ -2334,6 +2491,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ResourceUpdatedNotificationParams>
     for crate::v2025_03_26::ResourceUpdatedNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -2348,6 +2506,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::Resource> for crate::v2025_03_26::Resource {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::Resource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::Resource {
@@ -2363,6 +2522,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ResourceTemplate>
     for crate::v2025_03_26::ResourceTemplate {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ResourceTemplate, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ResourceTemplate {
@@ -2377,6 +2537,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ResourceContents>
     for crate::v2025_03_26::ResourceContents {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ResourceContents, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ResourceContents {
@@ -2388,6 +2549,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::TextResourceContents>
     for crate::v2025_03_26::TextResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::TextResourceContents, ConvertError> {
@@ -2402,6 +2564,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::BlobResourceContents>
     for crate::v2025_03_26::BlobResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::BlobResourceContents, ConvertError> {
@@ -2416,6 +2579,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListPromptsRequest>
     for crate::v2025_03_26::ListPromptsRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ListPromptsRequest, ConvertError> {
@@ -2428,6 +2592,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListPromptsResult>
     for crate::v2025_03_26::ListPromptsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ListPromptsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ListPromptsResult {
@@ -2440,6 +2605,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::GetPromptRequest>
     for crate::v2025_03_26::GetPromptRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::GetPromptRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::GetPromptRequest {
@@ -2450,6 +2616,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::GetPromptRequestParams>
     for crate::v2025_03_26::GetPromptRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::GetPromptRequestParams, ConvertError> {
@@ -2463,6 +2630,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::GetPromptResult>
     for crate::v2025_03_26::GetPromptResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::GetPromptResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::GetPromptResult {
@@ -2474,6 +2642,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::Prompt> for crate::v2025_03_26::Prompt {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::Prompt, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::Prompt {
@@ -2486,6 +2655,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::PromptArgument>
     for crate::v2025_03_26::PromptArgument {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::PromptArgument, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::PromptArgument {
@@ -2497,6 +2667,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::Role> for crate::v2025_03_26::Role {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::Role, ConvertError> {
             match self {
                 other => Ok(crate::v2024_11_05::Role::from_wire(other.as_str())),
@@ -2505,6 +2676,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::PromptMessage>
     for crate::v2025_03_26::PromptMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::PromptMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::PromptMessage {
@@ -2516,6 +2688,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::PromptMessageContent>
     for crate::v2025_03_26::PromptMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::PromptMessageContent, ConvertError> {
@@ -2552,6 +2725,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::EmbeddedResource>
     for crate::v2025_03_26::EmbeddedResource {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::EmbeddedResource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::EmbeddedResource {
@@ -2563,6 +2737,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::EmbeddedResourceResource>
     for crate::v2025_03_26::EmbeddedResourceResource {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::EmbeddedResourceResource, ConvertError> {
@@ -2586,6 +2761,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::PromptListChangedNotification>
     for crate::v2025_03_26::PromptListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::PromptListChangedNotification, ConvertError> {
@@ -2598,6 +2774,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListToolsRequest>
     for crate::v2025_03_26::ListToolsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ListToolsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ListToolsRequest {
@@ -2608,6 +2785,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListToolsResult>
     for crate::v2025_03_26::ListToolsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ListToolsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ListToolsResult {
@@ -2620,6 +2798,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CallToolResult>
     for crate::v2025_03_26::CallToolResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::CallToolResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::CallToolResult {
@@ -2632,6 +2811,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CallToolResultContentItem>
     for crate::v2025_03_26::CallToolResultContentItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CallToolResultContentItem, ConvertError> {
@@ -2673,6 +2853,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CallToolRequest>
     for crate::v2025_03_26::CallToolRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::CallToolRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::CallToolRequest {
@@ -2683,6 +2864,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CallToolRequestParams>
     for crate::v2025_03_26::CallToolRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CallToolRequestParams, ConvertError> {
@@ -2696,6 +2878,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ToolListChangedNotification>
     for crate::v2025_03_26::ToolListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ToolListChangedNotification, ConvertError> {
@@ -2707,6 +2890,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::Tool> for crate::v2025_03_26::Tool {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::Tool, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.annotations {
@@ -2722,6 +2906,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ToolInputSchema>
     for crate::v2025_03_26::ToolInputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ToolInputSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ToolInputSchema {
@@ -2733,6 +2918,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::SetLevelRequest>
     for crate::v2025_03_26::SetLevelRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::SetLevelRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::SetLevelRequest {
@@ -2743,6 +2929,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::SetLevelRequestParams>
     for crate::v2025_03_26::SetLevelRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::SetLevelRequestParams, ConvertError> {
@@ -2755,6 +2942,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::LoggingMessageNotification>
     for crate::v2025_03_26::LoggingMessageNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::LoggingMessageNotification, ConvertError> {
@@ -2767,6 +2955,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::LoggingMessageNotificationParams>
     for crate::v2025_03_26::LoggingMessageNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::LoggingMessageNotificationParams, ConvertError> {
@@ -2780,6 +2969,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::LoggingLevel> for crate::v2025_03_26::LoggingLevel {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::LoggingLevel, ConvertError> {
             match self {
                 other => Ok(crate::v2024_11_05::LoggingLevel::from_wire(other.as_str())),
@@ -2788,6 +2978,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CreateMessageRequest>
     for crate::v2025_03_26::CreateMessageRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CreateMessageRequest, ConvertError> {
@@ -2800,6 +2991,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CreateMessageRequestParamsIncludeContext>
     for crate::v2025_03_26::CreateMessageRequestParamsIncludeContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -2819,6 +3011,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CreateMessageRequestParams>
     for crate::v2025_03_26::CreateMessageRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CreateMessageRequestParams, ConvertError> {
@@ -2841,6 +3034,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CreateMessageResult>
     for crate::v2025_03_26::CreateMessageResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CreateMessageResult, ConvertError> {
@@ -2857,6 +3051,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CreateMessageResultStopReason>
     for crate::v2025_03_26::CreateMessageResultStopReason {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CreateMessageResultStopReason, ConvertError> {
@@ -2873,6 +3068,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::SamplingMessage>
     for crate::v2025_03_26::SamplingMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::SamplingMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::SamplingMessage {
@@ -2884,6 +3080,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::SamplingMessageContent>
     for crate::v2025_03_26::SamplingMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::SamplingMessageContent, ConvertError> {
@@ -2912,6 +3109,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::TextContent> for crate::v2025_03_26::TextContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::TextContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::TextContent {
@@ -2922,6 +3120,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::ImageContent> for crate::v2025_03_26::ImageContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ImageContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ImageContent {
@@ -2934,6 +3133,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ModelPreferences>
     for crate::v2025_03_26::ModelPreferences {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ModelPreferences, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ModelPreferences {
@@ -2949,6 +3149,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::ModelHint> for crate::v2025_03_26::ModelHint {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ModelHint, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ModelHint {
@@ -2959,6 +3160,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CompleteRequest>
     for crate::v2025_03_26::CompleteRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::CompleteRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::CompleteRequest {
@@ -2969,6 +3171,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CompleteRequestParamsRef>
     for crate::v2025_03_26::CompleteRequestParamsRef {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CompleteRequestParamsRef, ConvertError> {
@@ -2995,6 +3198,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CompleteRequestParamsArgument>
     for crate::v2025_03_26::CompleteRequestParamsArgument {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CompleteRequestParamsArgument, ConvertError> {
@@ -3008,6 +3212,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CompleteRequestParams>
     for crate::v2025_03_26::CompleteRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CompleteRequestParams, ConvertError> {
@@ -3021,6 +3226,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CompleteResult>
     for crate::v2025_03_26::CompleteResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::CompleteResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::CompleteResult {
@@ -3032,6 +3238,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::CompleteResultCompletion>
     for crate::v2025_03_26::CompleteResultCompletion {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::CompleteResultCompletion, ConvertError> {
@@ -3046,6 +3253,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ResourceReference>
     for crate::v2025_03_26::ResourceReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ResourceReference, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ResourceReference {
@@ -3056,6 +3264,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::PromptReference>
     for crate::v2025_03_26::PromptReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::PromptReference, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::PromptReference {
@@ -3066,6 +3275,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListRootsRequest>
     for crate::v2025_03_26::ListRootsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ListRootsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ListRootsRequest {
@@ -3076,6 +3286,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ListRootsResult>
     for crate::v2025_03_26::ListRootsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ListRootsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::ListRootsResult {
@@ -3086,6 +3297,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::Root> for crate::v2025_03_26::Root {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::Root, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2024_11_05::Root {
@@ -3097,6 +3309,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::RootsListChangedNotification>
     for crate::v2025_03_26::RootsListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::RootsListChangedNotification, ConvertError> {
@@ -3109,6 +3322,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ClientRequest>
     for crate::v2025_03_26::ClientRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ClientRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -3208,6 +3422,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ClientNotification>
     for crate::v2025_03_26::ClientNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ClientNotification, ConvertError> {
@@ -3247,6 +3462,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::ClientResult> for crate::v2025_03_26::ClientResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ClientResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -3275,6 +3491,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ServerRequest>
     for crate::v2025_03_26::ServerRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ServerRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -3304,6 +3521,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::ServerNotification>
     for crate::v2025_03_26::ServerNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::ServerNotification, ConvertError> {
@@ -3364,6 +3582,7 @@ mod v2025_03_26_to_v2024_11_05 {
         }
     }
     impl Convert<crate::v2024_11_05::ServerResult> for crate::v2025_03_26::ServerResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2024_11_05::ServerResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -3441,6 +3660,7 @@ mod v2025_03_26_to_v2024_11_05 {
     }
     impl Convert<crate::v2024_11_05::AnnotatedAnnotations>
     for crate::v2025_03_26::Annotations {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2024_11_05::AnnotatedAnnotations, ConvertError> {

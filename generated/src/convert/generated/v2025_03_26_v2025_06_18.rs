@@ -10,6 +10,7 @@ mod v2025_03_26_to_v2025_06_18 {
     };
     impl Convert<crate::v2025_06_18::JSONRPCMessage>
     for crate::v2025_03_26::JSONRPCMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCMessage, ConvertError> {
             match self {
                 Self::JSONRPCRequest(v) => {
@@ -51,6 +52,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ProgressToken>
     for crate::v2025_03_26::ProgressToken {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ProgressToken, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -63,6 +65,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Request> for crate::v2025_03_26::Request {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Request, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::Request {
@@ -74,6 +77,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::RequestParamsMeta>
     for crate::v2025_03_26::RequestParamsMeta {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::RequestParamsMeta, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::RequestParamsMeta {
@@ -84,6 +88,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::RequestParams>
     for crate::v2025_03_26::RequestParams {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::RequestParams {
@@ -93,6 +98,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Notification> for crate::v2025_03_26::Notification {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Notification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::Notification {
@@ -104,6 +110,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::NotificationParams>
     for crate::v2025_03_26::NotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::NotificationParams, ConvertError> {
@@ -115,6 +122,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::BaseResult> for crate::v2025_03_26::BaseResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::BaseResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::BaseResult {
@@ -124,6 +132,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::RequestId> for crate::v2025_03_26::RequestId {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::RequestId, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -137,6 +146,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::JSONRPCRequest>
     for crate::v2025_03_26::JSONRPCRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCRequest {
@@ -149,6 +159,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::JSONRPCNotification>
     for crate::v2025_03_26::JSONRPCNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::JSONRPCNotification, ConvertError> {
@@ -162,6 +173,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::JSONRPCResponse>
     for crate::v2025_03_26::JSONRPCResponse {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCResponse, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCResponse {
@@ -172,6 +184,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::JSONRPCError> for crate::v2025_03_26::JSONRPCError {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCError {
@@ -183,6 +196,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::JSONRPCErrorError>
     for crate::v2025_03_26::JSONRPCErrorError {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCErrorError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCErrorError {
@@ -195,6 +209,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CancelledNotification>
     for crate::v2025_03_26::CancelledNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CancelledNotification, ConvertError> {
@@ -207,6 +222,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CancelledNotificationParams>
     for crate::v2025_03_26::CancelledNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CancelledNotificationParams, ConvertError> {
@@ -220,6 +236,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::InitializeRequest>
     for crate::v2025_03_26::InitializeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::InitializeRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::InitializeRequest {
@@ -230,6 +247,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::InitializeRequestParams>
     for crate::v2025_03_26::InitializeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::InitializeRequestParams, ConvertError> {
@@ -244,6 +262,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::InitializeResult>
     for crate::v2025_03_26::InitializeResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::InitializeResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::InitializeResult {
@@ -258,6 +277,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::InitializedNotification>
     for crate::v2025_03_26::InitializedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::InitializedNotification, ConvertError> {
@@ -270,6 +290,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ClientCapabilities>
     for crate::v2025_03_26::ClientCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ClientCapabilities, ConvertError> {
@@ -286,6 +307,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ClientCapabilitiesRoots>
     for crate::v2025_03_26::ClientCapabilitiesRoots {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ClientCapabilitiesRoots, ConvertError> {
@@ -298,6 +320,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerCapabilities>
     for crate::v2025_03_26::ServerCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerCapabilities, ConvertError> {
@@ -315,6 +338,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerCapabilitiesPrompts>
     for crate::v2025_03_26::ServerCapabilitiesPrompts {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerCapabilitiesPrompts, ConvertError> {
@@ -327,6 +351,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerCapabilitiesResources>
     for crate::v2025_03_26::ServerCapabilitiesResources {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerCapabilitiesResources, ConvertError> {
@@ -340,6 +365,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerCapabilitiesTools>
     for crate::v2025_03_26::ServerCapabilitiesTools {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerCapabilitiesTools, ConvertError> {
@@ -352,6 +378,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::Implementation>
     for crate::v2025_03_26::Implementation {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Implementation, ConvertError> {
             let mut extra = self.extra;
             let __title = __c::take(&mut extra, "title", true, STEP)?;
@@ -364,6 +391,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::PingRequest> for crate::v2025_03_26::PingRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PingRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::PingRequest {
@@ -374,6 +402,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ProgressNotification>
     for crate::v2025_03_26::ProgressNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ProgressNotification, ConvertError> {
@@ -386,6 +415,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ProgressNotificationParams>
     for crate::v2025_03_26::ProgressNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ProgressNotificationParams, ConvertError> {
@@ -401,6 +431,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PaginatedRequest>
     for crate::v2025_03_26::PaginatedRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PaginatedRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::PaginatedRequest {
@@ -412,6 +443,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PaginatedRequestParams>
     for crate::v2025_03_26::PaginatedRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::PaginatedRequestParams, ConvertError> {
@@ -424,6 +456,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PaginatedResult>
     for crate::v2025_03_26::PaginatedResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PaginatedResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::PaginatedResult {
@@ -435,6 +468,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListResourcesRequest>
     for crate::v2025_03_26::ListResourcesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListResourcesRequest, ConvertError> {
@@ -447,6 +481,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListResourcesResult>
     for crate::v2025_03_26::ListResourcesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListResourcesResult, ConvertError> {
@@ -461,6 +496,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListResourceTemplatesRequest>
     for crate::v2025_03_26::ListResourceTemplatesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListResourceTemplatesRequest, ConvertError> {
@@ -473,6 +509,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListResourceTemplatesResult>
     for crate::v2025_03_26::ListResourceTemplatesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListResourceTemplatesResult, ConvertError> {
@@ -490,6 +527,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ReadResourceRequest>
     for crate::v2025_03_26::ReadResourceRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ReadResourceRequest, ConvertError> {
@@ -502,6 +540,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ReadResourceRequestParams>
     for crate::v2025_03_26::ReadResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ReadResourceRequestParams, ConvertError> {
@@ -514,6 +553,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ReadResourceResult>
     for crate::v2025_03_26::ReadResourceResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ReadResourceResult, ConvertError> {
@@ -527,6 +567,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ReadResourceResultContentsItem>
     for crate::v2025_03_26::ReadResourceResultContentsItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ReadResourceResultContentsItem, ConvertError> {
@@ -550,6 +591,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceListChangedNotification>
     for crate::v2025_03_26::ResourceListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ResourceListChangedNotification, ConvertError> {
@@ -562,6 +604,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SubscribeRequest>
     for crate::v2025_03_26::SubscribeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::SubscribeRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::SubscribeRequest {
@@ -572,6 +615,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SubscribeRequestParams>
     for crate::v2025_03_26::SubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::SubscribeRequestParams, ConvertError> {
@@ -584,6 +628,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::UnsubscribeRequest>
     for crate::v2025_03_26::UnsubscribeRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::UnsubscribeRequest, ConvertError> {
@@ -596,6 +641,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::UnsubscribeRequestParams>
     for crate::v2025_03_26::UnsubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::UnsubscribeRequestParams, ConvertError> {
@@ -608,6 +654,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceUpdatedNotification>
     for crate::v2025_03_26::ResourceUpdatedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ResourceUpdatedNotification, ConvertError> {
@@ -620,6 +667,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceUpdatedNotificationParams>
     for crate::v2025_03_26::ResourceUpdatedNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -634,6 +682,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Resource> for crate::v2025_03_26::Resource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Resource, ConvertError> {
             let mut extra = self.extra;
             let __title = __c::take(&mut extra, "title", true, STEP)?;
@@ -653,6 +702,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceTemplate>
     for crate::v2025_03_26::ResourceTemplate {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ResourceTemplate, ConvertError> {
             let mut extra = self.extra;
             let __title = __c::take(&mut extra, "title", true, STEP)?;
@@ -671,6 +721,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceContents>
     for crate::v2025_03_26::ResourceContents {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ResourceContents, ConvertError> {
             let mut extra = self.extra;
             let __meta = __c::take(&mut extra, "_meta", true, STEP)?;
@@ -684,6 +735,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::TextResourceContents>
     for crate::v2025_03_26::TextResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::TextResourceContents, ConvertError> {
@@ -700,6 +752,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::BlobResourceContents>
     for crate::v2025_03_26::BlobResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::BlobResourceContents, ConvertError> {
@@ -716,6 +769,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListPromptsRequest>
     for crate::v2025_03_26::ListPromptsRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListPromptsRequest, ConvertError> {
@@ -728,6 +782,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListPromptsResult>
     for crate::v2025_03_26::ListPromptsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListPromptsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ListPromptsResult {
@@ -740,6 +795,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::GetPromptRequest>
     for crate::v2025_03_26::GetPromptRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::GetPromptRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::GetPromptRequest {
@@ -750,6 +806,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::GetPromptRequestParams>
     for crate::v2025_03_26::GetPromptRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::GetPromptRequestParams, ConvertError> {
@@ -763,6 +820,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::GetPromptResult>
     for crate::v2025_03_26::GetPromptResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::GetPromptResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::GetPromptResult {
@@ -774,6 +832,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Prompt> for crate::v2025_03_26::Prompt {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Prompt, ConvertError> {
             let mut extra = self.extra;
             let __title = __c::take(&mut extra, "title", true, STEP)?;
@@ -790,6 +849,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PromptArgument>
     for crate::v2025_03_26::PromptArgument {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PromptArgument, ConvertError> {
             let mut extra = self.extra;
             let __title = __c::take(&mut extra, "title", true, STEP)?;
@@ -803,6 +863,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Role> for crate::v2025_03_26::Role {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Role, ConvertError> {
             match self {
                 other => Ok(crate::v2025_06_18::Role::from_wire(other.as_str())),
@@ -811,6 +872,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PromptMessage>
     for crate::v2025_03_26::PromptMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PromptMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::PromptMessage {
@@ -822,6 +884,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::EmbeddedResource>
     for crate::v2025_03_26::EmbeddedResource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::EmbeddedResource, ConvertError> {
             let mut extra = self.extra;
             let __meta = __c::take(&mut extra, "_meta", true, STEP)?;
@@ -835,6 +898,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::EmbeddedResourceResource>
     for crate::v2025_03_26::EmbeddedResourceResource {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::EmbeddedResourceResource, ConvertError> {
@@ -858,6 +922,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PromptListChangedNotification>
     for crate::v2025_03_26::PromptListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::PromptListChangedNotification, ConvertError> {
@@ -870,6 +935,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListToolsRequest>
     for crate::v2025_03_26::ListToolsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListToolsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ListToolsRequest {
@@ -880,6 +946,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListToolsResult>
     for crate::v2025_03_26::ListToolsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListToolsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ListToolsResult {
@@ -892,6 +959,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CallToolResult>
     for crate::v2025_03_26::CallToolResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::CallToolResult, ConvertError> {
             let mut extra = self.extra;
             let __structured_content = __c::take(
@@ -911,6 +979,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CallToolRequest>
     for crate::v2025_03_26::CallToolRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::CallToolRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::CallToolRequest {
@@ -921,6 +990,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CallToolRequestParams>
     for crate::v2025_03_26::CallToolRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CallToolRequestParams, ConvertError> {
@@ -934,6 +1004,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ToolListChangedNotification>
     for crate::v2025_03_26::ToolListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ToolListChangedNotification, ConvertError> {
@@ -946,6 +1017,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ToolAnnotations>
     for crate::v2025_03_26::ToolAnnotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ToolAnnotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ToolAnnotations {
@@ -959,6 +1031,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Tool> for crate::v2025_03_26::Tool {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Tool, ConvertError> {
             let mut extra = self.extra;
             let __title = __c::take(&mut extra, "title", true, STEP)?;
@@ -978,6 +1051,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ToolInputSchema>
     for crate::v2025_03_26::ToolInputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ToolInputSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ToolInputSchema {
@@ -989,6 +1063,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SetLevelRequest>
     for crate::v2025_03_26::SetLevelRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::SetLevelRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::SetLevelRequest {
@@ -999,6 +1074,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SetLevelRequestParams>
     for crate::v2025_03_26::SetLevelRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::SetLevelRequestParams, ConvertError> {
@@ -1011,6 +1087,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::LoggingMessageNotification>
     for crate::v2025_03_26::LoggingMessageNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::LoggingMessageNotification, ConvertError> {
@@ -1023,6 +1100,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::LoggingMessageNotificationParams>
     for crate::v2025_03_26::LoggingMessageNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::LoggingMessageNotificationParams, ConvertError> {
@@ -1036,6 +1114,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::LoggingLevel> for crate::v2025_03_26::LoggingLevel {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::LoggingLevel, ConvertError> {
             match self {
                 other => Ok(crate::v2025_06_18::LoggingLevel::from_wire(other.as_str())),
@@ -1044,6 +1123,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageRequest>
     for crate::v2025_03_26::CreateMessageRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CreateMessageRequest, ConvertError> {
@@ -1056,6 +1136,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageRequestParamsIncludeContext>
     for crate::v2025_03_26::CreateMessageRequestParamsIncludeContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -1075,6 +1156,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageRequestParams>
     for crate::v2025_03_26::CreateMessageRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CreateMessageRequestParams, ConvertError> {
@@ -1097,6 +1179,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageResult>
     for crate::v2025_03_26::CreateMessageResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CreateMessageResult, ConvertError> {
@@ -1113,6 +1196,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageResultStopReason>
     for crate::v2025_03_26::CreateMessageResultStopReason {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CreateMessageResultStopReason, ConvertError> {
@@ -1129,6 +1213,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SamplingMessage>
     for crate::v2025_03_26::SamplingMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::SamplingMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::SamplingMessage {
@@ -1140,6 +1225,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SamplingMessageContent>
     for crate::v2025_03_26::SamplingMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::SamplingMessageContent, ConvertError> {
@@ -1172,6 +1258,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Annotations> for crate::v2025_03_26::Annotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Annotations, ConvertError> {
             let mut extra = self.extra;
             let __last_modified = __c::take(&mut extra, "lastModified", true, STEP)?;
@@ -1184,6 +1271,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::TextContent> for crate::v2025_03_26::TextContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::TextContent, ConvertError> {
             let mut extra = self.extra;
             let __meta = __c::take(&mut extra, "_meta", true, STEP)?;
@@ -1196,6 +1284,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ImageContent> for crate::v2025_03_26::ImageContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ImageContent, ConvertError> {
             let mut extra = self.extra;
             let __meta = __c::take(&mut extra, "_meta", true, STEP)?;
@@ -1209,6 +1298,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::AudioContent> for crate::v2025_03_26::AudioContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::AudioContent, ConvertError> {
             let mut extra = self.extra;
             let __meta = __c::take(&mut extra, "_meta", true, STEP)?;
@@ -1223,6 +1313,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ModelPreferences>
     for crate::v2025_03_26::ModelPreferences {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ModelPreferences, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ModelPreferences {
@@ -1238,6 +1329,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ModelHint> for crate::v2025_03_26::ModelHint {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ModelHint, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ModelHint {
@@ -1248,6 +1340,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteRequest>
     for crate::v2025_03_26::CompleteRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::CompleteRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::CompleteRequest {
@@ -1258,6 +1351,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteRequestParamsRef>
     for crate::v2025_03_26::CompleteRequestParamsRef {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CompleteRequestParamsRef, ConvertError> {
@@ -1284,6 +1378,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteRequestParamsArgument>
     for crate::v2025_03_26::CompleteRequestParamsArgument {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CompleteRequestParamsArgument, ConvertError> {
@@ -1297,6 +1392,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteRequestParams>
     for crate::v2025_03_26::CompleteRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CompleteRequestParams, ConvertError> {
@@ -1312,6 +1408,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteResult>
     for crate::v2025_03_26::CompleteResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::CompleteResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::CompleteResult {
@@ -1323,6 +1420,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteResultCompletion>
     for crate::v2025_03_26::CompleteResultCompletion {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CompleteResultCompletion, ConvertError> {
@@ -1337,6 +1435,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceTemplateReference>
     for crate::v2025_03_26::ResourceReference {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ResourceTemplateReference, ConvertError> {
@@ -1349,6 +1448,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PromptReference>
     for crate::v2025_03_26::PromptReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PromptReference, ConvertError> {
             let mut extra = self.extra;
             let __title = __c::take(&mut extra, "title", true, STEP)?;
@@ -1361,6 +1461,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListRootsRequest>
     for crate::v2025_03_26::ListRootsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListRootsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ListRootsRequest {
@@ -1371,6 +1472,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListRootsResult>
     for crate::v2025_03_26::ListRootsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListRootsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ListRootsResult {
@@ -1381,6 +1483,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Root> for crate::v2025_03_26::Root {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Root, ConvertError> {
             let mut extra = self.extra;
             let __meta = __c::take(&mut extra, "_meta", true, STEP)?;
@@ -1394,6 +1497,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::RootsListChangedNotification>
     for crate::v2025_03_26::RootsListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::RootsListChangedNotification, ConvertError> {
@@ -1406,6 +1510,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ClientRequest>
     for crate::v2025_03_26::ClientRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ClientRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -1505,6 +1610,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ClientNotification>
     for crate::v2025_03_26::ClientNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ClientNotification, ConvertError> {
@@ -1544,6 +1650,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ClientResult> for crate::v2025_03_26::ClientResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ClientResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -1572,6 +1679,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerRequest>
     for crate::v2025_03_26::ServerRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ServerRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -1601,6 +1709,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerNotification>
     for crate::v2025_03_26::ServerNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerNotification, ConvertError> {
@@ -1661,6 +1770,7 @@ mod v2025_03_26_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ServerResult> for crate::v2025_03_26::ServerResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ServerResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -1738,6 +1848,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ContentBlock>
     for crate::v2025_03_26::PromptMessageContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ContentBlock, ConvertError> {
             match self {
                 Self::TextContent(v) => {
@@ -1774,6 +1885,7 @@ mod v2025_03_26_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ContentBlock>
     for crate::v2025_03_26::CallToolResultContentItem {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ContentBlock, ConvertError> {
             match self {
                 Self::TextContent(v) => {
@@ -1819,6 +1931,7 @@ mod v2025_06_18_to_v2025_03_26 {
     };
     impl Convert<crate::v2025_03_26::JSONRPCMessage>
     for crate::v2025_06_18::JSONRPCMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCMessage, ConvertError> {
             match self {
                 Self::JSONRPCRequest(v) => {
@@ -1854,6 +1967,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ProgressToken>
     for crate::v2025_06_18::ProgressToken {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ProgressToken, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -1866,6 +1980,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Request> for crate::v2025_06_18::Request {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Request, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::Request {
@@ -1877,6 +1992,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::RequestParamsMeta>
     for crate::v2025_06_18::RequestParamsMeta {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::RequestParamsMeta, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::RequestParamsMeta {
@@ -1887,6 +2003,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::RequestParams>
     for crate::v2025_06_18::RequestParams {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::RequestParams {
@@ -1896,6 +2013,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Notification> for crate::v2025_06_18::Notification {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Notification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::Notification {
@@ -1907,6 +2025,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::NotificationParams>
     for crate::v2025_06_18::NotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::NotificationParams, ConvertError> {
@@ -1918,6 +2037,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::BaseResult> for crate::v2025_06_18::BaseResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::BaseResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::BaseResult {
@@ -1927,6 +2047,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::RequestId> for crate::v2025_06_18::RequestId {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::RequestId, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -1940,6 +2061,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::JSONRPCRequest>
     for crate::v2025_06_18::JSONRPCRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::JSONRPCRequest {
@@ -1952,6 +2074,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::JSONRPCNotification>
     for crate::v2025_06_18::JSONRPCNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::JSONRPCNotification, ConvertError> {
@@ -1965,6 +2088,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::JSONRPCResponse>
     for crate::v2025_06_18::JSONRPCResponse {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCResponse, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::JSONRPCResponse {
@@ -1975,6 +2099,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::JSONRPCError> for crate::v2025_06_18::JSONRPCError {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::JSONRPCError {
@@ -1986,6 +2111,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::JSONRPCErrorError>
     for crate::v2025_06_18::JSONRPCErrorError {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::JSONRPCErrorError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::JSONRPCErrorError {
@@ -1998,6 +2124,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CancelledNotification>
     for crate::v2025_06_18::CancelledNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CancelledNotification, ConvertError> {
@@ -2010,6 +2137,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CancelledNotificationParams>
     for crate::v2025_06_18::CancelledNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CancelledNotificationParams, ConvertError> {
@@ -2023,6 +2151,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::InitializeRequest>
     for crate::v2025_06_18::InitializeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::InitializeRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::InitializeRequest {
@@ -2033,6 +2162,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::InitializeRequestParams>
     for crate::v2025_06_18::InitializeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::InitializeRequestParams, ConvertError> {
@@ -2047,6 +2177,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::InitializeResult>
     for crate::v2025_06_18::InitializeResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::InitializeResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::InitializeResult {
@@ -2061,6 +2192,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::InitializedNotification>
     for crate::v2025_06_18::InitializedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::InitializedNotification, ConvertError> {
@@ -2073,6 +2205,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ClientCapabilities>
     for crate::v2025_06_18::ClientCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ClientCapabilities, ConvertError> {
@@ -2090,6 +2223,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ClientCapabilitiesRoots>
     for crate::v2025_06_18::ClientCapabilitiesRoots {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ClientCapabilitiesRoots, ConvertError> {
@@ -2102,6 +2236,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerCapabilities>
     for crate::v2025_06_18::ServerCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerCapabilities, ConvertError> {
@@ -2119,6 +2254,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerCapabilitiesPrompts>
     for crate::v2025_06_18::ServerCapabilitiesPrompts {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerCapabilitiesPrompts, ConvertError> {
@@ -2131,6 +2267,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerCapabilitiesResources>
     for crate::v2025_06_18::ServerCapabilitiesResources {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerCapabilitiesResources, ConvertError> {
@@ -2144,6 +2281,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerCapabilitiesTools>
     for crate::v2025_06_18::ServerCapabilitiesTools {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerCapabilitiesTools, ConvertError> {
@@ -2156,6 +2294,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::Implementation>
     for crate::v2025_06_18::Implementation {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Implementation, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.title {
@@ -2169,6 +2308,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::PingRequest> for crate::v2025_06_18::PingRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PingRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PingRequest {
@@ -2179,6 +2319,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ProgressNotification>
     for crate::v2025_06_18::ProgressNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ProgressNotification, ConvertError> {
@@ -2191,6 +2332,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ProgressNotificationParams>
     for crate::v2025_06_18::ProgressNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ProgressNotificationParams, ConvertError> {
@@ -2206,6 +2348,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PaginatedRequest>
     for crate::v2025_06_18::PaginatedRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PaginatedRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PaginatedRequest {
@@ -2217,6 +2360,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PaginatedRequestParams>
     for crate::v2025_06_18::PaginatedRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::PaginatedRequestParams, ConvertError> {
@@ -2229,6 +2373,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PaginatedResult>
     for crate::v2025_06_18::PaginatedResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PaginatedResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PaginatedResult {
@@ -2240,6 +2385,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListResourcesRequest>
     for crate::v2025_06_18::ListResourcesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListResourcesRequest, ConvertError> {
@@ -2252,6 +2398,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListResourcesResult>
     for crate::v2025_06_18::ListResourcesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListResourcesResult, ConvertError> {
@@ -2266,6 +2413,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListResourceTemplatesRequest>
     for crate::v2025_06_18::ListResourceTemplatesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListResourceTemplatesRequest, ConvertError> {
@@ -2278,6 +2426,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListResourceTemplatesResult>
     for crate::v2025_06_18::ListResourceTemplatesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListResourceTemplatesResult, ConvertError> {
@@ -2295,6 +2444,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ReadResourceRequest>
     for crate::v2025_06_18::ReadResourceRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ReadResourceRequest, ConvertError> {
@@ -2307,6 +2457,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ReadResourceRequestParams>
     for crate::v2025_06_18::ReadResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ReadResourceRequestParams, ConvertError> {
@@ -2319,6 +2470,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ReadResourceResult>
     for crate::v2025_06_18::ReadResourceResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ReadResourceResult, ConvertError> {
@@ -2332,6 +2484,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ReadResourceResultContentsItem>
     for crate::v2025_06_18::ReadResourceResultContentsItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ReadResourceResultContentsItem, ConvertError> {
@@ -2355,6 +2508,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceListChangedNotification>
     for crate::v2025_06_18::ResourceListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ResourceListChangedNotification, ConvertError> {
@@ -2367,6 +2521,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SubscribeRequest>
     for crate::v2025_06_18::SubscribeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::SubscribeRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::SubscribeRequest {
@@ -2377,6 +2532,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SubscribeRequestParams>
     for crate::v2025_06_18::SubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::SubscribeRequestParams, ConvertError> {
@@ -2389,6 +2545,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::UnsubscribeRequest>
     for crate::v2025_06_18::UnsubscribeRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::UnsubscribeRequest, ConvertError> {
@@ -2401,6 +2558,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::UnsubscribeRequestParams>
     for crate::v2025_06_18::UnsubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::UnsubscribeRequestParams, ConvertError> {
@@ -2413,6 +2571,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceUpdatedNotification>
     for crate::v2025_06_18::ResourceUpdatedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ResourceUpdatedNotification, ConvertError> {
@@ -2425,6 +2584,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceUpdatedNotificationParams>
     for crate::v2025_06_18::ResourceUpdatedNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -2439,6 +2599,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Resource> for crate::v2025_06_18::Resource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Resource, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.title {
@@ -2460,6 +2621,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceTemplate>
     for crate::v2025_06_18::ResourceTemplate {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ResourceTemplate, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.title {
@@ -2480,6 +2642,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceContents>
     for crate::v2025_06_18::ResourceContents {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ResourceContents, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.meta {
@@ -2494,6 +2657,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::TextResourceContents>
     for crate::v2025_06_18::TextResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::TextResourceContents, ConvertError> {
@@ -2511,6 +2675,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::BlobResourceContents>
     for crate::v2025_06_18::BlobResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::BlobResourceContents, ConvertError> {
@@ -2528,6 +2693,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListPromptsRequest>
     for crate::v2025_06_18::ListPromptsRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ListPromptsRequest, ConvertError> {
@@ -2540,6 +2706,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListPromptsResult>
     for crate::v2025_06_18::ListPromptsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListPromptsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListPromptsResult {
@@ -2552,6 +2719,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::GetPromptRequest>
     for crate::v2025_06_18::GetPromptRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::GetPromptRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::GetPromptRequest {
@@ -2562,6 +2730,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::GetPromptRequestParams>
     for crate::v2025_06_18::GetPromptRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::GetPromptRequestParams, ConvertError> {
@@ -2575,6 +2744,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::GetPromptResult>
     for crate::v2025_06_18::GetPromptResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::GetPromptResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::GetPromptResult {
@@ -2586,6 +2756,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Prompt> for crate::v2025_06_18::Prompt {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Prompt, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.title {
@@ -2604,6 +2775,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptArgument>
     for crate::v2025_06_18::PromptArgument {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PromptArgument, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.title {
@@ -2618,6 +2790,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Role> for crate::v2025_06_18::Role {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Role, ConvertError> {
             match self {
                 other => Ok(crate::v2025_03_26::Role::from_wire(other.as_str())),
@@ -2626,6 +2799,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptMessage>
     for crate::v2025_06_18::PromptMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PromptMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::PromptMessage {
@@ -2637,6 +2811,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::EmbeddedResource>
     for crate::v2025_06_18::EmbeddedResource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::EmbeddedResource, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.meta {
@@ -2651,6 +2826,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::EmbeddedResourceResource>
     for crate::v2025_06_18::EmbeddedResourceResource {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::EmbeddedResourceResource, ConvertError> {
@@ -2674,6 +2850,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptListChangedNotification>
     for crate::v2025_06_18::PromptListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::PromptListChangedNotification, ConvertError> {
@@ -2686,6 +2863,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListToolsRequest>
     for crate::v2025_06_18::ListToolsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListToolsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListToolsRequest {
@@ -2696,6 +2874,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListToolsResult>
     for crate::v2025_06_18::ListToolsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListToolsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListToolsResult {
@@ -2708,6 +2887,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CallToolResult>
     for crate::v2025_06_18::CallToolResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::CallToolResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.structured_content {
@@ -2723,6 +2903,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CallToolRequest>
     for crate::v2025_06_18::CallToolRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::CallToolRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::CallToolRequest {
@@ -2733,6 +2914,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CallToolRequestParams>
     for crate::v2025_06_18::CallToolRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CallToolRequestParams, ConvertError> {
@@ -2746,6 +2928,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ToolListChangedNotification>
     for crate::v2025_06_18::ToolListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ToolListChangedNotification, ConvertError> {
@@ -2758,6 +2941,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ToolAnnotations>
     for crate::v2025_06_18::ToolAnnotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ToolAnnotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ToolAnnotations {
@@ -2771,6 +2955,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Tool> for crate::v2025_06_18::Tool {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Tool, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.title {
@@ -2793,6 +2978,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ToolInputSchema>
     for crate::v2025_06_18::ToolInputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ToolInputSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ToolInputSchema {
@@ -2804,6 +2990,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SetLevelRequest>
     for crate::v2025_06_18::SetLevelRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::SetLevelRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::SetLevelRequest {
@@ -2814,6 +3001,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SetLevelRequestParams>
     for crate::v2025_06_18::SetLevelRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::SetLevelRequestParams, ConvertError> {
@@ -2826,6 +3014,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::LoggingMessageNotification>
     for crate::v2025_06_18::LoggingMessageNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::LoggingMessageNotification, ConvertError> {
@@ -2838,6 +3027,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::LoggingMessageNotificationParams>
     for crate::v2025_06_18::LoggingMessageNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::LoggingMessageNotificationParams, ConvertError> {
@@ -2851,6 +3041,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::LoggingLevel> for crate::v2025_06_18::LoggingLevel {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::LoggingLevel, ConvertError> {
             match self {
                 other => Ok(crate::v2025_03_26::LoggingLevel::from_wire(other.as_str())),
@@ -2859,6 +3050,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageRequest>
     for crate::v2025_06_18::CreateMessageRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CreateMessageRequest, ConvertError> {
@@ -2871,6 +3063,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageRequestParamsIncludeContext>
     for crate::v2025_06_18::CreateMessageRequestParamsIncludeContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -2890,6 +3083,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageRequestParams>
     for crate::v2025_06_18::CreateMessageRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CreateMessageRequestParams, ConvertError> {
@@ -2912,6 +3106,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageResult>
     for crate::v2025_06_18::CreateMessageResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CreateMessageResult, ConvertError> {
@@ -2928,6 +3123,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CreateMessageResultStopReason>
     for crate::v2025_06_18::CreateMessageResultStopReason {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CreateMessageResultStopReason, ConvertError> {
@@ -2944,6 +3140,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SamplingMessage>
     for crate::v2025_06_18::SamplingMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::SamplingMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::SamplingMessage {
@@ -2955,6 +3152,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::SamplingMessageContent>
     for crate::v2025_06_18::SamplingMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::SamplingMessageContent, ConvertError> {
@@ -2987,6 +3185,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Annotations> for crate::v2025_06_18::Annotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Annotations, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.last_modified {
@@ -3000,6 +3199,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::TextContent> for crate::v2025_06_18::TextContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::TextContent, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.meta {
@@ -3013,6 +3213,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::ImageContent> for crate::v2025_06_18::ImageContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ImageContent, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.meta {
@@ -3027,6 +3228,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::AudioContent> for crate::v2025_06_18::AudioContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::AudioContent, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.meta {
@@ -3042,6 +3244,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ModelPreferences>
     for crate::v2025_06_18::ModelPreferences {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ModelPreferences, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ModelPreferences {
@@ -3057,6 +3260,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::ModelHint> for crate::v2025_06_18::ModelHint {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ModelHint, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ModelHint {
@@ -3067,6 +3271,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteRequest>
     for crate::v2025_06_18::CompleteRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::CompleteRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::CompleteRequest {
@@ -3077,6 +3282,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteRequestParamsRef>
     for crate::v2025_06_18::CompleteRequestParamsRef {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CompleteRequestParamsRef, ConvertError> {
@@ -3103,6 +3309,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteRequestParamsArgument>
     for crate::v2025_06_18::CompleteRequestParamsArgument {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CompleteRequestParamsArgument, ConvertError> {
@@ -3116,6 +3323,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteRequestParams>
     for crate::v2025_06_18::CompleteRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CompleteRequestParams, ConvertError> {
@@ -3132,6 +3340,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteResult>
     for crate::v2025_06_18::CompleteResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::CompleteResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::CompleteResult {
@@ -3143,6 +3352,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CompleteResultCompletion>
     for crate::v2025_06_18::CompleteResultCompletion {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CompleteResultCompletion, ConvertError> {
@@ -3157,6 +3367,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ResourceReference>
     for crate::v2025_06_18::ResourceTemplateReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ResourceReference, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ResourceReference {
@@ -3167,6 +3378,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptReference>
     for crate::v2025_06_18::PromptReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::PromptReference, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.title {
@@ -3180,6 +3392,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListRootsRequest>
     for crate::v2025_06_18::ListRootsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListRootsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListRootsRequest {
@@ -3190,6 +3403,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ListRootsResult>
     for crate::v2025_06_18::ListRootsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ListRootsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_03_26::ListRootsResult {
@@ -3200,6 +3414,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::Root> for crate::v2025_06_18::Root {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::Root, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.meta {
@@ -3214,6 +3429,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::RootsListChangedNotification>
     for crate::v2025_06_18::RootsListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::RootsListChangedNotification, ConvertError> {
@@ -3226,6 +3442,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ClientRequest>
     for crate::v2025_06_18::ClientRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ClientRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -3325,6 +3542,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ClientNotification>
     for crate::v2025_06_18::ClientNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ClientNotification, ConvertError> {
@@ -3364,6 +3582,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::ClientResult> for crate::v2025_06_18::ClientResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ClientResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -3395,6 +3614,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerRequest>
     for crate::v2025_06_18::ServerRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ServerRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -3427,6 +3647,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::ServerNotification>
     for crate::v2025_06_18::ServerNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::ServerNotification, ConvertError> {
@@ -3487,6 +3708,7 @@ mod v2025_06_18_to_v2025_03_26 {
         }
     }
     impl Convert<crate::v2025_03_26::ServerResult> for crate::v2025_06_18::ServerResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_03_26::ServerResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -3564,6 +3786,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::PromptMessageContent>
     for crate::v2025_06_18::ContentBlock {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::PromptMessageContent, ConvertError> {
@@ -3607,6 +3830,7 @@ mod v2025_06_18_to_v2025_03_26 {
     }
     impl Convert<crate::v2025_03_26::CallToolResultContentItem>
     for crate::v2025_06_18::ContentBlock {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_03_26::CallToolResultContentItem, ConvertError> {

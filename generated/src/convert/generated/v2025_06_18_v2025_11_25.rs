@@ -10,6 +10,7 @@ mod v2025_06_18_to_v2025_11_25 {
     };
     impl Convert<crate::v2025_11_25::JSONRPCMessage>
     for crate::v2025_06_18::JSONRPCMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::JSONRPCMessage, ConvertError> {
             match self {
                 Self::JSONRPCRequest(v) => {
@@ -41,6 +42,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ProgressToken>
     for crate::v2025_06_18::ProgressToken {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ProgressToken, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -53,17 +55,19 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Request> for crate::v2025_06_18::Request {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Request, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Request {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(self.params, "params", STEP, "Request.params")?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2025_11_25::RequestParamsMeta>
     for crate::v2025_06_18::RequestParamsMeta {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::RequestParamsMeta, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::RequestParamsMeta {
@@ -74,6 +78,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::RequestParams>
     for crate::v2025_06_18::RequestParams {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::RequestParams {
@@ -83,17 +88,24 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Notification> for crate::v2025_06_18::Notification {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Notification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Notification {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "Notification.params",
+                )?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2025_11_25::NotificationParams>
     for crate::v2025_06_18::NotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::NotificationParams, ConvertError> {
@@ -105,6 +117,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::BaseResult> for crate::v2025_06_18::BaseResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::BaseResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::BaseResult {
@@ -114,6 +127,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::RequestId> for crate::v2025_06_18::RequestId {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::RequestId, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -127,11 +141,17 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::JSONRPCRequest>
     for crate::v2025_06_18::JSONRPCRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::JSONRPCRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::JSONRPCRequest {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "JSONRPCRequest.params",
+                )?,
                 id: __c::field(self.id, "id")?,
                 extra,
             })
@@ -139,25 +159,33 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::JSONRPCNotification>
     for crate::v2025_06_18::JSONRPCNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::JSONRPCNotification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::JSONRPCNotification {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "JSONRPCNotification.params",
+                )?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2025_11_25::JSONRPCResponse>
     for crate::v2025_06_18::JSONRPCResponse {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::JSONRPCResponse, ConvertError> {
             Err(__c::not_in_target(STEP, "JSONRPCResponse"))
         }
     }
     impl Convert<crate::v2025_11_25::JSONRPCErrorResponse>
     for crate::v2025_06_18::JSONRPCError {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::JSONRPCErrorResponse, ConvertError> {
@@ -171,6 +199,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CancelledNotification>
     for crate::v2025_06_18::CancelledNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CancelledNotification, ConvertError> {
@@ -192,6 +221,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CancelledNotificationParams>
     for crate::v2025_06_18::CancelledNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CancelledNotificationParams, ConvertError> {
@@ -207,6 +237,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::InitializeRequest>
     for crate::v2025_06_18::InitializeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::InitializeRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -233,6 +264,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::InitializeRequestParams>
     for crate::v2025_06_18::InitializeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::InitializeRequestParams, ConvertError> {
@@ -249,6 +281,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::InitializeResult>
     for crate::v2025_06_18::InitializeResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::InitializeResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::InitializeResult {
@@ -263,6 +296,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::InitializedNotification>
     for crate::v2025_06_18::InitializedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::InitializedNotification, ConvertError> {
@@ -284,6 +318,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ClientCapabilities>
     for crate::v2025_06_18::ClientCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ClientCapabilities, ConvertError> {
@@ -292,8 +327,18 @@ mod v2025_06_18_to_v2025_11_25 {
             Ok(crate::v2025_11_25::ClientCapabilities {
                 experimental: __c::field(self.experimental, "experimental")?,
                 roots: __c::field(self.roots, "roots")?,
-                sampling: __c::via_json(self.sampling, "sampling", STEP)?,
-                elicitation: __c::via_json(self.elicitation, "elicitation", STEP)?,
+                sampling: __c::via_json(
+                    self.sampling,
+                    "sampling",
+                    STEP,
+                    "ClientCapabilities.sampling",
+                )?,
+                elicitation: __c::via_json(
+                    self.elicitation,
+                    "elicitation",
+                    STEP,
+                    "ClientCapabilities.elicitation",
+                )?,
                 tasks: __tasks,
                 extra,
             })
@@ -301,6 +346,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ClientCapabilitiesRoots>
     for crate::v2025_06_18::ClientCapabilitiesRoots {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ClientCapabilitiesRoots, ConvertError> {
@@ -313,6 +359,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerCapabilities>
     for crate::v2025_06_18::ServerCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerCapabilities, ConvertError> {
@@ -332,6 +379,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerCapabilitiesPrompts>
     for crate::v2025_06_18::ServerCapabilitiesPrompts {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerCapabilitiesPrompts, ConvertError> {
@@ -344,6 +392,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerCapabilitiesResources>
     for crate::v2025_06_18::ServerCapabilitiesResources {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerCapabilitiesResources, ConvertError> {
@@ -357,6 +406,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerCapabilitiesTools>
     for crate::v2025_06_18::ServerCapabilitiesTools {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerCapabilitiesTools, ConvertError> {
@@ -368,6 +418,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::BaseMetadata> for crate::v2025_06_18::BaseMetadata {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::BaseMetadata, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::BaseMetadata {
@@ -379,6 +430,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::Implementation>
     for crate::v2025_06_18::Implementation {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Implementation, ConvertError> {
             let mut extra = self.extra;
             let __icons = __c::take(&mut extra, "icons", true, STEP)?;
@@ -396,6 +448,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::PingRequest> for crate::v2025_06_18::PingRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PingRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -417,6 +470,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ProgressNotification>
     for crate::v2025_06_18::ProgressNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ProgressNotification, ConvertError> {
@@ -438,6 +492,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ProgressNotificationParams>
     for crate::v2025_06_18::ProgressNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ProgressNotificationParams, ConvertError> {
@@ -455,6 +510,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PaginatedRequest>
     for crate::v2025_06_18::PaginatedRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PaginatedRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -482,6 +538,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PaginatedRequestParams>
     for crate::v2025_06_18::PaginatedRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::PaginatedRequestParams, ConvertError> {
@@ -496,6 +553,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PaginatedResult>
     for crate::v2025_06_18::PaginatedResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PaginatedResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::PaginatedResult {
@@ -507,6 +565,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListResourcesRequest>
     for crate::v2025_06_18::ListResourcesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListResourcesRequest, ConvertError> {
@@ -535,6 +594,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListResourcesResult>
     for crate::v2025_06_18::ListResourcesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListResourcesResult, ConvertError> {
@@ -549,6 +609,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListResourceTemplatesRequest>
     for crate::v2025_06_18::ListResourceTemplatesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListResourceTemplatesRequest, ConvertError> {
@@ -577,6 +638,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListResourceTemplatesResult>
     for crate::v2025_06_18::ListResourceTemplatesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListResourceTemplatesResult, ConvertError> {
@@ -594,6 +656,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ReadResourceRequest>
     for crate::v2025_06_18::ReadResourceRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ReadResourceRequest, ConvertError> {
@@ -622,6 +685,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ReadResourceRequestParams>
     for crate::v2025_06_18::ReadResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ReadResourceRequestParams, ConvertError> {
@@ -636,6 +700,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ReadResourceResult>
     for crate::v2025_06_18::ReadResourceResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ReadResourceResult, ConvertError> {
@@ -649,6 +714,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ReadResourceResultContentsItem>
     for crate::v2025_06_18::ReadResourceResultContentsItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ReadResourceResultContentsItem, ConvertError> {
@@ -672,6 +738,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceListChangedNotification>
     for crate::v2025_06_18::ResourceListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ResourceListChangedNotification, ConvertError> {
@@ -693,6 +760,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SubscribeRequest>
     for crate::v2025_06_18::SubscribeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::SubscribeRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -719,6 +787,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SubscribeRequestParams>
     for crate::v2025_06_18::SubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::SubscribeRequestParams, ConvertError> {
@@ -733,6 +802,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::UnsubscribeRequest>
     for crate::v2025_06_18::UnsubscribeRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::UnsubscribeRequest, ConvertError> {
@@ -761,6 +831,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::UnsubscribeRequestParams>
     for crate::v2025_06_18::UnsubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::UnsubscribeRequestParams, ConvertError> {
@@ -775,6 +846,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceUpdatedNotification>
     for crate::v2025_06_18::ResourceUpdatedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ResourceUpdatedNotification, ConvertError> {
@@ -796,6 +868,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceUpdatedNotificationParams>
     for crate::v2025_06_18::ResourceUpdatedNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -812,6 +885,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Resource> for crate::v2025_06_18::Resource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Resource, ConvertError> {
             let mut extra = self.extra;
             let __icons = __c::take(&mut extra, "icons", true, STEP)?;
@@ -831,6 +905,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceTemplate>
     for crate::v2025_06_18::ResourceTemplate {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ResourceTemplate, ConvertError> {
             let mut extra = self.extra;
             let __icons = __c::take(&mut extra, "icons", true, STEP)?;
@@ -849,6 +924,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceContents>
     for crate::v2025_06_18::ResourceContents {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ResourceContents, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ResourceContents {
@@ -861,6 +937,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::TextResourceContents>
     for crate::v2025_06_18::TextResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::TextResourceContents, ConvertError> {
@@ -876,6 +953,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::BlobResourceContents>
     for crate::v2025_06_18::BlobResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::BlobResourceContents, ConvertError> {
@@ -891,6 +969,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListPromptsRequest>
     for crate::v2025_06_18::ListPromptsRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListPromptsRequest, ConvertError> {
@@ -919,6 +998,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListPromptsResult>
     for crate::v2025_06_18::ListPromptsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListPromptsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ListPromptsResult {
@@ -931,6 +1011,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::GetPromptRequest>
     for crate::v2025_06_18::GetPromptRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::GetPromptRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -957,6 +1038,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::GetPromptRequestParams>
     for crate::v2025_06_18::GetPromptRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::GetPromptRequestParams, ConvertError> {
@@ -972,6 +1054,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::GetPromptResult>
     for crate::v2025_06_18::GetPromptResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::GetPromptResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::GetPromptResult {
@@ -983,6 +1066,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Prompt> for crate::v2025_06_18::Prompt {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Prompt, ConvertError> {
             let mut extra = self.extra;
             let __icons = __c::take(&mut extra, "icons", true, STEP)?;
@@ -999,6 +1083,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PromptArgument>
     for crate::v2025_06_18::PromptArgument {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PromptArgument, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::PromptArgument {
@@ -1011,6 +1096,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Role> for crate::v2025_06_18::Role {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Role, ConvertError> {
             match self {
                 other => Ok(crate::v2025_11_25::Role::from_wire(other.as_str())),
@@ -1019,6 +1105,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PromptMessage>
     for crate::v2025_06_18::PromptMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PromptMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::PromptMessage {
@@ -1029,6 +1116,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ResourceLink> for crate::v2025_06_18::ResourceLink {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ResourceLink, ConvertError> {
             let mut extra = self.extra;
             let __icons = __c::take(&mut extra, "icons", true, STEP)?;
@@ -1048,6 +1136,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::EmbeddedResource>
     for crate::v2025_06_18::EmbeddedResource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::EmbeddedResource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::EmbeddedResource {
@@ -1060,6 +1149,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::EmbeddedResourceResource>
     for crate::v2025_06_18::EmbeddedResourceResource {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::EmbeddedResourceResource, ConvertError> {
@@ -1083,6 +1173,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PromptListChangedNotification>
     for crate::v2025_06_18::PromptListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::PromptListChangedNotification, ConvertError> {
@@ -1104,6 +1195,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListToolsRequest>
     for crate::v2025_06_18::ListToolsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListToolsRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -1130,6 +1222,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListToolsResult>
     for crate::v2025_06_18::ListToolsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListToolsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ListToolsResult {
@@ -1142,6 +1235,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CallToolResult>
     for crate::v2025_06_18::CallToolResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::CallToolResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::CallToolResult {
@@ -1158,6 +1252,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CallToolRequest>
     for crate::v2025_06_18::CallToolRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::CallToolRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -1179,6 +1274,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CallToolRequestParams>
     for crate::v2025_06_18::CallToolRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CallToolRequestParams, ConvertError> {
@@ -1196,6 +1292,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolListChangedNotification>
     for crate::v2025_06_18::ToolListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ToolListChangedNotification, ConvertError> {
@@ -1217,6 +1314,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolAnnotations>
     for crate::v2025_06_18::ToolAnnotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolAnnotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ToolAnnotations {
@@ -1230,6 +1328,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Tool> for crate::v2025_06_18::Tool {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Tool, ConvertError> {
             let mut extra = self.extra;
             let __icons = __c::take(&mut extra, "icons", true, STEP)?;
@@ -1250,6 +1349,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolInputSchema>
     for crate::v2025_06_18::ToolInputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolInputSchema, ConvertError> {
             let mut extra = self.extra;
             let __schema = __c::take(&mut extra, "$schema", true, STEP)?;
@@ -1263,6 +1363,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolOutputSchema>
     for crate::v2025_06_18::ToolOutputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolOutputSchema, ConvertError> {
             let mut extra = self.extra;
             let __schema = __c::take(&mut extra, "$schema", true, STEP)?;
@@ -1276,6 +1377,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SetLevelRequest>
     for crate::v2025_06_18::SetLevelRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::SetLevelRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -1297,6 +1399,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SetLevelRequestParams>
     for crate::v2025_06_18::SetLevelRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::SetLevelRequestParams, ConvertError> {
@@ -1311,6 +1414,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::LoggingMessageNotification>
     for crate::v2025_06_18::LoggingMessageNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::LoggingMessageNotification, ConvertError> {
@@ -1332,6 +1436,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::LoggingMessageNotificationParams>
     for crate::v2025_06_18::LoggingMessageNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::LoggingMessageNotificationParams, ConvertError> {
@@ -1347,6 +1452,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::LoggingLevel> for crate::v2025_06_18::LoggingLevel {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::LoggingLevel, ConvertError> {
             match self {
                 other => Ok(crate::v2025_11_25::LoggingLevel::from_wire(other.as_str())),
@@ -1355,6 +1461,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageRequest>
     for crate::v2025_06_18::CreateMessageRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CreateMessageRequest, ConvertError> {
@@ -1383,6 +1490,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageRequestParamsIncludeContext>
     for crate::v2025_06_18::CreateMessageRequestParamsIncludeContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -1402,6 +1510,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageRequestParams>
     for crate::v2025_06_18::CreateMessageRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CreateMessageRequestParams, ConvertError> {
@@ -1432,6 +1541,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageResult>
     for crate::v2025_06_18::CreateMessageResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CreateMessageResult, ConvertError> {
@@ -1448,6 +1558,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageResultStopReason>
     for crate::v2025_06_18::CreateMessageResultStopReason {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CreateMessageResultStopReason, ConvertError> {
@@ -1464,6 +1575,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SamplingMessage>
     for crate::v2025_06_18::SamplingMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::SamplingMessage, ConvertError> {
             let mut extra = self.extra;
             let __meta = __c::take(&mut extra, "_meta", true, STEP)?;
@@ -1477,6 +1589,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SamplingMessageContent>
     for crate::v2025_06_18::SamplingMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::SamplingMessageContent, ConvertError> {
@@ -1497,6 +1610,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Annotations> for crate::v2025_06_18::Annotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Annotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Annotations {
@@ -1508,6 +1622,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ContentBlock> for crate::v2025_06_18::ContentBlock {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ContentBlock, ConvertError> {
             match self {
                 Self::TextContent(v) => {
@@ -1550,6 +1665,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::TextContent> for crate::v2025_06_18::TextContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::TextContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::TextContent {
@@ -1561,6 +1677,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ImageContent> for crate::v2025_06_18::ImageContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ImageContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ImageContent {
@@ -1573,6 +1690,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::AudioContent> for crate::v2025_06_18::AudioContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::AudioContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::AudioContent {
@@ -1586,6 +1704,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ModelPreferences>
     for crate::v2025_06_18::ModelPreferences {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ModelPreferences, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ModelPreferences {
@@ -1601,6 +1720,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ModelHint> for crate::v2025_06_18::ModelHint {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ModelHint, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ModelHint {
@@ -1611,6 +1731,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequest>
     for crate::v2025_06_18::CompleteRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::CompleteRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -1632,6 +1753,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequestParamsRef>
     for crate::v2025_06_18::CompleteRequestParamsRef {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteRequestParamsRef, ConvertError> {
@@ -1658,6 +1780,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequestParamsArgument>
     for crate::v2025_06_18::CompleteRequestParamsArgument {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteRequestParamsArgument, ConvertError> {
@@ -1671,6 +1794,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequestParamsContext>
     for crate::v2025_06_18::CompleteRequestParamsContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteRequestParamsContext, ConvertError> {
@@ -1683,6 +1807,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequestParams>
     for crate::v2025_06_18::CompleteRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteRequestParams, ConvertError> {
@@ -1699,6 +1824,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteResult>
     for crate::v2025_06_18::CompleteResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::CompleteResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::CompleteResult {
@@ -1710,6 +1836,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteResultCompletion>
     for crate::v2025_06_18::CompleteResultCompletion {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteResultCompletion, ConvertError> {
@@ -1724,6 +1851,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceTemplateReference>
     for crate::v2025_06_18::ResourceTemplateReference {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ResourceTemplateReference, ConvertError> {
@@ -1736,6 +1864,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PromptReference>
     for crate::v2025_06_18::PromptReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PromptReference, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::PromptReference {
@@ -1747,6 +1876,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListRootsRequest>
     for crate::v2025_06_18::ListRootsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListRootsRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -1773,6 +1903,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListRootsResult>
     for crate::v2025_06_18::ListRootsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListRootsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ListRootsResult {
@@ -1783,6 +1914,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Root> for crate::v2025_06_18::Root {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Root, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Root {
@@ -1795,6 +1927,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::RootsListChangedNotification>
     for crate::v2025_06_18::RootsListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::RootsListChangedNotification, ConvertError> {
@@ -1816,6 +1949,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitRequest>
     for crate::v2025_06_18::ElicitRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ElicitRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -1837,6 +1971,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitRequestParams>
     for crate::v2025_06_18::ElicitRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ElicitRequestParams, ConvertError> {
@@ -1845,6 +1980,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PrimitiveSchemaDefinition>
     for crate::v2025_06_18::PrimitiveSchemaDefinition {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::PrimitiveSchemaDefinition, ConvertError> {
@@ -1881,6 +2017,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::StringSchema> for crate::v2025_06_18::StringSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::StringSchema, ConvertError> {
             let mut extra = self.extra;
             let __default = __c::take(&mut extra, "default", true, STEP)?;
@@ -1897,6 +2034,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::StringSchemaFormat>
     for crate::v2025_06_18::StringSchemaFormat {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::StringSchemaFormat, ConvertError> {
@@ -1908,6 +2046,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::NumberSchema> for crate::v2025_06_18::NumberSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::NumberSchema, ConvertError> {
             let mut extra = self.extra;
             let __default = __c::take(&mut extra, "default", true, STEP)?;
@@ -1924,6 +2063,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::NumberSchemaType>
     for crate::v2025_06_18::NumberSchemaType {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::NumberSchemaType, ConvertError> {
             match self {
                 other => {
@@ -1934,6 +2074,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::BooleanSchema>
     for crate::v2025_06_18::BooleanSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::BooleanSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::BooleanSchema {
@@ -1945,11 +2086,13 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::EnumSchema> for crate::v2025_06_18::EnumSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::EnumSchema, ConvertError> {
             Err(__c::not_in_target(STEP, "EnumSchema"))
         }
     }
     impl Convert<crate::v2025_11_25::ElicitResult> for crate::v2025_06_18::ElicitResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ElicitResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ElicitResult {
@@ -1962,6 +2105,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitResultAction>
     for crate::v2025_06_18::ElicitResultAction {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ElicitResultAction, ConvertError> {
@@ -1974,6 +2118,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitResultContentValue>
     for crate::v2025_06_18::ElicitResultContentValue {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ElicitResultContentValue, ConvertError> {
@@ -2004,6 +2149,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ClientRequest>
     for crate::v2025_06_18::ClientRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ClientRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -2103,6 +2249,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ClientNotification>
     for crate::v2025_06_18::ClientNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ClientNotification, ConvertError> {
@@ -2142,6 +2289,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ClientResult> for crate::v2025_06_18::ClientResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ClientResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -2177,6 +2325,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerRequest>
     for crate::v2025_06_18::ServerRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ServerRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -2213,6 +2362,7 @@ mod v2025_06_18_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerNotification>
     for crate::v2025_06_18::ServerNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerNotification, ConvertError> {
@@ -2273,6 +2423,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ServerResult> for crate::v2025_06_18::ServerResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ServerResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -2349,6 +2500,7 @@ mod v2025_06_18_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Error> for crate::v2025_06_18::JSONRPCErrorError {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Error, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Error {
@@ -2370,6 +2522,7 @@ mod v2025_11_25_to_v2025_06_18 {
     };
     impl Convert<crate::v2025_06_18::JSONRPCMessage>
     for crate::v2025_11_25::JSONRPCMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCMessage, ConvertError> {
             match self {
                 Self::JSONRPCRequest(v) => {
@@ -2398,6 +2551,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ProgressToken>
     for crate::v2025_11_25::ProgressToken {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ProgressToken, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -2411,6 +2565,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::RequestParams>
     for crate::v2025_11_25::RequestParams {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::RequestParams {
@@ -2421,6 +2576,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::RequestParamsMeta>
     for crate::v2025_11_25::RequestParamsMeta {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::RequestParamsMeta, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::RequestParamsMeta {
@@ -2430,17 +2586,19 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Request> for crate::v2025_11_25::Request {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Request, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::Request {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(self.params, "params", STEP, "Request.params")?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2025_06_18::NotificationParams>
     for crate::v2025_11_25::NotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::NotificationParams, ConvertError> {
@@ -2452,16 +2610,23 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Notification> for crate::v2025_11_25::Notification {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Notification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::Notification {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "Notification.params",
+                )?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2025_06_18::BaseResult> for crate::v2025_11_25::BaseResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::BaseResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::BaseResult {
@@ -2471,6 +2636,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::RequestId> for crate::v2025_11_25::RequestId {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::RequestId, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -2484,11 +2650,17 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::JSONRPCRequest>
     for crate::v2025_11_25::JSONRPCRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCRequest {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "JSONRPCRequest.params",
+                )?,
                 id: __c::field(self.id, "id")?,
                 extra,
             })
@@ -2496,19 +2668,26 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::JSONRPCNotification>
     for crate::v2025_11_25::JSONRPCNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::JSONRPCNotification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCNotification {
                 method: __c::field(self.method, "method")?,
-                params: __c::via_json(self.params, "params", STEP)?,
+                params: __c::via_json(
+                    self.params,
+                    "params",
+                    STEP,
+                    "JSONRPCNotification.params",
+                )?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2025_06_18::JSONRPCError>
     for crate::v2025_11_25::JSONRPCErrorResponse {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCError {
@@ -2523,6 +2702,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::JSONRPCResponse>
     for crate::v2025_11_25::JSONRPCResponse {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCResponse, ConvertError> {
             match self {
                 Self::JSONRPCResultResponse(_) => {
@@ -2538,6 +2718,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CancelledNotificationParams>
     for crate::v2025_11_25::CancelledNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CancelledNotificationParams, ConvertError> {
@@ -2562,6 +2743,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CancelledNotification>
     for crate::v2025_11_25::CancelledNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CancelledNotification, ConvertError> {
@@ -2579,6 +2761,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::InitializeRequestParams>
     for crate::v2025_11_25::InitializeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::InitializeRequestParams, ConvertError> {
@@ -2596,6 +2779,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::InitializeRequest>
     for crate::v2025_11_25::InitializeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::InitializeRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -2612,6 +2796,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::InitializeResult>
     for crate::v2025_11_25::InitializeResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::InitializeResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::InitializeResult {
@@ -2626,6 +2811,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::InitializedNotification>
     for crate::v2025_11_25::InitializedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::InitializedNotification, ConvertError> {
@@ -2643,6 +2829,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ClientCapabilities>
     for crate::v2025_11_25::ClientCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ClientCapabilities, ConvertError> {
@@ -2653,14 +2840,25 @@ mod v2025_11_25_to_v2025_06_18 {
             Ok(crate::v2025_06_18::ClientCapabilities {
                 experimental: __c::field(self.experimental, "experimental")?,
                 roots: __c::field(self.roots, "roots")?,
-                sampling: __c::via_json(self.sampling, "sampling", STEP)?,
-                elicitation: __c::via_json(self.elicitation, "elicitation", STEP)?,
+                sampling: __c::via_json(
+                    self.sampling,
+                    "sampling",
+                    STEP,
+                    "ClientCapabilities.sampling",
+                )?,
+                elicitation: __c::via_json(
+                    self.elicitation,
+                    "elicitation",
+                    STEP,
+                    "ClientCapabilities.elicitation",
+                )?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2025_06_18::ClientCapabilitiesRoots>
     for crate::v2025_11_25::ClientCapabilitiesRoots {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ClientCapabilitiesRoots, ConvertError> {
@@ -2673,6 +2871,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerCapabilities>
     for crate::v2025_11_25::ServerCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerCapabilities, ConvertError> {
@@ -2693,6 +2892,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerCapabilitiesPrompts>
     for crate::v2025_11_25::ServerCapabilitiesPrompts {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerCapabilitiesPrompts, ConvertError> {
@@ -2705,6 +2905,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerCapabilitiesResources>
     for crate::v2025_11_25::ServerCapabilitiesResources {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerCapabilitiesResources, ConvertError> {
@@ -2718,6 +2919,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerCapabilitiesTools>
     for crate::v2025_11_25::ServerCapabilitiesTools {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerCapabilitiesTools, ConvertError> {
@@ -2729,6 +2931,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::BaseMetadata> for crate::v2025_11_25::BaseMetadata {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::BaseMetadata, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::BaseMetadata {
@@ -2740,6 +2943,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::Implementation>
     for crate::v2025_11_25::Implementation {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Implementation, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.icons {
@@ -2760,6 +2964,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::PingRequest> for crate::v2025_11_25::PingRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PingRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -2776,6 +2981,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ProgressNotificationParams>
     for crate::v2025_11_25::ProgressNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ProgressNotificationParams, ConvertError> {
@@ -2794,6 +3000,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ProgressNotification>
     for crate::v2025_11_25::ProgressNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ProgressNotification, ConvertError> {
@@ -2811,6 +3018,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PaginatedRequestParams>
     for crate::v2025_11_25::PaginatedRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::PaginatedRequestParams, ConvertError> {
@@ -2826,6 +3034,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PaginatedRequest>
     for crate::v2025_11_25::PaginatedRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PaginatedRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -2843,6 +3052,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PaginatedResult>
     for crate::v2025_11_25::PaginatedResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PaginatedResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::PaginatedResult {
@@ -2854,6 +3064,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListResourcesRequest>
     for crate::v2025_11_25::ListResourcesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListResourcesRequest, ConvertError> {
@@ -2872,6 +3083,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListResourcesResult>
     for crate::v2025_11_25::ListResourcesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListResourcesResult, ConvertError> {
@@ -2886,6 +3098,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListResourceTemplatesRequest>
     for crate::v2025_11_25::ListResourceTemplatesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListResourceTemplatesRequest, ConvertError> {
@@ -2904,6 +3117,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListResourceTemplatesResult>
     for crate::v2025_11_25::ListResourceTemplatesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListResourceTemplatesResult, ConvertError> {
@@ -2921,6 +3135,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ReadResourceRequestParams>
     for crate::v2025_11_25::ReadResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ReadResourceRequestParams, ConvertError> {
@@ -2936,6 +3151,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ReadResourceRequest>
     for crate::v2025_11_25::ReadResourceRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ReadResourceRequest, ConvertError> {
@@ -2954,6 +3170,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ReadResourceResult>
     for crate::v2025_11_25::ReadResourceResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ReadResourceResult, ConvertError> {
@@ -2967,6 +3184,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ReadResourceResultContentsItem>
     for crate::v2025_11_25::ReadResourceResultContentsItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ReadResourceResultContentsItem, ConvertError> {
@@ -2990,6 +3208,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceListChangedNotification>
     for crate::v2025_11_25::ResourceListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ResourceListChangedNotification, ConvertError> {
@@ -3007,6 +3226,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SubscribeRequestParams>
     for crate::v2025_11_25::SubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::SubscribeRequestParams, ConvertError> {
@@ -3022,6 +3242,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SubscribeRequest>
     for crate::v2025_11_25::SubscribeRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::SubscribeRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -3038,6 +3259,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::UnsubscribeRequestParams>
     for crate::v2025_11_25::UnsubscribeRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::UnsubscribeRequestParams, ConvertError> {
@@ -3053,6 +3275,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::UnsubscribeRequest>
     for crate::v2025_11_25::UnsubscribeRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::UnsubscribeRequest, ConvertError> {
@@ -3071,6 +3294,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceUpdatedNotificationParams>
     for crate::v2025_11_25::ResourceUpdatedNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -3089,6 +3313,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceUpdatedNotification>
     for crate::v2025_11_25::ResourceUpdatedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ResourceUpdatedNotification, ConvertError> {
@@ -3105,6 +3330,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Resource> for crate::v2025_11_25::Resource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Resource, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.icons {
@@ -3125,6 +3351,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceTemplate>
     for crate::v2025_11_25::ResourceTemplate {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ResourceTemplate, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.icons {
@@ -3144,6 +3371,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceContents>
     for crate::v2025_11_25::ResourceContents {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ResourceContents, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ResourceContents {
@@ -3156,6 +3384,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::TextResourceContents>
     for crate::v2025_11_25::TextResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::TextResourceContents, ConvertError> {
@@ -3171,6 +3400,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::BlobResourceContents>
     for crate::v2025_11_25::BlobResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::BlobResourceContents, ConvertError> {
@@ -3186,6 +3416,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListPromptsRequest>
     for crate::v2025_11_25::ListPromptsRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ListPromptsRequest, ConvertError> {
@@ -3204,6 +3435,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListPromptsResult>
     for crate::v2025_11_25::ListPromptsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListPromptsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ListPromptsResult {
@@ -3216,6 +3448,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::GetPromptRequestParams>
     for crate::v2025_11_25::GetPromptRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::GetPromptRequestParams, ConvertError> {
@@ -3232,6 +3465,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::GetPromptRequest>
     for crate::v2025_11_25::GetPromptRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::GetPromptRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -3248,6 +3482,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::GetPromptResult>
     for crate::v2025_11_25::GetPromptResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::GetPromptResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::GetPromptResult {
@@ -3259,6 +3494,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Prompt> for crate::v2025_11_25::Prompt {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Prompt, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.icons {
@@ -3276,6 +3512,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PromptArgument>
     for crate::v2025_11_25::PromptArgument {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PromptArgument, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::PromptArgument {
@@ -3288,6 +3525,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Role> for crate::v2025_11_25::Role {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Role, ConvertError> {
             match self {
                 other => Ok(crate::v2025_06_18::Role::from_wire(other.as_str())),
@@ -3296,6 +3534,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PromptMessage>
     for crate::v2025_11_25::PromptMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PromptMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::PromptMessage {
@@ -3306,6 +3545,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ResourceLink> for crate::v2025_11_25::ResourceLink {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ResourceLink, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.icons {
@@ -3326,6 +3566,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::EmbeddedResource>
     for crate::v2025_11_25::EmbeddedResource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::EmbeddedResource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::EmbeddedResource {
@@ -3338,6 +3579,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::EmbeddedResourceResource>
     for crate::v2025_11_25::EmbeddedResourceResource {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::EmbeddedResourceResource, ConvertError> {
@@ -3361,6 +3603,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PromptListChangedNotification>
     for crate::v2025_11_25::PromptListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::PromptListChangedNotification, ConvertError> {
@@ -3378,6 +3621,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListToolsRequest>
     for crate::v2025_11_25::ListToolsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListToolsRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -3394,6 +3638,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListToolsResult>
     for crate::v2025_11_25::ListToolsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListToolsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ListToolsResult {
@@ -3406,6 +3651,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CallToolResult>
     for crate::v2025_11_25::CallToolResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::CallToolResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::CallToolResult {
@@ -3422,6 +3668,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CallToolRequestParams>
     for crate::v2025_11_25::CallToolRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CallToolRequestParams, ConvertError> {
@@ -3441,6 +3688,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CallToolRequest>
     for crate::v2025_11_25::CallToolRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::CallToolRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -3457,6 +3705,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ToolListChangedNotification>
     for crate::v2025_11_25::ToolListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ToolListChangedNotification, ConvertError> {
@@ -3474,6 +3723,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ToolAnnotations>
     for crate::v2025_11_25::ToolAnnotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ToolAnnotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ToolAnnotations {
@@ -3487,6 +3737,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Tool> for crate::v2025_11_25::Tool {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Tool, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.icons {
@@ -3509,6 +3760,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ToolInputSchema>
     for crate::v2025_11_25::ToolInputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ToolInputSchema, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.schema {
@@ -3523,6 +3775,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ToolOutputSchema>
     for crate::v2025_11_25::ToolOutputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ToolOutputSchema, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.schema {
@@ -3537,6 +3790,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SetLevelRequestParams>
     for crate::v2025_11_25::SetLevelRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::SetLevelRequestParams, ConvertError> {
@@ -3552,6 +3806,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SetLevelRequest>
     for crate::v2025_11_25::SetLevelRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::SetLevelRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -3568,6 +3823,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::LoggingMessageNotificationParams>
     for crate::v2025_11_25::LoggingMessageNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::LoggingMessageNotificationParams, ConvertError> {
@@ -3585,6 +3841,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::LoggingMessageNotification>
     for crate::v2025_11_25::LoggingMessageNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::LoggingMessageNotification, ConvertError> {
@@ -3601,6 +3858,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::LoggingLevel> for crate::v2025_11_25::LoggingLevel {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::LoggingLevel, ConvertError> {
             match self {
                 other => Ok(crate::v2025_06_18::LoggingLevel::from_wire(other.as_str())),
@@ -3609,6 +3867,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageRequestParams>
     for crate::v2025_11_25::CreateMessageRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CreateMessageRequestParams, ConvertError> {
@@ -3645,6 +3904,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageRequestParamsIncludeContext>
     for crate::v2025_11_25::CreateMessageRequestParamsIncludeContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -3664,6 +3924,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageRequest>
     for crate::v2025_11_25::CreateMessageRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CreateMessageRequest, ConvertError> {
@@ -3682,6 +3943,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageResult>
     for crate::v2025_11_25::CreateMessageResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CreateMessageResult, ConvertError> {
@@ -3698,6 +3960,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CreateMessageResultStopReason>
     for crate::v2025_11_25::CreateMessageResultStopReason {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CreateMessageResultStopReason, ConvertError> {
@@ -3714,6 +3977,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SamplingMessage>
     for crate::v2025_11_25::SamplingMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::SamplingMessage, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.meta {
@@ -3728,6 +3992,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::SamplingMessageContent>
     for crate::v2025_11_25::SamplingMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::SamplingMessageContent, ConvertError> {
@@ -3752,6 +4017,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Annotations> for crate::v2025_11_25::Annotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Annotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::Annotations {
@@ -3763,6 +4029,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ContentBlock> for crate::v2025_11_25::ContentBlock {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ContentBlock, ConvertError> {
             match self {
                 Self::TextContent(v) => {
@@ -3805,6 +4072,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::TextContent> for crate::v2025_11_25::TextContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::TextContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::TextContent {
@@ -3816,6 +4084,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ImageContent> for crate::v2025_11_25::ImageContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ImageContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ImageContent {
@@ -3828,6 +4097,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::AudioContent> for crate::v2025_11_25::AudioContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::AudioContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::AudioContent {
@@ -3841,6 +4111,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ModelPreferences>
     for crate::v2025_11_25::ModelPreferences {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ModelPreferences, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ModelPreferences {
@@ -3856,6 +4127,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ModelHint> for crate::v2025_11_25::ModelHint {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ModelHint, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ModelHint {
@@ -3866,6 +4138,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteRequestParams>
     for crate::v2025_11_25::CompleteRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CompleteRequestParams, ConvertError> {
@@ -3883,6 +4156,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteRequestParamsRef>
     for crate::v2025_11_25::CompleteRequestParamsRef {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CompleteRequestParamsRef, ConvertError> {
@@ -3909,6 +4183,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteRequestParamsArgument>
     for crate::v2025_11_25::CompleteRequestParamsArgument {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CompleteRequestParamsArgument, ConvertError> {
@@ -3922,6 +4197,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteRequestParamsContext>
     for crate::v2025_11_25::CompleteRequestParamsContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CompleteRequestParamsContext, ConvertError> {
@@ -3934,6 +4210,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteRequest>
     for crate::v2025_11_25::CompleteRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::CompleteRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -3950,6 +4227,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteResult>
     for crate::v2025_11_25::CompleteResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::CompleteResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::CompleteResult {
@@ -3961,6 +4239,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::CompleteResultCompletion>
     for crate::v2025_11_25::CompleteResultCompletion {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::CompleteResultCompletion, ConvertError> {
@@ -3975,6 +4254,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ResourceTemplateReference>
     for crate::v2025_11_25::ResourceTemplateReference {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ResourceTemplateReference, ConvertError> {
@@ -3987,6 +4267,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PromptReference>
     for crate::v2025_11_25::PromptReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::PromptReference, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::PromptReference {
@@ -3998,6 +4279,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListRootsRequest>
     for crate::v2025_11_25::ListRootsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListRootsRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -4014,6 +4296,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ListRootsResult>
     for crate::v2025_11_25::ListRootsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ListRootsResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ListRootsResult {
@@ -4024,6 +4307,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::Root> for crate::v2025_11_25::Root {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::Root, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::Root {
@@ -4036,6 +4320,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::RootsListChangedNotification>
     for crate::v2025_11_25::RootsListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::RootsListChangedNotification, ConvertError> {
@@ -4053,6 +4338,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ElicitRequestParams>
     for crate::v2025_11_25::ElicitRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ElicitRequestParams, ConvertError> {
@@ -4081,6 +4367,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ElicitRequest>
     for crate::v2025_11_25::ElicitRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ElicitRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -4097,6 +4384,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::PrimitiveSchemaDefinition>
     for crate::v2025_11_25::PrimitiveSchemaDefinition {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::PrimitiveSchemaDefinition, ConvertError> {
@@ -4133,6 +4421,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::StringSchema> for crate::v2025_11_25::StringSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::StringSchema, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.default {
@@ -4150,6 +4439,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::StringSchemaFormat>
     for crate::v2025_11_25::StringSchemaFormat {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::StringSchemaFormat, ConvertError> {
@@ -4161,6 +4451,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::NumberSchema> for crate::v2025_11_25::NumberSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::NumberSchema, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.default {
@@ -4178,6 +4469,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::NumberSchemaType>
     for crate::v2025_11_25::NumberSchemaType {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::NumberSchemaType, ConvertError> {
             match self {
                 other => {
@@ -4188,6 +4480,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::BooleanSchema>
     for crate::v2025_11_25::BooleanSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::BooleanSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::BooleanSchema {
@@ -4199,6 +4492,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::EnumSchema> for crate::v2025_11_25::EnumSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::EnumSchema, ConvertError> {
             match self {
                 Self::SingleSelectEnumSchema(_) => {
@@ -4214,6 +4508,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ElicitResult> for crate::v2025_11_25::ElicitResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ElicitResult, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::ElicitResult {
@@ -4226,6 +4521,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ElicitResultAction>
     for crate::v2025_11_25::ElicitResultAction {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ElicitResultAction, ConvertError> {
@@ -4238,6 +4534,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ElicitResultContentValue>
     for crate::v2025_11_25::ElicitResultContentValue {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ElicitResultContentValue, ConvertError> {
@@ -4271,6 +4568,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ClientRequest>
     for crate::v2025_11_25::ClientRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ClientRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -4382,6 +4680,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ClientNotification>
     for crate::v2025_11_25::ClientNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ClientNotification, ConvertError> {
@@ -4429,6 +4728,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ClientResult> for crate::v2025_11_25::ClientResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ClientResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -4476,6 +4776,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerRequest>
     for crate::v2025_11_25::ServerRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ServerRequest, ConvertError> {
             match self {
                 Self::PingRequest(v) => {
@@ -4524,6 +4825,7 @@ mod v2025_11_25_to_v2025_06_18 {
     }
     impl Convert<crate::v2025_06_18::ServerNotification>
     for crate::v2025_11_25::ServerNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_06_18::ServerNotification, ConvertError> {
@@ -4600,6 +4902,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::ServerResult> for crate::v2025_11_25::ServerResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::ServerResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -4688,6 +4991,7 @@ mod v2025_11_25_to_v2025_06_18 {
         }
     }
     impl Convert<crate::v2025_06_18::JSONRPCErrorError> for crate::v2025_11_25::Error {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_06_18::JSONRPCErrorError, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_06_18::JSONRPCErrorError {

@@ -10,6 +10,7 @@ mod v2025_11_25_to_v2026_07_28 {
     };
     impl Convert<crate::v2026_07_28::JSONRPCMessage>
     for crate::v2025_11_25::JSONRPCMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::JSONRPCMessage, ConvertError> {
             match self {
                 Self::JSONRPCRequest(v) => {
@@ -38,6 +39,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ProgressToken>
     for crate::v2025_11_25::ProgressToken {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ProgressToken, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -51,6 +53,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::RequestParams>
     for crate::v2025_11_25::RequestParams {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::RequestParams {
@@ -65,6 +68,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::Request> for crate::v2025_11_25::Request {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Request, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Request {
@@ -76,17 +80,24 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::NotificationParams>
     for crate::v2025_11_25::NotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::NotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::NotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "NotificationParams._meta",
+                )?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2026_07_28::Notification> for crate::v2025_11_25::Notification {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Notification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Notification {
@@ -97,17 +108,21 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::BaseResult> for crate::v2025_11_25::BaseResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::BaseResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "Result._meta")?,
+                ),
                 result_type: __result_type,
                 extra,
             })
         }
     }
     impl Convert<crate::v2026_07_28::Error> for crate::v2025_11_25::Error {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Error, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Error {
@@ -119,6 +134,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::RequestId> for crate::v2025_11_25::RequestId {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::RequestId, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -132,6 +148,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::JSONRPCRequest>
     for crate::v2025_11_25::JSONRPCRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::JSONRPCRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::JSONRPCRequest {
@@ -144,6 +161,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::JSONRPCNotification>
     for crate::v2025_11_25::JSONRPCNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::JSONRPCNotification, ConvertError> {
@@ -157,6 +175,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::JSONRPCResultResponse>
     for crate::v2025_11_25::JSONRPCResultResponse {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::JSONRPCResultResponse, ConvertError> {
@@ -170,6 +189,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::JSONRPCErrorResponse>
     for crate::v2025_11_25::JSONRPCErrorResponse {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::JSONRPCErrorResponse, ConvertError> {
@@ -183,6 +203,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::JSONRPCResponse>
     for crate::v2025_11_25::JSONRPCResponse {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::JSONRPCResponse, ConvertError> {
             match self {
                 Self::JSONRPCResultResponse(v) => {
@@ -204,12 +225,18 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CancelledNotificationParams>
     for crate::v2025_11_25::CancelledNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CancelledNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::CancelledNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "CancelledNotificationParams._meta",
+                )?,
                 request_id: __c::field(
                     __c::need(
                         self.request_id,
@@ -226,6 +253,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CancelledNotification>
     for crate::v2025_11_25::CancelledNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CancelledNotification, ConvertError> {
@@ -238,6 +266,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ClientCapabilities>
     for crate::v2025_11_25::ClientCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ClientCapabilities, ConvertError> {
@@ -248,7 +277,12 @@ mod v2025_11_25_to_v2026_07_28 {
             let __extensions = __c::take(&mut extra, "extensions", true, STEP)?;
             Ok(crate::v2026_07_28::ClientCapabilities {
                 experimental: __c::field(self.experimental, "experimental")?,
-                roots: __c::via_json(self.roots, "roots", STEP)?,
+                roots: __c::via_json(
+                    self.roots,
+                    "roots",
+                    STEP,
+                    "ClientCapabilities.roots",
+                )?,
                 sampling: __c::field(self.sampling, "sampling")?,
                 elicitation: __c::field(self.elicitation, "elicitation")?,
                 extensions: __extensions,
@@ -258,6 +292,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ClientCapabilitiesSampling>
     for crate::v2025_11_25::ClientCapabilitiesSampling {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ClientCapabilitiesSampling, ConvertError> {
@@ -271,6 +306,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ClientCapabilitiesElicitation>
     for crate::v2025_11_25::ClientCapabilitiesElicitation {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ClientCapabilitiesElicitation, ConvertError> {
@@ -284,6 +320,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ServerCapabilities>
     for crate::v2025_11_25::ServerCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ServerCapabilities, ConvertError> {
@@ -306,6 +343,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ServerCapabilitiesPrompts>
     for crate::v2025_11_25::ServerCapabilitiesPrompts {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ServerCapabilitiesPrompts, ConvertError> {
@@ -318,6 +356,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ServerCapabilitiesResources>
     for crate::v2025_11_25::ServerCapabilitiesResources {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ServerCapabilitiesResources, ConvertError> {
@@ -331,6 +370,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ServerCapabilitiesTools>
     for crate::v2025_11_25::ServerCapabilitiesTools {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ServerCapabilitiesTools, ConvertError> {
@@ -342,6 +382,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::Icon> for crate::v2025_11_25::Icon {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Icon, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Icon {
@@ -354,6 +395,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::IconTheme> for crate::v2025_11_25::IconTheme {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::IconTheme, ConvertError> {
             match self {
                 other => Ok(crate::v2026_07_28::IconTheme::from_wire(other.as_str())),
@@ -361,6 +403,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::Icons> for crate::v2025_11_25::Icons {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Icons, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Icons {
@@ -370,6 +413,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::BaseMetadata> for crate::v2025_11_25::BaseMetadata {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::BaseMetadata, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::BaseMetadata {
@@ -381,6 +425,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::Implementation>
     for crate::v2025_11_25::Implementation {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Implementation, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Implementation {
@@ -396,12 +441,18 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ProgressNotificationParams>
     for crate::v2025_11_25::ProgressNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ProgressNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ProgressNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ProgressNotificationParams._meta",
+                )?,
                 progress_token: __c::field(self.progress_token, "progressToken")?,
                 progress: __c::field(self.progress, "progress")?,
                 total: __c::field(self.total, "total")?,
@@ -412,6 +463,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ProgressNotification>
     for crate::v2025_11_25::ProgressNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ProgressNotification, ConvertError> {
@@ -424,6 +476,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::PaginatedRequestParams>
     for crate::v2025_11_25::PaginatedRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::PaginatedRequestParams, ConvertError> {
@@ -447,6 +500,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::PaginatedRequest>
     for crate::v2025_11_25::PaginatedRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::PaginatedRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::PaginatedRequest {
@@ -462,11 +516,14 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::PaginatedResult>
     for crate::v2025_11_25::PaginatedResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::PaginatedResult, ConvertError> {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::PaginatedResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "PaginatedResult._meta")?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 extra,
@@ -475,6 +532,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListResourcesRequest>
     for crate::v2025_11_25::ListResourcesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ListResourcesRequest, ConvertError> {
@@ -496,6 +554,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListResourcesResult>
     for crate::v2025_11_25::ListResourcesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ListResourcesResult, ConvertError> {
@@ -514,7 +573,9 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ListResourcesResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ListResourcesResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "ListResourcesResult._meta")?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 ttl_ms: __ttl_ms,
@@ -526,6 +587,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListResourceTemplatesRequest>
     for crate::v2025_11_25::ListResourceTemplatesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ListResourceTemplatesRequest, ConvertError> {
@@ -547,6 +609,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListResourceTemplatesResult>
     for crate::v2025_11_25::ListResourceTemplatesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ListResourceTemplatesResult, ConvertError> {
@@ -565,7 +628,14 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ListResourceTemplatesResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ListResourceTemplatesResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(
+                        self.meta,
+                        "_meta",
+                        STEP,
+                        "ListResourceTemplatesResult._meta",
+                    )?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 ttl_ms: __ttl_ms,
@@ -580,6 +650,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ResourceRequestParams>
     for crate::v2025_11_25::ResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ResourceRequestParams, ConvertError> {
@@ -603,6 +674,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ReadResourceRequestParams>
     for crate::v2025_11_25::ReadResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ReadResourceRequestParams, ConvertError> {
@@ -630,6 +702,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ReadResourceRequest>
     for crate::v2025_11_25::ReadResourceRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ReadResourceRequest, ConvertError> {
@@ -643,6 +716,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ReadResourceResult>
     for crate::v2025_11_25::ReadResourceResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ReadResourceResult, ConvertError> {
@@ -661,7 +735,9 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ReadResourceResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ReadResourceResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "ReadResourceResult._meta")?,
+                ),
                 result_type: __result_type,
                 ttl_ms: __ttl_ms,
                 cache_scope: __cache_scope,
@@ -672,6 +748,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ReadResourceResultContentsItem>
     for crate::v2025_11_25::ReadResourceResultContentsItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ReadResourceResultContentsItem, ConvertError> {
@@ -695,6 +772,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ResourceListChangedNotification>
     for crate::v2025_11_25::ResourceListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ResourceListChangedNotification, ConvertError> {
@@ -707,6 +785,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ResourceUpdatedNotificationParams>
     for crate::v2025_11_25::ResourceUpdatedNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -715,7 +794,12 @@ mod v2025_11_25_to_v2026_07_28 {
         > {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ResourceUpdatedNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ResourceUpdatedNotificationParams._meta",
+                )?,
                 uri: __c::field(self.uri, "uri")?,
                 extra,
             })
@@ -723,6 +807,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ResourceUpdatedNotification>
     for crate::v2025_11_25::ResourceUpdatedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ResourceUpdatedNotification, ConvertError> {
@@ -734,6 +819,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::Resource> for crate::v2025_11_25::Resource {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Resource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Resource {
@@ -752,6 +838,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ResourceTemplate>
     for crate::v2025_11_25::ResourceTemplate {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ResourceTemplate, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ResourceTemplate {
@@ -769,6 +856,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ResourceContents>
     for crate::v2025_11_25::ResourceContents {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ResourceContents, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ResourceContents {
@@ -781,6 +869,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::TextResourceContents>
     for crate::v2025_11_25::TextResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::TextResourceContents, ConvertError> {
@@ -796,6 +885,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::BlobResourceContents>
     for crate::v2025_11_25::BlobResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::BlobResourceContents, ConvertError> {
@@ -811,6 +901,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListPromptsRequest>
     for crate::v2025_11_25::ListPromptsRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ListPromptsRequest, ConvertError> {
@@ -827,6 +918,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListPromptsResult>
     for crate::v2025_11_25::ListPromptsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ListPromptsResult, ConvertError> {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
@@ -843,7 +935,9 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ListPromptsResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ListPromptsResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "ListPromptsResult._meta")?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 ttl_ms: __ttl_ms,
@@ -855,6 +949,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::GetPromptRequestParams>
     for crate::v2025_11_25::GetPromptRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::GetPromptRequestParams, ConvertError> {
@@ -883,6 +978,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::GetPromptRequest>
     for crate::v2025_11_25::GetPromptRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::GetPromptRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::GetPromptRequest {
@@ -894,11 +990,14 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::GetPromptResult>
     for crate::v2025_11_25::GetPromptResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::GetPromptResult, ConvertError> {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::GetPromptResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "GetPromptResult._meta")?,
+                ),
                 result_type: __result_type,
                 description: __c::field(self.description, "description")?,
                 messages: __c::field(self.messages, "messages")?,
@@ -907,6 +1006,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::Prompt> for crate::v2025_11_25::Prompt {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Prompt, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Prompt {
@@ -922,6 +1022,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::PromptArgument>
     for crate::v2025_11_25::PromptArgument {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::PromptArgument, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::PromptArgument {
@@ -934,6 +1035,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::Role> for crate::v2025_11_25::Role {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Role, ConvertError> {
             match self {
                 other => Ok(crate::v2026_07_28::Role::from_wire(other.as_str())),
@@ -942,6 +1044,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::PromptMessage>
     for crate::v2025_11_25::PromptMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::PromptMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::PromptMessage {
@@ -952,6 +1055,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::ResourceLink> for crate::v2025_11_25::ResourceLink {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ResourceLink, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ResourceLink {
@@ -970,6 +1074,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::EmbeddedResource>
     for crate::v2025_11_25::EmbeddedResource {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::EmbeddedResource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::EmbeddedResource {
@@ -982,6 +1087,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::EmbeddedResourceResource>
     for crate::v2025_11_25::EmbeddedResourceResource {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::EmbeddedResourceResource, ConvertError> {
@@ -1005,6 +1111,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::PromptListChangedNotification>
     for crate::v2025_11_25::PromptListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::PromptListChangedNotification, ConvertError> {
@@ -1017,6 +1124,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListToolsRequest>
     for crate::v2025_11_25::ListToolsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ListToolsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ListToolsRequest {
@@ -1031,6 +1139,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListToolsResult>
     for crate::v2025_11_25::ListToolsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ListToolsResult, ConvertError> {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
@@ -1047,7 +1156,9 @@ mod v2025_11_25_to_v2026_07_28 {
                 "ListToolsResult.cacheScope",
             )?;
             Ok(crate::v2026_07_28::ListToolsResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "ListToolsResult._meta")?,
+                ),
                 result_type: __result_type,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 ttl_ms: __ttl_ms,
@@ -1059,17 +1170,21 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CallToolResult>
     for crate::v2025_11_25::CallToolResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::CallToolResult, ConvertError> {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::CallToolResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "CallToolResult._meta")?,
+                ),
                 result_type: __result_type,
                 content: __c::field(self.content, "content")?,
                 structured_content: __c::via_json(
                     self.structured_content,
                     "structuredContent",
                     STEP,
+                    "CallToolResult.structuredContent",
                 )?,
                 is_error: __c::field(self.is_error, "isError")?,
                 extra,
@@ -1078,6 +1193,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CallToolRequestParams>
     for crate::v2025_11_25::CallToolRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CallToolRequestParams, ConvertError> {
@@ -1109,6 +1225,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CallToolRequest>
     for crate::v2025_11_25::CallToolRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::CallToolRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::CallToolRequest {
@@ -1120,6 +1237,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ToolListChangedNotification>
     for crate::v2025_11_25::ToolListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ToolListChangedNotification, ConvertError> {
@@ -1132,6 +1250,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ToolAnnotations>
     for crate::v2025_11_25::ToolAnnotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ToolAnnotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ToolAnnotations {
@@ -1145,6 +1264,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::Tool> for crate::v2025_11_25::Tool {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Tool, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.execution {
@@ -1165,6 +1285,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ToolInputSchema>
     for crate::v2025_11_25::ToolInputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ToolInputSchema, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.properties {
@@ -1181,6 +1302,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ToolOutputSchema>
     for crate::v2025_11_25::ToolOutputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ToolOutputSchema, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -1202,12 +1324,18 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::LoggingMessageNotificationParams>
     for crate::v2025_11_25::LoggingMessageNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::LoggingMessageNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::LoggingMessageNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "LoggingMessageNotificationParams._meta",
+                )?,
                 level: __c::field(self.level, "level")?,
                 logger: __c::field(self.logger, "logger")?,
                 data: __c::field(self.data, "data")?,
@@ -1217,6 +1345,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::LoggingMessageNotification>
     for crate::v2025_11_25::LoggingMessageNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::LoggingMessageNotification, ConvertError> {
@@ -1228,6 +1357,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::LoggingLevel> for crate::v2025_11_25::LoggingLevel {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::LoggingLevel, ConvertError> {
             match self {
                 other => Ok(crate::v2026_07_28::LoggingLevel::from_wire(other.as_str())),
@@ -1236,6 +1366,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CreateMessageRequestParams>
     for crate::v2025_11_25::CreateMessageRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CreateMessageRequestParams, ConvertError> {
@@ -1268,6 +1399,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CreateMessageRequestParamsIncludeContext>
     for crate::v2025_11_25::CreateMessageRequestParamsIncludeContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -1286,6 +1418,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::ToolChoice> for crate::v2025_11_25::ToolChoice {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ToolChoice, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ToolChoice {
@@ -1296,6 +1429,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ToolChoiceMode>
     for crate::v2025_11_25::ToolChoiceMode {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ToolChoiceMode, ConvertError> {
             match self {
                 other => {
@@ -1306,6 +1440,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CreateMessageRequest>
     for crate::v2025_11_25::CreateMessageRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CreateMessageRequest, ConvertError> {
@@ -1324,6 +1459,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CreateMessageResult>
     for crate::v2025_11_25::CreateMessageResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CreateMessageResult, ConvertError> {
@@ -1340,6 +1476,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CreateMessageResultStopReason>
     for crate::v2025_11_25::CreateMessageResultStopReason {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CreateMessageResultStopReason, ConvertError> {
@@ -1356,6 +1493,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::SamplingMessage>
     for crate::v2025_11_25::SamplingMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::SamplingMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::SamplingMessage {
@@ -1368,6 +1506,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::SamplingMessageContent>
     for crate::v2025_11_25::SamplingMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::SamplingMessageContent, ConvertError> {
@@ -1391,6 +1530,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::SamplingMessageContentBlock>
     for crate::v2025_11_25::SamplingMessageContentBlock {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::SamplingMessageContentBlock, ConvertError> {
@@ -1437,6 +1577,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::Annotations> for crate::v2025_11_25::Annotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Annotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Annotations {
@@ -1448,6 +1589,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::ContentBlock> for crate::v2025_11_25::ContentBlock {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ContentBlock, ConvertError> {
             match self {
                 Self::TextContent(v) => {
@@ -1490,6 +1632,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::TextContent> for crate::v2025_11_25::TextContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::TextContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::TextContent {
@@ -1501,6 +1644,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::ImageContent> for crate::v2025_11_25::ImageContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ImageContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ImageContent {
@@ -1513,6 +1657,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::AudioContent> for crate::v2025_11_25::AudioContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::AudioContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::AudioContent {
@@ -1526,6 +1671,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ToolUseContent>
     for crate::v2025_11_25::ToolUseContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ToolUseContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ToolUseContent {
@@ -1539,6 +1685,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ToolResultContent>
     for crate::v2025_11_25::ToolResultContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ToolResultContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ToolResultContent {
@@ -1548,6 +1695,7 @@ mod v2025_11_25_to_v2026_07_28 {
                     self.structured_content,
                     "structuredContent",
                     STEP,
+                    "ToolResultContent.structuredContent",
                 )?,
                 is_error: __c::field(self.is_error, "isError")?,
                 meta: __c::field(self.meta, "_meta")?,
@@ -1557,6 +1705,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ModelPreferences>
     for crate::v2025_11_25::ModelPreferences {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ModelPreferences, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ModelPreferences {
@@ -1572,6 +1721,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::ModelHint> for crate::v2025_11_25::ModelHint {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ModelHint, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ModelHint {
@@ -1582,6 +1732,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CompleteRequestParams>
     for crate::v2025_11_25::CompleteRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CompleteRequestParams, ConvertError> {
@@ -1607,6 +1758,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CompleteRequestParamsRef>
     for crate::v2025_11_25::CompleteRequestParamsRef {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CompleteRequestParamsRef, ConvertError> {
@@ -1633,6 +1785,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CompleteRequestParamsArgument>
     for crate::v2025_11_25::CompleteRequestParamsArgument {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CompleteRequestParamsArgument, ConvertError> {
@@ -1646,6 +1799,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CompleteRequestParamsContext>
     for crate::v2025_11_25::CompleteRequestParamsContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CompleteRequestParamsContext, ConvertError> {
@@ -1658,6 +1812,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CompleteRequest>
     for crate::v2025_11_25::CompleteRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::CompleteRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::CompleteRequest {
@@ -1669,11 +1824,14 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CompleteResult>
     for crate::v2025_11_25::CompleteResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::CompleteResult, ConvertError> {
             let mut extra = self.extra;
             let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
             Ok(crate::v2026_07_28::CompleteResult {
-                meta: __c::rebox(__c::via_json(self.meta, "_meta", STEP)?),
+                meta: __c::rebox(
+                    __c::via_json(self.meta, "_meta", STEP, "CompleteResult._meta")?,
+                ),
                 result_type: __result_type,
                 completion: __c::field(self.completion, "completion")?,
                 extra,
@@ -1682,6 +1840,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CompleteResultCompletion>
     for crate::v2025_11_25::CompleteResultCompletion {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CompleteResultCompletion, ConvertError> {
@@ -1696,6 +1855,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ResourceTemplateReference>
     for crate::v2025_11_25::ResourceTemplateReference {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ResourceTemplateReference, ConvertError> {
@@ -1708,6 +1868,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::PromptReference>
     for crate::v2025_11_25::PromptReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::PromptReference, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::PromptReference {
@@ -1719,6 +1880,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListRootsRequest>
     for crate::v2025_11_25::ListRootsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ListRootsRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -1735,6 +1897,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListRootsResult>
     for crate::v2025_11_25::ListRootsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ListRootsResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.meta {
@@ -1747,6 +1910,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::Root> for crate::v2025_11_25::Root {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::Root, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::Root {
@@ -1759,6 +1923,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ElicitRequestFormParams>
     for crate::v2025_11_25::ElicitRequestFormParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ElicitRequestFormParams, ConvertError> {
@@ -1779,6 +1944,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ElicitRequestFormParamsRequestedSchema>
     for crate::v2025_11_25::ElicitRequestFormParamsRequestedSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -1796,6 +1962,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ElicitRequestURLParams>
     for crate::v2025_11_25::ElicitRequestURLParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ElicitRequestURLParams, ConvertError> {
@@ -1816,6 +1983,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ElicitRequestParams>
     for crate::v2025_11_25::ElicitRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ElicitRequestParams, ConvertError> {
@@ -1842,6 +2010,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ElicitRequest>
     for crate::v2025_11_25::ElicitRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ElicitRequest, ConvertError> {
             let mut extra = self.extra;
             extra
@@ -1858,6 +2027,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::PrimitiveSchemaDefinition>
     for crate::v2025_11_25::PrimitiveSchemaDefinition {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::PrimitiveSchemaDefinition, ConvertError> {
@@ -1894,6 +2064,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::StringSchema> for crate::v2025_11_25::StringSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::StringSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::StringSchema {
@@ -1909,6 +2080,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::StringSchemaFormat>
     for crate::v2025_11_25::StringSchemaFormat {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::StringSchemaFormat, ConvertError> {
@@ -1920,6 +2092,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::NumberSchema> for crate::v2025_11_25::NumberSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::NumberSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::NumberSchema {
@@ -1935,6 +2108,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::NumberSchemaType>
     for crate::v2025_11_25::NumberSchemaType {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::NumberSchemaType, ConvertError> {
             match self {
                 other => {
@@ -1945,6 +2119,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::BooleanSchema>
     for crate::v2025_11_25::BooleanSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::BooleanSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::BooleanSchema {
@@ -1957,6 +2132,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::UntitledSingleSelectEnumSchema>
     for crate::v2025_11_25::UntitledSingleSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::UntitledSingleSelectEnumSchema, ConvertError> {
@@ -1972,6 +2148,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::TitledSingleSelectEnumSchema>
     for crate::v2025_11_25::TitledSingleSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::TitledSingleSelectEnumSchema, ConvertError> {
@@ -1987,6 +2164,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::TitledSingleSelectEnumSchemaOneOfItem>
     for crate::v2025_11_25::TitledSingleSelectEnumSchemaOneOfItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -2003,6 +2181,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::SingleSelectEnumSchema>
     for crate::v2025_11_25::SingleSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::SingleSelectEnumSchema, ConvertError> {
@@ -2026,6 +2205,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::UntitledMultiSelectEnumSchema>
     for crate::v2025_11_25::UntitledMultiSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::UntitledMultiSelectEnumSchema, ConvertError> {
@@ -2043,6 +2223,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::UntitledMultiSelectEnumSchemaItems>
     for crate::v2025_11_25::UntitledMultiSelectEnumSchemaItems {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -2058,6 +2239,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::TitledMultiSelectEnumSchema>
     for crate::v2025_11_25::TitledMultiSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::TitledMultiSelectEnumSchema, ConvertError> {
@@ -2075,6 +2257,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::TitledMultiSelectEnumSchemaItemsAnyOfItem>
     for crate::v2025_11_25::TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -2091,6 +2274,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::TitledMultiSelectEnumSchemaItems>
     for crate::v2025_11_25::TitledMultiSelectEnumSchemaItems {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::TitledMultiSelectEnumSchemaItems, ConvertError> {
@@ -2103,6 +2287,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::MultiSelectEnumSchema>
     for crate::v2025_11_25::MultiSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::MultiSelectEnumSchema, ConvertError> {
@@ -2126,6 +2311,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::LegacyTitledEnumSchema>
     for crate::v2025_11_25::LegacyTitledEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::LegacyTitledEnumSchema, ConvertError> {
@@ -2141,6 +2327,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::EnumSchema> for crate::v2025_11_25::EnumSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::EnumSchema, ConvertError> {
             match self {
                 Self::SingleSelectEnumSchema(v) => {
@@ -2168,6 +2355,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::ElicitResult> for crate::v2025_11_25::ElicitResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ElicitResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.meta {
@@ -2182,6 +2370,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ElicitResultAction>
     for crate::v2025_11_25::ElicitResultAction {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ElicitResultAction, ConvertError> {
@@ -2194,6 +2383,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ElicitResultContentValue>
     for crate::v2025_11_25::ElicitResultContentValue {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ElicitResultContentValue, ConvertError> {
@@ -2231,6 +2421,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ClientRequest>
     for crate::v2025_11_25::ClientRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ClientRequest, ConvertError> {
             match self {
                 Self::PingRequest(_) => {
@@ -2322,6 +2513,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::CancelledNotification>
     for crate::v2025_11_25::ClientNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::CancelledNotification, ConvertError> {
@@ -2366,6 +2558,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::BaseResult> for crate::v2025_11_25::ClientResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => Convert::convert(v),
@@ -2395,6 +2588,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ServerNotification>
     for crate::v2025_11_25::ServerNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ServerNotification, ConvertError> {
@@ -2471,6 +2665,7 @@ mod v2025_11_25_to_v2026_07_28 {
         }
     }
     impl Convert<crate::v2026_07_28::ServerResult> for crate::v2025_11_25::ServerResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ServerResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -2556,6 +2751,7 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::RequestMetaObject>
     for crate::v2025_11_25::RequestParamsMeta {
+        #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::RequestMetaObject, ConvertError> {
             let mut extra = self.extra;
             let __io_modelcontextprotocol_protocol_version = __c::take_required(
@@ -2596,12 +2792,13 @@ mod v2025_11_25_to_v2026_07_28 {
     }
     impl Convert<crate::v2026_07_28::ListRootsRequestParams>
     for crate::v2025_11_25::RequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2026_07_28::ListRootsRequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2026_07_28::ListRootsRequestParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(self.meta, "_meta", STEP, "RequestParams._meta")?,
                 extra,
             })
         }
@@ -2617,6 +2814,7 @@ mod v2026_07_28_to_v2025_11_25 {
     };
     impl Convert<crate::v2025_11_25::JSONRPCMessage>
     for crate::v2026_07_28::JSONRPCMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::JSONRPCMessage, ConvertError> {
             match self {
                 Self::JSONRPCRequest(v) => {
@@ -2645,6 +2843,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ProgressToken>
     for crate::v2026_07_28::ProgressToken {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ProgressToken, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -2658,6 +2857,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::RequestParams>
     for crate::v2026_07_28::RequestParams {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::RequestParams {
@@ -2667,6 +2867,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Request> for crate::v2026_07_28::Request {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Request, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Request {
@@ -2678,17 +2879,24 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::NotificationParams>
     for crate::v2026_07_28::NotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::NotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::NotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "NotificationParams._meta",
+                )?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2025_11_25::Notification> for crate::v2026_07_28::Notification {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Notification, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Notification {
@@ -2699,18 +2907,25 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::BaseResult> for crate::v2026_07_28::BaseResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::BaseResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.result_type {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::BaseResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "Result._meta",
+                )?,
                 extra,
             })
         }
     }
     impl Convert<crate::v2025_11_25::Error> for crate::v2026_07_28::Error {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Error, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Error {
@@ -2722,6 +2937,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::RequestId> for crate::v2026_07_28::RequestId {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::RequestId, ConvertError> {
             match self {
                 Self::String(v) => {
@@ -2735,6 +2951,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::JSONRPCRequest>
     for crate::v2026_07_28::JSONRPCRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::JSONRPCRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::JSONRPCRequest {
@@ -2747,6 +2964,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::JSONRPCNotification>
     for crate::v2026_07_28::JSONRPCNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::JSONRPCNotification, ConvertError> {
@@ -2760,6 +2978,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::JSONRPCResultResponse>
     for crate::v2026_07_28::JSONRPCResultResponse {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::JSONRPCResultResponse, ConvertError> {
@@ -2773,6 +2992,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::JSONRPCErrorResponse>
     for crate::v2026_07_28::JSONRPCErrorResponse {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::JSONRPCErrorResponse, ConvertError> {
@@ -2786,6 +3006,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::JSONRPCResponse>
     for crate::v2026_07_28::JSONRPCResponse {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::JSONRPCResponse, ConvertError> {
             match self {
                 Self::JSONRPCResultResponse(v) => {
@@ -2807,12 +3028,18 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CancelledNotificationParams>
     for crate::v2026_07_28::CancelledNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CancelledNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::CancelledNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "CancelledNotificationParams._meta",
+                )?,
                 request_id: Some(__c::field(self.request_id, "requestId")?),
                 reason: __c::field(self.reason, "reason")?,
                 extra,
@@ -2821,6 +3048,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CancelledNotification>
     for crate::v2026_07_28::CancelledNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CancelledNotification, ConvertError> {
@@ -2833,6 +3061,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ClientCapabilities>
     for crate::v2026_07_28::ClientCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ClientCapabilities, ConvertError> {
@@ -2843,7 +3072,12 @@ mod v2026_07_28_to_v2025_11_25 {
             let __tasks = __c::take(&mut extra, "tasks", true, STEP)?;
             Ok(crate::v2025_11_25::ClientCapabilities {
                 experimental: __c::field(self.experimental, "experimental")?,
-                roots: __c::via_json(self.roots, "roots", STEP)?,
+                roots: __c::via_json(
+                    self.roots,
+                    "roots",
+                    STEP,
+                    "ClientCapabilities.roots",
+                )?,
                 sampling: __c::field(self.sampling, "sampling")?,
                 elicitation: __c::field(self.elicitation, "elicitation")?,
                 tasks: __tasks,
@@ -2853,6 +3087,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ClientCapabilitiesSampling>
     for crate::v2026_07_28::ClientCapabilitiesSampling {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ClientCapabilitiesSampling, ConvertError> {
@@ -2866,6 +3101,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ClientCapabilitiesElicitation>
     for crate::v2026_07_28::ClientCapabilitiesElicitation {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ClientCapabilitiesElicitation, ConvertError> {
@@ -2879,6 +3115,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerCapabilities>
     for crate::v2026_07_28::ServerCapabilities {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerCapabilities, ConvertError> {
@@ -2901,6 +3138,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerCapabilitiesPrompts>
     for crate::v2026_07_28::ServerCapabilitiesPrompts {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerCapabilitiesPrompts, ConvertError> {
@@ -2913,6 +3151,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerCapabilitiesResources>
     for crate::v2026_07_28::ServerCapabilitiesResources {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerCapabilitiesResources, ConvertError> {
@@ -2926,6 +3165,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ServerCapabilitiesTools>
     for crate::v2026_07_28::ServerCapabilitiesTools {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerCapabilitiesTools, ConvertError> {
@@ -2937,6 +3177,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Icon> for crate::v2026_07_28::Icon {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Icon, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Icon {
@@ -2949,6 +3190,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::IconTheme> for crate::v2026_07_28::IconTheme {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::IconTheme, ConvertError> {
             match self {
                 other => Ok(crate::v2025_11_25::IconTheme::from_wire(other.as_str())),
@@ -2956,6 +3198,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Icons> for crate::v2026_07_28::Icons {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Icons, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Icons {
@@ -2965,6 +3208,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::BaseMetadata> for crate::v2026_07_28::BaseMetadata {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::BaseMetadata, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::BaseMetadata {
@@ -2976,6 +3220,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::Implementation>
     for crate::v2026_07_28::Implementation {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Implementation, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Implementation {
@@ -2991,12 +3236,18 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ProgressNotificationParams>
     for crate::v2026_07_28::ProgressNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ProgressNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ProgressNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ProgressNotificationParams._meta",
+                )?,
                 progress_token: __c::field(self.progress_token, "progressToken")?,
                 progress: __c::field(self.progress, "progress")?,
                 total: __c::field(self.total, "total")?,
@@ -3007,6 +3258,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ProgressNotification>
     for crate::v2026_07_28::ProgressNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ProgressNotification, ConvertError> {
@@ -3019,6 +3271,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PaginatedRequestParams>
     for crate::v2026_07_28::PaginatedRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::PaginatedRequestParams, ConvertError> {
@@ -3032,6 +3285,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PaginatedRequest>
     for crate::v2026_07_28::PaginatedRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PaginatedRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::PaginatedRequest {
@@ -3044,13 +3298,19 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PaginatedResult>
     for crate::v2026_07_28::PaginatedResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PaginatedResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.result_type {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::PaginatedResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "PaginatedResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 extra,
             })
@@ -3058,6 +3318,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListResourcesRequest>
     for crate::v2026_07_28::ListResourcesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListResourcesRequest, ConvertError> {
@@ -3071,6 +3332,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListResourcesResult>
     for crate::v2026_07_28::ListResourcesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListResourcesResult, ConvertError> {
@@ -3081,7 +3343,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ListResourcesResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ListResourcesResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 resources: __c::field(self.resources, "resources")?,
                 extra,
@@ -3090,6 +3357,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListResourceTemplatesRequest>
     for crate::v2026_07_28::ListResourceTemplatesRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListResourceTemplatesRequest, ConvertError> {
@@ -3103,6 +3371,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListResourceTemplatesResult>
     for crate::v2026_07_28::ListResourceTemplatesResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListResourceTemplatesResult, ConvertError> {
@@ -3113,7 +3382,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ListResourceTemplatesResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ListResourceTemplatesResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 resource_templates: __c::field(
                     self.resource_templates,
@@ -3125,6 +3399,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceRequestParams>
     for crate::v2026_07_28::ResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ResourceRequestParams, ConvertError> {
@@ -3138,6 +3413,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ReadResourceRequestParams>
     for crate::v2026_07_28::ReadResourceRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ReadResourceRequestParams, ConvertError> {
@@ -3157,6 +3433,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ReadResourceRequest>
     for crate::v2026_07_28::ReadResourceRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ReadResourceRequest, ConvertError> {
@@ -3170,6 +3447,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ReadResourceResult>
     for crate::v2026_07_28::ReadResourceResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ReadResourceResult, ConvertError> {
@@ -3180,7 +3458,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ReadResourceResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ReadResourceResult._meta",
+                )?,
                 contents: __c::field(self.contents, "contents")?,
                 extra,
             })
@@ -3188,6 +3471,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ReadResourceResultContentsItem>
     for crate::v2026_07_28::ReadResourceResultContentsItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ReadResourceResultContentsItem, ConvertError> {
@@ -3211,6 +3495,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceListChangedNotification>
     for crate::v2026_07_28::ResourceListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ResourceListChangedNotification, ConvertError> {
@@ -3223,6 +3508,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceUpdatedNotificationParams>
     for crate::v2026_07_28::ResourceUpdatedNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -3231,7 +3517,12 @@ mod v2026_07_28_to_v2025_11_25 {
         > {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ResourceUpdatedNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ResourceUpdatedNotificationParams._meta",
+                )?,
                 uri: __c::field(self.uri, "uri")?,
                 extra,
             })
@@ -3239,6 +3530,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceUpdatedNotification>
     for crate::v2026_07_28::ResourceUpdatedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ResourceUpdatedNotification, ConvertError> {
@@ -3250,6 +3542,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Resource> for crate::v2026_07_28::Resource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Resource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Resource {
@@ -3268,6 +3561,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceTemplate>
     for crate::v2026_07_28::ResourceTemplate {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ResourceTemplate, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ResourceTemplate {
@@ -3285,6 +3579,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceContents>
     for crate::v2026_07_28::ResourceContents {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ResourceContents, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ResourceContents {
@@ -3297,6 +3592,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::TextResourceContents>
     for crate::v2026_07_28::TextResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::TextResourceContents, ConvertError> {
@@ -3312,6 +3608,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::BlobResourceContents>
     for crate::v2026_07_28::BlobResourceContents {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::BlobResourceContents, ConvertError> {
@@ -3327,6 +3624,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListPromptsRequest>
     for crate::v2026_07_28::ListPromptsRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ListPromptsRequest, ConvertError> {
@@ -3340,6 +3638,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListPromptsResult>
     for crate::v2026_07_28::ListPromptsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListPromptsResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.result_type {
@@ -3348,7 +3647,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ListPromptsResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ListPromptsResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 prompts: __c::field(self.prompts, "prompts")?,
                 extra,
@@ -3357,6 +3661,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::GetPromptRequestParams>
     for crate::v2026_07_28::GetPromptRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::GetPromptRequestParams, ConvertError> {
@@ -3377,6 +3682,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::GetPromptRequest>
     for crate::v2026_07_28::GetPromptRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::GetPromptRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::GetPromptRequest {
@@ -3388,13 +3694,19 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::GetPromptResult>
     for crate::v2026_07_28::GetPromptResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::GetPromptResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.result_type {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::GetPromptResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "GetPromptResult._meta",
+                )?,
                 description: __c::field(self.description, "description")?,
                 messages: __c::field(self.messages, "messages")?,
                 extra,
@@ -3402,6 +3714,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Prompt> for crate::v2026_07_28::Prompt {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Prompt, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Prompt {
@@ -3417,6 +3730,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PromptArgument>
     for crate::v2026_07_28::PromptArgument {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PromptArgument, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::PromptArgument {
@@ -3429,6 +3743,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Role> for crate::v2026_07_28::Role {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Role, ConvertError> {
             match self {
                 other => Ok(crate::v2025_11_25::Role::from_wire(other.as_str())),
@@ -3437,6 +3752,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PromptMessage>
     for crate::v2026_07_28::PromptMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PromptMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::PromptMessage {
@@ -3447,6 +3763,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ResourceLink> for crate::v2026_07_28::ResourceLink {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ResourceLink, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ResourceLink {
@@ -3465,6 +3782,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::EmbeddedResource>
     for crate::v2026_07_28::EmbeddedResource {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::EmbeddedResource, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::EmbeddedResource {
@@ -3477,6 +3795,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::EmbeddedResourceResource>
     for crate::v2026_07_28::EmbeddedResourceResource {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::EmbeddedResourceResource, ConvertError> {
@@ -3500,6 +3819,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PromptListChangedNotification>
     for crate::v2026_07_28::PromptListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::PromptListChangedNotification, ConvertError> {
@@ -3512,6 +3832,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListToolsRequest>
     for crate::v2026_07_28::ListToolsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListToolsRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ListToolsRequest {
@@ -3523,6 +3844,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListToolsResult>
     for crate::v2026_07_28::ListToolsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListToolsResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.result_type {
@@ -3531,7 +3853,12 @@ mod v2026_07_28_to_v2025_11_25 {
             __c::put(&mut extra, "ttlMs", &self.ttl_ms, STEP)?;
             __c::put(&mut extra, "cacheScope", &self.cache_scope, STEP)?;
             Ok(crate::v2025_11_25::ListToolsResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "ListToolsResult._meta",
+                )?,
                 next_cursor: __c::field(self.next_cursor, "nextCursor")?,
                 tools: __c::field(self.tools, "tools")?,
                 extra,
@@ -3540,18 +3867,25 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CallToolResult>
     for crate::v2026_07_28::CallToolResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::CallToolResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.result_type {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::CallToolResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "CallToolResult._meta",
+                )?,
                 content: __c::field(self.content, "content")?,
                 structured_content: __c::via_json(
                     self.structured_content,
                     "structuredContent",
                     STEP,
+                    "CallToolResult.structuredContent",
                 )?,
                 is_error: __c::field(self.is_error, "isError")?,
                 extra,
@@ -3560,6 +3894,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CallToolRequestParams>
     for crate::v2026_07_28::CallToolRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CallToolRequestParams, ConvertError> {
@@ -3582,6 +3917,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CallToolRequest>
     for crate::v2026_07_28::CallToolRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::CallToolRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::CallToolRequest {
@@ -3593,6 +3929,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolListChangedNotification>
     for crate::v2026_07_28::ToolListChangedNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ToolListChangedNotification, ConvertError> {
@@ -3605,6 +3942,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolAnnotations>
     for crate::v2026_07_28::ToolAnnotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolAnnotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ToolAnnotations {
@@ -3618,6 +3956,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Tool> for crate::v2026_07_28::Tool {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Tool, ConvertError> {
             let mut extra = self.extra;
             let __execution = __c::take(&mut extra, "execution", true, STEP)?;
@@ -3637,6 +3976,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolInputSchema>
     for crate::v2026_07_28::ToolInputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolInputSchema, ConvertError> {
             let mut extra = self.extra;
             let __properties = __c::take(&mut extra, "properties", true, STEP)?;
@@ -3651,6 +3991,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolOutputSchema>
     for crate::v2026_07_28::ToolOutputSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolOutputSchema, ConvertError> {
             let mut extra = self.extra;
             {
@@ -3674,12 +4015,18 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::LoggingMessageNotificationParams>
     for crate::v2026_07_28::LoggingMessageNotificationParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::LoggingMessageNotificationParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::LoggingMessageNotificationParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "LoggingMessageNotificationParams._meta",
+                )?,
                 level: __c::field(self.level, "level")?,
                 logger: __c::field(self.logger, "logger")?,
                 data: __c::field(self.data, "data")?,
@@ -3689,6 +4036,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::LoggingMessageNotification>
     for crate::v2026_07_28::LoggingMessageNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::LoggingMessageNotification, ConvertError> {
@@ -3700,6 +4048,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::LoggingLevel> for crate::v2026_07_28::LoggingLevel {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::LoggingLevel, ConvertError> {
             match self {
                 other => Ok(crate::v2025_11_25::LoggingLevel::from_wire(other.as_str())),
@@ -3708,6 +4057,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageRequestParams>
     for crate::v2026_07_28::CreateMessageRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CreateMessageRequestParams, ConvertError> {
@@ -3736,6 +4086,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageRequestParamsIncludeContext>
     for crate::v2026_07_28::CreateMessageRequestParamsIncludeContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -3754,6 +4105,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ToolChoice> for crate::v2026_07_28::ToolChoice {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolChoice, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ToolChoice {
@@ -3764,6 +4116,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolChoiceMode>
     for crate::v2026_07_28::ToolChoiceMode {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolChoiceMode, ConvertError> {
             match self {
                 other => {
@@ -3774,6 +4127,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageRequest>
     for crate::v2026_07_28::CreateMessageRequest {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CreateMessageRequest, ConvertError> {
@@ -3802,6 +4156,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageResult>
     for crate::v2026_07_28::CreateMessageResult {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CreateMessageResult, ConvertError> {
@@ -3818,6 +4173,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CreateMessageResultStopReason>
     for crate::v2026_07_28::CreateMessageResultStopReason {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CreateMessageResultStopReason, ConvertError> {
@@ -3834,6 +4190,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SamplingMessage>
     for crate::v2026_07_28::SamplingMessage {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::SamplingMessage, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::SamplingMessage {
@@ -3846,6 +4203,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SamplingMessageContent>
     for crate::v2026_07_28::SamplingMessageContent {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::SamplingMessageContent, ConvertError> {
@@ -3869,6 +4227,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SamplingMessageContentBlock>
     for crate::v2026_07_28::SamplingMessageContentBlock {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::SamplingMessageContentBlock, ConvertError> {
@@ -3915,6 +4274,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Annotations> for crate::v2026_07_28::Annotations {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Annotations, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Annotations {
@@ -3926,6 +4286,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ContentBlock> for crate::v2026_07_28::ContentBlock {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ContentBlock, ConvertError> {
             match self {
                 Self::TextContent(v) => {
@@ -3968,6 +4329,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::TextContent> for crate::v2026_07_28::TextContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::TextContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::TextContent {
@@ -3979,6 +4341,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ImageContent> for crate::v2026_07_28::ImageContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ImageContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ImageContent {
@@ -3991,6 +4354,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::AudioContent> for crate::v2026_07_28::AudioContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::AudioContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::AudioContent {
@@ -4004,6 +4368,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolUseContent>
     for crate::v2026_07_28::ToolUseContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolUseContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ToolUseContent {
@@ -4017,6 +4382,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ToolResultContent>
     for crate::v2026_07_28::ToolResultContent {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ToolResultContent, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ToolResultContent {
@@ -4026,6 +4392,7 @@ mod v2026_07_28_to_v2025_11_25 {
                     self.structured_content,
                     "structuredContent",
                     STEP,
+                    "ToolResultContent.structuredContent",
                 )?,
                 is_error: __c::field(self.is_error, "isError")?,
                 meta: __c::field(self.meta, "_meta")?,
@@ -4035,6 +4402,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ModelPreferences>
     for crate::v2026_07_28::ModelPreferences {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ModelPreferences, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ModelPreferences {
@@ -4050,6 +4418,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ModelHint> for crate::v2026_07_28::ModelHint {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ModelHint, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::ModelHint {
@@ -4060,6 +4429,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequestParams>
     for crate::v2026_07_28::CompleteRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteRequestParams, ConvertError> {
@@ -4075,6 +4445,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequestParamsRef>
     for crate::v2026_07_28::CompleteRequestParamsRef {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteRequestParamsRef, ConvertError> {
@@ -4101,6 +4472,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequestParamsArgument>
     for crate::v2026_07_28::CompleteRequestParamsArgument {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteRequestParamsArgument, ConvertError> {
@@ -4114,6 +4486,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequestParamsContext>
     for crate::v2026_07_28::CompleteRequestParamsContext {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteRequestParamsContext, ConvertError> {
@@ -4126,6 +4499,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteRequest>
     for crate::v2026_07_28::CompleteRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::CompleteRequest, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::CompleteRequest {
@@ -4137,13 +4511,19 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteResult>
     for crate::v2026_07_28::CompleteResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::CompleteResult, ConvertError> {
             let mut extra = self.extra;
             if let Some(v) = &self.result_type {
                 __c::put(&mut extra, "resultType", v, STEP)?;
             }
             Ok(crate::v2025_11_25::CompleteResult {
-                meta: __c::via_json(self.meta.map(|b| *b), "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta.map(|b| *b),
+                    "_meta",
+                    STEP,
+                    "CompleteResult._meta",
+                )?,
                 completion: __c::field(self.completion, "completion")?,
                 extra,
             })
@@ -4151,6 +4531,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::CompleteResultCompletion>
     for crate::v2026_07_28::CompleteResultCompletion {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::CompleteResultCompletion, ConvertError> {
@@ -4165,6 +4546,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ResourceTemplateReference>
     for crate::v2026_07_28::ResourceTemplateReference {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ResourceTemplateReference, ConvertError> {
@@ -4177,6 +4559,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PromptReference>
     for crate::v2026_07_28::PromptReference {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::PromptReference, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::PromptReference {
@@ -4188,6 +4571,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListRootsRequest>
     for crate::v2026_07_28::ListRootsRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListRootsRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -4214,6 +4598,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ListRootsResult>
     for crate::v2026_07_28::ListRootsResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ListRootsResult, ConvertError> {
             let mut extra = self.extra;
             let __meta = __c::take(&mut extra, "_meta", true, STEP)?;
@@ -4225,6 +4610,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::Root> for crate::v2026_07_28::Root {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::Root, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::Root {
@@ -4237,6 +4623,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitRequestFormParams>
     for crate::v2026_07_28::ElicitRequestFormParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ElicitRequestFormParams, ConvertError> {
@@ -4255,6 +4642,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitRequestFormParamsRequestedSchema>
     for crate::v2026_07_28::ElicitRequestFormParamsRequestedSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -4272,6 +4660,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitRequestURLParams>
     for crate::v2026_07_28::ElicitRequestURLParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ElicitRequestURLParams, ConvertError> {
@@ -4296,6 +4685,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitRequestParams>
     for crate::v2026_07_28::ElicitRequestParams {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ElicitRequestParams, ConvertError> {
@@ -4322,6 +4712,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitRequest>
     for crate::v2026_07_28::ElicitRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ElicitRequest, ConvertError> {
             let mut extra = self.extra;
             {
@@ -4343,6 +4734,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::PrimitiveSchemaDefinition>
     for crate::v2026_07_28::PrimitiveSchemaDefinition {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::PrimitiveSchemaDefinition, ConvertError> {
@@ -4379,6 +4771,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::StringSchema> for crate::v2026_07_28::StringSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::StringSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::StringSchema {
@@ -4394,6 +4787,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::StringSchemaFormat>
     for crate::v2026_07_28::StringSchemaFormat {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::StringSchemaFormat, ConvertError> {
@@ -4405,6 +4799,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::NumberSchema> for crate::v2026_07_28::NumberSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::NumberSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::NumberSchema {
@@ -4420,6 +4815,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::NumberSchemaType>
     for crate::v2026_07_28::NumberSchemaType {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::NumberSchemaType, ConvertError> {
             match self {
                 other => {
@@ -4430,6 +4826,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::BooleanSchema>
     for crate::v2026_07_28::BooleanSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::BooleanSchema, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::BooleanSchema {
@@ -4442,6 +4839,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::UntitledSingleSelectEnumSchema>
     for crate::v2026_07_28::UntitledSingleSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::UntitledSingleSelectEnumSchema, ConvertError> {
@@ -4457,6 +4855,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::TitledSingleSelectEnumSchema>
     for crate::v2026_07_28::TitledSingleSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::TitledSingleSelectEnumSchema, ConvertError> {
@@ -4472,6 +4871,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::TitledSingleSelectEnumSchemaOneOfItem>
     for crate::v2026_07_28::TitledSingleSelectEnumSchemaOneOfItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -4488,6 +4888,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::SingleSelectEnumSchema>
     for crate::v2026_07_28::SingleSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::SingleSelectEnumSchema, ConvertError> {
@@ -4511,6 +4912,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::UntitledMultiSelectEnumSchema>
     for crate::v2026_07_28::UntitledMultiSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::UntitledMultiSelectEnumSchema, ConvertError> {
@@ -4528,6 +4930,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::UntitledMultiSelectEnumSchemaItems>
     for crate::v2026_07_28::UntitledMultiSelectEnumSchemaItems {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -4543,6 +4946,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::TitledMultiSelectEnumSchema>
     for crate::v2026_07_28::TitledMultiSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::TitledMultiSelectEnumSchema, ConvertError> {
@@ -4560,6 +4964,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::TitledMultiSelectEnumSchemaItemsAnyOfItem>
     for crate::v2026_07_28::TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        #[inline]
         fn convert(
             self,
         ) -> Result<
@@ -4576,6 +4981,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::TitledMultiSelectEnumSchemaItems>
     for crate::v2026_07_28::TitledMultiSelectEnumSchemaItems {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::TitledMultiSelectEnumSchemaItems, ConvertError> {
@@ -4588,6 +4994,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::MultiSelectEnumSchema>
     for crate::v2026_07_28::MultiSelectEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::MultiSelectEnumSchema, ConvertError> {
@@ -4611,6 +5018,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::LegacyTitledEnumSchema>
     for crate::v2026_07_28::LegacyTitledEnumSchema {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::LegacyTitledEnumSchema, ConvertError> {
@@ -4626,6 +5034,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::EnumSchema> for crate::v2026_07_28::EnumSchema {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::EnumSchema, ConvertError> {
             match self {
                 Self::SingleSelectEnumSchema(v) => {
@@ -4653,6 +5062,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ElicitResult> for crate::v2026_07_28::ElicitResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ElicitResult, ConvertError> {
             let mut extra = self.extra;
             let __meta = __c::take(&mut extra, "_meta", true, STEP)?;
@@ -4666,6 +5076,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitResultAction>
     for crate::v2026_07_28::ElicitResultAction {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ElicitResultAction, ConvertError> {
@@ -4678,6 +5089,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ElicitResultContentValue>
     for crate::v2026_07_28::ElicitResultContentValue {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ElicitResultContentValue, ConvertError> {
@@ -4715,6 +5127,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ClientRequest>
     for crate::v2026_07_28::ClientRequest {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ClientRequest, ConvertError> {
             match self {
                 Self::DiscoverRequest(_) => {
@@ -4790,6 +5203,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::ClientNotification>
     for crate::v2026_07_28::CancelledNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ClientNotification, ConvertError> {
@@ -4801,12 +5215,14 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ClientResult> for crate::v2026_07_28::BaseResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ClientResult, ConvertError> {
             Ok(crate::v2025_11_25::ClientResult::EmptyResult(Convert::convert(self)?))
         }
     }
     impl Convert<crate::v2025_11_25::ServerNotification>
     for crate::v2026_07_28::ServerNotification {
+        #[inline]
         fn convert(
             self,
         ) -> Result<crate::v2025_11_25::ServerNotification, ConvertError> {
@@ -4875,6 +5291,7 @@ mod v2026_07_28_to_v2025_11_25 {
         }
     }
     impl Convert<crate::v2025_11_25::ServerResult> for crate::v2026_07_28::ServerResult {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::ServerResult, ConvertError> {
             match self {
                 Self::EmptyResult(v) => {
@@ -4959,6 +5376,7 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::RequestParamsMeta>
     for crate::v2026_07_28::RequestMetaObject {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::RequestParamsMeta, ConvertError> {
             let mut extra = self.extra;
             __c::put(
@@ -4987,10 +5405,16 @@ mod v2026_07_28_to_v2025_11_25 {
     }
     impl Convert<crate::v2025_11_25::RequestParams>
     for crate::v2026_07_28::ListRootsRequestParams {
+        #[inline]
         fn convert(self) -> Result<crate::v2025_11_25::RequestParams, ConvertError> {
             let extra = self.extra;
             Ok(crate::v2025_11_25::RequestParams {
-                meta: __c::via_json(self.meta, "_meta", STEP)?,
+                meta: __c::via_json(
+                    self.meta,
+                    "_meta",
+                    STEP,
+                    "ListRootsRequestParams._meta",
+                )?,
                 extra,
             })
         }
