@@ -116,6 +116,25 @@ fn a_required_field_the_source_lacks_is_missing() {
 }
 
 #[test]
+fn a_field_required_but_read_leniently_is_missing_too() {
+    // 2026-07-28 results carry `resultType`, required by its schema though read leniently (so
+    // older senders' results still read). A 2025-11-25 result has none: converting it must not
+    // give a result that reads in 2026-07-28 but fails its validation.
+    let result: v4::CallToolResult = read(json!({"content": [{"type": "text", "text": "3"}]}));
+    let e = Convert::<v5::CallToolResult>::convert(result).unwrap_err();
+    assert_eq!(*e.reason(), Reason::Missing { key: "resultType".into() });
+    expect_error(e, "/resultType", "CallToolResult.resultType", "2025-11-25", "2026-07-28");
+    // What a gateway does: put the value in the source's `extra`; the conversion takes it, and the
+    // result is valid in 2026-07-28 and comes back as it was.
+    let with: v4::CallToolResult = read(json!({"content": [{"type": "text", "text": "3"}], "resultType": "complete"}));
+    let new: v5::CallToolResult = with.clone().convert().unwrap();
+    let report = mcp_spec_types::validate::validate(&new, &Default::default());
+    assert!(report.is_valid(), "{report:?}");
+    let back: v4::CallToolResult = new.convert().unwrap();
+    assert_eq!(back, with);
+}
+
+#[test]
 fn a_fixed_key_the_source_keeps_in_extra_is_taken_out_of_it() {
     // Before 2025-11-25 the request types do not declare `jsonrpc`; the value keeps it in `extra`.
     let old: v3::PingRequest = read(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));

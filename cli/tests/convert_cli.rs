@@ -122,7 +122,7 @@ fn handshake_sessions_to_2026_07_28_fail_where_a_gateway_is_needed() {
     assert!(stderr.contains(":1: /msg/method: 2026-07-28 has no `initialize` request"), "{stderr}");
     assert!(stderr.contains("/msg/params: the target version requires `params`"), "a request without `_meta` names the params:\n{stderr}");
     assert!(stderr.contains("/msg/params/_meta: the target version requires `_meta`"), "{stderr}");
-    assert!(stderr.contains("/msg/result/ttlMs: the target version requires `ttlMs`"), "{stderr}");
+    assert!(stderr.contains("/msg/result/resultType: the target version requires `resultType`"), "{stderr}");
     println!("2025-11-25 -> 2026-07-28: {} converted, {} failed", out.len(), failed.len());
     let file = TempFile::new("there.jsonl", (out.iter().map(Value::to_string).collect::<Vec<_>>().join("\n") + "\n").as_bytes());
     let (code, checked) = check_json(&["--protocol", "2026-07-28", file.path()], None);

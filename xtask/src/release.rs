@@ -13,6 +13,7 @@ const MAX_CRATE_BYTES: u64 = 10 * 1024 * 1024;
 /// the CLI against the library it just packaged (not against the registry, where a new version of
 /// the library is not yet published). Then checks what went into the packages.
 pub fn dry_run(root: &Path, lib: &str) -> Result<(), String> {
+    forget_earlier_dry_runs(lib, &package_version(&root.join("generated/Cargo.toml"))?)?;
     crate::cargo(root, &["publish", "--dry-run", "--quiet", "--allow-dirty", "-p", lib, "-p", CLI], &[])?;
     // The dry run keeps its archives in a scratch folder; this writes them where cargo documents.
     crate::cargo(root, &["package", "--no-verify", "--quiet", "--allow-dirty", "-p", lib, "-p", CLI], &[])?;
@@ -26,6 +27,26 @@ pub fn dry_run(root: &Path, lib: &str) -> Result<(), String> {
             return Err(format!("{}: {bytes} bytes, over the registry's limit of {MAX_CRATE_BYTES}", file.display()));
         }
         println!("release: {package} {version} packages and builds from its package ({} KiB compressed)", bytes / 1024);
+    }
+    Ok(())
+}
+
+/// Cargo unpacks the library of a dry run from a scratch registry into `$CARGO_HOME/registry/src/-HASH/`
+/// and never unpacks the same name and version again, so a second dry run of an unchanged version
+/// would build the CLI against the first run's library sources. Removes those copies (only under
+/// the scratch registries' folders, whose names start with `-`; the real registries' are left alone).
+fn forget_earlier_dry_runs(lib: &str, version: &str) -> Result<(), String> {
+    let home = std::env::var_os("CARGO_HOME").map(std::path::PathBuf::from).or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    let Some(src) = home.map(|h| h.join("registry").join("src")) else { return Ok(()) };
+    let Ok(entries) = std::fs::read_dir(&src) else { return Ok(()) };
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        let stale = entry.path().join(format!("{lib}-{version}"));
+        if stale.exists() {
+            std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
+        }
     }
     Ok(())
 }

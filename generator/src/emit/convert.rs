@@ -348,6 +348,12 @@ impl<'a> Plan<'a> {
                         let place = self.case(step, place, format!("`{key}` absent"), "error `Missing` unless the source's `extra` has it");
                         rebox(quote! { __c::take_required(&mut extra, #key, STEP, #place)? }, false)
                     }
+                    // Required by the target's schema but read leniently (`resultType`): absent, the
+                    // converted value would be invalid there, so it is missing like any required field.
+                    (None, true) if g.lenient.is_some() => {
+                        let place = self.case(step, place, format!("`{key}` absent"), "error `Missing` unless the source's `extra` has it");
+                        rebox(quote! { Some(__c::take_required(&mut extra, #key, STEP, #place)?) }, true)
+                    }
                     (None, true) => {
                         let keep_null = !matches!(g.ty, Ty::Nullable(_) | Ty::Value);
                         rebox(quote! { __c::take(&mut extra, #key, #keep_null, STEP)? }, true)

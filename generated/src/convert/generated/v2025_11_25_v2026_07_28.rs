@@ -111,7 +111,9 @@ mod v2025_11_25_to_v2026_07_28 {
         #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::BaseResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(&mut extra, "resultType", STEP, "Result.resultType")?,
+            );
             Ok(crate::v2026_07_28::BaseResult {
                 meta: __c::rebox(
                     __c::via_json(self.meta, "_meta", STEP, "Result._meta")?,
@@ -519,7 +521,14 @@ mod v2025_11_25_to_v2026_07_28 {
         #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::PaginatedResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(
+                    &mut extra,
+                    "resultType",
+                    STEP,
+                    "PaginatedResult.resultType",
+                )?,
+            );
             Ok(crate::v2026_07_28::PaginatedResult {
                 meta: __c::rebox(
                     __c::via_json(self.meta, "_meta", STEP, "PaginatedResult._meta")?,
@@ -559,7 +568,14 @@ mod v2025_11_25_to_v2026_07_28 {
             self,
         ) -> Result<crate::v2026_07_28::ListResourcesResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(
+                    &mut extra,
+                    "resultType",
+                    STEP,
+                    "ListResourcesResult.resultType",
+                )?,
+            );
             let __ttl_ms = __c::take_required(
                 &mut extra,
                 "ttlMs",
@@ -614,7 +630,14 @@ mod v2025_11_25_to_v2026_07_28 {
             self,
         ) -> Result<crate::v2026_07_28::ListResourceTemplatesResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(
+                    &mut extra,
+                    "resultType",
+                    STEP,
+                    "ListResourceTemplatesResult.resultType",
+                )?,
+            );
             let __ttl_ms = __c::take_required(
                 &mut extra,
                 "ttlMs",
@@ -721,7 +744,14 @@ mod v2025_11_25_to_v2026_07_28 {
             self,
         ) -> Result<crate::v2026_07_28::ReadResourceResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(
+                    &mut extra,
+                    "resultType",
+                    STEP,
+                    "ReadResourceResult.resultType",
+                )?,
+            );
             let __ttl_ms = __c::take_required(
                 &mut extra,
                 "ttlMs",
@@ -921,7 +951,14 @@ mod v2025_11_25_to_v2026_07_28 {
         #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ListPromptsResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(
+                    &mut extra,
+                    "resultType",
+                    STEP,
+                    "ListPromptsResult.resultType",
+                )?,
+            );
             let __ttl_ms = __c::take_required(
                 &mut extra,
                 "ttlMs",
@@ -993,7 +1030,14 @@ mod v2025_11_25_to_v2026_07_28 {
         #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::GetPromptResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(
+                    &mut extra,
+                    "resultType",
+                    STEP,
+                    "GetPromptResult.resultType",
+                )?,
+            );
             Ok(crate::v2026_07_28::GetPromptResult {
                 meta: __c::rebox(
                     __c::via_json(self.meta, "_meta", STEP, "GetPromptResult._meta")?,
@@ -1142,7 +1186,14 @@ mod v2025_11_25_to_v2026_07_28 {
         #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::ListToolsResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(
+                    &mut extra,
+                    "resultType",
+                    STEP,
+                    "ListToolsResult.resultType",
+                )?,
+            );
             let __ttl_ms = __c::take_required(
                 &mut extra,
                 "ttlMs",
@@ -1173,7 +1224,14 @@ mod v2025_11_25_to_v2026_07_28 {
         #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::CallToolResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(
+                    &mut extra,
+                    "resultType",
+                    STEP,
+                    "CallToolResult.resultType",
+                )?,
+            );
             Ok(crate::v2026_07_28::CallToolResult {
                 meta: __c::rebox(
                     __c::via_json(self.meta, "_meta", STEP, "CallToolResult._meta")?,
@@ -1827,7 +1885,14 @@ mod v2025_11_25_to_v2026_07_28 {
         #[inline]
         fn convert(self) -> Result<crate::v2026_07_28::CompleteResult, ConvertError> {
             let mut extra = self.extra;
-            let __result_type = __c::take(&mut extra, "resultType", true, STEP)?;
+            let __result_type = Some(
+                __c::take_required(
+                    &mut extra,
+                    "resultType",
+                    STEP,
+                    "CompleteResult.resultType",
+                )?,
+            );
             Ok(crate::v2026_07_28::CompleteResult {
                 meta: __c::rebox(
                     __c::via_json(self.meta, "_meta", STEP, "CompleteResult._meta")?,
