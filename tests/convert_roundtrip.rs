@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use mcp_schema_tests::{example_files, upstream, workspace_root};
 use mcp_spec_types::convert::{convert_json, target_type_name, ConvertError, Reason};
 use mcp_spec_types::modules::{ModuleKind, MODULES};
+use mcp_spec_types::negotiate::{Direction, VersionTracker};
 use serde_json::Value;
 
 /// The protocol versions `convert` converts between, oldest first.
@@ -115,23 +116,48 @@ fn spec_examples_convert_to_every_version_and_back() {
     finish("spec examples", per_pair, &versions);
 }
 
+/// Every recorded session in the repository (JSONL in the checker's wrapper format): the
+/// reference-server sessions of each version, the MCP Apps session, the official SDKs' 2026-07-28
+/// sessions and the benchmark corpora.
+fn recorded_sessions() -> Vec<std::path::PathBuf> {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    for dir in ["cli/tests/data/sessions", "cli/tests/data/apps", "examples/sdk-clients/recorded", "bench/data/sessions"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
+        let mut found: Vec<_> = entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "jsonl")).collect();
+        found.sort();
+        files.extend(found);
+    }
+    files
+}
+
 #[test]
 fn recorded_sessions_convert_to_every_version_and_back() {
     let (versions, table) = (versions(), table());
     let mut per_pair: BTreeMap<(usize, usize), Counts> = BTreeMap::new();
-    let dir = workspace_root().join("cli/tests/data/sessions");
-    let mut unread = 0;
-    for (i, from) in versions.iter().enumerate() {
-        let path = dir.join(format!("{from}.jsonl"));
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+    let (mut unread, mut other_channel, mut messages) = (0, 0, 0);
+    let files = recorded_sessions();
+    assert!(files.len() >= 5, "the recorded sessions are missing: {files:?}");
+    for path in &files {
+        let name = path.strip_prefix(workspace_root()).unwrap_or(path).display().to_string();
+        // Each message is in the version the session negotiated (or, in 2026-07-28, names).
+        let mut tracker = VersionTracker::new();
+        let text = std::fs::read_to_string(path).unwrap();
         for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let record: Value = serde_json::from_str(line).unwrap();
-            let type_name = match record["dir"].as_str() {
-                Some("c2s") => "ClientMessage",
-                Some("s2c") => "ServerMessage",
-                other => panic!("{}:{}: unknown direction {other:?}", path.display(), n + 1),
+            let (type_name, direction) = match record["dir"].as_str() {
+                Some("c2s") => ("ClientMessage", Direction::ClientToServer),
+                Some("s2c") => ("ServerMessage", Direction::ServerToClient),
+                // MCP Apps view<->host lines are not client/server messages.
+                _ => {
+                    other_channel += 1;
+                    continue;
+                }
             };
-            let label = format!("{from}.jsonl:{}", n + 1);
+            let Some(from) = tracker.observe(&record["msg"], Some(direction)) else { continue };
+            let Some(i) = versions.iter().position(|v| *v == from) else { continue };
+            messages += 1;
+            let label = format!("{name}:{}", n + 1);
             for (j, to) in versions.iter().enumerate() {
                 if i == j {
                     continue;
@@ -144,6 +170,7 @@ fn recorded_sessions_convert_to_every_version_and_back() {
             }
         }
     }
+    eprintln!("recorded sessions: {} files, {messages} messages; {other_channel} lines of another channel skipped", files.len());
     eprintln!("recorded sessions: {unread} conversions skipped because the message does not read as its session's version");
     finish("recorded sessions", per_pair, &versions);
 }

@@ -1,9 +1,16 @@
 // The crate root is hand-written, like the runtime and the validators it declares. What the
-// generator writes is pulled in at the end: the protocol modules and the table of them.
+// generator writes is pulled in first: the protocol modules and the table of them.
 
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
+
+// Written by `cargo xtask codegen` from schema/codegen.toml: a `#[cfg(feature)] pub mod` for each module
+// (`src/v2025_11_25.rs`, ...), `latest`, the table `modules` and `for_each_module!`. First, so that
+// the hand-written modules below can call `for_each_module!` by name (a macro an `include!` defines
+// cannot be named by its `crate::` path inside this crate). Included rather than
+// declared as a child so the modules sit at the crate root; their `mod` items resolve in this folder.
+include!("modules.rs");
 
 pub mod negotiate;
 pub mod rpc;
@@ -16,7 +23,3 @@ pub use rpc::read_message;
 pub use runtime::{from_slice, from_str};
 pub use write::{to_string, to_vec, to_vec_into, to_writer};
 
-// Written by `cargo xtask codegen` from schema/codegen.toml: a `#[cfg(feature)] pub mod` for each module
-// (`src/v2025_11_25.rs`, ...), `latest`, the table `modules` and `for_each_module!`. Included rather than
-// declared as a child so the modules sit at the crate root; their `mod` items resolve in this folder.
-include!("modules.rs");

@@ -472,7 +472,7 @@ mod tests {
             };
             (@ $checked:ident $kind:ident $m:ident $feature:literal $protocol:tt) => {};
         }
-        let checked = crate::for_each_module!(has_initialize);
+        let checked = for_each_module!(has_initialize);
         println!("{checked} enabled version modules checked against the lifecycle table");
     }
 }
