@@ -184,7 +184,8 @@ fn config_with_a_seventh_version() -> generator::Config {
 }
 
 /// Adding a version is a config entry plus `cargo xtask codegen`: the generator writes the module file,
-/// its declaration and table rows and its features, and nothing else changes. Every place outside the
+/// its declaration and table rows, its features and the conversions to its neighbours, and nothing else
+/// changes. Every place outside the
 /// generator follows the table or fails a check: the hand-written per-version lists and the fuzz
 /// targets are reported (below), the CLI's version table and the spec-example tests derive from it.
 #[test]
@@ -205,10 +206,29 @@ fn a_seventh_version_reaches_every_place_or_fails_a_check() {
         }
         after.insert(f.path.as_str(), wanted);
     }
-    tally.check(if written == ["src/v2027_01_01.rs", "src/modules.rs", "Cargo.toml"] {
+    // The new module, its declaration and table rows, its features, and the conversions to and from its
+    // neighbours (the pair it now stands between, 2026-07-28 and draft, is no longer adjacent).
+    let mut expected = vec![
+        "src/v2027_01_01.rs",
+        "src/modules.rs",
+        "Cargo.toml",
+        "src/convert/generated/v2026_07_28_v2027_01_01.rs",
+        "src/convert/generated/v2027_01_01_draft.rs",
+        "src/convert/generated/mod.rs",
+        "src/convert/generated/chains.rs",
+        "CONVERSIONS.md",
+    ];
+    expected.sort_unstable();
+    written.sort_unstable();
+    tally.check(if written == expected {
         Ok(())
     } else {
-        Err(format!("codegen would write {written:?}, not the new module, src/modules.rs and Cargo.toml's features"))
+        Err(format!("codegen would write {written:?}, not {expected:?}"))
+    });
+    tally.check(if files.iter().any(|f| f.path == "src/convert/generated/v2026_07_28_draft.rs") {
+        Err("the conversions between 2026-07-28 and draft are still adjacent".to_string())
+    } else {
+        Ok(())
     });
     let expect = |tally: &mut Tally, file: &str, needs: &[&str]| {
         for need in needs {
@@ -229,6 +249,8 @@ fn a_seventh_version_reaches_every_place_or_fails_a_check() {
         ],
     );
     expect(&mut tally, "Cargo.toml", &["\ndefault = [\"v2027-01-01\"]\n", "\"v2026-07-28\", \"v2027-01-01\", \"draft\"", "\nv2027-01-01 = []\n"]);
+    expect(&mut tally, "Cargo.toml", &["\nconvert = [\"v2024-11-05\", \"v2025-03-26\", \"v2025-06-18\", \"v2025-11-25\", \"v2026-07-28\", \"v2027-01-01\", \"draft\"]\n"]);
+    expect(&mut tally, "CONVERSIONS.md", &["| 2026-07-28 | 2027-01-01 |"]);
 
     // The places outside the generator: each hand-written list that names the newest version today
     // reports the new one missing, and so do the fuzz targets.
