@@ -2,7 +2,7 @@
 //! of the project's own) to a base schema, giving the declarations of a new
 //! module. The base module itself is generated from the unchanged base file.
 
-use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 use crate::parse::{Decl, DeclKind, File, TagKind, TypeExpr, TypeKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,5 +110,50 @@ fn extend(base: &mut Decl, overlay: &Decl) -> Result<(), String> {
         _ => members.push(added.clone()),
     }
     *target = TypeExpr { location: target.location.clone(), kind: TypeKind::Union(members) };
+    Ok(())
+}
+
+/// Adds the `[[union]]` entries of `module` to its parsed input, as if the input declared
+/// `export type Name = A | B`. A member the input does not declare (nor import) is imported from
+/// the module's one `[module.imports]` package, so it must be a type of the module bound to it.
+pub fn add_declared_unions(file: &mut File, module: &crate::config::ModuleConfig, unions: &[crate::config::DeclaredUnion]) -> Result<(), Diagnostics> {
+    let unions: Vec<_> = unions.iter().filter(|u| u.module == module.name).collect();
+    if unions.is_empty() {
+        return Ok(());
+    }
+    let path = format!("{} [[union]] of {}", crate::config::CONFIG_PATH, module.name);
+    let names: std::collections::BTreeSet<String> = file.decls.iter().map(|d| d.name.clone()).chain(file.imports.iter().map(|i| i.local.clone())).collect();
+    let known = |name: &str| names.contains(name);
+    let mut imported: Vec<&str> = Vec::new();
+    let mut text = String::new();
+    for u in &unions {
+        for m in &u.members {
+            if !known(m) && !imported.contains(&m.as_str()) && !unions.iter().any(|v| &v.name == m) {
+                imported.push(m);
+            }
+        }
+    }
+    if !imported.is_empty() {
+        let mut packages = module.imports.keys();
+        let (Some(package), None) = (packages.next(), packages.next()) else {
+            let loc = Location { file: path, ..Location::default() };
+            let msg = format!("the unions of `{}` name types its input does not declare ({}); they are imported from the module's one [module.imports] package, and it has none or several", module.name, imported.join(", "));
+            return Err(Diagnostics(vec![Diagnostic::new(&loc, msg)]));
+        };
+        text.push_str(&format!("import type {{ {} }} from {package:?};\n", imported.join(", ")));
+    }
+    for u in &unions {
+        let doc = u.doc.replace("*/", "* /");
+        text.push_str(&format!("/** {doc} */\nexport type {} = {};\n", u.name, u.members.join(" | ")));
+    }
+    let added = crate::parse::parse_file(&path, &text)?;
+    file.imports.extend(added.imports);
+    for decl in added.decls {
+        if known(&decl.name) {
+            let msg = format!("`{}` is already declared by the input of `{}`; a [[union]] only adds types", decl.name, module.name);
+            return Err(Diagnostics(vec![Diagnostic::new(&decl.location, msg)]));
+        }
+        file.decls.push(decl);
+    }
     Ok(())
 }
