@@ -11020,8 +11020,6 @@ pub enum ViewRequest {
     McpUiRequestDisplayModeRequest(McpUiRequestDisplayModeRequest),
     /// `tools/call`: [`CallToolRequest`]
     CallToolRequest(crate::v2025_11_25::CallToolRequest),
-    /// `tools/list`: [`ListToolsRequest`]
-    ListToolsRequest(crate::v2025_11_25::ListToolsRequest),
     /// `resources/read`: [`ReadResourceRequest`]
     ReadResourceRequest(crate::v2025_11_25::ReadResourceRequest),
     /// `resources/list`: [`ListResourcesRequest`]
@@ -11050,7 +11048,6 @@ impl serde::Serialize for ViewRequest {
             Self::McpUiUpdateModelContextRequest(v) => serde::Serialize::serialize(v, s),
             Self::McpUiRequestDisplayModeRequest(v) => serde::Serialize::serialize(v, s),
             Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
-            Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
             Self::ReadResourceRequest(v) => serde::Serialize::serialize(v, s),
             Self::ListResourcesRequest(v) => serde::Serialize::serialize(v, s),
             Self::ListResourceTemplatesRequest(v) => serde::Serialize::serialize(v, s),
@@ -11071,7 +11068,6 @@ impl __rt::SchemaType for ViewRequest {
             Self::McpUiUpdateModelContextRequest(v) => __rt::SchemaType::schema_name(v),
             Self::McpUiRequestDisplayModeRequest(v) => __rt::SchemaType::schema_name(v),
             Self::CallToolRequest(v) => __rt::SchemaType::schema_name(v),
-            Self::ListToolsRequest(v) => __rt::SchemaType::schema_name(v),
             Self::ReadResourceRequest(v) => __rt::SchemaType::schema_name(v),
             Self::ListResourcesRequest(v) => __rt::SchemaType::schema_name(v),
             Self::ListResourceTemplatesRequest(v) => __rt::SchemaType::schema_name(v),
@@ -11093,7 +11089,6 @@ impl __p::Shape for ViewRequest {
             <McpUiUpdateModelContextRequest as __p::Shape>::score(v),
             <McpUiRequestDisplayModeRequest as __p::Shape>::score(v),
             <crate::v2025_11_25::CallToolRequest as __p::Shape>::score(v),
-            <crate::v2025_11_25::ListToolsRequest as __p::Shape>::score(v),
             <crate::v2025_11_25::ReadResourceRequest as __p::Shape>::score(v),
             <crate::v2025_11_25::ListResourcesRequest as __p::Shape>::score(v),
             <crate::v2025_11_25::ListResourceTemplatesRequest as __p::Shape>::score(v),
@@ -11114,7 +11109,6 @@ impl __p::Shape for ViewRequest {
             <McpUiUpdateModelContextRequest as __p::Shape>::fits(v),
             <McpUiRequestDisplayModeRequest as __p::Shape>::fits(v),
             <crate::v2025_11_25::CallToolRequest as __p::Shape>::fits(v),
-            <crate::v2025_11_25::ListToolsRequest as __p::Shape>::fits(v),
             <crate::v2025_11_25::ReadResourceRequest as __p::Shape>::fits(v),
             <crate::v2025_11_25::ListResourcesRequest as __p::Shape>::fits(v),
             <crate::v2025_11_25::ListResourceTemplatesRequest as __p::Shape>::fits(v),
@@ -11136,7 +11130,6 @@ pub enum __ViewRequestBuilder {
     McpUiUpdateModelContextRequest(__McpUiUpdateModelContextRequestBuilder),
     McpUiRequestDisplayModeRequest(__McpUiRequestDisplayModeRequestBuilder),
     CallToolRequest(crate::v2025_11_25::__CallToolRequestBuilder),
-    ListToolsRequest(crate::v2025_11_25::__ListToolsRequestBuilder),
     ReadResourceRequest(crate::v2025_11_25::__ReadResourceRequestBuilder),
     ListResourcesRequest(crate::v2025_11_25::__ListResourcesRequestBuilder),
     ListResourceTemplatesRequest(
@@ -11163,7 +11156,6 @@ impl __p::Builder for __ViewRequestBuilder {
             Self::McpUiUpdateModelContextRequest(b) => __p::Builder::field(b, key, src),
             Self::McpUiRequestDisplayModeRequest(b) => __p::Builder::field(b, key, src),
             Self::CallToolRequest(b) => __p::Builder::field(b, key, src),
-            Self::ListToolsRequest(b) => __p::Builder::field(b, key, src),
             Self::ReadResourceRequest(b) => __p::Builder::field(b, key, src),
             Self::ListResourcesRequest(b) => __p::Builder::field(b, key, src),
             Self::ListResourceTemplatesRequest(b) => __p::Builder::field(b, key, src),
@@ -11196,9 +11188,6 @@ impl __p::Builder for __ViewRequestBuilder {
                 }
                 Self::CallToolRequest(b) => {
                     ViewRequest::CallToolRequest(__p::Builder::finish(b)?)
-                }
-                Self::ListToolsRequest(b) => {
-                    ViewRequest::ListToolsRequest(__p::Builder::finish(b)?)
                 }
                 Self::ReadResourceRequest(b) => {
                     ViewRequest::ReadResourceRequest(__p::Builder::finish(b)?)
@@ -11234,7 +11223,6 @@ impl ViewRequest {
             Self::McpUiUpdateModelContextRequest(_) => Some("ui/update-model-context"),
             Self::McpUiRequestDisplayModeRequest(_) => Some("ui/request-display-mode"),
             Self::CallToolRequest(_) => Some("tools/call"),
-            Self::ListToolsRequest(_) => Some("tools/list"),
             Self::ReadResourceRequest(_) => Some("resources/read"),
             Self::ListResourcesRequest(_) => Some("resources/list"),
             Self::ListResourceTemplatesRequest(_) => Some("resources/templates/list"),
@@ -11288,11 +11276,6 @@ impl __p::Tagged for ViewRequest {
                         crate::v2025_11_25::__CallToolRequestBuilder::default(),
                     )
                 }
-                Some("tools/list") => {
-                    __ViewRequestBuilder::ListToolsRequest(
-                        crate::v2025_11_25::__ListToolsRequestBuilder::default(),
-                    )
-                }
                 Some("resources/read") => {
                     __ViewRequestBuilder::ReadResourceRequest(
                         crate::v2025_11_25::__ReadResourceRequestBuilder::default(),
@@ -11332,9 +11315,8 @@ impl __p::Tagged for ViewRequest {
         matches!(
             tag, "ui/initialize" | "ui/open-link" | "ui/download-file" | "ui/message" |
             "ui/update-model-context" | "ui/request-display-mode" | "tools/call" |
-            "tools/list" | "resources/read" | "resources/list" |
-            "resources/templates/list" | "prompts/list" | "sampling/createMessage" |
-            "ping"
+            "resources/read" | "resources/list" | "resources/templates/list" |
+            "prompts/list" | "sampling/createMessage" | "ping"
         )
     }
 }
@@ -11369,12 +11351,6 @@ impl __v::Validate for ViewRequest {
             }
             Some(Some("tools/call")) => {
                 <crate::v2025_11_25::CallToolRequest as __v::Validate>::validate_json(
-                    v,
-                    cx,
-                )
-            }
-            Some(Some("tools/list")) => {
-                <crate::v2025_11_25::ListToolsRequest as __v::Validate>::validate_json(
                     v,
                     cx,
                 )
@@ -11459,11 +11435,6 @@ impl From<McpUiRequestDisplayModeRequest> for ViewRequest {
 impl From<crate::v2025_11_25::CallToolRequest> for ViewRequest {
     fn from(v: crate::v2025_11_25::CallToolRequest) -> Self {
         Self::CallToolRequest(v)
-    }
-}
-impl From<crate::v2025_11_25::ListToolsRequest> for ViewRequest {
-    fn from(v: crate::v2025_11_25::ListToolsRequest) -> Self {
-        Self::ListToolsRequest(v)
     }
 }
 impl From<crate::v2025_11_25::ReadResourceRequest> for ViewRequest {
@@ -12761,8 +12732,6 @@ pub enum HostResult {
     McpUiOpenLinkResult(McpUiOpenLinkResult),
     /// [`CallToolResult`] (with `content`)
     CallToolResult(crate::v2025_11_25::CallToolResult),
-    /// [`ListToolsResult`] (with `tools`)
-    ListToolsResult(crate::v2025_11_25::ListToolsResult),
     /// [`ReadResourceResult`] (with `contents`)
     ReadResourceResult(crate::v2025_11_25::ReadResourceResult),
     /// [`ListResourcesResult`] (with `resources`)
@@ -12786,7 +12755,6 @@ impl serde::Serialize for HostResult {
             Self::McpUiRequestDisplayModeResult(v) => serde::Serialize::serialize(v, s),
             Self::McpUiOpenLinkResult(v) => serde::Serialize::serialize(v, s),
             Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
-            Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
             Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
             Self::ListResourcesResult(v) => serde::Serialize::serialize(v, s),
             Self::ListResourceTemplatesResult(v) => serde::Serialize::serialize(v, s),
@@ -12803,7 +12771,6 @@ impl __rt::SchemaType for HostResult {
             Self::McpUiRequestDisplayModeResult(v) => __rt::SchemaType::schema_name(v),
             Self::McpUiOpenLinkResult(v) => __rt::SchemaType::schema_name(v),
             Self::CallToolResult(v) => __rt::SchemaType::schema_name(v),
-            Self::ListToolsResult(v) => __rt::SchemaType::schema_name(v),
             Self::ReadResourceResult(v) => __rt::SchemaType::schema_name(v),
             Self::ListResourcesResult(v) => __rt::SchemaType::schema_name(v),
             Self::ListResourceTemplatesResult(v) => __rt::SchemaType::schema_name(v),
@@ -12821,7 +12788,6 @@ impl __p::Shape for HostResult {
             <McpUiRequestDisplayModeResult as __p::Shape>::score(v),
             <McpUiOpenLinkResult as __p::Shape>::score(v),
             <crate::v2025_11_25::CallToolResult as __p::Shape>::score(v),
-            <crate::v2025_11_25::ListToolsResult as __p::Shape>::score(v),
             <crate::v2025_11_25::ReadResourceResult as __p::Shape>::score(v),
             <crate::v2025_11_25::ListResourcesResult as __p::Shape>::score(v),
             <crate::v2025_11_25::ListResourceTemplatesResult as __p::Shape>::score(v),
@@ -12839,7 +12805,6 @@ impl __p::Shape for HostResult {
             <McpUiRequestDisplayModeResult as __p::Shape>::fits(v),
             <McpUiOpenLinkResult as __p::Shape>::fits(v),
             <crate::v2025_11_25::CallToolResult as __p::Shape>::fits(v),
-            <crate::v2025_11_25::ListToolsResult as __p::Shape>::fits(v),
             <crate::v2025_11_25::ReadResourceResult as __p::Shape>::fits(v),
             <crate::v2025_11_25::ListResourcesResult as __p::Shape>::fits(v),
             <crate::v2025_11_25::ListResourceTemplatesResult as __p::Shape>::fits(v),
@@ -12859,7 +12824,6 @@ pub enum __HostResultBuilder {
     McpUiRequestDisplayModeResult(__McpUiRequestDisplayModeResultBuilder),
     McpUiOpenLinkResult(__McpUiOpenLinkResultBuilder),
     CallToolResult(crate::v2025_11_25::__CallToolResultBuilder),
-    ListToolsResult(crate::v2025_11_25::__ListToolsResultBuilder),
     ReadResourceResult(crate::v2025_11_25::__ReadResourceResultBuilder),
     ListResourcesResult(crate::v2025_11_25::__ListResourcesResultBuilder),
     ListResourceTemplatesResult(
@@ -12882,7 +12846,6 @@ impl __p::Builder for __HostResultBuilder {
             Self::McpUiRequestDisplayModeResult(b) => __p::Builder::field(b, key, src),
             Self::McpUiOpenLinkResult(b) => __p::Builder::field(b, key, src),
             Self::CallToolResult(b) => __p::Builder::field(b, key, src),
-            Self::ListToolsResult(b) => __p::Builder::field(b, key, src),
             Self::ReadResourceResult(b) => __p::Builder::field(b, key, src),
             Self::ListResourcesResult(b) => __p::Builder::field(b, key, src),
             Self::ListResourceTemplatesResult(b) => __p::Builder::field(b, key, src),
@@ -12906,9 +12869,6 @@ impl __p::Builder for __HostResultBuilder {
                 Self::CallToolResult(b) => {
                     HostResult::CallToolResult(__p::Builder::finish(b)?)
                 }
-                Self::ListToolsResult(b) => {
-                    HostResult::ListToolsResult(__p::Builder::finish(b)?)
-                }
                 Self::ReadResourceResult(b) => {
                     HostResult::ReadResourceResult(__p::Builder::finish(b)?)
                 }
@@ -12931,9 +12891,9 @@ impl __p::Builder for __HostResultBuilder {
 }
 #[doc(hidden)]
 impl __p::Keyed for HostResult {
-    const MEMBERS: usize = 11usize;
+    const MEMBERS: usize = 10usize;
     const EXPECTING: &'static str = "a HostResult object";
-    const NO_MATCH: &'static str = "no variant of HostResult matches this value; expected McpUiInitializeResult (with `protocolVersion`, `hostInfo`, `hostCapabilities`, `hostContext`); McpUiRequestDisplayModeResult (with `mode`); McpUiOpenLinkResult (an object); CallToolResult (with `content`); ListToolsResult (with `tools`); ReadResourceResult (with `contents`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ListPromptsResult (with `prompts`); CreateMessageResult (with `role`, `content`, `model`); EmptyResult (an object)";
+    const NO_MATCH: &'static str = "no variant of HostResult matches this value; expected McpUiInitializeResult (with `protocolVersion`, `hostInfo`, `hostCapabilities`, `hostContext`); McpUiRequestDisplayModeResult (with `mode`); McpUiOpenLinkResult (an object); CallToolResult (with `content`); ReadResourceResult (with `contents`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ListPromptsResult (with `prompts`); CreateMessageResult (with `role`, `content`, `model`); EmptyResult (an object)";
     type Builder = __HostResultBuilder;
     fn builder_for_key(key: &str) -> Option<__HostResultBuilder> {
         match key {
@@ -12982,17 +12942,9 @@ impl __p::Keyed for HostResult {
                     ),
                 ))
             }
-            "tools" => {
-                Some((
-                    4usize,
-                    __HostResultBuilder::ListToolsResult(
-                        crate::v2025_11_25::__ListToolsResultBuilder::default(),
-                    ),
-                ))
-            }
             "contents" => {
                 Some((
-                    5usize,
+                    4usize,
                     __HostResultBuilder::ReadResourceResult(
                         crate::v2025_11_25::__ReadResourceResultBuilder::default(),
                     ),
@@ -13000,7 +12952,7 @@ impl __p::Keyed for HostResult {
             }
             "resources" => {
                 Some((
-                    6usize,
+                    5usize,
                     __HostResultBuilder::ListResourcesResult(
                         crate::v2025_11_25::__ListResourcesResultBuilder::default(),
                     ),
@@ -13008,7 +12960,7 @@ impl __p::Keyed for HostResult {
             }
             "resourceTemplates" => {
                 Some((
-                    7usize,
+                    6usize,
                     __HostResultBuilder::ListResourceTemplatesResult(
                         crate::v2025_11_25::__ListResourceTemplatesResultBuilder::default(),
                     ),
@@ -13016,7 +12968,7 @@ impl __p::Keyed for HostResult {
             }
             "prompts" => {
                 Some((
-                    8usize,
+                    7usize,
                     __HostResultBuilder::ListPromptsResult(
                         crate::v2025_11_25::__ListPromptsResultBuilder::default(),
                     ),
@@ -13024,7 +12976,7 @@ impl __p::Keyed for HostResult {
             }
             "role" => {
                 Some((
-                    9usize,
+                    8usize,
                     __HostResultBuilder::CreateMessageResult(
                         crate::v2025_11_25::__CreateMessageResultBuilder::default(),
                     ),
@@ -13032,7 +12984,7 @@ impl __p::Keyed for HostResult {
             }
             "model" => {
                 Some((
-                    9usize,
+                    8usize,
                     __HostResultBuilder::CreateMessageResult(
                         crate::v2025_11_25::__CreateMessageResultBuilder::default(),
                     ),
@@ -13050,12 +13002,11 @@ impl __p::Keyed for HostResult {
                     &["hostCapabilities", "hostContext", "hostInfo", "protocolVersion"],
                 ),
                 (1usize, &["mode"]),
-                (4usize, &["tools"]),
-                (5usize, &["contents"]),
-                (6usize, &["resources"]),
-                (7usize, &["resourceTemplates"]),
-                (8usize, &["prompts"]),
-                (9usize, &["model", "role"]),
+                (4usize, &["contents"]),
+                (5usize, &["resources"]),
+                (6usize, &["resourceTemplates"]),
+                (7usize, &["prompts"]),
+                (8usize, &["model", "role"]),
             ],
         )
     }
@@ -13078,7 +13029,6 @@ impl __p::Keyed for HostResult {
                         "resourceTemplates",
                         "resources",
                         "role",
-                        "tools",
                     ],
                 ) {
                     <McpUiOpenLinkResult as __p::Shape>::score_keys(o)
@@ -13087,25 +13037,24 @@ impl __p::Keyed for HostResult {
                 }
             }
             3usize => <crate::v2025_11_25::CallToolResult as __p::Shape>::score_keys(o),
-            4usize => <crate::v2025_11_25::ListToolsResult as __p::Shape>::score_keys(o),
-            5usize => {
+            4usize => {
                 <crate::v2025_11_25::ReadResourceResult as __p::Shape>::score_keys(o)
             }
-            6usize => {
+            5usize => {
                 <crate::v2025_11_25::ListResourcesResult as __p::Shape>::score_keys(o)
             }
-            7usize => {
+            6usize => {
                 <crate::v2025_11_25::ListResourceTemplatesResult as __p::Shape>::score_keys(
                     o,
                 )
             }
-            8usize => {
+            7usize => {
                 <crate::v2025_11_25::ListPromptsResult as __p::Shape>::score_keys(o)
             }
-            9usize => {
+            8usize => {
                 <crate::v2025_11_25::CreateMessageResult as __p::Shape>::score_keys(o)
             }
-            10usize => {
+            9usize => {
                 if __p::names_none(
                     o,
                     &[
@@ -13120,7 +13069,6 @@ impl __p::Keyed for HostResult {
                         "resourceTemplates",
                         "resources",
                         "role",
-                        "tools",
                     ],
                 ) {
                     <crate::v2025_11_25::EmptyResult as __p::Shape>::score_keys(o)
@@ -13173,21 +13121,11 @@ impl __p::Keyed for HostResult {
                         .feed::<
                             _,
                             E,
-                        >(crate::v2025_11_25::__ListToolsResultBuilder::default())
-                        .map(HostResult::ListToolsResult),
-                )
-            }
-            5usize => {
-                Some(
-                    o
-                        .feed::<
-                            _,
-                            E,
                         >(crate::v2025_11_25::__ReadResourceResultBuilder::default())
                         .map(HostResult::ReadResourceResult),
                 )
             }
-            6usize => {
+            5usize => {
                 Some(
                     o
                         .feed::<
@@ -13197,7 +13135,7 @@ impl __p::Keyed for HostResult {
                         .map(HostResult::ListResourcesResult),
                 )
             }
-            7usize => {
+            6usize => {
                 Some(
                     o
                         .feed::<
@@ -13209,7 +13147,7 @@ impl __p::Keyed for HostResult {
                         .map(HostResult::ListResourceTemplatesResult),
                 )
             }
-            8usize => {
+            7usize => {
                 Some(
                     o
                         .feed::<
@@ -13219,7 +13157,7 @@ impl __p::Keyed for HostResult {
                         .map(HostResult::ListPromptsResult),
                 )
             }
-            9usize => {
+            8usize => {
                 Some(
                     o
                         .feed::<
@@ -13229,7 +13167,7 @@ impl __p::Keyed for HostResult {
                         .map(HostResult::CreateMessageResult),
                 )
             }
-            10usize => {
+            9usize => {
                 Some(
                     o
                         .feed::<_, E>(crate::v2025_11_25::__ResultBuilder::default())
@@ -13255,7 +13193,7 @@ impl __v::Validate for HostResult {
 #[doc(hidden)]
 impl __v::KeyedCheck for HostResult {
     const NAME: &'static str = "HostResult";
-    const NO_MEMBER: &'static str = "matches no member of HostResult; expected McpUiInitializeResult (with `protocolVersion`, `hostInfo`, `hostCapabilities`, `hostContext`); McpUiRequestDisplayModeResult (with `mode`); McpUiOpenLinkResult (an object); CallToolResult (with `content`); ListToolsResult (with `tools`); ReadResourceResult (with `contents`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ListPromptsResult (with `prompts`); CreateMessageResult (with `role`, `content`, `model`); EmptyResult (an object)";
+    const NO_MEMBER: &'static str = "matches no member of HostResult; expected McpUiInitializeResult (with `protocolVersion`, `hostInfo`, `hostCapabilities`, `hostContext`); McpUiRequestDisplayModeResult (with `mode`); McpUiOpenLinkResult (an object); CallToolResult (with `content`); ReadResourceResult (with `contents`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ListPromptsResult (with `prompts`); CreateMessageResult (with `role`, `content`, `model`); EmptyResult (an object)";
     fn decide(key: &str) -> Option<usize> {
         match key {
             _ => None,
@@ -13283,7 +13221,6 @@ impl __v::KeyedCheck for HostResult {
                     "role" => 0x4000,
                     "stopReason" => 0x8000,
                     "structuredContent" => 0x10000,
-                    "tools" => 0x20000,
                     _ => 0,
                 };
         }
@@ -13303,7 +13240,6 @@ impl __v::KeyedCheck for HostResult {
                 "resourceTemplates",
                 "resources",
                 "role",
-                "tools",
             ],
         ) {
             __v::rank_by_bits(o, present, 0x0, 0x40, &[])
@@ -13311,13 +13247,12 @@ impl __v::KeyedCheck for HostResult {
             None
         };
         out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x10043, &[]);
-        out[4usize] = __v::rank_by_bits(o, present, 0x20000, 0x20201, &[]);
-        out[5usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
-        out[6usize] = __v::rank_by_bits(o, present, 0x2000, 0x2201, &[]);
-        out[7usize] = __v::rank_by_bits(o, present, 0x1000, 0x1201, &[]);
-        out[8usize] = __v::rank_by_bits(o, present, 0x400, 0x601, &[]);
-        out[9usize] = __v::rank_by_bits(o, present, 0x4102, 0xc103, &[]);
-        out[10usize] = if __p::names_none(
+        out[4usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
+        out[5usize] = __v::rank_by_bits(o, present, 0x2000, 0x2201, &[]);
+        out[6usize] = __v::rank_by_bits(o, present, 0x1000, 0x1201, &[]);
+        out[7usize] = __v::rank_by_bits(o, present, 0x400, 0x601, &[]);
+        out[8usize] = __v::rank_by_bits(o, present, 0x4102, 0xc103, &[]);
+        out[9usize] = if __p::names_none(
             o,
             &[
                 "contents",
@@ -13331,7 +13266,6 @@ impl __v::KeyedCheck for HostResult {
                 "resourceTemplates",
                 "resources",
                 "role",
-                "tools",
             ],
         ) {
             __v::rank_by_bits(o, present, 0x0, 0x1, &[])
@@ -13359,42 +13293,36 @@ impl __v::KeyedCheck for HostResult {
                 )
             }
             4usize => {
-                <crate::v2025_11_25::ListToolsResult as __v::Validate>::validate_json(
-                    v,
-                    cx,
-                )
-            }
-            5usize => {
                 <crate::v2025_11_25::ReadResourceResult as __v::Validate>::validate_json(
                     v,
                     cx,
                 )
             }
-            6usize => {
+            5usize => {
                 <crate::v2025_11_25::ListResourcesResult as __v::Validate>::validate_json(
                     v,
                     cx,
                 )
             }
-            7usize => {
+            6usize => {
                 <crate::v2025_11_25::ListResourceTemplatesResult as __v::Validate>::validate_json(
                     v,
                     cx,
                 )
             }
-            8usize => {
+            7usize => {
                 <crate::v2025_11_25::ListPromptsResult as __v::Validate>::validate_json(
                     v,
                     cx,
                 )
             }
-            9usize => {
+            8usize => {
                 <crate::v2025_11_25::CreateMessageResult as __v::Validate>::validate_json(
                     v,
                     cx,
                 )
             }
-            10usize => {
+            9usize => {
                 <crate::v2025_11_25::EmptyResult as __v::Validate>::validate_json(v, cx)
             }
             _ => {}
@@ -13406,13 +13334,12 @@ impl __v::KeyedCheck for HostResult {
             Self::McpUiRequestDisplayModeResult(_) => 1usize,
             Self::McpUiOpenLinkResult(_) => 2usize,
             Self::CallToolResult(_) => 3usize,
-            Self::ListToolsResult(_) => 4usize,
-            Self::ReadResourceResult(_) => 5usize,
-            Self::ListResourcesResult(_) => 6usize,
-            Self::ListResourceTemplatesResult(_) => 7usize,
-            Self::ListPromptsResult(_) => 8usize,
-            Self::CreateMessageResult(_) => 9usize,
-            Self::EmptyResult(_) => 10usize,
+            Self::ReadResourceResult(_) => 4usize,
+            Self::ListResourcesResult(_) => 5usize,
+            Self::ListResourceTemplatesResult(_) => 6usize,
+            Self::ListPromptsResult(_) => 7usize,
+            Self::CreateMessageResult(_) => 8usize,
+            Self::EmptyResult(_) => 9usize,
         }
     }
 }
@@ -13434,11 +13361,6 @@ impl From<McpUiOpenLinkResult> for HostResult {
 impl From<crate::v2025_11_25::CallToolResult> for HostResult {
     fn from(v: crate::v2025_11_25::CallToolResult) -> Self {
         Self::CallToolResult(v)
-    }
-}
-impl From<crate::v2025_11_25::ListToolsResult> for HostResult {
-    fn from(v: crate::v2025_11_25::ListToolsResult) -> Self {
-        Self::ListToolsResult(v)
     }
 }
 impl From<crate::v2025_11_25::ReadResourceResult> for HostResult {
@@ -13660,7 +13582,6 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
             "ListPromptsRequest",
             "ListResourceTemplatesRequest",
             "ListResourcesRequest",
-            "ListToolsRequest",
             "McpUiDownloadFileRequest",
             "McpUiInitializeRequest",
             "McpUiMessageRequest",
@@ -13718,7 +13639,6 @@ pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
             "ListPromptsResult",
             "ListResourceTemplatesResult",
             "ListResourcesResult",
-            "ListToolsResult",
             "McpUiInitializeResult",
             "McpUiOpenLinkResult",
             "McpUiRequestDisplayModeResult",
