@@ -157,3 +157,42 @@ pub fn add_declared_unions(file: &mut File, module: &crate::config::ModuleConfig
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{DeclaredUnion, ModuleConfig};
+
+    fn module(imports: &str) -> ModuleConfig {
+        toml::from_str(&format!("name = \"ext\"\nfeature = \"ext\"\ninput = \"ext.ts\"\ntitle = \"t\"\n[imports]\n{imports}")).unwrap()
+    }
+
+    fn union(name: &str, members: &[&str]) -> DeclaredUnion {
+        DeclaredUnion { module: "ext".into(), name: name.into(), doc: "d".into(), members: members.iter().map(|m| m.to_string()).collect(), reason: "r".into() }
+    }
+
+    fn input() -> File {
+        let source = "import type { RequestId } from \"core\";\nexport interface A { method: \"a\" }\nexport interface B { method: \"b\" }\n";
+        crate::parse::parse_file("ext.ts", source).unwrap()
+    }
+
+    #[test]
+    fn a_declared_union_is_added_with_the_imports_it_needs() {
+        let mut file = input();
+        add_declared_unions(&mut file, &module("\"core\" = \"v1\""), &[union("Sent", &["A", "B", "Ping"]), union("Other", &["Sent"])]).unwrap();
+        let names: Vec<&str> = file.decls.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["A", "B", "Sent", "Other"]);
+        let imported: Vec<(&str, &str)> = file.imports.iter().map(|i| (i.module.as_str(), i.local.as_str())).collect();
+        assert_eq!(imported, [("core", "RequestId"), ("core", "Ping")], "only the member the input lacks is imported");
+        assert!(matches!(&file.decls[2].kind, DeclKind::Alias(_)));
+    }
+
+    #[test]
+    fn a_declared_union_only_adds() {
+        let mut file = input();
+        let err = add_declared_unions(&mut file, &module("\"core\" = \"v1\""), &[union("A", &["B"])]).unwrap_err();
+        assert!(err.0[0].message.contains("`A` is already declared"), "{err:?}");
+        let err = add_declared_unions(&mut input(), &module(""), &[union("Sent", &["A", "Ping"])]).unwrap_err();
+        assert!(err.0[0].message.contains("imported from the module's one [module.imports] package"), "{err:?}");
+    }
+}
