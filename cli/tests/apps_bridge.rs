@@ -87,6 +87,21 @@ fn the_union_tables_say_who_sends_what() {
     }
 }
 
+/// The channel's `dir` values are read with `--ext apps` only; without it they are a line error
+/// that says so.
+#[test]
+fn the_channel_dirs_need_ext_apps() {
+    let line = json!({"dir": "view2host", "msg": {"jsonrpc": "2.0", "method": "ui/notifications/size-changed", "params": {"width": 1, "height": 2}}});
+    let input = format!("{line}\n");
+    let with = common::run(&["check", "--ext", "apps", "-"], Some(input.as_bytes()));
+    assert_eq!((with.code, with.stdout.as_str()), (0, "1 passed, 0 failed\n"), "{}", with.stderr);
+    let without = common::run(&["check", "-"], Some(input.as_bytes()));
+    assert_eq!(without.code, 1, "{}", without.stdout);
+    assert!(without.stdout.contains("/dir: error [line.dir]") && without.stdout.contains("--ext apps"), "{}", without.stdout);
+    let bad = common::run(&["check", "--ext", "apps", "-"], Some(b"{\"dir\": \"view\", \"msg\": {}}\n"));
+    assert!(bad.stdout.contains("\"view2host\" or \"host2view\""), "{}", bad.stdout);
+}
+
 fn npm_found() -> bool {
     Command::new("npm").arg("--version").output().is_ok_and(|o| o.status.success())
 }
@@ -156,7 +171,13 @@ fn the_sdk_app_and_bridge_traffic_checks_clean() {
         ("view2host", "ui/update-model-context"),
         ("view2host", "ui/request-display-mode"),
         ("view2host", "ping"),
+        ("view2host", "ui/download-file"),
+        ("view2host", "sampling/createMessage"),
+        ("view2host", "notifications/tools/list_changed"),
+        ("view2host", "ui/notifications/request-teardown"),
+        ("host2view", "ui/notifications/tool-input-partial"),
         ("host2view", "ui/notifications/tool-input"),
+        ("host2view", "notifications/tools/list_changed"),
         ("host2view", "ui/notifications/tool-result"),
         ("host2view", "ui/notifications/host-context-changed"),
         ("host2view", "tools/list"),

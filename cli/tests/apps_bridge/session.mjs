@@ -88,12 +88,18 @@ const hostContext = { theme: "dark", displayMode: "inline", availableDisplayMode
 const bridge = new AppBridge(
   client,
   { name: "weather-host", version: "1.0.0" },
-  { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, updateModelContext: { text: {} }, message: { text: {} } },
+  {
+    openLinks: {}, downloadFile: {}, serverTools: { listChanged: true }, serverResources: {}, logging: {},
+    updateModelContext: { text: {} }, message: { text: {} }, sampling: {},
+  },
   { hostContext },
 );
 const initialized = new Promise((resolve) => (bridge.oninitialized = resolve));
 bridge.onmessage = async () => ({});
 bridge.onopenlink = async () => ({});
+bridge.ondownloadfile = async () => ({});
+bridge.oncreatesamplingmessage = async () => ({ role: "assistant", content: { type: "text", text: "A sunny week" }, model: "fake-model" });
+const teardownAsked = new Promise((resolve) => (bridge.onrequestteardown = resolve));
 bridge.onupdatemodelcontext = async () => ({});
 bridge.onrequestdisplaymode = async ({ mode }) => ({ mode });
 bridge.onloggingmessage = () => {};
@@ -116,6 +122,7 @@ await initialized;
 const args = { city: "Oslo" };
 const callTool = tools.find((t) => t.name === "get-weather");
 if (!callTool) throw new Error("the server did not list get-weather");
+await bridge.sendToolInputPartial({ arguments: { city: "Os" } });
 await bridge.sendToolInput({ arguments: args });
 await bridge.sendToolResult(await client.callTool({ name: "get-weather", arguments: args }));
 await Promise.all([toolInput, toolResult]);
@@ -140,6 +147,11 @@ await app.sendMessage({ role: "user", content: [{ type: "text", text: "Show the 
 await app.updateModelContext({ content: [{ type: "text", text: "The user looks at Bergen" }], structuredContent: { city: "Bergen" } });
 const mode = await app.requestDisplayMode({ mode: "fullscreen" });
 check(mode.mode === "fullscreen", "ui/request-display-mode");
+await app.downloadFile({ contents: [{ type: "resource", resource: { uri: "file:///forecast.csv", mimeType: "text/csv", text: "day,sky\nFri,sunny\n" } }] });
+const sampled = await app.createSamplingMessage({ messages: [{ role: "user", content: { type: "text", text: "Sum up the week" } }], maxTokens: 50 });
+check(sampled.model === "fake-model", "sampling/createMessage");
+await app.sendToolListChanged();
+await bridge.sendToolListChanged();
 
 // The host uses the view's own tool, pings it, then tears the view down.
 const own = await bridge.listTools({});
@@ -148,6 +160,8 @@ const highlighted = await bridge.callTool({ name: "highlight", arguments: { day:
 check(highlighted.content?.[0]?.text === "highlighted Friday", "the view's tools/call");
 await bridge.request({ method: "ping" });
 await app.request({ method: "ping" });
+await app.requestTeardown();
+await teardownAsked;
 await bridge.teardownResource({});
 
 await bridge.close();
