@@ -128,13 +128,12 @@ struct AppsChannel {
     /// Per side ([`AppsSide::index`]): the member types of its request, notification and result unions.
     requests: [HashSet<&'static str>; 2],
     notifications: [HashSet<&'static str>; 2],
-    /// Per side: request and notification union names, and the result union name.
-    unions: [(&'static str, &'static str, &'static str); 2],
     /// Requests each side sent that wait for an answer.
     pending: [Pending; 2],
 }
 
 impl AppsChannel {
+    /// Per side ([`AppsSide::index`]): its request, notification and result unions.
     const UNIONS: [(&'static str, &'static str, &'static str); 2] =
         [("ViewRequest", "ViewNotification", "ViewResult"), ("HostRequest", "HostNotification", "HostResult")];
 
@@ -148,7 +147,6 @@ impl AppsChannel {
             base,
             requests: [members(view.0), members(host.0)],
             notifications: [members(view.1), members(host.1)],
-            unions: Self::UNIONS,
             pending: per_dir(PENDING_CAP),
         }
     }
@@ -740,8 +738,7 @@ impl Checker {
     fn check_apps_message(&mut self, side: AppsSide, value: &Value, prefix: &str, out: &mut Outcome) {
         let Some(apps) = &self.apps else { return };
         let (ext, base) = (apps.ext, apps.base);
-        let ext_info = &self.exts.iter().find(|(i, ..)| *i == ext).expect("the channel's extension is enabled").2;
-        let base_info = &self.infos[base];
+        let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
         out.protocol = Some(EXTENSIONS[ext].name);
         let Some(o) = value.as_object() else {
             out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
@@ -754,7 +751,7 @@ impl Checker {
         }
         // The module that defines a type: the extension's own, else the base version's.
         let module_of = |ty: &str| if ext_info.types.contains(ty) { ext_info.module } else { base_info.module };
-        let (requests, notifications, results) = apps.unions[side.index()];
+        let (requests, notifications, results) = AppsChannel::UNIONS[side.index()];
         let id = o.get("id");
         let mut wrong_side = false;
         let mut answered = None;
@@ -792,8 +789,7 @@ impl Checker {
             }
         } else if o.contains_key("result") || o.contains_key("error") {
             let matched = id.and_then(IdKey::of).and_then(|k| self.apps.as_mut()?.pending[side.opposite().index()].remove(&k));
-            let ext_info = &self.exts.iter().find(|(i, ..)| *i == ext).expect("enabled").2;
-            let base_info = &self.infos[base];
+            let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
             let module_of = |ty: &str| if ext_info.types.contains(ty) { ext_info.module } else { base_info.module };
             match (o.get("result"), &matched) {
                 (None, _) => {
@@ -822,6 +818,11 @@ impl Checker {
             return;
         }
         self.session.observe_apps(side, o, prefix, wrong_side, answered, out);
+    }
+
+    /// The tables of an enabled extension.
+    fn ext_info(&self, ext: usize) -> &Info {
+        &self.exts.iter().find(|(i, ..)| *i == ext).expect("the extension is enabled").2
     }
 
     /// The task `key` created by a request that travelled `dir`.

@@ -380,14 +380,7 @@ impl Session {
             (Some(m), None) => ("notification", m),
             (None, _) => (if is_error { "error" } else { "result" }, answers.unwrap_or("(unmatched)")),
         };
-        let key = (dir, kind, counted.to_string());
-        if let Some(n) = self.messages.get_mut(&key) {
-            *n += 1;
-        } else if self.messages.len() < SUMMARY_METHODS_CAP {
-            self.messages.insert(key, 1);
-        } else {
-            *self.messages.entry((dir, kind, "(other)".to_string())).or_insert(0) += 1;
-        }
+        self.count_row(dir, kind, counted);
         let line = out.line;
         let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
         let msg = apps::ChannelMsg { side, line, prefix, o, wrong_side, answers };
@@ -411,6 +404,10 @@ impl Session {
             (None, _, Some(r)) => (if is_error { "error" } else { "result" }, &*r.method),
             (None, ..) => (if is_error { "error" } else { "result" }, "(unmatched)"),
         };
+        self.count_row(dir, kind, method);
+    }
+
+    fn count_row(&mut self, dir: &'static str, kind: &'static str, method: &str) {
         let key = (dir, kind, method.to_string());
         if let Some(n) = self.messages.get_mut(&key) {
             *n += 1;
