@@ -13393,7 +13393,7 @@ impl From<crate::v2025_11_25::EmptyResult> for HostResult {
         Self::EmptyResult(v)
     }
 }
-/// A message the view sends, as the other side reads it: [`ViewRequest`], [`ViewNotification`], a response carrying [`ViewResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the view sends, as the other side reads it: [`ViewRequest`], [`ViewNotification`], a response carrying [`ViewResult`], or [`JSONRPCErrorResponse`](crate::v2025_11_25::JSONRPCErrorResponse). See [`__rt::Message`].
 pub type ViewMessage = __rt::Message<
     crate::v2025_11_25::RequestId,
     ViewRequest,
@@ -13401,7 +13401,7 @@ pub type ViewMessage = __rt::Message<
     ViewResult,
     crate::v2025_11_25::JSONRPCErrorResponse,
 >;
-/// A message the host sends, as the other side reads it: [`HostRequest`], [`HostNotification`], a response carrying [`HostResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the host sends, as the other side reads it: [`HostRequest`], [`HostNotification`], a response carrying [`HostResult`], or [`JSONRPCErrorResponse`](crate::v2025_11_25::JSONRPCErrorResponse). See [`__rt::Message`].
 pub type HostMessage = __rt::Message<
     crate::v2025_11_25::RequestId,
     HostRequest,

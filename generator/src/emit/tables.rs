@@ -74,10 +74,18 @@ impl<'a> Ctx<'a> {
             let name = self.ident(&e.name);
             let [id, res, err] = [&e.id, &e.result, error].map(|n| find(n).map(|r| self.rust_ty(&Ty::Named(r))));
             let (Some(id), Some(res), Some(err)) = (id, res, err) else { continue };
-            let req_doc = if has(&e.request) { format!("[`{}`]", e.request) } else { "no requests (this version has none)".to_string() };
+            // A doc link to a type of another module names its path.
+            let link = |n: &str| match find(n) {
+                Some(r) if r.module != self.module.name => format!("[`{n}`]({})", self.rust_ty(&Ty::Named(r)).to_string().replace(' ', "")),
+                _ => format!("[`{n}`]"),
+            };
+            let req_doc = if has(&e.request) { link(&e.request) } else { "no requests (this version has none)".to_string() };
             let doc = format!(
-                " A message the {} sends, as the other side reads it: {req_doc}, [`{}`], a response carrying [`{}`], or [`{}`]. See [`__rt::Message`].",
-                e.sender, e.notification, e.result, error
+                " A message the {} sends, as the other side reads it: {req_doc}, {}, a response carrying {}, or {}. See [`__rt::Message`].",
+                e.sender,
+                link(&e.notification),
+                link(&e.result),
+                link(error)
             );
             out.push(quote! {
                 #[doc = #doc]
