@@ -86,6 +86,72 @@ impl Dir {
     }
 }
 
+/// A side of the MCP Apps channel between a view (the `App` in its iframe) and its host (the
+/// `AppBridge`): `dir` is `view2host` or `host2view` on a line of that channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppsSide {
+    View,
+    Host,
+}
+
+impl AppsSide {
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+    pub(crate) const fn opposite(self) -> AppsSide {
+        match self {
+            AppsSide::View => AppsSide::Host,
+            AppsSide::Host => AppsSide::View,
+        }
+    }
+    /// The `dir` of what this side sends.
+    pub(crate) fn dir_name(self) -> &'static str {
+        match self {
+            AppsSide::View => "view2host",
+            AppsSide::Host => "host2view",
+        }
+    }
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            AppsSide::View => "view",
+            AppsSide::Host => "host",
+        }
+    }
+}
+
+/// What the checker needs for the view<->host channel (with `--ext apps`): the unions of what
+/// each side sends (the generated `ViewRequest`, `HostNotification`, ...), and the protocol
+/// version whose standard messages travel on it.
+struct AppsChannel {
+    ext: usize,
+    base: usize,
+    /// Per side ([`AppsSide::index`]): the member types of its request, notification and result unions.
+    requests: [HashSet<&'static str>; 2],
+    notifications: [HashSet<&'static str>; 2],
+    /// Requests each side sent that wait for an answer.
+    pending: [Pending; 2],
+}
+
+impl AppsChannel {
+    /// Per side ([`AppsSide::index`]): its request, notification and result unions.
+    const UNIONS: [(&'static str, &'static str, &'static str); 2] =
+        [("ViewRequest", "ViewNotification", "ViewResult"), ("HostRequest", "HostNotification", "HostResult")];
+
+    fn new(ext: usize, module: &'static Module, base: usize) -> AppsChannel {
+        let members = |name: &str| -> HashSet<&'static str> {
+            module.union_members.iter().find(|(n, _)| *n == name).map(|(_, m)| m.iter().copied().collect()).unwrap_or_default()
+        };
+        let [view, host] = Self::UNIONS;
+        AppsChannel {
+            ext,
+            base,
+            requests: [members(view.0), members(host.0)],
+            notifications: [members(view.1), members(host.1)],
+            pending: per_dir(PENDING_CAP),
+        }
+    }
+}
+
 /// Which module a request was typed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ModRef {
@@ -214,6 +280,8 @@ pub struct Checker {
     initialize_line: Option<u64>,
     /// The rules that span messages, and the counts for `--summary`.
     session: Session,
+    /// The view<->host channel, with `--ext apps`.
+    apps: Option<AppsChannel>,
 }
 
 fn per_dir<V>(cap: usize) -> [Bounded<V>; 2] {
@@ -254,6 +322,11 @@ impl Checker {
             tasks: per_dir(TASKS_CAP),
             initialize_line: None,
             session: Session::new(args),
+            apps: args.extensions.iter().find_map(|&i| {
+                let e = &EXTENSIONS[i];
+                let base = version_index(e.channel_base?)?;
+                Some(AppsChannel::new(i, &e.module, base))
+            }),
         }
     }
 
@@ -264,6 +337,9 @@ impl Checker {
         self.answered = per_dir(ANSWERED_CAP);
         self.tasks = per_dir(TASKS_CAP);
         self.initialize_line = None;
+        if let Some(apps) = &mut self.apps {
+            apps.pending = per_dir(PENDING_CAP);
+        }
         self.session.reset();
     }
 
@@ -337,6 +413,7 @@ impl Checker {
         let mut dir = None;
         let mut line_protocol = None;
         let mut line_type: Option<String> = None;
+        let mut apps_side = None;
         if let Value::Object(o) = &mut value {
             if o.contains_key("msg") && !o.contains_key("jsonrpc") {
                 // A key no wrapper has may mean a message with a `msg` key that lacks `jsonrpc`.
@@ -349,9 +426,18 @@ impl Checker {
                     None => {}
                     Some(Value::String(s)) if s == "c2s" => dir = Some(Dir::C2S),
                     Some(Value::String(s)) if s == "s2c" => dir = Some(Dir::S2C),
+                    Some(Value::String(s)) if s == "view2host" || s == "host2view" => {
+                        if self.apps.is_some() {
+                            apps_side = Some(if s == "view2host" { AppsSide::View } else { AppsSide::Host });
+                        } else {
+                            bad = true;
+                            out.diags.push(error("/dir", "line.dir", format!("`dir` \"{s}\" is a line of the MCP Apps view<->host channel: check with `--ext apps`")));
+                        }
+                    }
                     Some(other) => {
                         bad = true;
-                        out.diags.push(error("/dir", "line.dir", format!("`dir` must be \"c2s\" or \"s2c\", found {}", describe(other))));
+                        let apps = if self.apps.is_some() { ", \"view2host\" or \"host2view\"" } else { "" };
+                        out.diags.push(error("/dir", "line.dir", format!("`dir` must be \"c2s\" or \"s2c\"{apps}, found {}", describe(other))));
                     }
                 }
                 match o.get("protocol") {
@@ -382,6 +468,9 @@ impl Checker {
                 value = o.remove("msg").unwrap_or(Value::Null);
                 prefix = "/msg";
             }
+        }
+        if let (Some(side), None) = (apps_side, &line_type) {
+            return self.check_apps_message(side, &value, prefix, out);
         }
         match line_type.as_deref().or(self.type_name.as_deref()) {
             Some(ty) => {
@@ -641,6 +730,99 @@ impl Checker {
             }
         }
         dir
+    }
+
+    /// A line of the MCP Apps view<->host channel: typed by what its sender sends (`ViewMessage`
+    /// or `HostMessage` of the apps module, whose standard MCP members are the base version's
+    /// types); responses by the request of the other side they answer. Ids are each side's own.
+    fn check_apps_message(&mut self, side: AppsSide, value: &Value, prefix: &str, out: &mut Outcome) {
+        let Some(apps) = &self.apps else { return };
+        let (ext, base) = (apps.ext, apps.base);
+        let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
+        out.protocol = Some(EXTENSIONS[ext].name);
+        let Some(o) = value.as_object() else {
+            out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
+            return;
+        };
+        if self.validate {
+            let mut cx = Cx::new(self.options);
+            jsonrpc::envelope(value, &mut cx);
+            push_report(prefix, cx.finish(), out);
+        }
+        // The module that defines a type: the extension's own, else the base version's.
+        let module_of = |ty: &str| if ext_info.types.contains(ty) { ext_info.module } else { base_info.module };
+        let (requests, notifications, results) = AppsChannel::UNIONS[side.index()];
+        let id = o.get("id");
+        let mut wrong_side = false;
+        let mut answered = None;
+        if let Some(method) = o.get("method") {
+            let is_request = id.is_some();
+            let method = method.as_str().unwrap_or_default();
+            let specific = if is_request {
+                ext_info.requests.get(method).or_else(|| base_info.requests.get(method)).map(|&(t, r)| (t, Some(r)))
+            } else {
+                ext_info.notifications.get(method).or_else(|| base_info.notifications.get(method)).map(|&t| (t, None))
+            };
+            let (own, other) = if is_request {
+                (&apps.requests[side.index()], &apps.requests[side.opposite().index()])
+            } else {
+                (&apps.notifications[side.index()], &apps.notifications[side.opposite().index()])
+            };
+            let sent_here = specific.filter(|(t, _)| own.contains(t));
+            wrong_side = specific.is_some_and(|(t, _)| !own.contains(t) && other.contains(t));
+            let (module, ty) = match sent_here {
+                Some((t, _)) => (module_of(t), t),
+                None => (ext_info.module, if is_request { requests } else { notifications }),
+            };
+            self.check_as(module, ty, value, prefix, out);
+            if let Some(id) = id {
+                let result = sent_here.and_then(|(_, r)| r);
+                let req_method = sent_here.and(ext_info.requests.get_key_value(method).or_else(|| base_info.requests.get_key_value(method))).map(|(k, _)| *k);
+                let req = Req { module: ModRef::Ext(ext), method: req_method, result, line: out.line, task: false, uri: None };
+                if let Some(key) = IdKey::of(id) {
+                    let apps = self.apps.as_mut().expect("checked above");
+                    if let Some(old) = apps.pending[side.index()].insert(key, req) {
+                        let msg = format!("id {id} is already used by an unanswered {} request (line {})", side.dir_name(), old.line);
+                        out.diags.push(self.warning(&format!("{prefix}/id"), "id.reused", msg));
+                    }
+                }
+            }
+        } else if o.contains_key("result") || o.contains_key("error") {
+            let matched = id.and_then(IdKey::of).and_then(|k| self.apps.as_mut()?.pending[side.opposite().index()].remove(&k));
+            let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
+            let module_of = |ty: &str| if ext_info.types.contains(ty) { ext_info.module } else { base_info.module };
+            match (o.get("result"), &matched) {
+                (None, _) => {
+                    if let Some(t) = base_info.error_response {
+                        self.check_as(base_info.module, t, value, prefix, out);
+                    }
+                }
+                (Some(result), Some(Req { result: Some("object"), .. })) => {
+                    out.type_name = Some("object");
+                    if !result.is_object() {
+                        out.diags.push(error(&format!("{prefix}/result"), "type", format!("expected an object, found {}", describe(result))));
+                    }
+                }
+                (Some(result), Some(Req { result: Some(rt), .. })) => self.check_as(module_of(rt), rt, result, &format!("{prefix}/result"), out),
+                (Some(result), _) => {
+                    self.check_as(ext_info.module, results, result, &format!("{prefix}/result"), out);
+                    if matched.is_none() {
+                        let msg = format!("no {} request with id {} is waiting for this response; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), Value::to_string), side.name());
+                        out.diags.push(self.warning(&format!("{prefix}/id"), "response.unmatched", msg));
+                    }
+                }
+            }
+            answered = matched.and_then(|r| r.method);
+        } else {
+            self.check_as(base_info.module, "JSONRPCMessage", value, prefix, out);
+            return;
+        }
+        self.session.observe_apps(side, o, prefix, wrong_side, answered, out);
+    }
+
+    /// The tables of an enabled extension.
+    fn ext_info(&self, ext: usize) -> &Info {
+        &self.exts.iter().find(|(i, ..)| *i == ext).expect("the extension is enabled").2
     }
 
     /// The task `key` created by a request that travelled `dir`.

@@ -99,16 +99,20 @@ pub struct Extension {
     pub options: fn(&mut Options),
     /// A proposal overlay: the protocol version whose module this one stands in for.
     pub replaces: Option<&'static str>,
+    /// An extension with its own channel (MCP Apps: view <-> host, `dir` `view2host`/`host2view`):
+    /// the protocol version of the standard messages on it, whose types its unions take.
+    pub channel_base: Option<&'static str>,
 }
 
 /// What each extension or overlay changes beyond its types. A module of
 /// `schema/codegen.toml` missing here is a compile error ("no rules expected").
 macro_rules! extension {
     (apps, $name:literal, $module:expr, $replaces:expr) => {
-        Extension { name: $name, module: $module, method_prefix: "ui/", options: |o| o.apps = true, replaces: $replaces }
+        // The apps input's imports are bound to 2025-11-25 (`[module.imports]` in schema/codegen.toml).
+        Extension { name: $name, module: $module, method_prefix: "ui/", options: |o| o.apps = true, replaces: $replaces, channel_base: Some("2025-11-25") }
     };
     (resource_metadata, $name:literal, $module:expr, $replaces:expr) => {
-        Extension { name: $name, module: $module, method_prefix: "", options: |_| {}, replaces: $replaces }
+        Extension { name: $name, module: $module, method_prefix: "", options: |_| {}, replaces: $replaces, channel_base: None }
     };
 }
 

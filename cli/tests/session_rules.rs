@@ -86,6 +86,37 @@ fn ui_contents(mime: &str) -> Value {
     json!({"contents": [{"uri": "ui://weather/forecast.html", "mimeType": mime, "text": "<!doctype html><p>hi</p>"}]})
 }
 
+fn v2h(msg: Value) -> Value {
+    json!({"dir": "view2host", "msg": msg})
+}
+
+fn h2v(msg: Value) -> Value {
+    json!({"dir": "host2view", "msg": msg})
+}
+
+/// The view's `ui/initialize` (id 1), the host's answer and the view's `initialized`.
+fn app_start() -> Vec<Value> {
+    vec![
+        v2h(req(1, "ui/initialize", json!({"appInfo": {"name": "v", "version": "1"}, "appCapabilities": {}, "protocolVersion": "2026-01-26"}))),
+        h2v(ok(1, json!({"protocolVersion": "2026-01-26", "hostInfo": {"name": "h", "version": "1"}, "hostCapabilities": {}, "hostContext": {}}))),
+        v2h(note("ui/notifications/initialized", json!({}))),
+    ]
+}
+
+fn app_started(rest: Vec<Value>) -> Vec<Value> {
+    let mut v = app_start();
+    v.extend(rest);
+    v
+}
+
+/// The server lists `refresh` with `visibility` (lines 4, 5), then the view starts (6 to 8) and calls it (9).
+fn app_calls_listed(visibility: Value) -> Vec<Value> {
+    let refresh = json!({"name": "refresh", "inputSchema": {"type": "object"}, "_meta": {"ui": {"visibility": visibility}}});
+    let mut v = listed(vec![refresh], app_start());
+    v.push(v2h(req(2, "tools/call", json!({"name": "refresh", "arguments": {}}))));
+    v
+}
+
 /// A 2026-07-28 request's `_meta` with the client's capabilities for it.
 fn meta_2026(caps: Value) -> Value {
     json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps, "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"}})
@@ -443,6 +474,69 @@ const CASES: &[Case] = &[
         },
         expect: ("session/apps/ui-resource-missing", 7, "/msg/error", "error"),
     },
+    Case {
+        name: "apps: each message comes from the side that sends it",
+        flags: &["--ext", "apps"],
+        accept: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))]),
+        reject: || app_started(vec![v2h(note("ui/notifications/tool-input", json!({"arguments": {}})))]),
+        expect: ("session/apps/wrong-side", 4, "/msg/method", "error"),
+    },
+    Case {
+        name: "apps: the view's ui/initialize comes first",
+        flags: &["--ext", "apps"],
+        accept: || {
+            let mut v = vec![v2h(note("ui/notifications/sandbox-proxy-ready", json!({})))];
+            v.extend(app_start());
+            v
+        },
+        reject: || {
+            let mut v = vec![v2h(note("ui/notifications/size-changed", json!({"width": 300, "height": 200})))];
+            v.extend(app_start());
+            v
+        },
+        expect: ("session/apps/initialize-first", 2, "/msg/method", "error"),
+    },
+    Case {
+        name: "apps: the view sends only ping before the ui/initialize result",
+        flags: &["--ext", "apps"],
+        accept: || {
+            let mut v = app_start();
+            v.insert(1, v2h(req(2, "ping", json!({}))));
+            v.insert(2, h2v(ok(2, json!({}))));
+            v
+        },
+        reject: || {
+            let mut v = app_start();
+            v.insert(1, v2h(req(2, "ui/open-link", json!({"url": "https://example.com"}))));
+            v
+        },
+        expect: ("session/apps/view-early", 2, "/msg/method", "warning"),
+    },
+    Case {
+        name: "apps: the host sends nothing before the view's initialized",
+        flags: &["--ext", "apps"],
+        accept: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {"city": "Oslo"}})))]),
+        reject: || {
+            let mut v = app_start();
+            v.insert(2, h2v(note("ui/notifications/tool-input", json!({"arguments": {"city": "Oslo"}}))));
+            v
+        },
+        expect: ("session/apps/host-early", 3, "/msg/method", "error"),
+    },
+    Case {
+        name: "apps: nothing after the teardown's answer",
+        flags: &["--ext", "apps"],
+        accept: || app_started(vec![v2h(note("ui/notifications/size-changed", json!({"width": 300, "height": 200}))), h2v(req(1, "ui/resource-teardown", json!({}))), v2h(ok(1, json!({})))]),
+        reject: || app_started(vec![h2v(req(1, "ui/resource-teardown", json!({}))), v2h(ok(1, json!({}))), v2h(note("ui/notifications/size-changed", json!({"width": 300, "height": 200})))]),
+        expect: ("session/apps/after-teardown", 6, "/msg", "warning"),
+    },
+    Case {
+        name: "apps: a view calls only tools visible to apps",
+        flags: &["--ext", "apps"],
+        accept: || app_calls_listed(json!(["app"])),
+        reject: || app_calls_listed(json!(["model"])),
+        expect: ("session/apps/tool-visibility", 9, "/msg/params/name", "error"),
+    },
 ];
 
 fn jsonl(lines: &[Value]) -> Vec<u8> {
@@ -548,4 +642,37 @@ fn relisting_reuses_schemas_and_reports_again() {
     let invalid = |line| ("session/tools/schema-invalid".to_string(), line, "/msg/result/tools/0/inputSchema/properties/a/type".to_string(), "error".to_string());
     let input = ("session/tools/input-schema".to_string(), 8, "/msg/params/arguments/message".to_string(), "error".to_string());
     assert_eq!(found, vec![invalid(5), invalid(7), input]);
+}
+
+/// The host must reject a view's call of a tool not visible to apps: a result is reported too,
+/// an error answer is not.
+#[test]
+fn apps_host_must_reject_hidden_tool_calls() {
+    let mut accepted = app_calls_listed(json!(["model"]));
+    accepted.push(h2v(ok(2, text_result(json!({})))));
+    let found = session_findings(&["--ext", "apps"], &accepted);
+    let call = ("session/apps/tool-visibility".to_string(), 9, "/msg/params/name".to_string(), "error".to_string());
+    assert_eq!(found, vec![call.clone(), ("session/apps/tool-visibility".to_string(), 10, "/msg/result".to_string(), "error".to_string())]);
+    let mut rejected = app_calls_listed(json!(["model"]));
+    rejected.push(h2v(json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "not visible to apps"}})));
+    assert_eq!(session_findings(&["--ext", "apps"], &rejected), vec![call]);
+}
+
+/// Ids are each side's own: the host's request 1 and the view's request 1 wait side by side,
+/// and each answer is typed by its own request.
+#[test]
+fn apps_ids_are_numbered_per_side() {
+    let lines = app_started(vec![
+        v2h(req(2, "ui/request-display-mode", json!({"mode": "fullscreen"}))),
+        h2v(req(2, "ui/resource-teardown", json!({}))),
+        h2v(ok(2, json!({"mode": "fullscreen"}))),
+        v2h(ok(2, json!({}))),
+    ]);
+    let (_, r) = check_json(&["--ext", "apps", "-"], Some(&jsonl(&lines)));
+    assert!(r.found.is_empty(), "{:?}", r.found);
+    // The host's answer typed as `ui/request-display-mode`'s result: a bad `mode` is caught.
+    let mut bad = lines.clone();
+    bad[5] = h2v(ok(2, json!({"mode": "sideways"})));
+    let (_, r) = check_json(&["--ext", "apps", "-"], Some(&jsonl(&bad)));
+    assert!(r.found.iter().any(|f| f.line == 6 && f.pointer == "/msg/result/mode"), "{:?}", r.found);
 }

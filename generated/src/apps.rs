@@ -13,8 +13,14 @@ use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
 use crate::validate as __v;
 pub use crate::v2025_11_25::{
-    CallToolResult, ContentBlock, EmbeddedResource, Implementation, RequestId,
-    ResourceLink, Tool,
+    CallToolRequest, CallToolResult, CancelledNotification, ContentBlock,
+    CreateMessageRequest, CreateMessageResult, EmbeddedResource, EmptyResult,
+    Implementation, ListPromptsRequest, ListPromptsResult, ListResourceTemplatesRequest,
+    ListResourceTemplatesResult, ListResourcesRequest, ListResourcesResult,
+    ListToolsRequest, ListToolsResult, LoggingMessageNotification, PingRequest,
+    ProgressNotification, PromptListChangedNotification, ReadResourceRequest,
+    ReadResourceResult, RequestId, ResourceLink, ResourceListChangedNotification, Tool,
+    ToolListChangedNotification,
 };
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "MCP Apps 2.0.4";
@@ -3004,6 +3010,9 @@ impl __p::Shape for McpUiOpenLinkResult {
     }
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &[], &[])
+    }
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
+        __p::score_keys(o, &[], &["isError"], &[])
     }
 }
 impl __v::Validate for McpUiOpenLinkResult {
@@ -9393,6 +9402,14 @@ impl __p::Shape for McpUiInitializeResult {
             &[],
         )
     }
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
+        __p::score_keys(
+            o,
+            &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
+            &["protocolVersion", "hostInfo", "hostCapabilities", "hostContext"],
+            &[],
+        )
+    }
 }
 impl __v::Validate for McpUiInitializeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -10539,6 +10556,9 @@ impl __p::Shape for McpUiRequestDisplayModeResult {
     fn fits(v: &serde_json::Value) -> Option<u32> {
         __p::fits_object(v, &["mode"], &[])
     }
+    fn score_keys<K: __p::KeySet + ?Sized>(o: &K) -> Option<u32> {
+        __p::score_keys(o, &["mode"], &["mode"], &[])
+    }
 }
 impl __v::Validate for McpUiRequestDisplayModeResult {
     fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
@@ -10979,6 +10999,2416 @@ impl __v::Validate for McpUiClientCapabilities {
         }
     }
 }
+/// A request the view (the `App`) sends to the host.
+///
+/// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViewRequest {
+    /// `ui/initialize`: [`McpUiInitializeRequest`]
+    McpUiInitializeRequest(McpUiInitializeRequest),
+    /// `ui/open-link`: [`McpUiOpenLinkRequest`]
+    McpUiOpenLinkRequest(McpUiOpenLinkRequest),
+    /// `ui/download-file`: [`McpUiDownloadFileRequest`]
+    McpUiDownloadFileRequest(McpUiDownloadFileRequest),
+    /// `ui/message`: [`McpUiMessageRequest`]
+    McpUiMessageRequest(McpUiMessageRequest),
+    /// `ui/update-model-context`: [`McpUiUpdateModelContextRequest`]
+    McpUiUpdateModelContextRequest(McpUiUpdateModelContextRequest),
+    /// `ui/request-display-mode`: [`McpUiRequestDisplayModeRequest`]
+    McpUiRequestDisplayModeRequest(McpUiRequestDisplayModeRequest),
+    /// `tools/call`: [`CallToolRequest`]
+    CallToolRequest(crate::v2025_11_25::CallToolRequest),
+    /// `resources/read`: [`ReadResourceRequest`]
+    ReadResourceRequest(crate::v2025_11_25::ReadResourceRequest),
+    /// `resources/list`: [`ListResourcesRequest`]
+    ListResourcesRequest(crate::v2025_11_25::ListResourcesRequest),
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`]
+    ListResourceTemplatesRequest(crate::v2025_11_25::ListResourceTemplatesRequest),
+    /// `prompts/list`: [`ListPromptsRequest`]
+    ListPromptsRequest(crate::v2025_11_25::ListPromptsRequest),
+    /// `sampling/createMessage`: [`CreateMessageRequest`]
+    CreateMessageRequest(crate::v2025_11_25::CreateMessageRequest),
+    /// `ping`: [`PingRequest`]
+    PingRequest(crate::v2025_11_25::PingRequest),
+    /// An object whose `method` this schema does not define, kept as received.
+    Unknown(__rt::JsonObject),
+}
+impl serde::Serialize for ViewRequest {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::McpUiInitializeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiOpenLinkRequest(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiDownloadFileRequest(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiMessageRequest(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiUpdateModelContextRequest(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiRequestDisplayModeRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageRequest(v) => serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl __rt::SchemaType for ViewRequest {
+    fn schema_name(&self) -> &'static str {
+        match self {
+            Self::McpUiInitializeRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiOpenLinkRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiDownloadFileRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiMessageRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiUpdateModelContextRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiRequestDisplayModeRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::CallToolRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::ReadResourceRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::ListResourcesRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::ListResourceTemplatesRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::ListPromptsRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::CreateMessageRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::PingRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Shape for ViewRequest {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiInitializeRequest as __p::Shape>::score(v),
+            <McpUiOpenLinkRequest as __p::Shape>::score(v),
+            <McpUiDownloadFileRequest as __p::Shape>::score(v),
+            <McpUiMessageRequest as __p::Shape>::score(v),
+            <McpUiUpdateModelContextRequest as __p::Shape>::score(v),
+            <McpUiRequestDisplayModeRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::CallToolRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::ReadResourceRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::ListResourcesRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::ListResourceTemplatesRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::ListPromptsRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::CreateMessageRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::PingRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiInitializeRequest as __p::Shape>::fits(v),
+            <McpUiOpenLinkRequest as __p::Shape>::fits(v),
+            <McpUiDownloadFileRequest as __p::Shape>::fits(v),
+            <McpUiMessageRequest as __p::Shape>::fits(v),
+            <McpUiUpdateModelContextRequest as __p::Shape>::fits(v),
+            <McpUiRequestDisplayModeRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::CallToolRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ReadResourceRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ListResourcesRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ListResourceTemplatesRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ListPromptsRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::CreateMessageRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::PingRequest as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+pub enum __ViewRequestBuilder {
+    McpUiInitializeRequest(__McpUiInitializeRequestBuilder),
+    McpUiOpenLinkRequest(__McpUiOpenLinkRequestBuilder),
+    McpUiDownloadFileRequest(__McpUiDownloadFileRequestBuilder),
+    McpUiMessageRequest(__McpUiMessageRequestBuilder),
+    McpUiUpdateModelContextRequest(__McpUiUpdateModelContextRequestBuilder),
+    McpUiRequestDisplayModeRequest(__McpUiRequestDisplayModeRequestBuilder),
+    CallToolRequest(crate::v2025_11_25::__CallToolRequestBuilder),
+    ReadResourceRequest(crate::v2025_11_25::__ReadResourceRequestBuilder),
+    ListResourcesRequest(crate::v2025_11_25::__ListResourcesRequestBuilder),
+    ListResourceTemplatesRequest(
+        crate::v2025_11_25::__ListResourceTemplatesRequestBuilder,
+    ),
+    ListPromptsRequest(crate::v2025_11_25::__ListPromptsRequestBuilder),
+    CreateMessageRequest(crate::v2025_11_25::__CreateMessageRequestBuilder),
+    PingRequest(crate::v2025_11_25::__PingRequestBuilder),
+    Unknown(__rt::JsonObject),
+}
+#[doc(hidden)]
+impl __p::Builder for __ViewRequestBuilder {
+    type Output = ViewRequest;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::McpUiInitializeRequest(b) => __p::Builder::field(b, key, src),
+            Self::McpUiOpenLinkRequest(b) => __p::Builder::field(b, key, src),
+            Self::McpUiDownloadFileRequest(b) => __p::Builder::field(b, key, src),
+            Self::McpUiMessageRequest(b) => __p::Builder::field(b, key, src),
+            Self::McpUiUpdateModelContextRequest(b) => __p::Builder::field(b, key, src),
+            Self::McpUiRequestDisplayModeRequest(b) => __p::Builder::field(b, key, src),
+            Self::CallToolRequest(b) => __p::Builder::field(b, key, src),
+            Self::ReadResourceRequest(b) => __p::Builder::field(b, key, src),
+            Self::ListResourcesRequest(b) => __p::Builder::field(b, key, src),
+            Self::ListResourceTemplatesRequest(b) => __p::Builder::field(b, key, src),
+            Self::ListPromptsRequest(b) => __p::Builder::field(b, key, src),
+            Self::CreateMessageRequest(b) => __p::Builder::field(b, key, src),
+            Self::PingRequest(b) => __p::Builder::field(b, key, src),
+            Self::Unknown(m) => __p::unknown(m, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ViewRequest, E> {
+        Ok(
+            match self {
+                Self::McpUiInitializeRequest(b) => {
+                    ViewRequest::McpUiInitializeRequest(__p::Builder::finish(b)?)
+                }
+                Self::McpUiOpenLinkRequest(b) => {
+                    ViewRequest::McpUiOpenLinkRequest(__p::Builder::finish(b)?)
+                }
+                Self::McpUiDownloadFileRequest(b) => {
+                    ViewRequest::McpUiDownloadFileRequest(__p::Builder::finish(b)?)
+                }
+                Self::McpUiMessageRequest(b) => {
+                    ViewRequest::McpUiMessageRequest(__p::Builder::finish(b)?)
+                }
+                Self::McpUiUpdateModelContextRequest(b) => {
+                    ViewRequest::McpUiUpdateModelContextRequest(__p::Builder::finish(b)?)
+                }
+                Self::McpUiRequestDisplayModeRequest(b) => {
+                    ViewRequest::McpUiRequestDisplayModeRequest(__p::Builder::finish(b)?)
+                }
+                Self::CallToolRequest(b) => {
+                    ViewRequest::CallToolRequest(__p::Builder::finish(b)?)
+                }
+                Self::ReadResourceRequest(b) => {
+                    ViewRequest::ReadResourceRequest(__p::Builder::finish(b)?)
+                }
+                Self::ListResourcesRequest(b) => {
+                    ViewRequest::ListResourcesRequest(__p::Builder::finish(b)?)
+                }
+                Self::ListResourceTemplatesRequest(b) => {
+                    ViewRequest::ListResourceTemplatesRequest(__p::Builder::finish(b)?)
+                }
+                Self::ListPromptsRequest(b) => {
+                    ViewRequest::ListPromptsRequest(__p::Builder::finish(b)?)
+                }
+                Self::CreateMessageRequest(b) => {
+                    ViewRequest::CreateMessageRequest(__p::Builder::finish(b)?)
+                }
+                Self::PingRequest(b) => {
+                    ViewRequest::PingRequest(__p::Builder::finish(b)?)
+                }
+                Self::Unknown(m) => ViewRequest::Unknown(m),
+            },
+        )
+    }
+}
+impl ViewRequest {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::McpUiInitializeRequest(_) => Some("ui/initialize"),
+            Self::McpUiOpenLinkRequest(_) => Some("ui/open-link"),
+            Self::McpUiDownloadFileRequest(_) => Some("ui/download-file"),
+            Self::McpUiMessageRequest(_) => Some("ui/message"),
+            Self::McpUiUpdateModelContextRequest(_) => Some("ui/update-model-context"),
+            Self::McpUiRequestDisplayModeRequest(_) => Some("ui/request-display-mode"),
+            Self::CallToolRequest(_) => Some("tools/call"),
+            Self::ReadResourceRequest(_) => Some("resources/read"),
+            Self::ListResourcesRequest(_) => Some("resources/list"),
+            Self::ListResourceTemplatesRequest(_) => Some("resources/templates/list"),
+            Self::ListPromptsRequest(_) => Some("prompts/list"),
+            Self::CreateMessageRequest(_) => Some("sampling/createMessage"),
+            Self::PingRequest(_) => Some("ping"),
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Tagged for ViewRequest {
+    const TAG: &'static str = "method";
+    const EXPECTING: &'static str = "a ViewRequest object, chosen by `method`";
+    type Builder = __ViewRequestBuilder;
+    fn builder_for(tag: Option<&str>) -> Option<__ViewRequestBuilder> {
+        Some(
+            match tag {
+                Some("ui/initialize") => {
+                    __ViewRequestBuilder::McpUiInitializeRequest(
+                        __McpUiInitializeRequestBuilder::default(),
+                    )
+                }
+                Some("ui/open-link") => {
+                    __ViewRequestBuilder::McpUiOpenLinkRequest(
+                        __McpUiOpenLinkRequestBuilder::default(),
+                    )
+                }
+                Some("ui/download-file") => {
+                    __ViewRequestBuilder::McpUiDownloadFileRequest(
+                        __McpUiDownloadFileRequestBuilder::default(),
+                    )
+                }
+                Some("ui/message") => {
+                    __ViewRequestBuilder::McpUiMessageRequest(
+                        __McpUiMessageRequestBuilder::default(),
+                    )
+                }
+                Some("ui/update-model-context") => {
+                    __ViewRequestBuilder::McpUiUpdateModelContextRequest(
+                        __McpUiUpdateModelContextRequestBuilder::default(),
+                    )
+                }
+                Some("ui/request-display-mode") => {
+                    __ViewRequestBuilder::McpUiRequestDisplayModeRequest(
+                        __McpUiRequestDisplayModeRequestBuilder::default(),
+                    )
+                }
+                Some("tools/call") => {
+                    __ViewRequestBuilder::CallToolRequest(
+                        crate::v2025_11_25::__CallToolRequestBuilder::default(),
+                    )
+                }
+                Some("resources/read") => {
+                    __ViewRequestBuilder::ReadResourceRequest(
+                        crate::v2025_11_25::__ReadResourceRequestBuilder::default(),
+                    )
+                }
+                Some("resources/list") => {
+                    __ViewRequestBuilder::ListResourcesRequest(
+                        crate::v2025_11_25::__ListResourcesRequestBuilder::default(),
+                    )
+                }
+                Some("resources/templates/list") => {
+                    __ViewRequestBuilder::ListResourceTemplatesRequest(
+                        crate::v2025_11_25::__ListResourceTemplatesRequestBuilder::default(),
+                    )
+                }
+                Some("prompts/list") => {
+                    __ViewRequestBuilder::ListPromptsRequest(
+                        crate::v2025_11_25::__ListPromptsRequestBuilder::default(),
+                    )
+                }
+                Some("sampling/createMessage") => {
+                    __ViewRequestBuilder::CreateMessageRequest(
+                        crate::v2025_11_25::__CreateMessageRequestBuilder::default(),
+                    )
+                }
+                Some("ping") => {
+                    __ViewRequestBuilder::PingRequest(
+                        crate::v2025_11_25::__PingRequestBuilder::default(),
+                    )
+                }
+                Some(_) => __ViewRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
+            },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "ui/initialize" | "ui/open-link" | "ui/download-file" | "ui/message" |
+            "ui/update-model-context" | "ui/request-display-mode" | "tools/call" |
+            "resources/read" | "resources/list" | "resources/templates/list" |
+            "prompts/list" | "sampling/createMessage" | "ping"
+        )
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __p::deserialize_tagged::<D, ViewRequest>(d)
+    }
+}
+impl __v::Validate for ViewRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ViewRequest") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("ui/initialize")) => {
+                <McpUiInitializeRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/open-link")) => {
+                <McpUiOpenLinkRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/download-file")) => {
+                <McpUiDownloadFileRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/message")) => {
+                <McpUiMessageRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/update-model-context")) => {
+                <McpUiUpdateModelContextRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/request-display-mode")) => {
+                <McpUiRequestDisplayModeRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tools/call")) => {
+                <crate::v2025_11_25::CallToolRequest as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("resources/read")) => {
+                <crate::v2025_11_25::ReadResourceRequest as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("resources/list")) => {
+                <crate::v2025_11_25::ListResourcesRequest as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("resources/templates/list")) => {
+                <crate::v2025_11_25::ListResourceTemplatesRequest as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("prompts/list")) => {
+                <crate::v2025_11_25::ListPromptsRequest as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("sampling/createMessage")) => {
+                <crate::v2025_11_25::CreateMessageRequest as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("ping")) => {
+                <crate::v2025_11_25::PingRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ViewRequest", SCHEMA_LABEL);
+                cx.pop();
+            }
+            Some(None) => {
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
+            }
+            None => cx.required(o, &["method"], "ViewRequest"),
+        }
+    }
+}
+impl From<McpUiInitializeRequest> for ViewRequest {
+    fn from(v: McpUiInitializeRequest) -> Self {
+        Self::McpUiInitializeRequest(v)
+    }
+}
+impl From<McpUiOpenLinkRequest> for ViewRequest {
+    fn from(v: McpUiOpenLinkRequest) -> Self {
+        Self::McpUiOpenLinkRequest(v)
+    }
+}
+impl From<McpUiDownloadFileRequest> for ViewRequest {
+    fn from(v: McpUiDownloadFileRequest) -> Self {
+        Self::McpUiDownloadFileRequest(v)
+    }
+}
+impl From<McpUiMessageRequest> for ViewRequest {
+    fn from(v: McpUiMessageRequest) -> Self {
+        Self::McpUiMessageRequest(v)
+    }
+}
+impl From<McpUiUpdateModelContextRequest> for ViewRequest {
+    fn from(v: McpUiUpdateModelContextRequest) -> Self {
+        Self::McpUiUpdateModelContextRequest(v)
+    }
+}
+impl From<McpUiRequestDisplayModeRequest> for ViewRequest {
+    fn from(v: McpUiRequestDisplayModeRequest) -> Self {
+        Self::McpUiRequestDisplayModeRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::CallToolRequest> for ViewRequest {
+    fn from(v: crate::v2025_11_25::CallToolRequest) -> Self {
+        Self::CallToolRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::ReadResourceRequest> for ViewRequest {
+    fn from(v: crate::v2025_11_25::ReadResourceRequest) -> Self {
+        Self::ReadResourceRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::ListResourcesRequest> for ViewRequest {
+    fn from(v: crate::v2025_11_25::ListResourcesRequest) -> Self {
+        Self::ListResourcesRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::ListResourceTemplatesRequest> for ViewRequest {
+    fn from(v: crate::v2025_11_25::ListResourceTemplatesRequest) -> Self {
+        Self::ListResourceTemplatesRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::ListPromptsRequest> for ViewRequest {
+    fn from(v: crate::v2025_11_25::ListPromptsRequest) -> Self {
+        Self::ListPromptsRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::CreateMessageRequest> for ViewRequest {
+    fn from(v: crate::v2025_11_25::CreateMessageRequest) -> Self {
+        Self::CreateMessageRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::PingRequest> for ViewRequest {
+    fn from(v: crate::v2025_11_25::PingRequest) -> Self {
+        Self::PingRequest(v)
+    }
+}
+impl ViewRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
+/// A notification the view (the `App`, or the sandbox proxy in front of it) sends to the host.
+///
+/// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViewNotification {
+    /// `ui/notifications/initialized`: [`McpUiInitializedNotification`]
+    McpUiInitializedNotification(McpUiInitializedNotification),
+    /// `ui/notifications/size-changed`: [`McpUiSizeChangedNotification`]
+    McpUiSizeChangedNotification(McpUiSizeChangedNotification),
+    /// `ui/notifications/request-teardown`: [`McpUiRequestTeardownNotification`]
+    McpUiRequestTeardownNotification(McpUiRequestTeardownNotification),
+    /// `ui/notifications/sandbox-proxy-ready`: [`McpUiSandboxProxyReadyNotification`]
+    McpUiSandboxProxyReadyNotification(McpUiSandboxProxyReadyNotification),
+    /// `notifications/message`: [`LoggingMessageNotification`]
+    LoggingMessageNotification(crate::v2025_11_25::LoggingMessageNotification),
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`]
+    ToolListChangedNotification(crate::v2025_11_25::ToolListChangedNotification),
+    /// `notifications/cancelled`: [`CancelledNotification`]
+    CancelledNotification(crate::v2025_11_25::CancelledNotification),
+    /// `notifications/progress`: [`ProgressNotification`]
+    ProgressNotification(crate::v2025_11_25::ProgressNotification),
+    /// An object whose `method` this schema does not define, kept as received.
+    Unknown(__rt::JsonObject),
+}
+impl serde::Serialize for ViewNotification {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::McpUiInitializedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiSizeChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiRequestTeardownNotification(v) => {
+                serde::Serialize::serialize(v, s)
+            }
+            Self::McpUiSandboxProxyReadyNotification(v) => {
+                serde::Serialize::serialize(v, s)
+            }
+            Self::LoggingMessageNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ToolListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl __rt::SchemaType for ViewNotification {
+    fn schema_name(&self) -> &'static str {
+        match self {
+            Self::McpUiInitializedNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiSizeChangedNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiRequestTeardownNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiSandboxProxyReadyNotification(v) => {
+                __rt::SchemaType::schema_name(v)
+            }
+            Self::LoggingMessageNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::ToolListChangedNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::CancelledNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::ProgressNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Shape for ViewNotification {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiInitializedNotification as __p::Shape>::score(v),
+            <McpUiSizeChangedNotification as __p::Shape>::score(v),
+            <McpUiRequestTeardownNotification as __p::Shape>::score(v),
+            <McpUiSandboxProxyReadyNotification as __p::Shape>::score(v),
+            <crate::v2025_11_25::LoggingMessageNotification as __p::Shape>::score(v),
+            <crate::v2025_11_25::ToolListChangedNotification as __p::Shape>::score(v),
+            <crate::v2025_11_25::CancelledNotification as __p::Shape>::score(v),
+            <crate::v2025_11_25::ProgressNotification as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiInitializedNotification as __p::Shape>::fits(v),
+            <McpUiSizeChangedNotification as __p::Shape>::fits(v),
+            <McpUiRequestTeardownNotification as __p::Shape>::fits(v),
+            <McpUiSandboxProxyReadyNotification as __p::Shape>::fits(v),
+            <crate::v2025_11_25::LoggingMessageNotification as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ToolListChangedNotification as __p::Shape>::fits(v),
+            <crate::v2025_11_25::CancelledNotification as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ProgressNotification as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+pub enum __ViewNotificationBuilder {
+    McpUiInitializedNotification(__McpUiInitializedNotificationBuilder),
+    McpUiSizeChangedNotification(__McpUiSizeChangedNotificationBuilder),
+    McpUiRequestTeardownNotification(__McpUiRequestTeardownNotificationBuilder),
+    McpUiSandboxProxyReadyNotification(__McpUiSandboxProxyReadyNotificationBuilder),
+    LoggingMessageNotification(crate::v2025_11_25::__LoggingMessageNotificationBuilder),
+    ToolListChangedNotification(
+        crate::v2025_11_25::__ToolListChangedNotificationBuilder,
+    ),
+    CancelledNotification(crate::v2025_11_25::__CancelledNotificationBuilder),
+    ProgressNotification(crate::v2025_11_25::__ProgressNotificationBuilder),
+    Unknown(__rt::JsonObject),
+}
+#[doc(hidden)]
+impl __p::Builder for __ViewNotificationBuilder {
+    type Output = ViewNotification;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::McpUiInitializedNotification(b) => __p::Builder::field(b, key, src),
+            Self::McpUiSizeChangedNotification(b) => __p::Builder::field(b, key, src),
+            Self::McpUiRequestTeardownNotification(b) => __p::Builder::field(b, key, src),
+            Self::McpUiSandboxProxyReadyNotification(b) => {
+                __p::Builder::field(b, key, src)
+            }
+            Self::LoggingMessageNotification(b) => __p::Builder::field(b, key, src),
+            Self::ToolListChangedNotification(b) => __p::Builder::field(b, key, src),
+            Self::CancelledNotification(b) => __p::Builder::field(b, key, src),
+            Self::ProgressNotification(b) => __p::Builder::field(b, key, src),
+            Self::Unknown(m) => __p::unknown(m, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<ViewNotification, E> {
+        Ok(
+            match self {
+                Self::McpUiInitializedNotification(b) => {
+                    ViewNotification::McpUiInitializedNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::McpUiSizeChangedNotification(b) => {
+                    ViewNotification::McpUiSizeChangedNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::McpUiRequestTeardownNotification(b) => {
+                    ViewNotification::McpUiRequestTeardownNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::McpUiSandboxProxyReadyNotification(b) => {
+                    ViewNotification::McpUiSandboxProxyReadyNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::LoggingMessageNotification(b) => {
+                    ViewNotification::LoggingMessageNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::ToolListChangedNotification(b) => {
+                    ViewNotification::ToolListChangedNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::CancelledNotification(b) => {
+                    ViewNotification::CancelledNotification(__p::Builder::finish(b)?)
+                }
+                Self::ProgressNotification(b) => {
+                    ViewNotification::ProgressNotification(__p::Builder::finish(b)?)
+                }
+                Self::Unknown(m) => ViewNotification::Unknown(m),
+            },
+        )
+    }
+}
+impl ViewNotification {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::McpUiInitializedNotification(_) => Some("ui/notifications/initialized"),
+            Self::McpUiSizeChangedNotification(_) => {
+                Some("ui/notifications/size-changed")
+            }
+            Self::McpUiRequestTeardownNotification(_) => {
+                Some("ui/notifications/request-teardown")
+            }
+            Self::McpUiSandboxProxyReadyNotification(_) => {
+                Some("ui/notifications/sandbox-proxy-ready")
+            }
+            Self::LoggingMessageNotification(_) => Some("notifications/message"),
+            Self::ToolListChangedNotification(_) => {
+                Some("notifications/tools/list_changed")
+            }
+            Self::CancelledNotification(_) => Some("notifications/cancelled"),
+            Self::ProgressNotification(_) => Some("notifications/progress"),
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Tagged for ViewNotification {
+    const TAG: &'static str = "method";
+    const EXPECTING: &'static str = "a ViewNotification object, chosen by `method`";
+    type Builder = __ViewNotificationBuilder;
+    fn builder_for(tag: Option<&str>) -> Option<__ViewNotificationBuilder> {
+        Some(
+            match tag {
+                Some("ui/notifications/initialized") => {
+                    __ViewNotificationBuilder::McpUiInitializedNotification(
+                        __McpUiInitializedNotificationBuilder::default(),
+                    )
+                }
+                Some("ui/notifications/size-changed") => {
+                    __ViewNotificationBuilder::McpUiSizeChangedNotification(
+                        __McpUiSizeChangedNotificationBuilder::default(),
+                    )
+                }
+                Some("ui/notifications/request-teardown") => {
+                    __ViewNotificationBuilder::McpUiRequestTeardownNotification(
+                        __McpUiRequestTeardownNotificationBuilder::default(),
+                    )
+                }
+                Some("ui/notifications/sandbox-proxy-ready") => {
+                    __ViewNotificationBuilder::McpUiSandboxProxyReadyNotification(
+                        __McpUiSandboxProxyReadyNotificationBuilder::default(),
+                    )
+                }
+                Some("notifications/message") => {
+                    __ViewNotificationBuilder::LoggingMessageNotification(
+                        crate::v2025_11_25::__LoggingMessageNotificationBuilder::default(),
+                    )
+                }
+                Some("notifications/tools/list_changed") => {
+                    __ViewNotificationBuilder::ToolListChangedNotification(
+                        crate::v2025_11_25::__ToolListChangedNotificationBuilder::default(),
+                    )
+                }
+                Some("notifications/cancelled") => {
+                    __ViewNotificationBuilder::CancelledNotification(
+                        crate::v2025_11_25::__CancelledNotificationBuilder::default(),
+                    )
+                }
+                Some("notifications/progress") => {
+                    __ViewNotificationBuilder::ProgressNotification(
+                        crate::v2025_11_25::__ProgressNotificationBuilder::default(),
+                    )
+                }
+                Some(_) => __ViewNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
+            },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "ui/notifications/initialized" | "ui/notifications/size-changed" |
+            "ui/notifications/request-teardown" | "ui/notifications/sandbox-proxy-ready"
+            | "notifications/message" | "notifications/tools/list_changed" |
+            "notifications/cancelled" | "notifications/progress"
+        )
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __p::deserialize_tagged::<D, ViewNotification>(d)
+    }
+}
+impl __v::Validate for ViewNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "ViewNotification") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("ui/notifications/initialized")) => {
+                <McpUiInitializedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/notifications/size-changed")) => {
+                <McpUiSizeChangedNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/notifications/request-teardown")) => {
+                <McpUiRequestTeardownNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/notifications/sandbox-proxy-ready")) => {
+                <McpUiSandboxProxyReadyNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("notifications/message")) => {
+                <crate::v2025_11_25::LoggingMessageNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("notifications/tools/list_changed")) => {
+                <crate::v2025_11_25::ToolListChangedNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("notifications/cancelled")) => {
+                <crate::v2025_11_25::CancelledNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("notifications/progress")) => {
+                <crate::v2025_11_25::ProgressNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some(other)) => {
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "ViewNotification", SCHEMA_LABEL);
+                cx.pop();
+            }
+            Some(None) => {
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
+            }
+            None => cx.required(o, &["method"], "ViewNotification"),
+        }
+    }
+}
+impl From<McpUiInitializedNotification> for ViewNotification {
+    fn from(v: McpUiInitializedNotification) -> Self {
+        Self::McpUiInitializedNotification(v)
+    }
+}
+impl From<McpUiSizeChangedNotification> for ViewNotification {
+    fn from(v: McpUiSizeChangedNotification) -> Self {
+        Self::McpUiSizeChangedNotification(v)
+    }
+}
+impl From<McpUiRequestTeardownNotification> for ViewNotification {
+    fn from(v: McpUiRequestTeardownNotification) -> Self {
+        Self::McpUiRequestTeardownNotification(v)
+    }
+}
+impl From<McpUiSandboxProxyReadyNotification> for ViewNotification {
+    fn from(v: McpUiSandboxProxyReadyNotification) -> Self {
+        Self::McpUiSandboxProxyReadyNotification(v)
+    }
+}
+impl From<crate::v2025_11_25::LoggingMessageNotification> for ViewNotification {
+    fn from(v: crate::v2025_11_25::LoggingMessageNotification) -> Self {
+        Self::LoggingMessageNotification(v)
+    }
+}
+impl From<crate::v2025_11_25::ToolListChangedNotification> for ViewNotification {
+    fn from(v: crate::v2025_11_25::ToolListChangedNotification) -> Self {
+        Self::ToolListChangedNotification(v)
+    }
+}
+impl From<crate::v2025_11_25::CancelledNotification> for ViewNotification {
+    fn from(v: crate::v2025_11_25::CancelledNotification) -> Self {
+        Self::CancelledNotification(v)
+    }
+}
+impl From<crate::v2025_11_25::ProgressNotification> for ViewNotification {
+    fn from(v: crate::v2025_11_25::ProgressNotification) -> Self {
+        Self::ProgressNotification(v)
+    }
+}
+impl ViewNotification {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
+/// A result the view sends: the answer to a host's request.
+///
+/// Read by the keys present: the variant whose required keys are all there and that knows most of the keys wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViewResult {
+    /// [`McpUiResourceTeardownResult`]
+    McpUiResourceTeardownResult(McpUiResourceTeardownResult),
+    /// [`CallToolResult`] (with `content`)
+    CallToolResult(crate::v2025_11_25::CallToolResult),
+    /// [`ListToolsResult`] (with `tools`)
+    ListToolsResult(crate::v2025_11_25::ListToolsResult),
+    /// [`EmptyResult`] (an object)
+    EmptyResult(crate::v2025_11_25::EmptyResult),
+}
+impl serde::Serialize for ViewResult {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::McpUiResourceTeardownResult(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl __rt::SchemaType for ViewResult {
+    fn schema_name(&self) -> &'static str {
+        match self {
+            Self::McpUiResourceTeardownResult(v) => __rt::SchemaType::schema_name(v),
+            Self::CallToolResult(v) => __rt::SchemaType::schema_name(v),
+            Self::ListToolsResult(v) => __rt::SchemaType::schema_name(v),
+            Self::EmptyResult(v) => __rt::SchemaType::schema_name(v),
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Shape for ViewResult {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiResourceTeardownResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::CallToolResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::ListToolsResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::EmptyResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiResourceTeardownResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::CallToolResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ListToolsResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::EmptyResult as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+        let scores = [
+            <McpUiResourceTeardownResult as __p::Shape>::score(&v),
+            <crate::v2025_11_25::CallToolResult as __p::Shape>::score(&v),
+            <crate::v2025_11_25::ListToolsResult as __p::Shape>::score(&v),
+            <crate::v2025_11_25::EmptyResult as __p::Shape>::score(&v),
+        ];
+        match __p::best(&scores) {
+            Some(0usize) => {
+                __p::from_value(v).map(ViewResult::McpUiResourceTeardownResult)
+            }
+            Some(1usize) => __p::from_value(v).map(ViewResult::CallToolResult),
+            Some(2usize) => __p::from_value(v).map(ViewResult::ListToolsResult),
+            Some(3usize) => __p::from_value(v).map(ViewResult::EmptyResult),
+            _ => {
+                Err(
+                    <D::Error as serde::de::Error>::custom(
+                        "no variant of ViewResult matches this value; expected McpUiResourceTeardownResult (object); CallToolResult (with `content`); ListToolsResult (with `tools`); EmptyResult (an object)",
+                    ),
+                )
+            }
+        }
+    }
+}
+impl __v::Validate for ViewResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        match __p::best(
+            &[
+                <McpUiResourceTeardownResult as __p::Shape>::score(v),
+                <crate::v2025_11_25::CallToolResult as __p::Shape>::score(v),
+                <crate::v2025_11_25::ListToolsResult as __p::Shape>::score(v),
+                <crate::v2025_11_25::EmptyResult as __p::Shape>::score(v),
+            ],
+        ) {
+            Some(0usize) => {
+                <McpUiResourceTeardownResult as __v::Validate>::validate_json(v, cx)
+            }
+            Some(1usize) => {
+                <crate::v2025_11_25::CallToolResult as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(2usize) => {
+                <crate::v2025_11_25::ListToolsResult as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(3usize) => {
+                <crate::v2025_11_25::EmptyResult as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {
+                cx.error(
+                    "no-variant",
+                    "matches no member of ViewResult; expected McpUiResourceTeardownResult (object); CallToolResult (with `content`); ListToolsResult (with `tools`); EmptyResult (an object)",
+                )
+            }
+        }
+    }
+}
+impl From<McpUiResourceTeardownResult> for ViewResult {
+    fn from(v: McpUiResourceTeardownResult) -> Self {
+        Self::McpUiResourceTeardownResult(v)
+    }
+}
+impl From<crate::v2025_11_25::CallToolResult> for ViewResult {
+    fn from(v: crate::v2025_11_25::CallToolResult) -> Self {
+        Self::CallToolResult(v)
+    }
+}
+impl From<crate::v2025_11_25::ListToolsResult> for ViewResult {
+    fn from(v: crate::v2025_11_25::ListToolsResult) -> Self {
+        Self::ListToolsResult(v)
+    }
+}
+impl From<crate::v2025_11_25::EmptyResult> for ViewResult {
+    fn from(v: crate::v2025_11_25::EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+/// A request the host (the `AppBridge`) sends to the view.
+///
+/// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostRequest {
+    /// `ui/resource-teardown`: [`McpUiResourceTeardownRequest`]
+    McpUiResourceTeardownRequest(McpUiResourceTeardownRequest),
+    /// `tools/call`: [`CallToolRequest`]
+    CallToolRequest(crate::v2025_11_25::CallToolRequest),
+    /// `tools/list`: [`ListToolsRequest`]
+    ListToolsRequest(crate::v2025_11_25::ListToolsRequest),
+    /// `ping`: [`PingRequest`]
+    PingRequest(crate::v2025_11_25::PingRequest),
+    /// An object whose `method` this schema does not define, kept as received.
+    Unknown(__rt::JsonObject),
+}
+impl serde::Serialize for HostRequest {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::McpUiResourceTeardownRequest(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
+            Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
+            Self::PingRequest(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl __rt::SchemaType for HostRequest {
+    fn schema_name(&self) -> &'static str {
+        match self {
+            Self::McpUiResourceTeardownRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::CallToolRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::ListToolsRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::PingRequest(v) => __rt::SchemaType::schema_name(v),
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Shape for HostRequest {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiResourceTeardownRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::CallToolRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::ListToolsRequest as __p::Shape>::score(v),
+            <crate::v2025_11_25::PingRequest as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiResourceTeardownRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::CallToolRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ListToolsRequest as __p::Shape>::fits(v),
+            <crate::v2025_11_25::PingRequest as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+pub enum __HostRequestBuilder {
+    McpUiResourceTeardownRequest(__McpUiResourceTeardownRequestBuilder),
+    CallToolRequest(crate::v2025_11_25::__CallToolRequestBuilder),
+    ListToolsRequest(crate::v2025_11_25::__ListToolsRequestBuilder),
+    PingRequest(crate::v2025_11_25::__PingRequestBuilder),
+    Unknown(__rt::JsonObject),
+}
+#[doc(hidden)]
+impl __p::Builder for __HostRequestBuilder {
+    type Output = HostRequest;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::McpUiResourceTeardownRequest(b) => __p::Builder::field(b, key, src),
+            Self::CallToolRequest(b) => __p::Builder::field(b, key, src),
+            Self::ListToolsRequest(b) => __p::Builder::field(b, key, src),
+            Self::PingRequest(b) => __p::Builder::field(b, key, src),
+            Self::Unknown(m) => __p::unknown(m, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<HostRequest, E> {
+        Ok(
+            match self {
+                Self::McpUiResourceTeardownRequest(b) => {
+                    HostRequest::McpUiResourceTeardownRequest(__p::Builder::finish(b)?)
+                }
+                Self::CallToolRequest(b) => {
+                    HostRequest::CallToolRequest(__p::Builder::finish(b)?)
+                }
+                Self::ListToolsRequest(b) => {
+                    HostRequest::ListToolsRequest(__p::Builder::finish(b)?)
+                }
+                Self::PingRequest(b) => {
+                    HostRequest::PingRequest(__p::Builder::finish(b)?)
+                }
+                Self::Unknown(m) => HostRequest::Unknown(m),
+            },
+        )
+    }
+}
+impl HostRequest {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::McpUiResourceTeardownRequest(_) => Some("ui/resource-teardown"),
+            Self::CallToolRequest(_) => Some("tools/call"),
+            Self::ListToolsRequest(_) => Some("tools/list"),
+            Self::PingRequest(_) => Some("ping"),
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Tagged for HostRequest {
+    const TAG: &'static str = "method";
+    const EXPECTING: &'static str = "a HostRequest object, chosen by `method`";
+    type Builder = __HostRequestBuilder;
+    fn builder_for(tag: Option<&str>) -> Option<__HostRequestBuilder> {
+        Some(
+            match tag {
+                Some("ui/resource-teardown") => {
+                    __HostRequestBuilder::McpUiResourceTeardownRequest(
+                        __McpUiResourceTeardownRequestBuilder::default(),
+                    )
+                }
+                Some("tools/call") => {
+                    __HostRequestBuilder::CallToolRequest(
+                        crate::v2025_11_25::__CallToolRequestBuilder::default(),
+                    )
+                }
+                Some("tools/list") => {
+                    __HostRequestBuilder::ListToolsRequest(
+                        crate::v2025_11_25::__ListToolsRequestBuilder::default(),
+                    )
+                }
+                Some("ping") => {
+                    __HostRequestBuilder::PingRequest(
+                        crate::v2025_11_25::__PingRequestBuilder::default(),
+                    )
+                }
+                Some(_) => __HostRequestBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
+            },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(tag, "ui/resource-teardown" | "tools/call" | "tools/list" | "ping")
+    }
+}
+impl<'de> serde::Deserialize<'de> for HostRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __p::deserialize_tagged::<D, HostRequest>(d)
+    }
+}
+impl __v::Validate for HostRequest {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "HostRequest") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("ui/resource-teardown")) => {
+                <McpUiResourceTeardownRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("tools/call")) => {
+                <crate::v2025_11_25::CallToolRequest as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("tools/list")) => {
+                <crate::v2025_11_25::ListToolsRequest as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("ping")) => {
+                <crate::v2025_11_25::PingRequest as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some(other)) => {
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "HostRequest", SCHEMA_LABEL);
+                cx.pop();
+            }
+            Some(None) => {
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
+            }
+            None => cx.required(o, &["method"], "HostRequest"),
+        }
+    }
+}
+impl From<McpUiResourceTeardownRequest> for HostRequest {
+    fn from(v: McpUiResourceTeardownRequest) -> Self {
+        Self::McpUiResourceTeardownRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::CallToolRequest> for HostRequest {
+    fn from(v: crate::v2025_11_25::CallToolRequest) -> Self {
+        Self::CallToolRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::ListToolsRequest> for HostRequest {
+    fn from(v: crate::v2025_11_25::ListToolsRequest) -> Self {
+        Self::ListToolsRequest(v)
+    }
+}
+impl From<crate::v2025_11_25::PingRequest> for HostRequest {
+    fn from(v: crate::v2025_11_25::PingRequest) -> Self {
+        Self::PingRequest(v)
+    }
+}
+impl HostRequest {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
+/// A notification the host (the `AppBridge`) sends to the view.
+///
+/// Read by `method`, before any other field. A `method` this schema does not define is kept in [`Unknown`](Self::Unknown).
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostNotification {
+    /// `ui/notifications/tool-input`: [`McpUiToolInputNotification`]
+    McpUiToolInputNotification(McpUiToolInputNotification),
+    /// `ui/notifications/tool-input-partial`: [`McpUiToolInputPartialNotification`]
+    McpUiToolInputPartialNotification(McpUiToolInputPartialNotification),
+    /// `ui/notifications/tool-result`: [`McpUiToolResultNotification`]
+    McpUiToolResultNotification(McpUiToolResultNotification),
+    /// `ui/notifications/tool-cancelled`: [`McpUiToolCancelledNotification`]
+    McpUiToolCancelledNotification(McpUiToolCancelledNotification),
+    /// `ui/notifications/host-context-changed`: [`McpUiHostContextChangedNotification`]
+    McpUiHostContextChangedNotification(McpUiHostContextChangedNotification),
+    /// `ui/notifications/sandbox-resource-ready`: [`McpUiSandboxResourceReadyNotification`]
+    McpUiSandboxResourceReadyNotification(McpUiSandboxResourceReadyNotification),
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`]
+    ToolListChangedNotification(crate::v2025_11_25::ToolListChangedNotification),
+    /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`]
+    ResourceListChangedNotification(crate::v2025_11_25::ResourceListChangedNotification),
+    /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`]
+    PromptListChangedNotification(crate::v2025_11_25::PromptListChangedNotification),
+    /// `notifications/cancelled`: [`CancelledNotification`]
+    CancelledNotification(crate::v2025_11_25::CancelledNotification),
+    /// `notifications/progress`: [`ProgressNotification`]
+    ProgressNotification(crate::v2025_11_25::ProgressNotification),
+    /// An object whose `method` this schema does not define, kept as received.
+    Unknown(__rt::JsonObject),
+}
+impl serde::Serialize for HostNotification {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::McpUiToolInputNotification(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiToolInputPartialNotification(v) => {
+                serde::Serialize::serialize(v, s)
+            }
+            Self::McpUiToolResultNotification(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiToolCancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiHostContextChangedNotification(v) => {
+                serde::Serialize::serialize(v, s)
+            }
+            Self::McpUiSandboxResourceReadyNotification(v) => {
+                serde::Serialize::serialize(v, s)
+            }
+            Self::ToolListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ResourceListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::PromptListChangedNotification(v) => serde::Serialize::serialize(v, s),
+            Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
+            Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
+            Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl __rt::SchemaType for HostNotification {
+    fn schema_name(&self) -> &'static str {
+        match self {
+            Self::McpUiToolInputNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiToolInputPartialNotification(v) => {
+                __rt::SchemaType::schema_name(v)
+            }
+            Self::McpUiToolResultNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiToolCancelledNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiHostContextChangedNotification(v) => {
+                __rt::SchemaType::schema_name(v)
+            }
+            Self::McpUiSandboxResourceReadyNotification(v) => {
+                __rt::SchemaType::schema_name(v)
+            }
+            Self::ToolListChangedNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::ResourceListChangedNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::PromptListChangedNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::CancelledNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::ProgressNotification(v) => __rt::SchemaType::schema_name(v),
+            Self::Unknown(_) => "Unknown",
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Shape for HostNotification {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiToolInputNotification as __p::Shape>::score(v),
+            <McpUiToolInputPartialNotification as __p::Shape>::score(v),
+            <McpUiToolResultNotification as __p::Shape>::score(v),
+            <McpUiToolCancelledNotification as __p::Shape>::score(v),
+            <McpUiHostContextChangedNotification as __p::Shape>::score(v),
+            <McpUiSandboxResourceReadyNotification as __p::Shape>::score(v),
+            <crate::v2025_11_25::ToolListChangedNotification as __p::Shape>::score(v),
+            <crate::v2025_11_25::ResourceListChangedNotification as __p::Shape>::score(
+                v,
+            ),
+            <crate::v2025_11_25::PromptListChangedNotification as __p::Shape>::score(v),
+            <crate::v2025_11_25::CancelledNotification as __p::Shape>::score(v),
+            <crate::v2025_11_25::ProgressNotification as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiToolInputNotification as __p::Shape>::fits(v),
+            <McpUiToolInputPartialNotification as __p::Shape>::fits(v),
+            <McpUiToolResultNotification as __p::Shape>::fits(v),
+            <McpUiToolCancelledNotification as __p::Shape>::fits(v),
+            <McpUiHostContextChangedNotification as __p::Shape>::fits(v),
+            <McpUiSandboxResourceReadyNotification as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ToolListChangedNotification as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ResourceListChangedNotification as __p::Shape>::fits(v),
+            <crate::v2025_11_25::PromptListChangedNotification as __p::Shape>::fits(v),
+            <crate::v2025_11_25::CancelledNotification as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ProgressNotification as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+pub enum __HostNotificationBuilder {
+    McpUiToolInputNotification(__McpUiToolInputNotificationBuilder),
+    McpUiToolInputPartialNotification(__McpUiToolInputPartialNotificationBuilder),
+    McpUiToolResultNotification(__McpUiToolResultNotificationBuilder),
+    McpUiToolCancelledNotification(__McpUiToolCancelledNotificationBuilder),
+    McpUiHostContextChangedNotification(__McpUiHostContextChangedNotificationBuilder),
+    McpUiSandboxResourceReadyNotification(
+        __McpUiSandboxResourceReadyNotificationBuilder,
+    ),
+    ToolListChangedNotification(
+        crate::v2025_11_25::__ToolListChangedNotificationBuilder,
+    ),
+    ResourceListChangedNotification(
+        crate::v2025_11_25::__ResourceListChangedNotificationBuilder,
+    ),
+    PromptListChangedNotification(
+        crate::v2025_11_25::__PromptListChangedNotificationBuilder,
+    ),
+    CancelledNotification(crate::v2025_11_25::__CancelledNotificationBuilder),
+    ProgressNotification(crate::v2025_11_25::__ProgressNotificationBuilder),
+    Unknown(__rt::JsonObject),
+}
+#[doc(hidden)]
+impl __p::Builder for __HostNotificationBuilder {
+    type Output = HostNotification;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::McpUiToolInputNotification(b) => __p::Builder::field(b, key, src),
+            Self::McpUiToolInputPartialNotification(b) => {
+                __p::Builder::field(b, key, src)
+            }
+            Self::McpUiToolResultNotification(b) => __p::Builder::field(b, key, src),
+            Self::McpUiToolCancelledNotification(b) => __p::Builder::field(b, key, src),
+            Self::McpUiHostContextChangedNotification(b) => {
+                __p::Builder::field(b, key, src)
+            }
+            Self::McpUiSandboxResourceReadyNotification(b) => {
+                __p::Builder::field(b, key, src)
+            }
+            Self::ToolListChangedNotification(b) => __p::Builder::field(b, key, src),
+            Self::ResourceListChangedNotification(b) => __p::Builder::field(b, key, src),
+            Self::PromptListChangedNotification(b) => __p::Builder::field(b, key, src),
+            Self::CancelledNotification(b) => __p::Builder::field(b, key, src),
+            Self::ProgressNotification(b) => __p::Builder::field(b, key, src),
+            Self::Unknown(m) => __p::unknown(m, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<HostNotification, E> {
+        Ok(
+            match self {
+                Self::McpUiToolInputNotification(b) => {
+                    HostNotification::McpUiToolInputNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::McpUiToolInputPartialNotification(b) => {
+                    HostNotification::McpUiToolInputPartialNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::McpUiToolResultNotification(b) => {
+                    HostNotification::McpUiToolResultNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::McpUiToolCancelledNotification(b) => {
+                    HostNotification::McpUiToolCancelledNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::McpUiHostContextChangedNotification(b) => {
+                    HostNotification::McpUiHostContextChangedNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::McpUiSandboxResourceReadyNotification(b) => {
+                    HostNotification::McpUiSandboxResourceReadyNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::ToolListChangedNotification(b) => {
+                    HostNotification::ToolListChangedNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::ResourceListChangedNotification(b) => {
+                    HostNotification::ResourceListChangedNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::PromptListChangedNotification(b) => {
+                    HostNotification::PromptListChangedNotification(
+                        __p::Builder::finish(b)?,
+                    )
+                }
+                Self::CancelledNotification(b) => {
+                    HostNotification::CancelledNotification(__p::Builder::finish(b)?)
+                }
+                Self::ProgressNotification(b) => {
+                    HostNotification::ProgressNotification(__p::Builder::finish(b)?)
+                }
+                Self::Unknown(m) => HostNotification::Unknown(m),
+            },
+        )
+    }
+}
+impl HostNotification {
+    /// The `method` of the value held, when it is fixed by the variant or was read into `Unknown`.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            Self::McpUiToolInputNotification(_) => Some("ui/notifications/tool-input"),
+            Self::McpUiToolInputPartialNotification(_) => {
+                Some("ui/notifications/tool-input-partial")
+            }
+            Self::McpUiToolResultNotification(_) => Some("ui/notifications/tool-result"),
+            Self::McpUiToolCancelledNotification(_) => {
+                Some("ui/notifications/tool-cancelled")
+            }
+            Self::McpUiHostContextChangedNotification(_) => {
+                Some("ui/notifications/host-context-changed")
+            }
+            Self::McpUiSandboxResourceReadyNotification(_) => {
+                Some("ui/notifications/sandbox-resource-ready")
+            }
+            Self::ToolListChangedNotification(_) => {
+                Some("notifications/tools/list_changed")
+            }
+            Self::ResourceListChangedNotification(_) => {
+                Some("notifications/resources/list_changed")
+            }
+            Self::PromptListChangedNotification(_) => {
+                Some("notifications/prompts/list_changed")
+            }
+            Self::CancelledNotification(_) => Some("notifications/cancelled"),
+            Self::ProgressNotification(_) => Some("notifications/progress"),
+            Self::Unknown(m) => m.get("method").and_then(|t| t.as_str()),
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Tagged for HostNotification {
+    const TAG: &'static str = "method";
+    const EXPECTING: &'static str = "a HostNotification object, chosen by `method`";
+    type Builder = __HostNotificationBuilder;
+    fn builder_for(tag: Option<&str>) -> Option<__HostNotificationBuilder> {
+        Some(
+            match tag {
+                Some("ui/notifications/tool-input") => {
+                    __HostNotificationBuilder::McpUiToolInputNotification(
+                        __McpUiToolInputNotificationBuilder::default(),
+                    )
+                }
+                Some("ui/notifications/tool-input-partial") => {
+                    __HostNotificationBuilder::McpUiToolInputPartialNotification(
+                        __McpUiToolInputPartialNotificationBuilder::default(),
+                    )
+                }
+                Some("ui/notifications/tool-result") => {
+                    __HostNotificationBuilder::McpUiToolResultNotification(
+                        __McpUiToolResultNotificationBuilder::default(),
+                    )
+                }
+                Some("ui/notifications/tool-cancelled") => {
+                    __HostNotificationBuilder::McpUiToolCancelledNotification(
+                        __McpUiToolCancelledNotificationBuilder::default(),
+                    )
+                }
+                Some("ui/notifications/host-context-changed") => {
+                    __HostNotificationBuilder::McpUiHostContextChangedNotification(
+                        __McpUiHostContextChangedNotificationBuilder::default(),
+                    )
+                }
+                Some("ui/notifications/sandbox-resource-ready") => {
+                    __HostNotificationBuilder::McpUiSandboxResourceReadyNotification(
+                        __McpUiSandboxResourceReadyNotificationBuilder::default(),
+                    )
+                }
+                Some("notifications/tools/list_changed") => {
+                    __HostNotificationBuilder::ToolListChangedNotification(
+                        crate::v2025_11_25::__ToolListChangedNotificationBuilder::default(),
+                    )
+                }
+                Some("notifications/resources/list_changed") => {
+                    __HostNotificationBuilder::ResourceListChangedNotification(
+                        crate::v2025_11_25::__ResourceListChangedNotificationBuilder::default(),
+                    )
+                }
+                Some("notifications/prompts/list_changed") => {
+                    __HostNotificationBuilder::PromptListChangedNotification(
+                        crate::v2025_11_25::__PromptListChangedNotificationBuilder::default(),
+                    )
+                }
+                Some("notifications/cancelled") => {
+                    __HostNotificationBuilder::CancelledNotification(
+                        crate::v2025_11_25::__CancelledNotificationBuilder::default(),
+                    )
+                }
+                Some("notifications/progress") => {
+                    __HostNotificationBuilder::ProgressNotification(
+                        crate::v2025_11_25::__ProgressNotificationBuilder::default(),
+                    )
+                }
+                Some(_) => __HostNotificationBuilder::Unknown(__rt::JsonObject::new()),
+                None => return None,
+            },
+        )
+    }
+    fn knows(tag: &str) -> bool {
+        matches!(
+            tag, "ui/notifications/tool-input" | "ui/notifications/tool-input-partial" |
+            "ui/notifications/tool-result" | "ui/notifications/tool-cancelled" |
+            "ui/notifications/host-context-changed" |
+            "ui/notifications/sandbox-resource-ready" |
+            "notifications/tools/list_changed" | "notifications/resources/list_changed" |
+            "notifications/prompts/list_changed" | "notifications/cancelled" |
+            "notifications/progress"
+        )
+    }
+}
+impl<'de> serde::Deserialize<'de> for HostNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __p::deserialize_tagged::<D, HostNotification>(d)
+    }
+}
+impl __v::Validate for HostNotification {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        let Some(o) = cx.object(v, "HostNotification") else { return };
+        match o.get("method").map(serde_json::Value::as_str) {
+            Some(Some("ui/notifications/tool-input")) => {
+                <McpUiToolInputNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/notifications/tool-input-partial")) => {
+                <McpUiToolInputPartialNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("ui/notifications/tool-result")) => {
+                <McpUiToolResultNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/notifications/tool-cancelled")) => {
+                <McpUiToolCancelledNotification as __v::Validate>::validate_json(v, cx)
+            }
+            Some(Some("ui/notifications/host-context-changed")) => {
+                <McpUiHostContextChangedNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("ui/notifications/sandbox-resource-ready")) => {
+                <McpUiSandboxResourceReadyNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("notifications/tools/list_changed")) => {
+                <crate::v2025_11_25::ToolListChangedNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("notifications/resources/list_changed")) => {
+                <crate::v2025_11_25::ResourceListChangedNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("notifications/prompts/list_changed")) => {
+                <crate::v2025_11_25::PromptListChangedNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("notifications/cancelled")) => {
+                <crate::v2025_11_25::CancelledNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some("notifications/progress")) => {
+                <crate::v2025_11_25::ProgressNotification as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            Some(Some(other)) => {
+                cx.push_key("method");
+                cx.unknown_variant("method", other, "HostNotification", SCHEMA_LABEL);
+                cx.pop();
+            }
+            Some(None) => {
+                cx.push_key("method");
+                cx.error("type", format!("`{}` must be a string", "method"));
+                cx.pop();
+            }
+            None => cx.required(o, &["method"], "HostNotification"),
+        }
+    }
+}
+impl From<McpUiToolInputNotification> for HostNotification {
+    fn from(v: McpUiToolInputNotification) -> Self {
+        Self::McpUiToolInputNotification(v)
+    }
+}
+impl From<McpUiToolInputPartialNotification> for HostNotification {
+    fn from(v: McpUiToolInputPartialNotification) -> Self {
+        Self::McpUiToolInputPartialNotification(v)
+    }
+}
+impl From<McpUiToolResultNotification> for HostNotification {
+    fn from(v: McpUiToolResultNotification) -> Self {
+        Self::McpUiToolResultNotification(v)
+    }
+}
+impl From<McpUiToolCancelledNotification> for HostNotification {
+    fn from(v: McpUiToolCancelledNotification) -> Self {
+        Self::McpUiToolCancelledNotification(v)
+    }
+}
+impl From<McpUiHostContextChangedNotification> for HostNotification {
+    fn from(v: McpUiHostContextChangedNotification) -> Self {
+        Self::McpUiHostContextChangedNotification(v)
+    }
+}
+impl From<McpUiSandboxResourceReadyNotification> for HostNotification {
+    fn from(v: McpUiSandboxResourceReadyNotification) -> Self {
+        Self::McpUiSandboxResourceReadyNotification(v)
+    }
+}
+impl From<crate::v2025_11_25::ToolListChangedNotification> for HostNotification {
+    fn from(v: crate::v2025_11_25::ToolListChangedNotification) -> Self {
+        Self::ToolListChangedNotification(v)
+    }
+}
+impl From<crate::v2025_11_25::ResourceListChangedNotification> for HostNotification {
+    fn from(v: crate::v2025_11_25::ResourceListChangedNotification) -> Self {
+        Self::ResourceListChangedNotification(v)
+    }
+}
+impl From<crate::v2025_11_25::PromptListChangedNotification> for HostNotification {
+    fn from(v: crate::v2025_11_25::PromptListChangedNotification) -> Self {
+        Self::PromptListChangedNotification(v)
+    }
+}
+impl From<crate::v2025_11_25::CancelledNotification> for HostNotification {
+    fn from(v: crate::v2025_11_25::CancelledNotification) -> Self {
+        Self::CancelledNotification(v)
+    }
+}
+impl From<crate::v2025_11_25::ProgressNotification> for HostNotification {
+    fn from(v: crate::v2025_11_25::ProgressNotification) -> Self {
+        Self::ProgressNotification(v)
+    }
+}
+impl HostNotification {
+    /// The method on the wire (`"tools/call"`), also of a request or notification this version does not define.
+    pub fn method(&self) -> &str {
+        self.tag().unwrap_or_default()
+    }
+}
+/// A result the host sends: the answer to a view's request (the server's own result, for a forwarded one).
+///
+/// Read by the keys present, without buffering a tree: a key only one variant names decides at once (unless a variant takes any object); otherwise the variants whose required keys are all there are tried, those that name most of the keys first, and the first that reads the object wins.
+///
+/// Every member type held once, also inside a nested union, converts into it (`From`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostResult {
+    /// [`McpUiInitializeResult`] (with `protocolVersion`, `hostInfo`, `hostCapabilities`, `hostContext`)
+    McpUiInitializeResult(McpUiInitializeResult),
+    /// [`McpUiRequestDisplayModeResult`] (with `mode`)
+    McpUiRequestDisplayModeResult(McpUiRequestDisplayModeResult),
+    /// [`McpUiOpenLinkResult`] (an object)
+    McpUiOpenLinkResult(McpUiOpenLinkResult),
+    /// [`CallToolResult`] (with `content`)
+    CallToolResult(crate::v2025_11_25::CallToolResult),
+    /// [`ReadResourceResult`] (with `contents`)
+    ReadResourceResult(crate::v2025_11_25::ReadResourceResult),
+    /// [`ListResourcesResult`] (with `resources`)
+    ListResourcesResult(crate::v2025_11_25::ListResourcesResult),
+    /// [`ListResourceTemplatesResult`] (with `resourceTemplates`)
+    ListResourceTemplatesResult(crate::v2025_11_25::ListResourceTemplatesResult),
+    /// [`ListPromptsResult`] (with `prompts`)
+    ListPromptsResult(crate::v2025_11_25::ListPromptsResult),
+    /// [`CreateMessageResult`] (with `role`, `content`, `model`)
+    CreateMessageResult(crate::v2025_11_25::CreateMessageResult),
+    /// [`EmptyResult`] (an object)
+    EmptyResult(crate::v2025_11_25::EmptyResult),
+}
+impl serde::Serialize for HostResult {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::McpUiInitializeResult(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiRequestDisplayModeResult(v) => serde::Serialize::serialize(v, s),
+            Self::McpUiOpenLinkResult(v) => serde::Serialize::serialize(v, s),
+            Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
+            Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourcesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListResourceTemplatesResult(v) => serde::Serialize::serialize(v, s),
+            Self::ListPromptsResult(v) => serde::Serialize::serialize(v, s),
+            Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
+            Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl __rt::SchemaType for HostResult {
+    fn schema_name(&self) -> &'static str {
+        match self {
+            Self::McpUiInitializeResult(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiRequestDisplayModeResult(v) => __rt::SchemaType::schema_name(v),
+            Self::McpUiOpenLinkResult(v) => __rt::SchemaType::schema_name(v),
+            Self::CallToolResult(v) => __rt::SchemaType::schema_name(v),
+            Self::ReadResourceResult(v) => __rt::SchemaType::schema_name(v),
+            Self::ListResourcesResult(v) => __rt::SchemaType::schema_name(v),
+            Self::ListResourceTemplatesResult(v) => __rt::SchemaType::schema_name(v),
+            Self::ListPromptsResult(v) => __rt::SchemaType::schema_name(v),
+            Self::CreateMessageResult(v) => __rt::SchemaType::schema_name(v),
+            Self::EmptyResult(v) => __rt::SchemaType::schema_name(v),
+        }
+    }
+}
+#[doc(hidden)]
+impl __p::Shape for HostResult {
+    fn score(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiInitializeResult as __p::Shape>::score(v),
+            <McpUiRequestDisplayModeResult as __p::Shape>::score(v),
+            <McpUiOpenLinkResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::CallToolResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::ReadResourceResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::ListResourcesResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::ListResourceTemplatesResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::ListPromptsResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::CreateMessageResult as __p::Shape>::score(v),
+            <crate::v2025_11_25::EmptyResult as __p::Shape>::score(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+    fn fits(v: &serde_json::Value) -> Option<u32> {
+        [
+            <McpUiInitializeResult as __p::Shape>::fits(v),
+            <McpUiRequestDisplayModeResult as __p::Shape>::fits(v),
+            <McpUiOpenLinkResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::CallToolResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ReadResourceResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ListResourcesResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ListResourceTemplatesResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::ListPromptsResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::CreateMessageResult as __p::Shape>::fits(v),
+            <crate::v2025_11_25::EmptyResult as __p::Shape>::fits(v),
+        ]
+            .into_iter()
+            .flatten()
+            .max()
+    }
+}
+#[doc(hidden)]
+/// Reads one member of the union once the keys have decided it; see [`__p::Keyed`].
+pub enum __HostResultBuilder {
+    McpUiInitializeResult(__McpUiInitializeResultBuilder),
+    McpUiRequestDisplayModeResult(__McpUiRequestDisplayModeResultBuilder),
+    McpUiOpenLinkResult(__McpUiOpenLinkResultBuilder),
+    CallToolResult(crate::v2025_11_25::__CallToolResultBuilder),
+    ReadResourceResult(crate::v2025_11_25::__ReadResourceResultBuilder),
+    ListResourcesResult(crate::v2025_11_25::__ListResourcesResultBuilder),
+    ListResourceTemplatesResult(
+        crate::v2025_11_25::__ListResourceTemplatesResultBuilder,
+    ),
+    ListPromptsResult(crate::v2025_11_25::__ListPromptsResultBuilder),
+    CreateMessageResult(crate::v2025_11_25::__CreateMessageResultBuilder),
+    EmptyResult(crate::v2025_11_25::__ResultBuilder),
+}
+#[doc(hidden)]
+impl __p::Builder for __HostResultBuilder {
+    type Output = HostResult;
+    fn field<'de, S: __p::FieldSource<'de>>(
+        &mut self,
+        key: __p::Key<'de>,
+        src: S,
+    ) -> ::core::result::Result<(), S::Error> {
+        match self {
+            Self::McpUiInitializeResult(b) => __p::Builder::field(b, key, src),
+            Self::McpUiRequestDisplayModeResult(b) => __p::Builder::field(b, key, src),
+            Self::McpUiOpenLinkResult(b) => __p::Builder::field(b, key, src),
+            Self::CallToolResult(b) => __p::Builder::field(b, key, src),
+            Self::ReadResourceResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourcesResult(b) => __p::Builder::field(b, key, src),
+            Self::ListResourceTemplatesResult(b) => __p::Builder::field(b, key, src),
+            Self::ListPromptsResult(b) => __p::Builder::field(b, key, src),
+            Self::CreateMessageResult(b) => __p::Builder::field(b, key, src),
+            Self::EmptyResult(b) => __p::Builder::field(b, key, src),
+        }
+    }
+    fn finish<E: serde::de::Error>(self) -> ::core::result::Result<HostResult, E> {
+        Ok(
+            match self {
+                Self::McpUiInitializeResult(b) => {
+                    HostResult::McpUiInitializeResult(__p::Builder::finish(b)?)
+                }
+                Self::McpUiRequestDisplayModeResult(b) => {
+                    HostResult::McpUiRequestDisplayModeResult(__p::Builder::finish(b)?)
+                }
+                Self::McpUiOpenLinkResult(b) => {
+                    HostResult::McpUiOpenLinkResult(__p::Builder::finish(b)?)
+                }
+                Self::CallToolResult(b) => {
+                    HostResult::CallToolResult(__p::Builder::finish(b)?)
+                }
+                Self::ReadResourceResult(b) => {
+                    HostResult::ReadResourceResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourcesResult(b) => {
+                    HostResult::ListResourcesResult(__p::Builder::finish(b)?)
+                }
+                Self::ListResourceTemplatesResult(b) => {
+                    HostResult::ListResourceTemplatesResult(__p::Builder::finish(b)?)
+                }
+                Self::ListPromptsResult(b) => {
+                    HostResult::ListPromptsResult(__p::Builder::finish(b)?)
+                }
+                Self::CreateMessageResult(b) => {
+                    HostResult::CreateMessageResult(__p::Builder::finish(b)?)
+                }
+                Self::EmptyResult(b) => HostResult::EmptyResult(__p::Builder::finish(b)?),
+            },
+        )
+    }
+}
+#[doc(hidden)]
+impl __p::Keyed for HostResult {
+    const MEMBERS: usize = 10usize;
+    const EXPECTING: &'static str = "a HostResult object";
+    const NO_MATCH: &'static str = "no variant of HostResult matches this value; expected McpUiInitializeResult (with `protocolVersion`, `hostInfo`, `hostCapabilities`, `hostContext`); McpUiRequestDisplayModeResult (with `mode`); McpUiOpenLinkResult (an object); CallToolResult (with `content`); ReadResourceResult (with `contents`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ListPromptsResult (with `prompts`); CreateMessageResult (with `role`, `content`, `model`); EmptyResult (an object)";
+    type Builder = __HostResultBuilder;
+    fn builder_for_key(key: &str) -> Option<__HostResultBuilder> {
+        match key {
+            _ => None,
+        }
+    }
+    fn guess_for_key(key: &str) -> Option<(usize, __HostResultBuilder)> {
+        match key {
+            "protocolVersion" => {
+                Some((
+                    0usize,
+                    __HostResultBuilder::McpUiInitializeResult(
+                        __McpUiInitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "hostInfo" => {
+                Some((
+                    0usize,
+                    __HostResultBuilder::McpUiInitializeResult(
+                        __McpUiInitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "hostCapabilities" => {
+                Some((
+                    0usize,
+                    __HostResultBuilder::McpUiInitializeResult(
+                        __McpUiInitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "hostContext" => {
+                Some((
+                    0usize,
+                    __HostResultBuilder::McpUiInitializeResult(
+                        __McpUiInitializeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "mode" => {
+                Some((
+                    1usize,
+                    __HostResultBuilder::McpUiRequestDisplayModeResult(
+                        __McpUiRequestDisplayModeResultBuilder::default(),
+                    ),
+                ))
+            }
+            "contents" => {
+                Some((
+                    4usize,
+                    __HostResultBuilder::ReadResourceResult(
+                        crate::v2025_11_25::__ReadResourceResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resources" => {
+                Some((
+                    5usize,
+                    __HostResultBuilder::ListResourcesResult(
+                        crate::v2025_11_25::__ListResourcesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "resourceTemplates" => {
+                Some((
+                    6usize,
+                    __HostResultBuilder::ListResourceTemplatesResult(
+                        crate::v2025_11_25::__ListResourceTemplatesResultBuilder::default(),
+                    ),
+                ))
+            }
+            "prompts" => {
+                Some((
+                    7usize,
+                    __HostResultBuilder::ListPromptsResult(
+                        crate::v2025_11_25::__ListPromptsResultBuilder::default(),
+                    ),
+                ))
+            }
+            "role" => {
+                Some((
+                    8usize,
+                    __HostResultBuilder::CreateMessageResult(
+                        crate::v2025_11_25::__CreateMessageResultBuilder::default(),
+                    ),
+                ))
+            }
+            "model" => {
+                Some((
+                    8usize,
+                    __HostResultBuilder::CreateMessageResult(
+                        crate::v2025_11_25::__CreateMessageResultBuilder::default(),
+                    ),
+                ))
+            }
+            _ => None,
+        }
+    }
+    fn closest<K: __p::KeySet + ?Sized>(o: &K) -> Option<usize> {
+        __p::most_named(
+            o,
+            &[
+                (
+                    0usize,
+                    &["hostCapabilities", "hostContext", "hostInfo", "protocolVersion"],
+                ),
+                (1usize, &["mode"]),
+                (4usize, &["contents"]),
+                (5usize, &["resources"]),
+                (6usize, &["resourceTemplates"]),
+                (7usize, &["prompts"]),
+                (8usize, &["model", "role"]),
+            ],
+        )
+    }
+    fn score<K: __p::KeySet + ?Sized>(member: usize, o: &K) -> Option<u32> {
+        match member {
+            0usize => <McpUiInitializeResult as __p::Shape>::score_keys(o),
+            1usize => <McpUiRequestDisplayModeResult as __p::Shape>::score_keys(o),
+            2usize => {
+                if __p::names_none(
+                    o,
+                    &[
+                        "contents",
+                        "hostCapabilities",
+                        "hostContext",
+                        "hostInfo",
+                        "mode",
+                        "model",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "role",
+                    ],
+                ) {
+                    <McpUiOpenLinkResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
+            3usize => <crate::v2025_11_25::CallToolResult as __p::Shape>::score_keys(o),
+            4usize => {
+                <crate::v2025_11_25::ReadResourceResult as __p::Shape>::score_keys(o)
+            }
+            5usize => {
+                <crate::v2025_11_25::ListResourcesResult as __p::Shape>::score_keys(o)
+            }
+            6usize => {
+                <crate::v2025_11_25::ListResourceTemplatesResult as __p::Shape>::score_keys(
+                    o,
+                )
+            }
+            7usize => {
+                <crate::v2025_11_25::ListPromptsResult as __p::Shape>::score_keys(o)
+            }
+            8usize => {
+                <crate::v2025_11_25::CreateMessageResult as __p::Shape>::score_keys(o)
+            }
+            9usize => {
+                if __p::names_none(
+                    o,
+                    &[
+                        "contents",
+                        "hostCapabilities",
+                        "hostContext",
+                        "hostInfo",
+                        "mode",
+                        "model",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "role",
+                    ],
+                ) {
+                    <crate::v2025_11_25::EmptyResult as __p::Shape>::score_keys(o)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+    fn read_member<'de, E: serde::de::Error>(
+        member: usize,
+        o: &__p::RawObject<'de>,
+    ) -> Option<::core::result::Result<Self, E>> {
+        match member {
+            0usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__McpUiInitializeResultBuilder::default())
+                        .map(HostResult::McpUiInitializeResult),
+                )
+            }
+            1usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__McpUiRequestDisplayModeResultBuilder::default())
+                        .map(HostResult::McpUiRequestDisplayModeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    o
+                        .feed::<_, E>(__McpUiOpenLinkResultBuilder::default())
+                        .map(HostResult::McpUiOpenLinkResult),
+                )
+            }
+            3usize => {
+                Some(
+                    o
+                        .feed::<
+                            _,
+                            E,
+                        >(crate::v2025_11_25::__CallToolResultBuilder::default())
+                        .map(HostResult::CallToolResult),
+                )
+            }
+            4usize => {
+                Some(
+                    o
+                        .feed::<
+                            _,
+                            E,
+                        >(crate::v2025_11_25::__ReadResourceResultBuilder::default())
+                        .map(HostResult::ReadResourceResult),
+                )
+            }
+            5usize => {
+                Some(
+                    o
+                        .feed::<
+                            _,
+                            E,
+                        >(crate::v2025_11_25::__ListResourcesResultBuilder::default())
+                        .map(HostResult::ListResourcesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    o
+                        .feed::<
+                            _,
+                            E,
+                        >(
+                            crate::v2025_11_25::__ListResourceTemplatesResultBuilder::default(),
+                        )
+                        .map(HostResult::ListResourceTemplatesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    o
+                        .feed::<
+                            _,
+                            E,
+                        >(crate::v2025_11_25::__ListPromptsResultBuilder::default())
+                        .map(HostResult::ListPromptsResult),
+                )
+            }
+            8usize => {
+                Some(
+                    o
+                        .feed::<
+                            _,
+                            E,
+                        >(crate::v2025_11_25::__CreateMessageResultBuilder::default())
+                        .map(HostResult::CreateMessageResult),
+                )
+            }
+            9usize => {
+                Some(
+                    o
+                        .feed::<_, E>(crate::v2025_11_25::__ResultBuilder::default())
+                        .map(HostResult::EmptyResult),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for HostResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __p::deserialize_keyed::<D, HostResult>(d)
+    }
+}
+impl __v::Validate for HostResult {
+    fn validate_json<'v>(v: &'v serde_json::Value, cx: &mut __v::Cx<'v>) {
+        __v::keyed::<Self>(v, cx);
+    }
+}
+#[doc(hidden)]
+impl __v::KeyedCheck for HostResult {
+    const NAME: &'static str = "HostResult";
+    const NO_MEMBER: &'static str = "matches no member of HostResult; expected McpUiInitializeResult (with `protocolVersion`, `hostInfo`, `hostCapabilities`, `hostContext`); McpUiRequestDisplayModeResult (with `mode`); McpUiOpenLinkResult (an object); CallToolResult (with `content`); ReadResourceResult (with `contents`); ListResourcesResult (with `resources`); ListResourceTemplatesResult (with `resourceTemplates`); ListPromptsResult (with `prompts`); CreateMessageResult (with `role`, `content`, `model`); EmptyResult (an object)";
+    fn decide(key: &str) -> Option<usize> {
+        match key {
+            _ => None,
+        }
+    }
+    fn rank(o: &__rt::JsonObject, out: &mut [Option<u32>]) {
+        let mut present: u128 = 0;
+        for k in o.keys() {
+            present
+                |= match k.as_str() {
+                    "_meta" => 0x1,
+                    "content" => 0x2,
+                    "contents" => 0x4,
+                    "hostCapabilities" => 0x8,
+                    "hostContext" => 0x10,
+                    "hostInfo" => 0x20,
+                    "isError" => 0x40,
+                    "mode" => 0x80,
+                    "model" => 0x100,
+                    "nextCursor" => 0x200,
+                    "prompts" => 0x400,
+                    "protocolVersion" => 0x800,
+                    "resourceTemplates" => 0x1000,
+                    "resources" => 0x2000,
+                    "role" => 0x4000,
+                    "stopReason" => 0x8000,
+                    "structuredContent" => 0x10000,
+                    _ => 0,
+                };
+        }
+        out[0usize] = __v::rank_by_bits(o, present, 0x838, 0x838, &[]);
+        out[1usize] = __v::rank_by_bits(o, present, 0x80, 0x80, &[]);
+        out[2usize] = if __p::names_none(
+            o,
+            &[
+                "contents",
+                "hostCapabilities",
+                "hostContext",
+                "hostInfo",
+                "mode",
+                "model",
+                "prompts",
+                "protocolVersion",
+                "resourceTemplates",
+                "resources",
+                "role",
+            ],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x40, &[])
+        } else {
+            None
+        };
+        out[3usize] = __v::rank_by_bits(o, present, 0x2, 0x10043, &[]);
+        out[4usize] = __v::rank_by_bits(o, present, 0x4, 0x5, &[]);
+        out[5usize] = __v::rank_by_bits(o, present, 0x2000, 0x2201, &[]);
+        out[6usize] = __v::rank_by_bits(o, present, 0x1000, 0x1201, &[]);
+        out[7usize] = __v::rank_by_bits(o, present, 0x400, 0x601, &[]);
+        out[8usize] = __v::rank_by_bits(o, present, 0x4102, 0xc103, &[]);
+        out[9usize] = if __p::names_none(
+            o,
+            &[
+                "contents",
+                "hostCapabilities",
+                "hostContext",
+                "hostInfo",
+                "mode",
+                "model",
+                "prompts",
+                "protocolVersion",
+                "resourceTemplates",
+                "resources",
+                "role",
+            ],
+        ) {
+            __v::rank_by_bits(o, present, 0x0, 0x1, &[])
+        } else {
+            None
+        };
+    }
+    fn validate_member<'v>(
+        member: usize,
+        by: __v::By<'_>,
+        v: &'v serde_json::Value,
+        cx: &mut __v::Cx<'v>,
+    ) {
+        let _ = &by;
+        match member {
+            0usize => <McpUiInitializeResult as __v::Validate>::validate_json(v, cx),
+            1usize => {
+                <McpUiRequestDisplayModeResult as __v::Validate>::validate_json(v, cx)
+            }
+            2usize => <McpUiOpenLinkResult as __v::Validate>::validate_json(v, cx),
+            3usize => {
+                <crate::v2025_11_25::CallToolResult as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            4usize => {
+                <crate::v2025_11_25::ReadResourceResult as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            5usize => {
+                <crate::v2025_11_25::ListResourcesResult as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            6usize => {
+                <crate::v2025_11_25::ListResourceTemplatesResult as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            7usize => {
+                <crate::v2025_11_25::ListPromptsResult as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            8usize => {
+                <crate::v2025_11_25::CreateMessageResult as __v::Validate>::validate_json(
+                    v,
+                    cx,
+                )
+            }
+            9usize => {
+                <crate::v2025_11_25::EmptyResult as __v::Validate>::validate_json(v, cx)
+            }
+            _ => {}
+        }
+    }
+    fn member_of(&self) -> usize {
+        match self {
+            Self::McpUiInitializeResult(_) => 0usize,
+            Self::McpUiRequestDisplayModeResult(_) => 1usize,
+            Self::McpUiOpenLinkResult(_) => 2usize,
+            Self::CallToolResult(_) => 3usize,
+            Self::ReadResourceResult(_) => 4usize,
+            Self::ListResourcesResult(_) => 5usize,
+            Self::ListResourceTemplatesResult(_) => 6usize,
+            Self::ListPromptsResult(_) => 7usize,
+            Self::CreateMessageResult(_) => 8usize,
+            Self::EmptyResult(_) => 9usize,
+        }
+    }
+}
+impl From<McpUiInitializeResult> for HostResult {
+    fn from(v: McpUiInitializeResult) -> Self {
+        Self::McpUiInitializeResult(v)
+    }
+}
+impl From<McpUiRequestDisplayModeResult> for HostResult {
+    fn from(v: McpUiRequestDisplayModeResult) -> Self {
+        Self::McpUiRequestDisplayModeResult(v)
+    }
+}
+impl From<McpUiOpenLinkResult> for HostResult {
+    fn from(v: McpUiOpenLinkResult) -> Self {
+        Self::McpUiOpenLinkResult(v)
+    }
+}
+impl From<crate::v2025_11_25::CallToolResult> for HostResult {
+    fn from(v: crate::v2025_11_25::CallToolResult) -> Self {
+        Self::CallToolResult(v)
+    }
+}
+impl From<crate::v2025_11_25::ReadResourceResult> for HostResult {
+    fn from(v: crate::v2025_11_25::ReadResourceResult) -> Self {
+        Self::ReadResourceResult(v)
+    }
+}
+impl From<crate::v2025_11_25::ListResourcesResult> for HostResult {
+    fn from(v: crate::v2025_11_25::ListResourcesResult) -> Self {
+        Self::ListResourcesResult(v)
+    }
+}
+impl From<crate::v2025_11_25::ListResourceTemplatesResult> for HostResult {
+    fn from(v: crate::v2025_11_25::ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(v)
+    }
+}
+impl From<crate::v2025_11_25::ListPromptsResult> for HostResult {
+    fn from(v: crate::v2025_11_25::ListPromptsResult) -> Self {
+        Self::ListPromptsResult(v)
+    }
+}
+impl From<crate::v2025_11_25::CreateMessageResult> for HostResult {
+    fn from(v: crate::v2025_11_25::CreateMessageResult) -> Self {
+        Self::CreateMessageResult(v)
+    }
+}
+impl From<crate::v2025_11_25::EmptyResult> for HostResult {
+    fn from(v: crate::v2025_11_25::EmptyResult) -> Self {
+        Self::EmptyResult(v)
+    }
+}
+/// A message the view sends, as the other side reads it: [`ViewRequest`], [`ViewNotification`], a response carrying [`ViewResult`], or [`JSONRPCErrorResponse`](crate::v2025_11_25::JSONRPCErrorResponse). See [`__rt::Message`].
+pub type ViewMessage = __rt::Message<
+    crate::v2025_11_25::RequestId,
+    ViewRequest,
+    ViewNotification,
+    ViewResult,
+    crate::v2025_11_25::JSONRPCErrorResponse,
+>;
+/// A message the host sends, as the other side reads it: [`HostRequest`], [`HostNotification`], a response carrying [`HostResult`], or [`JSONRPCErrorResponse`](crate::v2025_11_25::JSONRPCErrorResponse). See [`__rt::Message`].
+pub type HostMessage = __rt::Message<
+    crate::v2025_11_25::RequestId,
+    HostRequest,
+    HostNotification,
+    HostResult,
+    crate::v2025_11_25::JSONRPCErrorResponse,
+>;
 impl __rt::RequestMethod for McpUiOpenLinkRequest {
     const METHOD: &'static str = "ui/open-link";
     type Result = McpUiOpenLinkResult;
@@ -11131,10 +13561,91 @@ pub const TYPES: &[(&str, &str)] = &[
     ("McpUiToolVisibility", "enum"),
     ("McpUiToolMeta", "struct"),
     ("McpUiClientCapabilities", "struct"),
+    ("ViewRequest", "union"),
+    ("ViewNotification", "union"),
+    ("ViewResult", "union"),
+    ("HostRequest", "union"),
+    ("HostNotification", "union"),
+    ("HostResult", "union"),
 ];
 /// Every union with the schema names of the types it can hold, nested unions flattened.
 pub const UNION_MEMBERS: &[(&str, &[&str])] = &[
-    ("McpUiDownloadFileRequestParamsContentsItem", &["EmbeddedResource", "ResourceLink"]),
+    (
+        "McpUiDownloadFileRequestParamsContentsItem",
+        &["EmbeddedResource", "ResourceLink"],
+    ),
+    (
+        "ViewRequest",
+        &[
+            "CallToolRequest",
+            "CreateMessageRequest",
+            "ListPromptsRequest",
+            "ListResourceTemplatesRequest",
+            "ListResourcesRequest",
+            "McpUiDownloadFileRequest",
+            "McpUiInitializeRequest",
+            "McpUiMessageRequest",
+            "McpUiOpenLinkRequest",
+            "McpUiRequestDisplayModeRequest",
+            "McpUiUpdateModelContextRequest",
+            "PingRequest",
+            "ReadResourceRequest",
+        ],
+    ),
+    (
+        "ViewNotification",
+        &[
+            "CancelledNotification",
+            "LoggingMessageNotification",
+            "McpUiInitializedNotification",
+            "McpUiRequestTeardownNotification",
+            "McpUiSandboxProxyReadyNotification",
+            "McpUiSizeChangedNotification",
+            "ProgressNotification",
+            "ToolListChangedNotification",
+        ],
+    ),
+    ("ViewResult", &["CallToolResult", "ListToolsResult", "Result"]),
+    (
+        "HostRequest",
+        &[
+            "CallToolRequest",
+            "ListToolsRequest",
+            "McpUiResourceTeardownRequest",
+            "PingRequest",
+        ],
+    ),
+    (
+        "HostNotification",
+        &[
+            "CancelledNotification",
+            "McpUiHostContextChangedNotification",
+            "McpUiSandboxResourceReadyNotification",
+            "McpUiToolCancelledNotification",
+            "McpUiToolInputNotification",
+            "McpUiToolInputPartialNotification",
+            "McpUiToolResultNotification",
+            "ProgressNotification",
+            "PromptListChangedNotification",
+            "ResourceListChangedNotification",
+            "ToolListChangedNotification",
+        ],
+    ),
+    (
+        "HostResult",
+        &[
+            "CallToolResult",
+            "CreateMessageResult",
+            "ListPromptsResult",
+            "ListResourceTemplatesResult",
+            "ListResourcesResult",
+            "McpUiInitializeResult",
+            "McpUiOpenLinkResult",
+            "McpUiRequestDisplayModeResult",
+            "ReadResourceResult",
+            "Result",
+        ],
+    ),
 ];
 /// Every alias with what it names: a schema type, or `string`, `integer`, `number`, `boolean`,
 /// `object`, `array`, `value` (any JSON).
@@ -11143,6 +13654,9 @@ pub const ALIASES: &[(&str, &str)] = &[("McpUiResourceTeardownResult", "object")
 /// for tools that choose the type at run time. Plain JSON objects are `"object"`.
 #[cfg(feature = "dynamic")]
 pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
+    __rt::dynamic::DynType::of::<HostNotification>("HostNotification"),
+    __rt::dynamic::DynType::of::<HostRequest>("HostRequest"),
+    __rt::dynamic::DynType::of::<HostResult>("HostResult"),
     __rt::dynamic::DynType::of::<McpUiAppCapabilities>("McpUiAppCapabilities"),
     __rt::dynamic::DynType::of::<McpUiAppCapabilitiesTools>("McpUiAppCapabilitiesTools"),
     __rt::dynamic::DynType::of::<McpUiClientCapabilities>("McpUiClientCapabilities"),
@@ -11272,6 +13786,9 @@ pub static DYNAMIC: &[__rt::dynamic::DynType] = &[
     __rt::dynamic::DynType::of::<
         McpUiUpdateModelContextRequestParams,
     >("McpUiUpdateModelContextRequestParams"),
+    __rt::dynamic::DynType::of::<ViewNotification>("ViewNotification"),
+    __rt::dynamic::DynType::of::<ViewRequest>("ViewRequest"),
+    __rt::dynamic::DynType::of::<ViewResult>("ViewResult"),
     __rt::dynamic::DynType::of::<__rt::JsonObject>("object"),
 ];
 /// The run-time entry of the type named `type_name`.

@@ -57,6 +57,9 @@ pub struct Config {
     /// Typed whole-message envelopes (`runtime::Message`), emitted in every module that has their types.
     #[serde(default, rename = "envelope")]
     pub envelopes: Vec<Envelope>,
+    /// Unions the input does not declare, added to a module as if it did (`export type Name = A | B`).
+    #[serde(default, rename = "union")]
+    pub unions: Vec<DeclaredUnion>,
     /// Types stored behind a `Box` wherever a struct field holds them.
     #[serde(default, rename = "boxed")]
     pub boxed: Vec<Boxed>,
@@ -183,6 +186,19 @@ impl Package {
     pub fn lib_name(&self) -> String {
         self.name.replace('-', "_")
     }
+}
+
+/// `[[union]]`: a union declared in the config for one module. Members the module's input does not
+/// declare are imported from the module's one `[module.imports]` package.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeclaredUnion {
+    pub module: String,
+    pub name: String,
+    /// The type's docs.
+    pub doc: String,
+    pub members: Vec<String>,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

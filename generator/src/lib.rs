@@ -45,7 +45,11 @@ pub fn type_space(inputs: &[Input], config: &Config) -> Result<ir::TypeSpace, Di
         }
     };
     for m in &config.modules {
-        let Some(base) = read(&m.input, &mut diags) else { continue };
+        let Some(mut base) = read(&m.input, &mut diags) else { continue };
+        if let Err(d) = overlay::add_declared_unions(&mut base, m, &config.unions) {
+            diags.0.extend(d.0);
+            continue;
+        }
         match &m.overlay {
             None => files.push(base),
             Some(path) => {

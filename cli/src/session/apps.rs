@@ -1,13 +1,20 @@
 //! MCP Apps (`--ext apps`): a tool's UI resource exists. (That a `ui://` resource is read with
 //! the MCP Apps MIME type is the validator's `apps.mime-type`: read contents carry their URI.)
+//! On the view<->host channel: each message from the side that sends it, the `ui/initialize`
+//! handshake first, nothing after the teardown, and the view calling only tools visible to apps.
 
 use std::collections::BTreeMap;
 
 use mcp_spec_types::validate::Severity;
 
-use super::rules::{APPS_UI_MISSING, APPS_UI_RESOURCE};
-use super::{resources, tools, Msg, Sink};
-use crate::check::{Diag, Outcome};
+use serde_json::{Map, Value};
+
+use super::rules::{
+    APPS_AFTER_TEARDOWN, APPS_HOST_EARLY, APPS_INITIALIZE_FIRST, APPS_TOOL_HIDDEN, APPS_UI_MISSING, APPS_UI_RESOURCE, APPS_VIEW_EARLY,
+    APPS_WRONG_SIDE,
+};
+use super::{resources, tools, Capped, Msg, Sink, SESSION_CAP};
+use crate::check::{AppsSide, Diag, IdKey, Outcome};
 
 /// A `resources/read` answered with an error: if a tool names that URI as its UI, the resource
 /// it must have is missing.
@@ -37,4 +44,139 @@ pub(crate) fn finish(strict: bool, tools: &tools::State, resources: &resources::
         by_line.entry(t.line).or_default().push(Diag { pointer: format!("{}/_meta/ui/resourceUri", t.pointer), rule: APPS_UI_RESOURCE.id, severity, message });
     }
     by_line.into_iter().map(|(line, diags)| Outcome { line, diags, ..Outcome::default() }).collect()
+}
+
+/// The sandbox proxy's own messages (`ui/notifications/sandbox-proxy-ready`, `...-resource-ready`):
+/// between the host and the sandbox in front of the view, outside the view's lifecycle.
+const SANDBOX_PREFIX: &str = "ui/notifications/sandbox-";
+
+/// One message of the view<->host channel as its rules see it.
+pub(crate) struct ChannelMsg<'a> {
+    pub side: AppsSide,
+    pub line: u64,
+    pub prefix: &'a str,
+    pub o: &'a Map<String, Value>,
+    /// The sender's unions do not hold the method, the other side's do.
+    pub wrong_side: bool,
+    /// For a response: the method of the request it answers.
+    pub answers: Option<&'a str>,
+}
+
+impl ChannelMsg<'_> {
+    fn method(&self) -> Option<&str> {
+        self.o.get("method").and_then(Value::as_str)
+    }
+    fn pointer(&self, rest: &str) -> String {
+        format!("{}{rest}", self.prefix)
+    }
+}
+
+/// The view<->host channel's lifecycle.
+pub(crate) struct Channel {
+    /// The line of the channel's first message (the sandbox's own aside).
+    first_line: Option<u64>,
+    /// The view's `ui/initialize`: its line and id.
+    initialize: Option<(u64, Option<IdKey>)>,
+    answered: bool,
+    initialized: bool,
+    /// The host's `ui/resource-teardown` ids, and the line of the view's answer to one.
+    teardown_ids: Vec<IdKey>,
+    torn_down: Option<u64>,
+    /// The view's `tools/call`s of tools not visible to apps, by id: the host must reject them.
+    hidden_calls: Capped<IdKey, String>,
+}
+
+impl Channel {
+    pub fn new() -> Channel {
+        Channel { first_line: None, initialize: None, answered: false, initialized: false, teardown_ids: Vec::new(), torn_down: None, hidden_calls: Capped::new(SESSION_CAP) }
+    }
+
+    pub fn evicted(&self) -> u64 {
+        self.hidden_calls.evicted
+    }
+
+    pub fn observe(&mut self, msg: &ChannelMsg, tools: &tools::State, sink: &mut Sink) {
+        let method = msg.method();
+        let id = msg.o.get("id");
+        let is_request = method.is_some() && id.is_some();
+        if let (true, Some(m)) = (msg.wrong_side, method) {
+            let other = msg.side.opposite().name();
+            let text = format!("`{m}` is sent by the {other}, not the {}: this line travels {}", msg.side.name(), msg.side.dir_name());
+            sink.report(&APPS_WRONG_SIDE, msg.pointer("/method"), text);
+        }
+        if method.is_some_and(|m| m.starts_with(SANDBOX_PREFIX)) {
+            return;
+        }
+        let first = *self.first_line.get_or_insert(msg.line);
+        if let Some(torn) = self.torn_down {
+            let text = format!("a message after the view answered `ui/resource-teardown` (line {torn}): the host tears the view down after that answer");
+            sink.report(&APPS_AFTER_TEARDOWN, msg.pointer(""), text);
+        }
+        match (msg.side, method) {
+            (AppsSide::View, Some("ui/initialize")) if is_request && !msg.wrong_side => {
+                if self.initialize.is_none() {
+                    self.initialize = Some((msg.line, id.and_then(IdKey::of)));
+                    if first < msg.line {
+                        let text = format!("the view's `ui/initialize` is not the first message of the channel: line {first} came before it");
+                        sink.report(&APPS_INITIALIZE_FIRST, msg.pointer("/method"), text);
+                    }
+                }
+                return;
+            }
+            (AppsSide::View, Some("ui/notifications/initialized")) => self.initialized = true,
+            (AppsSide::Host, Some("ui/resource-teardown")) if is_request => {
+                self.teardown_ids.extend(id.and_then(IdKey::of));
+            }
+            _ => {}
+        }
+        let Some((init_line, _)) = self.initialize else { return };
+        match (msg.side, method) {
+            (AppsSide::Host, None) if msg.answers == Some("ui/initialize") => self.answered = true,
+            (AppsSide::View, None) if msg.answers == Some("ui/resource-teardown") => {
+                let answers_teardown = id.and_then(IdKey::of).is_some_and(|k| self.teardown_ids.contains(&k));
+                if answers_teardown {
+                    self.torn_down = Some(msg.line);
+                }
+            }
+            (AppsSide::View, Some(m)) if is_request && m != "ping" && !self.answered => {
+                let text = format!("the view sent `{m}` before the host answered `ui/initialize` (line {init_line}); only `ping` may be");
+                sink.report(&APPS_VIEW_EARLY, msg.pointer("/method"), text);
+            }
+            (AppsSide::Host, Some(m)) if !self.initialized => {
+                let what = if is_request { "request" } else { "notification" };
+                let text = format!("the host sent the {what} `{m}` before the view's `ui/notifications/initialized`");
+                sink.report(&APPS_HOST_EARLY, msg.pointer("/method"), text);
+            }
+            _ => {}
+        }
+        self.visibility(msg, tools, sink);
+    }
+
+    /// A view's `tools/call` of a listed tool not visible to apps, and the host's answer to it.
+    fn visibility(&mut self, msg: &ChannelMsg, tools: &tools::State, sink: &mut Sink) {
+        let key = msg.o.get("id").and_then(IdKey::of);
+        match (msg.side, msg.method()) {
+            (AppsSide::View, Some("tools/call")) => {
+                let Some(name) = msg.o.get("params").and_then(|p| p.get("name")).and_then(Value::as_str) else { return };
+                let Some(tool) = tools.tools.get(&name.to_string()) else { return };
+                let Some(visibility) = &tool.visibility else { return };
+                if visibility.iter().any(|v| v == "app") {
+                    return;
+                }
+                let text = format!("the view called `{name}`, whose `_meta.ui.visibility` ({visibility:?}, line {}) does not include \"app\": a view calls only tools visible to apps, and the host must reject this call", tool.line);
+                sink.report(&APPS_TOOL_HIDDEN, msg.pointer("/params/name"), text);
+                if let Some(k) = key {
+                    self.hidden_calls.insert(k, name.to_string());
+                }
+            }
+            (AppsSide::Host, None) if msg.answers == Some("tools/call") => {
+                let Some(name) = key.and_then(|k| self.hidden_calls.remove(&k)) else { return };
+                if msg.o.contains_key("result") {
+                    let text = format!("the host answered the view's call of `{name}`, a tool not visible to apps, with a result instead of an error");
+                    sink.report(&APPS_TOOL_HIDDEN, msg.pointer("/result"), text);
+                }
+            }
+            _ => {}
+        }
+    }
 }

@@ -27,7 +27,7 @@ use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
 
 use crate::args::CheckArgs;
-use crate::check::{Diag, Dir, IdKey, Outcome};
+use crate::check::{AppsSide, Diag, Dir, IdKey, Outcome};
 use crate::versions::{version_index, VERSIONS};
 pub use rules::{Rule, RULES};
 
@@ -237,6 +237,8 @@ pub struct Session {
     schemas: tools::SchemaCache,
     resources: resources::State,
     progress: progress::State,
+    /// The MCP Apps view<->host channel's lifecycle.
+    channel: apps::Channel,
     messages: BTreeMap<MessageKey, u64>,
     /// Entries forgotten by earlier streams' full tables.
     evicted_before: u64,
@@ -263,6 +265,7 @@ impl Session {
             schemas: tools::SchemaCache::new(),
             resources: resources::State::new(),
             progress: progress::State::new(),
+            channel: apps::Channel::new(),
             messages: BTreeMap::new(),
             evicted_before: 0,
         }
@@ -279,6 +282,7 @@ impl Session {
         self.tools = tools::State::new();
         self.resources = resources::State::new();
         self.progress = progress::State::new();
+        self.channel = apps::Channel::new();
     }
 
     fn evicted_now(&self) -> u64 {
@@ -287,6 +291,7 @@ impl Session {
             + self.tools.evicted()
             + self.resources.evicted()
             + self.progress.evicted()
+            + self.channel.evicted()
     }
 
     /// Entries the bounded tables forgot, over every stream so far.
@@ -364,6 +369,24 @@ impl Session {
         self.track_request(&msg);
     }
 
+    /// Sees one message of the MCP Apps view<->host channel (`--ext apps`, `dir` `view2host` or
+    /// `host2view`); `answers` is the method of the request a response answers, if known.
+    pub fn observe_apps(&mut self, side: AppsSide, o: &Map<String, Value>, prefix: &str, wrong_side: bool, answers: Option<&str>, out: &mut Outcome) {
+        let dir = side.dir_name();
+        let method = o.get("method").and_then(Value::as_str);
+        let is_error = o.contains_key("error");
+        let (kind, counted) = match (method, o.get("id")) {
+            (Some(m), Some(_)) => ("request", m),
+            (Some(m), None) => ("notification", m),
+            (None, _) => (if is_error { "error" } else { "result" }, answers.unwrap_or("(unmatched)")),
+        };
+        self.count_row(dir, kind, counted);
+        let line = out.line;
+        let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
+        let msg = apps::ChannelMsg { side, line, prefix, o, wrong_side, answers };
+        self.channel.observe(&msg, &self.tools, &mut sink);
+    }
+
     fn track_request(&mut self, msg: &Msg) {
         let (Some(method), Some(id)) = (msg.method, msg.id) else { return };
         let Some(key) = IdKey::of(id) else { return };
@@ -381,6 +404,10 @@ impl Session {
             (None, _, Some(r)) => (if is_error { "error" } else { "result" }, &*r.method),
             (None, ..) => (if is_error { "error" } else { "result" }, "(unmatched)"),
         };
+        self.count_row(dir, kind, method);
+    }
+
+    fn count_row(&mut self, dir: &'static str, kind: &'static str, method: &str) {
         let key = (dir, kind, method.to_string());
         if let Some(n) = self.messages.get_mut(&key) {
             *n += 1;

@@ -100,6 +100,30 @@ pub static APPS_UI_MISSING: Rule = error(
     "session/apps/ui-resource-missing",
     "MCP Apps (SEP-1865), tool metadata: the resource MUST exist on the server; the `resources/read` of a tool's `_meta.ui.resourceUri` was answered with an error",
 );
+pub static APPS_WRONG_SIDE: Rule = error(
+    "session/apps/wrong-side",
+    "MCP Apps (SEP-1865, ext-apps 2.0.4 types): each `ui/*` message has one sender (\"View -> Host\", \"Host -> View\"); on the view<->host channel a message only the other side sends (schema/codegen.toml `[[union]]` ViewRequest, HostNotification, ...)",
+);
+pub static APPS_INITIALIZE_FIRST: Rule = error(
+    "session/apps/initialize-first",
+    "MCP Apps (SEP-1865), lifecycle: the view opens with the MCP-like handshake `ui/initialize` -> `ui/notifications/initialized` (as MCP's initialization MUST be the first interaction); another message came before the view's `ui/initialize` (the sandbox's own `ui/notifications/sandbox-*` excepted)",
+);
+pub static APPS_VIEW_EARLY: Rule = warning(
+    "session/apps/view-early",
+    "MCP Apps (SEP-1865), lifecycle: as in MCP, the view SHOULD NOT send requests other than `ping` before the host answered `ui/initialize`",
+);
+pub static APPS_HOST_EARLY: Rule = error(
+    "session/apps/host-early",
+    "MCP Apps (SEP-1865), sandbox proxy: the Host MUST NOT send any request or notification to the Guest UI before it receives an `initialized` notification",
+);
+pub static APPS_AFTER_TEARDOWN: Rule = warning(
+    "session/apps/after-teardown",
+    "MCP Apps (SEP-1865), cleanup: the host sends `ui/resource-teardown` before tearing the view down and waits for its response; a message on the channel after that response",
+);
+pub static APPS_TOOL_HIDDEN: Rule = error(
+    "session/apps/tool-visibility",
+    "MCP Apps (SEP-1865), visibility: Host MUST reject `tools/call` requests from apps for tools that don't include \"app\" in visibility (`_meta.ui.visibility` as the server listed it): reported on the view's call, and again on a host's result that accepts it",
+);
 
 /// Every session rule, in the order cli/README.md lists them.
 pub static RULES: &[&Rule] = &[
@@ -123,4 +147,10 @@ pub static RULES: &[&Rule] = &[
     &CANCEL_INITIALIZE,
     &APPS_UI_RESOURCE,
     &APPS_UI_MISSING,
+    &APPS_WRONG_SIDE,
+    &APPS_INITIALIZE_FIRST,
+    &APPS_VIEW_EARLY,
+    &APPS_HOST_EARLY,
+    &APPS_AFTER_TEARDOWN,
+    &APPS_TOOL_HIDDEN,
 ];

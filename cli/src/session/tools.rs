@@ -34,6 +34,8 @@ pub(crate) struct Tool {
     output: Option<Arc<Validator>>,
     /// `_meta.ui.resourceUri` (or the deprecated `_meta["ui/resourceUri"]`).
     pub ui_uri: Option<String>,
+    /// `_meta.ui.visibility` as listed, when it is an array of strings (absent means model and app).
+    pub visibility: Option<Vec<String>>,
     /// Where it was listed: the line and the pointer to the tool.
     pub line: u64,
     pub pointer: String,
@@ -104,7 +106,8 @@ impl State {
                 .or_else(|| meta?.get("ui/resourceUri"))
                 .and_then(Value::as_str)
                 .map(str::to_string);
-            self.tools.insert(name.to_string(), Tool { input, output, ui_uri, line: msg.line, pointer: at });
+            let visibility = meta.and_then(|m| m.get("ui")?.get("visibility")?.as_array()).map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect());
+            self.tools.insert(name.to_string(), Tool { input, output, ui_uri, visibility, line: msg.line, pointer: at });
         }
     }
 

@@ -16,19 +16,31 @@ impl<'a> Ctx<'a> {
     /// A side without requests (2026-07-28's server) gets `NoRequests`; a single request or
     /// notification type (an alias of one struct) is made a one-method tagged type here.
     pub(super) fn envelopes(&self) -> TokenStream {
-        let has = |name: &str| self.module.items.iter().any(|i| i.name == name);
+        // A name is the module's own type, or one of the modules it imports from (an extension
+        // built on a protocol version takes `RequestId` and the error response from it).
+        let find = |name: &str| -> Option<TypeRef> {
+            let here = TypeRef { module: self.module.name.clone(), name: name.to_string() };
+            if self.space.item(&here).is_some() {
+                return Some(here);
+            }
+            let imported_from = self.config.modules.iter().find(|m| m.name == self.module.name).into_iter().flat_map(|m| m.imports.values());
+            imported_from.map(|m| TypeRef { module: m.clone(), name: name.to_string() }).find(|r| self.space.item(r).is_some())
+        };
+        let has = |name: &str| find(name).is_some();
         let mut out = Vec::new();
         let mut tagged_structs = BTreeSet::new();
         for e in &self.config.envelopes {
             let Some(error) = e.error.iter().find(|n| has(n)) else { continue };
-            if !(has(&e.id) && has(&e.result) && has(&e.notification)) {
+            // The notification union is the module's own: an envelope is not re-made from an import.
+            let own = |name: &str| self.module.items.iter().any(|i| i.name == name);
+            if !(has(&e.id) && has(&e.result) && own(&e.notification)) {
                 continue;
             }
             let mut by_method = |name: &str| -> Option<TokenStream> {
                 if !has(name) {
                     return Some(quote! { __rt::NoRequests });
                 }
-                let ty = Ty::Named(TypeRef { module: self.module.name.clone(), name: name.to_string() });
+                let ty = Ty::Named(find(name)?);
                 if matches!(self.space.union_of(&ty), Some((_, u)) if matches!(u.dispatch, Dispatch::Tag(_))) {
                     return Some(self.rust_ty(&ty));
                 }
@@ -59,11 +71,21 @@ impl<'a> Ctx<'a> {
                 Some(self.rust_ty(&ty))
             };
             let (Some(req), Some(notif)) = (by_method(&e.request), by_method(&e.notification)) else { continue };
-            let [name, id, res, err] = [&e.name, &e.id, &e.result, error].map(|n| self.ident(n));
-            let req_doc = if has(&e.request) { format!("[`{}`]", e.request) } else { "no requests (this version has none)".to_string() };
+            let name = self.ident(&e.name);
+            let [id, res, err] = [&e.id, &e.result, error].map(|n| find(n).map(|r| self.rust_ty(&Ty::Named(r))));
+            let (Some(id), Some(res), Some(err)) = (id, res, err) else { continue };
+            // A doc link to a type of another module names its path.
+            let link = |n: &str| match find(n) {
+                Some(r) if r.module != self.module.name => format!("[`{n}`]({})", self.rust_ty(&Ty::Named(r)).to_string().replace(' ', "")),
+                _ => format!("[`{n}`]"),
+            };
+            let req_doc = if has(&e.request) { link(&e.request) } else { "no requests (this version has none)".to_string() };
             let doc = format!(
-                " A message the {} sends, as the other side reads it: {req_doc}, [`{}`], a response carrying [`{}`], or [`{}`]. See [`__rt::Message`].",
-                e.sender, e.notification, e.result, error
+                " A message the {} sends, as the other side reads it: {req_doc}, {}, a response carrying {}, or {}. See [`__rt::Message`].",
+                e.sender,
+                link(&e.notification),
+                link(&e.result),
+                link(error)
             );
             out.push(quote! {
                 #[doc = #doc]
