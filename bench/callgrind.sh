@@ -68,5 +68,18 @@ tools-list-1000 mcp-specific write 5
 tools-list-1000 value-mcpw write 5
 tools-list-1000 mcp-typed-mcpw write 5
 tools-list-1000 mcp-specific-mcpw write 5
+session-2025-11-25-mixed value parse 500
+session-2025-11-25-mixed mcp-typed parse 500
+session-2025-11-25-mixed rmcp-typed parse 500
+session-2025-11-25-mixed x validate 500
+session-2025-11-25-mixed value write 500
+session-2025-11-25-mixed mcp-typed-mcpw write 500
+session-2026-07-28-sdks value parse 500
+session-2026-07-28-sdks mcp-typed parse 500
+session-2026-07-28-sdks x validate 500
+session-2026-07-28-sdks value write 500
+session-2026-07-28-sdks mcp-typed-mcpw write 500
+resources-read-10mb value write 2
+resources-read-10mb mcp-typed-mcpw write 2
 CASES
 rm -rf "$out"

@@ -42,4 +42,8 @@ spec-messages-2026-07-28 rmcp-typed 300
 tools-list-1000 value 2
 tools-list-1000 mcp-typed 2
 tools-list-1000 rmcp-typed 2
+session-2025-11-25-mixed value 200
+session-2025-11-25-mixed mcp-typed 200
+session-2026-07-28-sdks value 200
+session-2026-07-28-sdks mcp-typed 200
 CASES

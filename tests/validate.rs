@@ -641,3 +641,37 @@ fn decimal_form_answers_read_write_and_validate() {
     assert_eq!(serde_json::to_string(&read).unwrap(), r#"{"action":"accept","content":{"n":36,"x":2.5}}"#);
     tally.finish("decimal form answers");
 }
+
+/// Blobs long enough for the SIMD alphabet check: every ending the padding rules care about, and a bad
+/// byte at every position, give the decoder's verdict, and the error names the first bad byte.
+#[test]
+fn long_base64_keeps_the_padding_rules_and_names_the_bad_byte() {
+    use base64::Engine;
+    use mcp_spec_types::validate::formats::base64 as check;
+    let decodes = |s: &str| base64::engine::general_purpose::STANDARD.decode(s).is_ok();
+    let body = "QUJD".repeat(300);
+    let (mut passed, mut failed) = (0, 0);
+    let mut tally = |ok: bool, what: String| {
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+            eprintln!("disagrees: {what}");
+        }
+    };
+    for end in ["", "AA==", "AB==", "AAE=", "AAF=", "A===", "AA=A", "AAA", "A", "AA-_", "AA\nA", "AAA\r", "=AA=", "AA\u{e9}"] {
+        let s = format!("{body}{end}");
+        tally(check(&s).is_ok() == decodes(&s), format!("ending {end:?}"));
+    }
+    for i in (0..body.len()).step_by(7) {
+        for bad in [b'-', b'_', b' ', b'\n', b'.', 0x7f] {
+            let mut b = body.clone().into_bytes();
+            b[i] = bad;
+            let s = String::from_utf8(b).unwrap();
+            let named = check(&s).err().is_some_and(|e| e.contains(&format!("byte {i} is")));
+            tally(named && !decodes(&s), format!("byte {i} = {bad:#x}"));
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    assert_eq!(failed, 0);
+}

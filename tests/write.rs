@@ -516,3 +516,89 @@ impl Ord for RawKey {
         self.0.get().cmp(o.0.get())
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// (f) The benchmark's recorded corpora and random values
+
+/// Every message of the benchmark's recorded sessions and the SDK clients' recordings, as `Value`
+/// and as its version's `JSONRPCMessage`.
+#[test]
+fn benchmark_corpora_write_like_serde_json() {
+    let mut tally = Tally::default();
+    let root = workspace_root();
+    let files: [(&str, fn(&str, &str) -> Result<(), String>); 4] = [
+        ("bench/data/sessions/2025-11-25-bidirectional.jsonl", typed_message::<mcp_spec_types::v2025_11_25::JSONRPCMessage>),
+        ("bench/data/sessions/2025-11-25-mixed-servers.jsonl", typed_message::<mcp_spec_types::v2025_11_25::JSONRPCMessage>),
+        ("examples/sdk-clients/recorded/python-mcp-2.3.0.jsonl", typed_message::<mcp_spec_types::v2026_07_28::JSONRPCMessage>),
+        ("examples/sdk-clients/recorded/typescript-client-2.4.0.jsonl", typed_message::<mcp_spec_types::v2026_07_28::JSONRPCMessage>),
+    ];
+    for (file, read) in files {
+        let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let label = format!("{file}:{}", i + 1);
+            let line: Value = serde_json::from_str(line).unwrap();
+            tally.check(diff(&format!("{label} as Value"), &line["msg"]));
+            tally.check(read(&label, &line["msg"].to_string()));
+        }
+    }
+    tally.finish("benchmark corpus messages written like serde_json");
+}
+
+/// A small deterministic generator (64-bit LCG, high bits), so a failure names a seed that repeats.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Characters that sit on the writer's escaping decisions: every control byte's neighbours,
+/// `"` and `\`, DEL, the line and paragraph separators (written raw by serde_json), multi-byte
+/// UTF-8 of every length, and plain letters so clean runs of every length occur.
+const ODD_CHARS: &[char] = &[
+    '\u{0}', '\u{1}', '\u{8}', '\t', '\n', '\u{b}', '\u{c}', '\r', '\u{1b}', '\u{1f}', ' ', '"', '\\', '/', '\u{7f}',
+    '\u{80}', '\u{a0}', 'é', '\u{2028}', '\u{2029}', '\u{feff}', '\u{ffff}', '😀', '\u{10ffff}', 'a', 'b', 'z', '0', '{',
+];
+
+fn odd_string(r: &mut Lcg) -> String {
+    let len = [0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 64][r.below(11)];
+    (0..len).map(|_| if r.below(3) == 0 { ODD_CHARS[r.below(ODD_CHARS.len())] } else { (b'a' + r.below(26) as u8) as char }).collect()
+}
+
+fn odd_number(r: &mut Lcg) -> Value {
+    let floats = [0.0, -0.0, 0.1, -1.5, 1e-300, 5e-324, 1.7976931348623157e308, 1e21, 1e20, 123456789.125, f64::EPSILON];
+    match r.below(4) {
+        0 => [json!(i64::MIN), json!(i64::MAX), json!(-1), json!(0u64), json!(u64::MAX), json!(9007199254740993u64)][r.below(6)].clone(),
+        1 => json!(r.next() as i64 - (1 << 30)),
+        2 => json!(floats[r.below(floats.len())]),
+        _ => json!((r.next() as f64) / 1024.0 * if r.below(2) == 0 { -1.0 } else { 1.0 }),
+    }
+}
+
+fn random_value(r: &mut Lcg, depth: usize) -> Value {
+    let pick = if depth == 0 { r.below(4) } else { r.below(6) };
+    match pick {
+        0 => Value::Null,
+        1 => Value::Bool(r.below(2) == 0),
+        2 => odd_number(r),
+        3 => Value::String(odd_string(r)),
+        4 => Value::Array((0..r.below(5)).map(|_| random_value(r, depth - 1)).collect()),
+        _ => Value::Object((0..r.below(5)).map(|_| (odd_string(r), random_value(r, depth - 1))).collect()),
+    }
+}
+
+#[test]
+fn random_values_write_like_serde_json() {
+    let mut tally = Tally::default();
+    let mut r = Lcg(0x5eed);
+    for i in 0..5000 {
+        let v = random_value(&mut r, 4);
+        tally.check(diff(&format!("random value {i}"), &v));
+    }
+    tally.finish("random values written like serde_json");
+}

@@ -413,6 +413,35 @@ pub fn corpora() -> (Vec<Corpus>, Vec<String>) {
         }),
         Err(e) => notes.push(format!("bidirectional session missing: {e}")),
     }
+    // Servers of other SDKs, one session each, in one file (recorded by bench/record/mixed.sh).
+    let p = root.join("bench/data/sessions/2025-11-25-mixed-servers.jsonl");
+    match load_session(&p) {
+        Ok(msgs) => out.push(Corpus {
+            id: "session-2025-11-25-mixed".into(),
+            title: "sessions 2025-11-25 with a TypeScript SDK and a Python SDK server, one file (bench/data/sessions/)".into(),
+            version: "2025-11-25",
+            kind: Kind::Session,
+            msgs,
+        }),
+        Err(e) => notes.push(format!("mixed-servers session missing: {e}")),
+    }
+    // 2026-07-28 between the official SDK clients and the project's multi-version example server.
+    let mut sdk = Vec::new();
+    for f in ["python-mcp-2.3.0", "typescript-client-2.4.0"] {
+        match load_session(&root.join("examples/sdk-clients/recorded").join(format!("{f}.jsonl"))) {
+            Ok(msgs) => sdk.extend(msgs),
+            Err(e) => notes.push(format!("SDK client session missing: {e}")),
+        }
+    }
+    if !sdk.is_empty() {
+        out.push(Corpus {
+            id: "session-2026-07-28-sdks".into(),
+            title: "sessions 2026-07-28 of the Python and TypeScript SDK clients (examples/sdk-clients/recorded/)".into(),
+            version: "2026-07-28",
+            kind: Kind::Session,
+            msgs: sdk,
+        });
+    }
     out.push(Corpus {
         id: "tools-list-1000".into(),
         title: "tools/list result, 1,000 tools with rich input schemas".into(),

@@ -147,6 +147,27 @@ struct Response<R> {
     result: R,
 }
 
+/// `validate`: validates what `parse` reads, as the same types (the direction and the keys pick the type).
+/// 2026-07-28 has no server-to-client requests, so the type for one is an argument.
+macro_rules! validate_by_direction {
+    ($server_request:ident) => {
+        pub fn validate(msg: &Msg, v: &Value, o: &Options) -> usize {
+            let Some(obj) = v.as_object() else { return validate_json::<m::JSONRPCMessage>(v, o).violations.len() };
+            let method = obj.contains_key("method");
+            let report = match (msg.dir, method, obj.get("id"), obj.get("result")) {
+                (Dir::C2S, true, Some(_), _) => validate_json::<m::ClientRequest>(v, o),
+                (Dir::C2S, true, None, _) => validate_json::<m::ClientNotification>(v, o),
+                (Dir::S2C, true, Some(_), _) => validate_json::<m::$server_request>(v, o),
+                (Dir::S2C, true, None, _) => validate_json::<m::ServerNotification>(v, o),
+                (Dir::C2S, false, Some(_), Some(r)) => validate_json::<m::ClientResult>(r, o),
+                (Dir::S2C, false, Some(_), Some(r)) => validate_json::<m::ServerResult>(r, o),
+                _ => validate_json::<m::JSONRPCMessage>(v, o),
+            };
+            report.violations.len()
+        }
+    };
+}
+
 /// The generated crate's fully typed reading of one line: the version's `ClientMessage` or
 /// `ServerMessage` by direction, straight from the bytes (requests and notifications typed by
 /// `method`, results by the result union, in one pass).
@@ -171,21 +192,7 @@ macro_rules! mcp_typed {
                 })
             }
 
-            /// Validates what `parse` reads, as the same types.
-            pub fn validate(msg: &Msg, v: &Value, o: &Options) -> usize {
-                let Some(obj) = v.as_object() else { return validate_json::<m::JSONRPCMessage>(v, o).violations.len() };
-                let method = obj.contains_key("method");
-                let report = match (msg.dir, method, obj.get("id"), obj.get("result")) {
-                    (Dir::C2S, true, Some(_), _) => validate_json::<m::ClientRequest>(v, o),
-                    (Dir::C2S, true, None, _) => validate_json::<m::ClientNotification>(v, o),
-                    (Dir::S2C, true, Some(_), _) => validate_json::<m::ServerRequest>(v, o),
-                    (Dir::S2C, true, None, _) => validate_json::<m::ServerNotification>(v, o),
-                    (Dir::C2S, false, Some(_), Some(r)) => validate_json::<m::ClientResult>(r, o),
-                    (Dir::S2C, false, Some(_), Some(r)) => validate_json::<m::ServerResult>(r, o),
-                    _ => validate_json::<m::JSONRPCMessage>(v, o),
-                };
-                report.violations.len()
-            }
+            validate_by_direction!(ServerRequest);
 
             pub fn envelope(msg: &Msg) -> Result<m::JSONRPCMessage, String> {
                 from_slice(&msg.bytes)
@@ -199,7 +206,7 @@ mcp_typed!(mcp_2025_03_26, v2025_03_26);
 mcp_typed!(mcp_2025_06_18, v2025_06_18);
 mcp_typed!(mcp_2025_11_25, v2025_11_25);
 
-/// 2026-07-28, for the spec examples.
+/// 2026-07-28, for the spec examples and the SDK sessions.
 mod mcp_2026_07_28 {
     use super::*;
     use mcp_spec_types::v2026_07_28 as m;
@@ -221,6 +228,8 @@ mod mcp_2026_07_28 {
     pub fn envelope(msg: &Msg) -> Result<m::JSONRPCMessage, String> {
         from_slice(&msg.bytes)
     }
+
+    validate_by_direction!(JSONRPCMessage);
 
     /// Reads a spec example as the type it is filed under.
     macro_rules! named {
@@ -312,6 +321,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                 "2024-11-05" => mcp!(mcp_2024_11_05, "v2024_11_05"),
                 "2025-03-26" => mcp!(mcp_2025_03_26, "v2025_03_26"),
                 "2025-06-18" => mcp!(mcp_2025_06_18, "v2025_06_18"),
+                "2026-07-28" => mcp!(mcp_2026_07_28, "v2026_07_28"),
                 _ => mcp!(mcp_2025_11_25, "v2025_11_25"),
             }
             v.push(typed("rmcp typed message", "rmcp-typed", "{Client,Server}JsonRpcMessage", rmcp_msg));
@@ -320,7 +330,11 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             } else {
                 format!("schema_utils::{{Client,Server}}Message of 2025-11-25 (its {} types cannot be built beside them)", c.version)
             };
-            v.push(typed("rust-mcp-schema typed message", "rms-typed", rms_as, rms_msg));
+            if c.version == "2026-07-28" {
+                v.push(na("rust-mcp-schema typed message", "rms-typed", RMS_ONE));
+            } else {
+                v.push(typed("rust-mcp-schema typed message", "rms-typed", rms_as, rms_msg));
+            }
         }
         Kind::ToolsList | Kind::ResourceRead => {
             let tools = c.kind == Kind::ToolsList;
@@ -445,6 +459,7 @@ pub fn validator(c: &Corpus) -> Box<dyn Fn(&Msg, &Value) -> usize> {
         (Kind::Session, "2024-11-05") => Box::new(move |m, v| mcp_2024_11_05::validate(m, v, &o)),
         (Kind::Session, "2025-03-26") => Box::new(move |m, v| mcp_2025_03_26::validate(m, v, &o)),
         (Kind::Session, "2025-06-18") => Box::new(move |m, v| mcp_2025_06_18::validate(m, v, &o)),
+        (Kind::Session, "2026-07-28") => Box::new(move |m, v| mcp_2026_07_28::validate(m, v, &o)),
         (Kind::Session, _) => Box::new(move |m, v| mcp_2025_11_25::validate(m, v, &o)),
         (Kind::ToolsList, _) => Box::new(move |_, v| {
             validate_json::<mcp_spec_types::v2025_11_25::ListToolsResult>(&v["result"], &o).violations.len()
