@@ -159,6 +159,13 @@ fn the_sdk_app_and_bridge_traffic_checks_clean() {
     let lines: Vec<String> = recorded.lines().map(str::to_string).collect();
     println!("{} messages recorded", lines.len());
 
+    // Every message of the channel crossed the DOM: each window fired one message event per line
+    // the other side sent.
+    let count = |dir: &str| lines.iter().filter(|l| l.starts_with(&format!("{{\"dir\":\"{dir}\""))).count();
+    let delivered = format!("DOM message events: view2host {}, host2view {}", count("view2host"), count("host2view"));
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.lines().any(|l| l == delivered), "expected `{delivered}` from the session:\n{}", text(&run));
+
     // Both channels and every kind of message the driver makes the SDK send.
     for (dir, method) in [
         ("view2host", "ui/initialize"),

@@ -91,6 +91,10 @@ if (!viewWindow || viewWindow.parent !== hostWindow) throw new Error("the iframe
 // Shim: in this page only the view posts to the host's window, so the view's window is the
 // `source` a browser would give. (Messages to the view already come with the host's window.)
 hostWindow.addEventListener("message", (event) => Object.defineProperty(event, "source", { value: viewWindow }));
+// The message events each window's DOM fired, for the test to match against the recording.
+const delivered = { view2host: 0, host2view: 0 };
+hostWindow.addEventListener("message", () => delivered.view2host++);
+viewWindow.addEventListener("message", () => delivered.host2view++);
 // Shim: the global `window` the transport listens on is the connecting (or closing) side's.
 const asWindow = async (win, step) => {
   globalThis.window = win;
@@ -189,3 +193,4 @@ await browser.close();
 clearTimeout(stalled);
 writeFileSync(out, lines.join("\n") + "\n");
 console.log(`${lines.length} messages recorded`);
+console.log(`DOM message events: view2host ${delivered.view2host}, host2view ${delivered.host2view}`);
