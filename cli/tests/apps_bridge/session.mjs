@@ -4,9 +4,17 @@
 // by the first argument, as `mcp-schema check --ext apps` reads it: `view2host` / `host2view` for
 // the view<->host channel, `c2s` / `s2c` for the host's session with the server.
 //
-// The classes need only two things from a browser: a global `window` that receives `message`
-// events, and a frame object whose `postMessage` delivers a structured clone later, with the
-// sender as the event's `source`. Both are stubbed below; everything else is the SDK's code.
+// The page is a real DOM (happy-dom): the host's window, and an iframe whose document is the UI
+// resource the host read; each transport posts with that DOM's `postMessage` and listens for its
+// `MessageEvent`s. Two shims sit on top of it, both marked below:
+// - Node has one global object where a browser gives each frame its own, and the transport adds
+//   and removes its listener on the global `window`; that global is set to the side's own window
+//   while the side connects and closes.
+// - happy-dom gives a message posted to the top window the top window itself as `source`, where a
+//   browser gives the window that posted it; the host's transport would drop every message of the
+//   view. A first listener on the host's window sets the view's window as `source`.
+// (happy-dom also delivers the sender's object where a browser delivers a structured clone; the
+// messages are recorded as sent, so that changes nothing here.)
 
 import { writeFileSync } from "node:fs";
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
@@ -14,36 +22,19 @@ import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
+import { Browser } from "happy-dom";
 
 const out = process.argv[2];
 if (!out) throw new Error("usage: node session.mjs OUTPUT.jsonl");
 const lines = [];
+// A message dropped on the way leaves a request unanswered: fail instead of waiting forever.
+const stalled = setTimeout(() => {
+  console.error(`the session stalled after ${lines.length} messages`);
+  process.exit(1);
+}, 60_000);
 // The SDK's transport logs every message it sends and receives at debug level.
 console.debug = () => {};
 const record = (dir, msg) => lines.push(JSON.stringify({ dir, msg }));
-
-// Both frames share this process's one `window`; each transport keeps the events whose
-// `source` is its peer's frame, as a browser's would.
-globalThis.window = new EventTarget();
-function frame(dir) {
-  const self = {
-    peer: null,
-    postMessage(data) {
-      record(dir, data);
-      const copy = structuredClone(data);
-      setTimeout(() => {
-        const event = new Event("message");
-        event.data = copy;
-        event.source = self;
-        window.dispatchEvent(event);
-      }, 0);
-    },
-  };
-  return self;
-}
-// What the view sends goes to the host ("parent"); what the host sends goes to the iframe.
-const viewFrame = frame("view2host");
-const hostFrame = frame("host2view");
 
 // The server: a UI tool, an app-only tool, a model-only tool, and the UI resource.
 const UI = "ui://weather/view.html";
@@ -67,8 +58,7 @@ server.registerResource("weather-view", UI, { mimeType: "text/html;profile=mcp-a
   contents: [{ uri: UI, mimeType: "text/html;profile=mcp-app", text: "<!doctype html><title>Weather</title><p id=sky></p>" }],
 }));
 
-// The host's MCP session with the server, recorded as c2s / s2c.
-const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+// Each transport's messages are recorded as it sends them, under its direction.
 const tapped = (transport, dir) => {
   const send = transport.send.bind(transport);
   transport.send = (msg, options) => {
@@ -77,11 +67,43 @@ const tapped = (transport, dir) => {
   };
   return transport;
 };
+
+// The host's MCP session with the server, recorded as c2s / s2c.
+const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 await server.connect(tapped(serverSide, "s2c"));
 const client = new Client({ name: "weather-host", version: "1.0.0" }, { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
 await client.connect(tapped(clientSide, "c2s"));
 const { tools } = await client.listTools();
-await client.readResource({ uri: UI });
+const resource = await client.readResource({ uri: UI });
+
+// The host's page, with the view in an iframe made from the UI resource's HTML.
+const browser = new Browser({ settings: { disableJavaScriptFileLoading: true, disableCSSFileLoading: true } });
+const page = browser.newPage();
+page.url = "https://host.example/";
+const hostWindow = page.mainFrame.window;
+const iframe = hostWindow.document.createElement("iframe");
+iframe.srcdoc = resource.contents[0].text;
+hostWindow.document.body.appendChild(iframe);
+await page.waitUntilComplete();
+const viewWindow = iframe.contentWindow;
+if (!viewWindow || viewWindow.parent !== hostWindow) throw new Error("the iframe has no window of its own");
+
+// Shim: in this page only the view posts to the host's window, so the view's window is the
+// `source` a browser would give. (Messages to the view already come with the host's window.)
+hostWindow.addEventListener("message", (event) => Object.defineProperty(event, "source", { value: viewWindow }));
+// The message events each window's DOM fired, for the test to match against the recording.
+const delivered = { view2host: 0, host2view: 0 };
+hostWindow.addEventListener("message", () => delivered.view2host++);
+viewWindow.addEventListener("message", () => delivered.host2view++);
+// Shim: the global `window` the transport listens on is the connecting (or closing) side's.
+const asWindow = async (win, step) => {
+  globalThis.window = win;
+  try {
+    return await step();
+  } finally {
+    delete globalThis.window;
+  }
+};
 
 // The host: an AppBridge forwarding the view's server requests to the client.
 const hostContext = { theme: "dark", displayMode: "inline", availableDisplayModes: ["inline", "fullscreen"], locale: "en-GB" };
@@ -104,7 +126,7 @@ bridge.onupdatemodelcontext = async () => ({});
 bridge.onrequestdisplaymode = async ({ mode }) => ({ mode });
 bridge.onloggingmessage = () => {};
 bridge.onsizechange = () => {};
-await bridge.connect(new PostMessageTransport(hostFrame, viewFrame));
+await asWindow(hostWindow, () => bridge.connect(tapped(new PostMessageTransport(viewWindow, viewWindow), "host2view")));
 
 // The view: an App with one tool of its own, for the host to list and call.
 const app = new App({ name: "weather-view", version: "1.0.0" }, { tools: { listChanged: true } }, { autoResize: false });
@@ -115,7 +137,7 @@ app.registerTool("highlight", { description: "Highlight a day in the view", inpu
   content: [{ type: "text", text: `highlighted ${day}` }],
 }));
 app.onteardown = async () => ({});
-await app.connect(new PostMessageTransport(viewFrame, hostFrame));
+await asWindow(viewWindow, () => app.connect(tapped(new PostMessageTransport(viewWindow.parent, viewWindow.parent), "view2host")));
 await initialized;
 
 // The host's tool call to the server, shown in the view.
@@ -164,8 +186,11 @@ await app.requestTeardown();
 await teardownAsked;
 await bridge.teardownResource({});
 
-await bridge.close();
-await app.close();
+await asWindow(hostWindow, () => bridge.close());
+await asWindow(viewWindow, () => app.close());
 await client.close();
+await browser.close();
+clearTimeout(stalled);
 writeFileSync(out, lines.join("\n") + "\n");
 console.log(`${lines.length} messages recorded`);
+console.log(`DOM message events: view2host ${delivered.view2host}, host2view ${delivered.host2view}`);
