@@ -108,6 +108,28 @@ pub trait Tagged: Sized {
     fn knows(tag: &str) -> bool;
 }
 
+/// A builder's field dispatch for one kind of map, callable without knowing the builder's
+/// type: [`read_fields`] then runs as one copy per map kind, not one per struct.
+trait MapFields<'de, A: MapAccess<'de>> {
+    fn map_field(&mut self, key: Key<'de>, map: &mut A) -> Result<(), A::Error>;
+}
+
+impl<'de, A: MapAccess<'de>, B: Builder> MapFields<'de, A> for B {
+    fn map_field(&mut self, key: Key<'de>, map: &mut A) -> Result<(), A::Error> {
+        self.field(key, FromMap(map))
+    }
+}
+
+/// Feeds the map's remaining entries to a builder. Out of line and blind to the builder's
+/// type so that every struct and union shares the key reading and framing.
+#[inline(never)]
+fn read_fields<'de, A: MapAccess<'de>>(map: &mut A, b: &mut dyn MapFields<'de, A>) -> Result<(), A::Error> {
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        b.map_field(key, map)?;
+    }
+    Ok(())
+}
+
 struct StructVisitor<B>(&'static str, PhantomData<B>);
 
 impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
@@ -117,9 +139,7 @@ impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<B::Output, A::Error> {
         let mut b = B::default();
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            b.field(key, FromMap(&mut map))?;
-        }
+        read_fields(&mut map, &mut b)?;
         b.finish()
     }
 }
@@ -153,9 +173,7 @@ impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
             for (k, v) in before {
                 b.field(Key::Owned(k), FromValue::<A::Error>::new(v))?;
             }
-            while let Some(key) = map.next_key::<Key<'de>>()? {
-                b.field(key, FromMap(&mut map))?;
-            }
+            read_fields(&mut map, &mut b)?;
             return b.finish();
         }
         let mut b = U::builder_for(None).ok_or_else(|| de::Error::missing_field(U::TAG))?;
@@ -561,9 +579,7 @@ impl<'de, U: Keyed> Visitor<'de> for KeyedVisitor<U> {
                     b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
                 }
                 b.field(key, FromMap(&mut map))?;
-                while let Some(key) = map.next_key::<Key<'de>>()? {
-                    b.field(key, FromMap(&mut map))?;
-                }
+                read_fields(&mut map, &mut b)?;
                 return b.finish();
             }
             if let Some((member, b)) = U::guess_for_key(key.as_str()).filter(|_| guessing()) {
@@ -739,9 +755,7 @@ fn stream_tagged<'de, U: Tagged, A: MapAccess<'de>>(tag: String, kept: RawObject
     for (k, v) in kept.0 {
         b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
     }
-    while let Some(key) = map.next_key::<Key<'de>>()? {
-        b.field(key, FromMap(&mut *map))?;
-    }
+    read_fields(map, &mut b)?;
     b.finish()
 }
 
@@ -829,9 +843,7 @@ where
                         b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
                     }
                     b.field(key, FromMap(&mut map))?;
-                    while let Some(k) = map.next_key::<Key<'de>>()? {
-                        b.field(k, FromMap(&mut map))?;
-                    }
+                    read_fields(&mut map, &mut b)?;
                     return b.finish().map(Message::Result);
                 }
                 "error" => {
