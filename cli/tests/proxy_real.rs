@@ -11,41 +11,20 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
 use common::{TempFile, BIN};
 
-fn npm_found() -> bool {
-    Command::new("npm").arg("--version").output().is_ok_and(|o| o.status.success())
-}
-
-fn text(o: &Output) -> String {
-    format!("stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-/// Installs the pinned packages; returns the Node to run them with: the pinned Node 22 where
-/// its package installs (Linux x64), else the `node` on PATH.
-fn install(dir: &Path) -> PathBuf {
-    let out = Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir).output().expect("npm runs");
-    assert!(out.status.success(), "npm ci failed in {}:\n{}", dir.display(), text(&out));
-    let pinned = dir.join("node_modules/.bin/node");
-    if pinned.exists() {
-        pinned
-    } else {
-        PathBuf::from("node")
-    }
-}
-
 #[test]
 fn a_real_client_and_server_talk_through_the_proxy() {
-    if !npm_found() {
+    if !common::npm_found() {
         assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
         eprintln!("skipped: npm is not installed, so the real server and client cannot be installed");
         return;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proxy");
-    let node = install(&dir);
+    let node = common::npm_install(&dir);
     let node = node.to_str().unwrap();
     let server = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     let record = TempFile::new("session.jsonl", b"");
@@ -64,7 +43,7 @@ fn a_real_client_and_server_talk_through_the_proxy() {
     assert!(
         client.status.success() && steps.ends_with("11 passed, 0 failed\n"),
         "the client did not get the answers it expected:\n{}",
-        text(&client)
+        common::output_text(&client)
     );
 
     // The proxy checked every message and found nothing.

@@ -157,3 +157,26 @@ impl Cases {
         assert!(self.failures.is_empty(), "{} case(s) failed:\n{}", self.failures.len(), self.failures.join("\n"));
     }
 }
+
+/// Whether npm is on PATH (the real-peer tests install their pinned packages with it).
+pub fn npm_found() -> bool {
+    Command::new("npm").arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// A finished process's output, for a failure message.
+pub fn output_text(o: &std::process::Output) -> String {
+    format!("stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Installs the packages pinned in `dir` (`npm ci`); returns the Node to run them with: the pinned
+/// Node 22 where its package installs (Linux x64), else the `node` on PATH.
+pub fn npm_install(dir: &Path) -> PathBuf {
+    let out = Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir).output().expect("npm runs");
+    assert!(out.status.success(), "npm ci failed in {}:\n{}", dir.display(), output_text(&out));
+    let pinned = dir.join("node_modules/.bin/node");
+    if pinned.exists() {
+        pinned
+    } else {
+        PathBuf::from("node")
+    }
+}
