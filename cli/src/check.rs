@@ -522,12 +522,12 @@ impl Checker {
         self.check_one(line_protocol, dir, value, prefix, out);
     }
 
-    fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, value: &Value, prefix: &str, out: &mut Outcome) {
+    /// The message as an object, once the JSON-RPC envelope rules have run on it; `None`, with the
+    /// error, when it is not an object. Both channels (client/server and MCP Apps view/host) start here.
+    fn envelope<'v>(&self, value: &'v Value, prefix: &str, out: &mut Outcome) -> Option<&'v serde_json::Map<String, Value>> {
         let Some(o) = value.as_object() else {
-            let v = self.pick(line_protocol, None);
-            out.protocol = Some(VERSIONS[v].name);
             out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
-            return;
+            return None;
         };
         if self.validate {
             let mut cx = Cx::new(self.options);
@@ -536,6 +536,14 @@ impl Checker {
             // only where the version's types declare it, so the envelope is the one place for it.
             push_report(prefix, cx.finish(), out);
         }
+        Some(o)
+    }
+
+    fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, value: &Value, prefix: &str, out: &mut Outcome) {
+        let Some(o) = self.envelope(value, prefix, out) else {
+            out.protocol = Some(VERSIONS[self.pick(line_protocol, None)].name);
+            return;
+        };
         if o.contains_key("method") {
             let dir = self.request_or_notification(line_protocol, dir, o, value, prefix, out);
             self.session.observe(dir, o, prefix, out);
@@ -740,15 +748,7 @@ impl Checker {
         let (ext, base) = (apps.ext, apps.base);
         let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
         out.protocol = Some(EXTENSIONS[ext].name);
-        let Some(o) = value.as_object() else {
-            out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
-            return;
-        };
-        if self.validate {
-            let mut cx = Cx::new(self.options);
-            jsonrpc::envelope(value, &mut cx);
-            push_report(prefix, cx.finish(), out);
-        }
+        let Some(o) = self.envelope(value, prefix, out) else { return };
         // The module that defines a type: the extension's own, else the base version's.
         let module_of = |ty: &str| if ext_info.types.contains(ty) { ext_info.module } else { base_info.module };
         let (requests, notifications, results) = AppsChannel::UNIONS[side.index()];

@@ -71,21 +71,14 @@ pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 
             let _ = writeln!(err, "mcp-schema: {f}: {e}");
             io_error = true;
         }
-        let end = checker.finish_stream();
         let name = if f == "-" { "<stdin>" } else { f.as_str() };
-        for o in &end.outcomes {
-            if let Err(e) = rep.late(name, o) {
-                let _ = writeln!(err, "mcp-schema: writing the results: {e}");
-                return 2;
-            }
+        if let Err(e) = end_stream(&mut checker, name, &mut rep, &mut summary) {
+            let _ = writeln!(err, "mcp-schema: writing the results: {e}");
+            return 2;
         }
-        summary.unanswered.extend(end.unanswered.into_iter().map(|u| (name.to_string(), u)));
-        summary.unanswered_total += end.unanswered_total;
     }
     if a.summary {
-        summary.messages = Some(checker.session().message_counts());
-        summary.evictions = checker.session().evictions();
-        if let Err(e) = rep.summary(&summary) {
+        if let Err(e) = write_summary(&checker, &mut rep, summary) {
             let _ = writeln!(err, "mcp-schema: writing the results: {e}");
             return 2;
         }
@@ -99,6 +92,26 @@ pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 
         Ok(c) if c.failed > 0 => 1,
         Ok(_) => 0,
     }
+}
+
+/// Ends one stream, as `check` does for each file and `proxy` for its session: reports what only
+/// the whole stream shows (unanswered requests, a UI resource never seen) and keeps what the
+/// summary needs.
+pub(crate) fn end_stream<W: Write>(checker: &mut Checker, file: &str, rep: &mut Reporter<W>, summary: &mut Summary) -> io::Result<()> {
+    let end = checker.finish_stream();
+    for o in &end.outcomes {
+        rep.late(file, o)?;
+    }
+    summary.unanswered.extend(end.unanswered.into_iter().map(|u| (file.to_string(), u)));
+    summary.unanswered_total += end.unanswered_total;
+    Ok(())
+}
+
+/// Writes the summary (`--summary`) over every stream the checker saw.
+pub(crate) fn write_summary<'c, W: Write>(checker: &'c Checker, rep: &mut Reporter<W>, mut summary: Summary<'c>) -> io::Result<()> {
+    summary.messages = Some(checker.session().message_counts());
+    summary.evictions = checker.session().evictions();
+    rep.summary(&summary)
 }
 
 fn is_json_file(f: &str) -> bool {

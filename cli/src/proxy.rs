@@ -431,21 +431,12 @@ fn check_lines(from: Receiver<CheckEvent>, args: &CheckArgs, sink: Sink, file: &
     }
     // The end of the session: what only the whole session shows (unanswered requests, a UI
     // resource never seen), then the summary if asked for, as `check` does at the end of a file.
-    let end = checker.finish_stream();
-    for o in &end.outcomes {
-        if rep.late(file, o).is_err() {
-            return;
-        }
+    let mut summary = Summary::default();
+    if crate::end_stream(&mut checker, file, &mut rep, &mut summary).is_err() {
+        return;
     }
-    if args.summary {
-        let mut summary = Summary::default();
-        summary.unanswered.extend(end.unanswered.into_iter().map(|u| (file.to_string(), u)));
-        summary.unanswered_total = end.unanswered_total;
-        summary.messages = Some(checker.session().message_counts());
-        summary.evictions = checker.session().evictions();
-        if rep.summary(&summary).is_err() {
-            return;
-        }
+    if args.summary && crate::write_summary(&checker, &mut rep, summary).is_err() {
+        return;
     }
     let mut sink = sink;
     let passed_unchecked = unchecked + unrecorded;
