@@ -5,7 +5,11 @@
 //! prints one Markdown table (median MB/s, messages/s, ratio to `serde_json::Value`).
 //! Criterion runs one contender after another, so a change in the machine's load moves
 //! their ratios; the "rounds" columns time every contender once per round, in turn, and
-//! give the median of the per-round ratios.
+//! give the median of the per-round ratios, and a last table holds them against issue 21's
+//! targets.
+//!
+//! `MCP_BENCH_CRITERION=0` skips criterion (the rounds alone, under a minute);
+//! `MCP_BENCH_ROUNDS=N` sets the number of rounds (default 15).
 
 mod common;
 
@@ -50,6 +54,7 @@ fn main() {
         .configure_from_args()
         .output_directory(&dir);
 
+    let with_criterion = std::env::var("MCP_BENCH_CRITERION").map_or(true, |v| v != "0");
     let (corpora, notes) = corpora();
     let mut rows: Vec<Row> = Vec::new();
     let mut validation: Vec<(usize, String, String, usize)> = Vec::new();
@@ -88,13 +93,15 @@ fn main() {
                     if !k.write_only {
                         row.rejected = c.msgs.iter().filter(|m| !parse(m)).count();
                         let pid = format!("parse-{}", k.id);
-                        g.bench_function(&pid, |b| {
-                            b.iter(|| {
-                                for m in &c.msgs {
-                                    black_box(parse(black_box(m)));
-                                }
-                            })
-                        });
+                        if with_criterion {
+                            g.bench_function(&pid, |b| {
+                                b.iter(|| {
+                                    for m in &c.msgs {
+                                        black_box(parse(black_box(m)));
+                                    }
+                                })
+                            });
+                        }
                         row.parse = Some(pid);
                     }
                     if let Some(decode) = decode {
@@ -112,15 +119,17 @@ fn main() {
                             }
                         }
                         let wid = format!("write-{}", k.id);
-                        g.bench_function(&wid, |b| {
-                            b.iter(|| {
-                                for v in &values {
-                                    buf.clear();
-                                    k.write(v.as_ref(), &mut buf).expect("writes");
-                                    black_box(&buf);
-                                }
-                            })
-                        });
+                        if with_criterion {
+                            g.bench_function(&wid, |b| {
+                                b.iter(|| {
+                                    for v in &values {
+                                        buf.clear();
+                                        k.write(v.as_ref(), &mut buf).expect("writes");
+                                        black_box(&buf);
+                                    }
+                                })
+                            });
+                        }
                         row.write = Some(wid);
                     }
                 }
@@ -131,21 +140,23 @@ fn main() {
         let validate = validator(c);
         let values: Vec<Value> = c.msgs.iter().map(|m| serde_json::from_slice(&m.bytes).expect("valid JSON")).collect();
         let violations: usize = c.msgs.iter().zip(&values).map(|(m, v)| validate(m, v)).sum();
-        g.bench_function("validate", |b| {
-            b.iter(|| {
-                for (m, v) in c.msgs.iter().zip(&values) {
-                    black_box(validate(m, black_box(v)));
-                }
-            })
-        });
-        g.bench_function("value-then-validate", |b| {
-            b.iter(|| {
-                for m in &c.msgs {
-                    let v: Value = serde_json::from_slice(black_box(&m.bytes)).expect("valid JSON");
-                    black_box(validate(m, &v));
-                }
-            })
-        });
+        if with_criterion {
+            g.bench_function("validate", |b| {
+                b.iter(|| {
+                    for (m, v) in c.msgs.iter().zip(&values) {
+                        black_box(validate(m, black_box(v)));
+                    }
+                })
+            });
+            g.bench_function("value-then-validate", |b| {
+                b.iter(|| {
+                    for m in &c.msgs {
+                        let v: Value = serde_json::from_slice(black_box(&m.bytes)).expect("valid JSON");
+                        black_box(validate(m, &v));
+                    }
+                })
+            });
+        }
         validation.push((ci, "validate".into(), "value-then-validate".into(), violations));
         g.finish();
 
@@ -195,7 +206,7 @@ fn main() {
 /// its freed chunks at a later large `malloc`, caches full of its code) is paid there, so
 /// every job is timed in its own steady state, as criterion's warm-up does.
 fn interleaved(jobs: &mut [(String, Box<dyn FnMut() + '_>)]) -> Vec<(String, Vec<f64>)> {
-    const ROUNDS: usize = 15;
+    let rounds: usize = std::env::var("MCP_BENCH_ROUNDS").ok().and_then(|n| n.parse().ok()).unwrap_or(15);
     const TARGET: Duration = Duration::from_millis(10);
     // Passes per measurement: enough for about TARGET each.
     let reps: Vec<u32> = jobs
@@ -208,8 +219,8 @@ fn interleaved(jobs: &mut [(String, Box<dyn FnMut() + '_>)]) -> Vec<(String, Vec
         })
         .collect();
     let n = jobs.len();
-    let mut times = vec![Vec::with_capacity(ROUNDS); n];
-    for round in 0..ROUNDS {
+    let mut times = vec![Vec::with_capacity(rounds); n];
+    for round in 0..rounds {
         for i in (0..n).map(|i| (i + round) % n) {
             (jobs[i].1)();
             let t = Instant::now();
@@ -361,4 +372,39 @@ fn report(
         .map(|r| format!("{}/{}: {}", corpora[r.corpus].id, r.id, r.write_bytes))
         .collect();
     println!("\nBytes written per pass (input bytes are the MB/s denominator for writes too):\n{}", sizes.join("; "));
+    targets(corpora, ratios);
+}
+
+/// Issue 21's targets, from the rounds only: the typed message (or, where a corpus has no
+/// messages, the specific type) read at least as fast as `Value` and 3× rmcp, written with
+/// `to_vec_into` 1.5× `Value`, validated for at most a quarter of its read.
+fn targets(corpora: &[Corpus], ratios: &BTreeMap<(usize, String), Vec<f64>>) {
+    let mut t = Vec::new();
+    for (ci, c) in corpora.iter().enumerate() {
+        let has = |id: &str| ratios.contains_key(&(ci, id.to_string()));
+        let parse = if has("parse-mcp-typed") { "parse-mcp-typed" } else { "parse-mcp-specific" };
+        let write = if has("write-mcp-typed-mcpw") { "write-mcp-typed-mcpw" } else { "write-mcp-specific-mcpw" };
+        let cell = |r: Option<f64>, ok: fn(f64) -> bool, show: fn(f64) -> String| match r {
+            Some(r) => format!("{} {}", show(r), if ok(r) { "✓" } else { "✗" }),
+            None => "–".into(),
+        };
+        let times = |r: f64| format!("{r:.2}×");
+        t.push(vec![
+            c.id.clone(),
+            parse.trim_start_matches("parse-").to_string(),
+            cell(median_ratio(ratios, ci, "parse-value", parse), |r| r >= 1.0, times),
+            cell(median_ratio(ratios, ci, "parse-rmcp-typed", parse), |r| r >= 3.0, times),
+            cell(median_ratio(ratios, ci, "write-value", write), |r| r >= 1.5, times),
+            // Validation runs on values read beforehand: its time over the read's is what it adds.
+            cell(median_ratio(ratios, ci, "validate", parse), |r| r <= 0.25, |r| format!("+{:.0}%", r * 100.0)),
+        ]);
+    }
+    println!("\n## Targets (issue 21), medians of the per-round ratios\n");
+    print!(
+        "{}",
+        markdown_table(
+            &["corpus", "typed read", "parse ×Value (≥ 1.0)", "parse ×rmcp (≥ 3)", "write ×Value, to_vec_into (≥ 1.5)", "validate (≤ +25%)"],
+            &t
+        )
+    );
 }
