@@ -81,5 +81,23 @@ session-2026-07-28-sdks value write 500
 session-2026-07-28-sdks mcp-typed-mcpw write 500
 resources-read-10mb value write 2
 resources-read-10mb mcp-typed-mcpw write 2
+session-2024-11-05-varied value parse 200
+session-2024-11-05-varied mcp-typed parse 200
+session-2025-11-25-tasks value parse 200
+session-2025-11-25-tasks mcp-typed parse 200
+session-2025-11-25-tasks rmcp-typed parse 200
+session-2025-11-25-tasks x validate 200
+session-2025-11-25-tasks value write 200
+session-2025-11-25-tasks mcp-typed-mcpw write 200
+session-2025-11-25-mixed-2 value parse 200
+session-2025-11-25-mixed-2 mcp-typed parse 200
+session-2025-11-25-mixed-2 rmcp-typed parse 200
+session-2025-11-25-mixed-2 x validate 200
+session-2026-07-28-official-sdks value parse 200
+session-2026-07-28-official-sdks mcp-typed parse 200
+session-2026-07-28-official-sdks rmcp-typed parse 200
+session-2026-07-28-official-sdks x validate 200
+session-2026-07-28-official-sdks value write 200
+session-2026-07-28-official-sdks mcp-typed-mcpw write 200
 CASES
 rm -rf "$out"

@@ -46,4 +46,11 @@ session-2025-11-25-mixed value 200
 session-2025-11-25-mixed mcp-typed 200
 session-2026-07-28-sdks value 200
 session-2026-07-28-sdks mcp-typed 200
+session-2025-11-25-tasks value 100
+session-2025-11-25-tasks mcp-typed 100
+session-2025-11-25-tasks rmcp-typed 100
+session-2025-11-25-mixed-2 value 100
+session-2025-11-25-mixed-2 mcp-typed 100
+session-2026-07-28-official-sdks value 100
+session-2026-07-28-official-sdks mcp-typed 100
 CASES

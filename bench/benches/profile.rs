@@ -7,6 +7,8 @@
 //! ```
 //!
 //! Without arguments (as `cargo bench` runs it) it lists the corpora and contenders and exits.
+//! `BINARY check [CORPUS...]` reads every message once with every contender and prints what
+//! each rejects, with the first error (the correctness check of `compare`, without the timing).
 
 mod common;
 
@@ -19,6 +21,10 @@ use serde_json::Value;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let (corpora, _) = corpora();
+    if args.first().is_some_and(|a| a == "check") {
+        check(&corpora, &args[1..]);
+        return;
+    }
     if args.len() < 3 {
         println!("usage: profile CORPUS CONTENDER parse|write|validate [PASSES]");
         for c in &corpora {
@@ -63,5 +69,23 @@ fn main() {
             }
         }
         other => panic!("unknown operation {other}"),
+    }
+}
+
+/// Prints, per corpus and contender, how many messages it rejects and the first rejection.
+fn check(corpora: &[mcp_schema_bench::Corpus], only: &[String]) {
+    for c in corpora.iter().filter(|c| only.is_empty() || only.contains(&c.id)) {
+        for k in contenders(c) {
+            let Ok((parse, decode)) = &k.run else { continue };
+            if k.write_only {
+                continue;
+            }
+            let rejected: Vec<usize> = (0..c.msgs.len()).filter(|&i| !parse(&c.msgs[i])).collect();
+            let first = rejected.first().map(|&i| {
+                let why = decode.as_ref().and_then(|d| d(&c.msgs[i]).err()).unwrap_or_default();
+                format!(" (first: message {}, {why})", i + 1)
+            });
+            println!("{} {}: rejects {}/{}{}", c.id, k.id, rejected.len(), c.msgs.len(), first.unwrap_or_default());
+        }
     }
 }

@@ -384,7 +384,7 @@ pub fn is_jsonrpc(m: &Msg) -> bool {
 
 /// Every corpus of the run. Sessions come from `cli/tests/data/sessions/` (recorded by the
 /// CLI's recorder; the 2026-07-28 file is left out: that server negotiated 2025-11-25) and
-/// `bench/data/sessions/` (this crate's own bidirectional recording).
+/// `bench/data/sessions/` (this crate's own recordings with real peers, `bench/record/`).
 pub fn corpora() -> (Vec<Corpus>, Vec<String>) {
     let root = workspace_root();
     let mut out = Vec::new();
@@ -424,6 +424,51 @@ pub fn corpora() -> (Vec<Corpus>, Vec<String>) {
             msgs,
         }),
         Err(e) => notes.push(format!("mixed-servers session missing: {e}")),
+    }
+    // Issue 21's varied sessions, recorded from real peers by the scripts in bench/record/.
+    let varied: [(&str, &str, &'static str, &str); 6] = [
+        (
+            "session-2024-11-05-varied",
+            "2024-11-05-everything-tasks.jsonl",
+            "2024-11-05",
+            "long varied session 2024-11-05 with the reference server (bench/record/tasks.sh)",
+        ),
+        (
+            "session-2025-03-26-varied",
+            "2025-03-26-everything-tasks.jsonl",
+            "2025-03-26",
+            "long varied session 2025-03-26 with the reference server (bench/record/tasks.sh)",
+        ),
+        (
+            "session-2025-06-18-varied",
+            "2025-06-18-everything-tasks.jsonl",
+            "2025-06-18",
+            "long varied session 2025-06-18 with the reference server (bench/record/tasks.sh)",
+        ),
+        (
+            "session-2025-11-25-tasks",
+            "2025-11-25-everything-tasks.jsonl",
+            "2025-11-25",
+            "session 2025-11-25 with tasks both ways, sampling, elicitation, progress (bench/record/tasks.sh)",
+        ),
+        (
+            "session-2025-11-25-mixed-2",
+            "2025-11-25-mixed-servers-2.jsonl",
+            "2025-11-25",
+            "sessions 2025-11-25 with filesystem, memory, an MCP Apps and a Python SDK server, one file (bench/record/mixed-2.sh)",
+        ),
+        (
+            "session-2026-07-28-official-sdks",
+            "2026-07-28-official-sdks.jsonl",
+            "2026-07-28",
+            "sessions 2026-07-28 between the official Python and TypeScript SDKs, both ways round (bench/record/sdks.sh)",
+        ),
+    ];
+    for (id, file, version, title) in varied {
+        match load_session(&root.join("bench/data/sessions").join(file)) {
+            Ok(msgs) => out.push(Corpus { id: id.into(), title: title.into(), version, kind: Kind::Session, msgs }),
+            Err(e) => notes.push(format!("{id} missing: {e}")),
+        }
     }
     // 2026-07-28 between the official SDK clients and the project's multi-version example server.
     let mut sdk = Vec::new();
