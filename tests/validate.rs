@@ -4,7 +4,7 @@
 #![allow(deprecated)] // Some types used as examples are deprecated in 2026-07-28.
 
 use mcp_spec_types::validate::{self, jsonrpc, Options, Report, Severity, RULES};
-use mcp_spec_types::{apps as ext, draft, resource_metadata as rm, v2024_11_05 as v1, v2025_11_25 as v4, v2026_07_28 as v6};
+use mcp_spec_types::{apps as ext, draft, resource_metadata as rm, v2024_11_05 as v1, v2025_06_18 as v3, v2025_11_25 as v4, v2026_07_28 as v6};
 use mcp_schema_tests::{example_files, upstream, Tally};
 use serde_json::{json, Value};
 
@@ -135,6 +135,17 @@ fn cases() -> Vec<Case> {
             invalid: json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", "_meta": {
                 "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/madeUp": 1}}}),
             pointer: "/params/_meta/io.modelcontextprotocol~1madeUp",
+            severity: w,
+        },
+        // 2025-11-25 defines `related-task` in prose (RelatedTaskMetadata), for any `_meta`.
+        Case {
+            rule: "meta.reserved-key",
+            check: check!(v4::ElicitRequest),
+            valid: json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {"mode": "form", "message": "Which?",
+                "requestedSchema": {"type": "object", "properties": {}}, "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}}}),
+            invalid: json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {"mode": "form", "message": "Which?",
+                "requestedSchema": {"type": "object", "properties": {}}, "_meta": {"io.modelcontextprotocol/related-tasks": {"taskId": "t1"}}}}),
+            pointer: "/params/_meta/io.modelcontextprotocol~1related-tasks",
             severity: w,
         },
         // The draft overview's reading (a reserved label before the last one), and labels in any case.
@@ -674,4 +685,16 @@ fn long_base64_keeps_the_padding_rules_and_names_the_bad_byte() {
     }
     println!("{passed} passed, {failed} failed");
     assert_eq!(failed, 0);
+}
+
+/// `related-task` is 2025-11-25's: the same key in a 2025-06-18 message is still reported, and says who defines it.
+#[test]
+fn related_task_is_defined_only_where_its_version_defines_it() {
+    let content = json!({"type": "text", "text": "a", "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}});
+    let newer = validate::validate_json::<v4::TextContent>(&content, &Options::default());
+    assert!(newer.violations.iter().all(|f| f.rule != "meta.reserved-key"), "{:?}", newer.violations);
+    let older = validate::validate_json::<v3::TextContent>(&content, &Options::default());
+    let found: Vec<_> = older.violations.iter().filter(|f| f.rule == "meta.reserved-key").collect();
+    assert_eq!(found.len(), 1, "{:?}", older.violations);
+    assert!(found[0].message.contains("2025-11-25 define it (RelatedTaskMetadata)"), "{}", found[0].message);
 }

@@ -326,6 +326,22 @@ const CASES: &[Case] = &[
         expect: ("session/tools/output-schema", 7, "/msg/result/structuredContent/t", "warning"),
     },
     Case {
+        name: "only a complete result is held to the outputSchema (2026-07-28's input_required is not)",
+        flags: &[],
+        accept: || {
+            let mut t = tool("ask", json!({"type": "object"}));
+            t["outputSchema"] = json!({"type": "object"});
+            let asking = json!({"resultType": "input_required", "inputRequests": {"name": {"method": "elicitation/create", "params": {}}}});
+            listed(vec![t], vec![call(3, "ask", json!({})), s2c(ok(3, asking))])
+        },
+        reject: || {
+            let mut t = tool("ask", json!({"type": "object"}));
+            t["outputSchema"] = json!({"type": "object"});
+            listed(vec![t], vec![call(3, "ask", json!({})), s2c(ok(3, text_result(json!({"resultType": "complete"}))))])
+        },
+        expect: ("session/tools/output-schema", 7, "/msg/result", "warning"),
+    },
+    Case {
         name: "a called tool was listed",
         flags: &[],
         accept: || listed(vec![tool("echo", echo_schema())], vec![call(3, "echo", json!({"message": "hi"}))]),

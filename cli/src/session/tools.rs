@@ -114,8 +114,10 @@ impl State {
     fn call_result(&self, msg: &Msg, name: Option<&str>, result: &Value, sink: &mut Sink) {
         let Some(tool) = name.and_then(|n| self.tools.get(&n.to_string())) else { return };
         let Some(v) = &tool.output else { return };
-        // A task (`CreateTaskResult`) or a tool error carries no structured result.
-        if result.get("task").is_some() || result.get("isError").and_then(Value::as_bool) == Some(true) {
+        // Only a complete result carries the tool's output: not a task (`CreateTaskResult`), a tool
+        // error, or a 2026-07-28 result of another `resultType` (`input_required` asks for input first).
+        let complete = result.get("resultType").is_none_or(|t| t == "complete");
+        if !complete || result.get("task").is_some() || result.get("isError").and_then(Value::as_bool) == Some(true) {
             return;
         }
         let name = name.unwrap_or_default();

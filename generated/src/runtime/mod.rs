@@ -312,6 +312,8 @@ pub mod meta {
     pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
     pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
     pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+    /// 2025-11-25: the task a request, notification or result belongs to (`RelatedTaskMetadata`).
+    pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
     /// MCP Apps' UI metadata on tools and resources.
     pub const UI: &str = "ui";
 

@@ -18,7 +18,18 @@ const KNOWN_KEYS: &[&str] = &[
     crate::runtime::meta::LOG_LEVEL,
     crate::runtime::meta::SUBSCRIPTION_ID,
     crate::runtime::meta::UI,
+    crate::runtime::meta::RELATED_TASK,
 ];
+
+/// Reserved keys a version defines in its prose rather than as a field, for any `_meta` of
+/// that version: the key, the type its value is, and the schema labels that define it.
+/// 2025-11-25's `RelatedTaskMetadata` says to put it under its key in `_meta`, on no
+/// particular message, so a declared-fields check alone would call it undefined.
+const DEFINED_IN_PROSE: &[(&str, &str, &[&str])] = &[(crate::runtime::meta::RELATED_TASK, "RelatedTaskMetadata", &["2025-11-25"])];
+
+fn defined_in_prose(key: &str, schema: &str) -> bool {
+    DEFINED_IN_PROSE.iter().any(|(k, _, labels)| *k == key && labels.contains(&schema))
+}
 
 /// Checks every key of a `_meta` object. `defined` lists the keys the schema
 /// declares there; an undeclared key under a reserved prefix is a warning.
@@ -34,7 +45,7 @@ pub fn check_keys<'v>(v: &'v Value, cx: &mut Cx<'v>, schema: &str, defined: &[&s
                 continue;
             }
         }
-        if !defined.contains(&key) && is_reserved(key) {
+        if !defined.contains(&key) && !defined_in_prose(key, schema) && is_reserved(key) {
             cx.push_key(key);
             cx.warning("meta.reserved-key", reserved_key_message(key, schema));
             cx.pop();
@@ -56,6 +67,9 @@ const DEFINED_IN: &[(&str, &str, &str)] = &[
 
 fn reserved_key_message(key: &str, schema: &str) -> String {
     // Version labels sort by date, and `draft` after every date.
+    if let Some((_, ty, labels)) = DEFINED_IN_PROSE.iter().find(|(k, ..)| *k == key) {
+        return format!("`{key}` is not defined by {schema}; {} define it ({ty})", labels.join(", "));
+    }
     match DEFINED_IN.iter().find(|(k, ..)| *k == key) {
         Some((_, ty, since)) if schema >= *since => {
             format!("`{key}` is defined by {schema} in {ty}, not on this object")
