@@ -235,16 +235,12 @@ fn write_value(out: &mut Vec<u8>, v: &serde_json::Value) {
 }
 
 fn write_object(out: &mut Vec<u8>, m: &serde_json::Map<String, serde_json::Value>) {
-    out.push(b'{');
-    for (i, (k, v)) in m.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_str(out, k);
-        out.push(b':');
+    let start = out.len();
+    for (k, v) in m {
+        write_key(out, k);
         write_value(out, v);
     }
-    out.push(b'}');
+    end_object(out, start);
 }
 
 /// Through `Number`'s own `Serialize` impl, so its text is the same whatever serde_json
@@ -260,9 +256,7 @@ fn write_number(out: &mut Vec<u8>, n: &serde_json::Number) {
 #[inline]
 pub fn write_entries<'a, V: WriteJson + 'a>(out: &mut Vec<u8>, entries: impl IntoIterator<Item = (&'a String, &'a V)>) {
     for (k, v) in entries {
-        out.push(b',');
-        write_str(out, k);
-        out.push(b':');
+        write_key(out, k);
         v.write_json(out);
     }
 }
@@ -459,12 +453,53 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
     write_str_general(out, b);
 }
 
+/// `,"key":`, the start of an object entry: [`write_str`] with the comma and colon written
+/// in the same stores for the short clean keys that most keys are.
+#[inline]
+fn write_key(out: &mut Vec<u8>, key: &str) {
+    let b = key.as_bytes();
+    let n = b.len();
+    if n < 8 {
+        let w = short_word(b);
+        if special(w | SPACES << (8 * n)) == 0 {
+            // `,"`, the bytes, `":`, then zeros: 16 bytes written, the excess cut off.
+            let x = b',' as u128
+                | (b'"' as u128) << 8
+                | (w as u128) << 16
+                | (b'"' as u128) << (8 * (n + 2))
+                | (b':' as u128) << (8 * (n + 3));
+            out.extend_from_slice(&x.to_le_bytes());
+            out.truncate(out.len() - (12 - n));
+            return;
+        }
+    } else if n <= 16 {
+        let (w1, w2) = (word(b, 0), word(b, n - 8));
+        if special(w1) | special(w2) == 0 {
+            out.reserve(20);
+            out.extend_from_slice(b",\"");
+            out.extend_from_slice(&w1.to_le_bytes());
+            out.truncate(out.len() - (16 - n));
+            out.extend_from_slice(&w2.to_le_bytes());
+            out.extend_from_slice(b"\":");
+            return;
+        }
+    }
+    out.push(b',');
+    write_str_general(out, b);
+    out.push(b':');
+}
+
 fn write_str_general(out: &mut Vec<u8>, b: &[u8]) {
     let n = b.len();
     out.reserve(n + 2);
     out.push(b'"');
     let (mut start, mut i) = (0, 0);
     while i + 8 <= n {
+        // Clean text (descriptions) two words at a time.
+        if i + 16 <= n && special(word(b, i)) | special(word(b, i + 8)) == 0 {
+            i += 16;
+            continue;
+        }
         let m = special(word(b, i));
         if m == 0 {
             i += 8;
