@@ -19,6 +19,10 @@ const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// Appends the compact JSON of `value` to `out`. Reusing one buffer across messages
 /// avoids an allocation per message. On error `out` is left as it was.
+///
+/// For the crate's own types and `Value`, [`WriteJson::write_json`] writes the same bytes
+/// faster. This entry point stays generic over `Serialize` so that any value can be
+/// written, a caller's own envelope around the crate's types included.
 pub fn to_vec_into<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
     let start = out.len();
     let r = value.serialize(Ser { out: &mut *out });
