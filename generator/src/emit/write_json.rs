@@ -8,7 +8,7 @@
 use proc_macro2::{Literal as TokenLiteral, TokenStream};
 use quote::{format_ident, quote};
 
-use super::ctx::{number, Ctx};
+use super::ctx::{lit_value, number, Ctx};
 use crate::ir::*;
 use crate::parse::Literal;
 use crate::resolve::layout::field_rust_name;
@@ -31,11 +31,29 @@ impl<'a> Ctx<'a> {
         for f in s.fields.iter().filter(|f| !f.never) {
             let ident = format_ident!("{}", field_rust_name(self.config, &item.name, &f.name));
             match (&f.literal, f.optional) {
-                (Some(l), false) => pending.push_str(&entry(&f.name, &literal_json(l))),
+                (Some(l), false) => match literal_json(l) {
+                    Some(json) => pending.push_str(&entry(&f.name, &json)),
+                    None => {
+                        pending.push_str(&entry(&f.name, ""));
+                        flush(&mut pending, &mut writes);
+                        let value = lit_value(l);
+                        writes.push(quote! { crate::write::WriteJson::write_json(#value, out); });
+                    }
+                },
                 (Some(l), true) => {
                     flush(&mut pending, &mut writes);
-                    let bytes = TokenLiteral::byte_string(entry(&f.name, &literal_json(l)).as_bytes());
-                    writes.push(quote! { if self.#ident { out.extend_from_slice(#bytes); } });
+                    let key = TokenLiteral::byte_string(entry(&f.name, "").as_bytes());
+                    let write = match literal_json(l) {
+                        Some(json) => {
+                            let bytes = TokenLiteral::byte_string(entry(&f.name, &json).as_bytes());
+                            quote! { out.extend_from_slice(#bytes); }
+                        }
+                        None => {
+                            let value = lit_value(l);
+                            quote! { out.extend_from_slice(#key); crate::write::WriteJson::write_json(#value, out); }
+                        }
+                    };
+                    writes.push(quote! { if self.#ident { #write } });
                 }
                 (None, false) => {
                     pending.push_str(&entry(&f.name, ""));
@@ -106,16 +124,17 @@ fn entry(key: &str, value: &str) -> String {
     format!(",{key}:{value}")
 }
 
-/// The JSON serde_json writes for the value a literal field holds (`lit_value`): an integer
-/// as `i64`, any other number as `f64`.
-fn literal_json(l: &Literal) -> String {
+/// The JSON serde_json writes for the value a literal field holds (`lit_value`), when it is
+/// the same in every serde_json release: strings, integers and booleans. `None` for a float,
+/// whose spelling (exponent form) is the float printer's and is written at run time.
+fn literal_json(l: &Literal) -> Option<String> {
     let json = match l {
         Literal::Str(s) => serde_json::to_string(s),
         Literal::Num(n) => match number(n) {
             Ok(i) => serde_json::to_string(&i),
-            Err(f) => serde_json::to_string(&f),
+            Err(_) => return None,
         },
         Literal::Bool(b) => serde_json::to_string(b),
     };
-    json.expect("a literal always serializes")
+    Some(json.expect("a literal always serializes"))
 }

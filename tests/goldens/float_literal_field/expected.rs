@@ -86,7 +86,9 @@ impl crate::write::WriteJson for Versioned {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         let start = out.len();
-        out.extend_from_slice(b",\"version\":2.5,\"body\":");
+        out.extend_from_slice(b",\"version\":");
+        crate::write::WriteJson::write_json(&2.5f64, out);
+        out.extend_from_slice(b",\"body\":");
         crate::write::WriteJson::write_json(&self.body, out);
         crate::write::write_entries(out, &self.extra);
         crate::write::end_object(out, start);
