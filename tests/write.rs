@@ -1,7 +1,8 @@
 //! `mcp_spec_types::to_vec` must write exactly the bytes `serde_json::to_vec` writes, for
 //! every value: spec examples (as `Value` and as their typed schema types), recorded
 //! sessions, strings built around the writer's 8-byte scanning, numbers, nesting, enums,
-//! non-string map keys and `RawValue`.
+//! non-string map keys and `RawValue`. So must the JSON-only path, `WriteJson::write_json`,
+//! for every typed value here and for random `Value` trees inside a typed struct.
 
 // The 2026-07-28 examples include types that version deprecates.
 #![allow(deprecated)]
@@ -10,6 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 
 use mcp_schema_tests::{example_files, upstream, workspace_root, Tally};
+use mcp_spec_types::WriteJson;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
@@ -38,10 +40,28 @@ fn diff<T: Serialize + ?Sized + Debug>(label: &str, v: &T) -> Result<(), String>
     }
 }
 
+/// [`diff`], then `WriteJson::write_json` (appending to a buffer, and `to_json_vec`) against
+/// serde_json.
+fn diff_typed<T: Serialize + WriteJson + ?Sized + Debug>(label: &str, v: &T) -> Result<(), String> {
+    diff(label, v)?;
+    let theirs = serde_json::to_vec(v).map_err(|e| format!("{label}: serde_json: {e}"))?;
+    let mut buf = b"prefix".to_vec();
+    v.write_json(&mut buf);
+    if buf[6..] != theirs[..] {
+        let show = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        return Err(format!("{label}: write_json wrote\n  {}\nserde_json wrote\n  {}", show(&buf[6..]), show(&theirs)));
+    }
+    if v.to_json_vec() != theirs {
+        return Err(format!("{label}: to_json_vec differs from write_json"));
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------
 // (a) Spec examples and recorded sessions
 
-/// Reads JSON text as the 2026-07-28 type named `ty` and compares both writers on it.
+/// Reads JSON text as the type named `ty` of 2026-07-28 (or of `draft`, whose examples are
+/// filed under the same names) and compares the writers on it.
 /// `None`: no such type in the list; `Some(Err)` with "read:" when it does not deserialize.
 macro_rules! typed_2026 {
     ($($t:ident),* $(,)?) => {
@@ -49,7 +69,18 @@ macro_rules! typed_2026 {
             use mcp_spec_types::v2026_07_28 as m;
             Some(match ty {
                 $(stringify!($t) => match serde_json::from_str::<m::$t>(text) {
-                    Ok(v) => diff(label, &v),
+                    Ok(v) => diff_typed(label, &v),
+                    Err(e) => Err(format!("read: {e}")),
+                },)*
+                _ => return None,
+            })
+        }
+
+        fn typed_draft(ty: &str, label: &str, text: &str) -> Option<Result<(), String>> {
+            use mcp_spec_types::draft as m;
+            Some(match ty {
+                $(stringify!($t) => match serde_json::from_str::<m::$t>(text) {
+                    Ok(v) => diff_typed(label, &v),
                     Err(e) => Err(format!("read: {e}")),
                 },)*
                 _ => return None,
@@ -168,22 +199,29 @@ fn spec_examples_write_like_serde_json() {
             let label = format!("{version}/{ty}/{}", path.file_name().unwrap().to_string_lossy());
             let text = std::fs::read_to_string(&path).unwrap();
             let value: Value = serde_json::from_str(&text).unwrap();
-            tally.check(diff(&format!("{label} as Value"), &value));
-            if version == "2026-07-28" {
-                match typed_2026(&ty, &format!("{label} as {ty}"), &text) {
-                    // tests/spec_examples.rs tracks the examples that disagree with the schema.
-                    Some(Err(e)) if e.starts_with("read:") => unreadable += 1,
-                    Some(r) => {
-                        typed += 1;
-                        tally.check(r);
-                    }
-                    None => tally.check(Err(format!("{label}: add `{ty}` to typed_2026!"))),
+            tally.check(diff_typed(&format!("{label} as Value"), &value));
+            // Every version with examples is read as its own types too.
+            let typed_as = match version.as_str() {
+                "2026-07-28" => typed_2026,
+                "draft" => typed_draft,
+                _ => {
+                    tally.check(Err(format!("{label}: add a typed reader for {version}")));
+                    continue;
                 }
+            };
+            match typed_as(&ty, &format!("{label} as {ty}"), &text) {
+                // tests/spec_examples.rs tracks the examples that disagree with the schema.
+                Some(Err(e)) if e.starts_with("read:") => unreadable += 1,
+                Some(r) => {
+                    typed += 1;
+                    tally.check(r);
+                }
+                None => tally.check(Err(format!("{label}: add `{ty}` to typed_2026!"))),
             }
         }
     }
     assert!(files > 100, "only {files} example files found");
-    eprintln!("{files} example files; {typed} also as their 2026-07-28 type ({unreadable} do not read as it)");
+    eprintln!("{files} example files; {typed} also as their type of their version ({unreadable} do not read as it)");
     tally.finish("spec examples written like serde_json");
 }
 
@@ -215,16 +253,16 @@ fn recorded_sessions_write_like_serde_json() {
             let label = format!("{version}.jsonl:{}", i + 1);
             let line: Value = serde_json::from_str(line).unwrap();
             let msg = &line["msg"];
-            tally.check(diff(&format!("{label} as Value"), msg));
+            tally.check(diff_typed(&format!("{label} as Value"), msg));
             tally.check(read(&label, &msg.to_string()));
         }
     }
     tally.finish("recorded session messages written like serde_json");
 }
 
-fn typed_message<T: Serialize + serde::de::DeserializeOwned + Debug>(label: &str, text: &str) -> Result<(), String> {
+fn typed_message<T: Serialize + WriteJson + serde::de::DeserializeOwned + Debug>(label: &str, text: &str) -> Result<(), String> {
     let v: T = serde_json::from_str(text).map_err(|e| format!("{label}: {e}"))?;
-    diff(&format!("{label} typed"), &v)
+    diff_typed(&format!("{label} typed"), &v)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -537,8 +575,17 @@ fn benchmark_corpora_write_like_serde_json() {
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let label = format!("{file}:{}", i + 1);
             let line: Value = serde_json::from_str(line).unwrap();
-            tally.check(diff(&format!("{label} as Value"), &line["msg"]));
-            tally.check(read(&label, &line["msg"].to_string()));
+            tally.check(diff_typed(&format!("{label} as Value"), &line["msg"]));
+            let text = line["msg"].to_string();
+            tally.check(read(&label, &text));
+            // As the benchmark's typed message: what its sender's side sends.
+            let server = line["dir"] == "s2c";
+            tally.check(match (file.contains("2025-11-25"), server) {
+                (true, true) => typed_message::<mcp_spec_types::v2025_11_25::ServerMessage>(&label, &text),
+                (true, false) => typed_message::<mcp_spec_types::v2025_11_25::ClientMessage>(&label, &text),
+                (false, true) => typed_message::<mcp_spec_types::v2026_07_28::ServerMessage>(&label, &text),
+                (false, false) => typed_message::<mcp_spec_types::v2026_07_28::ClientMessage>(&label, &text),
+            });
         }
     }
     tally.finish("benchmark corpus messages written like serde_json");
@@ -598,7 +645,36 @@ fn random_values_write_like_serde_json() {
     let mut r = Lcg(0x5eed);
     for i in 0..5000 {
         let v = random_value(&mut r, 4);
-        tally.check(diff(&format!("random value {i}"), &v));
+        tally.check(diff_typed(&format!("random value {i}"), &v));
     }
     tally.finish("random values written like serde_json");
+}
+
+/// Random `Value` trees written inside typed values, where the JSON-only path walks them itself:
+/// a `Value` field, unknown keys kept in `extra`, a map of objects (tool input schemas) and a
+/// whole JSON-RPC response around them.
+#[test]
+fn random_values_inside_typed_values_write_like_serde_json() {
+    let mut tally = Tally::default();
+    let mut r = Lcg(0x7e57);
+    for i in 0..5000 {
+        let (data, extra) = (random_value(&mut r, 4), random_value(&mut r, 3));
+        let mut key = odd_string(&mut r);
+        key.insert(0, '~'); // never a key the schema defines
+        let log = json!({"level": "info", "data": data, key.clone(): extra});
+        tally.check(read_as::<mcp_spec_types::v2026_07_28::LoggingMessageNotificationParams>(&format!("random log data {i}"), log));
+        let schema = match random_value(&mut r, 4) {
+            Value::Object(o) => o,
+            other => serde_json::Map::from_iter([("default".to_string(), other)]),
+        };
+        let tool = json!({"name": key, "inputSchema": {"type": "object", "properties": {key.clone(): schema}}, "_meta": {"trace": data}});
+        let response = json!({"jsonrpc": "2.0", "id": i, "result": {"tools": [tool], key: extra}});
+        tally.check(read_as::<mcp_spec_types::v2025_11_25::ServerMessage>(&format!("random tools/list {i}"), response));
+    }
+    tally.finish("random values inside typed values written like serde_json");
+}
+
+fn read_as<T: Serialize + WriteJson + serde::de::DeserializeOwned + Debug>(label: &str, v: Value) -> Result<(), String> {
+    let t: T = serde_json::from_value(v).map_err(|e| format!("{label}: read: {e}"))?;
+    diff_typed(label, &t)
 }

@@ -70,6 +70,12 @@ impl serde::Serialize for McpUiTheme {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for McpUiTheme {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -171,6 +177,12 @@ impl serde::Serialize for McpUiDisplayMode {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for McpUiDisplayMode {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiDisplayMode {
@@ -568,6 +580,12 @@ impl serde::Serialize for McpUiStyleVariableKey {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for McpUiStyleVariableKey {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiStyleVariableKey {
@@ -1549,6 +1567,318 @@ impl serde::Serialize for McpUiStyles {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiStyles {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.color_background_primary {
+            out.extend_from_slice(b",\"--color-background-primary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_background_secondary {
+            out.extend_from_slice(b",\"--color-background-secondary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_background_tertiary {
+            out.extend_from_slice(b",\"--color-background-tertiary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_background_inverse {
+            out.extend_from_slice(b",\"--color-background-inverse\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_background_ghost {
+            out.extend_from_slice(b",\"--color-background-ghost\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_background_info {
+            out.extend_from_slice(b",\"--color-background-info\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_background_danger {
+            out.extend_from_slice(b",\"--color-background-danger\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_background_success {
+            out.extend_from_slice(b",\"--color-background-success\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_background_warning {
+            out.extend_from_slice(b",\"--color-background-warning\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_background_disabled {
+            out.extend_from_slice(b",\"--color-background-disabled\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_primary {
+            out.extend_from_slice(b",\"--color-text-primary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_secondary {
+            out.extend_from_slice(b",\"--color-text-secondary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_tertiary {
+            out.extend_from_slice(b",\"--color-text-tertiary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_inverse {
+            out.extend_from_slice(b",\"--color-text-inverse\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_ghost {
+            out.extend_from_slice(b",\"--color-text-ghost\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_info {
+            out.extend_from_slice(b",\"--color-text-info\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_danger {
+            out.extend_from_slice(b",\"--color-text-danger\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_success {
+            out.extend_from_slice(b",\"--color-text-success\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_warning {
+            out.extend_from_slice(b",\"--color-text-warning\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_text_disabled {
+            out.extend_from_slice(b",\"--color-text-disabled\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_primary {
+            out.extend_from_slice(b",\"--color-border-primary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_secondary {
+            out.extend_from_slice(b",\"--color-border-secondary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_tertiary {
+            out.extend_from_slice(b",\"--color-border-tertiary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_inverse {
+            out.extend_from_slice(b",\"--color-border-inverse\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_ghost {
+            out.extend_from_slice(b",\"--color-border-ghost\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_info {
+            out.extend_from_slice(b",\"--color-border-info\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_danger {
+            out.extend_from_slice(b",\"--color-border-danger\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_success {
+            out.extend_from_slice(b",\"--color-border-success\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_warning {
+            out.extend_from_slice(b",\"--color-border-warning\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_border_disabled {
+            out.extend_from_slice(b",\"--color-border-disabled\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_ring_primary {
+            out.extend_from_slice(b",\"--color-ring-primary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_ring_secondary {
+            out.extend_from_slice(b",\"--color-ring-secondary\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_ring_inverse {
+            out.extend_from_slice(b",\"--color-ring-inverse\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_ring_info {
+            out.extend_from_slice(b",\"--color-ring-info\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_ring_danger {
+            out.extend_from_slice(b",\"--color-ring-danger\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_ring_success {
+            out.extend_from_slice(b",\"--color-ring-success\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.color_ring_warning {
+            out.extend_from_slice(b",\"--color-ring-warning\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_sans {
+            out.extend_from_slice(b",\"--font-sans\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_mono {
+            out.extend_from_slice(b",\"--font-mono\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_weight_normal {
+            out.extend_from_slice(b",\"--font-weight-normal\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_weight_medium {
+            out.extend_from_slice(b",\"--font-weight-medium\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_weight_semibold {
+            out.extend_from_slice(b",\"--font-weight-semibold\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_weight_bold {
+            out.extend_from_slice(b",\"--font-weight-bold\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_text_xs_size {
+            out.extend_from_slice(b",\"--font-text-xs-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_text_sm_size {
+            out.extend_from_slice(b",\"--font-text-sm-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_text_md_size {
+            out.extend_from_slice(b",\"--font-text-md-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_text_lg_size {
+            out.extend_from_slice(b",\"--font-text-lg-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_xs_size {
+            out.extend_from_slice(b",\"--font-heading-xs-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_sm_size {
+            out.extend_from_slice(b",\"--font-heading-sm-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_md_size {
+            out.extend_from_slice(b",\"--font-heading-md-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_lg_size {
+            out.extend_from_slice(b",\"--font-heading-lg-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_xl_size {
+            out.extend_from_slice(b",\"--font-heading-xl-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_2xl_size {
+            out.extend_from_slice(b",\"--font-heading-2xl-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_3xl_size {
+            out.extend_from_slice(b",\"--font-heading-3xl-size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_text_xs_line_height {
+            out.extend_from_slice(b",\"--font-text-xs-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_text_sm_line_height {
+            out.extend_from_slice(b",\"--font-text-sm-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_text_md_line_height {
+            out.extend_from_slice(b",\"--font-text-md-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_text_lg_line_height {
+            out.extend_from_slice(b",\"--font-text-lg-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_xs_line_height {
+            out.extend_from_slice(b",\"--font-heading-xs-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_sm_line_height {
+            out.extend_from_slice(b",\"--font-heading-sm-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_md_line_height {
+            out.extend_from_slice(b",\"--font-heading-md-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_lg_line_height {
+            out.extend_from_slice(b",\"--font-heading-lg-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_xl_line_height {
+            out.extend_from_slice(b",\"--font-heading-xl-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_2xl_line_height {
+            out.extend_from_slice(b",\"--font-heading-2xl-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.font_heading_3xl_line_height {
+            out.extend_from_slice(b",\"--font-heading-3xl-line-height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.border_radius_xs {
+            out.extend_from_slice(b",\"--border-radius-xs\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.border_radius_sm {
+            out.extend_from_slice(b",\"--border-radius-sm\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.border_radius_md {
+            out.extend_from_slice(b",\"--border-radius-md\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.border_radius_lg {
+            out.extend_from_slice(b",\"--border-radius-lg\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.border_radius_xl {
+            out.extend_from_slice(b",\"--border-radius-xl\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.border_radius_full {
+            out.extend_from_slice(b",\"--border-radius-full\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.border_width_regular {
+            out.extend_from_slice(b",\"--border-width-regular\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.shadow_hairline {
+            out.extend_from_slice(b",\"--shadow-hairline\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.shadow_sm {
+            out.extend_from_slice(b",\"--shadow-sm\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.shadow_md {
+            out.extend_from_slice(b",\"--shadow-md\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.shadow_lg {
+            out.extend_from_slice(b",\"--shadow-lg\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiStyles {
@@ -2752,6 +3082,16 @@ impl serde::Serialize for McpUiOpenLinkRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiOpenLinkRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ui/open-link\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiOpenLinkRequest {
     /// A `McpUiOpenLinkRequest` with its required fields; the optional ones are absent.
     pub fn new(params: McpUiOpenLinkRequestParams) -> Self {
@@ -2880,6 +3220,16 @@ impl serde::Serialize for McpUiOpenLinkRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiOpenLinkRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"url\":");
+        crate::write::WriteJson::write_json(&self.url, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiOpenLinkRequestParams {
     /// A `McpUiOpenLinkRequestParams` with its required fields; the optional ones are absent.
     pub fn new(url: impl Into<String>) -> Self {
@@ -2991,6 +3341,18 @@ impl serde::Serialize for McpUiOpenLinkResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiOpenLinkResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiOpenLinkResult {
@@ -3120,6 +3482,16 @@ impl serde::Serialize for McpUiDownloadFileRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiDownloadFileRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ui/download-file\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiDownloadFileRequest {
     /// A `McpUiDownloadFileRequest` with its required fields; the optional ones are absent.
     pub fn new(params: McpUiDownloadFileRequestParams) -> Self {
@@ -3209,6 +3581,16 @@ impl serde::Serialize for McpUiDownloadFileRequestParamsContentsItem {
             Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
             Self::ResourceLink(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for McpUiDownloadFileRequestParamsContentsItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmbeddedResource(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ResourceLink(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -3443,6 +3825,16 @@ impl serde::Serialize for McpUiDownloadFileRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiDownloadFileRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"contents\":");
+        crate::write::WriteJson::write_json(&self.contents, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiDownloadFileRequestParams {
     /// A `McpUiDownloadFileRequestParams` with its required fields; the optional ones are absent.
     pub fn new(contents: Vec<McpUiDownloadFileRequestParamsContentsItem>) -> Self {
@@ -3564,6 +3956,18 @@ impl serde::Serialize for McpUiDownloadFileResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiDownloadFileResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiDownloadFileResult {
     fn schema_name(&self) -> &'static str {
         "McpUiDownloadFileResult"
@@ -3681,6 +4085,16 @@ impl serde::Serialize for McpUiMessageRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiMessageRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ui/message\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiMessageRequest {
@@ -3811,6 +4225,16 @@ impl serde::Serialize for McpUiMessageRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiMessageRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":\"user\",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiMessageRequestParams {
@@ -3947,6 +4371,18 @@ impl serde::Serialize for McpUiMessageResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiMessageResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiMessageResult {
     fn schema_name(&self) -> &'static str {
         "McpUiMessageResult"
@@ -4066,6 +4502,18 @@ impl serde::Serialize for McpUiSandboxProxyReadyNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiSandboxProxyReadyNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"ui/notifications/sandbox-proxy-ready\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiSandboxProxyReadyNotification {
@@ -4205,6 +4653,18 @@ impl serde::Serialize for McpUiSandboxResourceReadyNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiSandboxResourceReadyNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"ui/notifications/sandbox-resource-ready\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiSandboxResourceReadyNotification {
@@ -4364,6 +4824,28 @@ impl serde::Serialize for McpUiSandboxResourceReadyNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiSandboxResourceReadyNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"html\":");
+        crate::write::WriteJson::write_json(&self.html, out);
+        if let Some(v) = &self.sandbox {
+            out.extend_from_slice(b",\"sandbox\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.csp {
+            out.extend_from_slice(b",\"csp\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.permissions {
+            out.extend_from_slice(b",\"permissions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiSandboxResourceReadyNotificationParams {
@@ -4542,6 +5024,18 @@ impl serde::Serialize for McpUiSizeChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiSizeChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"ui/notifications/size-changed\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiSizeChangedNotification {
     /// A `McpUiSizeChangedNotification` with its required fields; the optional ones are absent.
     pub fn new(params: McpUiSizeChangedNotificationParams) -> Self {
@@ -4679,6 +5173,22 @@ impl serde::Serialize for McpUiSizeChangedNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiSizeChangedNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.width {
+            out.extend_from_slice(b",\"width\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.height {
+            out.extend_from_slice(b",\"height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiSizeChangedNotificationParams {
     fn schema_name(&self) -> &'static str {
         "McpUiSizeChangedNotificationParams"
@@ -4812,6 +5322,18 @@ impl serde::Serialize for McpUiToolInputNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiToolInputNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"ui/notifications/tool-input\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiToolInputNotification {
     /// A `McpUiToolInputNotification` with its required fields; the optional ones are absent.
     pub fn new(params: McpUiToolInputNotificationParams) -> Self {
@@ -4941,6 +5463,18 @@ impl serde::Serialize for McpUiToolInputNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiToolInputNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiToolInputNotificationParams {
     fn schema_name(&self) -> &'static str {
         "McpUiToolInputNotificationParams"
@@ -5056,6 +5590,18 @@ impl serde::Serialize for McpUiToolInputPartialNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiToolInputPartialNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"ui/notifications/tool-input-partial\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiToolInputPartialNotification {
@@ -5191,6 +5737,18 @@ impl serde::Serialize for McpUiToolInputPartialNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiToolInputPartialNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiToolInputPartialNotificationParams {
     fn schema_name(&self) -> &'static str {
         "McpUiToolInputPartialNotificationParams"
@@ -5308,6 +5866,18 @@ impl serde::Serialize for McpUiToolResultNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiToolResultNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"ui/notifications/tool-result\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiToolResultNotification {
@@ -5452,6 +6022,18 @@ impl serde::Serialize for McpUiToolCancelledNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiToolCancelledNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"ui/notifications/tool-cancelled\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiToolCancelledNotification {
     /// A `McpUiToolCancelledNotification` with its required fields; the optional ones are absent.
     pub fn new(params: McpUiToolCancelledNotificationParams) -> Self {
@@ -5585,6 +6167,18 @@ impl serde::Serialize for McpUiToolCancelledNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiToolCancelledNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.reason {
+            out.extend_from_slice(b",\"reason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiToolCancelledNotificationParams {
     fn schema_name(&self) -> &'static str {
         "McpUiToolCancelledNotificationParams"
@@ -5686,6 +6280,18 @@ impl serde::Serialize for McpUiHostCss {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiHostCss {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.fonts {
+            out.extend_from_slice(b",\"fonts\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiHostCss {
@@ -5795,6 +6401,22 @@ impl serde::Serialize for McpUiHostStyles {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiHostStyles {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.variables {
+            out.extend_from_slice(b",\"variables\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.css {
+            out.extend_from_slice(b",\"css\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiHostStyles {
@@ -6016,6 +6638,62 @@ impl serde::Serialize for McpUiHostContext {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiHostContext {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.tool_info {
+            out.extend_from_slice(b",\"toolInfo\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.theme {
+            out.extend_from_slice(b",\"theme\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.styles {
+            out.extend_from_slice(b",\"styles\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.display_mode {
+            out.extend_from_slice(b",\"displayMode\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.available_display_modes {
+            out.extend_from_slice(b",\"availableDisplayModes\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.container_dimensions {
+            out.extend_from_slice(b",\"containerDimensions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.locale {
+            out.extend_from_slice(b",\"locale\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.time_zone {
+            out.extend_from_slice(b",\"timeZone\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.user_agent {
+            out.extend_from_slice(b",\"userAgent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.platform {
+            out.extend_from_slice(b",\"platform\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.device_capabilities {
+            out.extend_from_slice(b",\"deviceCapabilities\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.safe_area_insets {
+            out.extend_from_slice(b",\"safeAreaInsets\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiHostContext {
@@ -6298,6 +6976,20 @@ impl serde::Serialize for McpUiHostContextToolInfo {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiHostContextToolInfo {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.id {
+            out.extend_from_slice(b",\"id\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"tool\":");
+        crate::write::WriteJson::write_json(&self.tool, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiHostContextToolInfo {
     /// A `McpUiHostContextToolInfo` with its required fields; the optional ones are absent.
     pub fn new(tool: crate::v2025_11_25::Tool) -> Self {
@@ -6452,6 +7144,30 @@ impl serde::Serialize for McpUiHostContextContainerDimensions {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiHostContextContainerDimensions {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.height {
+            out.extend_from_slice(b",\"height\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.max_height {
+            out.extend_from_slice(b",\"maxHeight\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.width {
+            out.extend_from_slice(b",\"width\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.max_width {
+            out.extend_from_slice(b",\"maxWidth\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiHostContextContainerDimensions {
     fn schema_name(&self) -> &'static str {
         "McpUiHostContextContainerDimensions"
@@ -6586,6 +7302,12 @@ impl serde::Serialize for McpUiHostContextPlatform {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for McpUiHostContextPlatform {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for McpUiHostContextPlatform {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6715,6 +7437,22 @@ impl serde::Serialize for McpUiHostContextDeviceCapabilities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiHostContextDeviceCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.touch {
+            out.extend_from_slice(b",\"touch\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.hover {
+            out.extend_from_slice(b",\"hover\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiHostContextDeviceCapabilities {
@@ -6853,6 +7591,22 @@ impl serde::Serialize for McpUiHostContextSafeAreaInsets {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiHostContextSafeAreaInsets {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"top\":");
+        crate::write::WriteJson::write_json(&self.top, out);
+        out.extend_from_slice(b",\"right\":");
+        crate::write::WriteJson::write_json(&self.right, out);
+        out.extend_from_slice(b",\"bottom\":");
+        crate::write::WriteJson::write_json(&self.bottom, out);
+        out.extend_from_slice(b",\"left\":");
+        crate::write::WriteJson::write_json(&self.left, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiHostContextSafeAreaInsets {
@@ -7019,6 +7773,18 @@ impl serde::Serialize for McpUiHostContextChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiHostContextChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"ui/notifications/host-context-changed\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiHostContextChangedNotification {
     /// A `McpUiHostContextChangedNotification` with its required fields; the optional ones are absent.
     pub fn new(params: McpUiHostContext) -> Self {
@@ -7165,6 +7931,16 @@ impl serde::Serialize for McpUiUpdateModelContextRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiUpdateModelContextRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ui/update-model-context\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiUpdateModelContextRequest {
     /// A `McpUiUpdateModelContextRequest` with its required fields; the optional ones are absent.
     pub fn new(params: McpUiUpdateModelContextRequestParams) -> Self {
@@ -7308,6 +8084,22 @@ impl serde::Serialize for McpUiUpdateModelContextRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiUpdateModelContextRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.content {
+            out.extend_from_slice(b",\"content\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.structured_content {
+            out.extend_from_slice(b",\"structuredContent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiUpdateModelContextRequestParams {
     fn schema_name(&self) -> &'static str {
         "McpUiUpdateModelContextRequestParams"
@@ -7449,6 +8241,16 @@ impl serde::Serialize for McpUiResourceTeardownRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiResourceTeardownRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ui/resource-teardown\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiResourceTeardownRequest {
@@ -7621,6 +8423,38 @@ impl serde::Serialize for McpUiSupportedContentBlockModalities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiSupportedContentBlockModalities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.text {
+            out.extend_from_slice(b",\"text\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.image {
+            out.extend_from_slice(b",\"image\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.audio {
+            out.extend_from_slice(b",\"audio\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.resource {
+            out.extend_from_slice(b",\"resource\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.resource_link {
+            out.extend_from_slice(b",\"resourceLink\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.structured_content {
+            out.extend_from_slice(b",\"structuredContent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiSupportedContentBlockModalities {
@@ -7820,6 +8654,19 @@ impl serde::Serialize for McpUiRequestTeardownNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiRequestTeardownNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ui/notifications/request-teardown\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiRequestTeardownNotification {
@@ -8024,6 +8871,54 @@ impl serde::Serialize for McpUiHostCapabilities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiHostCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.open_links {
+            out.extend_from_slice(b",\"openLinks\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.download_file {
+            out.extend_from_slice(b",\"downloadFile\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.server_tools {
+            out.extend_from_slice(b",\"serverTools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.server_resources {
+            out.extend_from_slice(b",\"serverResources\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.logging {
+            out.extend_from_slice(b",\"logging\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.sandbox {
+            out.extend_from_slice(b",\"sandbox\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.update_model_context {
+            out.extend_from_slice(b",\"updateModelContext\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.message {
+            out.extend_from_slice(b",\"message\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.sampling {
+            out.extend_from_slice(b",\"sampling\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiHostCapabilities {
@@ -8295,6 +9190,18 @@ impl serde::Serialize for McpUiHostCapabilitiesServerTools {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiHostCapabilitiesServerTools {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiHostCapabilitiesServerTools {
     fn schema_name(&self) -> &'static str {
         "McpUiHostCapabilitiesServerTools"
@@ -8401,6 +9308,18 @@ impl serde::Serialize for McpUiHostCapabilitiesServerResources {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiHostCapabilitiesServerResources {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiHostCapabilitiesServerResources {
@@ -8519,6 +9438,22 @@ impl serde::Serialize for McpUiHostCapabilitiesSandbox {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiHostCapabilitiesSandbox {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.permissions {
+            out.extend_from_slice(b",\"permissions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.csp {
+            out.extend_from_slice(b",\"csp\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiHostCapabilitiesSandbox {
@@ -8644,6 +9579,18 @@ impl serde::Serialize for McpUiHostCapabilitiesSampling {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiHostCapabilitiesSampling {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiHostCapabilitiesSampling {
@@ -8777,6 +9724,26 @@ impl serde::Serialize for McpUiAppCapabilities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiAppCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.available_display_modes {
+            out.extend_from_slice(b",\"availableDisplayModes\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiAppCapabilities {
@@ -8923,6 +9890,18 @@ impl serde::Serialize for McpUiAppCapabilitiesTools {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiAppCapabilitiesTools {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiAppCapabilitiesTools {
     fn schema_name(&self) -> &'static str {
         "McpUiAppCapabilitiesTools"
@@ -9040,6 +10019,16 @@ impl serde::Serialize for McpUiInitializeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiInitializeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ui/initialize\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiInitializeRequest {
@@ -9183,6 +10172,20 @@ impl serde::Serialize for McpUiInitializeRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiInitializeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"appInfo\":");
+        crate::write::WriteJson::write_json(&self.app_info, out);
+        out.extend_from_slice(b",\"appCapabilities\":");
+        crate::write::WriteJson::write_json(&self.app_capabilities, out);
+        out.extend_from_slice(b",\"protocolVersion\":");
+        crate::write::WriteJson::write_json(&self.protocol_version, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiInitializeRequestParams {
@@ -9350,6 +10353,22 @@ impl serde::Serialize for McpUiInitializeResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiInitializeResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"protocolVersion\":");
+        crate::write::WriteJson::write_json(&self.protocol_version, out);
+        out.extend_from_slice(b",\"hostInfo\":");
+        crate::write::WriteJson::write_json(&self.host_info, out);
+        out.extend_from_slice(b",\"hostCapabilities\":");
+        crate::write::WriteJson::write_json(&self.host_capabilities, out);
+        out.extend_from_slice(b",\"hostContext\":");
+        crate::write::WriteJson::write_json(&self.host_context, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl McpUiInitializeResult {
@@ -9536,6 +10555,19 @@ impl serde::Serialize for McpUiInitializedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiInitializedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ui/notifications/initialized\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiInitializedNotification {
     fn schema_name(&self) -> &'static str {
         "McpUiInitializedNotification"
@@ -9720,6 +10752,30 @@ impl serde::Serialize for McpUiResourceCsp {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiResourceCsp {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.connect_domains {
+            out.extend_from_slice(b",\"connectDomains\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.resource_domains {
+            out.extend_from_slice(b",\"resourceDomains\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.frame_domains {
+            out.extend_from_slice(b",\"frameDomains\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.base_uri_domains {
+            out.extend_from_slice(b",\"baseUriDomains\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiResourceCsp {
@@ -9916,6 +10972,30 @@ impl serde::Serialize for McpUiResourcePermissions {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiResourcePermissions {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.camera {
+            out.extend_from_slice(b",\"camera\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.microphone {
+            out.extend_from_slice(b",\"microphone\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.geolocation {
+            out.extend_from_slice(b",\"geolocation\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.clipboard_write {
+            out.extend_from_slice(b",\"clipboardWrite\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiResourcePermissions {
@@ -10117,6 +11197,30 @@ impl serde::Serialize for McpUiResourceMeta {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiResourceMeta {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.csp {
+            out.extend_from_slice(b",\"csp\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.permissions {
+            out.extend_from_slice(b",\"permissions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.domain {
+            out.extend_from_slice(b",\"domain\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.prefers_border {
+            out.extend_from_slice(b",\"prefersBorder\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiResourceMeta {
     fn schema_name(&self) -> &'static str {
         "McpUiResourceMeta"
@@ -10285,6 +11389,16 @@ impl serde::Serialize for McpUiRequestDisplayModeRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiRequestDisplayModeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ui/request-display-mode\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiRequestDisplayModeRequest {
     /// A `McpUiRequestDisplayModeRequest` with its required fields; the optional ones are absent.
     pub fn new(params: McpUiRequestDisplayModeRequestParams) -> Self {
@@ -10416,6 +11530,16 @@ impl serde::Serialize for McpUiRequestDisplayModeRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiRequestDisplayModeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"mode\":");
+        crate::write::WriteJson::write_json(&self.mode, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiRequestDisplayModeRequestParams {
     /// A `McpUiRequestDisplayModeRequestParams` with its required fields; the optional ones are absent.
     pub fn new(mode: McpUiDisplayMode) -> Self {
@@ -10529,6 +11653,16 @@ impl serde::Serialize for McpUiRequestDisplayModeResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiRequestDisplayModeResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"mode\":");
+        crate::write::WriteJson::write_json(&self.mode, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl McpUiRequestDisplayModeResult {
     /// A `McpUiRequestDisplayModeResult` with its required fields; the optional ones are absent.
     pub fn new(mode: McpUiDisplayMode) -> Self {
@@ -10619,6 +11753,12 @@ impl serde::Serialize for McpUiToolVisibility {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for McpUiToolVisibility {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for McpUiToolVisibility {
@@ -10757,6 +11897,22 @@ impl serde::Serialize for McpUiToolMeta {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for McpUiToolMeta {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.resource_uri {
+            out.extend_from_slice(b",\"resourceUri\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.visibility {
+            out.extend_from_slice(b",\"visibility\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for McpUiToolMeta {
@@ -10956,6 +12112,18 @@ impl serde::Serialize for McpUiClientCapabilities {
         m.end()
     }
 }
+impl crate::write::WriteJson for McpUiClientCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.mime_types {
+            out.extend_from_slice(b",\"mimeTypes\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for McpUiClientCapabilities {
     fn schema_name(&self) -> &'static str {
         "McpUiClientCapabilities"
@@ -11055,6 +12223,37 @@ impl serde::Serialize for ViewRequest {
             Self::CreateMessageRequest(v) => serde::Serialize::serialize(v, s),
             Self::PingRequest(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ViewRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::McpUiInitializeRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiOpenLinkRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::McpUiDownloadFileRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiMessageRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::McpUiUpdateModelContextRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiRequestDisplayModeRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::CallToolRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadResourceRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourcesRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ListPromptsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CreateMessageRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::PingRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -11521,6 +12720,34 @@ impl serde::Serialize for ViewNotification {
         }
     }
 }
+impl crate::write::WriteJson for ViewNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::McpUiInitializedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiSizeChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiRequestTeardownNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiSandboxProxyReadyNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::LoggingMessageNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ToolListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::CancelledNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ProgressNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ViewNotification {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -11876,6 +13103,19 @@ impl serde::Serialize for ViewResult {
         }
     }
 }
+impl crate::write::WriteJson for ViewResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::McpUiResourceTeardownResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::CallToolResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ViewResult {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -12025,6 +13265,20 @@ impl serde::Serialize for HostRequest {
             Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
             Self::PingRequest(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for HostRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::McpUiResourceTeardownRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::CallToolRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::PingRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -12282,6 +13536,43 @@ impl serde::Serialize for HostNotification {
             Self::CancelledNotification(v) => serde::Serialize::serialize(v, s),
             Self::ProgressNotification(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for HostNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::McpUiToolInputNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiToolInputPartialNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiToolResultNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiToolCancelledNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiHostContextChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiSandboxResourceReadyNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ToolListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ResourceListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::PromptListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::CancelledNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ProgressNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -12761,6 +14052,27 @@ impl serde::Serialize for HostResult {
             Self::ListPromptsResult(v) => serde::Serialize::serialize(v, s),
             Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
             Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for HostResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::McpUiInitializeResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::McpUiRequestDisplayModeResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::McpUiOpenLinkResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CallToolResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadResourceResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourcesResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ListPromptsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CreateMessageResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -21,5 +21,5 @@ pub mod write;
 mod read;
 pub use rpc::read_message;
 pub use runtime::{from_slice, from_str};
-pub use write::{to_string, to_vec, to_vec_into, to_writer};
+pub use write::{to_string, to_vec, to_vec_into, to_writer, WriteJson};
 

@@ -162,6 +162,17 @@ impl serde::Serialize for InputRequest {
         }
     }
 }
+impl crate::write::WriteJson for InputRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CreateMessageRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ElicitRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for InputRequest {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -357,6 +368,16 @@ impl serde::Serialize for InputResponse {
             Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
             Self::ListRootsResult(v) => serde::Serialize::serialize(v, s),
             Self::ElicitResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for InputResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CreateMessageResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ElicitResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -705,6 +726,27 @@ impl serde::Serialize for InputRequiredResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for InputRequiredResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"resultType\":\"input_required\"");
+        if let Some(v) = &self.input_requests {
+            out.extend_from_slice(b",\"inputRequests\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for InputRequiredResult {
     fn schema_name(&self) -> &'static str {
         "InputRequiredResult"
@@ -887,6 +929,24 @@ impl serde::Serialize for InputResponseRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for InputResponseRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        if let Some(v) = &self.input_responses {
+            out.extend_from_slice(b",\"inputResponses\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl InputResponseRequestParams {
     /// A `InputResponseRequestParams` with its required fields; the optional ones are absent.
     pub fn new(meta: RequestMetaObject) -> Self {
@@ -1066,6 +1126,26 @@ impl serde::Serialize for ReadResourceRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResourceRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.input_responses {
+            out.extend_from_slice(b",\"inputResponses\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResourceRequestParams {
@@ -1264,6 +1344,18 @@ impl serde::Serialize for ReadResourceRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResourceRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/read\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResourceRequest {
@@ -1475,6 +1567,28 @@ impl serde::Serialize for ReadResourceResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"ttlMs\":");
+        crate::write::WriteJson::write_json(&self.ttl_ms, out);
+        out.extend_from_slice(b",\"cacheScope\":");
+        crate::write::WriteJson::write_json(&self.cache_scope, out);
+        out.extend_from_slice(b",\"contents\":");
+        crate::write::WriteJson::write_json(&self.contents, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
     pub fn new(
@@ -1628,6 +1742,15 @@ impl serde::Serialize for ReadResourceResultContentsItem {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ReadResourceResultContentsItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -1914,6 +2037,18 @@ impl serde::Serialize for ReadResourceResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceResultResponse {
     /// A `ReadResourceResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: ReadResourceResultResponseResult) -> Self {
@@ -2011,6 +2146,15 @@ impl serde::Serialize for ReadResourceResultResponseResult {
         match self {
             Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
             Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ReadResourceResultResponseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::ReadResourceResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InputRequiredResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -2315,6 +2459,50 @@ impl serde::Serialize for TextResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TextResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl TextResourceContents {
@@ -2685,6 +2873,50 @@ impl serde::Serialize for BlobResourceContents {
         m.end()
     }
 }
+impl crate::write::WriteJson for BlobResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"blob\":");
+        crate::write::WriteJson::write_json(&self.blob, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
@@ -2993,6 +3225,30 @@ impl serde::Serialize for GetPromptRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetPromptRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        if let Some(v) = &self.input_responses {
+            out.extend_from_slice(b",\"inputResponses\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with its required fields; the optional ones are absent.
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
@@ -3200,6 +3456,18 @@ impl serde::Serialize for GetPromptRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetPromptRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"prompts/get\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
     pub fn new(params: GetPromptRequestParams, id: RequestId) -> Self {
@@ -3382,6 +3650,28 @@ impl serde::Serialize for GetPromptResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetPromptResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetPromptResult {
@@ -3581,6 +3871,18 @@ impl serde::Serialize for GetPromptResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetPromptResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetPromptResultResponse {
     /// A `GetPromptResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: GetPromptResultResponseResult) -> Self {
@@ -3678,6 +3980,15 @@ impl serde::Serialize for GetPromptResultResponseResult {
         match self {
             Self::GetPromptResult(v) => serde::Serialize::serialize(v, s),
             Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for GetPromptResultResponseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::GetPromptResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InputRequiredResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -3886,6 +4197,18 @@ impl serde::Serialize for PromptMessage {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl PromptMessage {
     /// A `PromptMessage` with its required fields; the optional ones are absent.
     pub fn new(role: Role, content: ContentBlock) -> Self {
@@ -4030,6 +4353,20 @@ impl serde::Serialize for EmbeddedResource {
         m.end()
     }
 }
+impl crate::write::WriteJson for EmbeddedResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"resource\",\"resource\":");
+        crate::write::WriteJson::write_json(&self.resource, out);
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
     pub fn new(resource: EmbeddedResourceResource) -> Self {
@@ -4130,6 +4467,15 @@ impl serde::Serialize for EmbeddedResourceResource {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for EmbeddedResourceResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -4457,6 +4803,32 @@ impl serde::Serialize for CallToolResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.structured_content {
+            out.extend_from_slice(b",\"structuredContent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolResult {
     /// A `CallToolResult` with its required fields; the optional ones are absent.
     pub fn new(content: Vec<ContentBlock>) -> Self {
@@ -4665,6 +5037,18 @@ impl serde::Serialize for CallToolResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolResultResponse {
     /// A `CallToolResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: CallToolResultResponseResult) -> Self {
@@ -4762,6 +5146,15 @@ impl serde::Serialize for CallToolResultResponseResult {
         match self {
             Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
             Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for CallToolResultResponseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CallToolResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InputRequiredResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -5006,6 +5399,30 @@ impl serde::Serialize for CallToolRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        if let Some(v) = &self.input_responses {
+            out.extend_from_slice(b",\"inputResponses\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
@@ -5211,6 +5628,18 @@ impl serde::Serialize for CallToolRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CallToolRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tools/call\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CallToolRequest {
@@ -5464,6 +5893,50 @@ impl serde::Serialize for CreateMessageRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CreateMessageRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        if let Some(v) = &self.model_preferences {
+            out.extend_from_slice(b",\"modelPreferences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.system_prompt {
+            out.extend_from_slice(b",\"systemPrompt\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.include_context {
+            out.extend_from_slice(b",\"includeContext\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.temperature {
+            out.extend_from_slice(b",\"temperature\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"maxTokens\":");
+        crate::write::WriteJson::write_json(&self.max_tokens, out);
+        if let Some(v) = &self.stop_sequences {
+            out.extend_from_slice(b",\"stopSequences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.metadata {
+            out.extend_from_slice(b",\"metadata\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tool_choice {
+            out.extend_from_slice(b",\"toolChoice\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CreateMessageRequestParams {
@@ -5733,6 +6206,16 @@ impl serde::Serialize for CreateMessageRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for CreateMessageRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"sampling/createMessage\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
     pub fn new(params: CreateMessageRequestParams) -> Self {
@@ -5903,6 +6386,28 @@ impl serde::Serialize for CreateMessageResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CreateMessageResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"model\":");
+        crate::write::WriteJson::write_json(&self.model, out);
+        if let Some(v) = &self.stop_reason {
+            out.extend_from_slice(b",\"stopReason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CreateMessageResult {
@@ -6100,6 +6605,22 @@ impl serde::Serialize for SamplingMessage {
         m.end()
     }
 }
+impl crate::write::WriteJson for SamplingMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
@@ -6198,6 +6719,19 @@ impl serde::Serialize for SamplingMessageContent {
             Self::SamplingMessageContentBlock(v) => serde::Serialize::serialize(v, s),
             Self::SamplingMessageContentBlockArray(v) => {
                 serde::Serialize::serialize(v, s)
+            }
+        }
+    }
+}
+impl crate::write::WriteJson for SamplingMessageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::SamplingMessageContentBlock(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::SamplingMessageContentBlockArray(v) => {
+                crate::write::WriteJson::write_json(v, out)
             }
         }
     }
@@ -6378,6 +6912,19 @@ impl serde::Serialize for SamplingMessageContentBlock {
             Self::ToolUseContent(v) => serde::Serialize::serialize(v, s),
             Self::ToolResultContent(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for SamplingMessageContentBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::AudioContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ToolUseContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ToolResultContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -6628,6 +7175,19 @@ impl serde::Serialize for ContentBlock {
             Self::ResourceLink(v) => serde::Serialize::serialize(v, s),
             Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ContentBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::AudioContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ResourceLink(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EmbeddedResource(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -6950,6 +7510,30 @@ impl serde::Serialize for ToolResultContent {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolResultContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"tool_result\",\"toolUseId\":");
+        crate::write::WriteJson::write_json(&self.tool_use_id, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.structured_content {
+            out.extend_from_slice(b",\"structuredContent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ToolResultContent {
     /// A `ToolResultContent` with its required fields; the optional ones are absent.
     pub fn new(tool_use_id: impl Into<String>, content: Vec<ContentBlock>) -> Self {
@@ -7118,6 +7702,31 @@ impl serde::Serialize for ClientRequest {
             Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
             Self::ReadResourceMetadataRequest(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::DiscoverRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourcesRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ReadResourceRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SubscriptionsListenRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::CallToolRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadResourceMetadataRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -7557,6 +8166,32 @@ impl serde::Serialize for ServerResult {
             Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
             Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
             Self::ReadResourceMetadataResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ServerResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::DiscoverResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ListResourcesResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadResourceResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SubscriptionsListenResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::CallToolResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InputRequiredResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadResourceMetadataResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
         }
     }
 }
@@ -8261,6 +8896,18 @@ impl serde::Serialize for ReadResourceMetadataRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceMetadataRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/metadata\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceMetadataRequest {
     /// A `ReadResourceMetadataRequest` with its required fields; the optional ones are absent.
     pub fn new(params: ReadResourceMetadataRequestParams, id: RequestId) -> Self {
@@ -8420,6 +9067,18 @@ impl serde::Serialize for ReadResourceMetadataRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResourceMetadataRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResourceMetadataRequestParams {
@@ -8582,6 +9241,24 @@ impl serde::Serialize for ReadResourceMetadataResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResourceMetadataResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"metadata\":");
+        crate::write::WriteJson::write_json(&self.metadata, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResourceMetadataResult {
@@ -8757,6 +9434,18 @@ impl serde::Serialize for ReadResourceMetadataResultResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResourceMetadataResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResourceMetadataResultResponse {

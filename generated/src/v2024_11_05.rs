@@ -43,6 +43,17 @@ impl serde::Serialize for JSONRPCMessage {
         }
     }
 }
+impl crate::write::WriteJson for JSONRPCMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::JSONRPCRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCResponse(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCError(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCMessage {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -331,6 +342,15 @@ impl serde::Serialize for ProgressToken {
         }
     }
 }
+impl crate::write::WriteJson for ProgressToken {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressToken {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -527,6 +547,20 @@ impl serde::Serialize for Request {
         m.end()
     }
 }
+impl crate::write::WriteJson for Request {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -654,6 +688,18 @@ impl serde::Serialize for RequestParamsMeta {
         m.end()
     }
 }
+impl crate::write::WriteJson for RequestParamsMeta {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.progress_token {
+            out.extend_from_slice(b",\"progressToken\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for RequestParamsMeta {
     fn schema_name(&self) -> &'static str {
         "RequestParamsMeta"
@@ -753,6 +799,18 @@ impl serde::Serialize for RequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for RequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for RequestParams {
@@ -861,6 +919,20 @@ impl serde::Serialize for Notification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Notification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Notification {
@@ -993,6 +1065,18 @@ impl serde::Serialize for NotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for NotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for NotificationParams {
     fn schema_name(&self) -> &'static str {
         "NotificationParams"
@@ -1099,6 +1183,18 @@ impl serde::Serialize for BaseResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for BaseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for BaseResult {
     fn schema_name(&self) -> &'static str {
         "Result"
@@ -1166,6 +1262,15 @@ impl serde::Serialize for RequestId {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
             Self::Integer(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for RequestId {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -1382,6 +1487,22 @@ impl serde::Serialize for JSONRPCRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
@@ -1563,6 +1684,21 @@ impl serde::Serialize for JSONRPCNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -1739,6 +1875,18 @@ impl serde::Serialize for JSONRPCResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCResponse {
     /// A `JSONRPCResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: BaseResult) -> Self {
@@ -1905,6 +2053,18 @@ impl serde::Serialize for JSONRPCError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for JSONRPCError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl JSONRPCError {
@@ -2077,6 +2237,22 @@ impl serde::Serialize for JSONRPCErrorError {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCErrorError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":");
+        crate::write::WriteJson::write_json(&self.code, out);
+        out.extend_from_slice(b",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCErrorError {
     /// A `JSONRPCErrorError` with its required fields; the optional ones are absent.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
@@ -2228,6 +2404,16 @@ impl serde::Serialize for CancelledNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for CancelledNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/cancelled\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CancelledNotification {
     /// A `CancelledNotification` with its required fields; the optional ones are absent.
     pub fn new(params: CancelledNotificationParams) -> Self {
@@ -2358,6 +2544,20 @@ impl serde::Serialize for CancelledNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CancelledNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"requestId\":");
+        crate::write::WriteJson::write_json(&self.request_id, out);
+        if let Some(v) = &self.reason {
+            out.extend_from_slice(b",\"reason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CancelledNotificationParams {
@@ -2496,6 +2696,16 @@ impl serde::Serialize for InitializeRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for InitializeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"initialize\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl InitializeRequest {
     /// A `InitializeRequest` with its required fields; the optional ones are absent.
     pub fn new(params: InitializeRequestParams) -> Self {
@@ -2630,6 +2840,20 @@ impl serde::Serialize for InitializeRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for InitializeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"protocolVersion\":");
+        crate::write::WriteJson::write_json(&self.protocol_version, out);
+        out.extend_from_slice(b",\"capabilities\":");
+        crate::write::WriteJson::write_json(&self.capabilities, out);
+        out.extend_from_slice(b",\"clientInfo\":");
+        crate::write::WriteJson::write_json(&self.client_info, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl InitializeRequestParams {
@@ -2801,6 +3025,28 @@ impl serde::Serialize for InitializeResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for InitializeResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"protocolVersion\":");
+        crate::write::WriteJson::write_json(&self.protocol_version, out);
+        out.extend_from_slice(b",\"capabilities\":");
+        crate::write::WriteJson::write_json(&self.capabilities, out);
+        out.extend_from_slice(b",\"serverInfo\":");
+        crate::write::WriteJson::write_json(&self.server_info, out);
+        if let Some(v) = &self.instructions {
+            out.extend_from_slice(b",\"instructions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl InitializeResult {
@@ -2997,6 +3243,19 @@ impl serde::Serialize for InitializedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for InitializedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/initialized\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for InitializedNotification {
     fn schema_name(&self) -> &'static str {
         "InitializedNotification"
@@ -3132,6 +3391,26 @@ impl serde::Serialize for ClientCapabilities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClientCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.roots {
+            out.extend_from_slice(b",\"roots\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.sampling {
+            out.extend_from_slice(b",\"sampling\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ClientCapabilities {
@@ -3281,6 +3560,18 @@ impl serde::Serialize for ClientCapabilitiesRoots {
         m.end()
     }
 }
+impl crate::write::WriteJson for ClientCapabilitiesRoots {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ClientCapabilitiesRoots {
     fn schema_name(&self) -> &'static str {
         "ClientCapabilitiesRoots"
@@ -3419,6 +3710,34 @@ impl serde::Serialize for ServerCapabilities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.logging {
+            out.extend_from_slice(b",\"logging\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.prompts {
+            out.extend_from_slice(b",\"prompts\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.resources {
+            out.extend_from_slice(b",\"resources\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilities {
@@ -3593,6 +3912,18 @@ impl serde::Serialize for ServerCapabilitiesPrompts {
         m.end()
     }
 }
+impl crate::write::WriteJson for ServerCapabilitiesPrompts {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ServerCapabilitiesPrompts {
     fn schema_name(&self) -> &'static str {
         "ServerCapabilitiesPrompts"
@@ -3707,6 +4038,22 @@ impl serde::Serialize for ServerCapabilitiesResources {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilitiesResources {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.subscribe {
+            out.extend_from_slice(b",\"subscribe\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilitiesResources {
@@ -3833,6 +4180,18 @@ impl serde::Serialize for ServerCapabilitiesTools {
         m.end()
     }
 }
+impl crate::write::WriteJson for ServerCapabilitiesTools {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ServerCapabilitiesTools {
     fn schema_name(&self) -> &'static str {
         "ServerCapabilitiesTools"
@@ -3936,6 +4295,18 @@ impl serde::Serialize for Implementation {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Implementation {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        out.extend_from_slice(b",\"version\":");
+        crate::write::WriteJson::write_json(&self.version, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Implementation {
@@ -4070,6 +4441,19 @@ impl serde::Serialize for PingRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for PingRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ping\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PingRequest {
     fn schema_name(&self) -> &'static str {
         "PingRequest"
@@ -4194,6 +4578,16 @@ impl serde::Serialize for ProgressNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ProgressNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/progress\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ProgressNotification {
@@ -4338,6 +4732,22 @@ impl serde::Serialize for ProgressNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ProgressNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"progressToken\":");
+        crate::write::WriteJson::write_json(&self.progress_token, out);
+        out.extend_from_slice(b",\"progress\":");
+        crate::write::WriteJson::write_json(&self.progress, out);
+        if let Some(v) = &self.total {
+            out.extend_from_slice(b",\"total\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
     pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
@@ -4478,6 +4888,20 @@ impl serde::Serialize for PaginatedRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for PaginatedRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl PaginatedRequest {
     /// A `PaginatedRequest` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -4607,6 +5031,18 @@ impl serde::Serialize for PaginatedRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for PaginatedRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.cursor {
+            out.extend_from_slice(b",\"cursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PaginatedRequestParams {
     fn schema_name(&self) -> &'static str {
         "PaginatedRequestParams"
@@ -4719,6 +5155,22 @@ impl serde::Serialize for PaginatedResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PaginatedResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for PaginatedResult {
@@ -4857,6 +5309,19 @@ impl serde::Serialize for ListResourcesRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListResourcesRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListResourcesRequest {
     fn schema_name(&self) -> &'static str {
         "ListResourcesRequest"
@@ -4993,6 +5458,24 @@ impl serde::Serialize for ListResourcesResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourcesResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"resources\":");
+        crate::write::WriteJson::write_json(&self.resources, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourcesResult {
@@ -5155,6 +5638,19 @@ impl serde::Serialize for ListResourceTemplatesRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListResourceTemplatesRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/templates/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListResourceTemplatesRequest {
     fn schema_name(&self) -> &'static str {
         "ListResourceTemplatesRequest"
@@ -5293,6 +5789,24 @@ impl serde::Serialize for ListResourceTemplatesResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourceTemplatesResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"resourceTemplates\":");
+        crate::write::WriteJson::write_json(&self.resource_templates, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourceTemplatesResult {
@@ -5461,6 +5975,16 @@ impl serde::Serialize for ReadResourceRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/read\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
     pub fn new(params: ReadResourceRequestParams) -> Self {
@@ -5585,6 +6109,16 @@ impl serde::Serialize for ReadResourceRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -5705,6 +6239,20 @@ impl serde::Serialize for ReadResourceResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"contents\":");
+        crate::write::WriteJson::write_json(&self.contents, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
@@ -5797,6 +6345,15 @@ impl serde::Serialize for ReadResourceResultContentsItem {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ReadResourceResultContentsItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -6066,6 +6623,19 @@ impl serde::Serialize for ResourceListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/resources/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ResourceListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "ResourceListChangedNotification"
@@ -6189,6 +6759,16 @@ impl serde::Serialize for SubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SubscribeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/subscribe\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SubscribeRequest {
@@ -6315,6 +6895,16 @@ impl serde::Serialize for SubscribeRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for SubscribeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -6436,6 +7026,16 @@ impl serde::Serialize for UnsubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for UnsubscribeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/unsubscribe\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl UnsubscribeRequest {
@@ -6562,6 +7162,16 @@ impl serde::Serialize for UnsubscribeRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for UnsubscribeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl UnsubscribeRequestParams {
     /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -6683,6 +7293,18 @@ impl serde::Serialize for ResourceUpdatedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceUpdatedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"notifications/resources/updated\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceUpdatedNotification {
@@ -6812,6 +7434,16 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceUpdatedNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceUpdatedNotificationParams {
@@ -6967,6 +7599,34 @@ impl serde::Serialize for Resource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Resource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Resource {
@@ -7193,6 +7853,30 @@ impl serde::Serialize for ResourceTemplate {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceTemplate {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uriTemplate\":");
+        crate::write::WriteJson::write_json(&self.uri_template, out);
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceTemplate {
     /// A `ResourceTemplate` with its required fields; the optional ones are absent.
     pub fn new(uri_template: impl Into<String>, name: impl Into<String>) -> Self {
@@ -7372,6 +8056,20 @@ impl serde::Serialize for ResourceContents {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceContents {
     /// A `ResourceContents` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -7513,6 +8211,22 @@ impl serde::Serialize for TextResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TextResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl TextResourceContents {
@@ -7680,6 +8394,22 @@ impl serde::Serialize for BlobResourceContents {
         m.end()
     }
 }
+impl crate::write::WriteJson for BlobResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"blob\":");
+        crate::write::WriteJson::write_json(&self.blob, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
@@ -7843,6 +8573,19 @@ impl serde::Serialize for ListPromptsRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListPromptsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"prompts/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListPromptsRequest {
     fn schema_name(&self) -> &'static str {
         "ListPromptsRequest"
@@ -7976,6 +8719,24 @@ impl serde::Serialize for ListPromptsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListPromptsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"prompts\":");
+        crate::write::WriteJson::write_json(&self.prompts, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListPromptsResult {
@@ -8131,6 +8892,16 @@ impl serde::Serialize for GetPromptRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetPromptRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"prompts/get\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
     pub fn new(params: GetPromptRequestParams) -> Self {
@@ -8259,6 +9030,20 @@ impl serde::Serialize for GetPromptRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetPromptRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetPromptRequestParams {
@@ -8400,6 +9185,24 @@ impl serde::Serialize for GetPromptResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetPromptResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetPromptResult {
@@ -8560,6 +9363,24 @@ impl serde::Serialize for Prompt {
         m.end()
     }
 }
+impl crate::write::WriteJson for Prompt {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Prompt {
     /// A `Prompt` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -8714,6 +9535,24 @@ impl serde::Serialize for PromptArgument {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptArgument {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl PromptArgument {
     /// A `PromptArgument` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -8833,6 +9672,12 @@ impl serde::Serialize for Role {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for Role {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for Role {
@@ -8956,6 +9801,18 @@ impl serde::Serialize for PromptMessage {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl PromptMessage {
     /// A `PromptMessage` with its required fields; the optional ones are absent.
     pub fn new(role: Role, content: PromptMessageContent) -> Self {
@@ -9043,6 +9900,17 @@ impl serde::Serialize for PromptMessageContent {
             Self::ImageContent(v) => serde::Serialize::serialize(v, s),
             Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for PromptMessageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EmbeddedResource(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -9292,6 +10160,20 @@ impl serde::Serialize for EmbeddedResource {
         m.end()
     }
 }
+impl crate::write::WriteJson for EmbeddedResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"resource\",\"resource\":");
+        crate::write::WriteJson::write_json(&self.resource, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
     pub fn new(resource: EmbeddedResourceResource) -> Self {
@@ -9390,6 +10272,15 @@ impl serde::Serialize for EmbeddedResourceResource {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for EmbeddedResourceResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -9659,6 +10550,19 @@ impl serde::Serialize for PromptListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/prompts/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PromptListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "PromptListChangedNotification"
@@ -9784,6 +10688,19 @@ impl serde::Serialize for ListToolsRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListToolsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tools/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ListToolsRequest {
@@ -9917,6 +10834,24 @@ impl serde::Serialize for ListToolsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListToolsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"tools\":");
+        crate::write::WriteJson::write_json(&self.tools, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListToolsResult {
@@ -10088,6 +11023,24 @@ impl serde::Serialize for CallToolResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolResult {
     /// A `CallToolResult` with its required fields; the optional ones are absent.
     pub fn new(content: Vec<CallToolResultContentItem>) -> Self {
@@ -10201,6 +11154,17 @@ impl serde::Serialize for CallToolResultContentItem {
             Self::ImageContent(v) => serde::Serialize::serialize(v, s),
             Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for CallToolResultContentItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EmbeddedResource(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -10442,6 +11406,16 @@ impl serde::Serialize for CallToolRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tools/call\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
     pub fn new(params: CallToolRequestParams) -> Self {
@@ -10570,6 +11544,20 @@ impl serde::Serialize for CallToolRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CallToolRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CallToolRequestParams {
@@ -10713,6 +11701,19 @@ impl serde::Serialize for ToolListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/tools/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "ToolListChangedNotification"
@@ -10839,6 +11840,22 @@ impl serde::Serialize for Tool {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Tool {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"inputSchema\":");
+        crate::write::WriteJson::write_json(&self.input_schema, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Tool {
@@ -10999,6 +12016,23 @@ impl serde::Serialize for ToolInputSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolInputSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"object\"");
+        if let Some(v) = &self.properties {
+            out.extend_from_slice(b",\"properties\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolInputSchema {
     fn schema_name(&self) -> &'static str {
         "ToolInputSchema"
@@ -11139,6 +12173,16 @@ impl serde::Serialize for SetLevelRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for SetLevelRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"logging/setLevel\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SetLevelRequest {
     /// A `SetLevelRequest` with its required fields; the optional ones are absent.
     pub fn new(params: SetLevelRequestParams) -> Self {
@@ -11261,6 +12305,16 @@ impl serde::Serialize for SetLevelRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for SetLevelRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"level\":");
+        crate::write::WriteJson::write_json(&self.level, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
     pub fn new(level: LoggingLevel) -> Self {
@@ -11381,6 +12435,16 @@ impl serde::Serialize for LoggingMessageNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for LoggingMessageNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/message\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl LoggingMessageNotification {
@@ -11522,6 +12586,22 @@ impl serde::Serialize for LoggingMessageNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for LoggingMessageNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"level\":");
+        crate::write::WriteJson::write_json(&self.level, out);
+        if let Some(v) = &self.logger {
+            out.extend_from_slice(b",\"logger\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl LoggingMessageNotificationParams {
@@ -11677,6 +12757,12 @@ impl serde::Serialize for LoggingLevel {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for LoggingLevel {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -11811,6 +12897,16 @@ impl serde::Serialize for CreateMessageRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for CreateMessageRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"sampling/createMessage\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
     pub fn new(params: CreateMessageRequestParams) -> Self {
@@ -11915,6 +13011,12 @@ impl serde::Serialize for CreateMessageRequestParamsIncludeContext {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for CreateMessageRequestParamsIncludeContext {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
@@ -12103,6 +13205,42 @@ impl serde::Serialize for CreateMessageRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CreateMessageRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        if let Some(v) = &self.model_preferences {
+            out.extend_from_slice(b",\"modelPreferences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.system_prompt {
+            out.extend_from_slice(b",\"systemPrompt\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.include_context {
+            out.extend_from_slice(b",\"includeContext\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.temperature {
+            out.extend_from_slice(b",\"temperature\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"maxTokens\":");
+        crate::write::WriteJson::write_json(&self.max_tokens, out);
+        if let Some(v) = &self.stop_sequences {
+            out.extend_from_slice(b",\"stopSequences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.metadata {
+            out.extend_from_slice(b",\"metadata\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CreateMessageRequestParams {
@@ -12356,6 +13494,28 @@ impl serde::Serialize for CreateMessageResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CreateMessageResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        out.extend_from_slice(b",\"model\":");
+        crate::write::WriteJson::write_json(&self.model, out);
+        if let Some(v) = &self.stop_reason {
+            out.extend_from_slice(b",\"stopReason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
     pub fn new(
@@ -12519,6 +13679,12 @@ impl serde::Serialize for CreateMessageResultStopReason {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for CreateMessageResultStopReason {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -12633,6 +13799,18 @@ impl serde::Serialize for SamplingMessage {
         m.end()
     }
 }
+impl crate::write::WriteJson for SamplingMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
@@ -12717,6 +13895,16 @@ impl serde::Serialize for SamplingMessageContent {
             Self::TextContent(v) => serde::Serialize::serialize(v, s),
             Self::ImageContent(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for SamplingMessageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -12921,6 +14109,18 @@ impl serde::Serialize for Annotated {
         m.end()
     }
 }
+impl crate::write::WriteJson for Annotated {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Annotated {
     fn schema_name(&self) -> &'static str {
         "Annotated"
@@ -13045,6 +14245,22 @@ impl serde::Serialize for AnnotatedAnnotations {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for AnnotatedAnnotations {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.audience {
+            out.extend_from_slice(b",\"audience\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.priority {
+            out.extend_from_slice(b",\"priority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for AnnotatedAnnotations {
@@ -13180,6 +14396,20 @@ impl serde::Serialize for TextContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TextContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"text\",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl TextContent {
@@ -13336,6 +14566,22 @@ impl serde::Serialize for ImageContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ImageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"image\",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        out.extend_from_slice(b",\"mimeType\":");
+        crate::write::WriteJson::write_json(&self.mime_type, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ImageContent {
@@ -13556,6 +14802,30 @@ impl serde::Serialize for ModelPreferences {
         m.end()
     }
 }
+impl crate::write::WriteJson for ModelPreferences {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.hints {
+            out.extend_from_slice(b",\"hints\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.cost_priority {
+            out.extend_from_slice(b",\"costPriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.speed_priority {
+            out.extend_from_slice(b",\"speedPriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.intelligence_priority {
+            out.extend_from_slice(b",\"intelligencePriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ModelPreferences {
     fn schema_name(&self) -> &'static str {
         "ModelPreferences"
@@ -13721,6 +14991,18 @@ impl serde::Serialize for ModelHint {
         m.end()
     }
 }
+impl crate::write::WriteJson for ModelHint {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ModelHint {
     fn schema_name(&self) -> &'static str {
         "ModelHint"
@@ -13833,6 +15115,16 @@ impl serde::Serialize for CompleteRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"completion/complete\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteRequest {
     /// A `CompleteRequest` with its required fields; the optional ones are absent.
     pub fn new(params: CompleteRequestParams) -> Self {
@@ -13917,6 +15209,16 @@ impl serde::Serialize for CompleteRequestParamsRef {
             Self::PromptReference(v) => serde::Serialize::serialize(v, s),
             Self::ResourceReference(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for CompleteRequestParamsRef {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PromptReference(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ResourceReference(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -14138,6 +15440,18 @@ impl serde::Serialize for CompleteRequestParamsArgument {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteRequestParamsArgument {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        out.extend_from_slice(b",\"value\":");
+        crate::write::WriteJson::write_json(&self.value, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -14264,6 +15578,18 @@ impl serde::Serialize for CompleteRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"ref\":");
+        crate::write::WriteJson::write_json(&self.r#ref, out);
+        out.extend_from_slice(b",\"argument\":");
+        crate::write::WriteJson::write_json(&self.argument, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CompleteRequestParams {
@@ -14397,6 +15723,20 @@ impl serde::Serialize for CompleteResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"completion\":");
+        crate::write::WriteJson::write_json(&self.completion, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CompleteResult {
@@ -14546,6 +15886,24 @@ impl serde::Serialize for CompleteResultCompletion {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteResultCompletion {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"values\":");
+        crate::write::WriteJson::write_json(&self.values, out);
+        if let Some(v) = &self.total {
+            out.extend_from_slice(b",\"total\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.has_more {
+            out.extend_from_slice(b",\"hasMore\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CompleteResultCompletion {
@@ -14701,6 +16059,16 @@ impl serde::Serialize for ResourceReference {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceReference {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"ref/resource\",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceReference {
     /// A `ResourceReference` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -14830,6 +16198,16 @@ impl serde::Serialize for PromptReference {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PromptReference {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"ref/prompt\",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PromptReference {
@@ -14970,6 +16348,19 @@ impl serde::Serialize for ListRootsRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListRootsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"roots/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListRootsRequest {
     fn schema_name(&self) -> &'static str {
         "ListRootsRequest"
@@ -15092,6 +16483,20 @@ impl serde::Serialize for ListRootsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListRootsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"roots\":");
+        crate::write::WriteJson::write_json(&self.roots, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListRootsResult {
@@ -15231,6 +16636,20 @@ impl serde::Serialize for Root {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Root {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Root {
@@ -15377,6 +16796,19 @@ impl serde::Serialize for RootsListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for RootsListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/roots/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for RootsListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "RootsListChangedNotification"
@@ -15489,6 +16921,29 @@ impl serde::Serialize for ClientRequest {
             Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
             Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PingRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InitializeRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SetLevelRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourcesRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ReadResourceRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SubscribeRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::UnsubscribeRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CallToolRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -15947,6 +17402,22 @@ impl serde::Serialize for ClientNotification {
         }
     }
 }
+impl crate::write::WriteJson for ClientNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CancelledNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ProgressNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InitializedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::RootsListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ClientNotification {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -16171,6 +17642,16 @@ impl serde::Serialize for ClientResult {
             Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
             Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
             Self::ListRootsResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CreateMessageResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -16450,6 +17931,17 @@ impl serde::Serialize for ServerRequest {
         }
     }
 }
+impl crate::write::WriteJson for ServerRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PingRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CreateMessageRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ServerRequest {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -16676,6 +18168,31 @@ impl serde::Serialize for ServerNotification {
             Self::ToolListChangedNotification(v) => serde::Serialize::serialize(v, s),
             Self::PromptListChangedNotification(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ServerNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CancelledNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ProgressNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::LoggingMessageNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ResourceUpdatedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ResourceListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ToolListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::PromptListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -17006,6 +18523,25 @@ impl serde::Serialize for ServerResult {
             Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
             Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
             Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ServerResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InitializeResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourcesResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ReadResourceResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CallToolResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

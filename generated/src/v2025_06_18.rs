@@ -43,6 +43,17 @@ impl serde::Serialize for JSONRPCMessage {
         }
     }
 }
+impl crate::write::WriteJson for JSONRPCMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::JSONRPCRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCResponse(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCError(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCMessage {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -335,6 +346,15 @@ impl serde::Serialize for ProgressToken {
         }
     }
 }
+impl crate::write::WriteJson for ProgressToken {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressToken {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -533,6 +553,20 @@ impl serde::Serialize for Request {
         m.end()
     }
 }
+impl crate::write::WriteJson for Request {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -660,6 +694,18 @@ impl serde::Serialize for RequestParamsMeta {
         m.end()
     }
 }
+impl crate::write::WriteJson for RequestParamsMeta {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.progress_token {
+            out.extend_from_slice(b",\"progressToken\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for RequestParamsMeta {
     fn schema_name(&self) -> &'static str {
         "RequestParamsMeta"
@@ -761,6 +807,18 @@ impl serde::Serialize for RequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for RequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for RequestParams {
@@ -871,6 +929,20 @@ impl serde::Serialize for Notification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Notification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Notification {
@@ -1003,6 +1075,18 @@ impl serde::Serialize for NotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for NotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for NotificationParams {
     fn schema_name(&self) -> &'static str {
         "NotificationParams"
@@ -1109,6 +1193,18 @@ impl serde::Serialize for BaseResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for BaseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for BaseResult {
     fn schema_name(&self) -> &'static str {
         "Result"
@@ -1176,6 +1272,15 @@ impl serde::Serialize for RequestId {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
             Self::Integer(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for RequestId {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -1392,6 +1497,22 @@ impl serde::Serialize for JSONRPCRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
@@ -1573,6 +1694,21 @@ impl serde::Serialize for JSONRPCNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -1749,6 +1885,18 @@ impl serde::Serialize for JSONRPCResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCResponse {
     /// A `JSONRPCResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: BaseResult) -> Self {
@@ -1915,6 +2063,18 @@ impl serde::Serialize for JSONRPCError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for JSONRPCError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl JSONRPCError {
@@ -2087,6 +2247,22 @@ impl serde::Serialize for JSONRPCErrorError {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCErrorError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":");
+        crate::write::WriteJson::write_json(&self.code, out);
+        out.extend_from_slice(b",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCErrorError {
     /// A `JSONRPCErrorError` with its required fields; the optional ones are absent.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
@@ -2238,6 +2414,16 @@ impl serde::Serialize for CancelledNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for CancelledNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/cancelled\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CancelledNotification {
     /// A `CancelledNotification` with its required fields; the optional ones are absent.
     pub fn new(params: CancelledNotificationParams) -> Self {
@@ -2368,6 +2554,20 @@ impl serde::Serialize for CancelledNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CancelledNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"requestId\":");
+        crate::write::WriteJson::write_json(&self.request_id, out);
+        if let Some(v) = &self.reason {
+            out.extend_from_slice(b",\"reason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CancelledNotificationParams {
@@ -2506,6 +2706,16 @@ impl serde::Serialize for InitializeRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for InitializeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"initialize\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl InitializeRequest {
     /// A `InitializeRequest` with its required fields; the optional ones are absent.
     pub fn new(params: InitializeRequestParams) -> Self {
@@ -2640,6 +2850,20 @@ impl serde::Serialize for InitializeRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for InitializeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"protocolVersion\":");
+        crate::write::WriteJson::write_json(&self.protocol_version, out);
+        out.extend_from_slice(b",\"capabilities\":");
+        crate::write::WriteJson::write_json(&self.capabilities, out);
+        out.extend_from_slice(b",\"clientInfo\":");
+        crate::write::WriteJson::write_json(&self.client_info, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl InitializeRequestParams {
@@ -2811,6 +3035,28 @@ impl serde::Serialize for InitializeResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for InitializeResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"protocolVersion\":");
+        crate::write::WriteJson::write_json(&self.protocol_version, out);
+        out.extend_from_slice(b",\"capabilities\":");
+        crate::write::WriteJson::write_json(&self.capabilities, out);
+        out.extend_from_slice(b",\"serverInfo\":");
+        crate::write::WriteJson::write_json(&self.server_info, out);
+        if let Some(v) = &self.instructions {
+            out.extend_from_slice(b",\"instructions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl InitializeResult {
@@ -3007,6 +3253,19 @@ impl serde::Serialize for InitializedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for InitializedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/initialized\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for InitializedNotification {
     fn schema_name(&self) -> &'static str {
         "InitializedNotification"
@@ -3152,6 +3411,30 @@ impl serde::Serialize for ClientCapabilities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClientCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.roots {
+            out.extend_from_slice(b",\"roots\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.sampling {
+            out.extend_from_slice(b",\"sampling\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.elicitation {
+            out.extend_from_slice(b",\"elicitation\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ClientCapabilities {
@@ -3315,6 +3598,18 @@ impl serde::Serialize for ClientCapabilitiesRoots {
         m.end()
     }
 }
+impl crate::write::WriteJson for ClientCapabilitiesRoots {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ClientCapabilitiesRoots {
     fn schema_name(&self) -> &'static str {
         "ClientCapabilitiesRoots"
@@ -3463,6 +3758,38 @@ impl serde::Serialize for ServerCapabilities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.logging {
+            out.extend_from_slice(b",\"logging\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.completions {
+            out.extend_from_slice(b",\"completions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.prompts {
+            out.extend_from_slice(b",\"prompts\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.resources {
+            out.extend_from_slice(b",\"resources\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilities {
@@ -3651,6 +3978,18 @@ impl serde::Serialize for ServerCapabilitiesPrompts {
         m.end()
     }
 }
+impl crate::write::WriteJson for ServerCapabilitiesPrompts {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ServerCapabilitiesPrompts {
     fn schema_name(&self) -> &'static str {
         "ServerCapabilitiesPrompts"
@@ -3765,6 +4104,22 @@ impl serde::Serialize for ServerCapabilitiesResources {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilitiesResources {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.subscribe {
+            out.extend_from_slice(b",\"subscribe\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilitiesResources {
@@ -3891,6 +4246,18 @@ impl serde::Serialize for ServerCapabilitiesTools {
         m.end()
     }
 }
+impl crate::write::WriteJson for ServerCapabilitiesTools {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ServerCapabilitiesTools {
     fn schema_name(&self) -> &'static str {
         "ServerCapabilitiesTools"
@@ -4003,6 +4370,20 @@ impl serde::Serialize for BaseMetadata {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for BaseMetadata {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl BaseMetadata {
@@ -4143,6 +4524,22 @@ impl serde::Serialize for Implementation {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Implementation {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"version\":");
+        crate::write::WriteJson::write_json(&self.version, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Implementation {
@@ -4292,6 +4689,19 @@ impl serde::Serialize for PingRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for PingRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ping\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PingRequest {
     fn schema_name(&self) -> &'static str {
         "PingRequest"
@@ -4416,6 +4826,16 @@ impl serde::Serialize for ProgressNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ProgressNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/progress\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ProgressNotification {
@@ -4566,6 +4986,26 @@ impl serde::Serialize for ProgressNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ProgressNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"progressToken\":");
+        crate::write::WriteJson::write_json(&self.progress_token, out);
+        out.extend_from_slice(b",\"progress\":");
+        crate::write::WriteJson::write_json(&self.progress, out);
+        if let Some(v) = &self.total {
+            out.extend_from_slice(b",\"total\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.message {
+            out.extend_from_slice(b",\"message\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ProgressNotificationParams {
@@ -4725,6 +5165,20 @@ impl serde::Serialize for PaginatedRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for PaginatedRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl PaginatedRequest {
     /// A `PaginatedRequest` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -4854,6 +5308,18 @@ impl serde::Serialize for PaginatedRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for PaginatedRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.cursor {
+            out.extend_from_slice(b",\"cursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PaginatedRequestParams {
     fn schema_name(&self) -> &'static str {
         "PaginatedRequestParams"
@@ -4968,6 +5434,22 @@ impl serde::Serialize for PaginatedResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PaginatedResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for PaginatedResult {
@@ -5106,6 +5588,19 @@ impl serde::Serialize for ListResourcesRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListResourcesRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListResourcesRequest {
     fn schema_name(&self) -> &'static str {
         "ListResourcesRequest"
@@ -5242,6 +5737,24 @@ impl serde::Serialize for ListResourcesResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourcesResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"resources\":");
+        crate::write::WriteJson::write_json(&self.resources, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourcesResult {
@@ -5404,6 +5917,19 @@ impl serde::Serialize for ListResourceTemplatesRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListResourceTemplatesRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/templates/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListResourceTemplatesRequest {
     fn schema_name(&self) -> &'static str {
         "ListResourceTemplatesRequest"
@@ -5542,6 +6068,24 @@ impl serde::Serialize for ListResourceTemplatesResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourceTemplatesResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"resourceTemplates\":");
+        crate::write::WriteJson::write_json(&self.resource_templates, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourceTemplatesResult {
@@ -5710,6 +6254,16 @@ impl serde::Serialize for ReadResourceRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/read\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with its required fields; the optional ones are absent.
     pub fn new(params: ReadResourceRequestParams) -> Self {
@@ -5834,6 +6388,16 @@ impl serde::Serialize for ReadResourceRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -5954,6 +6518,20 @@ impl serde::Serialize for ReadResourceResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"contents\":");
+        crate::write::WriteJson::write_json(&self.contents, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
@@ -6046,6 +6624,15 @@ impl serde::Serialize for ReadResourceResultContentsItem {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ReadResourceResultContentsItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -6316,6 +6903,19 @@ impl serde::Serialize for ResourceListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/resources/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ResourceListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "ResourceListChangedNotification"
@@ -6439,6 +7039,16 @@ impl serde::Serialize for SubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SubscribeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/subscribe\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SubscribeRequest {
@@ -6565,6 +7175,16 @@ impl serde::Serialize for SubscribeRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for SubscribeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -6686,6 +7306,16 @@ impl serde::Serialize for UnsubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for UnsubscribeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/unsubscribe\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl UnsubscribeRequest {
@@ -6812,6 +7442,16 @@ impl serde::Serialize for UnsubscribeRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for UnsubscribeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl UnsubscribeRequestParams {
     /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -6933,6 +7573,18 @@ impl serde::Serialize for ResourceUpdatedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceUpdatedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"notifications/resources/updated\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceUpdatedNotification {
@@ -7062,6 +7714,16 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceUpdatedNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceUpdatedNotificationParams {
@@ -7238,6 +7900,42 @@ impl serde::Serialize for Resource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Resource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Resource {
@@ -7516,6 +8214,38 @@ impl serde::Serialize for ResourceTemplate {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceTemplate {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uriTemplate\":");
+        crate::write::WriteJson::write_json(&self.uri_template, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceTemplate {
     /// A `ResourceTemplate` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>, uri_template: impl Into<String>) -> Self {
@@ -7738,6 +8468,24 @@ impl serde::Serialize for ResourceContents {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceContents {
     /// A `ResourceContents` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -7905,6 +8653,26 @@ impl serde::Serialize for TextResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TextResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl TextResourceContents {
@@ -8098,6 +8866,26 @@ impl serde::Serialize for BlobResourceContents {
         m.end()
     }
 }
+impl crate::write::WriteJson for BlobResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"blob\":");
+        crate::write::WriteJson::write_json(&self.blob, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl BlobResourceContents {
     /// A `BlobResourceContents` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>, blob: impl Into<String>) -> Self {
@@ -8277,6 +9065,19 @@ impl serde::Serialize for ListPromptsRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListPromptsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"prompts/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListPromptsRequest {
     fn schema_name(&self) -> &'static str {
         "ListPromptsRequest"
@@ -8410,6 +9211,24 @@ impl serde::Serialize for ListPromptsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListPromptsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"prompts\":");
+        crate::write::WriteJson::write_json(&self.prompts, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListPromptsResult {
@@ -8565,6 +9384,16 @@ impl serde::Serialize for GetPromptRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetPromptRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"prompts/get\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
     pub fn new(params: GetPromptRequestParams) -> Self {
@@ -8693,6 +9522,20 @@ impl serde::Serialize for GetPromptRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetPromptRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetPromptRequestParams {
@@ -8834,6 +9677,24 @@ impl serde::Serialize for GetPromptResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetPromptResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetPromptResult {
@@ -9015,6 +9876,32 @@ impl serde::Serialize for Prompt {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Prompt {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Prompt {
@@ -9215,6 +10102,28 @@ impl serde::Serialize for PromptArgument {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptArgument {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl PromptArgument {
     /// A `PromptArgument` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -9351,6 +10260,12 @@ impl serde::Serialize for Role {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for Role {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Role {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -9470,6 +10385,18 @@ impl serde::Serialize for PromptMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PromptMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PromptMessage {
@@ -9673,6 +10600,43 @@ impl serde::Serialize for ResourceLink {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceLink {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"resource_link\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceLink {
@@ -9933,6 +10897,24 @@ impl serde::Serialize for EmbeddedResource {
         m.end()
     }
 }
+impl crate::write::WriteJson for EmbeddedResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"resource\",\"resource\":");
+        crate::write::WriteJson::write_json(&self.resource, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
     pub fn new(resource: EmbeddedResourceResource) -> Self {
@@ -10047,6 +11029,15 @@ impl serde::Serialize for EmbeddedResourceResource {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for EmbeddedResourceResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -10317,6 +11308,19 @@ impl serde::Serialize for PromptListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/prompts/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PromptListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "PromptListChangedNotification"
@@ -10442,6 +11446,19 @@ impl serde::Serialize for ListToolsRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListToolsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tools/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ListToolsRequest {
@@ -10575,6 +11592,24 @@ impl serde::Serialize for ListToolsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListToolsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"tools\":");
+        crate::write::WriteJson::write_json(&self.tools, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListToolsResult {
@@ -10756,6 +11791,28 @@ impl serde::Serialize for CallToolResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.structured_content {
+            out.extend_from_slice(b",\"structuredContent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolResult {
     /// A `CallToolResult` with its required fields; the optional ones are absent.
     pub fn new(content: Vec<ContentBlock>) -> Self {
@@ -10932,6 +11989,16 @@ impl serde::Serialize for CallToolRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tools/call\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
     pub fn new(params: CallToolRequestParams) -> Self {
@@ -11060,6 +12127,20 @@ impl serde::Serialize for CallToolRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CallToolRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CallToolRequestParams {
@@ -11201,6 +12282,19 @@ impl serde::Serialize for ToolListChangedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/tools/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ToolListChangedNotification {
@@ -11379,6 +12473,34 @@ impl serde::Serialize for ToolAnnotations {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolAnnotations {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.read_only_hint {
+            out.extend_from_slice(b",\"readOnlyHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.destructive_hint {
+            out.extend_from_slice(b",\"destructiveHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.idempotent_hint {
+            out.extend_from_slice(b",\"idempotentHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.open_world_hint {
+            out.extend_from_slice(b",\"openWorldHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ToolAnnotations {
@@ -11602,6 +12724,38 @@ impl serde::Serialize for Tool {
         m.end()
     }
 }
+impl crate::write::WriteJson for Tool {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"inputSchema\":");
+        crate::write::WriteJson::write_json(&self.input_schema, out);
+        if let Some(v) = &self.output_schema {
+            out.extend_from_slice(b",\"outputSchema\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Tool {
     /// A `Tool` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
@@ -11821,6 +12975,23 @@ impl serde::Serialize for ToolInputSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolInputSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"object\"");
+        if let Some(v) = &self.properties {
+            out.extend_from_slice(b",\"properties\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolInputSchema {
     fn schema_name(&self) -> &'static str {
         "ToolInputSchema"
@@ -11968,6 +13139,23 @@ impl serde::Serialize for ToolOutputSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolOutputSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"object\"");
+        if let Some(v) = &self.properties {
+            out.extend_from_slice(b",\"properties\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolOutputSchema {
     fn schema_name(&self) -> &'static str {
         "ToolOutputSchema"
@@ -12108,6 +13296,16 @@ impl serde::Serialize for SetLevelRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for SetLevelRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"logging/setLevel\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SetLevelRequest {
     /// A `SetLevelRequest` with its required fields; the optional ones are absent.
     pub fn new(params: SetLevelRequestParams) -> Self {
@@ -12230,6 +13428,16 @@ impl serde::Serialize for SetLevelRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for SetLevelRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"level\":");
+        crate::write::WriteJson::write_json(&self.level, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
     pub fn new(level: LoggingLevel) -> Self {
@@ -12350,6 +13558,16 @@ impl serde::Serialize for LoggingMessageNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for LoggingMessageNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/message\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl LoggingMessageNotification {
@@ -12491,6 +13709,22 @@ impl serde::Serialize for LoggingMessageNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for LoggingMessageNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"level\":");
+        crate::write::WriteJson::write_json(&self.level, out);
+        if let Some(v) = &self.logger {
+            out.extend_from_slice(b",\"logger\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl LoggingMessageNotificationParams {
@@ -12646,6 +13880,12 @@ impl serde::Serialize for LoggingLevel {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for LoggingLevel {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -12780,6 +14020,16 @@ impl serde::Serialize for CreateMessageRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for CreateMessageRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"sampling/createMessage\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with its required fields; the optional ones are absent.
     pub fn new(params: CreateMessageRequestParams) -> Self {
@@ -12884,6 +14134,12 @@ impl serde::Serialize for CreateMessageRequestParamsIncludeContext {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for CreateMessageRequestParamsIncludeContext {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
@@ -13074,6 +14330,42 @@ impl serde::Serialize for CreateMessageRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CreateMessageRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        if let Some(v) = &self.model_preferences {
+            out.extend_from_slice(b",\"modelPreferences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.system_prompt {
+            out.extend_from_slice(b",\"systemPrompt\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.include_context {
+            out.extend_from_slice(b",\"includeContext\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.temperature {
+            out.extend_from_slice(b",\"temperature\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"maxTokens\":");
+        crate::write::WriteJson::write_json(&self.max_tokens, out);
+        if let Some(v) = &self.stop_sequences {
+            out.extend_from_slice(b",\"stopSequences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.metadata {
+            out.extend_from_slice(b",\"metadata\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CreateMessageRequestParams {
@@ -13327,6 +14619,28 @@ impl serde::Serialize for CreateMessageResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CreateMessageResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        out.extend_from_slice(b",\"model\":");
+        crate::write::WriteJson::write_json(&self.model, out);
+        if let Some(v) = &self.stop_reason {
+            out.extend_from_slice(b",\"stopReason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
     pub fn new(
@@ -13490,6 +14804,12 @@ impl serde::Serialize for CreateMessageResultStopReason {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for CreateMessageResultStopReason {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -13604,6 +14924,18 @@ impl serde::Serialize for SamplingMessage {
         m.end()
     }
 }
+impl crate::write::WriteJson for SamplingMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
@@ -13691,6 +15023,17 @@ impl serde::Serialize for SamplingMessageContent {
             Self::ImageContent(v) => serde::Serialize::serialize(v, s),
             Self::AudioContent(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for SamplingMessageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::AudioContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -13954,6 +15297,26 @@ impl serde::Serialize for Annotations {
         m.end()
     }
 }
+impl crate::write::WriteJson for Annotations {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.audience {
+            out.extend_from_slice(b",\"audience\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.priority {
+            out.extend_from_slice(b",\"priority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.last_modified {
+            out.extend_from_slice(b",\"lastModified\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Annotations {
     fn schema_name(&self) -> &'static str {
         "Annotations"
@@ -14061,6 +15424,19 @@ impl serde::Serialize for ContentBlock {
             Self::ResourceLink(v) => serde::Serialize::serialize(v, s),
             Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ContentBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::AudioContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ResourceLink(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EmbeddedResource(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -14342,6 +15718,24 @@ impl serde::Serialize for TextContent {
         m.end()
     }
 }
+impl crate::write::WriteJson for TextContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"text\",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TextContent {
     /// A `TextContent` with its required fields; the optional ones are absent.
     pub fn new(text: impl Into<String>) -> Self {
@@ -14522,6 +15916,26 @@ impl serde::Serialize for ImageContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ImageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"image\",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        out.extend_from_slice(b",\"mimeType\":");
+        crate::write::WriteJson::write_json(&self.mime_type, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ImageContent {
@@ -14720,6 +16134,26 @@ impl serde::Serialize for AudioContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for AudioContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"audio\",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        out.extend_from_slice(b",\"mimeType\":");
+        crate::write::WriteJson::write_json(&self.mime_type, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl AudioContent {
@@ -14956,6 +16390,30 @@ impl serde::Serialize for ModelPreferences {
         m.end()
     }
 }
+impl crate::write::WriteJson for ModelPreferences {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.hints {
+            out.extend_from_slice(b",\"hints\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.cost_priority {
+            out.extend_from_slice(b",\"costPriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.speed_priority {
+            out.extend_from_slice(b",\"speedPriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.intelligence_priority {
+            out.extend_from_slice(b",\"intelligencePriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ModelPreferences {
     fn schema_name(&self) -> &'static str {
         "ModelPreferences"
@@ -15121,6 +16579,18 @@ impl serde::Serialize for ModelHint {
         m.end()
     }
 }
+impl crate::write::WriteJson for ModelHint {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ModelHint {
     fn schema_name(&self) -> &'static str {
         "ModelHint"
@@ -15233,6 +16703,16 @@ impl serde::Serialize for CompleteRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"completion/complete\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteRequest {
     /// A `CompleteRequest` with its required fields; the optional ones are absent.
     pub fn new(params: CompleteRequestParams) -> Self {
@@ -15317,6 +16797,18 @@ impl serde::Serialize for CompleteRequestParamsRef {
             Self::PromptReference(v) => serde::Serialize::serialize(v, s),
             Self::ResourceTemplateReference(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for CompleteRequestParamsRef {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PromptReference(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ResourceTemplateReference(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -15540,6 +17032,18 @@ impl serde::Serialize for CompleteRequestParamsArgument {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteRequestParamsArgument {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        out.extend_from_slice(b",\"value\":");
+        crate::write::WriteJson::write_json(&self.value, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -15664,6 +17168,18 @@ impl serde::Serialize for CompleteRequestParamsContext {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteRequestParamsContext {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for CompleteRequestParamsContext {
     fn schema_name(&self) -> &'static str {
         "CompleteRequestParamsContext"
@@ -15780,6 +17296,22 @@ impl serde::Serialize for CompleteRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"ref\":");
+        crate::write::WriteJson::write_json(&self.r#ref, out);
+        out.extend_from_slice(b",\"argument\":");
+        crate::write::WriteJson::write_json(&self.argument, out);
+        if let Some(v) = &self.context {
+            out.extend_from_slice(b",\"context\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CompleteRequestParams {
@@ -15933,6 +17465,20 @@ impl serde::Serialize for CompleteResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"completion\":");
+        crate::write::WriteJson::write_json(&self.completion, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteResult {
     /// A `CompleteResult` with its required fields; the optional ones are absent.
     pub fn new(completion: CompleteResultCompletion) -> Self {
@@ -16080,6 +17626,24 @@ impl serde::Serialize for CompleteResultCompletion {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteResultCompletion {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"values\":");
+        crate::write::WriteJson::write_json(&self.values, out);
+        if let Some(v) = &self.total {
+            out.extend_from_slice(b",\"total\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.has_more {
+            out.extend_from_slice(b",\"hasMore\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CompleteResultCompletion {
@@ -16238,6 +17802,16 @@ impl serde::Serialize for ResourceTemplateReference {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceTemplateReference {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"ref/resource\",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -16380,6 +17954,21 @@ impl serde::Serialize for PromptReference {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PromptReference {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"ref/prompt\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PromptReference {
@@ -16537,6 +18126,19 @@ impl serde::Serialize for ListRootsRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListRootsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"roots/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListRootsRequest {
     fn schema_name(&self) -> &'static str {
         "ListRootsRequest"
@@ -16659,6 +18261,20 @@ impl serde::Serialize for ListRootsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListRootsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"roots\":");
+        crate::write::WriteJson::write_json(&self.roots, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListRootsResult {
@@ -16808,6 +18424,24 @@ impl serde::Serialize for Root {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Root {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Root {
@@ -16970,6 +18604,19 @@ impl serde::Serialize for RootsListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for RootsListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/roots/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for RootsListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "RootsListChangedNotification"
@@ -17093,6 +18740,16 @@ impl serde::Serialize for ElicitRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ElicitRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"elicitation/create\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ElicitRequest {
@@ -17231,6 +18888,20 @@ impl serde::Serialize for ElicitRequestParamsRequestedSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ElicitRequestParamsRequestedSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"object\",\"properties\":");
+        crate::write::WriteJson::write_json(&self.properties, out);
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ElicitRequestParamsRequestedSchema {
@@ -17388,6 +19059,18 @@ impl serde::Serialize for ElicitRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        out.extend_from_slice(b",\"requestedSchema\":");
+        crate::write::WriteJson::write_json(&self.requested_schema, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitRequestParams {
     /// A `ElicitRequestParams` with its required fields; the optional ones are absent.
     pub fn new(
@@ -17482,6 +19165,17 @@ impl serde::Serialize for PrimitiveSchemaDefinition {
             Self::NumberSchema(v) => serde::Serialize::serialize(v, s),
             Self::BooleanSchema(v) => serde::Serialize::serialize(v, s),
             Self::EnumSchema(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for PrimitiveSchemaDefinition {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::StringSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::NumberSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BooleanSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EnumSchema(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -17846,6 +19540,35 @@ impl serde::Serialize for StringSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for StringSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.min_length {
+            out.extend_from_slice(b",\"minLength\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.max_length {
+            out.extend_from_slice(b",\"maxLength\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.format {
+            out.extend_from_slice(b",\"format\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for StringSchema {
     fn schema_name(&self) -> &'static str {
         "StringSchema"
@@ -18013,6 +19736,12 @@ impl serde::Serialize for StringSchemaFormat {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for StringSchemaFormat {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for StringSchemaFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -18161,6 +19890,32 @@ impl serde::Serialize for NumberSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for NumberSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":");
+        crate::write::WriteJson::write_json(&self.r#type, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.minimum {
+            out.extend_from_slice(b",\"minimum\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.maximum {
+            out.extend_from_slice(b",\"maximum\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl NumberSchema {
@@ -18322,6 +20077,12 @@ impl serde::Serialize for NumberSchemaType {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for NumberSchemaType {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NumberSchemaType {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -18463,6 +20224,27 @@ impl serde::Serialize for BooleanSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for BooleanSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"boolean\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for BooleanSchema {
@@ -18643,6 +20425,29 @@ impl serde::Serialize for EnumSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for EnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"enum\":");
+        crate::write::WriteJson::write_json(&self.r#enum, out);
+        if let Some(v) = &self.enum_names {
+            out.extend_from_slice(b",\"enumNames\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl EnumSchema {
@@ -18839,6 +20644,24 @@ impl serde::Serialize for ElicitResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"action\":");
+        crate::write::WriteJson::write_json(&self.action, out);
+        if let Some(v) = &self.content {
+            out.extend_from_slice(b",\"content\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitResult {
     /// A `ElicitResult` with its required fields; the optional ones are absent.
     pub fn new(action: ElicitResultAction) -> Self {
@@ -18975,6 +20798,12 @@ impl serde::Serialize for ElicitResultAction {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for ElicitResultAction {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResultAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -19058,6 +20887,16 @@ impl serde::Serialize for ElicitResultContentValue {
             Self::String(v) => serde::Serialize::serialize(v, s),
             Self::Number(v) => serde::Serialize::serialize(v, s),
             Self::Boolean(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ElicitResultContentValue {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Number(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Boolean(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -19290,6 +21129,29 @@ impl serde::Serialize for ClientRequest {
             Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
             Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PingRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InitializeRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SetLevelRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourcesRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ReadResourceRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SubscribeRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::UnsubscribeRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CallToolRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -19750,6 +21612,22 @@ impl serde::Serialize for ClientNotification {
         }
     }
 }
+impl crate::write::WriteJson for ClientNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CancelledNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ProgressNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InitializedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::RootsListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ClientNotification {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -19979,6 +21857,17 @@ impl serde::Serialize for ClientResult {
             Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
             Self::ListRootsResult(v) => serde::Serialize::serialize(v, s),
             Self::ElicitResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CreateMessageResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ElicitResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -20293,6 +22182,18 @@ impl serde::Serialize for ServerRequest {
         }
     }
 }
+impl crate::write::WriteJson for ServerRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PingRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CreateMessageRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ElicitRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ServerRequest {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -20546,6 +22447,31 @@ impl serde::Serialize for ServerNotification {
             Self::ToolListChangedNotification(v) => serde::Serialize::serialize(v, s),
             Self::PromptListChangedNotification(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ServerNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CancelledNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ProgressNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::LoggingMessageNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ResourceUpdatedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ResourceListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ToolListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::PromptListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -20878,6 +22804,25 @@ impl serde::Serialize for ServerResult {
             Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
             Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
             Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ServerResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InitializeResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ListResourcesResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadResourceResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CallToolResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -40,6 +40,16 @@ impl serde::Serialize for JSONRPCMessage {
         }
     }
 }
+impl crate::write::WriteJson for JSONRPCMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::JSONRPCRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCResponse(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCMessage {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -323,6 +333,15 @@ impl serde::Serialize for ProgressToken {
         }
     }
 }
+impl crate::write::WriteJson for ProgressToken {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ProgressToken {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -535,6 +554,22 @@ impl serde::Serialize for TaskAugmentedRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for TaskAugmentedRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.task {
+            out.extend_from_slice(b",\"task\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for TaskAugmentedRequestParams {
     fn schema_name(&self) -> &'static str {
         "TaskAugmentedRequestParams"
@@ -657,6 +692,18 @@ impl serde::Serialize for RequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for RequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for RequestParams {
     fn schema_name(&self) -> &'static str {
         "RequestParams"
@@ -761,6 +808,18 @@ impl serde::Serialize for RequestParamsMeta {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for RequestParamsMeta {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.progress_token {
+            out.extend_from_slice(b",\"progressToken\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for RequestParamsMeta {
@@ -870,6 +929,20 @@ impl serde::Serialize for Request {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Request {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Request {
@@ -1004,6 +1077,18 @@ impl serde::Serialize for NotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for NotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for NotificationParams {
     fn schema_name(&self) -> &'static str {
         "NotificationParams"
@@ -1112,6 +1197,20 @@ impl serde::Serialize for Notification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Notification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Notification {
@@ -1241,6 +1340,18 @@ impl serde::Serialize for BaseResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for BaseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for BaseResult {
     fn schema_name(&self) -> &'static str {
         "Result"
@@ -1358,6 +1469,22 @@ impl serde::Serialize for Error {
         m.end()
     }
 }
+impl crate::write::WriteJson for Error {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":");
+        crate::write::WriteJson::write_json(&self.code, out);
+        out.extend_from_slice(b",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Error {
     /// A `Error` with its required fields; the optional ones are absent.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
@@ -1447,6 +1574,15 @@ impl serde::Serialize for RequestId {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
             Self::Integer(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for RequestId {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -1663,6 +1799,22 @@ impl serde::Serialize for JSONRPCRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
@@ -1842,6 +1994,21 @@ impl serde::Serialize for JSONRPCNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for JSONRPCNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl JSONRPCNotification {
@@ -2025,6 +2192,18 @@ impl serde::Serialize for JSONRPCResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCResultResponse {
     /// A `JSONRPCResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: BaseResult) -> Self {
@@ -2190,6 +2369,21 @@ impl serde::Serialize for JSONRPCErrorResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCErrorResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        if let Some(v) = &self.id {
+            out.extend_from_slice(b",\"id\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCErrorResponse {
     /// A `JSONRPCErrorResponse` with its required fields; the optional ones are absent.
     pub fn new(error: Error) -> Self {
@@ -2324,6 +2518,15 @@ impl serde::Serialize for JSONRPCResponse {
         match self {
             Self::JSONRPCResultResponse(v) => serde::Serialize::serialize(v, s),
             Self::JSONRPCErrorResponse(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for JSONRPCResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::JSONRPCResultResponse(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCErrorResponse(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -2631,6 +2834,21 @@ impl serde::Serialize for URLElicitationRequiredError {
         m.end()
     }
 }
+impl crate::write::WriteJson for URLElicitationRequiredError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        if let Some(v) = &self.id {
+            out.extend_from_slice(b",\"id\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl URLElicitationRequiredError {
     /// A `URLElicitationRequiredError` with its required fields; the optional ones are absent.
     pub fn new(error: URLElicitationRequiredErrorError) -> Self {
@@ -2773,6 +2991,16 @@ impl serde::Serialize for URLElicitationRequiredErrorErrorData {
         m.end()
     }
 }
+impl crate::write::WriteJson for URLElicitationRequiredErrorErrorData {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"elicitations\":");
+        crate::write::WriteJson::write_json(&self.elicitations, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl URLElicitationRequiredErrorErrorData {
     /// A `URLElicitationRequiredErrorErrorData` with its required fields; the optional ones are absent.
     pub fn new(elicitations: Vec<ElicitRequestURLParams>) -> Self {
@@ -2901,6 +3129,18 @@ impl serde::Serialize for URLElicitationRequiredErrorError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for URLElicitationRequiredErrorError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32042,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        out.extend_from_slice(b",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl URLElicitationRequiredErrorError {
@@ -3074,6 +3314,26 @@ impl serde::Serialize for CancelledNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for CancelledNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_id {
+            out.extend_from_slice(b",\"requestId\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.reason {
+            out.extend_from_slice(b",\"reason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for CancelledNotificationParams {
     fn schema_name(&self) -> &'static str {
         "CancelledNotificationParams"
@@ -3241,6 +3501,17 @@ impl serde::Serialize for CancelledNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for CancelledNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/cancelled\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CancelledNotification {
     /// A `CancelledNotification` with its required fields; the optional ones are absent.
     pub fn new(params: CancelledNotificationParams) -> Self {
@@ -3400,6 +3671,24 @@ impl serde::Serialize for InitializeRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for InitializeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"protocolVersion\":");
+        crate::write::WriteJson::write_json(&self.protocol_version, out);
+        out.extend_from_slice(b",\"capabilities\":");
+        crate::write::WriteJson::write_json(&self.capabilities, out);
+        out.extend_from_slice(b",\"clientInfo\":");
+        crate::write::WriteJson::write_json(&self.client_info, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl InitializeRequestParams {
@@ -3585,6 +3874,18 @@ impl serde::Serialize for InitializeRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for InitializeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"initialize\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl InitializeRequest {
     /// A `InitializeRequest` with its required fields; the optional ones are absent.
     pub fn new(params: InitializeRequestParams, id: RequestId) -> Self {
@@ -3764,6 +4065,28 @@ impl serde::Serialize for InitializeResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for InitializeResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"protocolVersion\":");
+        crate::write::WriteJson::write_json(&self.protocol_version, out);
+        out.extend_from_slice(b",\"capabilities\":");
+        crate::write::WriteJson::write_json(&self.capabilities, out);
+        out.extend_from_slice(b",\"serverInfo\":");
+        crate::write::WriteJson::write_json(&self.server_info, out);
+        if let Some(v) = &self.instructions {
+            out.extend_from_slice(b",\"instructions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl InitializeResult {
@@ -3971,6 +4294,20 @@ impl serde::Serialize for InitializedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for InitializedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/initialized\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for InitializedNotification {
     fn schema_name(&self) -> &'static str {
         "InitializedNotification"
@@ -4139,6 +4476,34 @@ impl serde::Serialize for ClientCapabilities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClientCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.roots {
+            out.extend_from_slice(b",\"roots\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.sampling {
+            out.extend_from_slice(b",\"sampling\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.elicitation {
+            out.extend_from_slice(b",\"elicitation\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tasks {
+            out.extend_from_slice(b",\"tasks\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ClientCapabilities {
@@ -4322,6 +4687,18 @@ impl serde::Serialize for ClientCapabilitiesRoots {
         m.end()
     }
 }
+impl crate::write::WriteJson for ClientCapabilitiesRoots {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ClientCapabilitiesRoots {
     fn schema_name(&self) -> &'static str {
         "ClientCapabilitiesRoots"
@@ -4435,6 +4812,22 @@ impl serde::Serialize for ClientCapabilitiesSampling {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClientCapabilitiesSampling {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.context {
+            out.extend_from_slice(b",\"context\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ClientCapabilitiesSampling {
@@ -4567,6 +4960,22 @@ impl serde::Serialize for ClientCapabilitiesElicitation {
         m.end()
     }
 }
+impl crate::write::WriteJson for ClientCapabilitiesElicitation {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.form {
+            out.extend_from_slice(b",\"form\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.url {
+            out.extend_from_slice(b",\"url\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ClientCapabilitiesElicitation {
     fn schema_name(&self) -> &'static str {
         "ClientCapabilitiesElicitation"
@@ -4691,6 +5100,18 @@ impl serde::Serialize for ClientCapabilitiesTasksRequestsSampling {
         m.end()
     }
 }
+impl crate::write::WriteJson for ClientCapabilitiesTasksRequestsSampling {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.create_message {
+            out.extend_from_slice(b",\"createMessage\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ClientCapabilitiesTasksRequestsSampling {
     fn schema_name(&self) -> &'static str {
         "ClientCapabilitiesTasksRequestsSampling"
@@ -4797,6 +5218,18 @@ impl serde::Serialize for ClientCapabilitiesTasksRequestsElicitation {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClientCapabilitiesTasksRequestsElicitation {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.create {
+            out.extend_from_slice(b",\"create\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ClientCapabilitiesTasksRequestsElicitation {
@@ -4915,6 +5348,22 @@ impl serde::Serialize for ClientCapabilitiesTasksRequests {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClientCapabilitiesTasksRequests {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.sampling {
+            out.extend_from_slice(b",\"sampling\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.elicitation {
+            out.extend_from_slice(b",\"elicitation\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ClientCapabilitiesTasksRequests {
@@ -5067,6 +5516,26 @@ impl serde::Serialize for ClientCapabilitiesTasks {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClientCapabilitiesTasks {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list {
+            out.extend_from_slice(b",\"list\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.cancel {
+            out.extend_from_slice(b",\"cancel\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.requests {
+            out.extend_from_slice(b",\"requests\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ClientCapabilitiesTasks {
@@ -5258,6 +5727,42 @@ impl serde::Serialize for ServerCapabilities {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.logging {
+            out.extend_from_slice(b",\"logging\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.completions {
+            out.extend_from_slice(b",\"completions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.prompts {
+            out.extend_from_slice(b",\"prompts\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.resources {
+            out.extend_from_slice(b",\"resources\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tasks {
+            out.extend_from_slice(b",\"tasks\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilities {
@@ -5460,6 +5965,18 @@ impl serde::Serialize for ServerCapabilitiesPrompts {
         m.end()
     }
 }
+impl crate::write::WriteJson for ServerCapabilitiesPrompts {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ServerCapabilitiesPrompts {
     fn schema_name(&self) -> &'static str {
         "ServerCapabilitiesPrompts"
@@ -5574,6 +6091,22 @@ impl serde::Serialize for ServerCapabilitiesResources {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilitiesResources {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.subscribe {
+            out.extend_from_slice(b",\"subscribe\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilitiesResources {
@@ -5700,6 +6233,18 @@ impl serde::Serialize for ServerCapabilitiesTools {
         m.end()
     }
 }
+impl crate::write::WriteJson for ServerCapabilitiesTools {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ServerCapabilitiesTools {
     fn schema_name(&self) -> &'static str {
         "ServerCapabilitiesTools"
@@ -5804,6 +6349,18 @@ impl serde::Serialize for ServerCapabilitiesTasksRequestsTools {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilitiesTasksRequestsTools {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.call {
+            out.extend_from_slice(b",\"call\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilitiesTasksRequestsTools {
@@ -5912,6 +6469,18 @@ impl serde::Serialize for ServerCapabilitiesTasksRequests {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilitiesTasksRequests {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilitiesTasksRequests {
@@ -6043,6 +6612,26 @@ impl serde::Serialize for ServerCapabilitiesTasks {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilitiesTasks {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list {
+            out.extend_from_slice(b",\"list\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.cancel {
+            out.extend_from_slice(b",\"cancel\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.requests {
+            out.extend_from_slice(b",\"requests\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilitiesTasks {
@@ -6218,6 +6807,28 @@ impl serde::Serialize for Icon {
         m.end()
     }
 }
+impl crate::write::WriteJson for Icon {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"src\":");
+        crate::write::WriteJson::write_json(&self.src, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.sizes {
+            out.extend_from_slice(b",\"sizes\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.theme {
+            out.extend_from_slice(b",\"theme\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Icon {
     /// A `Icon` with its required fields; the optional ones are absent.
     pub fn new(src: impl Into<String>) -> Self {
@@ -6356,6 +6967,12 @@ impl serde::Serialize for IconTheme {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for IconTheme {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for IconTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -6482,6 +7099,18 @@ impl serde::Serialize for Icons {
         m.end()
     }
 }
+impl crate::write::WriteJson for Icons {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Icons {
     fn schema_name(&self) -> &'static str {
         "Icons"
@@ -6594,6 +7223,20 @@ impl serde::Serialize for BaseMetadata {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for BaseMetadata {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl BaseMetadata {
@@ -6776,6 +7419,34 @@ impl serde::Serialize for Implementation {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Implementation {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"version\":");
+        crate::write::WriteJson::write_json(&self.version, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.website_url {
+            out.extend_from_slice(b",\"websiteUrl\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Implementation {
@@ -6989,6 +7660,21 @@ impl serde::Serialize for PingRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for PingRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ping\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl PingRequest {
     /// A `PingRequest` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId) -> Self {
@@ -7179,6 +7865,30 @@ impl serde::Serialize for ProgressNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ProgressNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"progressToken\":");
+        crate::write::WriteJson::write_json(&self.progress_token, out);
+        out.extend_from_slice(b",\"progress\":");
+        crate::write::WriteJson::write_json(&self.progress, out);
+        if let Some(v) = &self.total {
+            out.extend_from_slice(b",\"total\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.message {
+            out.extend_from_slice(b",\"message\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ProgressNotificationParams {
@@ -7373,6 +8083,17 @@ impl serde::Serialize for ProgressNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for ProgressNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/progress\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ProgressNotification {
     /// A `ProgressNotification` with its required fields; the optional ones are absent.
     pub fn new(params: ProgressNotificationParams) -> Self {
@@ -7525,6 +8246,22 @@ impl serde::Serialize for PaginatedRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for PaginatedRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.cursor {
+            out.extend_from_slice(b",\"cursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PaginatedRequestParams {
     fn schema_name(&self) -> &'static str {
         "PaginatedRequestParams"
@@ -7668,6 +8405,22 @@ impl serde::Serialize for PaginatedRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PaginatedRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PaginatedRequest {
@@ -7832,6 +8585,22 @@ impl serde::Serialize for PaginatedResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for PaginatedResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PaginatedResult {
     fn schema_name(&self) -> &'static str {
         "PaginatedResult"
@@ -7983,6 +8752,21 @@ impl serde::Serialize for ListResourcesRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourcesRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourcesRequest {
@@ -8158,6 +8942,24 @@ impl serde::Serialize for ListResourcesResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourcesResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"resources\":");
+        crate::write::WriteJson::write_json(&self.resources, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourcesResult {
@@ -8337,6 +9139,21 @@ impl serde::Serialize for ListResourceTemplatesRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListResourceTemplatesRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/templates/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId) -> Self {
@@ -8514,6 +9331,24 @@ impl serde::Serialize for ListResourceTemplatesResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListResourceTemplatesResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"resourceTemplates\":");
+        crate::write::WriteJson::write_json(&self.resource_templates, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with its required fields; the optional ones are absent.
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
@@ -8681,6 +9516,20 @@ impl serde::Serialize for ResourceRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceRequestParams {
     /// A `ResourceRequestParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -8819,6 +9668,20 @@ impl serde::Serialize for ReadResourceRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResourceRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResourceRequestParams {
@@ -8977,6 +9840,18 @@ impl serde::Serialize for ReadResourceRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResourceRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/read\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResourceRequest {
@@ -9139,6 +10014,20 @@ impl serde::Serialize for ReadResourceResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"contents\":");
+        crate::write::WriteJson::write_json(&self.contents, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
@@ -9231,6 +10120,15 @@ impl serde::Serialize for ReadResourceResultContentsItem {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ReadResourceResultContentsItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -9512,6 +10410,20 @@ impl serde::Serialize for ResourceListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/resources/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ResourceListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "ResourceListChangedNotification"
@@ -9654,6 +10566,20 @@ impl serde::Serialize for SubscribeRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SubscribeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SubscribeRequestParams {
@@ -9807,6 +10733,18 @@ impl serde::Serialize for SubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SubscribeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/subscribe\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SubscribeRequest {
@@ -9971,6 +10909,20 @@ impl serde::Serialize for UnsubscribeRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for UnsubscribeRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl UnsubscribeRequestParams {
     /// A `UnsubscribeRequestParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -10127,6 +11079,18 @@ impl serde::Serialize for UnsubscribeRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for UnsubscribeRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/unsubscribe\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl UnsubscribeRequest {
@@ -10291,6 +11255,20 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceUpdatedNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -10441,6 +11419,19 @@ impl serde::Serialize for ResourceUpdatedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceUpdatedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"notifications/resources/updated\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceUpdatedNotification {
@@ -10665,6 +11656,46 @@ impl serde::Serialize for Resource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Resource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Resource {
@@ -10974,6 +12005,42 @@ impl serde::Serialize for ResourceTemplate {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceTemplate {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uriTemplate\":");
+        crate::write::WriteJson::write_json(&self.uri_template, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceTemplate {
     /// A `ResourceTemplate` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>, uri_template: impl Into<String>) -> Self {
@@ -11211,6 +12278,24 @@ impl serde::Serialize for ResourceContents {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceContents {
     /// A `ResourceContents` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -11378,6 +12463,26 @@ impl serde::Serialize for TextResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TextResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl TextResourceContents {
@@ -11569,6 +12674,26 @@ impl serde::Serialize for BlobResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for BlobResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"blob\":");
+        crate::write::WriteJson::write_json(&self.blob, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl BlobResourceContents {
@@ -11767,6 +12892,21 @@ impl serde::Serialize for ListPromptsRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListPromptsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"prompts/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListPromptsRequest {
     /// A `ListPromptsRequest` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId) -> Self {
@@ -11939,6 +13079,24 @@ impl serde::Serialize for ListPromptsResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListPromptsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"prompts\":");
+        crate::write::WriteJson::write_json(&self.prompts, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListPromptsResult {
     /// A `ListPromptsResult` with its required fields; the optional ones are absent.
     pub fn new(prompts: Vec<Prompt>) -> Self {
@@ -12100,6 +13258,24 @@ impl serde::Serialize for GetPromptRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetPromptRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetPromptRequestParams {
@@ -12269,6 +13445,18 @@ impl serde::Serialize for GetPromptRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetPromptRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"prompts/get\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
     pub fn new(params: GetPromptRequestParams, id: RequestId) -> Self {
@@ -12432,6 +13620,24 @@ impl serde::Serialize for GetPromptResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetPromptResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetPromptResult {
@@ -12629,6 +13835,36 @@ impl serde::Serialize for Prompt {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Prompt {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Prompt {
@@ -12844,6 +14080,28 @@ impl serde::Serialize for PromptArgument {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptArgument {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl PromptArgument {
     /// A `PromptArgument` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -12980,6 +14238,12 @@ impl serde::Serialize for Role {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for Role {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Role {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -13099,6 +14363,18 @@ impl serde::Serialize for PromptMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PromptMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PromptMessage {
@@ -13318,6 +14594,47 @@ impl serde::Serialize for ResourceLink {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceLink {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"resource_link\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceLink {
@@ -13593,6 +14910,24 @@ impl serde::Serialize for EmbeddedResource {
         m.end()
     }
 }
+impl crate::write::WriteJson for EmbeddedResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"resource\",\"resource\":");
+        crate::write::WriteJson::write_json(&self.resource, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
     pub fn new(resource: EmbeddedResourceResource) -> Self {
@@ -13707,6 +15042,15 @@ impl serde::Serialize for EmbeddedResourceResource {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for EmbeddedResourceResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -13988,6 +15332,20 @@ impl serde::Serialize for PromptListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/prompts/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PromptListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "PromptListChangedNotification"
@@ -14145,6 +15503,21 @@ impl serde::Serialize for ListToolsRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListToolsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tools/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListToolsRequest {
@@ -14315,6 +15688,24 @@ impl serde::Serialize for ListToolsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListToolsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"tools\":");
+        crate::write::WriteJson::write_json(&self.tools, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListToolsResult {
@@ -14494,6 +15885,28 @@ impl serde::Serialize for CallToolResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CallToolResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.structured_content {
+            out.extend_from_slice(b",\"structuredContent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CallToolResult {
@@ -14695,6 +16108,28 @@ impl serde::Serialize for CallToolRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.task {
+            out.extend_from_slice(b",\"task\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -14877,6 +16312,18 @@ impl serde::Serialize for CallToolRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tools/call\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
     pub fn new(params: CallToolRequestParams, id: RequestId) -> Self {
@@ -15051,6 +16498,20 @@ impl serde::Serialize for ToolListChangedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/tools/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ToolListChangedNotification {
@@ -15246,6 +16707,34 @@ impl serde::Serialize for ToolAnnotations {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolAnnotations {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.read_only_hint {
+            out.extend_from_slice(b",\"readOnlyHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.destructive_hint {
+            out.extend_from_slice(b",\"destructiveHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.idempotent_hint {
+            out.extend_from_slice(b",\"idempotentHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.open_world_hint {
+            out.extend_from_slice(b",\"openWorldHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolAnnotations {
     fn schema_name(&self) -> &'static str {
         "ToolAnnotations"
@@ -15415,6 +16904,18 @@ impl serde::Serialize for ToolExecution {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolExecution {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.task_support {
+            out.extend_from_slice(b",\"taskSupport\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolExecution {
     fn schema_name(&self) -> &'static str {
         "ToolExecution"
@@ -15506,6 +17007,12 @@ impl serde::Serialize for ToolExecutionTaskSupport {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for ToolExecutionTaskSupport {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolExecutionTaskSupport {
@@ -15713,6 +17220,46 @@ impl serde::Serialize for Tool {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Tool {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"inputSchema\":");
+        crate::write::WriteJson::write_json(&self.input_schema, out);
+        if let Some(v) = &self.execution {
+            out.extend_from_slice(b",\"execution\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.output_schema {
+            out.extend_from_slice(b",\"outputSchema\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Tool {
@@ -15972,6 +17519,27 @@ impl serde::Serialize for ToolInputSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolInputSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.schema {
+            out.extend_from_slice(b",\"$schema\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"object\"");
+        if let Some(v) = &self.properties {
+            out.extend_from_slice(b",\"properties\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolInputSchema {
     fn schema_name(&self) -> &'static str {
         "ToolInputSchema"
@@ -16141,6 +17709,27 @@ impl serde::Serialize for ToolOutputSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolOutputSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.schema {
+            out.extend_from_slice(b",\"$schema\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"object\"");
+        if let Some(v) = &self.properties {
+            out.extend_from_slice(b",\"properties\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolOutputSchema {
     fn schema_name(&self) -> &'static str {
         "ToolOutputSchema"
@@ -16279,6 +17868,12 @@ impl serde::Serialize for TaskStatus {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for TaskStatus {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -16397,6 +17992,18 @@ impl serde::Serialize for TaskMetadata {
         m.end()
     }
 }
+impl crate::write::WriteJson for TaskMetadata {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.ttl {
+            out.extend_from_slice(b",\"ttl\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for TaskMetadata {
     fn schema_name(&self) -> &'static str {
         "TaskMetadata"
@@ -16495,6 +18102,16 @@ impl serde::Serialize for RelatedTaskMetadata {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for RelatedTaskMetadata {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"taskId\":");
+        crate::write::WriteJson::write_json(&self.task_id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl RelatedTaskMetadata {
@@ -16651,6 +18268,32 @@ impl serde::Serialize for Task {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Task {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"taskId\":");
+        crate::write::WriteJson::write_json(&self.task_id, out);
+        out.extend_from_slice(b",\"status\":");
+        crate::write::WriteJson::write_json(&self.status, out);
+        if let Some(v) = &self.status_message {
+            out.extend_from_slice(b",\"statusMessage\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"createdAt\":");
+        crate::write::WriteJson::write_json(&self.created_at, out);
+        out.extend_from_slice(b",\"lastUpdatedAt\":");
+        crate::write::WriteJson::write_json(&self.last_updated_at, out);
+        out.extend_from_slice(b",\"ttl\":");
+        crate::write::WriteJson::write_json(&self.ttl, out);
+        if let Some(v) = &self.poll_interval {
+            out.extend_from_slice(b",\"pollInterval\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Task {
@@ -16853,6 +18496,20 @@ impl serde::Serialize for CreateTaskResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CreateTaskResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"task\":");
+        crate::write::WriteJson::write_json(&self.task, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CreateTaskResult {
     /// A `CreateTaskResult` with its required fields; the optional ones are absent.
     pub fn new(task: Task) -> Self {
@@ -17005,6 +18662,18 @@ impl serde::Serialize for GetTaskRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetTaskRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tasks/get\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetTaskRequest {
     /// A `GetTaskRequest` with its required fields; the optional ones are absent.
     pub fn new(params: GetTaskRequestParams, id: RequestId) -> Self {
@@ -17153,6 +18822,16 @@ impl serde::Serialize for GetTaskRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetTaskRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"taskId\":");
+        crate::write::WriteJson::write_json(&self.task_id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetTaskRequestParams {
@@ -17319,6 +18998,36 @@ impl serde::Serialize for GetTaskResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetTaskResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"taskId\":");
+        crate::write::WriteJson::write_json(&self.task_id, out);
+        out.extend_from_slice(b",\"status\":");
+        crate::write::WriteJson::write_json(&self.status, out);
+        if let Some(v) = &self.status_message {
+            out.extend_from_slice(b",\"statusMessage\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"createdAt\":");
+        crate::write::WriteJson::write_json(&self.created_at, out);
+        out.extend_from_slice(b",\"lastUpdatedAt\":");
+        crate::write::WriteJson::write_json(&self.last_updated_at, out);
+        out.extend_from_slice(b",\"ttl\":");
+        crate::write::WriteJson::write_json(&self.ttl, out);
+        if let Some(v) = &self.poll_interval {
+            out.extend_from_slice(b",\"pollInterval\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetTaskResult {
@@ -17579,6 +19288,18 @@ impl serde::Serialize for GetTaskPayloadRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetTaskPayloadRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tasks/result\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetTaskPayloadRequest {
     /// A `GetTaskPayloadRequest` with its required fields; the optional ones are absent.
     pub fn new(params: GetTaskPayloadRequestParams, id: RequestId) -> Self {
@@ -17732,6 +19453,16 @@ impl serde::Serialize for GetTaskPayloadRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetTaskPayloadRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"taskId\":");
+        crate::write::WriteJson::write_json(&self.task_id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetTaskPayloadRequestParams {
     /// A `GetTaskPayloadRequestParams` with its required fields; the optional ones are absent.
     pub fn new(task_id: impl Into<String>) -> Self {
@@ -17845,6 +19576,18 @@ impl serde::Serialize for GetTaskPayloadResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetTaskPayloadResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for GetTaskPayloadResult {
@@ -17980,6 +19723,18 @@ impl serde::Serialize for CancelTaskRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CancelTaskRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tasks/cancel\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CancelTaskRequest {
@@ -18130,6 +19885,16 @@ impl serde::Serialize for CancelTaskRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CancelTaskRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"taskId\":");
+        crate::write::WriteJson::write_json(&self.task_id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CancelTaskRequestParams {
@@ -18296,6 +20061,36 @@ impl serde::Serialize for CancelTaskResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CancelTaskResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"taskId\":");
+        crate::write::WriteJson::write_json(&self.task_id, out);
+        out.extend_from_slice(b",\"status\":");
+        crate::write::WriteJson::write_json(&self.status, out);
+        if let Some(v) = &self.status_message {
+            out.extend_from_slice(b",\"statusMessage\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"createdAt\":");
+        crate::write::WriteJson::write_json(&self.created_at, out);
+        out.extend_from_slice(b",\"lastUpdatedAt\":");
+        crate::write::WriteJson::write_json(&self.last_updated_at, out);
+        out.extend_from_slice(b",\"ttl\":");
+        crate::write::WriteJson::write_json(&self.ttl, out);
+        if let Some(v) = &self.poll_interval {
+            out.extend_from_slice(b",\"pollInterval\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CancelTaskResult {
@@ -18553,6 +20348,21 @@ impl serde::Serialize for ListTasksRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListTasksRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tasks/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListTasksRequest {
     /// A `ListTasksRequest` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId) -> Self {
@@ -18721,6 +20531,24 @@ impl serde::Serialize for ListTasksResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListTasksResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"tasks\":");
+        crate::write::WriteJson::write_json(&self.tasks, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListTasksResult {
@@ -18928,6 +20756,36 @@ impl serde::Serialize for TaskStatusNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TaskStatusNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"taskId\":");
+        crate::write::WriteJson::write_json(&self.task_id, out);
+        out.extend_from_slice(b",\"status\":");
+        crate::write::WriteJson::write_json(&self.status, out);
+        if let Some(v) = &self.status_message {
+            out.extend_from_slice(b",\"statusMessage\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"createdAt\":");
+        crate::write::WriteJson::write_json(&self.created_at, out);
+        out.extend_from_slice(b",\"lastUpdatedAt\":");
+        crate::write::WriteJson::write_json(&self.last_updated_at, out);
+        out.extend_from_slice(b",\"ttl\":");
+        crate::write::WriteJson::write_json(&self.ttl, out);
+        if let Some(v) = &self.poll_interval {
+            out.extend_from_slice(b",\"pollInterval\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl TaskStatusNotificationParams {
@@ -19165,6 +21023,17 @@ impl serde::Serialize for TaskStatusNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for TaskStatusNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/tasks/status\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TaskStatusNotification {
     /// A `TaskStatusNotification` with its required fields; the optional ones are absent.
     pub fn new(params: TaskStatusNotificationParams) -> Self {
@@ -19317,6 +21186,20 @@ impl serde::Serialize for SetLevelRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for SetLevelRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"level\":");
+        crate::write::WriteJson::write_json(&self.level, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with its required fields; the optional ones are absent.
     pub fn new(level: LoggingLevel) -> Self {
@@ -19467,6 +21350,18 @@ impl serde::Serialize for SetLevelRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SetLevelRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"logging/setLevel\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SetLevelRequest {
@@ -19641,6 +21536,26 @@ impl serde::Serialize for LoggingMessageNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for LoggingMessageNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"level\":");
+        crate::write::WriteJson::write_json(&self.level, out);
+        if let Some(v) = &self.logger {
+            out.extend_from_slice(b",\"logger\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl LoggingMessageNotificationParams {
@@ -19820,6 +21735,17 @@ impl serde::Serialize for LoggingMessageNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for LoggingMessageNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/message\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
     pub fn new(params: LoggingMessageNotificationParams) -> Self {
@@ -19976,6 +21902,12 @@ impl serde::Serialize for LoggingLevel {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for LoggingLevel {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for LoggingLevel {
@@ -20211,6 +22143,58 @@ impl serde::Serialize for CreateMessageRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CreateMessageRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.task {
+            out.extend_from_slice(b",\"task\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        if let Some(v) = &self.model_preferences {
+            out.extend_from_slice(b",\"modelPreferences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.system_prompt {
+            out.extend_from_slice(b",\"systemPrompt\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.include_context {
+            out.extend_from_slice(b",\"includeContext\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.temperature {
+            out.extend_from_slice(b",\"temperature\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"maxTokens\":");
+        crate::write::WriteJson::write_json(&self.max_tokens, out);
+        if let Some(v) = &self.stop_sequences {
+            out.extend_from_slice(b",\"stopSequences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.metadata {
+            out.extend_from_slice(b",\"metadata\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tool_choice {
+            out.extend_from_slice(b",\"toolChoice\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CreateMessageRequestParams {
@@ -20477,6 +22461,12 @@ impl serde::Serialize for CreateMessageRequestParamsIncludeContext {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for CreateMessageRequestParamsIncludeContext {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -20601,6 +22591,18 @@ impl serde::Serialize for ToolChoice {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolChoice {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.mode {
+            out.extend_from_slice(b",\"mode\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolChoice {
     fn schema_name(&self) -> &'static str {
         "ToolChoice"
@@ -20687,6 +22689,12 @@ impl serde::Serialize for ToolChoiceMode {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for ToolChoiceMode {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolChoiceMode {
@@ -20838,6 +22846,18 @@ impl serde::Serialize for CreateMessageRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CreateMessageRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"sampling/createMessage\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CreateMessageRequest {
@@ -21032,6 +23052,28 @@ impl serde::Serialize for CreateMessageResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CreateMessageResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        out.extend_from_slice(b",\"model\":");
+        crate::write::WriteJson::write_json(&self.model, out);
+        if let Some(v) = &self.stop_reason {
+            out.extend_from_slice(b",\"stopReason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
     pub fn new(
@@ -21199,6 +23241,12 @@ impl serde::Serialize for CreateMessageResultStopReason {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for CreateMessageResultStopReason {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -21323,6 +23371,22 @@ impl serde::Serialize for SamplingMessage {
         m.end()
     }
 }
+impl crate::write::WriteJson for SamplingMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
@@ -21421,6 +23485,19 @@ impl serde::Serialize for SamplingMessageContent {
             Self::SamplingMessageContentBlock(v) => serde::Serialize::serialize(v, s),
             Self::SamplingMessageContentBlockArray(v) => {
                 serde::Serialize::serialize(v, s)
+            }
+        }
+    }
+}
+impl crate::write::WriteJson for SamplingMessageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::SamplingMessageContentBlock(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::SamplingMessageContentBlockArray(v) => {
+                crate::write::WriteJson::write_json(v, out)
             }
         }
     }
@@ -21600,6 +23677,19 @@ impl serde::Serialize for SamplingMessageContentBlock {
             Self::ToolUseContent(v) => serde::Serialize::serialize(v, s),
             Self::ToolResultContent(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for SamplingMessageContentBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::AudioContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ToolUseContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ToolResultContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -21911,6 +24001,26 @@ impl serde::Serialize for Annotations {
         m.end()
     }
 }
+impl crate::write::WriteJson for Annotations {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.audience {
+            out.extend_from_slice(b",\"audience\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.priority {
+            out.extend_from_slice(b",\"priority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.last_modified {
+            out.extend_from_slice(b",\"lastModified\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Annotations {
     fn schema_name(&self) -> &'static str {
         "Annotations"
@@ -22018,6 +24128,19 @@ impl serde::Serialize for ContentBlock {
             Self::ResourceLink(v) => serde::Serialize::serialize(v, s),
             Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ContentBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::AudioContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ResourceLink(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EmbeddedResource(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -22299,6 +24422,24 @@ impl serde::Serialize for TextContent {
         m.end()
     }
 }
+impl crate::write::WriteJson for TextContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"text\",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TextContent {
     /// A `TextContent` with its required fields; the optional ones are absent.
     pub fn new(text: impl Into<String>) -> Self {
@@ -22479,6 +24620,26 @@ impl serde::Serialize for ImageContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ImageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"image\",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        out.extend_from_slice(b",\"mimeType\":");
+        crate::write::WriteJson::write_json(&self.mime_type, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ImageContent {
@@ -22677,6 +24838,26 @@ impl serde::Serialize for AudioContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for AudioContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"audio\",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        out.extend_from_slice(b",\"mimeType\":");
+        crate::write::WriteJson::write_json(&self.mime_type, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl AudioContent {
@@ -22879,6 +25060,24 @@ impl serde::Serialize for ToolUseContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolUseContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"tool_use\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        out.extend_from_slice(b",\"input\":");
+        crate::write::WriteJson::write_json(&self.input, out);
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ToolUseContent {
@@ -23102,6 +25301,30 @@ impl serde::Serialize for ToolResultContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolResultContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"tool_result\",\"toolUseId\":");
+        crate::write::WriteJson::write_json(&self.tool_use_id, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.structured_content {
+            out.extend_from_slice(b",\"structuredContent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ToolResultContent {
@@ -23355,6 +25578,30 @@ impl serde::Serialize for ModelPreferences {
         m.end()
     }
 }
+impl crate::write::WriteJson for ModelPreferences {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.hints {
+            out.extend_from_slice(b",\"hints\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.cost_priority {
+            out.extend_from_slice(b",\"costPriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.speed_priority {
+            out.extend_from_slice(b",\"speedPriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.intelligence_priority {
+            out.extend_from_slice(b",\"intelligencePriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ModelPreferences {
     fn schema_name(&self) -> &'static str {
         "ModelPreferences"
@@ -23520,6 +25767,18 @@ impl serde::Serialize for ModelHint {
         m.end()
     }
 }
+impl crate::write::WriteJson for ModelHint {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ModelHint {
     fn schema_name(&self) -> &'static str {
         "ModelHint"
@@ -23648,6 +25907,26 @@ impl serde::Serialize for CompleteRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"ref\":");
+        crate::write::WriteJson::write_json(&self.r#ref, out);
+        out.extend_from_slice(b",\"argument\":");
+        crate::write::WriteJson::write_json(&self.argument, out);
+        if let Some(v) = &self.context {
+            out.extend_from_slice(b",\"context\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with its required fields; the optional ones are absent.
     pub fn new(
@@ -23772,6 +26051,18 @@ impl serde::Serialize for CompleteRequestParamsRef {
             Self::PromptReference(v) => serde::Serialize::serialize(v, s),
             Self::ResourceTemplateReference(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for CompleteRequestParamsRef {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PromptReference(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ResourceTemplateReference(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -23995,6 +26286,18 @@ impl serde::Serialize for CompleteRequestParamsArgument {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteRequestParamsArgument {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        out.extend_from_slice(b",\"value\":");
+        crate::write::WriteJson::write_json(&self.value, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -24117,6 +26420,18 @@ impl serde::Serialize for CompleteRequestParamsContext {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteRequestParamsContext {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for CompleteRequestParamsContext {
@@ -24246,6 +26561,18 @@ impl serde::Serialize for CompleteRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"completion/complete\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CompleteRequest {
@@ -24403,6 +26730,20 @@ impl serde::Serialize for CompleteResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"completion\":");
+        crate::write::WriteJson::write_json(&self.completion, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteResult {
     /// A `CompleteResult` with its required fields; the optional ones are absent.
     pub fn new(completion: CompleteResultCompletion) -> Self {
@@ -24550,6 +26891,24 @@ impl serde::Serialize for CompleteResultCompletion {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteResultCompletion {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"values\":");
+        crate::write::WriteJson::write_json(&self.values, out);
+        if let Some(v) = &self.total {
+            out.extend_from_slice(b",\"total\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.has_more {
+            out.extend_from_slice(b",\"hasMore\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CompleteResultCompletion {
@@ -24708,6 +27067,16 @@ impl serde::Serialize for ResourceTemplateReference {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceTemplateReference {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"ref/resource\",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -24850,6 +27219,21 @@ impl serde::Serialize for PromptReference {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PromptReference {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"ref/prompt\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PromptReference {
@@ -25024,6 +27408,21 @@ impl serde::Serialize for ListRootsRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListRootsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"roots/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListRootsRequest {
     /// A `ListRootsRequest` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId) -> Self {
@@ -25185,6 +27584,20 @@ impl serde::Serialize for ListRootsResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListRootsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"roots\":");
+        crate::write::WriteJson::write_json(&self.roots, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListRootsResult {
     /// A `ListRootsResult` with its required fields; the optional ones are absent.
     pub fn new(roots: Vec<Root>) -> Self {
@@ -25332,6 +27745,24 @@ impl serde::Serialize for Root {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Root {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Root {
@@ -25503,6 +27934,20 @@ impl serde::Serialize for RootsListChangedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for RootsListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/roots/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for RootsListChangedNotification {
@@ -25678,6 +28123,29 @@ impl serde::Serialize for ElicitRequestFormParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ElicitRequestFormParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.task {
+            out.extend_from_slice(b",\"task\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if self.mode {
+            out.extend_from_slice(b",\"mode\":\"form\"");
+        }
+        out.extend_from_slice(b",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        out.extend_from_slice(b",\"requestedSchema\":");
+        crate::write::WriteJson::write_json(&self.requested_schema, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ElicitRequestFormParams {
@@ -25876,6 +28344,24 @@ impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ElicitRequestFormParamsRequestedSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.schema {
+            out.extend_from_slice(b",\"$schema\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"object\",\"properties\":");
+        crate::write::WriteJson::write_json(&self.properties, out);
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ElicitRequestFormParamsRequestedSchema {
@@ -26089,6 +28575,28 @@ impl serde::Serialize for ElicitRequestURLParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitRequestURLParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.task {
+            out.extend_from_slice(b",\"task\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"mode\":\"url\",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        out.extend_from_slice(b",\"elicitationId\":");
+        crate::write::WriteJson::write_json(&self.elicitation_id, out);
+        out.extend_from_slice(b",\"url\":");
+        crate::write::WriteJson::write_json(&self.url, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitRequestURLParams {
     /// A `ElicitRequestURLParams` with its required fields; the optional ones are absent.
     pub fn new(
@@ -26233,6 +28741,20 @@ impl serde::Serialize for ElicitRequestParams {
             Self::ElicitRequestFormParams(v) => serde::Serialize::serialize(v, s),
             Self::ElicitRequestURLParams(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ElicitRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::ElicitRequestFormParams(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ElicitRequestURLParams(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -26472,6 +28994,18 @@ impl serde::Serialize for ElicitRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"elicitation/create\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitRequest {
     /// A `ElicitRequest` with its required fields; the optional ones are absent.
     pub fn new(params: ElicitRequestParams, id: RequestId) -> Self {
@@ -26588,6 +29122,17 @@ impl serde::Serialize for PrimitiveSchemaDefinition {
             Self::NumberSchema(v) => serde::Serialize::serialize(v, s),
             Self::BooleanSchema(v) => serde::Serialize::serialize(v, s),
             Self::EnumSchema(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for PrimitiveSchemaDefinition {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::StringSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::NumberSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BooleanSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EnumSchema(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -27034,6 +29579,39 @@ impl serde::Serialize for StringSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for StringSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.min_length {
+            out.extend_from_slice(b",\"minLength\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.max_length {
+            out.extend_from_slice(b",\"maxLength\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.format {
+            out.extend_from_slice(b",\"format\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for StringSchema {
     fn schema_name(&self) -> &'static str {
         "StringSchema"
@@ -27215,6 +29793,12 @@ impl serde::Serialize for StringSchemaFormat {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for StringSchemaFormat {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for StringSchemaFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -27371,6 +29955,36 @@ impl serde::Serialize for NumberSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for NumberSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":");
+        crate::write::WriteJson::write_json(&self.r#type, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.minimum {
+            out.extend_from_slice(b",\"minimum\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.maximum {
+            out.extend_from_slice(b",\"maximum\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl NumberSchema {
@@ -27547,6 +30161,12 @@ impl serde::Serialize for NumberSchemaType {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for NumberSchemaType {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NumberSchemaType {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -27688,6 +30308,27 @@ impl serde::Serialize for BooleanSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for BooleanSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"boolean\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for BooleanSchema {
@@ -27873,6 +30514,29 @@ impl serde::Serialize for UntitledSingleSelectEnumSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for UntitledSingleSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"enum\":");
+        crate::write::WriteJson::write_json(&self.r#enum, out);
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl UntitledSingleSelectEnumSchema {
@@ -28086,6 +30750,29 @@ impl serde::Serialize for TitledSingleSelectEnumSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for TitledSingleSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"oneOf\":");
+        crate::write::WriteJson::write_json(&self.one_of, out);
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TitledSingleSelectEnumSchema {
     /// A `TitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
     pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
@@ -28275,6 +30962,18 @@ impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
         m.end()
     }
 }
+impl crate::write::WriteJson for TitledSingleSelectEnumSchemaOneOfItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"const\":");
+        crate::write::WriteJson::write_json(&self.r#const, out);
+        out.extend_from_slice(b",\"title\":");
+        crate::write::WriteJson::write_json(&self.title, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TitledSingleSelectEnumSchemaOneOfItem {
     /// A `TitledSingleSelectEnumSchemaOneOfItem` with its required fields; the optional ones are absent.
     pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
@@ -28358,6 +31057,19 @@ impl serde::Serialize for SingleSelectEnumSchema {
         match self {
             Self::UntitledSingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
             Self::TitledSingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for SingleSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::TitledSingleSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
         }
     }
 }
@@ -28689,6 +31401,37 @@ impl serde::Serialize for UntitledMultiSelectEnumSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for UntitledMultiSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"array\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.min_items {
+            out.extend_from_slice(b",\"minItems\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.max_items {
+            out.extend_from_slice(b",\"maxItems\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"items\":");
+        crate::write::WriteJson::write_json(&self.items, out);
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl UntitledMultiSelectEnumSchema {
     /// A `UntitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
     pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
@@ -28907,6 +31650,16 @@ impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
         m.end()
     }
 }
+impl crate::write::WriteJson for UntitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\",\"enum\":");
+        crate::write::WriteJson::write_json(&self.r#enum, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl UntitledMultiSelectEnumSchemaItems {
     /// A `UntitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
     pub fn new(r#enum: Vec<String>) -> Self {
@@ -29077,6 +31830,37 @@ impl serde::Serialize for TitledMultiSelectEnumSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TitledMultiSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"array\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.min_items {
+            out.extend_from_slice(b",\"minItems\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.max_items {
+            out.extend_from_slice(b",\"maxItems\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"items\":");
+        crate::write::WriteJson::write_json(&self.items, out);
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl TitledMultiSelectEnumSchema {
@@ -29295,6 +32079,18 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         m.end()
     }
 }
+impl crate::write::WriteJson for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"const\":");
+        crate::write::WriteJson::write_json(&self.r#const, out);
+        out.extend_from_slice(b",\"title\":");
+        crate::write::WriteJson::write_json(&self.title, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with its required fields; the optional ones are absent.
     pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
@@ -29419,6 +32215,16 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
         m.end()
     }
 }
+impl crate::write::WriteJson for TitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"anyOf\":");
+        crate::write::WriteJson::write_json(&self.any_of, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TitledMultiSelectEnumSchemaItems {
     /// A `TitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
     pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
@@ -29495,6 +32301,19 @@ impl serde::Serialize for MultiSelectEnumSchema {
         match self {
             Self::UntitledMultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
             Self::TitledMultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for MultiSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::TitledMultiSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
         }
     }
 }
@@ -29805,6 +32624,33 @@ impl serde::Serialize for LegacyTitledEnumSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for LegacyTitledEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"enum\":");
+        crate::write::WriteJson::write_json(&self.r#enum, out);
+        if let Some(v) = &self.enum_names {
+            out.extend_from_slice(b",\"enumNames\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl LegacyTitledEnumSchema {
     /// A `LegacyTitledEnumSchema` with its required fields; the optional ones are absent.
     pub fn new(r#enum: Vec<String>) -> Self {
@@ -29959,6 +32805,20 @@ impl serde::Serialize for EnumSchema {
             Self::SingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
             Self::MultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
             Self::LegacyTitledEnumSchema(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for EnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::SingleSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::MultiSelectEnumSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::LegacyTitledEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
         }
     }
 }
@@ -30317,6 +33177,24 @@ impl serde::Serialize for ElicitResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"action\":");
+        crate::write::WriteJson::write_json(&self.action, out);
+        if let Some(v) = &self.content {
+            out.extend_from_slice(b",\"content\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitResult {
     /// A `ElicitResult` with its required fields; the optional ones are absent.
     pub fn new(action: ElicitResultAction) -> Self {
@@ -30453,6 +33331,12 @@ impl serde::Serialize for ElicitResultAction {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for ElicitResultAction {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResultAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -30539,6 +33423,17 @@ impl serde::Serialize for ElicitResultContentValue {
             Self::Number(v) => serde::Serialize::serialize(v, s),
             Self::Boolean(v) => serde::Serialize::serialize(v, s),
             Self::StringArray(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ElicitResultContentValue {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Number(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Boolean(v) => crate::write::WriteJson::write_json(v, out),
+            Self::StringArray(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -30824,6 +33719,19 @@ impl serde::Serialize for ElicitationCompleteNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitationCompleteNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"notifications/elicitation/complete\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitationCompleteNotification {
     /// A `ElicitationCompleteNotification` with its required fields; the optional ones are absent.
     pub fn new(params: ElicitationCompleteNotificationParams) -> Self {
@@ -30972,6 +33880,16 @@ impl serde::Serialize for ElicitationCompleteNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitationCompleteNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"elicitationId\":");
+        crate::write::WriteJson::write_json(&self.elicitation_id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitationCompleteNotificationParams {
     /// A `ElicitationCompleteNotificationParams` with its required fields; the optional ones are absent.
     pub fn new(elicitation_id: impl Into<String>) -> Self {
@@ -31092,6 +34010,33 @@ impl serde::Serialize for ClientRequest {
             Self::ListTasksRequest(v) => serde::Serialize::serialize(v, s),
             Self::CancelTaskRequest(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PingRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InitializeRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SetLevelRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourcesRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ReadResourceRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SubscribeRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::UnsubscribeRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CallToolRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetTaskRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetTaskPayloadRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListTasksRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CancelTaskRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -31648,6 +34593,25 @@ impl serde::Serialize for ClientNotification {
         }
     }
 }
+impl crate::write::WriteJson for ClientNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CancelledNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ProgressNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InitializedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::RootsListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::TaskStatusNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ClientNotification {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -31912,6 +34876,21 @@ impl serde::Serialize for ClientResult {
             Self::GetTaskPayloadResult(v) => serde::Serialize::serialize(v, s),
             Self::ListTasksResult(v) => serde::Serialize::serialize(v, s),
             Self::CancelTaskResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CreateMessageResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ElicitResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetTaskResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetTaskPayloadResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListTasksResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CancelTaskResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -32371,6 +35350,22 @@ impl serde::Serialize for ServerRequest {
         }
     }
 }
+impl crate::write::WriteJson for ServerRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PingRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CreateMessageRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ElicitRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetTaskRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetTaskPayloadRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListTasksRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CancelTaskRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ServerRequest {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -32723,6 +35718,37 @@ impl serde::Serialize for ServerNotification {
             Self::ElicitationCompleteNotification(v) => serde::Serialize::serialize(v, s),
             Self::TaskStatusNotification(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ServerNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CancelledNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ProgressNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::LoggingMessageNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ResourceUpdatedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ResourceListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ToolListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::PromptListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ElicitationCompleteNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::TaskStatusNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -33116,6 +36142,29 @@ impl serde::Serialize for ServerResult {
             Self::GetTaskPayloadResult(v) => serde::Serialize::serialize(v, s),
             Self::ListTasksResult(v) => serde::Serialize::serialize(v, s),
             Self::CancelTaskResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ServerResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InitializeResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ListResourcesResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadResourceResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CallToolResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetTaskResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetTaskPayloadResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListTasksResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CancelTaskResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -46,6 +46,16 @@ impl serde::Serialize for JSONRPCMessage {
         }
     }
 }
+impl crate::write::WriteJson for JSONRPCMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::JSONRPCRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCResponse(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for JSONRPCMessage {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -489,6 +499,36 @@ impl serde::Serialize for RequestMetaObject {
         m.end()
     }
 }
+impl crate::write::WriteJson for RequestMetaObject {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.progress_token {
+            out.extend_from_slice(b",\"progressToken\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"io.modelcontextprotocol/protocolVersion\":");
+        crate::write::WriteJson::write_json(
+            &self.io_modelcontextprotocol_protocol_version,
+            out,
+        );
+        if let Some(v) = &self.io_modelcontextprotocol_client_info {
+            out.extend_from_slice(b",\"io.modelcontextprotocol/clientInfo\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"io.modelcontextprotocol/clientCapabilities\":");
+        crate::write::WriteJson::write_json(
+            &self.io_modelcontextprotocol_client_capabilities,
+            out,
+        );
+        if let Some(v) = &self.io_modelcontextprotocol_log_level {
+            out.extend_from_slice(b",\"io.modelcontextprotocol/logLevel\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl RequestMetaObject {
     /// A `RequestMetaObject` with its required fields; the optional ones are absent.
     pub fn new(
@@ -712,6 +752,18 @@ impl serde::Serialize for NotificationMetaObject {
         m.end()
     }
 }
+impl crate::write::WriteJson for NotificationMetaObject {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.io_modelcontextprotocol_subscription_id {
+            out.extend_from_slice(b",\"io.modelcontextprotocol/subscriptionId\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for NotificationMetaObject {
     fn schema_name(&self) -> &'static str {
         "NotificationMetaObject"
@@ -842,6 +894,18 @@ impl serde::Serialize for ResultMetaObject {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResultMetaObject {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.io_modelcontextprotocol_server_info {
+            out.extend_from_slice(b",\"io.modelcontextprotocol/serverInfo\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ResultMetaObject {
     fn schema_name(&self) -> &'static str {
         "ResultMetaObject"
@@ -910,6 +974,15 @@ impl serde::Serialize for ProgressToken {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
             Self::Integer(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ProgressToken {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -1101,6 +1174,16 @@ impl serde::Serialize for RequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for RequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl RequestParams {
     /// A `RequestParams` with its required fields; the optional ones are absent.
     pub fn new(meta: RequestMetaObject) -> Self {
@@ -1225,6 +1308,20 @@ impl serde::Serialize for Request {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Request {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Request {
@@ -1355,6 +1452,18 @@ impl serde::Serialize for NotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for NotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for NotificationParams {
     fn schema_name(&self) -> &'static str {
         "NotificationParams"
@@ -1470,6 +1579,20 @@ impl serde::Serialize for Notification {
         m.end()
     }
 }
+impl crate::write::WriteJson for Notification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Notification {
     /// A `Notification` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -1578,6 +1701,12 @@ impl serde::Serialize for ResultType {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for ResultType {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResultType {
@@ -1705,6 +1834,22 @@ impl serde::Serialize for BaseResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for BaseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for BaseResult {
@@ -1851,6 +1996,22 @@ impl serde::Serialize for Error {
         m.end()
     }
 }
+impl crate::write::WriteJson for Error {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":");
+        crate::write::WriteJson::write_json(&self.code, out);
+        out.extend_from_slice(b",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Error {
     /// A `Error` with its required fields; the optional ones are absent.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
@@ -1940,6 +2101,15 @@ impl serde::Serialize for RequestId {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
             Self::Integer(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for RequestId {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -2156,6 +2326,22 @@ impl serde::Serialize for JSONRPCRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>, id: RequestId) -> Self {
@@ -2335,6 +2521,21 @@ impl serde::Serialize for JSONRPCNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for JSONRPCNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl JSONRPCNotification {
@@ -2518,6 +2719,18 @@ impl serde::Serialize for JSONRPCResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCResultResponse {
     /// A `JSONRPCResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: BaseResult) -> Self {
@@ -2683,6 +2896,21 @@ impl serde::Serialize for JSONRPCErrorResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for JSONRPCErrorResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        if let Some(v) = &self.id {
+            out.extend_from_slice(b",\"id\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl JSONRPCErrorResponse {
     /// A `JSONRPCErrorResponse` with its required fields; the optional ones are absent.
     pub fn new(error: Error) -> Self {
@@ -2817,6 +3045,15 @@ impl serde::Serialize for JSONRPCResponse {
         match self {
             Self::JSONRPCResultResponse(v) => serde::Serialize::serialize(v, s),
             Self::JSONRPCErrorResponse(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for JSONRPCResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::JSONRPCResultResponse(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JSONRPCErrorResponse(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -3113,6 +3350,20 @@ impl serde::Serialize for ParseError {
         m.end()
     }
 }
+impl crate::write::WriteJson for ParseError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32700,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ParseError {
     /// A `ParseError` with its required fields; the optional ones are absent.
     pub fn new(message: impl Into<String>) -> Self {
@@ -3261,6 +3512,20 @@ impl serde::Serialize for InvalidRequestError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for InvalidRequestError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32600,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl InvalidRequestError {
@@ -3418,6 +3683,20 @@ impl serde::Serialize for MethodNotFoundError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for MethodNotFoundError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32601,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl MethodNotFoundError {
@@ -3591,6 +3870,20 @@ impl serde::Serialize for InvalidParamsError {
         m.end()
     }
 }
+impl crate::write::WriteJson for InvalidParamsError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32602,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl InvalidParamsError {
     /// A `InvalidParamsError` with its required fields; the optional ones are absent.
     pub fn new(message: impl Into<String>) -> Self {
@@ -3737,6 +4030,20 @@ impl serde::Serialize for InternalError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for InternalError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32603,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl InternalError {
@@ -3908,6 +4215,21 @@ impl serde::Serialize for HeaderMismatchError {
         m.end()
     }
 }
+impl crate::write::WriteJson for HeaderMismatchError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        if let Some(v) = &self.id {
+            out.extend_from_slice(b",\"id\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl HeaderMismatchError {
     /// A `HeaderMismatchError` with its required fields; the optional ones are absent.
     pub fn new(error: HeaderMismatchErrorError) -> Self {
@@ -4061,6 +4383,20 @@ impl serde::Serialize for HeaderMismatchErrorError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for HeaderMismatchErrorError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32020,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl HeaderMismatchErrorError {
@@ -4222,6 +4558,21 @@ impl serde::Serialize for UnsupportedProtocolVersionError {
         m.end()
     }
 }
+impl crate::write::WriteJson for UnsupportedProtocolVersionError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        if let Some(v) = &self.id {
+            out.extend_from_slice(b",\"id\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl UnsupportedProtocolVersionError {
     /// A `UnsupportedProtocolVersionError` with its required fields; the optional ones are absent.
     pub fn new(error: UnsupportedProtocolVersionErrorError) -> Self {
@@ -4375,6 +4726,18 @@ impl serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
         m.end()
     }
 }
+impl crate::write::WriteJson for UnsupportedProtocolVersionErrorErrorData {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"supported\":");
+        crate::write::WriteJson::write_json(&self.supported, out);
+        out.extend_from_slice(b",\"requested\":");
+        crate::write::WriteJson::write_json(&self.requested, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl UnsupportedProtocolVersionErrorErrorData {
     /// A `UnsupportedProtocolVersionErrorErrorData` with its required fields; the optional ones are absent.
     pub fn new(supported: Vec<String>, requested: impl Into<String>) -> Self {
@@ -4511,6 +4874,18 @@ impl serde::Serialize for UnsupportedProtocolVersionErrorError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for UnsupportedProtocolVersionErrorError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32022,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        out.extend_from_slice(b",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl UnsupportedProtocolVersionErrorError {
@@ -4686,6 +5061,21 @@ impl serde::Serialize for MissingRequiredClientCapabilityError {
         m.end()
     }
 }
+impl crate::write::WriteJson for MissingRequiredClientCapabilityError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        if let Some(v) = &self.id {
+            out.extend_from_slice(b",\"id\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl MissingRequiredClientCapabilityError {
     /// A `MissingRequiredClientCapabilityError` with its required fields; the optional ones are absent.
     pub fn new(error: MissingRequiredClientCapabilityErrorError) -> Self {
@@ -4843,6 +5233,16 @@ impl serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
         m.end()
     }
 }
+impl crate::write::WriteJson for MissingRequiredClientCapabilityErrorErrorData {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"requiredCapabilities\":");
+        crate::write::WriteJson::write_json(&self.required_capabilities, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl MissingRequiredClientCapabilityErrorErrorData {
     /// A `MissingRequiredClientCapabilityErrorErrorData` with its required fields; the optional ones are absent.
     pub fn new(required_capabilities: ClientCapabilities) -> Self {
@@ -4976,6 +5376,18 @@ impl serde::Serialize for MissingRequiredClientCapabilityErrorError {
         m.end()
     }
 }
+impl crate::write::WriteJson for MissingRequiredClientCapabilityErrorError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32021,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        out.extend_from_slice(b",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl MissingRequiredClientCapabilityErrorError {
     /// A `MissingRequiredClientCapabilityErrorError` with its required fields; the optional ones are absent.
     pub fn new(
@@ -5092,6 +5504,17 @@ impl serde::Serialize for InputRequest {
             Self::ListRootsRequest(v) => serde::Serialize::serialize(v, s),
             Self::ElicitRequest(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for InputRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CreateMessageRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ElicitRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -5290,6 +5713,16 @@ impl serde::Serialize for InputResponse {
             Self::CreateMessageResult(v) => serde::Serialize::serialize(v, s),
             Self::ListRootsResult(v) => serde::Serialize::serialize(v, s),
             Self::ElicitResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for InputResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CreateMessageResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListRootsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ElicitResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -5638,6 +6071,27 @@ impl serde::Serialize for InputRequiredResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for InputRequiredResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"resultType\":\"input_required\"");
+        if let Some(v) = &self.input_requests {
+            out.extend_from_slice(b",\"inputRequests\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for InputRequiredResult {
     fn schema_name(&self) -> &'static str {
         "InputRequiredResult"
@@ -5820,6 +6274,24 @@ impl serde::Serialize for InputResponseRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for InputResponseRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        if let Some(v) = &self.input_responses {
+            out.extend_from_slice(b",\"inputResponses\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl InputResponseRequestParams {
     /// A `InputResponseRequestParams` with its required fields; the optional ones are absent.
     pub fn new(meta: RequestMetaObject) -> Self {
@@ -5992,6 +6464,24 @@ impl serde::Serialize for CancelledNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CancelledNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"requestId\":");
+        crate::write::WriteJson::write_json(&self.request_id, out);
+        if let Some(v) = &self.reason {
+            out.extend_from_slice(b",\"reason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CancelledNotificationParams {
@@ -6174,6 +6664,17 @@ impl serde::Serialize for CancelledNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for CancelledNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/cancelled\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CancelledNotification {
     /// A `CancelledNotification` with its required fields; the optional ones are absent.
     pub fn new(params: CancelledNotificationParams) -> Self {
@@ -6340,6 +6841,18 @@ impl serde::Serialize for DiscoverRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for DiscoverRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"server/discover\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl DiscoverRequest {
@@ -6568,6 +7081,34 @@ impl serde::Serialize for DiscoverResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for DiscoverResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"ttlMs\":");
+        crate::write::WriteJson::write_json(&self.ttl_ms, out);
+        out.extend_from_slice(b",\"cacheScope\":");
+        crate::write::WriteJson::write_json(&self.cache_scope, out);
+        out.extend_from_slice(b",\"supportedVersions\":");
+        crate::write::WriteJson::write_json(&self.supported_versions, out);
+        out.extend_from_slice(b",\"capabilities\":");
+        crate::write::WriteJson::write_json(&self.capabilities, out);
+        if let Some(v) = &self.instructions {
+            out.extend_from_slice(b",\"instructions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl DiscoverResult {
@@ -6824,6 +7365,18 @@ impl serde::Serialize for DiscoverResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for DiscoverResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl DiscoverResultResponse {
     /// A `DiscoverResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: DiscoverResult) -> Self {
@@ -7027,6 +7580,34 @@ impl serde::Serialize for ClientCapabilities {
         m.end()
     }
 }
+impl crate::write::WriteJson for ClientCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.roots {
+            out.extend_from_slice(b",\"roots\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.sampling {
+            out.extend_from_slice(b",\"sampling\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.elicitation {
+            out.extend_from_slice(b",\"elicitation\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.extensions {
+            out.extend_from_slice(b",\"extensions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ClientCapabilities {
     fn schema_name(&self) -> &'static str {
         "ClientCapabilities"
@@ -7219,6 +7800,22 @@ impl serde::Serialize for ClientCapabilitiesSampling {
         m.end()
     }
 }
+impl crate::write::WriteJson for ClientCapabilitiesSampling {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.context {
+            out.extend_from_slice(b",\"context\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ClientCapabilitiesSampling {
     fn schema_name(&self) -> &'static str {
         "ClientCapabilitiesSampling"
@@ -7347,6 +7944,22 @@ impl serde::Serialize for ClientCapabilitiesElicitation {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClientCapabilitiesElicitation {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.form {
+            out.extend_from_slice(b",\"form\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.url {
+            out.extend_from_slice(b",\"url\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ClientCapabilitiesElicitation {
@@ -7564,6 +8177,42 @@ impl serde::Serialize for ServerCapabilities {
         m.end()
     }
 }
+impl crate::write::WriteJson for ServerCapabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.logging {
+            out.extend_from_slice(b",\"logging\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.completions {
+            out.extend_from_slice(b",\"completions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.prompts {
+            out.extend_from_slice(b",\"prompts\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.resources {
+            out.extend_from_slice(b",\"resources\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.extensions {
+            out.extend_from_slice(b",\"extensions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ServerCapabilities {
     fn schema_name(&self) -> &'static str {
         "ServerCapabilities"
@@ -7768,6 +8417,18 @@ impl serde::Serialize for ServerCapabilitiesPrompts {
         m.end()
     }
 }
+impl crate::write::WriteJson for ServerCapabilitiesPrompts {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ServerCapabilitiesPrompts {
     fn schema_name(&self) -> &'static str {
         "ServerCapabilitiesPrompts"
@@ -7882,6 +8543,22 @@ impl serde::Serialize for ServerCapabilitiesResources {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilitiesResources {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.subscribe {
+            out.extend_from_slice(b",\"subscribe\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilitiesResources {
@@ -8006,6 +8683,18 @@ impl serde::Serialize for ServerCapabilitiesTools {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ServerCapabilitiesTools {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ServerCapabilitiesTools {
@@ -8148,6 +8837,28 @@ impl serde::Serialize for Icon {
         m.end()
     }
 }
+impl crate::write::WriteJson for Icon {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"src\":");
+        crate::write::WriteJson::write_json(&self.src, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.sizes {
+            out.extend_from_slice(b",\"sizes\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.theme {
+            out.extend_from_slice(b",\"theme\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Icon {
     /// A `Icon` with its required fields; the optional ones are absent.
     pub fn new(src: impl Into<String>) -> Self {
@@ -8286,6 +8997,12 @@ impl serde::Serialize for IconTheme {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for IconTheme {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for IconTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -8412,6 +9129,18 @@ impl serde::Serialize for Icons {
         m.end()
     }
 }
+impl crate::write::WriteJson for Icons {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Icons {
     fn schema_name(&self) -> &'static str {
         "Icons"
@@ -8524,6 +9253,20 @@ impl serde::Serialize for BaseMetadata {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for BaseMetadata {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl BaseMetadata {
@@ -8706,6 +9449,34 @@ impl serde::Serialize for Implementation {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Implementation {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"version\":");
+        crate::write::WriteJson::write_json(&self.version, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.website_url {
+            out.extend_from_slice(b",\"websiteUrl\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Implementation {
@@ -8931,6 +9702,30 @@ impl serde::Serialize for ProgressNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ProgressNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"progressToken\":");
+        crate::write::WriteJson::write_json(&self.progress_token, out);
+        out.extend_from_slice(b",\"progress\":");
+        crate::write::WriteJson::write_json(&self.progress, out);
+        if let Some(v) = &self.total {
+            out.extend_from_slice(b",\"total\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.message {
+            out.extend_from_slice(b",\"message\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with its required fields; the optional ones are absent.
     pub fn new(progress_token: ProgressToken, progress: serde_json::Number) -> Self {
@@ -9131,6 +9926,17 @@ impl serde::Serialize for ProgressNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for ProgressNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/progress\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ProgressNotification {
     /// A `ProgressNotification` with its required fields; the optional ones are absent.
     pub fn new(params: ProgressNotificationParams) -> Self {
@@ -9278,6 +10084,20 @@ impl serde::Serialize for PaginatedRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PaginatedRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        if let Some(v) = &self.cursor {
+            out.extend_from_slice(b",\"cursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PaginatedRequestParams {
@@ -9438,6 +10258,20 @@ impl serde::Serialize for PaginatedRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PaginatedRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        out.extend_from_slice(b",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PaginatedRequest {
@@ -9616,6 +10450,26 @@ impl serde::Serialize for PaginatedResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PaginatedResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for PaginatedResult {
@@ -9810,6 +10664,26 @@ impl serde::Serialize for CacheableResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CacheableResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"ttlMs\":");
+        crate::write::WriteJson::write_json(&self.ttl_ms, out);
+        out.extend_from_slice(b",\"cacheScope\":");
+        crate::write::WriteJson::write_json(&self.cache_scope, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CacheableResult {
     /// A `CacheableResult` with its required fields; the optional ones are absent.
     pub fn new(ttl_ms: i64, cache_scope: CacheableResultCacheScope) -> Self {
@@ -9955,6 +10829,12 @@ impl serde::Serialize for CacheableResultCacheScope {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for CacheableResultCacheScope {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for CacheableResultCacheScope {
@@ -10109,6 +10989,18 @@ impl serde::Serialize for ListResourcesRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourcesRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/list\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourcesRequest {
@@ -10329,6 +11221,32 @@ impl serde::Serialize for ListResourcesResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourcesResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"ttlMs\":");
+        crate::write::WriteJson::write_json(&self.ttl_ms, out);
+        out.extend_from_slice(b",\"cacheScope\":");
+        crate::write::WriteJson::write_json(&self.cache_scope, out);
+        out.extend_from_slice(b",\"resources\":");
+        crate::write::WriteJson::write_json(&self.resources, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourcesResult {
@@ -10558,6 +11476,18 @@ impl serde::Serialize for ListResourcesResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListResourcesResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListResourcesResultResponse {
     /// A `ListResourcesResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: ListResourcesResult) -> Self {
@@ -10724,6 +11654,18 @@ impl serde::Serialize for ListResourceTemplatesRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourceTemplatesRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/templates/list\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourceTemplatesRequest {
@@ -10946,6 +11888,32 @@ impl serde::Serialize for ListResourceTemplatesResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListResourceTemplatesResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"ttlMs\":");
+        crate::write::WriteJson::write_json(&self.ttl_ms, out);
+        out.extend_from_slice(b",\"cacheScope\":");
+        crate::write::WriteJson::write_json(&self.cache_scope, out);
+        out.extend_from_slice(b",\"resourceTemplates\":");
+        crate::write::WriteJson::write_json(&self.resource_templates, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListResourceTemplatesResult {
@@ -11185,6 +12153,18 @@ impl serde::Serialize for ListResourceTemplatesResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListResourceTemplatesResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListResourceTemplatesResultResponse {
     /// A `ListResourceTemplatesResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: ListResourceTemplatesResult) -> Self {
@@ -11330,6 +12310,18 @@ impl serde::Serialize for ResourceRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceRequestParams {
@@ -11493,6 +12485,26 @@ impl serde::Serialize for ReadResourceRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResourceRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.input_responses {
+            out.extend_from_slice(b",\"inputResponses\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResourceRequestParams {
@@ -11691,6 +12703,18 @@ impl serde::Serialize for ReadResourceRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResourceRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"resources/read\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResourceRequest {
@@ -11902,6 +12926,28 @@ impl serde::Serialize for ReadResourceResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"ttlMs\":");
+        crate::write::WriteJson::write_json(&self.ttl_ms, out);
+        out.extend_from_slice(b",\"cacheScope\":");
+        crate::write::WriteJson::write_json(&self.cache_scope, out);
+        out.extend_from_slice(b",\"contents\":");
+        crate::write::WriteJson::write_json(&self.contents, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceResult {
     /// A `ReadResourceResult` with its required fields; the optional ones are absent.
     pub fn new(
@@ -12054,6 +13100,15 @@ impl serde::Serialize for ReadResourceResultContentsItem {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ReadResourceResultContentsItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -12334,6 +13389,18 @@ impl serde::Serialize for ReadResourceResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadResourceResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadResourceResultResponse {
     /// A `ReadResourceResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: ReadResourceResultResponseResult) -> Self {
@@ -12431,6 +13498,15 @@ impl serde::Serialize for ReadResourceResultResponseResult {
         match self {
             Self::ReadResourceResult(v) => serde::Serialize::serialize(v, s),
             Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ReadResourceResultResponseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::ReadResourceResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InputRequiredResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -12666,6 +13742,20 @@ impl serde::Serialize for ResourceListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/resources/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ResourceListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "ResourceListChangedNotification"
@@ -12847,6 +13937,30 @@ impl serde::Serialize for SubscriptionFilter {
         m.end()
     }
 }
+impl crate::write::WriteJson for SubscriptionFilter {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.tools_list_changed {
+            out.extend_from_slice(b",\"toolsListChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.prompts_list_changed {
+            out.extend_from_slice(b",\"promptsListChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.resources_list_changed {
+            out.extend_from_slice(b",\"resourcesListChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.resource_subscriptions {
+            out.extend_from_slice(b",\"resourceSubscriptions\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for SubscriptionFilter {
     fn schema_name(&self) -> &'static str {
         "SubscriptionFilter"
@@ -13003,6 +14117,18 @@ impl serde::Serialize for SubscriptionsListenRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SubscriptionsListenRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        out.extend_from_slice(b",\"notifications\":");
+        crate::write::WriteJson::write_json(&self.notifications, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SubscriptionsListenRequestParams {
@@ -13172,6 +14298,18 @@ impl serde::Serialize for SubscriptionsListenRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SubscriptionsListenRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"subscriptions/listen\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SubscriptionsListenRequest {
@@ -13376,6 +14514,23 @@ impl serde::Serialize for SubscriptionsListenResultMetaObject {
         m.end()
     }
 }
+impl crate::write::WriteJson for SubscriptionsListenResultMetaObject {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.io_modelcontextprotocol_server_info {
+            out.extend_from_slice(b",\"io.modelcontextprotocol/serverInfo\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"io.modelcontextprotocol/subscriptionId\":");
+        crate::write::WriteJson::write_json(
+            &self.io_modelcontextprotocol_subscription_id,
+            out,
+        );
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SubscriptionsListenResultMetaObject {
     /// A `SubscriptionsListenResultMetaObject` with its required fields; the optional ones are absent.
     pub fn new(io_modelcontextprotocol_subscription_id: RequestId) -> Self {
@@ -13536,6 +14691,20 @@ impl serde::Serialize for SubscriptionsListenResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SubscriptionsListenResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SubscriptionsListenResult {
@@ -13707,6 +14876,18 @@ impl serde::Serialize for SubscriptionsListenResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for SubscriptionsListenResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SubscriptionsListenResultResponse {
     /// A `SubscriptionsListenResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: SubscriptionsListenResult) -> Self {
@@ -13853,6 +15034,20 @@ impl serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SubscriptionsAcknowledgedNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"notifications\":");
+        crate::write::WriteJson::write_json(&self.notifications, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SubscriptionsAcknowledgedNotificationParams {
@@ -14025,6 +15220,19 @@ impl serde::Serialize for SubscriptionsAcknowledgedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for SubscriptionsAcknowledgedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"notifications/subscriptions/acknowledged\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SubscriptionsAcknowledgedNotification {
     /// A `SubscriptionsAcknowledgedNotification` with its required fields; the optional ones are absent.
     pub fn new(params: SubscriptionsAcknowledgedNotificationParams) -> Self {
@@ -14194,6 +15402,20 @@ impl serde::Serialize for ResourceUpdatedNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceUpdatedNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -14352,6 +15574,19 @@ impl serde::Serialize for ResourceUpdatedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceUpdatedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(
+            b",\"method\":\"notifications/resources/updated\",\"params\":",
+        );
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceUpdatedNotification {
@@ -14577,6 +15812,46 @@ impl serde::Serialize for Resource {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Resource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Resource {
@@ -14884,6 +16159,42 @@ impl serde::Serialize for ResourceTemplate {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceTemplate {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uriTemplate\":");
+        crate::write::WriteJson::write_json(&self.uri_template, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceTemplate {
     /// A `ResourceTemplate` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>, uri_template: impl Into<String>) -> Self {
@@ -15119,6 +16430,24 @@ impl serde::Serialize for ResourceContents {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceContents {
     /// A `ResourceContents` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -15287,6 +16616,26 @@ impl serde::Serialize for TextResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TextResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl TextResourceContents {
@@ -15479,6 +16828,26 @@ impl serde::Serialize for BlobResourceContents {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for BlobResourceContents {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"blob\":");
+        crate::write::WriteJson::write_json(&self.blob, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl BlobResourceContents {
@@ -15676,6 +17045,18 @@ impl serde::Serialize for ListPromptsRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListPromptsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"prompts/list\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListPromptsRequest {
@@ -15893,6 +17274,32 @@ impl serde::Serialize for ListPromptsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListPromptsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"ttlMs\":");
+        crate::write::WriteJson::write_json(&self.ttl_ms, out);
+        out.extend_from_slice(b",\"cacheScope\":");
+        crate::write::WriteJson::write_json(&self.cache_scope, out);
+        out.extend_from_slice(b",\"prompts\":");
+        crate::write::WriteJson::write_json(&self.prompts, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListPromptsResult {
@@ -16122,6 +17529,18 @@ impl serde::Serialize for ListPromptsResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListPromptsResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListPromptsResultResponse {
     /// A `ListPromptsResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: ListPromptsResult) -> Self {
@@ -16292,6 +17711,30 @@ impl serde::Serialize for GetPromptRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetPromptRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        if let Some(v) = &self.input_responses {
+            out.extend_from_slice(b",\"inputResponses\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetPromptRequestParams {
@@ -16501,6 +17944,18 @@ impl serde::Serialize for GetPromptRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetPromptRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"prompts/get\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetPromptRequest {
     /// A `GetPromptRequest` with its required fields; the optional ones are absent.
     pub fn new(params: GetPromptRequestParams, id: RequestId) -> Self {
@@ -16683,6 +18138,28 @@ impl serde::Serialize for GetPromptResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for GetPromptResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl GetPromptResult {
@@ -16882,6 +18359,18 @@ impl serde::Serialize for GetPromptResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for GetPromptResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl GetPromptResultResponse {
     /// A `GetPromptResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: GetPromptResultResponseResult) -> Self {
@@ -16979,6 +18468,15 @@ impl serde::Serialize for GetPromptResultResponseResult {
         match self {
             Self::GetPromptResult(v) => serde::Serialize::serialize(v, s),
             Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for GetPromptResultResponseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::GetPromptResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InputRequiredResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -17233,6 +18731,36 @@ impl serde::Serialize for Prompt {
         m.end()
     }
 }
+impl crate::write::WriteJson for Prompt {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Prompt {
     /// A `Prompt` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -17446,6 +18974,28 @@ impl serde::Serialize for PromptArgument {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptArgument {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl PromptArgument {
     /// A `PromptArgument` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -17582,6 +19132,12 @@ impl serde::Serialize for Role {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for Role {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Role {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -17701,6 +19257,18 @@ impl serde::Serialize for PromptMessage {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PromptMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PromptMessage {
@@ -17921,6 +19489,47 @@ impl serde::Serialize for ResourceLink {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ResourceLink {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.mime_type {
+            out.extend_from_slice(b",\"mimeType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"resource_link\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ResourceLink {
@@ -18197,6 +19806,24 @@ impl serde::Serialize for EmbeddedResource {
         m.end()
     }
 }
+impl crate::write::WriteJson for EmbeddedResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"resource\",\"resource\":");
+        crate::write::WriteJson::write_json(&self.resource, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl EmbeddedResource {
     /// A `EmbeddedResource` with its required fields; the optional ones are absent.
     pub fn new(resource: EmbeddedResourceResource) -> Self {
@@ -18311,6 +19938,15 @@ impl serde::Serialize for EmbeddedResourceResource {
         match self {
             Self::TextResourceContents(v) => serde::Serialize::serialize(v, s),
             Self::BlobResourceContents(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for EmbeddedResourceResource {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextResourceContents(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BlobResourceContents(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -18595,6 +20231,20 @@ impl serde::Serialize for PromptListChangedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for PromptListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/prompts/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PromptListChangedNotification {
     fn schema_name(&self) -> &'static str {
         "PromptListChangedNotification"
@@ -18753,6 +20403,18 @@ impl serde::Serialize for ListToolsRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListToolsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tools/list\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListToolsRequest {
@@ -18968,6 +20630,32 @@ impl serde::Serialize for ListToolsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListToolsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.next_cursor {
+            out.extend_from_slice(b",\"nextCursor\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"ttlMs\":");
+        crate::write::WriteJson::write_json(&self.ttl_ms, out);
+        out.extend_from_slice(b",\"cacheScope\":");
+        crate::write::WriteJson::write_json(&self.cache_scope, out);
+        out.extend_from_slice(b",\"tools\":");
+        crate::write::WriteJson::write_json(&self.tools, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListToolsResult {
@@ -19197,6 +20885,18 @@ impl serde::Serialize for ListToolsResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListToolsResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ListToolsResultResponse {
     /// A `ListToolsResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: ListToolsResult) -> Self {
@@ -19396,6 +21096,32 @@ impl serde::Serialize for CallToolResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CallToolResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.structured_content {
+            out.extend_from_slice(b",\"structuredContent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CallToolResult {
@@ -19606,6 +21332,18 @@ impl serde::Serialize for CallToolResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolResultResponse {
     /// A `CallToolResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: CallToolResultResponseResult) -> Self {
@@ -19703,6 +21441,15 @@ impl serde::Serialize for CallToolResultResponseResult {
         match self {
             Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
             Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for CallToolResultResponseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CallToolResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InputRequiredResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -19947,6 +21694,30 @@ impl serde::Serialize for CallToolRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        if let Some(v) = &self.input_responses {
+            out.extend_from_slice(b",\"inputResponses\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.request_state {
+            out.extend_from_slice(b",\"requestState\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with its required fields; the optional ones are absent.
     pub fn new(meta: RequestMetaObject, name: impl Into<String>) -> Self {
@@ -20154,6 +21925,18 @@ impl serde::Serialize for CallToolRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for CallToolRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"tools/call\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CallToolRequest {
     /// A `CallToolRequest` with its required fields; the optional ones are absent.
     pub fn new(params: CallToolRequestParams, id: RequestId) -> Self {
@@ -20331,6 +22114,20 @@ impl serde::Serialize for ToolListChangedNotification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolListChangedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/tools/list_changed\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ToolListChangedNotification {
@@ -20524,6 +22321,34 @@ impl serde::Serialize for ToolAnnotations {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolAnnotations {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.read_only_hint {
+            out.extend_from_slice(b",\"readOnlyHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.destructive_hint {
+            out.extend_from_slice(b",\"destructiveHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.idempotent_hint {
+            out.extend_from_slice(b",\"idempotentHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.open_world_hint {
+            out.extend_from_slice(b",\"openWorldHint\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ToolAnnotations {
@@ -20788,6 +22613,42 @@ impl serde::Serialize for Tool {
         m.end()
     }
 }
+impl crate::write::WriteJson for Tool {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.icons {
+            out.extend_from_slice(b",\"icons\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"inputSchema\":");
+        crate::write::WriteJson::write_json(&self.input_schema, out);
+        if let Some(v) = &self.output_schema {
+            out.extend_from_slice(b",\"outputSchema\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Tool {
     /// A `Tool` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>, input_schema: ToolInputSchema) -> Self {
@@ -21012,6 +22873,19 @@ impl serde::Serialize for ToolInputSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolInputSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.schema {
+            out.extend_from_slice(b",\"$schema\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"object\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolInputSchema {
     fn schema_name(&self) -> &'static str {
         "ToolInputSchema"
@@ -21120,6 +22994,18 @@ impl serde::Serialize for ToolOutputSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolOutputSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.schema {
+            out.extend_from_slice(b",\"$schema\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for ToolOutputSchema {
@@ -21250,6 +23136,26 @@ impl serde::Serialize for LoggingMessageNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for LoggingMessageNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"level\":");
+        crate::write::WriteJson::write_json(&self.level, out);
+        if let Some(v) = &self.logger {
+            out.extend_from_slice(b",\"logger\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl LoggingMessageNotificationParams {
@@ -21438,6 +23344,17 @@ impl serde::Serialize for LoggingMessageNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for LoggingMessageNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/message\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with its required fields; the optional ones are absent.
     pub fn new(params: LoggingMessageNotificationParams) -> Self {
@@ -21595,6 +23512,12 @@ impl serde::Serialize for LoggingLevel {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for LoggingLevel {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for LoggingLevel {
@@ -21819,6 +23742,50 @@ impl serde::Serialize for CreateMessageRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CreateMessageRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"messages\":");
+        crate::write::WriteJson::write_json(&self.messages, out);
+        if let Some(v) = &self.model_preferences {
+            out.extend_from_slice(b",\"modelPreferences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.system_prompt {
+            out.extend_from_slice(b",\"systemPrompt\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.include_context {
+            out.extend_from_slice(b",\"includeContext\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.temperature {
+            out.extend_from_slice(b",\"temperature\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"maxTokens\":");
+        crate::write::WriteJson::write_json(&self.max_tokens, out);
+        if let Some(v) = &self.stop_sequences {
+            out.extend_from_slice(b",\"stopSequences\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.metadata {
+            out.extend_from_slice(b",\"metadata\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tools {
+            out.extend_from_slice(b",\"tools\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.tool_choice {
+            out.extend_from_slice(b",\"toolChoice\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CreateMessageRequestParams {
@@ -22055,6 +24022,12 @@ impl serde::Serialize for CreateMessageRequestParamsIncludeContext {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for CreateMessageRequestParamsIncludeContext {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22180,6 +24153,18 @@ impl serde::Serialize for ToolChoice {
         m.end()
     }
 }
+impl crate::write::WriteJson for ToolChoice {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.mode {
+            out.extend_from_slice(b",\"mode\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ToolChoice {
     fn schema_name(&self) -> &'static str {
         "ToolChoice"
@@ -22266,6 +24251,12 @@ impl serde::Serialize for ToolChoiceMode {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for ToolChoiceMode {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolChoiceMode {
@@ -22404,6 +24395,16 @@ impl serde::Serialize for CreateMessageRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CreateMessageRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"sampling/createMessage\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CreateMessageRequest {
@@ -22578,6 +24579,28 @@ impl serde::Serialize for CreateMessageResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CreateMessageResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"model\":");
+        crate::write::WriteJson::write_json(&self.model, out);
+        if let Some(v) = &self.stop_reason {
+            out.extend_from_slice(b",\"stopReason\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CreateMessageResult {
     /// A `CreateMessageResult` with its required fields; the optional ones are absent.
     pub fn new(
@@ -22745,6 +24768,12 @@ impl serde::Serialize for CreateMessageResultStopReason {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for CreateMessageResultStopReason {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22874,6 +24903,22 @@ impl serde::Serialize for SamplingMessage {
         m.end()
     }
 }
+impl crate::write::WriteJson for SamplingMessage {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"role\":");
+        crate::write::WriteJson::write_json(&self.role, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl SamplingMessage {
     /// A `SamplingMessage` with its required fields; the optional ones are absent.
     pub fn new(role: Role, content: SamplingMessageContent) -> Self {
@@ -22972,6 +25017,19 @@ impl serde::Serialize for SamplingMessageContent {
             Self::SamplingMessageContentBlock(v) => serde::Serialize::serialize(v, s),
             Self::SamplingMessageContentBlockArray(v) => {
                 serde::Serialize::serialize(v, s)
+            }
+        }
+    }
+}
+impl crate::write::WriteJson for SamplingMessageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::SamplingMessageContentBlock(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::SamplingMessageContentBlockArray(v) => {
+                crate::write::WriteJson::write_json(v, out)
             }
         }
     }
@@ -23152,6 +25210,19 @@ impl serde::Serialize for SamplingMessageContentBlock {
             Self::ToolUseContent(v) => serde::Serialize::serialize(v, s),
             Self::ToolResultContent(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for SamplingMessageContentBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::AudioContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ToolUseContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ToolResultContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -23463,6 +25534,26 @@ impl serde::Serialize for Annotations {
         m.end()
     }
 }
+impl crate::write::WriteJson for Annotations {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.audience {
+            out.extend_from_slice(b",\"audience\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.priority {
+            out.extend_from_slice(b",\"priority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.last_modified {
+            out.extend_from_slice(b",\"lastModified\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Annotations {
     fn schema_name(&self) -> &'static str {
         "Annotations"
@@ -23570,6 +25661,19 @@ impl serde::Serialize for ContentBlock {
             Self::ResourceLink(v) => serde::Serialize::serialize(v, s),
             Self::EmbeddedResource(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ContentBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::AudioContent(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ResourceLink(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EmbeddedResource(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -23852,6 +25956,24 @@ impl serde::Serialize for TextContent {
         m.end()
     }
 }
+impl crate::write::WriteJson for TextContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"text\",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TextContent {
     /// A `TextContent` with its required fields; the optional ones are absent.
     pub fn new(text: impl Into<String>) -> Self {
@@ -24033,6 +26155,26 @@ impl serde::Serialize for ImageContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ImageContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"image\",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        out.extend_from_slice(b",\"mimeType\":");
+        crate::write::WriteJson::write_json(&self.mime_type, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ImageContent {
@@ -24232,6 +26374,26 @@ impl serde::Serialize for AudioContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for AudioContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"audio\",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        out.extend_from_slice(b",\"mimeType\":");
+        crate::write::WriteJson::write_json(&self.mime_type, out);
+        if let Some(v) = &self.annotations {
+            out.extend_from_slice(b",\"annotations\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl AudioContent {
@@ -24436,6 +26598,24 @@ impl serde::Serialize for ToolUseContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolUseContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"tool_use\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        out.extend_from_slice(b",\"input\":");
+        crate::write::WriteJson::write_json(&self.input, out);
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ToolUseContent {
@@ -24666,6 +26846,30 @@ impl serde::Serialize for ToolResultContent {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ToolResultContent {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"tool_result\",\"toolUseId\":");
+        crate::write::WriteJson::write_json(&self.tool_use_id, out);
+        out.extend_from_slice(b",\"content\":");
+        crate::write::WriteJson::write_json(&self.content, out);
+        if let Some(v) = &self.structured_content {
+            out.extend_from_slice(b",\"structuredContent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.is_error {
+            out.extend_from_slice(b",\"isError\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ToolResultContent {
@@ -24916,6 +27120,30 @@ impl serde::Serialize for ModelPreferences {
         m.end()
     }
 }
+impl crate::write::WriteJson for ModelPreferences {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.hints {
+            out.extend_from_slice(b",\"hints\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.cost_priority {
+            out.extend_from_slice(b",\"costPriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.speed_priority {
+            out.extend_from_slice(b",\"speedPriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.intelligence_priority {
+            out.extend_from_slice(b",\"intelligencePriority\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ModelPreferences {
     fn schema_name(&self) -> &'static str {
         "ModelPreferences"
@@ -25082,6 +27310,18 @@ impl serde::Serialize for ModelHint {
         m.end()
     }
 }
+impl crate::write::WriteJson for ModelHint {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ModelHint {
     fn schema_name(&self) -> &'static str {
         "ModelHint"
@@ -25210,6 +27450,24 @@ impl serde::Serialize for CompleteRequestParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"_meta\":");
+        crate::write::WriteJson::write_json(&self.meta, out);
+        out.extend_from_slice(b",\"ref\":");
+        crate::write::WriteJson::write_json(&self.r#ref, out);
+        out.extend_from_slice(b",\"argument\":");
+        crate::write::WriteJson::write_json(&self.argument, out);
+        if let Some(v) = &self.context {
+            out.extend_from_slice(b",\"context\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CompleteRequestParams {
@@ -25344,6 +27602,18 @@ impl serde::Serialize for CompleteRequestParamsRef {
             Self::PromptReference(v) => serde::Serialize::serialize(v, s),
             Self::ResourceTemplateReference(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for CompleteRequestParamsRef {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PromptReference(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ResourceTemplateReference(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -25567,6 +27837,18 @@ impl serde::Serialize for CompleteRequestParamsArgument {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteRequestParamsArgument {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        out.extend_from_slice(b",\"value\":");
+        crate::write::WriteJson::write_json(&self.value, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -25689,6 +27971,18 @@ impl serde::Serialize for CompleteRequestParamsContext {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteRequestParamsContext {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.arguments {
+            out.extend_from_slice(b",\"arguments\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for CompleteRequestParamsContext {
@@ -25821,6 +28115,18 @@ impl serde::Serialize for CompleteRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CompleteRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"completion/complete\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CompleteRequest {
@@ -26000,6 +28306,24 @@ impl serde::Serialize for CompleteResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.result_type {
+            out.extend_from_slice(b",\"resultType\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"completion\":");
+        crate::write::WriteJson::write_json(&self.completion, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteResult {
     /// A `CompleteResult` with its required fields; the optional ones are absent.
     pub fn new(completion: CompleteResultCompletion) -> Self {
@@ -26176,6 +28500,24 @@ impl serde::Serialize for CompleteResultCompletion {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteResultCompletion {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"values\":");
+        crate::write::WriteJson::write_json(&self.values, out);
+        if let Some(v) = &self.total {
+            out.extend_from_slice(b",\"total\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.has_more {
+            out.extend_from_slice(b",\"hasMore\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with its required fields; the optional ones are absent.
     pub fn new(values: Vec<String>) -> Self {
@@ -26340,6 +28682,18 @@ impl serde::Serialize for CompleteResultResponse {
         m.end()
     }
 }
+impl crate::write::WriteJson for CompleteResultResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"result\":");
+        crate::write::WriteJson::write_json(&self.result, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CompleteResultResponse {
     /// A `CompleteResultResponse` with its required fields; the optional ones are absent.
     pub fn new(id: RequestId, result: CompleteResult) -> Self {
@@ -26490,6 +28844,16 @@ impl serde::Serialize for ResourceTemplateReference {
         m.end()
     }
 }
+impl crate::write::WriteJson for ResourceTemplateReference {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"ref/resource\",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -26632,6 +28996,21 @@ impl serde::Serialize for PromptReference {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PromptReference {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"ref/prompt\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PromptReference {
@@ -26793,6 +29172,19 @@ impl serde::Serialize for ListRootsRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListRootsRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"roots/list\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListRootsRequest {
     fn schema_name(&self) -> &'static str {
         "ListRootsRequest"
@@ -26912,6 +29304,18 @@ impl serde::Serialize for ListRootsRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ListRootsRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ListRootsRequestParams {
     fn schema_name(&self) -> &'static str {
         "ListRootsRequestParams"
@@ -27019,6 +29423,16 @@ impl serde::Serialize for ListRootsResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListRootsResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"roots\":");
+        crate::write::WriteJson::write_json(&self.roots, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListRootsResult {
@@ -27152,6 +29566,24 @@ impl serde::Serialize for Root {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Root {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.name {
+            out.extend_from_slice(b",\"name\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Root {
@@ -27323,6 +29755,21 @@ impl serde::Serialize for ElicitRequestFormParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitRequestFormParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if self.mode {
+            out.extend_from_slice(b",\"mode\":\"form\"");
+        }
+        out.extend_from_slice(b",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        out.extend_from_slice(b",\"requestedSchema\":");
+        crate::write::WriteJson::write_json(&self.requested_schema, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitRequestFormParams {
     /// A `ElicitRequestFormParams` with its required fields; the optional ones are absent.
     pub fn new(
@@ -27488,6 +29935,24 @@ impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ElicitRequestFormParamsRequestedSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.schema {
+            out.extend_from_slice(b",\"$schema\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"type\":\"object\",\"properties\":");
+        crate::write::WriteJson::write_json(&self.properties, out);
+        if let Some(v) = &self.required {
+            out.extend_from_slice(b",\"required\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ElicitRequestFormParamsRequestedSchema {
@@ -27672,6 +30137,18 @@ impl serde::Serialize for ElicitRequestURLParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitRequestURLParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"mode\":\"url\",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        out.extend_from_slice(b",\"url\":");
+        crate::write::WriteJson::write_json(&self.url, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitRequestURLParams {
     /// A `ElicitRequestURLParams` with its required fields; the optional ones are absent.
     pub fn new(message: impl Into<String>, url: impl Into<String>) -> Self {
@@ -27770,6 +30247,20 @@ impl serde::Serialize for ElicitRequestParams {
             Self::ElicitRequestFormParams(v) => serde::Serialize::serialize(v, s),
             Self::ElicitRequestURLParams(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ElicitRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::ElicitRequestFormParams(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ElicitRequestURLParams(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -27995,6 +30486,16 @@ impl serde::Serialize for ElicitRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"elicitation/create\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitRequest {
     /// A `ElicitRequest` with its required fields; the optional ones are absent.
     pub fn new(params: ElicitRequestParams) -> Self {
@@ -28083,6 +30584,17 @@ impl serde::Serialize for PrimitiveSchemaDefinition {
             Self::NumberSchema(v) => serde::Serialize::serialize(v, s),
             Self::BooleanSchema(v) => serde::Serialize::serialize(v, s),
             Self::EnumSchema(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for PrimitiveSchemaDefinition {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::StringSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::NumberSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::BooleanSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::EnumSchema(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -28532,6 +31044,39 @@ impl serde::Serialize for StringSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for StringSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.min_length {
+            out.extend_from_slice(b",\"minLength\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.max_length {
+            out.extend_from_slice(b",\"maxLength\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.format {
+            out.extend_from_slice(b",\"format\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for StringSchema {
     fn schema_name(&self) -> &'static str {
         "StringSchema"
@@ -28713,6 +31258,12 @@ impl serde::Serialize for StringSchemaFormat {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for StringSchemaFormat {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for StringSchemaFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -28872,6 +31423,36 @@ impl serde::Serialize for NumberSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for NumberSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":");
+        crate::write::WriteJson::write_json(&self.r#type, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.minimum {
+            out.extend_from_slice(b",\"minimum\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.maximum {
+            out.extend_from_slice(b",\"maximum\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl NumberSchema {
@@ -29048,6 +31629,12 @@ impl serde::Serialize for NumberSchemaType {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for NumberSchemaType {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NumberSchemaType {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -29192,6 +31779,27 @@ impl serde::Serialize for BooleanSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for BooleanSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"boolean\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for BooleanSchema {
@@ -29380,6 +31988,29 @@ impl serde::Serialize for UntitledSingleSelectEnumSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for UntitledSingleSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"enum\":");
+        crate::write::WriteJson::write_json(&self.r#enum, out);
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl UntitledSingleSelectEnumSchema {
@@ -29596,6 +32227,29 @@ impl serde::Serialize for TitledSingleSelectEnumSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for TitledSingleSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"oneOf\":");
+        crate::write::WriteJson::write_json(&self.one_of, out);
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TitledSingleSelectEnumSchema {
     /// A `TitledSingleSelectEnumSchema` with its required fields; the optional ones are absent.
     pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
@@ -29785,6 +32439,18 @@ impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
         m.end()
     }
 }
+impl crate::write::WriteJson for TitledSingleSelectEnumSchemaOneOfItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"const\":");
+        crate::write::WriteJson::write_json(&self.r#const, out);
+        out.extend_from_slice(b",\"title\":");
+        crate::write::WriteJson::write_json(&self.title, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TitledSingleSelectEnumSchemaOneOfItem {
     /// A `TitledSingleSelectEnumSchemaOneOfItem` with its required fields; the optional ones are absent.
     pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
@@ -29868,6 +32534,19 @@ impl serde::Serialize for SingleSelectEnumSchema {
         match self {
             Self::UntitledSingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
             Self::TitledSingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for SingleSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::TitledSingleSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
         }
     }
 }
@@ -30202,6 +32881,37 @@ impl serde::Serialize for UntitledMultiSelectEnumSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for UntitledMultiSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"array\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.min_items {
+            out.extend_from_slice(b",\"minItems\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.max_items {
+            out.extend_from_slice(b",\"maxItems\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"items\":");
+        crate::write::WriteJson::write_json(&self.items, out);
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl UntitledMultiSelectEnumSchema {
     /// A `UntitledMultiSelectEnumSchema` with its required fields; the optional ones are absent.
     pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
@@ -30420,6 +33130,16 @@ impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
         m.end()
     }
 }
+impl crate::write::WriteJson for UntitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\",\"enum\":");
+        crate::write::WriteJson::write_json(&self.r#enum, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl UntitledMultiSelectEnumSchemaItems {
     /// A `UntitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
     pub fn new(r#enum: Vec<String>) -> Self {
@@ -30593,6 +33313,37 @@ impl serde::Serialize for TitledMultiSelectEnumSchema {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TitledMultiSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"array\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.min_items {
+            out.extend_from_slice(b",\"minItems\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.max_items {
+            out.extend_from_slice(b",\"maxItems\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"items\":");
+        crate::write::WriteJson::write_json(&self.items, out);
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl TitledMultiSelectEnumSchema {
@@ -30811,6 +33562,18 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         m.end()
     }
 }
+impl crate::write::WriteJson for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"const\":");
+        crate::write::WriteJson::write_json(&self.r#const, out);
+        out.extend_from_slice(b",\"title\":");
+        crate::write::WriteJson::write_json(&self.title, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with its required fields; the optional ones are absent.
     pub fn new(r#const: impl Into<String>, title: impl Into<String>) -> Self {
@@ -30935,6 +33698,16 @@ impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
         m.end()
     }
 }
+impl crate::write::WriteJson for TitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"anyOf\":");
+        crate::write::WriteJson::write_json(&self.any_of, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TitledMultiSelectEnumSchemaItems {
     /// A `TitledMultiSelectEnumSchemaItems` with its required fields; the optional ones are absent.
     pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
@@ -31011,6 +33784,19 @@ impl serde::Serialize for MultiSelectEnumSchema {
         match self {
             Self::UntitledMultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
             Self::TitledMultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for MultiSelectEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::TitledMultiSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
         }
     }
 }
@@ -31321,6 +34107,33 @@ impl serde::Serialize for LegacyTitledEnumSchema {
         m.end()
     }
 }
+impl crate::write::WriteJson for LegacyTitledEnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.description {
+            out.extend_from_slice(b",\"description\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"enum\":");
+        crate::write::WriteJson::write_json(&self.r#enum, out);
+        if let Some(v) = &self.enum_names {
+            out.extend_from_slice(b",\"enumNames\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.default {
+            out.extend_from_slice(b",\"default\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl LegacyTitledEnumSchema {
     /// A `LegacyTitledEnumSchema` with its required fields; the optional ones are absent.
     pub fn new(r#enum: Vec<String>) -> Self {
@@ -31475,6 +34288,20 @@ impl serde::Serialize for EnumSchema {
             Self::SingleSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
             Self::MultiSelectEnumSchema(v) => serde::Serialize::serialize(v, s),
             Self::LegacyTitledEnumSchema(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for EnumSchema {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::SingleSelectEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::MultiSelectEnumSchema(v) => crate::write::WriteJson::write_json(v, out),
+            Self::LegacyTitledEnumSchema(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
         }
     }
 }
@@ -31832,6 +34659,20 @@ impl serde::Serialize for ElicitResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for ElicitResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"action\":");
+        crate::write::WriteJson::write_json(&self.action, out);
+        if let Some(v) = &self.content {
+            out.extend_from_slice(b",\"content\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ElicitResult {
     /// A `ElicitResult` with its required fields; the optional ones are absent.
     pub fn new(action: ElicitResultAction) -> Self {
@@ -31952,6 +34793,12 @@ impl serde::Serialize for ElicitResultAction {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for ElicitResultAction {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResultAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -32038,6 +34885,17 @@ impl serde::Serialize for ElicitResultContentValue {
             Self::Number(v) => serde::Serialize::serialize(v, s),
             Self::Boolean(v) => serde::Serialize::serialize(v, s),
             Self::StringArray(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ElicitResultContentValue {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Number(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Boolean(v) => crate::write::WriteJson::write_json(v, out),
+            Self::StringArray(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -32287,6 +35145,28 @@ impl serde::Serialize for ClientRequest {
             Self::CallToolRequest(v) => serde::Serialize::serialize(v, s),
             Self::ListToolsRequest(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::DiscoverRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourcesRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ReadResourceRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SubscriptionsListenRequest(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::CallToolRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -32703,6 +35583,34 @@ impl serde::Serialize for ServerNotification {
         }
     }
 }
+impl crate::write::WriteJson for ServerNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::CancelledNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ProgressNotification(v) => crate::write::WriteJson::write_json(v, out),
+            Self::LoggingMessageNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ResourceUpdatedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ResourceListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ToolListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::PromptListChangedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::SubscriptionsAcknowledgedNotification(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for ServerNotification {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -33074,6 +35982,29 @@ impl serde::Serialize for ServerResult {
             Self::CallToolResult(v) => serde::Serialize::serialize(v, s),
             Self::ListToolsResult(v) => serde::Serialize::serialize(v, s),
             Self::InputRequiredResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ServerResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::DiscoverResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CompleteResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::GetPromptResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListPromptsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListResourceTemplatesResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::ListResourcesResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadResourceResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::SubscriptionsListenResult(v) => {
+                crate::write::WriteJson::write_json(v, out)
+            }
+            Self::CallToolResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListToolsResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::InputRequiredResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -7,6 +7,7 @@ use std::hint::black_box;
 use std::rc::Rc;
 
 use mcp_spec_types::validate::{validate_json, Options};
+use mcp_spec_types::WriteJson;
 use mcp_schema_bench::{Corpus, Dir, Kind, Msg};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -16,7 +17,8 @@ use serde_json::Value;
 pub trait Write {
     /// With `serde_json::to_writer`.
     fn write_to(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
-    /// With the generated crate's writer, `mcp_spec_types::to_vec_into` (same bytes).
+    /// With the generated crate's writer (same bytes): its JSON-only path, `WriteJson::write_json`,
+    /// for a value in [`Fast`], else `mcp_spec_types::to_vec_into`.
     fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
 }
 
@@ -26,6 +28,19 @@ impl<T: Serialize> Write for T {
     }
     fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         mcp_spec_types::to_vec_into(out, self)
+    }
+}
+
+/// A value the generated crate's JSON-only path writes (`Value` and mcp-schema's types).
+pub struct Fast<T>(pub T);
+
+impl<T: Serialize + WriteJson> Write for Fast<T> {
+    fn write_to(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        serde_json::to_writer(out, &self.0)
+    }
+    fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        self.0.write_json(out);
+        Ok(())
     }
 }
 
@@ -63,10 +78,19 @@ impl Contender {
     }
 }
 
+/// [`typed`] for a type the generated crate's JSON-only path writes: its fast write row uses it.
+fn typed_fast<T, F>(name: &'static str, id: &'static str, reads_as: impl Into<String>, f: F) -> Contender
+where
+    T: Serialize + WriteJson + 'static,
+    F: Fn(&Msg) -> Result<T, String> + Clone + 'static,
+{
+    typed(name, id, reads_as, move |m: &Msg| f(m).map(Fast))
+}
+
 /// A contender for a type read straight from the line's bytes.
 fn typed<T, F>(name: &'static str, id: &'static str, reads_as: impl Into<String>, f: F) -> Contender
 where
-    T: Serialize + 'static,
+    T: Write + 'static,
     F: Fn(&Msg) -> Result<T, String> + Clone + 'static,
 {
     let g = f.clone();
@@ -120,7 +144,7 @@ fn ignored() -> Contender {
 }
 
 fn value() -> Contender {
-    typed("serde_json::Value (baseline)", "value", "Value", |m: &Msg| from_slice::<Value>(&m.bytes))
+    typed_fast("serde_json::Value (baseline)", "value", "Value", |m: &Msg| from_slice::<Value>(&m.bytes))
 }
 
 /// Either side's type, written as whichever it holds.
@@ -138,6 +162,15 @@ impl<C: Serialize, S: Serialize> Serialize for Side<C, S> {
     }
 }
 
+impl<C: WriteJson, S: WriteJson> WriteJson for Side<C, S> {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Side::C(c) => c.write_json(out),
+            Side::S(v) => v.write_json(out),
+        }
+    }
+}
+
 /// The same plain response envelope for every library's specific result type, so the
 /// "specific" rows compare only the result types.
 #[derive(Serialize, Deserialize)]
@@ -145,6 +178,19 @@ struct Response<R> {
     jsonrpc: String,
     id: i64,
     result: R,
+}
+
+/// The derived `Serialize`'s bytes, for mcp-schema's result types.
+impl<R: WriteJson> WriteJson for Response<R> {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"jsonrpc\":");
+        self.jsonrpc.write_json(out);
+        out.extend_from_slice(b",\"id\":");
+        self.id.write_json(out);
+        out.extend_from_slice(b",\"result\":");
+        self.result.write_json(out);
+        out.push(b'}');
+    }
 }
 
 /// `validate`: validates what `parse` reads, as the same types (the direction and the keys pick the type).
@@ -236,7 +282,7 @@ mod mcp_2026_07_28 {
         ($($t:ident),* $(,)?) => {
             pub fn named(msg: &Msg) -> Result<Box<dyn Write>, String> {
                 match msg.ty.as_deref().unwrap_or("") {
-                    $(stringify!($t) => mcp_from_slice::<m::$t>(&msg.bytes).map(|t| Box::new(t) as Box<dyn Write>),)*
+                    $(stringify!($t) => mcp_from_slice::<m::$t>(&msg.bytes).map(|t| Box::new(Fast(t)) as Box<dyn Write>),)*
                     other => Err(format!("no type {other} in the table")),
                 }
             }
@@ -302,8 +348,8 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
         Kind::Session => {
             macro_rules! mcp {
                 ($md:ident, $label:literal) => {{
-                    v.push(typed("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", concat!($label, "::JSONRPCMessage"), $md::envelope));
-                    v.push(typed(
+                    v.push(typed_fast("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", concat!($label, "::JSONRPCMessage"), $md::envelope));
+                    v.push(typed_fast(
                         "mcp-schema typed message",
                         "mcp-typed",
                         concat!($label, "::{Client,Server}Message by direction, mcp_spec_types::from_slice"),
@@ -339,8 +385,8 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
         Kind::ToolsList | Kind::ResourceRead => {
             let tools = c.kind == Kind::ToolsList;
             let r = if tools { "ListToolsResult" } else { "ReadResourceResult" };
-            v.push(typed("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", "v2025_11_25::JSONRPCMessage", mcp_2025_11_25::envelope));
-            v.push(typed("mcp-schema typed message", "mcp-typed", "v2025_11_25::ServerMessage, mcp_spec_types::from_slice", mcp_2025_11_25::parse));
+            v.push(typed_fast("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", "v2025_11_25::JSONRPCMessage", mcp_2025_11_25::envelope));
+            v.push(typed_fast("mcp-schema typed message", "mcp-typed", "v2025_11_25::ServerMessage, mcp_spec_types::from_slice", mcp_2025_11_25::parse));
             v.push(parse_only(
                 "mcp-schema typed message, serde_json::from_slice",
                 "mcp-typed-sj",
@@ -351,7 +397,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             v.push(typed("rust-mcp-schema typed message", "rms-typed", "schema_utils::ServerMessage", rms_msg));
             let spec = format!("Response<{r}> (same derived envelope for all three)");
             if tools {
-                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_spec_types::from_slice"), |m: &Msg| {
+                v.push(typed_fast("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_spec_types::from_slice"), |m: &Msg| {
                     mcp_from_slice::<Response<mcp_spec_types::v2025_11_25::ListToolsResult>>(&m.bytes)
                 }));
                 v.push(typed("rmcp specific result", "rmcp-specific", spec.clone(), |m: &Msg| {
@@ -361,7 +407,7 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
                     from_slice::<Response<rust_mcp_schema::ListToolsResult>>(&m.bytes)
                 }));
             } else {
-                v.push(typed("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_spec_types::from_slice"), |m: &Msg| {
+                v.push(typed_fast("mcp-schema specific result", "mcp-specific", format!("{spec}, v2025_11_25, mcp_spec_types::from_slice"), |m: &Msg| {
                     mcp_from_slice::<Response<mcp_spec_types::v2025_11_25::ReadResourceResult>>(&m.bytes)
                 }));
                 v.push(typed("rmcp specific result", "rmcp-specific", spec.clone(), |m: &Msg| {
@@ -373,8 +419,8 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
             }
         }
         Kind::SpecMessages => {
-            v.push(typed("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", "v2026_07_28::JSONRPCMessage", mcp_2026_07_28::envelope));
-            v.push(typed(
+            v.push(typed_fast("mcp-schema JSONRPCMessage (envelope)", "mcp-envelope", "v2026_07_28::JSONRPCMessage", mcp_2026_07_28::envelope));
+            v.push(typed_fast(
                 "mcp-schema typed message",
                 "mcp-typed",
                 "v2026_07_28::{Client,Server}Message by direction, mcp_spec_types::from_slice",
@@ -422,17 +468,18 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
 }
 
 /// Adds, after the rows, a write-only copy of `Value` and of every mcp-schema reading that
-/// writes with `mcp_spec_types::to_vec_into` instead of `serde_json::to_writer`.
+/// writes with the generated crate's JSON-only path, `mcp_spec_types::WriteJson::write_json`,
+/// instead of `serde_json::to_writer`.
 fn with_fast_writer(mut v: Vec<Contender>) -> Vec<Contender> {
     let mut extra = Vec::new();
     for k in &mut v {
         let Ok((parse, Some(decode))) = &k.run else { continue };
         let (name, id) = match k.id {
-            "value" => ("serde_json::Value through mcp_spec_types::to_vec_into", "value-mcpw"),
-            "mcp-envelope" => ("mcp-schema JSONRPCMessage (envelope), mcp_spec_types::to_vec_into", "mcp-envelope-mcpw"),
-            "mcp-typed" => ("mcp-schema typed message, mcp_spec_types::to_vec_into", "mcp-typed-mcpw"),
-            "mcp-specific" if k.name.ends_with("type") => ("mcp-schema specific type, mcp_spec_types::to_vec_into", "mcp-specific-mcpw"),
-            "mcp-specific" => ("mcp-schema specific result, mcp_spec_types::to_vec_into", "mcp-specific-mcpw"),
+            "value" => ("serde_json::Value through mcp_spec_types::WriteJson", "value-mcpw"),
+            "mcp-envelope" => ("mcp-schema JSONRPCMessage (envelope), mcp_spec_types::WriteJson", "mcp-envelope-mcpw"),
+            "mcp-typed" => ("mcp-schema typed message, mcp_spec_types::WriteJson", "mcp-typed-mcpw"),
+            "mcp-specific" if k.name.ends_with("type") => ("mcp-schema specific type, mcp_spec_types::WriteJson", "mcp-specific-mcpw"),
+            "mcp-specific" => ("mcp-schema specific result, mcp_spec_types::WriteJson", "mcp-specific-mcpw"),
             _ => {
                 k.reads_as.push_str("; writes with serde_json::to_writer");
                 continue;
@@ -441,7 +488,7 @@ fn with_fast_writer(mut v: Vec<Contender>) -> Vec<Contender> {
         extra.push(Contender {
             name,
             id,
-            reads_as: format!("{}; writes with mcp_spec_types::to_vec_into (write only)", k.reads_as),
+            reads_as: format!("{}; writes with mcp_spec_types::WriteJson::write_json (write only)", k.reads_as),
             run: Ok((parse.clone(), Some(decode.clone()))),
             writer: Writer::McpSchema,
             write_only: true,

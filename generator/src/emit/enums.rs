@@ -23,6 +23,7 @@ impl<'a> Ctx<'a> {
         };
         let expecting = format!("a {name_str} string");
         let open = e.open;
+        let write_json = self.enum_write_json(item);
         quote! {
             #docs
             #dep
@@ -62,6 +63,8 @@ impl<'a> Ctx<'a> {
                     s.serialize_str(self.as_str())
                 }
             }
+
+            #write_json
 
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {

@@ -14,6 +14,7 @@ mod structs;
 mod tables;
 mod unions;
 mod validate;
+mod write_json;
 
 
 use std::collections::HashMap;

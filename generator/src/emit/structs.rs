@@ -54,6 +54,7 @@ impl<'a> Ctx<'a> {
         let constructor = self.constructor(item, s);
         let derive_default = if all_default { quote! { Default, } } else { quote! {} };
         let schema_doc = format!(" Reads and writes `{name_str}` objects; see [`__p::Builder`].");
+        let write_json = self.struct_write_json(item, s);
         quote! {
             #docs
             #dep
@@ -101,6 +102,8 @@ impl<'a> Ctx<'a> {
                     m.end()
                 }
             }
+
+            #write_json
 
             #constructor
 

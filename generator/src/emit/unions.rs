@@ -49,6 +49,7 @@ impl<'a> Ctx<'a> {
         let unknown_ser = if has_unknown { quote! { Self::Unknown(v) => serde::Serialize::serialize(v, s), } } else { quote! {} };
         let unknown_name = if has_unknown { quote! { Self::Unknown(_) => "Unknown", } } else { quote! {} };
         let score_keys = self.union_score_keys(item, u);
+        let write_json = self.union_write_json(item, u, has_unknown);
         let de = match &u.dispatch {
             Dispatch::Tag(t) => self.tagged_impl(item, u, t, has_unknown),
             Dispatch::Kind => self.kind_impl(item, u),
@@ -73,6 +74,8 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
+
+            #write_json
 
             impl __rt::SchemaType for #name {
                 fn schema_name(&self) -> &'static str {

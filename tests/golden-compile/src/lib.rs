@@ -17,6 +17,10 @@ pub mod rpc {
     pub use mcp_spec_types::rpc::*;
 }
 
+pub mod write {
+    pub use mcp_spec_types::write::*;
+}
+
 #[path = "../../goldens/bindings/expected.rs"]
 pub mod bindings;
 #[path = "../../goldens/builder_api/expected.rs"]

@@ -6,10 +6,13 @@ use serde_json::{json, Value};
 
 use crate::runtime::{Nullable, NotificationMethod, RequestMethod};
 
-/// Reads `v` as `T`, checks it writes back the same JSON, and returns it.
-fn roundtrip<T: Serialize + DeserializeOwned>(v: Value) -> T {
+/// Reads `v` as `T`, checks it writes back the same JSON (through `Serialize` and through the
+/// JSON-only `WriteJson`, byte for byte the same), and returns it.
+fn roundtrip<T: Serialize + DeserializeOwned + crate::write::WriteJson>(v: Value) -> T {
     let t: T = serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("reading {v}: {e}"));
     assert_eq!(serde_json::to_value(&t).unwrap(), v, "written back differently");
+    let serde_bytes = serde_json::to_vec(&t).unwrap();
+    assert_eq!(String::from_utf8(t.to_json_vec()).unwrap(), String::from_utf8(serde_bytes).unwrap(), "WriteJson differs from serde_json");
     t
 }
 
@@ -304,4 +307,11 @@ fn closed_enums_never_keys_and_number_fields() {
     let answer: Answer = roundtrip(json!({"values": {"a": 95.5, "b": 2}, "count": 3}));
     assert!(matches!(answer.values.as_ref().unwrap()["a"], AnswerValuesValue::Number(_)));
     rejects::<Answer>(json!({"count": 3.5}));
+}
+
+#[test]
+fn float_literal_field_writes_like_serde_json() {
+    // The literal's spelling is the float printer's, written at run time by both paths.
+    let v: crate::float_literal_field::Versioned = roundtrip(json!({"version": 2.5, "body": "b", "x": [1e300]}));
+    assert_eq!(v.body, "b");
 }

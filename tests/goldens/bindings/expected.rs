@@ -79,6 +79,20 @@ impl serde::Serialize for Envelope {
         m.end()
     }
 }
+impl crate::write::WriteJson for Envelope {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"body\":");
+        crate::write::WriteJson::write_json(&self.body, out);
+        if let Some(v) = &self.extras {
+            out.extend_from_slice(b",\"extras\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Envelope {
     /// A `Envelope` with its required fields; the optional ones are absent.
     pub fn new(body: AnyJson) -> Self {

@@ -90,6 +90,26 @@ impl serde::Serialize for Capabilities {
         m.end()
     }
 }
+impl crate::write::WriteJson for Capabilities {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.experimental {
+            out.extend_from_slice(b",\"experimental\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.roots {
+            out.extend_from_slice(b",\"roots\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.sampling {
+            out.extend_from_slice(b",\"sampling\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Capabilities {
     fn schema_name(&self) -> &'static str {
         "Capabilities"
@@ -228,6 +248,18 @@ impl serde::Serialize for CapabilitiesRoots {
         m.end()
     }
 }
+impl crate::write::WriteJson for CapabilitiesRoots {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.list_changed {
+            out.extend_from_slice(b",\"listChanged\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for CapabilitiesRoots {
     fn schema_name(&self) -> &'static str {
         "CapabilitiesRoots"
@@ -337,6 +369,22 @@ impl serde::Serialize for Node {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Node {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.capabilities {
+            out.extend_from_slice(b",\"capabilities\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.child {
+            out.extend_from_slice(b",\"child\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for Node {
@@ -474,6 +522,26 @@ impl serde::Serialize for Hello {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Hello {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"capabilities\":");
+        crate::write::WriteJson::write_json(&self.capabilities, out);
+        if let Some(v) = &self.fallback {
+            out.extend_from_slice(b",\"fallback\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.history {
+            out.extend_from_slice(b",\"history\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Hello {

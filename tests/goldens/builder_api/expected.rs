@@ -36,6 +36,15 @@ impl serde::Serialize for RequestId {
         }
     }
 }
+impl crate::write::WriteJson for RequestId {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for RequestId {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -186,6 +195,15 @@ impl serde::Serialize for ProgressToken {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
             Self::Integer(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ProgressToken {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -385,6 +403,20 @@ impl serde::Serialize for Request {
         m.end()
     }
 }
+impl crate::write::WriteJson for Request {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -514,6 +546,20 @@ impl serde::Serialize for Notification {
         m.end()
     }
 }
+impl crate::write::WriteJson for Notification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Notification {
     /// A `Notification` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -639,6 +685,18 @@ impl serde::Serialize for BaseResult {
         m.end()
     }
 }
+impl crate::write::WriteJson for BaseResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for BaseResult {
     fn schema_name(&self) -> &'static str {
         "Result"
@@ -755,6 +813,22 @@ impl serde::Serialize for Error {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Error {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":");
+        crate::write::WriteJson::write_json(&self.code, out);
+        out.extend_from_slice(b",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Error {
@@ -906,6 +980,21 @@ impl serde::Serialize for JSONRPCErrorResponse {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for JSONRPCErrorResponse {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        if let Some(v) = &self.id {
+            out.extend_from_slice(b",\"id\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl JSONRPCErrorResponse {
@@ -1067,6 +1156,12 @@ impl serde::Serialize for Level {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for Level {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Level {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1209,6 +1304,21 @@ impl serde::Serialize for PingRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PingRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"ping\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PingRequest {
@@ -1390,6 +1500,18 @@ impl serde::Serialize for ReadRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"read\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadRequest {
     /// A `ReadRequest` with its required fields; the optional ones are absent.
     pub fn new(params: ReadRequestParams, id: RequestId) -> Self {
@@ -1545,6 +1667,20 @@ impl serde::Serialize for ReadRequestParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for ReadRequestParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"uri\":");
+        crate::write::WriteJson::write_json(&self.uri, out);
+        if let Some(v) = &self.token {
+            out.extend_from_slice(b",\"token\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ReadRequestParams {
     /// A `ReadRequestParams` with its required fields; the optional ones are absent.
     pub fn new(uri: impl Into<String>) -> Self {
@@ -1672,6 +1808,20 @@ impl serde::Serialize for ReadResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ReadResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ReadResult {
@@ -1822,6 +1972,17 @@ impl serde::Serialize for LogNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for LogNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/log\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        out.extend_from_slice(b",\"jsonrpc\":\"2.0\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl LogNotification {
     /// A `LogNotification` with its required fields; the optional ones are absent.
     pub fn new(params: LogNotificationParams) -> Self {
@@ -1959,6 +2120,16 @@ impl serde::Serialize for LogNotificationParams {
         m.end()
     }
 }
+impl crate::write::WriteJson for LogNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"level\":");
+        crate::write::WriteJson::write_json(&self.level, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl LogNotificationParams {
     /// A `LogNotificationParams` with its required fields; the optional ones are absent.
     pub fn new(level: Level) -> Self {
@@ -2030,6 +2201,16 @@ impl serde::Serialize for ClientRequest {
             Self::PingRequest(v) => serde::Serialize::serialize(v, s),
             Self::ReadRequest(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::PingRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadRequest(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -2210,6 +2391,15 @@ impl serde::Serialize for ClientResult {
         match self {
             Self::EmptyResult(v) => serde::Serialize::serialize(v, s),
             Self::ReadResult(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for ClientResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::EmptyResult(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ReadResult(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -2459,6 +2649,16 @@ impl serde::Serialize for TextBlock {
         m.end()
     }
 }
+impl crate::write::WriteJson for TextBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"text\",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TextBlock {
     /// A `TextBlock` with its required fields; the optional ones are absent.
     pub fn new(text: impl Into<String>) -> Self {
@@ -2586,6 +2786,16 @@ impl serde::Serialize for ImageBlock {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ImageBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"image\",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ImageBlock {
@@ -2717,6 +2927,16 @@ impl serde::Serialize for AudioBlock {
         m.end()
     }
 }
+impl crate::write::WriteJson for AudioBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"audio\",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl AudioBlock {
     /// A `AudioBlock` with its required fields; the optional ones are absent.
     pub fn new(data: impl Into<String>) -> Self {
@@ -2805,6 +3025,16 @@ impl serde::Serialize for Media {
             Self::TextBlock(v) => serde::Serialize::serialize(v, s),
             Self::ImageBlock(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Media {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextBlock(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ImageBlock(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -2962,6 +3192,16 @@ impl serde::Serialize for Block {
             Self::Media(v) => serde::Serialize::serialize(v, s),
             Self::AudioBlock(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Block {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Media(v) => crate::write::WriteJson::write_json(v, out),
+            Self::AudioBlock(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -3129,6 +3369,15 @@ impl serde::Serialize for Twice {
         match self {
             Self::AudioBlock(v) => serde::Serialize::serialize(v, s),
             Self::Block(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Twice {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::AudioBlock(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Block(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

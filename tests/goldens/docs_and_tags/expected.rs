@@ -116,6 +116,32 @@ impl serde::Serialize for Position {
         m.end()
     }
 }
+impl crate::write::WriteJson for Position {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"latitude\":");
+        crate::write::WriteJson::write_json(&self.latitude, out);
+        if let Some(v) = &self.tiles {
+            out.extend_from_slice(b",\"tiles\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.trail {
+            out.extend_from_slice(b",\"trail\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.elevation {
+            out.extend_from_slice(b",\"elevation\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Position {
     /// A `Position` with its required fields; the optional ones are absent.
     pub fn new(latitude: serde_json::Number) -> Self {
@@ -285,6 +311,18 @@ impl serde::Serialize for Marker {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Marker {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"at\":");
+        crate::write::WriteJson::write_json(&self.at, out);
+        out.extend_from_slice(b",\"label\":");
+        crate::write::WriteJson::write_json(&self.label, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Marker {

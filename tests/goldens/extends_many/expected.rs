@@ -69,6 +69,16 @@ impl serde::Serialize for Named {
         m.end()
     }
 }
+impl crate::write::WriteJson for Named {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Named {
     /// A `Named` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -175,6 +185,18 @@ impl serde::Serialize for Toggle {
         m.end()
     }
 }
+impl crate::write::WriteJson for Toggle {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.enabled {
+            out.extend_from_slice(b",\"enabled\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Toggle {
     fn schema_name(&self) -> &'static str {
         "Toggle"
@@ -272,6 +294,16 @@ impl serde::Serialize for Coloured {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Coloured {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"colour\":");
+        crate::write::WriteJson::write_json(&self.colour, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Coloured {
@@ -396,6 +428,24 @@ impl serde::Serialize for Lamp {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Lamp {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.enabled {
+            out.extend_from_slice(b",\"enabled\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"colour\":");
+        crate::write::WriteJson::write_json(&self.colour, out);
+        out.extend_from_slice(b",\"watts\":");
+        crate::write::WriteJson::write_json(&self.watts, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Lamp {

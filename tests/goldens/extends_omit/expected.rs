@@ -89,6 +89,24 @@ impl serde::Serialize for Parcel {
         m.end()
     }
 }
+impl crate::write::WriteJson for Parcel {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"sender\":");
+        crate::write::WriteJson::write_json(&self.sender, out);
+        out.extend_from_slice(b",\"recipient\":");
+        crate::write::WriteJson::write_json(&self.recipient, out);
+        out.extend_from_slice(b",\"weight\":");
+        crate::write::WriteJson::write_json(&self.weight, out);
+        if let Some(v) = &self.fragile {
+            out.extend_from_slice(b",\"fragile\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Parcel {
     /// A `Parcel` with its required fields; the optional ones are absent.
     pub fn new(
@@ -248,6 +266,22 @@ impl serde::Serialize for Sample {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Sample {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"weight\":");
+        crate::write::WriteJson::write_json(&self.weight, out);
+        if let Some(v) = &self.fragile {
+            out.extend_from_slice(b",\"fragile\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"scale\":");
+        crate::write::WriteJson::write_json(&self.scale, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Sample {

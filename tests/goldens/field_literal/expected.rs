@@ -77,6 +77,16 @@ impl serde::Serialize for Verdict {
         m.end()
     }
 }
+impl crate::write::WriteJson for Verdict {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"stage\":\"final\",\"score\":");
+        crate::write::WriteJson::write_json(&self.score, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Verdict {
     /// A `Verdict` with its required fields; the optional ones are absent.
     pub fn new(score: i64) -> Self {

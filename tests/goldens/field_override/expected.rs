@@ -85,6 +85,24 @@ impl serde::Serialize for Shape {
         m.end()
     }
 }
+impl crate::write::WriteJson for Shape {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"kind\":");
+        crate::write::WriteJson::write_json(&self.kind, out);
+        if let Some(v) = &self.corners {
+            out.extend_from_slice(b",\"corners\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.colour {
+            out.extend_from_slice(b",\"colour\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Shape {
     /// A `Shape` with its required fields; the optional ones are absent.
     pub fn new(kind: impl Into<String>) -> Self {
@@ -240,6 +258,20 @@ impl serde::Serialize for Triangle {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Triangle {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"kind\":\"triangle\",\"corners\":");
+        crate::write::WriteJson::write_json(&self.corners, out);
+        if let Some(v) = &self.colour {
+            out.extend_from_slice(b",\"colour\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Triangle {

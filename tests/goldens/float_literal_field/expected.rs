@@ -82,6 +82,18 @@ impl serde::Serialize for Versioned {
         m.end()
     }
 }
+impl crate::write::WriteJson for Versioned {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"version\":");
+        crate::write::WriteJson::write_json(&2.5f64, out);
+        out.extend_from_slice(b",\"body\":");
+        crate::write::WriteJson::write_json(&self.body, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Versioned {
     /// A `Versioned` with its required fields; the optional ones are absent.
     pub fn new(body: impl Into<String>) -> Self {

@@ -77,6 +77,20 @@ impl serde::Serialize for Widget {
         m.end()
     }
 }
+impl crate::write::WriteJson for Widget {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Widget {
     /// A `Widget` with its required fields; the optional ones are absent.
     pub fn new(id: impl Into<String>) -> Self {
@@ -181,6 +195,12 @@ impl serde::Serialize for Colour {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for Colour {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for Colour {

@@ -90,6 +90,24 @@ impl serde::Serialize for FancyWidget {
         m.end()
     }
 }
+impl crate::write::WriteJson for FancyWidget {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        if let Some(v) = &self.size {
+            out.extend_from_slice(b",\"size\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"hue\":");
+        crate::write::WriteJson::write_json(&self.hue, out);
+        out.extend_from_slice(b",\"sparkle\":");
+        crate::write::WriteJson::write_json(&self.sparkle, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl FancyWidget {
     /// A `FancyWidget` with its required fields; the optional ones are absent.
     pub fn new(
@@ -235,6 +253,16 @@ impl serde::Serialize for Shelf {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Shelf {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"widgets\":");
+        crate::write::WriteJson::write_json(&self.widgets, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Shelf {

@@ -70,6 +70,16 @@ impl serde::Serialize for Loose {
         m.end()
     }
 }
+impl crate::write::WriteJson for Loose {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Loose {
     /// A `Loose` with its required fields; the optional ones are absent.
     pub fn new(id: impl Into<String>) -> Self {
@@ -172,6 +182,16 @@ impl serde::Serialize for Counts {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Counts {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"total\":");
+        crate::write::WriteJson::write_json(&self.total, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Counts {
@@ -293,6 +313,20 @@ impl serde::Serialize for Holder {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Holder {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"settings\":");
+        crate::write::WriteJson::write_json(&self.settings, out);
+        if let Some(v) = &self.weights {
+            out.extend_from_slice(b",\"weights\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Holder {

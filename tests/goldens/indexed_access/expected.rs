@@ -82,6 +82,16 @@ impl serde::Serialize for WaterOrder {
         m.end()
     }
 }
+impl crate::write::WriteJson for WaterOrder {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"garden/water\",\"litres\":");
+        crate::write::WriteJson::write_json(&self.litres, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl WaterOrder {
     /// A `WaterOrder` with its required fields; the optional ones are absent.
     pub fn new(litres: i64) -> Self {
@@ -214,6 +224,16 @@ impl serde::Serialize for WaterLog {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for WaterLog {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"garden/water\",\"when\":");
+        crate::write::WriteJson::write_json(&self.when, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl WaterLog {

@@ -69,6 +69,16 @@ impl serde::Serialize for Crate {
         m.end()
     }
 }
+impl crate::write::WriteJson for Crate {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"lid\":");
+        crate::write::WriteJson::write_json(&self.lid, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Crate {
     /// A `Crate` with its required fields; the optional ones are absent.
     pub fn new(lid: CrateLidShape) -> Self {
@@ -173,6 +183,16 @@ impl serde::Serialize for CrateLidShape {
         m.end()
     }
 }
+impl crate::write::WriteJson for CrateLidShape {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"hinged\":");
+        crate::write::WriteJson::write_json(&self.hinged, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CrateLidShape {
     /// A `CrateLidShape` with its required fields; the optional ones are absent.
     pub fn new(hinged: bool) -> Self {
@@ -275,6 +295,16 @@ impl serde::Serialize for CrateLid {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CrateLid {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"colour\":");
+        crate::write::WriteJson::write_json(&self.colour, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CrateLid {

@@ -69,6 +69,16 @@ impl serde::Serialize for Circle {
         m.end()
     }
 }
+impl crate::write::WriteJson for Circle {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"radius\":");
+        crate::write::WriteJson::write_json(&self.radius, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Circle {
     /// A `Circle` with its required fields; the optional ones are absent.
     pub fn new(radius: i64) -> Self {
@@ -174,6 +184,16 @@ impl serde::Serialize for Square {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Square {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"side\":");
+        crate::write::WriteJson::write_json(&self.side, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Square {
@@ -295,6 +315,22 @@ impl serde::Serialize for Drawing {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Drawing {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"canvas\":");
+        crate::write::WriteJson::write_json(&self.canvas, out);
+        out.extend_from_slice(b",\"shapes\":");
+        crate::write::WriteJson::write_json(&self.shapes, out);
+        if let Some(v) = &self.layers {
+            out.extend_from_slice(b",\"layers\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Drawing {
@@ -440,6 +476,18 @@ impl serde::Serialize for DrawingCanvasMargin {
         m.end()
     }
 }
+impl crate::write::WriteJson for DrawingCanvasMargin {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"x\":");
+        crate::write::WriteJson::write_json(&self.x, out);
+        out.extend_from_slice(b",\"y\":");
+        crate::write::WriteJson::write_json(&self.y, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl DrawingCanvasMargin {
     /// A `DrawingCanvasMargin` with its required fields; the optional ones are absent.
     pub fn new(x: i64, y: i64) -> Self {
@@ -571,6 +619,22 @@ impl serde::Serialize for DrawingCanvas {
         m.end()
     }
 }
+impl crate::write::WriteJson for DrawingCanvas {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"width\":");
+        crate::write::WriteJson::write_json(&self.width, out);
+        out.extend_from_slice(b",\"height\":");
+        crate::write::WriteJson::write_json(&self.height, out);
+        if let Some(v) = &self.margin {
+            out.extend_from_slice(b",\"margin\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl DrawingCanvas {
     /// A `DrawingCanvas` with its required fields; the optional ones are absent.
     pub fn new(width: i64, height: i64) -> Self {
@@ -667,6 +731,15 @@ impl serde::Serialize for DrawingShapesItem {
         match self {
             Self::Circle(v) => serde::Serialize::serialize(v, s),
             Self::Square(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for DrawingShapesItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Circle(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Square(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -900,6 +973,20 @@ impl serde::Serialize for DrawingLayersItem {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for DrawingLayersItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.hidden {
+            out.extend_from_slice(b",\"hidden\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl DrawingLayersItem {

@@ -77,6 +77,20 @@ impl serde::Serialize for Timestamps {
         m.end()
     }
 }
+impl crate::write::WriteJson for Timestamps {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"created\":");
+        crate::write::WriteJson::write_json(&self.created, out);
+        if let Some(v) = &self.updated {
+            out.extend_from_slice(b",\"updated\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Timestamps {
     /// A `Timestamps` with its required fields; the optional ones are absent.
     pub fn new(created: impl Into<String>) -> Self {
@@ -196,6 +210,16 @@ impl serde::Serialize for Owner {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Owner {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"owner\":");
+        crate::write::WriteJson::write_json(&self.owner, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Owner {
@@ -320,6 +344,24 @@ impl serde::Serialize for Note {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Note {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"created\":");
+        crate::write::WriteJson::write_json(&self.created, out);
+        if let Some(v) = &self.updated {
+            out.extend_from_slice(b",\"updated\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"owner\":");
+        crate::write::WriteJson::write_json(&self.owner, out);
+        out.extend_from_slice(b",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Note {

@@ -85,6 +85,22 @@ impl serde::Serialize for Error {
         m.end()
     }
 }
+impl crate::write::WriteJson for Error {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":");
+        crate::write::WriteJson::write_json(&self.code, out);
+        out.extend_from_slice(b",\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        if let Some(v) = &self.data {
+            out.extend_from_slice(b",\"data\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Error {
     /// A `Error` with its required fields; the optional ones are absent.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
@@ -216,6 +232,18 @@ impl serde::Serialize for OrderFailed {
         m.end()
     }
 }
+impl crate::write::WriteJson for OrderFailed {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"error\":");
+        crate::write::WriteJson::write_json(&self.error, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl OrderFailed {
     /// A `OrderFailed` with its required fields; the optional ones are absent.
     pub fn new(id: impl Into<String>, error: OrderFailedError) -> Self {
@@ -344,6 +372,20 @@ impl serde::Serialize for OrderFailedErrorData {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for OrderFailedErrorData {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"item\":");
+        crate::write::WriteJson::write_json(&self.item, out);
+        if let Some(v) = &self.restock {
+            out.extend_from_slice(b",\"restock\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl OrderFailedErrorData {
@@ -479,6 +521,18 @@ impl serde::Serialize for OrderFailedError {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for OrderFailedError {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-32050,\"message\":");
+        crate::write::WriteJson::write_json(&self.message, out);
+        out.extend_from_slice(b",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl OrderFailedError {

@@ -78,6 +78,20 @@ impl serde::Serialize for Scale {
         m.end()
     }
 }
+impl crate::write::WriteJson for Scale {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":");
+        crate::write::WriteJson::write_json(&self.r#type, out);
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Scale {
     /// A `Scale` with its required fields; the optional ones are absent.
     pub fn new(r#type: ScaleType) -> Self {
@@ -185,6 +199,12 @@ impl serde::Serialize for ScaleType {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for ScaleType {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScaleType {
@@ -309,6 +329,19 @@ impl serde::Serialize for Toggle {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Toggle {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"boolean\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for Toggle {
@@ -437,6 +470,19 @@ impl serde::Serialize for Text {
         m.end()
     }
 }
+impl crate::write::WriteJson for Text {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\"");
+        if let Some(v) = &self.title {
+            out.extend_from_slice(b",\"title\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Text {
     fn schema_name(&self) -> &'static str {
         "Text"
@@ -561,6 +607,16 @@ impl serde::Serialize for Choice {
         m.end()
     }
 }
+impl crate::write::WriteJson for Choice {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"string\",\"enum\":");
+        crate::write::WriteJson::write_json(&self.r#enum, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Choice {
     /// A `Choice` with its required fields; the optional ones are absent.
     pub fn new(r#enum: Vec<String>) -> Self {
@@ -656,6 +712,17 @@ impl serde::Serialize for Field {
             Self::Toggle(v) => serde::Serialize::serialize(v, s),
             Self::Text(v) => serde::Serialize::serialize(v, s),
             Self::Choice(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Field {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Scale(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Toggle(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Text(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Choice(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -934,6 +1001,18 @@ impl serde::Serialize for Call {
         m.end()
     }
 }
+impl crate::write::WriteJson for Call {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"op\":");
+        crate::write::WriteJson::write_json(&self.op, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Call {
     /// A `Call` with its required fields; the optional ones are absent.
     pub fn new(id: impl Into<String>, op: impl Into<String>) -> Self {
@@ -1056,6 +1135,16 @@ impl serde::Serialize for Signal {
         m.end()
     }
 }
+impl crate::write::WriteJson for Signal {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"op\":");
+        crate::write::WriteJson::write_json(&self.op, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Signal {
     /// A `Signal` with its required fields; the optional ones are absent.
     pub fn new(op: impl Into<String>) -> Self {
@@ -1133,6 +1222,15 @@ impl serde::Serialize for Frame {
         match self {
             Self::Call(v) => serde::Serialize::serialize(v, s),
             Self::Signal(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Frame {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Call(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Signal(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -1352,6 +1450,20 @@ impl serde::Serialize for Answer {
         m.end()
     }
 }
+impl crate::write::WriteJson for Answer {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.values {
+            out.extend_from_slice(b",\"values\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"count\":");
+        crate::write::WriteJson::write_json(&self.count, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Answer {
     /// A `Answer` with its required fields; the optional ones are absent.
     pub fn new(count: i64) -> Self {
@@ -1440,6 +1552,15 @@ impl serde::Serialize for AnswerValuesValue {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
             Self::Number(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for AnswerValuesValue {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Number(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -1649,6 +1770,18 @@ impl serde::Serialize for Reply {
         m.end()
     }
 }
+impl crate::write::WriteJson for Reply {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"mode\":");
+        crate::write::WriteJson::write_json(&self.mode, out);
+        out.extend_from_slice(b",\"data\":");
+        crate::write::WriteJson::write_json(&self.data, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Reply {
     /// A `Reply` with its required fields; the optional ones are absent.
     pub fn new(mode: ReplyMode, data: impl Into<String>) -> Self {
@@ -1752,6 +1885,12 @@ impl serde::Serialize for ReplyMode {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for ReplyMode {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReplyMode {
@@ -1868,6 +2007,15 @@ impl serde::Serialize for Quick {
         m.end()
     }
 }
+impl crate::write::WriteJson for Quick {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"mode\":\"instant\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Quick {
     fn schema_name(&self) -> &'static str {
         "Quick"
@@ -1963,6 +2111,18 @@ impl serde::Serialize for Note {
         m.end()
     }
 }
+impl crate::write::WriteJson for Note {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.note {
+            out.extend_from_slice(b",\"note\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Note {
     fn schema_name(&self) -> &'static str {
         "Note"
@@ -2032,6 +2192,16 @@ impl serde::Serialize for Outcome {
             Self::Reply(v) => serde::Serialize::serialize(v, s),
             Self::Quick(v) => serde::Serialize::serialize(v, s),
             Self::Note(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Outcome {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Reply(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Quick(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Note(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

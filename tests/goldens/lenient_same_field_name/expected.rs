@@ -54,6 +54,12 @@ impl serde::Serialize for Status {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for Status {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Status {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -174,6 +180,20 @@ impl serde::Serialize for Job {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Job {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        if let Some(v) = &self.status {
+            out.extend_from_slice(b",\"status\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Job {
@@ -312,6 +332,20 @@ impl serde::Serialize for Task {
         m.end()
     }
 }
+impl crate::write::WriteJson for Task {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        if let Some(v) = &self.status {
+            out.extend_from_slice(b",\"status\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Task {
     /// A `Task` with its required fields; the optional ones are absent.
     pub fn new(id: impl Into<String>) -> Self {
@@ -442,6 +476,18 @@ impl serde::Serialize for Report {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Report {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        out.extend_from_slice(b",\"status\":");
+        crate::write::WriteJson::write_json(&self.status, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Report {

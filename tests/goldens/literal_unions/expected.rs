@@ -58,6 +58,12 @@ impl serde::Serialize for Size {
         s.serialize_str(self.as_str())
     }
 }
+impl crate::write::WriteJson for Size {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Size {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -157,6 +163,12 @@ impl serde::Serialize for Flavour {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for Flavour {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for Flavour {
@@ -278,6 +290,22 @@ impl serde::Serialize for Cone {
         m.end()
     }
 }
+impl crate::write::WriteJson for Cone {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"size\":");
+        crate::write::WriteJson::write_json(&self.size, out);
+        if let Some(v) = &self.flavour {
+            out.extend_from_slice(b",\"flavour\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"wrap\":");
+        crate::write::WriteJson::write_json(&self.wrap, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Cone {
     /// A `Cone` with its required fields; the optional ones are absent.
     pub fn new(size: Size, wrap: ConeWrap) -> Self {
@@ -393,6 +421,12 @@ impl serde::Serialize for ConeWrap {
         s: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+impl crate::write::WriteJson for ConeWrap {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConeWrap {

@@ -77,6 +77,16 @@ impl serde::Serialize for Apple {
         m.end()
     }
 }
+impl crate::write::WriteJson for Apple {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"kind\":\"apple\",\"crisp\":");
+        crate::write::WriteJson::write_json(&self.crisp, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Apple {
     /// A `Apple` with its required fields; the optional ones are absent.
     pub fn new(crisp: bool) -> Self {
@@ -194,6 +204,15 @@ impl serde::Serialize for Pear {
         m.end()
     }
 }
+impl crate::write::WriteJson for Pear {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"kind\":\"pear\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Pear {
     fn schema_name(&self) -> &'static str {
         "Pear"
@@ -292,6 +311,16 @@ impl serde::Serialize for Carrot {
         m.end()
     }
 }
+impl crate::write::WriteJson for Carrot {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"kind\":\"carrot\",\"length\":");
+        crate::write::WriteJson::write_json(&self.length, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Carrot {
     /// A `Carrot` with its required fields; the optional ones are absent.
     pub fn new(length: i64) -> Self {
@@ -376,6 +405,16 @@ impl serde::Serialize for Fruit {
             Self::Apple(v) => serde::Serialize::serialize(v, s),
             Self::Pear(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Fruit {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Apple(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Pear(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -522,6 +561,16 @@ impl serde::Serialize for Produce {
             Self::Fruit(v) => serde::Serialize::serialize(v, s),
             Self::Carrot(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Produce {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Fruit(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Carrot(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -715,6 +764,16 @@ impl serde::Serialize for Basket {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Basket {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"items\":");
+        crate::write::WriteJson::write_json(&self.items, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Basket {

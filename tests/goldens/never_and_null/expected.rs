@@ -85,6 +85,22 @@ impl serde::Serialize for Answer {
         m.end()
     }
 }
+impl crate::write::WriteJson for Answer {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"value\":");
+        crate::write::WriteJson::write_json(&self.value, out);
+        if let Some(v) = &self.comment {
+            out.extend_from_slice(b",\"comment\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"parent\":");
+        crate::write::WriteJson::write_json(&self.parent, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Answer {
     /// A `Answer` with its required fields; the optional ones are absent.
     pub fn new(value: impl Into<String>, parent: __rt::Nullable<i64>) -> Self {

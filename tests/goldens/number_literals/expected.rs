@@ -88,6 +88,16 @@ impl serde::Serialize for Frame {
         m.end()
     }
 }
+impl crate::write::WriteJson for Frame {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"marker\":127,\"size\":");
+        crate::write::WriteJson::write_json(&self.size, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Frame {
     /// A `Frame` with its required fields; the optional ones are absent.
     pub fn new(size: i64) -> Self {

@@ -70,6 +70,16 @@ impl serde::Serialize for Seat {
         m.end()
     }
 }
+impl crate::write::WriteJson for Seat {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"row\":");
+        crate::write::WriteJson::write_json(&self.row, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Seat {
     /// A `Seat` with its required fields; the optional ones are absent.
     pub fn new(row: i64) -> Self {
@@ -186,6 +196,22 @@ impl serde::Serialize for Theatre {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Theatre {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"seats\":");
+        crate::write::WriteJson::write_json(&self.seats, out);
+        if let Some(v) = &self.notes {
+            out.extend_from_slice(b",\"notes\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"sides\":");
+        crate::write::WriteJson::write_json(&self.sides, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Theatre {
@@ -328,6 +354,22 @@ impl serde::Serialize for TheatreSides {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for TheatreSides {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.left {
+            out.extend_from_slice(b",\"left\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.right {
+            out.extend_from_slice(b",\"right\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for TheatreSides {

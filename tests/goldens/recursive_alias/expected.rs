@@ -49,6 +49,19 @@ impl serde::Serialize for Json {
         }
     }
 }
+impl crate::write::WriteJson for Json {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Boolean(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JsonArray(v) => crate::write::WriteJson::write_json(v, out),
+            Self::JsonMap(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Null(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for Json {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -339,6 +352,24 @@ impl serde::Serialize for Tree {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Tree {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"label\":");
+        crate::write::WriteJson::write_json(&self.label, out);
+        if let Some(v) = &self.children {
+            out.extend_from_slice(b",\"children\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        if let Some(v) = &self.payload {
+            out.extend_from_slice(b",\"payload\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Tree {

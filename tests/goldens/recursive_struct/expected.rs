@@ -77,6 +77,20 @@ impl serde::Serialize for Category {
         m.end()
     }
 }
+impl crate::write::WriteJson for Category {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.parent {
+            out.extend_from_slice(b",\"parent\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Category {
     /// A `Category` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -206,6 +220,16 @@ impl serde::Serialize for Num {
         m.end()
     }
 }
+impl crate::write::WriteJson for Num {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"kind\":\"num\",\"value\":");
+        crate::write::WriteJson::write_json(&self.value, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Num {
     /// A `Num` with its required fields; the optional ones are absent.
     pub fn new(value: i64) -> Self {
@@ -333,6 +357,18 @@ impl serde::Serialize for Sum {
         m.end()
     }
 }
+impl crate::write::WriteJson for Sum {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"kind\":\"sum\",\"left\":");
+        crate::write::WriteJson::write_json(&self.left, out);
+        out.extend_from_slice(b",\"right\":");
+        crate::write::WriteJson::write_json(&self.right, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Sum {
     /// A `Sum` with its required fields; the optional ones are absent.
     pub fn new(left: Box<Expr>, right: Box<Expr>) -> Self {
@@ -430,6 +466,16 @@ impl serde::Serialize for Expr {
             Self::Num(v) => serde::Serialize::serialize(v, s),
             Self::Sum(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Expr {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Num(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Sum(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -77,6 +77,20 @@ impl serde::Serialize for Request {
         m.end()
     }
 }
+impl crate::write::WriteJson for Request {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -204,6 +218,20 @@ impl serde::Serialize for Notification {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Notification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Notification {
@@ -348,6 +376,19 @@ impl serde::Serialize for ClockRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for ClockRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"clock/read\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for ClockRequest {
     fn schema_name(&self) -> &'static str {
         "ClockRequest"
@@ -458,6 +499,16 @@ impl serde::Serialize for ClockResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClockResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"now\":");
+        crate::write::WriteJson::write_json(&self.now, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ClockResult {
@@ -577,6 +628,19 @@ impl serde::Serialize for EchoRequest {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for EchoRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"echo\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl __rt::SchemaType for EchoRequest {
@@ -705,6 +769,16 @@ impl serde::Serialize for ClockJumpedNotification {
         m.end()
     }
 }
+impl crate::write::WriteJson for ClockJumpedNotification {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"notifications/clock/jumped\",\"params\":");
+        crate::write::WriteJson::write_json(&self.params, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ClockJumpedNotification {
     /// A `ClockJumpedNotification` with its required fields; the optional ones are absent.
     pub fn new(params: ClockJumpedNotificationParams) -> Self {
@@ -830,6 +904,16 @@ impl serde::Serialize for ClockJumpedNotificationParams {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ClockJumpedNotificationParams {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"by\":");
+        crate::write::WriteJson::write_json(&self.by, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ClockJumpedNotificationParams {

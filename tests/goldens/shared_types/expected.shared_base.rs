@@ -77,6 +77,20 @@ impl serde::Serialize for Request {
         m.end()
     }
 }
+impl crate::write::WriteJson for Request {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":");
+        crate::write::WriteJson::write_json(&self.method, out);
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Request {
     /// A `Request` with its required fields; the optional ones are absent.
     pub fn new(method: impl Into<String>) -> Self {
@@ -208,6 +222,18 @@ impl serde::Serialize for Point {
         m.end()
     }
 }
+impl crate::write::WriteJson for Point {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"x\":");
+        crate::write::WriteJson::write_json(&self.x, out);
+        out.extend_from_slice(b",\"y\":");
+        crate::write::WriteJson::write_json(&self.y, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Point {
     /// A `Point` with its required fields; the optional ones are absent.
     pub fn new(x: i64, y: i64) -> Self {
@@ -333,6 +359,20 @@ impl serde::Serialize for Marker {
         m.end()
     }
 }
+impl crate::write::WriteJson for Marker {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"at\":");
+        crate::write::WriteJson::write_json(&self.at, out);
+        if let Some(v) = &self.label {
+            out.extend_from_slice(b",\"label\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Marker {
     /// A `Marker` with its required fields; the optional ones are absent.
     pub fn new(at: Point) -> Self {
@@ -454,6 +494,16 @@ impl serde::Serialize for Layer {
         m.end()
     }
 }
+impl crate::write::WriteJson for Layer {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"markers\":");
+        crate::write::WriteJson::write_json(&self.markers, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Layer {
     /// A `Layer` with its required fields; the optional ones are absent.
     pub fn new(markers: Vec<Marker>) -> Self {
@@ -525,6 +575,16 @@ impl serde::Serialize for Shape {
             Self::Shape1(v) => serde::Serialize::serialize(v, s),
             Self::Shape2(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Shape {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Shape1(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Shape2(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -712,6 +772,16 @@ impl serde::Serialize for Shape1 {
         m.end()
     }
 }
+impl crate::write::WriteJson for Shape1 {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"kind\":\"dot\",\"at\":");
+        crate::write::WriteJson::write_json(&self.at, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Shape1 {
     /// A `Shape1` with its required fields; the optional ones are absent.
     pub fn new(at: Point) -> Self {
@@ -837,6 +907,18 @@ impl serde::Serialize for Shape2 {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Shape2 {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"kind\":\"line\",\"from\":");
+        crate::write::WriteJson::write_json(&self.from, out);
+        out.extend_from_slice(b",\"to\":");
+        crate::write::WriteJson::write_json(&self.to, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Shape2 {
@@ -984,6 +1066,19 @@ impl serde::Serialize for PointRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for PointRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"point/get\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for PointRequest {
     fn schema_name(&self) -> &'static str {
         "PointRequest"
@@ -1090,6 +1185,16 @@ impl serde::Serialize for PointResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PointResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"point\":");
+        crate::write::WriteJson::write_json(&self.point, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PointResult {
@@ -1211,6 +1316,19 @@ impl serde::Serialize for MarkerRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for MarkerRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"marker/get\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for MarkerRequest {
     fn schema_name(&self) -> &'static str {
         "MarkerRequest"
@@ -1321,6 +1439,16 @@ impl serde::Serialize for MarkerResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for MarkerResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"marker\":");
+        crate::write::WriteJson::write_json(&self.marker, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl MarkerResult {

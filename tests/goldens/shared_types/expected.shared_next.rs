@@ -84,6 +84,18 @@ impl serde::Serialize for Marker {
         m.end()
     }
 }
+impl crate::write::WriteJson for Marker {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"at\":");
+        crate::write::WriteJson::write_json(&self.at, out);
+        out.extend_from_slice(b",\"label\":");
+        crate::write::WriteJson::write_json(&self.label, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Marker {
     /// A `Marker` with its required fields; the optional ones are absent.
     pub fn new(at: Point, label: impl Into<String>) -> Self {
@@ -199,6 +211,16 @@ impl serde::Serialize for Layer {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for Layer {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"markers\":");
+        crate::write::WriteJson::write_json(&self.markers, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl Layer {
@@ -320,6 +342,19 @@ impl serde::Serialize for MarkerRequest {
         m.end()
     }
 }
+impl crate::write::WriteJson for MarkerRequest {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"marker/get\"");
+        if let Some(v) = &self.params {
+            out.extend_from_slice(b",\"params\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for MarkerRequest {
     fn schema_name(&self) -> &'static str {
         "MarkerRequest"
@@ -430,6 +465,16 @@ impl serde::Serialize for MarkerResult {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for MarkerResult {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"marker\":");
+        crate::write::WriteJson::write_json(&self.marker, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl MarkerResult {

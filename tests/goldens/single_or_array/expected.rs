@@ -69,6 +69,16 @@ impl serde::Serialize for Recipient {
         m.end()
     }
 }
+impl crate::write::WriteJson for Recipient {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"address\":");
+        crate::write::WriteJson::write_json(&self.address, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Recipient {
     /// A `Recipient` with its required fields; the optional ones are absent.
     pub fn new(address: impl Into<String>) -> Self {
@@ -181,6 +191,20 @@ impl serde::Serialize for Letter {
         m.end()
     }
 }
+impl crate::write::WriteJson for Letter {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"to\":");
+        crate::write::WriteJson::write_json(&self.to, out);
+        if let Some(v) = &self.tags {
+            out.extend_from_slice(b",\"tags\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Letter {
     /// A `Letter` with its required fields; the optional ones are absent.
     pub fn new(to: LetterTo) -> Self {
@@ -266,6 +290,15 @@ impl serde::Serialize for LetterTo {
         match self {
             Self::Recipient(v) => serde::Serialize::serialize(v, s),
             Self::RecipientArray(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for LetterTo {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Recipient(v) => crate::write::WriteJson::write_json(v, out),
+            Self::RecipientArray(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -390,6 +423,15 @@ impl serde::Serialize for LetterTags {
         match self {
             Self::String(v) => serde::Serialize::serialize(v, s),
             Self::StringArray(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for LetterTags {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::StringArray(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -84,6 +84,19 @@ impl serde::Serialize for Done {
         m.end()
     }
 }
+impl crate::write::WriteJson for Done {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if self.status {
+            out.extend_from_slice(b",\"status\":\"done\"");
+        }
+        out.extend_from_slice(b",\"output\":");
+        crate::write::WriteJson::write_json(&self.output, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Done {
     /// A `Done` with its required fields; the optional ones are absent.
     pub fn new(output: impl Into<String>) -> Self {
@@ -208,6 +221,16 @@ impl serde::Serialize for Pending {
         m.end()
     }
 }
+impl crate::write::WriteJson for Pending {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"status\":\"pending\",\"retryAfter\":");
+        crate::write::WriteJson::write_json(&self.retry_after, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Pending {
     /// A `Pending` with its required fields; the optional ones are absent.
     pub fn new(retry_after: i64) -> Self {
@@ -292,6 +315,16 @@ impl serde::Serialize for Answer {
             Self::Done(v) => serde::Serialize::serialize(v, s),
             Self::Pending(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Answer {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Done(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Pending(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -82,6 +82,16 @@ impl serde::Serialize for Email {
         m.end()
     }
 }
+impl crate::write::WriteJson for Email {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"channel\":\"email\",\"address\":");
+        crate::write::WriteJson::write_json(&self.address, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Email {
     /// A `Email` with its required fields; the optional ones are absent.
     pub fn new(address: impl Into<String>) -> Self {
@@ -212,6 +222,16 @@ impl serde::Serialize for Sms {
         m.end()
     }
 }
+impl crate::write::WriteJson for Sms {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"channel\":\"sms\",\"number\":");
+        crate::write::WriteJson::write_json(&self.number, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Sms {
     /// A `Sms` with its required fields; the optional ones are absent.
     pub fn new(number: impl Into<String>) -> Self {
@@ -337,6 +357,20 @@ impl serde::Serialize for CustomChannel {
         m.end()
     }
 }
+impl crate::write::WriteJson for CustomChannel {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"channel\":");
+        crate::write::WriteJson::write_json(&self.channel, out);
+        if let Some(v) = &self.target {
+            out.extend_from_slice(b",\"target\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CustomChannel {
     /// A `CustomChannel` with its required fields; the optional ones are absent.
     pub fn new(channel: impl Into<String>) -> Self {
@@ -418,6 +452,16 @@ impl serde::Serialize for Contact {
             Self::Email(v) => serde::Serialize::serialize(v, s),
             Self::Sms(v) => serde::Serialize::serialize(v, s),
             Self::CustomChannel(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Contact {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Email(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Sms(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CustomChannel(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -82,6 +82,16 @@ impl serde::Serialize for OpenDoor {
         m.end()
     }
 }
+impl crate::write::WriteJson for OpenDoor {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"door/open\",\"door\":");
+        crate::write::WriteJson::write_json(&self.door, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl OpenDoor {
     /// A `OpenDoor` with its required fields; the optional ones are absent.
     pub fn new(door: impl Into<String>) -> Self {
@@ -218,6 +228,20 @@ impl serde::Serialize for CloseDoor {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for CloseDoor {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"door/close\",\"door\":");
+        crate::write::WriteJson::write_json(&self.door, out);
+        if let Some(v) = &self.force {
+            out.extend_from_slice(b",\"force\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl CloseDoor {
@@ -359,6 +383,15 @@ impl serde::Serialize for RingBell {
         m.end()
     }
 }
+impl crate::write::WriteJson for RingBell {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"method\":\"bell/ring\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for RingBell {
     fn schema_name(&self) -> &'static str {
         "RingBell"
@@ -424,6 +457,17 @@ impl serde::Serialize for HouseCommand {
             Self::CloseDoor(v) => serde::Serialize::serialize(v, s),
             Self::RingBell(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for HouseCommand {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::OpenDoor(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CloseDoor(v) => crate::write::WriteJson::write_json(v, out),
+            Self::RingBell(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -77,6 +77,16 @@ impl serde::Serialize for TextBlock {
         m.end()
     }
 }
+impl crate::write::WriteJson for TextBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"text\",\"text\":");
+        crate::write::WriteJson::write_json(&self.text, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl TextBlock {
     /// A `TextBlock` with its required fields; the optional ones are absent.
     pub fn new(text: impl Into<String>) -> Self {
@@ -204,6 +214,20 @@ impl serde::Serialize for PictureBlock {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for PictureBlock {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"type\":\"picture\",\"url\":");
+        crate::write::WriteJson::write_json(&self.url, out);
+        if let Some(v) = &self.alt {
+            out.extend_from_slice(b",\"alt\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl PictureBlock {
@@ -340,6 +364,16 @@ impl serde::Serialize for Page {
         m.end()
     }
 }
+impl crate::write::WriteJson for Page {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"blocks\":");
+        crate::write::WriteJson::write_json(&self.blocks, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Page {
     /// A `Page` with its required fields; the optional ones are absent.
     pub fn new(blocks: Vec<PageBlocksItem>) -> Self {
@@ -411,6 +445,16 @@ impl serde::Serialize for PageBlocksItem {
             Self::TextBlock(v) => serde::Serialize::serialize(v, s),
             Self::PictureBlock(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for PageBlocksItem {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextBlock(v) => crate::write::WriteJson::write_json(v, out),
+            Self::PictureBlock(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -567,6 +611,16 @@ impl serde::Serialize for Block {
             Self::TextBlock(v) => serde::Serialize::serialize(v, s),
             Self::PictureBlock(v) => serde::Serialize::serialize(v, s),
             Self::Unknown(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Block {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::TextBlock(v) => crate::write::WriteJson::write_json(v, out),
+            Self::PictureBlock(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Unknown(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

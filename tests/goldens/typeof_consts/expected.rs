@@ -80,6 +80,15 @@ impl serde::Serialize for Hello {
         m.end()
     }
 }
+impl crate::write::WriteJson for Hello {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"dialect\":\"greenhouse/1\"");
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Hello {
     fn schema_name(&self) -> &'static str {
         "Hello"
@@ -185,6 +194,16 @@ impl serde::Serialize for SensorLost {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for SensorLost {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":-40012,\"sensor\":");
+        crate::write::WriteJson::write_json(&self.sensor, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl SensorLost {

@@ -77,6 +77,20 @@ impl serde::Serialize for ByName {
         m.end()
     }
 }
+impl crate::write::WriteJson for ByName {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        if let Some(v) = &self.exact {
+            out.extend_from_slice(b",\"exact\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ByName {
     /// A `ByName` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -201,6 +215,16 @@ impl serde::Serialize for ByCode {
         m.end()
     }
 }
+impl crate::write::WriteJson for ByCode {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"code\":");
+        crate::write::WriteJson::write_json(&self.code, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ByCode {
     /// A `ByCode` with its required fields; the optional ones are absent.
     pub fn new(code: impl Into<String>) -> Self {
@@ -314,6 +338,18 @@ impl serde::Serialize for ByRange {
         m.end()
     }
 }
+impl crate::write::WriteJson for ByRange {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"from\":");
+        crate::write::WriteJson::write_json(&self.from, out);
+        out.extend_from_slice(b",\"to\":");
+        crate::write::WriteJson::write_json(&self.to, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl ByRange {
     /// A `ByRange` with its required fields; the optional ones are absent.
     pub fn new(from: i64, to: i64) -> Self {
@@ -401,6 +437,16 @@ impl serde::Serialize for Lookup {
             Self::ByName(v) => serde::Serialize::serialize(v, s),
             Self::ByCode(v) => serde::Serialize::serialize(v, s),
             Self::ByRange(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Lookup {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::ByName(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ByCode(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ByRange(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

@@ -36,6 +36,15 @@ impl serde::Serialize for TicketId {
         }
     }
 }
+impl crate::write::WriteJson for TicketId {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
+        }
+    }
+}
 impl __rt::SchemaType for TicketId {
     fn schema_name(&self) -> &'static str {
         match self {
@@ -222,6 +231,16 @@ impl serde::Serialize for Flag {
         m.end()
     }
 }
+impl crate::write::WriteJson for Flag {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"name\":");
+        crate::write::WriteJson::write_json(&self.name, out);
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Flag {
     /// A `Flag` with its required fields; the optional ones are absent.
     pub fn new(name: impl Into<String>) -> Self {
@@ -299,6 +318,18 @@ impl serde::Serialize for Anything {
             Self::Boolean(v) => serde::Serialize::serialize(v, s),
             Self::StringArray(v) => serde::Serialize::serialize(v, s),
             Self::Flag(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for Anything {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Boolean(v) => crate::write::WriteJson::write_json(v, out),
+            Self::StringArray(v) => crate::write::WriteJson::write_json(v, out),
+            Self::Flag(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
@@ -567,6 +598,20 @@ impl serde::Serialize for Ticket {
         m.end()
     }
 }
+impl crate::write::WriteJson for Ticket {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(b",\"id\":");
+        crate::write::WriteJson::write_json(&self.id, out);
+        if let Some(v) = &self.seat {
+            out.extend_from_slice(b",\"seat\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl Ticket {
     /// A `Ticket` with its required fields; the optional ones are absent.
     pub fn new(id: TicketId) -> Self {
@@ -652,6 +697,15 @@ impl serde::Serialize for TicketSeat {
         match self {
             Self::Integer(v) => serde::Serialize::serialize(v, s),
             Self::String(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for TicketSeat {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Integer(v) => crate::write::WriteJson::write_json(v, out),
+            Self::String(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }

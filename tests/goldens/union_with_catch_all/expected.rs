@@ -71,6 +71,18 @@ impl serde::Serialize for Reply {
         m.end()
     }
 }
+impl crate::write::WriteJson for Reply {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl __rt::SchemaType for Reply {
     fn schema_name(&self) -> &'static str {
         "Reply"
@@ -187,6 +199,24 @@ impl serde::Serialize for ListReply {
             m.serialize_entry(k, v)?;
         }
         m.end()
+    }
+}
+impl crate::write::WriteJson for ListReply {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"items\":");
+        crate::write::WriteJson::write_json(&self.items, out);
+        if let Some(v) = &self.next {
+            out.extend_from_slice(b",\"next\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
     }
 }
 impl ListReply {
@@ -344,6 +374,24 @@ impl serde::Serialize for CountReply {
         m.end()
     }
 }
+impl crate::write::WriteJson for CountReply {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Some(v) = &self.meta {
+            out.extend_from_slice(b",\"_meta\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        out.extend_from_slice(b",\"count\":");
+        crate::write::WriteJson::write_json(&self.count, out);
+        if let Some(v) = &self.items {
+            out.extend_from_slice(b",\"items\":");
+            crate::write::WriteJson::write_json(v, out);
+        }
+        crate::write::write_entries(out, &self.extra);
+        crate::write::end_object(out, start);
+    }
+}
 impl CountReply {
     /// A `CountReply` with its required fields; the optional ones are absent.
     pub fn new(count: i64) -> Self {
@@ -450,6 +498,16 @@ impl serde::Serialize for AnyReply {
             Self::Reply(v) => serde::Serialize::serialize(v, s),
             Self::ListReply(v) => serde::Serialize::serialize(v, s),
             Self::CountReply(v) => serde::Serialize::serialize(v, s),
+        }
+    }
+}
+impl crate::write::WriteJson for AnyReply {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Self::Reply(v) => crate::write::WriteJson::write_json(v, out),
+            Self::ListReply(v) => crate::write::WriteJson::write_json(v, out),
+            Self::CountReply(v) => crate::write::WriteJson::write_json(v, out),
         }
     }
 }
