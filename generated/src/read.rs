@@ -158,6 +158,16 @@ impl<'de> Reader<'de> {
     /// The next byte that is not whitespace, not consumed.
     #[inline]
     fn peek(&mut self) -> Option<u8> {
+        // Only the test is inlined into every caller; whitespace (all at or below b' ') is
+        // passed over by one shared copy of the loop.
+        match self.bytes.get(self.pos) {
+            Some(&b) if b > b' ' => Some(b),
+            _ => self.peek_past_whitespace(),
+        }
+    }
+
+    #[inline(never)]
+    fn peek_past_whitespace(&mut self) -> Option<u8> {
         while let Some(&b) = self.bytes.get(self.pos) {
             match b {
                 b' ' | b'\n' | b'\t' | b'\r' => self.pos += 1,
@@ -694,6 +704,7 @@ mod tests {
         for json in [
             r#"{"a":[1,-2,3.5,true,false,null,"x"],"b":{}}"#,
             " [ ] ",
+            " \t\n\r{ \"a\" :\n[ 1 ,\t2 ]\r, \"b\":{ } } \n",
             r#""esc\"aped \\ \/ \b\f\n\r\t \u00e9 \ud83d\ude00 end""#,
             "18446744073709551615",
             "-9223372036854775808",
@@ -740,6 +751,8 @@ mod tests {
             r#""\x""#,
             "\"open",
             "{} {}",
+            "\u{1}[]",
+            "[\u{b}]",
             &"[".repeat(200),
             &format!("{}{}", "[".repeat(130), "]".repeat(130)),
         ] {

@@ -115,6 +115,9 @@ trait MapFields<'de, A: MapAccess<'de>> {
 }
 
 impl<'de, A: MapAccess<'de>, B: Builder> MapFields<'de, A> for B {
+    // Out of line: the unions' visitors stream their first field through this same copy
+    // rather than a second one of the builder's `field` for the map.
+    #[inline(never)]
     fn map_field(&mut self, key: Key<'de>, map: &mut A) -> Result<(), A::Error> {
         self.field(key, FromMap(map))
     }
@@ -164,12 +167,24 @@ impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
                 before.push((key.into_string(), v));
                 continue;
             }
-            let tag: Value = map.next_value()?;
-            let Some(name) = tag.as_str() else {
-                return Err(de::Error::custom(format_args!("`{}` must be a string, found {}", U::TAG, kind_name(&tag))));
+            let kept = keep(&mut map)?;
+            let tag = match kept.plain_str() {
+                Some(s) => Raw::Str(s),
+                None => match kept.read::<Value, A::Error>()? {
+                    s @ Value::String(_) => Raw::Value(s),
+                    other => return Err(de::Error::custom(format_args!("`{}` must be a string, found {}", U::TAG, kind_name(&other)))),
+                },
+            };
+            // One of the two forms built just above.
+            let name = match &tag {
+                Raw::Str(s) => s,
+                Raw::Value(Value::String(s)) => s.as_str(),
+                _ => "",
             };
             let mut b = U::builder_for(Some(name)).ok_or_else(|| de::Error::custom(format_args!("unsupported `{}` value {name:?}", U::TAG)))?;
-            b.field(Key::Borrowed(U::TAG), FromValue::<A::Error>::new(tag))?;
+            // The tag goes in as a kept value, like the fields kept before it: the builder's
+            // dispatch then runs for two kinds of source (kept, streamed), not three.
+            b.field(Key::Borrowed(U::TAG), FromRaw::<A::Error>(&tag, PhantomData))?;
             for (k, v) in before {
                 b.field(Key::Owned(k), FromValue::<A::Error>::new(v))?;
             }
@@ -194,6 +209,8 @@ pub fn deserialize_tagged<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<
 pub enum Raw<'de> {
     Text(&'de str),
     Value(Value),
+    /// A string value already read (unquoted, unescaped), borrowed from the input.
+    Str(&'de str),
 }
 
 // serde_json hands a value's JSON text to a newtype struct of this name (its
@@ -316,12 +333,23 @@ impl<'de> Raw<'de> {
                 T::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
             }
             Raw::Value(v) => T::deserialize(v.clone()).map_err(E::custom),
+            Raw::Str(s) => T::deserialize(StrValue::<E>(s, PhantomData)),
+        }
+    }
+
+    /// The string this value holds when it is borrowed from the input and needs no unescaping.
+    fn plain_str(&self) -> Option<&'de str> {
+        match *self {
+            Raw::Text(t) if t.len() >= 2 && t.starts_with('"') && !t.contains('\\') => Some(&t[1..t.len() - 1]),
+            Raw::Str(s) => Some(s),
+            _ => None,
         }
     }
 
     fn matches(&self, lit: Lit) -> bool {
         match (self, lit) {
             (Raw::Value(v), _) => lit.matches(v),
+            (Raw::Str(s), _) => lit.matches(&Value::String(s.to_string())),
             // A string literal is plain ASCII; the text matches unless written with escapes.
             (Raw::Text(t), Lit::Str(s)) if !t.contains('\\') => t.len() == s.len() + 2 && t.starts_with('"') && &t[1..t.len() - 1] == s,
             (Raw::Text(t), Lit::OneOf(set)) if !t.contains('\\') => t.len() >= 2 && t.starts_with('"') && set.contains(&&t[1..t.len() - 1]),
@@ -334,7 +362,35 @@ impl<'de> Raw<'de> {
         match self {
             Raw::Text(t) => t.starts_with('"').then(|| serde_json::from_str(t).ok()).flatten(),
             Raw::Value(v) => v.as_str().map(str::to_string),
+            Raw::Str(s) => Some(s.to_string()),
         }
+    }
+}
+
+/// A string already read, handed on as serde_json's `Value::String` hands it (an `Option`
+/// reads it as `Some`, an enum as a unit variant) without building the `Value`.
+struct StrValue<'de, E>(&'de str, PhantomData<E>);
+
+impl<'de, E: de::Error> Deserializer<'de> for StrValue<'de, E> {
+    type Error = E;
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
+        v.visit_borrowed_str(self.0)
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
+        v.visit_some(self)
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, v: V) -> Result<V::Value, E> {
+        if name == RAW_TOKEN {
+            return Value::String(self.0.to_string()).deserialize_newtype_struct(name, v).map_err(E::custom);
+        }
+        v.visit_newtype_struct(self)
+    }
+    fn deserialize_enum<V: Visitor<'de>>(self, name: &'static str, variants: &'static [&'static str], v: V) -> Result<V::Value, E> {
+        de::value::BorrowedStrDeserializer::<E>::new(self.0).deserialize_enum(name, variants, v)
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 }
 
@@ -578,7 +634,7 @@ impl<'de, U: Keyed> Visitor<'de> for KeyedVisitor<U> {
                 for (k, v) in kept.0 {
                     b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
                 }
-                b.field(key, FromMap(&mut map))?;
+                b.map_field(key, &mut map)?;
                 read_fields(&mut map, &mut b)?;
                 return b.finish();
             }
@@ -613,10 +669,10 @@ fn stream_guessed<'de, U: Keyed, A: MapAccess<'de>>(member: usize, mut b: U::Bui
         b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
     }
     seen.push(key.reborrow());
-    b.field(key, FromMap(&mut map))?;
+    b.map_field(key, &mut map)?;
     while let Some(k) = map.next_key::<Key<'de>>()? {
         seen.push(k.reborrow());
-        b.field(k, FromMap(&mut map))?;
+        b.map_field(k, &mut map)?;
     }
     let out = b.finish()?;
     if out.settled() && ranks_first::<U, _>(member, &SeenKeys::new(&seen)) {
@@ -690,6 +746,7 @@ impl<'r, 'de, E: de::Error> MapAccess<'de> for RawMap<'r, 'de, E> {
                 seed.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
             }
             Some(Raw::Value(v)) => seed.deserialize(v.clone()).map_err(E::custom),
+            Some(Raw::Str(s)) => seed.deserialize(StrValue::<E>(s, PhantomData)),
             None => Err(E::custom("value asked for before its key")),
         }
     }
@@ -749,9 +806,14 @@ impl<Id: DeserializeOwned, Res: DeserializeOwned> Builder for ResultResponseBuil
 pub struct MessageVisitor<M>(pub PhantomData<M>);
 
 /// Reads a tagged union whose tag was just read, replaying the keys kept before it.
-fn stream_tagged<'de, U: Tagged, A: MapAccess<'de>>(tag: String, kept: RawObject<'de>, map: &mut A) -> Result<U, A::Error> {
-    let mut b = U::builder_for(Some(&tag)).ok_or_else(|| de::Error::custom(format_args!("unsupported `{}` value {tag:?}", U::TAG)))?;
-    b.field(Key::Borrowed(U::TAG), FromValue::<A::Error>::new(Value::String(tag)))?;
+fn stream_tagged<'de, U: Tagged, A: MapAccess<'de>>(tag: Key<'de>, kept: RawObject<'de>, map: &mut A) -> Result<U, A::Error> {
+    let mut b = U::builder_for(Some(tag.as_str())).ok_or_else(|| de::Error::custom(format_args!("unsupported `{}` value {:?}", U::TAG, tag.as_str())))?;
+    // As a kept value, so that the builder's dispatch runs for two kinds of source, not three.
+    let tag = match tag {
+        Key::Borrowed(s) => Raw::Str(s),
+        Key::Owned(s) => Raw::Value(Value::String(s)),
+    };
+    b.field(Key::Borrowed(U::TAG), FromRaw::<A::Error>(&tag, PhantomData))?;
     for (k, v) in kept.0 {
         b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
     }
@@ -814,11 +876,11 @@ where
         while let Some(key) = map.next_key::<Key<'de>>()? {
             match key.as_str() {
                 "method" => {
-                    let method = map.next_value::<Key<'de>>()?.into_string();
-                    if Req::knows(&method) {
+                    let method = map.next_value::<Key<'de>>()?;
+                    if Req::knows(method.as_str()) {
                         return stream_tagged::<Req, A>(method, kept, &mut map).map(Message::Request);
                     }
-                    if Notif::knows(&method) {
+                    if Notif::knows(method.as_str()) {
                         // A message with an `id` (valid or not) is never a notification.
                         if kept.get("id").is_some() {
                             return Err(de::Error::custom(NOTIFICATION_WITH_ID));
@@ -826,7 +888,7 @@ where
                         return stream_tagged::<Notif, _>(method, kept, &mut NoId(&mut map)).map(Message::Notification);
                     }
                     // A method neither side names: `id` tells, once every key is in.
-                    kept.0.push((key, Raw::Value(Value::String(method))));
+                    kept.0.push((key, Raw::Value(Value::String(method.into_string()))));
                     while let Some(k) = map.next_key::<Key<'de>>()? {
                         let v = keep(&mut map)?;
                         kept.0.push((k, v));
@@ -842,7 +904,7 @@ where
                     for (k, v) in kept.0 {
                         b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
                     }
-                    b.field(key, FromMap(&mut map))?;
+                    b.map_field(key, &mut map)?;
                     read_fields(&mut map, &mut b)?;
                     return b.finish().map(Message::Result);
                 }
@@ -1200,6 +1262,21 @@ mod tests {
             assert_eq!(unclaimed(&kept, claimed), free, "{text} kept as text");
             let keys: Vec<Key> = value.as_object().unwrap().keys().map(|k| Key::Owned(k.clone())).collect();
             assert!(unclaimed(&SeenKeys::new(&keys), claimed), "{text} by keys alone");
+        }
+    }
+
+    /// A tag handed to a builder as a borrowed string reads as serde_json's `Value::String`
+    /// reads: an `Option` takes it as `Some` (a plain string deserializer would refuse it).
+    #[test]
+    fn a_tag_kept_as_a_string_reads_like_a_json_string() {
+        use super::{Key, Raw};
+        let (raw, value) = (Raw::Str("complete"), Raw::Value(serde_json::Value::String("complete".into())));
+        for kept in [&raw, &value] {
+            assert_eq!(kept.read::<Option<String>, serde_json::Error>().unwrap().as_deref(), Some("complete"));
+            assert_eq!(kept.read::<String, serde_json::Error>().unwrap(), "complete");
+            assert_eq!(kept.read::<Key, serde_json::Error>().unwrap().as_str(), "complete");
+            let e = kept.read::<Option<u32>, serde_json::Error>().unwrap_err().to_string();
+            assert_eq!(e, "invalid type: string \"complete\", expected u32");
         }
     }
 
