@@ -69,28 +69,11 @@ macro_rules! same_in_both {
     };
 }
 
-/// A row of the run-time table of `convert_json`: `A => B => C` reads `A`, converts it one version
-/// at a time (`A` to `B`, `B` to `C`: what the chain impls do) and writes `C`; a single type is one
-/// both versions share. The steps are taken in pairs here, so a row cannot skip or misorder a type.
+/// A row of the run-time table of `convert_json`.
 #[cfg(feature = "dynamic")]
 macro_rules! route {
-    (@steps [$($done:expr),*] $a:ty => $b:ty) => {
-        &[$($done,)* __c::step::<$a, $b>]
-    };
-    (@steps [$($done:expr),*] $a:ty => $b:ty => $($rest:tt)+) => {
-        route!(@steps [$($done,)* __c::step::<$a, $b>] $b => $($rest)+)
-    };
-    (@last $t:ty) => {
-        __c::write_any::<$t>
-    };
-    (@last $t:ty => $($rest:tt)+) => {
-        route!(@last $($rest)+)
-    };
-    ($name:literal, $from:literal, $to:literal, $target:literal, $same:ty) => {
-        __c::Route { type_name: $name, from: $from, to: $to, target_type: $target, read: __c::read_any::<$same>, steps: &[], write: __c::write_any::<$same> }
-    };
-    ($name:literal, $from:literal, $to:literal, $target:literal, $source:ty => $($rest:tt)+) => {
-        __c::Route { type_name: $name, from: $from, to: $to, target_type: $target, read: __c::read_any::<$source>, steps: route!(@steps [] $source => $($rest)+), write: route!(@last $($rest)+) }
+    ($name:literal, $from:literal, $to:literal, $target:literal, $source:ty => $target_ty:ty) => {
+        __c::Route { type_name: $name, from: $from, to: $to, target_type: $target, convert: __c::json_route::<$source, $target_ty> }
     };
 }
 
@@ -231,7 +214,7 @@ pub fn convert_json(type_name: &str, from: &str, to: &str, value: &serde_json::V
     let routes = generated::chains::ROUTES;
     let i = routes.binary_search_by(|r| (r.type_name, r.from, r.to).cmp(&(type_name, from, to))).ok()?;
     let r = &routes[i];
-    Some(r.run(value).map_err(|mut e| {
+    Some((r.convert)(value).map_err(|mut e| {
         if e.0.from.is_empty() {
             (e.0.from, e.0.to) = (r.from, r.to);
         }
@@ -258,8 +241,6 @@ pub fn routes() -> impl Iterator<Item = (&'static str, &'static str, &'static st
 /// (a number literal, an optional literal a version adds).
 #[allow(dead_code)]
 mod __c {
-    use std::any::Any;
-
     use serde::de::DeserializeOwned;
     use serde::Serialize;
     use serde_json::Value;
@@ -360,71 +341,20 @@ mod __c {
     }
 
     /// One row of the run-time table: a schema name converted between two versions.
-    ///
-    /// The table has a row for every type and pair of versions, so a row is data, not code: the
-    /// typed value is passed between its steps as `Box<dyn Any>`, and the code it runs is one read
-    /// and one write per type (the same deserializer and serializer as the types' run-time entries)
-    /// and one step per type and pair of adjacent versions, however many rows go through them.
     #[cfg(feature = "dynamic")]
     pub struct Route {
         pub type_name: &'static str,
         pub from: &'static str,
         pub to: &'static str,
         pub target_type: &'static str,
-        pub read: fn(&Value) -> Result<Box<dyn Any>, serde_json::Error>,
-        pub steps: &'static [fn(Box<dyn Any>) -> Result<Box<dyn Any>, ConvertError>],
-        pub write: fn(Box<dyn Any>) -> Result<Value, serde_json::Error>,
+        pub convert: fn(&Value) -> Result<Value, ConvertError>,
     }
 
     #[cfg(feature = "dynamic")]
-    impl Route {
-        /// Reads the value as the source type, converts it step by step and writes the target type.
-        pub fn run(&self, value: &Value) -> Result<Value, ConvertError> {
-            let mut typed = (self.read)(value).map_err(unreadable)?;
-            for step in self.steps {
-                typed = step(typed)?;
-            }
-            (self.write)(typed).map_err(unreadable)
-        }
-    }
-
-    /// A route's serde error; the caller fills in the versions.
-    #[cfg(feature = "dynamic")]
-    fn unreadable(e: serde_json::Error) -> ConvertError {
-        error(Step { from: "", to: "" }, "", Reason::Unreadable { message: e.to_string() })
-    }
-
-    #[cfg(feature = "dynamic")]
-    pub fn read_any<S: DeserializeOwned + 'static>(value: &Value) -> Result<Box<dyn Any>, serde_json::Error> {
-        Ok(Box::new(S::deserialize(value)?))
-    }
-
-    #[cfg(feature = "dynamic")]
-    pub fn step<S: Convert<T> + 'static, T: 'static>(typed: Box<dyn Any>) -> Result<Box<dyn Any>, ConvertError> {
-        match typed.downcast::<S>() {
-            // Named: `source.convert()` would pick the impl for `Box<S>` and box the result twice.
-            Ok(source) => Ok(Box::new(<S as Convert<T>>::convert(*source)?)),
-            Err(_) => Err(mismatch()),
-        }
-    }
-
-    #[cfg(feature = "dynamic")]
-    pub fn write_any<T: Serialize + 'static>(typed: Box<dyn Any>) -> Result<Value, serde_json::Error> {
-        match typed.downcast::<T>() {
-            Ok(target) => serde_json::to_value(*target),
-            Err(_) => Err(serde::ser::Error::custom(MISMATCH)),
-        }
-    }
-
-    /// `route!` takes a row's types in pairs, so a step never gets another type than the one before
-    /// it gave; this is the answer should that ever break, rather than a panic.
-    #[cfg(feature = "dynamic")]
-    const MISMATCH: &str = "internal error: a conversion step was given a type it does not convert";
-
-    #[cfg(feature = "dynamic")]
-    #[cold]
-    fn mismatch() -> ConvertError {
-        error(Step { from: "", to: "" }, "", Reason::Unreadable { message: MISMATCH.to_string() })
+    pub fn json_route<S: DeserializeOwned + Convert<T>, T: Serialize>(value: &Value) -> Result<Value, ConvertError> {
+        let unreadable = |e: serde_json::Error| error(Step { from: "", to: "" }, "", Reason::Unreadable { message: e.to_string() });
+        let source = S::deserialize(value).map_err(unreadable)?;
+        serde_json::to_value(source.convert()?).map_err(unreadable)
     }
 }
 

@@ -529,8 +529,7 @@ impl<'a> Plan<'a> {
     fn chains(&mut self) -> GeneratedFile {
         let count = self.versions.len();
         let mut impls = Vec::new();
-        // Rows of the run-time table: (schema name, from, to, target name, the types it passes through).
-        let mut table: Vec<(String, String, String, String, Vec<String>)> = Vec::new();
+        let mut table: Vec<(String, String, String, String, String, String)> = Vec::new();
         // name maps for every ordered pair (i, j): schema name in i -> (schema name in j, next name).
         let step_index = |from: usize, to: usize| -> usize { if to > from { 2 * from } else { 2 * to + 1 } };
         let mut reach: BTreeMap<(usize, usize), BTreeMap<String, String>> = BTreeMap::new();
@@ -579,26 +578,11 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        // Rows of the run-time table: every named pair, by schema name and protocol versions, with the
-        // type in each version on the way (what the chain impls go through), or only the type when the
-        // two versions share it.
+        // Rows of the run-time table: every named pair, by schema name and protocol versions.
         for ((i, j), map) in &reach {
             for (name, target) in map {
                 let (Some(src), Some(dst)) = (self.nominal_in(*i, name), self.nominal_in(*j, target)) else { continue };
-                let mut path = vec![self.path_text(&src)];
-                if src != dst {
-                    let (mut at, mut here) = (*i, name.clone());
-                    while at != *j {
-                        let next = if *j > at { at + 1 } else { at - 1 };
-                        let Some(there) = reach.get(&(at, next)).and_then(|m| m.get(&here)) else { break };
-                        let Some(t) = self.nominal_in(next, there) else { break };
-                        path.push(self.path_text(&t));
-                        (at, here) = (next, there.clone());
-                    }
-                    // The walk repeats how `reach` was built, so it ends at the row's target.
-                    debug_assert_eq!(path.last(), Some(&self.path_text(&dst)));
-                }
-                table.push((name.clone(), self.versions[*i].protocol.clone(), self.versions[*j].protocol.clone(), target.clone(), path));
+                table.push((name.clone(), self.versions[*i].protocol.clone(), self.versions[*j].protocol.clone(), target.clone(), self.path_text(&src), self.path_text(&dst)));
             }
         }
         for e in &self.config.envelopes {
@@ -610,8 +594,7 @@ impl<'a> Plan<'a> {
                         continue;
                     }
                     let (sp, dp) = (format!("crate::{}::{}", vi.module.name, e.name), format!("crate::{}::{}", vj.module.name, e.name));
-                    // One step: an envelope's impl converts between any two versions itself.
-                    table.push((e.name.clone(), vi.protocol.clone(), vj.protocol.clone(), e.name.clone(), vec![sp, dp]));
+                    table.push((e.name.clone(), vi.protocol.clone(), vj.protocol.clone(), e.name.clone(), sp, dp));
                 }
             }
         }
@@ -619,7 +602,7 @@ impl<'a> Plan<'a> {
         let envelopes = self.envelope_impls();
         // Chains, identities and the table are one line each, written as text: a formatter would spread them out.
         let identity: String = self.identity.iter().map(|r| format!("same_in_both!({});\n", self.path_text(r))).collect();
-        let rows: String = table.iter().map(|(name, from, to, target, path)| format!("    route!({name:?}, {from:?}, {to:?}, {target:?}, {}),\n", path.join(" => "))).collect();
+        let rows: String = table.iter().map(|(name, from, to, target, sp, dp)| format!("    route!({name:?}, {from:?}, {to:?}, {target:?}, {sp} => {dp}),\n")).collect();
         let tokens = quote! {
             use super::super::{Convert, ConvertError};
             use super::super::__c;
