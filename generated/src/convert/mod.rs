@@ -442,3 +442,40 @@ impl<I: Convert<I2>, R: Convert<R2>, I2, R2> Convert<ResultResponse<I2, R2>> for
         Ok(ResultResponse { id: __c::field(self.id, "id")?, result: __c::field(self.result, "result")?, extra: self.extra })
     }
 }
+
+#[cfg(all(test, feature = "dynamic"))]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::{convert_json, Convert, ConvertError};
+
+    /// What a row gives is what the typed chain impl gives, read from and written to the same JSON.
+    #[test]
+    fn routes_agree_with_the_chain_impls() {
+        fn typed<S: serde::de::DeserializeOwned + Convert<T>, T: serde::Serialize>(v: &Value) -> Result<Value, ConvertError> {
+            let source: S = serde_json::from_value(v.clone()).expect("the case reads");
+            Ok(serde_json::to_value(source.convert()?).expect("the result writes"))
+        }
+        let tool = json!({"name": "t", "title": "T", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}});
+        let result = json!({"content": [{"type": "text", "text": "hi"}], "structuredContent": {"a": 1}, "isError": false});
+        let old_tool = json!({"name": "t", "description": "d", "inputSchema": {"type": "object"}});
+        let cases: [(&str, &str, &str, &Value, fn(&Value) -> Result<Value, ConvertError>); 4] = [
+            ("Tool", "draft", "2024-11-05", &tool, typed::<crate::draft::Tool, crate::v2024_11_05::Tool>),
+            ("Tool", "2024-11-05", "draft", &old_tool, typed::<crate::v2024_11_05::Tool, crate::draft::Tool>),
+            ("CallToolResult", "2025-11-25", "2025-03-26", &result, typed::<crate::v2025_11_25::CallToolResult, crate::v2025_03_26::CallToolResult>),
+            ("CallToolResult", "2025-06-18", "2026-07-28", &result, typed::<crate::v2025_06_18::CallToolResult, crate::v2026_07_28::CallToolResult>),
+        ];
+        let (mut passed, mut failed) = (0, 0);
+        for (name, from, to, value, chain) in cases {
+            let by_route = convert_json(name, from, to, value).expect("the route exists");
+            if by_route == chain(value) {
+                passed += 1;
+            } else {
+                failed += 1;
+                eprintln!("{name} {from} -> {to}: the route gives {by_route:?}, the chain impl {:?}", chain(value));
+            }
+        }
+        println!("routes against chain impls: {passed} passed, {failed} failed");
+        assert_eq!(failed, 0);
+    }
+}
