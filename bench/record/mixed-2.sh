@@ -21,16 +21,11 @@ VERSION=2025-11-25
 # A fixed folder, so the paths in the recording are the same on every run.
 FILES=/tmp/mcp-schema-bench-files
 
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+source "$(dirname "$0")/common.sh"
+cleanup+=("$FILES")
 out="$root/bench/data/sessions/$VERSION-mixed-servers-2.jsonl"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp" "$FILES"' EXIT
-
-(cd "$tmp" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund "${NPM_PACKAGES[@]}" >/dev/null)
-export PATH="$tmp/node_modules/.bin:$PATH"
-python3 -m venv "$tmp/py"
-"$tmp/py/bin/pip" install --quiet "$PY_SERVER"
+npm_install "${NPM_PACKAGES[@]}"
+venv_install "$PY_SERVER"
 
 rm -rf "$FILES"
 mkdir -p "$FILES/notes"

@@ -13,15 +13,10 @@ NPM_SERVER="@modelcontextprotocol/server-memory@2026.8.31"
 PY_SERVER="mcp-server-time==2026.10.19"
 VERSION=2025-11-25
 
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+source "$(dirname "$0")/common.sh"
 out="$root/bench/data/sessions/$VERSION-mixed-servers.jsonl"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-(cd "$tmp" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund "$NPM_SERVER" >/dev/null)
-python3 -m venv "$tmp/py"
-"$tmp/py/bin/pip" install --quiet "$PY_SERVER"
+npm_install "$NPM_SERVER"
+venv_install "$PY_SERVER"
 
 cat > "$tmp/memory.json" <<'JSON'
 [["tools/call", {"name": "create_entities", "arguments": {"entities": [{"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]}, {"name": "Engine", "entityType": "machine", "observations": ["analytical"]}]}}],

@@ -20,16 +20,10 @@ NPM_PACKAGES=(
   zod@4.6.7
 )
 
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+source "$(dirname "$0")/common.sh"
 out="$root/bench/data/sessions/2026-07-28-official-sdks.jsonl"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-(cd "$tmp" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund "${NPM_PACKAGES[@]}" >/dev/null)
-export PATH="$tmp/node_modules/.bin:$PATH"
-python3 -m venv "$tmp/py"
-"$tmp/py/bin/pip" install --quiet -r "$root/examples/sdk-clients/requirements.txt"
+npm_install "${NPM_PACKAGES[@]}"
+venv_install -r "$root/examples/sdk-clients/requirements.txt"
 # Node resolves packages from the script's folder upwards, so the scripts run from the install folder.
 cp "$here/sdk-client.mjs" "$here/sdk-server.mjs" "$here/tap.mjs" "$tmp/"
 

