@@ -441,6 +441,31 @@ impl KeySet for RawObject<'_> {
     }
 }
 
+/// A kept object as the ranking sees it: [`SeenKeys`]'s bit per key in front of the search,
+/// since most names a ranking asks about are absent.
+struct KeptKeys<'o, 'de> {
+    object: &'o RawObject<'de>,
+    bits: u64,
+}
+
+impl<'o, 'de> KeptKeys<'o, 'de> {
+    fn new(object: &'o RawObject<'de>) -> Self {
+        KeptKeys { object, bits: object.0.iter().fold(0, |b, (k, _)| b | key_bit(k.as_str())) }
+    }
+}
+
+impl KeySet for KeptKeys<'_, '_> {
+    fn has(&self, key: &str) -> bool {
+        self.bits & key_bit(key) != 0 && self.object.has(key)
+    }
+    fn literal(&self, key: &str, lit: Lit) -> Option<bool> {
+        if self.bits & key_bit(key) == 0 {
+            return None;
+        }
+        self.object.literal(key, lit)
+    }
+}
+
 impl KeySet for JsonObject {
     fn has(&self, key: &str) -> bool {
         self.contains_key(key)
@@ -582,7 +607,7 @@ pub trait Keyed: Sized {
     /// best-ranked member's error.
     fn read<'de, E: de::Error>(o: &RawObject<'de>) -> Result<Self, E> {
         let mut first_err = None;
-        for i in rank::<Self, _>(o) {
+        for i in rank::<Self, _>(&KeptKeys::new(o)) {
             match Self::read_member::<E>(i, o) {
                 Some(Ok(v)) => return Ok(v),
                 Some(Err(e)) => {
@@ -602,11 +627,65 @@ pub trait Keyed: Sized {
     }
 }
 
-fn rank<U: Keyed, K: KeySet + ?Sized>(o: &K) -> Vec<usize> {
-    let mut order: Vec<(u32, usize)> = (0..U::MEMBERS).filter_map(|i| U::score(i, o).map(|s| (s, i))).collect();
-    // Best first; a tie keeps declaration order.
-    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    order.into_iter().map(|(_, i)| i).collect()
+/// The members that rank for `o`, best first; a tie keeps declaration order.
+fn rank<U: Keyed, K: KeySet + ?Sized>(o: &K) -> Ranking {
+    let mut ranking = Ranking { scores: [None; RANKED_ON_STACK], more: Vec::new() };
+    for i in 0..U::MEMBERS {
+        let score = U::score(i, o);
+        match ranking.scores.get_mut(i) {
+            Some(slot) => *slot = score,
+            None => ranking.more.push(score),
+        }
+    }
+    ranking
+}
+
+/// Members a ranking keeps without allocating; every schema's unions have fewer.
+const RANKED_ON_STACK: usize = 32;
+
+/// The scores of a union's members, handed out best first. The first member usually reads
+/// the object, so the order is found one member at a time rather than sorted.
+struct Ranking {
+    scores: [Option<u32>; RANKED_ON_STACK],
+    more: Vec<Option<u32>>,
+}
+
+impl Iterator for Ranking {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        let mut best: Option<(usize, u32)> = None;
+        for (i, score) in self.scores.iter().chain(&self.more).enumerate() {
+            if let Some(s) = *score {
+                if best.is_none_or(|(_, b)| s > b) {
+                    best = Some((i, s));
+                }
+            }
+        }
+        let (i, _) = best?;
+        match self.scores.get_mut(i) {
+            Some(slot) => *slot = None,
+            None => self.more[i - RANKED_ON_STACK] = None,
+        }
+        Some(i)
+    }
+}
+
+/// [`ranks_first`] for a member guessed at a key that no other member names, over the keys
+/// `seen` (distinct; the builder refuses a repeated key). A struct's key-only score is one plus
+/// two for each of its fields present ([`score_keys`] over [`SeenKeys`]), a union's the best of
+/// its members'. So when the guessed member names every key, its score is `1 + 2 × keys`, and
+/// every other member scores at least two less, lacking the key of the guess: it ranks first
+/// without the others being scored. Otherwise the whole ranking decides.
+fn guess_ranks_first<U: Keyed>(member: usize, seen: &[Key]) -> bool {
+    let keys = SeenKeys::new(seen);
+    let quick = names_every_key::<U>(member, &keys);
+    debug_assert!(!quick || ranks_first::<U, _>(member, &keys), "a guess that names every key ranks first");
+    quick || ranks_first::<U, _>(member, &keys)
+}
+
+/// Whether `member` names every key of `seen`: its score is the highest any member can have.
+fn names_every_key<U: Keyed>(member: usize, seen: &SeenKeys) -> bool {
+    U::score(member, seen) == Some(1 + 2 * seen.keys.len() as u32)
 }
 
 /// Whether `member` comes first in [`rank`]'s order, without building it.
@@ -675,7 +754,7 @@ fn stream_guessed<'de, U: Keyed, A: MapAccess<'de>>(member: usize, mut b: U::Bui
         b.map_field(k, &mut map)?;
     }
     let out = b.finish()?;
-    if out.settled() && ranks_first::<U, _>(member, &SeenKeys::new(&seen)) {
+    if out.settled() && guess_ranks_first::<U>(member, &seen) {
         Ok(out)
     } else {
         Err(de::Error::custom(GUESS_TAKEN_BACK))
@@ -1297,6 +1376,90 @@ mod tests {
 
     /// The guess path runs: it is taken back when another member ranks first, it fails
     /// when the guessed member cannot read the values, and `from_slice` then reads again.
+    /// Every key a result of some version names, and two that none does.
+    const RESULT_KEYS: &[&str] = &[
+        "_meta", "action", "cacheScope", "capabilities", "completion", "content", "contents", "createdAt", "description",
+        "inputRequests", "instructions", "isError", "lastUpdatedAt", "messages", "model", "nextCursor", "pollInterval",
+        "prompts", "protocolVersion", "requestState", "resourceTemplates", "resources", "resultType", "role", "roots",
+        "serverInfo", "status", "statusMessage", "stopReason", "structuredContent", "supportedVersions", "task", "taskId",
+        "tasks", "tools", "ttl", "ttlMs", "x-unknown", "zz",
+    ];
+
+    /// Key sets to rank: every one of up to two keys beside `key`, and a spread of larger ones.
+    fn key_sets(key: &'static str) -> Vec<Vec<&'static str>> {
+        let others: Vec<&str> = RESULT_KEYS.iter().copied().filter(|k| *k != key).collect();
+        let mut sets = vec![vec![key]];
+        for (i, a) in others.iter().enumerate() {
+            sets.push(vec![key, a]);
+            for b in &others[i + 1..] {
+                sets.push(vec![key, a, b]);
+            }
+        }
+        // Deterministic spread of larger sets (a small linear congruential sequence).
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..3000 {
+            let mut set = vec![key];
+            for k in &others {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                if state >> 61 == 0 {
+                    set.push(k);
+                }
+            }
+            sets.push(set);
+        }
+        sets
+    }
+
+    /// The quick confirmation of a guess (the guessed member names every key) only ever says
+    /// yes where the whole ranking does, and it does say yes for plain results.
+    fn guess_shortcut_agrees<U: super::Keyed>() -> (usize, usize) {
+        use super::{names_every_key, ranks_first, Key, SeenKeys};
+        let (mut quick, mut ranked) = (0, 0);
+        for key in RESULT_KEYS {
+            let Some((member, _)) = U::guess_for_key(key) else { continue };
+            for set in key_sets(key) {
+                let keys: Vec<Key> = set.iter().map(|k| Key::Borrowed(k)).collect();
+                let seen = SeenKeys::new(&keys);
+                let names_all = names_every_key::<U>(member, &seen);
+                let first = ranks_first::<U, _>(member, &seen);
+                assert!(!names_all || first, "{}: {set:?} as member {member}", U::EXPECTING);
+                quick += names_all as usize;
+                ranked += (first && !names_all) as usize;
+            }
+        }
+        (quick, ranked)
+    }
+
+    #[cfg(feature = "v2026-07-28")]
+    #[test]
+    fn a_guess_naming_every_key_ranks_first() {
+        use crate::v2026_07_28 as v;
+        let (quick, ranked) = guess_shortcut_agrees::<v::ServerResult>();
+        assert!(quick > 100 && ranked > 0, "quick {quick}, ranked {ranked}");
+    }
+
+    #[cfg(feature = "v2025-11-25")]
+    #[test]
+    fn a_guess_naming_every_key_ranks_first_2025_11_25() {
+        use crate::v2025_11_25 as v;
+        let (quick, _) = guess_shortcut_agrees::<v::ServerResult>();
+        assert!(quick > 100, "quick {quick}");
+        guess_shortcut_agrees::<v::ClientResult>();
+    }
+
+    /// The ranking hands out members as sorting by score (best first, ties in declaration
+    /// order) would, beyond the members it keeps on the stack too.
+    #[test]
+    fn ranking_is_best_first_with_ties_in_order() {
+        use super::{Ranking, RANKED_ON_STACK};
+        let scores: Vec<Option<u32>> = (0..RANKED_ON_STACK + 7).map(|i| [None, Some(3), Some(5), Some(3), None, Some(9)][(i * 7) % 6]).collect();
+        let mut ranking = Ranking { scores: [None; RANKED_ON_STACK], more: scores[RANKED_ON_STACK..].to_vec() };
+        ranking.scores.copy_from_slice(&scores[..RANKED_ON_STACK]);
+        let mut sorted: Vec<(u32, usize)> = scores.iter().enumerate().filter_map(|(i, s)| s.map(|s| (s, i))).collect();
+        sorted.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        assert_eq!(ranking.collect::<Vec<_>>(), sorted.into_iter().map(|(_, i)| i).collect::<Vec<_>>());
+    }
+
     #[cfg(feature = "v2025-11-25")]
     #[test]
     fn guesses_are_checked_and_taken_back() {
