@@ -320,6 +320,21 @@ fn strings_write_like_serde_json() {
     // Long text with escapes scattered, as tool descriptions have.
     let long = "A tool that reads \"files\".\nUse it\twisely; paths like C:\\tmp work.\r\n".repeat(100);
     tally.check(diff("long text", &long));
+    // Long clean runs (base64 blobs) with one special byte or character around the 64-byte
+    // blocks and the 16 KiB copies of a long run, and runs ending just past a block.
+    let blob: String = (0..40_000).map(|i| b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[i % 64] as char).collect();
+    tally.check(diff("blob", &blob));
+    for at in [31, 32, 33, 95, 96, 97, 100, 159, 16_383, 16_384, 16_385, 16_415, 16_416, 16_447, 32_800, 39_990, 39_999] {
+        for sp in ['"', '\\', '\n', '\u{1f}', 'é'] {
+            let mut s: String = blob.chars().take(at).collect();
+            s.push(sp);
+            s.extend(blob.chars().skip(at + 1));
+            tally.check(diff(&format!("blob with {sp:?} at {at}"), &s));
+        }
+    }
+    for len in [95, 96, 97, 159, 160, 161, 16_416, 16_417, 16_420, 16_424] {
+        tally.check(diff(&format!("clean run of {len}"), &blob[..len]));
+    }
     tally.check(diff("char", &'"'));
     tally.check(diff("char key", &BTreeMap::from([('\n', 1), ('x', 2)])));
     tally.finish("strings written like serde_json");
