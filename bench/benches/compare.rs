@@ -9,7 +9,8 @@
 //! targets.
 //!
 //! `MCP_BENCH_CRITERION=0` skips criterion (the rounds alone, under a minute);
-//! `MCP_BENCH_ROUNDS=N` sets the number of rounds (default 15).
+//! `MCP_BENCH_ROUNDS=N` sets the number of rounds (default 15); `MCP_BENCH_TIMES=1` also prints
+//! each job's median time per pass (stderr), to tell which side of a ratio moved.
 
 mod common;
 
@@ -191,6 +192,11 @@ fn main() {
             }
         })));
         for (id, times) in interleaved(&mut jobs) {
+            if std::env::var_os("MCP_BENCH_TIMES").is_some() {
+                let mut sorted = times.clone();
+                sorted.sort_by(|a, b| a.total_cmp(b));
+                eprintln!("time {} {id}: {:.2} µs per pass (median of {} rounds)", c.id, sorted[sorted.len() / 2] * 1e6, sorted.len());
+            }
             ratios.insert((ci, id), times);
         }
     }
@@ -377,7 +383,7 @@ fn report(
 
 /// Issue 21's targets, from the rounds only: the typed message (or, where a corpus has no
 /// messages, the specific type) read at least as fast as `Value` and 3× rmcp, written with
-/// `to_vec_into` 1.5× `Value`, validated for at most a quarter of its read.
+/// `WriteJson` 1.5× `Value`, validated for at most a quarter of its read.
 fn targets(corpora: &[Corpus], ratios: &BTreeMap<(usize, String), Vec<f64>>) {
     let mut t = Vec::new();
     for (ci, c) in corpora.iter().enumerate() {
@@ -403,7 +409,7 @@ fn targets(corpora: &[Corpus], ratios: &BTreeMap<(usize, String), Vec<f64>>) {
     print!(
         "{}",
         markdown_table(
-            &["corpus", "typed read", "parse ×Value (≥ 1.0)", "parse ×rmcp (≥ 3)", "write ×Value, to_vec_into (≥ 1.5)", "validate (≤ +25%)"],
+            &["corpus", "typed read", "parse ×Value (≥ 1.0)", "parse ×rmcp (≥ 3)", "write ×Value, WriteJson (≥ 1.5)", "validate (≤ +25%)"],
             &t
         )
     );
