@@ -441,25 +441,24 @@ impl KeySet for RawObject<'_> {
     }
 }
 
-/// A kept object as the ranking sees it: [`SeenKeys`]'s bit per key in front of the search,
-/// since most names a ranking asks about are absent.
+/// A kept object as the ranking sees it: [`KeyBits`] in front of the search.
 struct KeptKeys<'o, 'de> {
     object: &'o RawObject<'de>,
-    bits: u64,
+    bits: KeyBits,
 }
 
 impl<'o, 'de> KeptKeys<'o, 'de> {
     fn new(object: &'o RawObject<'de>) -> Self {
-        KeptKeys { object, bits: object.0.iter().fold(0, |b, (k, _)| b | key_bit(k.as_str())) }
+        KeptKeys { object, bits: KeyBits::of(object.0.iter().map(|(k, _)| k)) }
     }
 }
 
 impl KeySet for KeptKeys<'_, '_> {
     fn has(&self, key: &str) -> bool {
-        self.bits & key_bit(key) != 0 && self.object.has(key)
+        self.bits.may_have(key) && self.object.has(key)
     }
     fn literal(&self, key: &str, lit: Lit) -> Option<bool> {
-        if self.bits & key_bit(key) == 0 {
+        if !self.bits.may_have(key) {
             return None;
         }
         self.object.literal(key, lit)
@@ -479,26 +478,40 @@ impl KeySet for JsonObject {
 /// counts as equal, so scores taken over them are upper bounds.
 pub struct SeenKeys<'k, 'de> {
     keys: &'k [Key<'de>],
-    // One bit per key, from its length and end bytes: most names asked about are
-    // absent, and the bit tells so without comparing strings.
-    bits: u64,
+    bits: KeyBits,
 }
 
 impl<'k, 'de> SeenKeys<'k, 'de> {
     pub fn new(keys: &'k [Key<'de>]) -> Self {
-        SeenKeys { keys, bits: keys.iter().fold(0, |b, k| b | key_bit(k.as_str())) }
+        SeenKeys { keys, bits: KeyBits::of(keys.iter()) }
     }
 }
 
-fn key_bit(key: &str) -> u64 {
-    let b = key.as_bytes();
-    let (first, last) = (b.first().copied().unwrap_or(0), b.last().copied().unwrap_or(0));
-    1 << ((b.len() as u32).wrapping_mul(7).wrapping_add(first as u32).wrapping_add((last as u32) << 2) % 64)
+/// One bit per key of an object, from the key's length and end bytes: most names a ranking
+/// asks about are absent, and the bit tells so without comparing strings.
+#[derive(Clone, Copy)]
+struct KeyBits(u64);
+
+impl KeyBits {
+    fn of<'k, 'de: 'k>(keys: impl Iterator<Item = &'k Key<'de>>) -> Self {
+        KeyBits(keys.fold(0, |b, k| b | Self::bit(k.as_str())))
+    }
+
+    /// False when the object surely lacks `key`.
+    fn may_have(self, key: &str) -> bool {
+        self.0 & Self::bit(key) != 0
+    }
+
+    fn bit(key: &str) -> u64 {
+        let b = key.as_bytes();
+        let (first, last) = (b.first().copied().unwrap_or(0), b.last().copied().unwrap_or(0));
+        1 << ((b.len() as u32).wrapping_mul(7).wrapping_add(first as u32).wrapping_add((last as u32) << 2) % 64)
+    }
 }
 
 impl KeySet for SeenKeys<'_, '_> {
     fn has(&self, key: &str) -> bool {
-        self.bits & key_bit(key) != 0 && self.keys.iter().any(|k| k.as_str() == key)
+        self.bits.may_have(key) && self.keys.iter().any(|k| k.as_str() == key)
     }
     fn literal(&self, key: &str, lit: Lit) -> Option<bool> {
         // A key that allows no value (`never`) rules the member out by its presence alone.
@@ -1374,8 +1387,6 @@ mod tests {
         assert!(matches!(raw, Raw::Value(serde_json::Value::Object(_))));
     }
 
-    /// The guess path runs: it is taken back when another member ranks first, it fails
-    /// when the guessed member cannot read the values, and `from_slice` then reads again.
     /// Every key a result of some version names, and two that none does.
     const RESULT_KEYS: &[&str] = &[
         "_meta", "action", "cacheScope", "capabilities", "completion", "content", "contents", "createdAt", "description",
@@ -1460,6 +1471,8 @@ mod tests {
         assert_eq!(ranking.collect::<Vec<_>>(), sorted.into_iter().map(|(_, i)| i).collect::<Vec<_>>());
     }
 
+    /// The guess path runs: it is taken back when another member ranks first, it fails
+    /// when the guessed member cannot read the values, and `from_slice` then reads again.
     #[cfg(feature = "v2025-11-25")]
     #[test]
     fn guesses_are_checked_and_taken_back() {
