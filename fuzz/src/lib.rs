@@ -13,6 +13,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+pub mod cli;
+pub use cli::{proxy_lines, session};
+
 /// Reads `data` as `T`; when that works, writes it, reads it back and compares.
 /// With `lossless`, the written JSON must also equal the input read as a plain value.
 /// Returns whether `data` was a `T`.
@@ -330,9 +333,11 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "roundtrip" => roundtrip(data),
         "validate" => validate(data),
         "generator" => generator(data),
+        "session" => session(data),
+        "proxy_lines" => proxy_lines(data),
         _ => return false,
     }
     true
 }
 
-pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator"];
+pub const TARGETS: &[&str] = &["parse", "roundtrip", "validate", "generator", "session", "proxy_lines"];
