@@ -11,6 +11,9 @@
 Sessions under 20 KB go to fuzz/seeds/<target>/ (committed); the longer ones
 (bench/data/sessions) go whole to fuzz/seeds/<target>-large/ (git-ignored).
 
+fuzz/regressions/proxy_lines/ holds inputs written here that failed a property on the code of
+issue 27 (a server line starting with a byte-order mark and shaped like a client wrapper line).
+
 Run from the repository root: python3 fuzz/seeds/make_session_seeds.py
 """
 import glob
@@ -86,6 +89,16 @@ def main():
                 write(proxy, name + "-crlf.bin", proxy_input(crlf))
                 tail = per_line[:6] + [(per_line[6][0], per_line[6][1].rstrip(b"\n"))] if len(per_line) > 6 else per_line
                 write(proxy, name + "-tail.bin", proxy_input(tail))
+
+    # Issue 27, item 5: a server line with a byte-order mark, shaped like a client's wrapper line,
+    # was read as the client's request; the line's direction is its pipe.
+    regressions = os.path.join("fuzz", "regressions", "proxy_lines")
+    shutil.rmtree(regressions, ignore_errors=True)
+    os.makedirs(regressions)
+    wrapped = b'\xef\xbb\xbf{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}\n'
+    write(regressions, "bom-wrapper-s2c.bin", proxy_input([("s2c", wrapped)]))
+    plain = b'\xef\xbb\xbf{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+    write(regressions, "bom-message-c2s.bin", proxy_input([("c2s", plain)]))
 
 
 if __name__ == "__main__":
