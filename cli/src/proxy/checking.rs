@@ -269,7 +269,7 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
             CheckEvent::Line(Numbered { number, line }) => {
                 let mut o = out.clone();
                 // Flushed before the check, so a crash is reported on the right line.
-                if write!(o, "\x01{number}\n").and_then(|()| o.flush()).is_err() {
+                if writeln!(o, "\x01{number}").and_then(|()| o.flush()).is_err() {
                     return 0;
                 }
                 if crash_on.as_ref().is_some_and(|m| memchr::memmem::find(&line.bytes, m).is_some()) {
