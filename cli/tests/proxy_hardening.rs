@@ -260,11 +260,14 @@ fn the_recording_and_the_findings_are_compared_as_files() {
 fn lines_that_never_reached_the_server_are_marked() {
     // The server closes its stdin at once and lives on; the host's line comes after that.
     let record = TempFile::new("undelivered.jsonl", b"");
-    let mut child = spawn(&["--json", "--record", record.path(), "--", "sh", "-c", "exec 0<&-; sleep 2"], &[]);
+    let mut child = spawn(&["--json", "--record", record.path(), "--", "sh", "-c", "exec 0<&-; echo closed; sleep 2"], &[]);
     let mut stdin = child.stdin.take().unwrap();
     let stderr = reader(child.stderr.take().unwrap());
-    let stdout = reader(child.stdout.take().unwrap());
-    thread::sleep(Duration::from_millis(700));
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut closed = String::new();
+    stdout.read_line(&mut closed).unwrap();
+    assert_eq!(closed, "closed\n");
+    let stdout = reader(stdout);
     let _ = stdin.write_all(format!("{PING}\n").as_bytes());
     let _ = stdin.flush();
     let status = wait(&mut child, 60);
@@ -272,5 +275,7 @@ fn lines_that_never_reached_the_server_are_marked() {
     let _ = stdout.join();
     let stderr = String::from_utf8_lossy(&stderr.join().unwrap()).into_owned();
     assert_eq!(status.code(), Some(0), "{stderr}");
-    assert!(rules(&stderr).contains(&(1, "line.undelivered".to_string())), "{stderr}");
+    // Line 1 is the server's `closed`; line 2 the host's ping, recorded and marked.
+    assert!(rules(&stderr).contains(&(2, "line.undelivered".to_string())), "{stderr}");
+    assert!(std::fs::read_to_string(record.path()).unwrap().lines().nth(1).is_some_and(|l| l.contains("ping")));
 }
