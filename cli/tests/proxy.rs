@@ -125,6 +125,12 @@ fn a_checker_that_cannot_report_leaves_the_traffic_alone() {
     let out = proxy(&["--findings", "/dev/full", "--", "sh", "-c", "cat; exit 3"], &input, false);
     assert_eq!(out.code, 3, "stderr: {}", out.stderr);
     assert!(out.stderr.contains("findings are missing"), "{}", out.stderr);
+    // The recording likewise.
+    let findings = TempFile::new("full-recording-findings.txt", b"");
+    let out = proxy(&["--record", "/dev/full", "--findings", findings.path(), "--", "cat"], &input, false);
+    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
+    assert!(out.stdout == input, "the host got other bytes back");
+    assert!(out.stderr.contains("writing the recording: ") && out.stderr.contains("the recording is incomplete"), "{}", out.stderr);
 }
 
 #[test]

@@ -224,7 +224,7 @@ fn same_file(a: Option<std::fs::Metadata>, b: Option<std::fs::Metadata>) -> bool
 }
 
 #[cfg(not(unix))]
-fn same_file(a: Option<std::fs::Metadata>, b: Option<std::fs::Metadata>) -> bool {
+fn same_file(_: Option<std::fs::Metadata>, _: Option<std::fs::Metadata>) -> bool {
     false
 }
 
