@@ -279,3 +279,14 @@ fn lines_that_never_reached_the_server_are_marked() {
     assert!(rules(&stderr).contains(&(2, "line.undelivered".to_string())), "{stderr}");
     assert!(std::fs::read_to_string(record.path()).unwrap().lines().nth(1).is_some_and(|l| l.contains("ping")));
 }
+
+#[test]
+fn a_process_the_server_left_holding_its_stderr_does_not_hold_the_proxy() {
+    // The server's stderr goes through the proxy now; a background process that keeps the pipe
+    // open after the server exited must not keep the proxy waiting for the end of it.
+    let started = Instant::now();
+    let out = run(&["--", "sh", "-c", "echo 'last server line' >&2; (sleep 8 </dev/null >/dev/null &); exit 6"], &[], b"");
+    assert_eq!(out.status.code(), Some(6));
+    assert!(started.elapsed() < Duration::from_secs(7), "{:?}", started.elapsed());
+    assert!(out.stderr.contains("last server line\n"), "{}", out.stderr);
+}

@@ -177,9 +177,10 @@ pub fn run(a: &ProxyArgs) -> i32 {
     thread::spawn(move || forward(io::stdin().lock(), server_in, Dir::C2S, &host_tap));
     let server_tap = tap.clone();
     let server_side = thread::spawn(move || forward(server_out, io::stdout().lock(), Dir::S2C, &server_tap));
+    let server_log_read = output::LastRead::default();
     let server_log = {
-        let (out, shared) = (stderr.clone(), stderr.same(&findings));
-        thread::spawn(move || output::relay_lines(server_err, out, shared))
+        let (out, shared, last_read) = (stderr.clone(), stderr.same(&findings), server_log_read.clone());
+        thread::spawn(move || output::relay_lines(server_err, out, shared, last_read))
     };
 
     let record_error = Arc::new(Mutex::new(None));
@@ -190,13 +191,15 @@ pub fn run(a: &ProxyArgs) -> i32 {
     let checker = checking::start(a, findings.clone(), from_recorder, tap.queued_bytes.clone());
 
     let status = child.wait();
+    server_log_read.touch();
     #[cfg(unix)]
     signals.close();
     // What the server wrote before it exited still reaches the host.
     let _ = server_side.join();
     // From here on nothing waits on an output nobody reads (a host that pipes stderr and never
     // reads it): the findings not written by then are lost, the exit is not.
-    output::join_unless_stalled(server_log, &[&stderr]);
+    // The server's last stderr lines, unless something it left running keeps the pipe open.
+    output::join_unless(server_log, || stderr.stalled() || server_log_read.quiet_for(output::STALL));
     // Sent from a thread: the recorder may itself be waiting on a stalled checker.
     let queue = tap.queue.clone();
     thread::spawn(move || queue.send(Event::End));

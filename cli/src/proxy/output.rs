@@ -83,15 +83,35 @@ impl Out {
 
 /// Waits for `thread` unless one of `outs` stalls (or has stalled) first; `true` if it ended.
 pub fn join_unless_stalled<T>(thread: JoinHandle<T>, outs: &[&Out]) -> bool {
+    join_unless(thread, || outs.iter().any(|o| o.stalled()))
+}
+
+/// Waits for `thread` until `give_up` says so; `true` if it ended.
+pub fn join_unless<T>(thread: JoinHandle<T>, give_up: impl Fn() -> bool) -> bool {
     loop {
         if thread.is_finished() {
             let _ = thread.join();
             return true;
         }
-        if outs.iter().any(|o| o.stalled()) {
+        if give_up() {
             return false;
         }
         thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// When a relay last read something (milliseconds, as [`Out`] counts them).
+#[derive(Clone, Default)]
+pub struct LastRead(Arc<AtomicU64>);
+
+impl LastRead {
+    pub fn touch(&self) {
+        self.0.store(now_ms(), Ordering::Relaxed);
+    }
+
+    /// Nothing read for `quiet` (a process the server left behind may hold its stderr open).
+    pub fn quiet_for(&self, quiet: Duration) -> bool {
+        now_ms().saturating_sub(self.0.load(Ordering::Relaxed)) > quiet.as_millis() as u64
     }
 }
 
@@ -104,7 +124,7 @@ pub fn note(out: &Out, text: String) {
 
 /// Passes the server's stderr to `out` line by line. An unterminated last line is passed as it
 /// is, with a `\n` added when findings share `out` (else the next finding would continue it).
-pub fn relay_lines(mut from: impl Read, out: Out, findings_here: bool) {
+pub fn relay_lines(mut from: impl Read, out: Out, findings_here: bool, last_read: LastRead) {
     let mut buf = vec![0u8; MAX_HELD];
     let mut held: Vec<u8> = Vec::new();
     loop {
@@ -114,6 +134,7 @@ pub fn relay_lines(mut from: impl Read, out: Out, findings_here: bool) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
+        last_read.touch();
         let chunk = &buf[..n];
         let Some(last) = memchr::memrchr(b'\n', chunk) else {
             held.extend_from_slice(chunk);
