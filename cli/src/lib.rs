@@ -32,7 +32,7 @@ pub fn run(args: &[String]) -> i32 {
         Err(e) => {
             let usage = match args.first().map(String::as_str) {
                 Some("proxy") => "proxy [OPTIONS] -- COMMAND [ARGS...]",
-                Some("convert") => "convert --to VERSION [--from VERSION|auto] FILE...",
+                Some("convert") => "convert --to VERSION [--from VERSION|auto] [--max-findings N] FILE...",
                 _ => "check [OPTIONS] FILE...",
             };
             let _ = writeln!(stderr.lock(), "mcp-schema: {e}\nusage: mcp-schema {usage} (see --help)");

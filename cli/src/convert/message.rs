@@ -97,12 +97,14 @@ impl Pending {
     /// The request a response (travelling `dir`) answers, which is then answered.
     fn answered(&mut self, dir: Option<Dir>, id: Option<&Value>) -> Option<Sent> {
         let id = id_key(id?);
-        let request_dir = dir.map(|d| match d {
-            Dir::ClientToServer => Dir::ServerToClient,
-            Dir::ServerToClient => Dir::ClientToServer,
-        });
-        // A request of unknown direction answers a response of any direction.
-        [(request_dir, id.clone()), (None, id)].into_iter().find_map(|key| self.map.remove(&key))
+        // A request of unknown direction answers a response of any direction, and a response of
+        // unknown direction a request of any.
+        let dirs: &[Option<Dir>] = match dir {
+            Some(Dir::ClientToServer) => &[Some(Dir::ServerToClient), None],
+            Some(Dir::ServerToClient) => &[Some(Dir::ClientToServer), None],
+            None => &[None, Some(Dir::ClientToServer), Some(Dir::ServerToClient)],
+        };
+        dirs.iter().find_map(|&d| self.map.remove(&(d, id.clone())))
     }
 }
 
@@ -118,6 +120,8 @@ pub struct Converter {
     // Stream state, reset per file.
     pending: Pending,
     line: u64,
+    /// The line passed the checker, which read it as its source type already.
+    read: bool,
 }
 
 impl Converter {
@@ -135,6 +139,7 @@ impl Converter {
             checker: Checker::new(&check),
             pending: Pending::default(),
             line: 0,
+            read: false,
         }
     }
 
@@ -147,20 +152,24 @@ impl Converter {
     /// Converts one line (without its `\n`); `None` for a blank line. The line is checked first
     /// as its source version: a line that fails there is not converted, and its findings say why.
     pub fn convert_line(&mut self, bytes: &[u8], line: u64) -> Option<Converted> {
-        let mut outcome = self.checker.check_line(bytes, line)?;
         self.line = line;
-        let checked = outcome.protocol.and_then(version_index);
-        // Parsed again rather than kept from the check: one tree at a time bounds the peak.
         let text = std::str::from_utf8(bytes).ok().map(|t| t.strip_prefix('\u{feff}').unwrap_or(t));
         let Some(value) = text.and_then(|t| serde_json::from_str::<Value>(t).ok()) else {
-            return Some(Converted { value: None, outcome });
+            // Not UTF-8, not JSON, or blank: the checker says which, as `check` does.
+            return self.checker.check_line(bytes, line).map(|outcome| Converted { value: None, outcome });
         };
+        // The checker takes its own copy: two trees at once, as converting needs anyway.
+        let mut outcome = self.checker.check_value(value.clone(), line);
+        let checked = outcome.protocol.and_then(version_index);
         if outcome.failed() {
             // Followed for the stream's requests, not written: the source's findings say why.
+            self.read = false;
             let _ = self.convert_from(value, checked, &mut Outcome::default());
             return Some(Converted { value: None, outcome });
         }
+        self.read = true;
         let value = self.convert_from(value, checked, &mut outcome);
+        self.read = false;
         let value = value.filter(|_| !outcome.failed());
         Some(Converted { value, outcome })
     }
@@ -200,7 +209,7 @@ impl Converter {
         let from = checked.or(self.from).unwrap_or(self.latest);
         let max = self.max_findings;
         if let Some(ty) = type_name {
-            return retype(&self.infos[from], &self.infos[self.to], ty, ty, msg, prefix, max, out);
+            return retype(&self.infos[from], &self.infos[self.to], ty, ty, msg, prefix, (max, self.read), out);
         }
         let to = &self.infos[self.to];
         if let Value::Array(items) = msg {
@@ -223,7 +232,7 @@ impl Converter {
     }
 
     fn convert_one(&mut self, mut msg: Value, dir: Option<Dir>, from: usize, prefix: &str, out: &mut Outcome) -> Option<Value> {
-        let (max, line) = (self.max_findings, self.line);
+        let (max, line, read) = (self.max_findings, self.line, self.read);
         let (from, to) = (&self.infos[from], &self.infos[self.to]);
         let Some(o) = msg.as_object() else {
             push(out, max, refuse(prefix, TYPE.id, "a JSON-RPC message is an object"));
@@ -257,7 +266,7 @@ impl Converter {
             }
             let (source, target) = (source?, target?);
             follow_version(msg.get_mut("params"), from.module.name, to.module.name, false);
-            return retype(from, to, source, target, msg, prefix, max, out);
+            return retype(from, to, source, target, msg, prefix, (max, read), out);
         }
         let is_response = o.contains_key("result") || o.contains_key("error");
         let sent = if is_response { self.pending.answered(dir, o.get("id")) } else { None };
@@ -268,7 +277,7 @@ impl Converter {
         }
         if o.contains_key("error") {
             return match (from.error_response, to.error_response) {
-                (Some(s), Some(t)) => retype(from, to, s, t, msg, prefix, max, out),
+                (Some(s), Some(t)) => retype(from, to, s, t, msg, prefix, (max, read), out),
                 _ => {
                     push(out, max, refuse(prefix, TYPE.id, "no JSON-RPC error response type in one of the versions"));
                     None
@@ -276,7 +285,7 @@ impl Converter {
             };
         }
         if !is_response {
-            return retype(from, to, "JSONRPCMessage", "JSONRPCMessage", msg, prefix, max, out);
+            return retype(from, to, "JSONRPCMessage", "JSONRPCMessage", msg, prefix, (max, read), out);
         }
         let Some(method) = sent.and_then(|s| s.method) else {
             push(out, max, refuse(prefix, RESPONSE.id, "a response to no request seen in this stream: its result type is unknown"));
@@ -291,7 +300,7 @@ impl Converter {
         };
         let mut result = msg.as_object_mut().and_then(|o| o.remove("result")).unwrap_or(Value::Null);
         follow_version(Some(&mut result), from.module.name, to.module.name, method == "initialize");
-        let result = retype(from, to, source, target, result, &format!("{prefix}/result"), max, out)?;
+        let result = retype(from, to, source, target, result, &format!("{prefix}/result"), (max, read), out)?;
         if let Some(o) = msg.as_object_mut() {
             o.insert("result".into(), result);
         }
@@ -386,14 +395,15 @@ fn follow_version(holder: Option<&mut Value>, from: &str, to: &str, initialize_a
 /// (`mcp_spec_types::convert::convert_json`, field by field). `target` is the type the message has in
 /// `to` (a renamed type, or the method's own result type there). What converted is also validated
 /// against `target`: a value that is not valid there (a key the target requires that no conversion
-/// supplies) is refused rather than written out. Refusals go to `out`, at most `max`.
+/// supplies) is refused rather than written out. Refusals go to `out`, at most `max`; `read`: the
+/// checker has read the value as its source type already (else it is read here first, for the reason).
 #[allow(clippy::too_many_arguments)]
-pub fn retype(from: &Info, to: &Info, source: &str, target: &str, value: Value, prefix: &str, max: usize, out: &mut Outcome) -> Option<Value> {
+pub fn retype(from: &Info, to: &Info, source: &str, target: &str, value: Value, prefix: &str, (max, read): (usize, bool), out: &mut Outcome) -> Option<Value> {
     let Some(source_type) = (from.module.dynamic)(source) else {
         push(out, max, refuse(prefix, TYPE.id, format!("{} has no type `{source}`", from.module.label)));
         return None;
     };
-    if let Err(e) = (source_type.read_value)(&value) {
+    if let Err(e) = if read { Ok(()) } else { (source_type.read_value)(&value).map(drop) } {
         push(out, max, refuse(prefix, SOURCE.id, format!("not a valid {source} of {}: {e}", from.module.label)));
         return None;
     }

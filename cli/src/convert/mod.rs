@@ -20,7 +20,7 @@ use crate::versions::{self, version_index};
 use crate::{empty_file, file_too_large, is_json_file, read_line, too_long, LineRead, MAX_LINE};
 
 pub const USAGE: &str = "\
-usage: mcp-schema convert --to VERSION [--from VERSION|auto] FILE...
+usage: mcp-schema convert --to VERSION [--from VERSION|auto] [--max-findings N] FILE...
 
 Converts MCP messages to another protocol version. FILE is read like `check`
 reads it (a .json file holding one value, JSONL otherwise, `-` for standard

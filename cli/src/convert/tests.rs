@@ -72,6 +72,9 @@ fn server_requests_to_a_version_without_them_are_refused_with_their_answers() {
     let bare = json!({"jsonrpc": "2.0", "id": 8, "method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}});
     let err = convert(&mut c, bare).unwrap_err();
     assert_eq!(err[0].rule, "convert.direction", "{err:?}");
+    // And a bare answer finds the request whatever its direction.
+    let answer = json!({"jsonrpc": "2.0", "id": 8, "result": {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}});
+    assert_eq!(convert(&mut c, answer).unwrap_err()[0].rule, "convert.direction");
 }
 
 #[test]
