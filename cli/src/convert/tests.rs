@@ -88,3 +88,11 @@ fn findings_of_one_value_are_capped() {
     // Two findings per item (the missing `name`, the typed read), as `check` reports them.
     assert_eq!(got.outcome.omitted, 1995, "{:?}", got.outcome.diags);
 }
+
+#[test]
+fn every_refusal_rule_is_documented() {
+    let readme = include_str!("../../README.md");
+    for rule in rules::RULES {
+        assert!(readme.contains(&format!("`{}`", rule.id)), "{} is not in cli/README.md", rule.id);
+    }
+}
