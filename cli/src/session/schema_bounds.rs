@@ -1,0 +1,431 @@
+//! Bounds on a peer's JSON Schema, checked before the `jsonschema` crate compiles it. That crate
+//! validates by recursion over the compiled schema (a `$ref` chain of 20,000 links overflows the
+//! stack) and compiles long chains in quadratic time, so a schema is first walked here, without
+//! recursion and in time linear in its size (times the instance depth).
+//!
+//! The schema is read as a graph of subschemas: *in-place* edges apply a subschema to the same
+//! instance value (`$ref`, `allOf`, `not`, `if`, ...), *child* edges to a member or item of it
+//! (`properties`, `items`, ...). An instance nests at most [`INSTANCE_DEPTH`] deep (serde_json's
+//! recursion limit), so two numbers bound any validation: how deep its recursion can go, and how
+//! many subschemas can apply to one instance value. References are over-approximated (an anchor
+//! or `$id` that might be meant is taken): a bound may be too strict, never too loose.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+/// Most subschemas a tool schema may hold.
+pub(crate) const MAX_NODES: usize = 20_000;
+
+/// Deepest validation recursion, in subschemas. Each costs the validator a few hundred bytes of
+/// stack; 1,000 fit in 1 MiB of a debug build's stack, half of what a spawned thread gets (tested below).
+pub(crate) const MAX_DEPTH: u64 = 1_000;
+
+/// Most subschema evaluations one instance value may cost (`allOf` of two `$ref`s to the same
+/// schema, nested 60 times, is 2^60).
+pub(crate) const MAX_WORK: u64 = 10_000;
+
+/// How deep an instance value can nest: serde_json's recursion limit when it is read.
+const INSTANCE_DEPTH: usize = 128;
+
+/// Which member of an instance a child edge applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Key<'a> {
+    /// Any member or item (`additionalProperties`, `items`, `patternProperties`, ...).
+    Any,
+    Index(usize),
+    Name(&'a str),
+}
+
+struct Node<'a> {
+    value: &'a Value,
+    /// The node whose `$id` a `#/...` reference inside this one is relative to.
+    resource: u32,
+    in_place: Vec<u32>,
+    /// Sorted by key once the walk is done, `Any` first.
+    children: Vec<(Key<'a>, u32)>,
+}
+
+/// A reference still to resolve: from which node, the reference, whether it is dynamic.
+struct Ref<'a> {
+    from: u32,
+    target: &'a str,
+    dynamic: bool,
+}
+
+struct Graph<'a> {
+    nodes: Vec<Node<'a>>,
+    by_address: HashMap<*const Value, u32>,
+    work: Vec<u32>,
+    refs: Vec<Ref<'a>>,
+    /// The nodes that declare an `$id`, by its last path segment (a reference matches by that).
+    ids: HashMap<&'a str, Vec<u32>>,
+    /// `$anchor`s (and draft-6/7 `$id: "#name"`), with their nodes.
+    anchors: HashMap<&'a str, Vec<u32>>,
+    /// `$dynamicAnchor`s, and `""` for `$recursiveAnchor: true`.
+    dynamic_anchors: HashMap<&'a str, Vec<u32>>,
+}
+
+/// Why a schema is not used to check values: the text of a `schema-unusable` finding.
+pub(crate) fn check(schema: &Value) -> Result<(), String> {
+    let mut g = Graph { nodes: Vec::new(), by_address: HashMap::new(), work: Vec::new(), refs: Vec::new(), ids: HashMap::new(), anchors: HashMap::new(), dynamic_anchors: HashMap::new() };
+    g.node(schema, 0)?;
+    loop {
+        while let Some(n) = g.work.pop() {
+            g.walk(n)?;
+        }
+        let Some(r) = g.refs.pop() else { break };
+        g.resolve(r)?;
+    }
+    for n in &mut g.nodes {
+        n.children.sort_unstable();
+        n.in_place.sort_unstable();
+        n.in_place.dedup();
+    }
+    g.bound()
+}
+
+impl<'a> Graph<'a> {
+    fn node(&mut self, value: &'a Value, resource: u32) -> Result<u32, String> {
+        if let Some(&n) = self.by_address.get(&(value as *const Value)) {
+            return Ok(n);
+        }
+        if self.nodes.len() >= MAX_NODES {
+            return Err(format!("it holds more than {MAX_NODES} subschemas"));
+        }
+        let n = self.nodes.len() as u32;
+        self.nodes.push(Node { value, resource, in_place: Vec::new(), children: Vec::new() });
+        self.by_address.insert(value as *const Value, n);
+        self.work.push(n);
+        Ok(n)
+    }
+
+    /// Finds a node's subschemas and references (once per node).
+    fn walk(&mut self, n: u32) -> Result<(), String> {
+        let Some(o) = self.nodes[n as usize].value.as_object() else { return Ok(()) };
+        for key in ["$id", "id"] {
+            let Some(id) = o.get(key).and_then(Value::as_str) else { continue };
+            if let Some(anchor) = id.strip_prefix('#') {
+                self.anchors.entry(anchor).or_default().push(n);
+            } else if let Some(base) = id.split('#').next().filter(|b| !b.is_empty()) {
+                self.ids.entry(last_segment(base)).or_default().push(n);
+                self.nodes[n as usize].resource = n;
+            }
+        }
+        if let Some(a) = o.get("$anchor").and_then(Value::as_str) {
+            self.anchors.entry(a).or_default().push(n);
+        }
+        if let Some(a) = o.get("$dynamicAnchor").and_then(Value::as_str) {
+            self.anchors.entry(a).or_default().push(n);
+            self.dynamic_anchors.entry(a).or_default().push(n);
+        }
+        if o.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
+            self.dynamic_anchors.entry("").or_default().push(n);
+        }
+        for (key, dynamic) in [("$ref", false), ("$dynamicRef", true), ("$recursiveRef", true)] {
+            if let Some(target) = o.get(key).and_then(Value::as_str) {
+                self.refs.push(Ref { from: n, target, dynamic });
+            }
+        }
+        let resource = self.nodes[n as usize].resource;
+        for (key, sub) in o {
+            match (key.as_str(), sub) {
+                ("not" | "if" | "then" | "else", s) => self.edge(n, None, s, resource)?,
+                ("allOf" | "anyOf" | "oneOf", Value::Array(a)) => {
+                    for s in a {
+                        self.edge(n, None, s, resource)?;
+                    }
+                }
+                ("dependentSchemas" | "dependencies", Value::Object(m)) => {
+                    for s in m.values().filter(|s| !s.is_array()) {
+                        self.edge(n, None, s, resource)?;
+                    }
+                }
+                ("properties", Value::Object(m)) => {
+                    for (name, s) in m {
+                        self.edge(n, Some(Key::Name(name)), s, resource)?;
+                    }
+                }
+                ("items" | "prefixItems", Value::Array(a)) => {
+                    for (i, s) in a.iter().enumerate() {
+                        self.edge(n, Some(Key::Index(i)), s, resource)?;
+                    }
+                }
+                ("patternProperties", Value::Object(m)) => {
+                    for s in m.values() {
+                        self.edge(n, Some(Key::Any), s, resource)?;
+                    }
+                }
+                ("additionalProperties" | "unevaluatedProperties" | "propertyNames" | "contains" | "items" | "additionalItems" | "unevaluatedItems", s) => {
+                    self.edge(n, Some(Key::Any), s, resource)?
+                }
+                // Reachable through references only.
+                ("$defs" | "definitions", Value::Object(m)) => {
+                    for s in m.values() {
+                        self.node(s, resource)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn edge(&mut self, from: u32, key: Option<Key<'a>>, sub: &'a Value, resource: u32) -> Result<(), String> {
+        if !sub.is_object() && !sub.is_boolean() {
+            return Ok(());
+        }
+        let to = self.node(sub, resource)?;
+        let node = &mut self.nodes[from as usize];
+        match key {
+            None => node.in_place.push(to),
+            Some(k) => node.children.push((k, to)),
+        }
+        Ok(())
+    }
+
+    /// Adds an in-place edge to every node the reference may mean. One that names nothing here
+    /// is a leaf: a built-in meta-schema, or one the validator cannot resolve offline (reported then).
+    fn resolve(&mut self, r: Ref<'a>) -> Result<(), String> {
+        let (base, fragment) = match r.target.split_once('#') {
+            Some((b, f)) => (b, Some(f)),
+            None => (r.target, None),
+        };
+        let resources: Vec<u32> = if base.is_empty() {
+            vec![self.nodes[r.from as usize].resource]
+        } else {
+            self.ids.get(last_segment(base)).cloned().unwrap_or_default()
+        };
+        let mut targets = Vec::new();
+        match fragment {
+            None | Some("") => targets.extend(&resources),
+            Some(f) if f.starts_with('/') => {
+                let pointer = percent_decode(f);
+                for res in resources {
+                    let doc = self.nodes[res as usize].value;
+                    if let Some(v) = doc.pointer(&pointer) {
+                        targets.push(self.node(v, res)?);
+                    }
+                }
+            }
+            Some(anchor) => targets.extend(self.anchors.get(anchor).into_iter().flatten()),
+        }
+        if r.dynamic {
+            targets.extend(self.dynamic_anchors.get(fragment.unwrap_or("")).into_iter().flatten());
+        }
+        self.nodes[r.from as usize].in_place.extend(targets);
+        Ok(())
+    }
+
+    /// The deepest recursion and the most evaluations on one instance value, layer by layer of
+    /// instance depth: layer `d` is what an instance value with `d` levels below it can cost.
+    fn bound(&self) -> Result<(), String> {
+        let order = self.in_place_order()?;
+        let count = self.nodes.len();
+        let (mut depth_below, mut work_below) = (vec![0u64; count], vec![0u64; count]);
+        for d in 0..=INSTANCE_DEPTH {
+            let (mut depth, mut work) = (vec![0u64; count], vec![0u64; count]);
+            for &n in order.iter().rev() {
+                let node = &self.nodes[n as usize];
+                let deepest_in_place = node.in_place.iter().map(|&t| depth[t as usize]).max().unwrap_or(0);
+                let deepest_child = node.children.iter().map(|&(_, t)| depth_below[t as usize]).max().unwrap_or(0);
+                depth[n as usize] = 1 + deepest_in_place.max(deepest_child);
+                let here = node.in_place.iter().fold(u64::from(d == 0), |s, &t| s.saturating_add(work[t as usize]));
+                work[n as usize] = here.saturating_add(if d == 0 { 0 } else { widest_member(&node.children, &work_below) });
+            }
+            if depth[0] > MAX_DEPTH {
+                return Err(format!("validating with it can nest more than {MAX_DEPTH} subschemas deep (through `$ref` chains or nesting)"));
+            }
+            if work[0] > MAX_WORK {
+                return Err(format!("more than {MAX_WORK} of its subschemas can apply to one value (references fanning out, e.g. `allOf` of the same `$ref` twice, nested)"));
+            }
+            let settled = depth == depth_below && work.iter().all(|&w| w == 0);
+            depth_below = depth;
+            work_below = work;
+            if settled {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The nodes ordered so that in-place edges go forward (Kahn's algorithm); an in-place cycle
+    /// (a subschema applied to the same value again, forever) is an error.
+    fn in_place_order(&self) -> Result<Vec<u32>, String> {
+        let mut incoming = vec![0u32; self.nodes.len()];
+        for n in &self.nodes {
+            for &t in &n.in_place {
+                incoming[t as usize] += 1;
+            }
+        }
+        let mut ready: Vec<u32> = (0..self.nodes.len() as u32).filter(|&n| incoming[n as usize] == 0).collect();
+        let mut order = Vec::with_capacity(self.nodes.len());
+        while let Some(n) = ready.pop() {
+            order.push(n);
+            for &t in &self.nodes[n as usize].in_place {
+                incoming[t as usize] -= 1;
+                if incoming[t as usize] == 0 {
+                    ready.push(t);
+                }
+            }
+        }
+        if order.len() < self.nodes.len() {
+            return Err("its references form a cycle that applies a subschema to the same value again without moving into it".to_string());
+        }
+        Ok(order)
+    }
+}
+
+/// The most evaluations the child edges can put on one member: the `Any` edges plus the edges of
+/// the one key that weighs most.
+fn widest_member(children: &[(Key, u32)], work_below: &[u64]) -> u64 {
+    let mut any = 0u64;
+    let (mut best, mut group, mut key) = (0u64, 0u64, None);
+    for &(k, t) in children {
+        let w = work_below[t as usize];
+        if k == Key::Any {
+            any = any.saturating_add(w);
+            continue;
+        }
+        if key != Some(k) {
+            key = Some(k);
+            group = 0;
+        }
+        group = group.saturating_add(w);
+        best = best.max(group);
+    }
+    any.saturating_add(best)
+}
+
+/// The last path segment of an `$id` or a reference's URI (`https://x/a/b.json` -> `b.json`).
+fn last_segment(uri: &str) -> &str {
+    uri.trim_end_matches('/').rsplit('/').next().unwrap_or(uri)
+}
+
+/// A URI fragment's `%XX` escapes decoded (a JSON pointer in a `$ref` is URI-encoded).
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `#/$defs/d0` -> `d1` -> ... -> `dN`, then `leaf`.
+    fn chain(links: usize, leaf: Value) -> Value {
+        let mut defs = serde_json::Map::new();
+        for i in 0..links {
+            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+        }
+        defs.insert(format!("d{links}"), leaf);
+        json!({"$ref": "#/$defs/d0", "$defs": defs})
+    }
+
+    /// A recursive schema: `links` in-place references per level, then `properties/a` back to the start.
+    fn recursive(links: usize) -> Value {
+        chain(links, json!({"type": "object", "required": ["b"], "properties": {"a": {"$ref": "#/$defs/d0"}}}))
+    }
+
+    /// The largest `n` for which `make(n)` passes the bounds (it does for 0).
+    fn largest_accepted(make: impl Fn(usize) -> Value) -> usize {
+        let (mut ok, mut refused) = (0, 4096);
+        while refused - ok > 1 {
+            let mid = (ok + refused) / 2;
+            if check(&make(mid)).is_ok() {
+                ok = mid;
+            } else {
+                refused = mid;
+            }
+        }
+        ok
+    }
+
+    #[test]
+    fn long_chains_are_refused() {
+        assert!(check(&chain(900, json!({"type": "string"}))).is_ok());
+        let e = check(&chain(5_000, json!({"type": "string"}))).unwrap_err();
+        assert!(e.contains("deep"), "{e}");
+        let e = check(&chain(50_000, json!({"type": "string"}))).unwrap_err();
+        assert!(e.contains("subschemas"), "{e}");
+    }
+
+    #[test]
+    fn fan_out_is_refused() {
+        // Level i applies level i+1 twice to the same value: 2^20 evaluations.
+        let mut defs = serde_json::Map::new();
+        for i in 0..20 {
+            let next = format!("#/$defs/f{}", i + 1);
+            defs.insert(format!("f{i}"), json!({"allOf": [{"$ref": next}, {"$ref": next}]}));
+        }
+        defs.insert("f20".to_string(), json!({"type": "string"}));
+        let e = check(&json!({"$ref": "#/$defs/f0", "$defs": defs})).unwrap_err();
+        assert!(e.contains("apply to one value"), "{e}");
+        // The same doubling through one member per level counts too; through different members does not.
+        let same = json!({"$defs": {"t": {"properties": {"a": {"$ref": "#/$defs/t"}}, "allOf": [{"$ref": "#/$defs/u"}, {"$ref": "#/$defs/u"}]}, "u": {"properties": {"a": {"$ref": "#/$defs/t"}}}}, "$ref": "#/$defs/t"});
+        assert!(check(&same).is_err());
+        let tree = json!({"$defs": {"e": {"properties": {"left": {"$ref": "#/$defs/e"}, "right": {"$ref": "#/$defs/e"}, "op": {"enum": ["+", "-"]}}}}, "$ref": "#/$defs/e"});
+        assert!(check(&tree).is_ok());
+    }
+
+    #[test]
+    fn cycles_that_never_move_into_the_value_are_refused() {
+        assert!(check(&json!({"$ref": "#"})).is_err());
+        assert!(check(&json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"})).is_err());
+        // Recursion through a member is bounded by the value's depth.
+        assert!(check(&json!({"type": ["string", "array"], "items": {"$ref": "#"}})).is_ok());
+        // Anchors, escaped pointers and embedded `$id`s are followed.
+        assert!(check(&json!({"$defs": {"a/b": {"$anchor": "x", "$ref": "#/$defs/a~1b"}}, "$ref": "#x"})).is_err());
+        assert!(check(&json!({"$defs": {"a b": {"$ref": "#/$defs/a%20b"}}, "$ref": "#/$defs/a%20b"})).is_err());
+        assert!(check(&json!({"$defs": {"r": {"$id": "https://example.com/r.json", "$ref": "r.json"}}, "$ref": "https://example.com/r.json"})).is_err());
+    }
+
+    /// The deepest schemas the bounds let through validate on a 2 MiB thread (the size of a
+    /// spawned thread's stack), in the build the tests run (a debug build: the largest frames).
+    #[test]
+    fn schemas_at_the_bounds_validate_on_a_small_stack() {
+        let links = largest_accepted(|n| chain(n, json!({"type": "string"})));
+        assert!(links > 500, "{links}");
+        let per_level = largest_accepted(recursive);
+        eprintln!("accepted: a chain of {links} links, {per_level} links per level");
+        let schemas = [(chain(links, json!({"type": "string"})), json!({})), (recursive(per_level), nested(126))];
+        std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn(move || {
+                for (schema, value) in &schemas {
+                    let v = super::super::tools::build(schema, jsonschema::Draft::Draft202012).unwrap();
+                    assert!(v.iter_errors(value).count() > 0);
+                    assert!(!v.is_valid(value));
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    const STACK: usize = 2 << 20;
+
+    /// `{"a": {"a": ... {}}}`, `depth` objects deep.
+    fn nested(depth: usize) -> Value {
+        let mut v = json!({});
+        for _ in 1..depth {
+            v = json!({ "a": v });
+        }
+        v
+    }
+}
