@@ -223,8 +223,8 @@ impl<'a> Graph<'a> {
         let order = self.in_place_order()?;
         let count = self.nodes.len();
         let (mut depth_below, mut work_below) = (vec![0u64; count], vec![0u64; count]);
+        let (mut depth, mut work) = (vec![0u64; count], vec![0u64; count]);
         for d in 0..=INSTANCE_DEPTH {
-            let (mut depth, mut work) = (vec![0u64; count], vec![0u64; count]);
             for &n in order.iter().rev() {
                 let node = &self.nodes[n as usize];
                 let deepest_in_place = node.in_place.iter().map(|&t| depth[t as usize]).max().unwrap_or(0);
@@ -240,8 +240,8 @@ impl<'a> Graph<'a> {
                 return Err(format!("more than {MAX_WORK} of its subschemas can apply to one value (references fanning out, e.g. `allOf` of the same `$ref` twice, nested)"));
             }
             let settled = depth == depth_below && work.iter().all(|&w| w == 0);
-            depth_below = depth;
-            work_below = work;
+            std::mem::swap(&mut depth, &mut depth_below);
+            std::mem::swap(&mut work, &mut work_below);
             if settled {
                 break;
             }
@@ -403,11 +403,19 @@ mod tests {
         assert!(links > 500, "{links}");
         let per_level = largest_accepted(recursive);
         eprintln!("accepted: a chain of {links} links, {per_level} links per level");
-        let schemas = [(chain(links, json!({"type": "string"})), json!({})), (recursive(per_level), nested(126))];
+        // A schema nested as deep as a tool listing's line lets it (serde_json's 128 levels).
+        let mut not = json!({"type": "string"});
+        for _ in 0..122 {
+            not = json!({ "not": not });
+        }
+        let schemas = [(chain(links, json!({"type": "string"})), json!({})), (recursive(per_level), nested(126)), (not, json!(1))];
         std::thread::Builder::new()
             .stack_size(STACK)
             .spawn(move || {
                 for (schema, value) in &schemas {
+                    assert!(check(schema).is_ok());
+                    // The meta-schema check (`tools::compile`) walks the schema as a value.
+                    assert!(jsonschema::draft202012::meta::validator().iter_errors(schema).count() == 0);
                     let v = super::super::tools::build(schema, jsonschema::Draft::Draft202012).unwrap();
                     assert!(v.iter_errors(value).count() > 0);
                     assert!(!v.is_valid(value));

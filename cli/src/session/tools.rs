@@ -80,8 +80,7 @@ impl State {
                     if let Some(v) = &tool.input {
                         let at = if msg.param("arguments").is_some() { "/params/arguments" } else { "/params" };
                         for e in v.iter_errors(args).take(SCHEMA_FINDINGS) {
-                            let (rule, what) = judged(&e, &TOOL_INPUT, "break");
-                            let text = format!("the arguments {what} the inputSchema of `{name}` (line {}): {e}", tool.line);
+                            let (rule, text) = finding(&e, &TOOL_INPUT, ("the arguments", "break"), &format!("the inputSchema of `{name}` (line {})", tool.line));
                             sink.report(rule, msg.pointer(&format!("{at}{}", e.instance_path().as_str())), text);
                         }
                     }
@@ -135,8 +134,7 @@ impl State {
             }
             Some(sc) => {
                 for e in v.iter_errors(sc).take(SCHEMA_FINDINGS) {
-                    let (rule, what) = judged(&e, &TOOL_OUTPUT, "breaks");
-                    let text = format!("structuredContent {what} the outputSchema of `{name}` (line {}): {e}", tool.line);
+                    let (rule, text) = finding(&e, &TOOL_OUTPUT, ("structuredContent", "breaks"), &format!("the outputSchema of `{name}` (line {})", tool.line));
                     sink.report(rule, msg.pointer(&format!("/result/structuredContent{}", e.instance_path().as_str())), text);
                 }
             }
@@ -144,11 +142,13 @@ impl State {
     }
 }
 
-/// The rule of a validation error: a `pattern` the engine gave up on is undecided, not broken.
-fn judged(e: &ValidationError, broken: &'static Rule, verb: &'static str) -> (&'static Rule, &'static str) {
+/// The rule and text of a validation error: a `pattern` the engine gave up on is undecided, not broken.
+fn finding(e: &ValidationError, broken: &'static Rule, (subject, verb): (&str, &str), schema: &str) -> (&'static Rule, String) {
     match e.kind() {
-        ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => (&TOOL_PATTERN_UNDECIDED, "may or may not match a pattern of"),
-        _ => (broken, verb),
+        ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => {
+            (&TOOL_PATTERN_UNDECIDED, format!("a `pattern` of {schema} is undecided on {subject} (past the checker's regex budget): {e}"))
+        }
+        _ => (broken, format!("{subject} {verb} {schema}: {e}")),
     }
 }
 
@@ -188,7 +188,7 @@ fn compile(schema: &Value, pointer: &str, sink: &mut Sink) -> Option<Validator> 
         _ => jsonschema::draft202012::meta::validator(),
     };
     if let Err(why) = schema_bounds::check(schema) {
-        let text = format!("the schema is too large or too deep to check values against safely: {why}; calls are not checked against it");
+        let text = format!("the schema is past the checker's bounds ({why}), so calls are not checked against it");
         sink.report(&TOOL_SCHEMA_UNUSABLE, pointer.to_string(), text);
         return None;
     }
