@@ -28,11 +28,14 @@ pub(crate) const MAX_WORK: u64 = 10_000;
 /// How deep an instance value can nest: serde_json's recursion limit when it is read.
 const INSTANCE_DEPTH: usize = 128;
 
-/// Which member of an instance a child edge applies to.
+/// Which member of an instance a child edge applies to: an object's or an array's (a value is
+/// never both, so the two sides are weighed apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Key<'a> {
-    /// Any member or item (`additionalProperties`, `items`, `patternProperties`, ...).
-    Any,
+    /// Any member of an object (`additionalProperties`, `patternProperties`, `propertyNames`, ...).
+    AnyMember,
+    /// Any item of an array (`items` as one schema, `contains`, ...).
+    AnyItem,
     Index(usize),
     Name(&'a str),
 }
@@ -42,7 +45,7 @@ struct Node<'a> {
     /// The node whose `$id` a `#/...` reference inside this one is relative to.
     resource: u32,
     in_place: Vec<u32>,
-    /// Sorted by key once the walk is done, `Any` first.
+    /// Sorted by key once the walk is done.
     children: Vec<(Key<'a>, u32)>,
 }
 
@@ -153,12 +156,11 @@ impl<'a> Graph<'a> {
                 }
                 ("patternProperties", Value::Object(m)) => {
                     for s in m.values() {
-                        self.edge(n, Some(Key::Any), s, resource)?;
+                        self.edge(n, Some(Key::AnyMember), s, resource)?;
                     }
                 }
-                ("additionalProperties" | "unevaluatedProperties" | "propertyNames" | "contains" | "items" | "additionalItems" | "unevaluatedItems", s) => {
-                    self.edge(n, Some(Key::Any), s, resource)?
-                }
+                ("additionalProperties" | "unevaluatedProperties" | "propertyNames", s) => self.edge(n, Some(Key::AnyMember), s, resource)?,
+                ("contains" | "items" | "additionalItems" | "unevaluatedItems", s) => self.edge(n, Some(Key::AnyItem), s, resource)?,
                 // Reachable through references only.
                 ("$defs" | "definitions", Value::Object(m)) => {
                     for s in m.values() {
@@ -218,20 +220,32 @@ impl<'a> Graph<'a> {
     }
 
     /// The deepest recursion and the most evaluations on one instance value, layer by layer of
-    /// instance depth: layer `d` is what an instance value with `d` levels below it can cost.
+    /// instance depth: layer `d` is what a value `d` levels below the one checked can cost.
     fn bound(&self) -> Result<(), String> {
         let order = self.in_place_order()?;
         let count = self.nodes.len();
         let (mut depth_below, mut work_below) = (vec![0u64; count], vec![0u64; count]);
         let (mut depth, mut work) = (vec![0u64; count], vec![0u64; count]);
+        let mut fans: Vec<Fan> = (0..count).map(|_| Fan::default()).collect();
         for d in 0..=INSTANCE_DEPTH {
             for &n in order.iter().rev() {
                 let node = &self.nodes[n as usize];
                 let deepest_in_place = node.in_place.iter().map(|&t| depth[t as usize]).max().unwrap_or(0);
                 let deepest_child = node.children.iter().map(|&(_, t)| depth_below[t as usize]).max().unwrap_or(0);
                 depth[n as usize] = 1 + deepest_in_place.max(deepest_child);
-                let here = node.in_place.iter().fold(u64::from(d == 0), |s, &t| s.saturating_add(work[t as usize]));
-                work[n as usize] = here.saturating_add(if d == 0 { 0 } else { widest_member(&node.children, &work_below) });
+                work[n as usize] = if d == 0 {
+                    node.in_place.iter().fold(1, |s, &t| s.saturating_add(work[t as usize]))
+                } else {
+                    // The subschemas applied in place all reach the same member: their edges are
+                    // summed per key before the heaviest key is taken.
+                    let mut fan = Fan::own(&node.children, &work_below);
+                    for &t in &node.in_place {
+                        fan.merge(&fans[t as usize]);
+                    }
+                    let w = fan.heaviest();
+                    fans[n as usize] = fan;
+                    w
+                };
             }
             if depth[0] > MAX_DEPTH {
                 return Err(format!("validating with it can nest more than {MAX_DEPTH} subschemas deep (through `$ref` chains or nesting)"));
@@ -276,25 +290,85 @@ impl<'a> Graph<'a> {
     }
 }
 
-/// The most evaluations the child edges can put on one member: the `Any` edges plus the edges of
-/// the one key that weighs most.
-fn widest_member(children: &[(Key, u32)], work_below: &[u64]) -> u64 {
-    let mut any = 0u64;
-    let (mut best, mut group, mut key) = (0u64, 0u64, None);
-    for &(k, t) in children {
-        let w = work_below[t as usize];
-        if k == Key::Any {
-            any = any.saturating_add(w);
-            continue;
+/// How many keys a [`Fan`] keeps apart; past that they are folded into one bound.
+const FAN_KEYS: usize = 16;
+
+/// The evaluations the child edges of a node (and of what it applies in place) put on one member
+/// of the value, by key. A value is an object or an array, never both, so the two sides are
+/// weighed apart. Keys folded together keep the largest of them: a bound for any one of them.
+#[derive(Default, Clone)]
+struct Fan<'a> {
+    any_member: u64,
+    names: Vec<(&'a str, u64)>,
+    other_names: u64,
+    any_item: u64,
+    indexes: Vec<(usize, u64)>,
+    other_indexes: u64,
+}
+
+impl<'a> Fan<'a> {
+    /// A node's own child edges (sorted by key): each key's edges summed. Past [`FAN_KEYS`] keys
+    /// the largest sum bounds them all (they are distinct keys: one member takes one of them).
+    fn own(children: &[(Key<'a>, u32)], work_below: &[u64]) -> Fan<'a> {
+        let mut fan = Fan::default();
+        let mut i = 0;
+        while i < children.len() {
+            let k = children[i].0;
+            let mut w = 0u64;
+            while i < children.len() && children[i].0 == k {
+                w = w.saturating_add(work_below[children[i].1 as usize]);
+                i += 1;
+            }
+            match k {
+                Key::AnyMember => fan.any_member = fan.any_member.saturating_add(w),
+                Key::AnyItem => fan.any_item = fan.any_item.saturating_add(w),
+                Key::Name(name) => fan.names.push((name, w)),
+                Key::Index(at) => fan.indexes.push((at, w)),
+            }
         }
-        if key != Some(k) {
-            key = Some(k);
-            group = 0;
+        if fan.names.len() > FAN_KEYS {
+            fan.other_names = fan.names.drain(..).map(|(_, w)| w).max().unwrap_or(0);
         }
-        group = group.saturating_add(w);
-        best = best.max(group);
+        if fan.indexes.len() > FAN_KEYS {
+            fan.other_indexes = fan.indexes.drain(..).map(|(_, w)| w).max().unwrap_or(0);
+        }
+        fan
     }
-    any.saturating_add(best)
+
+    fn merge(&mut self, other: &Fan<'a>) {
+        self.any_member = self.any_member.saturating_add(other.any_member).saturating_add(other.other_names);
+        self.any_item = self.any_item.saturating_add(other.any_item).saturating_add(other.other_indexes);
+        for &(name, w) in &other.names {
+            add_keyed(&mut self.names, &mut self.other_names, name, w);
+        }
+        for &(i, w) in &other.indexes {
+            add_keyed(&mut self.indexes, &mut self.other_indexes, i, w);
+        }
+    }
+
+    /// The most evaluations on one member.
+    fn heaviest(&self) -> u64 {
+        let name = self.names.iter().map(|&(_, w)| w).max().unwrap_or(0);
+        let index = self.indexes.iter().map(|&(_, w)| w).max().unwrap_or(0);
+        let member = self.any_member.saturating_add(self.other_names).saturating_add(name);
+        let item = self.any_item.saturating_add(self.other_indexes).saturating_add(index);
+        member.max(item)
+    }
+}
+
+/// Adds `w` to `key`'s entry; past [`FAN_KEYS`] entries, folds them all into `other` (their
+/// largest: it bounds each of them, and `other` sums what folds from different fans).
+fn add_keyed<K: PartialEq + Copy>(keyed: &mut Vec<(K, u64)>, other: &mut u64, key: K, w: u64) {
+    if let Some(e) = keyed.iter_mut().find(|(k, _)| *k == key) {
+        e.1 = e.1.saturating_add(w);
+        return;
+    }
+    keyed.push((key, w));
+    if keyed.len() > FAN_KEYS {
+        let largest = keyed.iter().map(|&(_, w)| w).max().unwrap_or(0);
+        *other = other.saturating_add(largest);
+        keyed.clear();
+    }
 }
 
 /// The last path segment of an `$id` or a reference's URI (`https://x/a/b.json` -> `b.json`).
@@ -381,6 +455,22 @@ mod tests {
         assert!(check(&same).is_err());
         let tree = json!({"$defs": {"e": {"properties": {"left": {"$ref": "#/$defs/e"}, "right": {"$ref": "#/$defs/e"}, "op": {"enum": ["+", "-"]}}}}, "$ref": "#/$defs/e"});
         assert!(check(&tree).is_ok());
+        // Branches applied in place reach the same member only through the same key or side: a
+        // JSON value type (object or array) and a grammar of operators stay linear.
+        let json_value = json!({"$defs": {"v": {"anyOf": [{"type": "object", "additionalProperties": {"$ref": "#/$defs/v"}}, {"type": "array", "items": {"$ref": "#/$defs/v"}}, {"type": "string"}]}}, "$ref": "#/$defs/v"});
+        assert!(check(&json_value).is_ok());
+        let branch = |op: &str| json!({"properties": {op: {"type": "array", "items": {"$ref": "#/$defs/e"}}}});
+        let grammar = json!({"$defs": {"e": {"anyOf": [branch("and"), branch("or"), branch("xor"), {"properties": {"not": {"$ref": "#/$defs/e"}}}]}}, "$ref": "#/$defs/e"});
+        assert!(check(&grammar).is_ok());
+        // Two branches recursing through the same key double per level.
+        let twice = json!({"$defs": {"e": {"anyOf": [branch("and"), branch("and")]}}, "$ref": "#/$defs/e"});
+        assert!(check(&twice).is_err());
+        // Many names folded together still count: 40 branches each recursing through its own name
+        // and one through all of them.
+        let mut branches: Vec<Value> = (0..40).map(|i| branch(&format!("k{i}"))).collect();
+        branches.push(json!({"additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/e"}}}));
+        branches.push(json!({"additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/e"}}}));
+        assert!(check(&json!({"$defs": {"e": {"anyOf": branches}}, "$ref": "#/$defs/e"})).is_err());
     }
 
     #[test]
