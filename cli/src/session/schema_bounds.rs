@@ -80,10 +80,9 @@ pub(crate) fn check(schema: &Value) -> Result<(), String> {
         let Some(r) = g.refs.pop() else { break };
         g.resolve(r)?;
     }
+    // Repeated in-place edges stay: each is one more evaluation.
     for n in &mut g.nodes {
         n.children.sort_unstable();
-        n.in_place.sort_unstable();
-        n.in_place.dedup();
     }
     g.bound()
 }
@@ -193,11 +192,15 @@ impl<'a> Graph<'a> {
             Some((b, f)) => (b, Some(f)),
             None => (r.target, None),
         };
-        let resources: Vec<u32> = if base.is_empty() {
-            vec![self.nodes[r.from as usize].resource]
-        } else {
-            self.ids.get(last_segment(base)).cloned().unwrap_or_default()
-        };
+        // A fragment is looked up in every document the reference may mean: an `$id` of the same
+        // name, and for a relative or default-base URI this document (its root too: a keyword
+        // that looks like `$id` may not be one in the schema's draft).
+        let mut resources: Vec<u32> = if base.is_empty() { Vec::new() } else { self.ids.get(last_segment(base)).cloned().unwrap_or_default() };
+        if base.is_empty() || !base.contains(':') || base.starts_with("json-schema:") {
+            resources.extend([self.nodes[r.from as usize].resource, 0]);
+        }
+        resources.sort_unstable();
+        resources.dedup();
         let mut targets = Vec::new();
         match fragment {
             None | Some("") => targets.extend(&resources),
@@ -483,6 +486,27 @@ mod tests {
         assert!(check(&json!({"$defs": {"a/b": {"$anchor": "x", "$ref": "#/$defs/a~1b"}}, "$ref": "#x"})).is_err());
         assert!(check(&json!({"$defs": {"a b": {"$ref": "#/$defs/a%20b"}}, "$ref": "#/$defs/a%20b"})).is_err());
         assert!(check(&json!({"$defs": {"r": {"$id": "https://example.com/r.json", "$ref": "r.json"}}, "$ref": "https://example.com/r.json"})).is_err());
+        // A chain the walk must not lose: through a relative URI, the default base, a keyword
+        // that only looks like an `$id` in 2020-12, and `$ref` beside `$dynamicRef` to the same schema.
+        for (i, target) in ["./#/$defs/d1", "json-schema:///#/$defs/d1", "#/$defs/d1"].into_iter().enumerate() {
+            let mut defs = serde_json::Map::new();
+            for d in 0..2_000 {
+                let mut link = json!({"$ref": target.replace("d1", &format!("d{}", d + 1))});
+                if i == 2 {
+                    link["id"] = json!("https://example.com/elsewhere.json");
+                }
+                defs.insert(format!("d{d}"), link);
+            }
+            defs.insert("d2000".to_string(), json!({"type": "string"}));
+            assert!(check(&json!({"$ref": "#/$defs/d0", "$defs": defs})).is_err(), "{target}");
+        }
+        let mut defs = serde_json::Map::new();
+        for d in 0..40 {
+            let next = format!("#/$defs/d{}", d + 1);
+            defs.insert(format!("d{d}"), json!({"$ref": next, "$dynamicRef": next}));
+        }
+        defs.insert("d40".to_string(), json!({"type": "string"}));
+        assert!(check(&json!({"$ref": "#/$defs/d0", "$defs": defs})).is_err(), "both references apply: 2^40");
     }
 
     /// The deepest schemas the bounds let through validate on a 2 MiB thread (the size of a
