@@ -18,6 +18,7 @@ mod lifecycle;
 mod progress;
 mod resources;
 pub mod rules;
+mod schema_bounds;
 mod tools;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};

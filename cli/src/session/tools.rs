@@ -1,18 +1,24 @@
 //! Tools: calls checked against the schemas of the last `tools/list`, each schema compiled once
 //! per listing (with the `jsonschema` crate), and the schemas themselves checked against their
-//! draft's meta-schema.
+//! draft's meta-schema. A peer's schema is bounded first ([`schema_bounds`]): the validator
+//! recurses over it.
 
 use std::sync::Arc;
 
-use jsonschema::{Draft, Validator};
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{Draft, PatternOptions, ValidationError, Validator};
 use serde_json::{Map, Value};
 
-use super::rules::{TOOL_INPUT, TOOL_OUTPUT, TOOL_SCHEMA, TOOL_SCHEMA_UNUSABLE, TOOL_UNLISTED};
-use super::{Capped, Msg, Sink, SESSION_CAP};
+use super::rules::{Rule, TOOL_INPUT, TOOL_OUTPUT, TOOL_PATTERN_UNDECIDED, TOOL_SCHEMA, TOOL_SCHEMA_UNUSABLE, TOOL_UNLISTED};
+use super::{schema_bounds, Capped, Msg, Sink, SESSION_CAP};
 use crate::check::Dir;
 
 /// Findings kept per schema check (a schema or a value may break many keywords at once).
 const SCHEMA_FINDINGS: usize = 10;
+
+/// Backtracking steps one `pattern` match may take (the engine's default is a million: 76 ms for
+/// `^((a*)*)\2b$` on 30 characters). Only patterns with backreferences or look-around backtrack.
+const REGEX_BACKTRACK_LIMIT: usize = 10_000;
 
 /// How many compiled schemas [`SchemaCache`] keeps.
 const SCHEMA_CACHE_CAP: usize = 1024;
@@ -74,8 +80,8 @@ impl State {
                     if let Some(v) = &tool.input {
                         let at = if msg.param("arguments").is_some() { "/params/arguments" } else { "/params" };
                         for e in v.iter_errors(args).take(SCHEMA_FINDINGS) {
-                            let text = format!("the arguments break the inputSchema of `{name}` (line {}): {e}", tool.line);
-                            sink.report(&TOOL_INPUT, msg.pointer(&format!("{at}{}", e.instance_path().as_str())), text);
+                            let (rule, text) = finding(&e, &TOOL_INPUT, ("the arguments", "break"), &format!("the inputSchema of `{name}` (line {})", tool.line));
+                            sink.report(rule, msg.pointer(&format!("{at}{}", e.instance_path().as_str())), text);
                         }
                     }
                 }
@@ -128,11 +134,21 @@ impl State {
             }
             Some(sc) => {
                 for e in v.iter_errors(sc).take(SCHEMA_FINDINGS) {
-                    let text = format!("structuredContent breaks the outputSchema of `{name}` (line {}): {e}", tool.line);
-                    sink.report(&TOOL_OUTPUT, msg.pointer(&format!("/result/structuredContent{}", e.instance_path().as_str())), text);
+                    let (rule, text) = finding(&e, &TOOL_OUTPUT, ("structuredContent", "breaks"), &format!("the outputSchema of `{name}` (line {})", tool.line));
+                    sink.report(rule, msg.pointer(&format!("/result/structuredContent{}", e.instance_path().as_str())), text);
                 }
             }
         }
+    }
+}
+
+/// The rule and text of a validation error: a `pattern` the engine gave up on is undecided, not broken.
+fn finding(e: &ValidationError, broken: &'static Rule, (subject, verb): (&str, &str), schema: &str) -> (&'static Rule, String) {
+    match e.kind() {
+        ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => {
+            (&TOOL_PATTERN_UNDECIDED, format!("a `pattern` of {schema} is undecided on {subject} (past the checker's regex budget): {e}"))
+        }
+        _ => (broken, format!("{subject} {verb} {schema}: {e}")),
     }
 }
 
@@ -171,6 +187,11 @@ fn compile(schema: &Value, pointer: &str, sink: &mut Sink) -> Option<Validator> 
         Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
         _ => jsonschema::draft202012::meta::validator(),
     };
+    if let Err(why) = schema_bounds::check(schema) {
+        let text = format!("the schema is past the checker's bounds ({why}), so calls are not checked against it");
+        sink.report(&TOOL_SCHEMA_UNUSABLE, pointer.to_string(), text);
+        return None;
+    }
     let mut valid = true;
     for e in meta.iter_errors(schema).take(SCHEMA_FINDINGS) {
         valid = false;
@@ -180,7 +201,7 @@ fn compile(schema: &Value, pointer: &str, sink: &mut Sink) -> Option<Validator> 
     if !valid {
         return None;
     }
-    match jsonschema::options().with_draft(draft).build(schema) {
+    match build(schema, draft) {
         Ok(v) => Some(v),
         Err(e) => {
             let text = format!("the schema cannot be compiled offline, so calls are not checked against it: {e}");
@@ -188,6 +209,12 @@ fn compile(schema: &Value, pointer: &str, sink: &mut Sink) -> Option<Validator> 
             None
         }
     }
+}
+
+/// Compiles a schema that passed [`schema_bounds::check`], with the regex budget.
+pub(super) fn build(schema: &Value, draft: Draft) -> Result<Validator, ValidationError<'static>> {
+    let patterns = PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT);
+    jsonschema::options().with_draft(draft).with_pattern_options(patterns).build(schema)
 }
 
 fn draft_name(d: Draft) -> &'static str {
