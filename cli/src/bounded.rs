@@ -48,18 +48,24 @@ impl Text {
 
 /// `s` if it is short, else its first [`SHOWN`] bytes (at a character boundary) and its length.
 pub fn clip(s: &str) -> Cow<'_, str> {
-    clip_to(s, SHOWN)
-}
-
-pub fn clip_to(s: &str, max: usize) -> Cow<'_, str> {
-    if s.len() <= max {
+    if s.len() <= SHOWN {
         return Cow::Borrowed(s);
     }
-    let mut end = max;
+    let mut end = SHOWN;
     while !s.is_char_boundary(end) {
         end -= 1;
     }
     Cow::Owned(format!("{}… ({} bytes)", &s[..end], s.len()))
+}
+
+/// A finding's message or pointer past [`MESSAGE_MAX`], cut there; the note says it is the
+/// message that was cut (the value inside it may be longer still).
+pub fn cut(s: &str) -> String {
+    let mut end = MESSAGE_MAX;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… (cut: {} bytes)", &s[..end], s.len())
 }
 
 /// A value as JSON text for a message (an id, a token), clipped like [`clip`]: a long string

@@ -384,7 +384,7 @@ impl Checker {
         for d in &mut out.diags {
             for s in [&mut d.message, &mut d.pointer] {
                 if s.len() > MESSAGE_MAX {
-                    *s = crate::bounded::clip_to(s, MESSAGE_MAX).into_owned();
+                    *s = crate::bounded::cut(s);
                 }
             }
         }
