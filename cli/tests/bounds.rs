@@ -96,11 +96,19 @@ fn line(w: &mut dyn Write, v: &Value) {
     w.write_all(b"\n").unwrap();
 }
 
-/// A distinct string of `len` bytes.
-fn long(i: usize, len: usize) -> String {
-    let mut s = format!("{i:08}");
-    s.push_str(&"x".repeat(len - s.len()));
-    s
+/// Writes one JSONL line whose `@` is a distinct string of `len` bytes (`"0000000ixxx…"`),
+/// streamed so that this process never holds it.
+fn line_with(w: &mut dyn Write, template: &str, i: usize, len: usize) {
+    let (before, after) = template.split_once('@').expect("a template with `@`");
+    write!(w, "{before}\"{i:08}").unwrap();
+    let chunk = [b'x'; 1 << 16];
+    let mut left = len - 8;
+    while left > 0 {
+        let n = left.min(chunk.len());
+        w.write_all(&chunk[..n]).unwrap();
+        left -= n;
+    }
+    writeln!(w, "\"{after}").unwrap();
 }
 
 const MIB: usize = 1 << 20;
@@ -116,10 +124,10 @@ fn long_ids_are_kept_as_digests() {
     let input = TempFile::new("ids.jsonl", |w| {
         for i in 0..20 {
             let dir = if i % 2 == 0 { "c2s" } else { "s2c" };
-            line(w, &json!({"dir": dir, "msg": {"jsonrpc": "2.0", "id": long(i, MIB), "method": "ping"}}));
+            line_with(w, &format!(r#"{{"dir":"{dir}","msg":{{"jsonrpc":"2.0","id":@,"method":"ping"}}}}"#), i, MIB);
         }
         // A response with a long id still finds its request.
-        line(w, &json!({"dir": "s2c", "msg": {"jsonrpc": "2.0", "id": long(0, MIB), "result": {}}}));
+        line_with(w, r#"{"dir":"s2c","msg":{"jsonrpc":"2.0","id":@,"result":{}}}"#, 0, MIB);
     });
     let r = run(&["check", "--protocol", "2025-11-25", "--summary", input.path()]);
     assert_eq!(r.code, 0, "{}", r.stdout);
@@ -139,8 +147,8 @@ fn long_cursors_are_kept_as_digests() {
         line(w, &json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "method": "notifications/initialized"}}));
         line(w, &json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}}));
         for i in 1..=30 {
-            line(w, &json!({"dir": "s2c", "msg": {"jsonrpc": "2.0", "id": i, "result": {"tools": [], "nextCursor": long(i, MIB)}}}));
-            line(w, &json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "id": i + 1, "method": "tools/list", "params": {"cursor": long(i, MIB)}}}));
+            line_with(w, &format!(r#"{{"dir":"s2c","msg":{{"jsonrpc":"2.0","id":{i},"result":{{"tools":[],"nextCursor":@}}}}}}"#), i, MIB);
+            line_with(w, &format!(r#"{{"dir":"c2s","msg":{{"jsonrpc":"2.0","id":{},"method":"tools/list","params":{{"cursor":@}}}}}}"#, i + 1), i, MIB);
         }
     });
     let r = run(&["check", input.path()]);
@@ -153,7 +161,7 @@ fn long_cursors_are_kept_as_digests() {
 fn long_methods_are_clipped() {
     let input = TempFile::new("methods.jsonl", |w| {
         for i in 0..30 {
-            line(w, &json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "method": long(i, MIB)}}));
+            line_with(w, r#"{"dir":"c2s","msg":{"jsonrpc":"2.0","method":@}}"#, i, MIB);
         }
     });
     let r = run(&["check", "--protocol", "2025-11-25", "--summary", input.path()]);
@@ -167,16 +175,13 @@ fn long_methods_are_clipped() {
 /// is echoed as a prefix with its length, not in full.
 #[test]
 fn huge_values_are_not_echoed() {
-    let big = |i| long(i, 8 * MIB);
     let input = TempFile::new("echo.jsonl", |w| {
-        line(w, &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": big(0), "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}));
-        line(w, &json!({"jsonrpc": "2.0", "id": big(1), "result": {}}));
-        line(w, &json!({"jsonrpc": "2.0", "method": big(2)}));
-        let mut wrapper = serde_json::Map::new();
-        wrapper.insert("msg".into(), json!({"method": "notifications/initialized"}));
-        wrapper.insert(big(3), json!(1));
-        line(w, &Value::Object(wrapper));
-        line(w, &json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": big(4), "progress": 1}}));
+        let big = 8 * MIB;
+        line_with(w, r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":@,"capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#, 0, big);
+        line_with(w, r#"{"jsonrpc":"2.0","id":@,"result":{}}"#, 1, big);
+        line_with(w, r#"{"jsonrpc":"2.0","method":@}"#, 2, big);
+        line_with(w, r#"{"msg":{"method":"notifications/initialized"},@:1}"#, 3, big);
+        line_with(w, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":@,"progress":1}}"#, 4, big);
     });
     let r = run(&["check", "--protocol", "2025-11-25", input.path()]);
     assert_eq!(r.code, 1);
