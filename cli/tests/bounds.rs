@@ -214,3 +214,60 @@ fn oversized_json_file_is_not_read() {
     assert!(r.stdout.contains("error [line.too-long]: file too large"), "{}", r.stdout);
     assert!(r.peak_mib < 64, "peak RSS {} MiB", r.peak_mib);
 }
+
+/// A flood the typed reading copies whole (a tool's `arguments` are kept as JSON in the typed
+/// value): the typed value is read from the text after the tree is dropped, so the peak is the
+/// larger of the two, not their sum (debug build: 354 MiB before, 260 after).
+#[test]
+fn typed_reading_does_not_hold_the_tree() {
+    let input = TempFile::new("flood.jsonl", |w| {
+        w.write_all(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1"#).unwrap();
+        w.write_all(&b",1".repeat(3_000_000 - 1)).unwrap();
+        w.write_all(b"]}}}\n").unwrap();
+    });
+    let r = run(&["check", "--protocol", "2025-11-25", input.path()]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.peak_mib < 300, "peak RSS {} MiB", r.peak_mib);
+}
+
+/// The typed reading from the text finds what the reading from the tree found, at the same
+/// places in the same order: the recorded sessions, each line also with every key of its
+/// `params` or `result` replaced by a number (most of them then fail to read).
+#[test]
+fn reading_from_text_matches_reading_from_the_tree() {
+    use mcp_spec_types_cli::args::CheckArgs;
+    use mcp_spec_types_cli::check::Checker;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sessions");
+    let mut compared = 0;
+    for file in std::fs::read_dir(dir).unwrap() {
+        let path = file.unwrap().path();
+        if path.extension().is_none_or(|e| e != "jsonl") {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut values = Vec::new();
+        for l in text.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(l).unwrap();
+            values.push(v.clone());
+            let msg = if v.get("msg").is_some() { "/msg" } else { "" };
+            for part in ["params", "result"] {
+                let keys: Vec<String> = v.pointer(&format!("{msg}/{part}")).and_then(Value::as_object).map(|o| o.keys().cloned().collect()).unwrap_or_default();
+                for k in keys {
+                    let mut m = v.clone();
+                    *m.pointer_mut(&format!("{msg}/{part}/{k}")).unwrap() = json!(12345);
+                    values.push(m);
+                }
+            }
+        }
+        let args = CheckArgs::default();
+        let (mut from_text, mut from_tree) = (Checker::new(&args), Checker::new(&args));
+        for (i, v) in values.into_iter().enumerate() {
+            let line = i as u64 + 1;
+            let a = from_text.check_line(v.to_string().as_bytes(), line).unwrap();
+            let b = from_tree.check_value(v, line);
+            assert_eq!(a.diags, b.diags, "line {line}");
+            compared += a.diags.iter().filter(|d| d.rule == "deserialize").count();
+        }
+    }
+    assert!(compared > 50, "the mutations make reading fail: {compared}");
+}
