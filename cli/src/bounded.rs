@@ -51,21 +51,18 @@ pub fn clip(s: &str) -> Cow<'_, str> {
     if s.len() <= SHOWN {
         return Cow::Borrowed(s);
     }
-    let mut end = SHOWN;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    Cow::Owned(format!("{}… ({} bytes)", &s[..end], s.len()))
+    Cow::Owned(format!("{}… ({} bytes)", &s[..boundary(s, SHOWN)], s.len()))
+}
+
+/// The last character boundary of `s` at or before `max`.
+fn boundary(s: &str, max: usize) -> usize {
+    (0..=max.min(s.len())).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0)
 }
 
 /// A finding's message or pointer past [`MESSAGE_MAX`], cut there; the note says it is the
 /// message that was cut (the value inside it may be longer still).
 pub fn cut(s: &str) -> String {
-    let mut end = MESSAGE_MAX;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… (cut: {} bytes)", &s[..end], s.len())
+    format!("{}… (cut: {} bytes)", &s[..boundary(s, MESSAGE_MAX)], s.len())
 }
 
 /// A value as JSON text for a message (an id, a token), clipped like [`clip`]: a long string
@@ -73,8 +70,9 @@ pub fn cut(s: &str) -> String {
 pub fn shown(v: &Value) -> String {
     match v {
         Value::String(s) if s.len() > SHOWN => {
-            let Cow::Owned(c) = clip(s) else { unreachable!("a long string is clipped") };
-            format!("\"{c}")
+            // The prefix escaped as JSON, without its closing quote: it goes on.
+            let quoted = Value::String(s[..boundary(s, SHOWN)].to_string()).to_string();
+            format!("{}… ({} bytes)", &quoted[..quoted.len() - 1], s.len())
         }
         Value::Array(_) | Value::Object(_) => clip(&v.to_string()).into_owned(),
         _ => v.to_string(),
@@ -229,6 +227,10 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Capped<K, V> {
         self.map.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
     /// What the table holds, as its budget counts it.
     pub fn bytes(&self) -> usize {
         self.bytes
@@ -304,5 +306,7 @@ mod tests {
         assert!(c.ends_with("… (200 bytes)") && c.len() < SHOWN + 20, "{c}");
         assert_eq!(shown(&Value::String("x".repeat(1000))), format!("\"{}… (1000 bytes)", "x".repeat(SHOWN)));
         assert_eq!(shown(&serde_json::json!(12)), "12");
+        assert!(shown(&Value::String("\n".repeat(100))).starts_with("\"\\n\\n"), "escaped as JSON");
+        assert!(cut(&"é".repeat(1000)).ends_with("… (cut: 2000 bytes)"));
     }
 }

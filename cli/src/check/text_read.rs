@@ -48,11 +48,11 @@ fn at_pointer<'t>(text: &'t str, pointer: &str) -> Option<&'t str> {
         let seg = seg.replace("~1", "/").replace("~0", "~");
         let next: &'t RawValue = if cur.trim_start().starts_with('[') {
             let items: Vec<&'t RawValue> = serde_json::from_str(cur).ok()?;
-            *items.get(seg.parse::<usize>().ok()?)?
+            items.get(seg.parse::<usize>().ok()?)?
         } else {
             // A repeated key: the last one, as the tree keeps it.
             let keys: BTreeMap<String, &'t RawValue> = serde_json::from_str(cur).ok()?;
-            *keys.get(&seg)?
+            keys.get(&seg)?
         };
         cur = next.get();
     }
