@@ -146,7 +146,8 @@ pub struct Capped<K, V> {
     order: VecDeque<K>,
     cap: usize,
     budget: usize,
-    /// What the entries weigh, plus the keys of removed entries still in `order`.
+    /// What the entries weigh, plus the keys of removed entries still in `order` (subtractions
+    /// saturate: a weight that changed in place must not wrap the count).
     bytes: usize,
     pub evicted: u64,
 }
@@ -172,7 +173,7 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Capped<K, V> {
         self.bytes += value.weight();
         let old = self.map.insert(key.clone(), value);
         match &old {
-            Some(v) => self.bytes -= v.weight(),
+            Some(v) => self.bytes = self.bytes.saturating_sub(v.weight()),
             None => {
                 self.bytes += key_weight * 2 + entry_cost::<K, V>();
                 self.order.push_back(key);
@@ -180,9 +181,9 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Capped<K, V> {
         }
         while self.map.len() > self.cap || self.bytes > self.budget {
             let Some(k) = self.order.pop_front() else { break };
-            self.bytes -= k.weight();
+            self.bytes = self.bytes.saturating_sub(k.weight());
             if let Some(v) = self.map.remove(&k) {
-                self.bytes -= k.weight() + v.weight() + entry_cost::<K, V>();
+                self.bytes = self.bytes.saturating_sub(k.weight() + v.weight() + entry_cost::<K, V>());
                 self.evicted += 1;
             }
         }
@@ -192,7 +193,7 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Capped<K, V> {
             self.order.retain(|k| {
                 let keep = map.contains_key(k);
                 if !keep {
-                    *bytes -= k.weight();
+                    *bytes = bytes.saturating_sub(k.weight());
                 }
                 keep
             });
@@ -211,7 +212,7 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Capped<K, V> {
     pub fn remove(&mut self, key: &K) -> Option<V> {
         let (k, v) = self.map.remove_entry(key)?;
         // The key stays queued (and counted) until `order` drops it.
-        self.bytes -= k.weight() + v.weight() + entry_cost::<K, V>();
+        self.bytes = self.bytes.saturating_sub(k.weight() + v.weight() + entry_cost::<K, V>());
         if self.map.is_empty() {
             self.order.clear();
             self.bytes = 0;
