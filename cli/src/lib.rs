@@ -4,6 +4,7 @@
 //! benchmark can drive the checker in memory.
 
 pub mod args;
+pub mod bounded;
 pub mod check;
 pub mod compat_icons;
 pub mod convert;
@@ -120,11 +121,16 @@ pub(crate) fn is_json_file(f: &str) -> bool {
 
 /// A `.json` file: one value (which may span lines), at most [`MAX_LINE`] bytes like a JSONL line.
 fn check_json_file<W: Write>(checker: &mut Checker, name: &str, rep: &mut Reporter<W>) -> io::Result<()> {
-    let mut bytes = Vec::new();
     let mut file = File::open(name)?;
-    // Read one byte past the limit to tell a file at the limit from a longer one.
-    (&mut file).take(MAX_LINE as u64 + 1).read_to_end(&mut bytes)?;
-    if bytes.len() > MAX_LINE {
+    // A regular file's size says at once whether it is too large (nothing is read), and sizes the
+    // buffer: growing it by doubling while reading held up to three times the limit.
+    let size = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    let mut bytes = Vec::with_capacity(size.map_or(1 << 16, |n| n.min(MAX_LINE as u64) as usize + 1));
+    if size.is_none_or(|n| n <= MAX_LINE as u64) {
+        // Read one byte past the limit to tell a file at the limit from a longer one (a pipe's size is unknown).
+        (&mut file).take(MAX_LINE as u64 + 1).read_to_end(&mut bytes)?;
+    }
+    if size.is_some_and(|n| n > MAX_LINE as u64) || bytes.len() > MAX_LINE {
         return rep.outcome(name, &file_too_large());
     }
     let start = bytes.iter().position(|b| !b" \t\r\n".contains(b)).unwrap_or(0);

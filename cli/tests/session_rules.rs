@@ -149,6 +149,13 @@ struct Case {
 
 const CASES: &[Case] = &[
     Case {
+        name: "a request id is not reused in the session",
+        flags: &[],
+        accept: || started(vec![c2s(req(5, "ping", json!({}))), s2c(ok(5, json!({}))), c2s(req(6, "ping", json!({})))]),
+        reject: || started(vec![c2s(req(5, "ping", json!({}))), s2c(ok(5, json!({}))), c2s(req(5, "ping", json!({})))]),
+        expect: ("id.reused", 6, "/msg/id", "error"),
+    },
+    Case {
         name: "initialize comes first",
         flags: &[],
         accept: || started(vec![]),
@@ -625,12 +632,13 @@ fn jsonl(lines: &[Value]) -> Vec<u8> {
     out
 }
 
-/// The session findings of `lines`: (rule, line, pointer, severity).
+/// The findings of `lines` by rules of the session rule table: (rule, line, pointer, severity).
 fn session_findings(flags: &[&str], lines: &[Value]) -> Vec<(String, u64, String, String)> {
     let mut args = flags.to_vec();
     args.push("-");
     let (_, r) = check_json(&args, Some(&jsonl(lines)));
-    r.found.into_iter().filter(|f| f.rule.starts_with("session/")).map(|f| (f.rule, f.line, f.pointer, f.severity)).collect()
+    let in_table = |id: &str| mcp_spec_types_cli::session::RULES.iter().any(|r| r.id == id);
+    r.found.into_iter().filter(|f| in_table(&f.rule)).map(|f| (f.rule, f.line, f.pointer, f.severity)).collect()
 }
 
 #[test]

@@ -15,6 +15,7 @@ use super::rules::{
     APPS_UI_RESOURCE, APPS_VIEW_EARLY, APPS_WRONG_SIDE,
 };
 use super::{resources, tools, Capped, Msg, Sink, SESSION_CAP};
+use crate::bounded::clip;
 use crate::check::{AppsSide, Diag, IdKey, Outcome};
 
 /// A `resources/read` answered with an error: if a tool names that URI as its UI, the resource
@@ -27,7 +28,7 @@ pub(crate) fn observe(msg: &Msg, tools: &tools::State, sink: &mut Sink) {
     let (Some(uri), None) = (req.param_str("uri"), msg.result) else { return };
     let named_by = tools.tools.iter_in_order().find(|(_, t)| t.ui_uri.as_deref() == Some(uri));
     if let Some((name, t)) = named_by {
-        let text = format!("reading `{uri}`, the UI resource of the tool `{name}` (line {}), failed", t.line);
+        let text = format!("reading `{}`, the UI resource of the tool `{}` (line {}), failed", clip(uri), clip(name), t.line);
         sink.report(&APPS_UI_MISSING, msg.pointer("/error"), text);
     }
 }
@@ -41,7 +42,7 @@ pub(crate) fn finish(strict: bool, tools: &tools::State, resources: &resources::
         if resources.seen_uris.contains(uri) {
             continue;
         }
-        let message = format!("the UI resource `{uri}` of the tool `{name}` was never listed nor read in this session, so its existence is unconfirmed");
+        let message = format!("the UI resource `{}` of the tool `{}` was never listed nor read in this session, so its existence is unconfirmed", clip(uri), clip(name));
         by_line.entry(t.line).or_default().push(Diag { pointer: format!("{}/_meta/ui/resourceUri", t.pointer), rule: APPS_UI_RESOURCE.id, severity, message });
     }
     by_line.into_iter().map(|(line, diags)| Outcome { line, diags, ..Outcome::default() }).collect()
@@ -105,7 +106,7 @@ impl Channel {
         let is_request = method.is_some() && id.is_some();
         if let (true, Some(m)) = (msg.wrong_side, method) {
             let other = msg.side.opposite().name();
-            let text = format!("`{m}` is sent by the {other}, not the {}: this line travels {}", msg.side.name(), msg.side.dir_name());
+            let text = format!("`{}` is sent by the {other}, not the {}: this line travels {}", clip(m), msg.side.name(), msg.side.dir_name());
             sink.report(&APPS_WRONG_SIDE, msg.pointer("/method"), text);
         }
         if method.is_some_and(|m| m.starts_with(SANDBOX_PREFIX)) {
@@ -119,7 +120,7 @@ impl Channel {
             if !self.initialized {
                 let what = if is_request { "request" } else { "notification" };
                 let before = if self.initialize.is_some() { "before the view's `ui/notifications/initialized`" } else { "before the view opened the channel with `ui/initialize`" };
-                sink.report(&APPS_HOST_EARLY, msg.pointer("/method"), format!("the host sent the {what} `{m}` {before}"));
+                sink.report(&APPS_HOST_EARLY, msg.pointer("/method"), format!("the host sent the {what} `{}` {before}", clip(m)));
             }
             self.tool_input(msg, m, sink);
         }
@@ -139,6 +140,10 @@ impl Channel {
             }
             (AppsSide::View, Some("ui/notifications/initialized")) => self.initialized = true,
             (AppsSide::Host, Some("ui/resource-teardown")) if is_request => {
+                // The few teardowns in flight are what matters; an endless stream of them is not kept.
+                if self.teardown_ids.len() >= SESSION_CAP {
+                    self.teardown_ids.remove(0);
+                }
                 self.teardown_ids.extend(id.and_then(IdKey::of));
             }
             _ => {}
@@ -153,7 +158,7 @@ impl Channel {
                 }
             }
             (AppsSide::View, Some(m)) if is_request && m != "ping" && !self.answered => {
-                let text = format!("the view sent `{m}` before the host answered `ui/initialize` (line {init_line}); only `ping` may be");
+                let text = format!("the view sent `{}` before the host answered `ui/initialize` (line {init_line}); only `ping` may be", clip(m));
                 sink.report(&APPS_VIEW_EARLY, msg.pointer("/method"), text);
             }
             _ => {}
@@ -188,7 +193,7 @@ impl Channel {
                 if visibility.iter().any(|v| v == "app") {
                     return;
                 }
-                let text = format!("the view called `{name}`, whose `_meta.ui.visibility` ({visibility:?}, line {}) does not include \"app\": a view calls only tools visible to apps, and the host must reject this call", tool.line);
+                let text = format!("the view called `{}`, whose `_meta.ui.visibility` ({}, line {}) does not include \"app\": a view calls only tools visible to apps, and the host must reject this call", clip(name), clip(&format!("{visibility:?}")), tool.line);
                 sink.report(&APPS_TOOL_HIDDEN, msg.pointer("/params/name"), text);
                 if let Some(k) = key {
                     self.hidden_calls.insert(k, name.to_string());
@@ -197,7 +202,7 @@ impl Channel {
             (AppsSide::Host, None) if msg.answers == Some("tools/call") => {
                 let Some(name) = key.and_then(|k| self.hidden_calls.remove(&k)) else { return };
                 if msg.o.contains_key("result") {
-                    let text = format!("the host answered the view's call of `{name}`, a tool not visible to apps, with a result instead of an error");
+                    let text = format!("the host answered the view's call of `{}`, a tool not visible to apps, with a result instead of an error", clip(&name));
                     sink.report(&APPS_TOOL_HIDDEN, msg.pointer("/result"), text);
                 }
             }

@@ -20,6 +20,12 @@ const fn warning(id: &'static str, source: &'static str) -> Rule {
     Rule { id, severity: Severity::Warning, source }
 }
 
+/// Reported by the checker (`check.rs`), which pairs requests and answers; the id predates the
+/// session rules' `session/` ids and stays.
+pub static ID_REUSED: Rule = error(
+    "id.reused",
+    "basic protocol, requests: the request ID MUST NOT have been previously used by the requestor within the same session (an id of an unanswered, answered or cancelled request of the same direction)",
+);
 pub static INITIALIZE_FIRST: Rule = error(
     "session/lifecycle/initialize-first",
     "lifecycle, initialization: the initialization phase MUST be the first interaction between client and server",
@@ -139,6 +145,7 @@ pub static APPS_TOOL_HIDDEN: Rule = error(
 
 /// Every session rule, in the order cli/README.md lists them.
 pub static RULES: &[&Rule] = &[
+    &ID_REUSED,
     &INITIALIZE_FIRST,
     &CLIENT_BEFORE_RESULT,
     &SERVER_BEFORE_INITIALIZED,

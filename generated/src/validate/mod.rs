@@ -383,8 +383,17 @@ impl<'v> Cx<'v> {
 
     /// A union member this schema does not define, kept for forward compatibility.
     pub fn unknown_variant(&mut self, field: &str, value: &str, union: &str, schema: &str) {
-        self.error("unknown-variant", format!("`{value}` is not a `{field}` of {union} in {schema}"));
+        self.error("unknown-variant", format!("`{}` is not a `{field}` of {union} in {schema}", shorten(value)));
     }
+}
+
+/// A peer's string as a message echoes it: whole if short, else its first 80 bytes and its length.
+pub fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.len() <= 80 {
+        return s.into();
+    }
+    let end = (0..=80).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+    format!("{}… ({} bytes)", &s[..end], s.len()).into()
 }
 
 /// A short description of a JSON value for messages.
