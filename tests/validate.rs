@@ -454,6 +454,14 @@ fn cases() -> Vec<Case> {
             severity: e,
         },
         Case {
+            rule: "apps.csp-limit",
+            check: check!(v4::TextResourceContents),
+            valid: json!({"uri": "ui://w/view", "mimeType": "text/html;profile=mcp-app", "text": "x", "_meta": {"ui": {"csp": {"resourceDomains": (0..64).map(|i| format!("https://c{i}.example")).collect::<Vec<_>>()}}}}),
+            invalid: json!({"uri": "ui://w/view", "mimeType": "text/html;profile=mcp-app", "text": "x", "_meta": {"ui": {"csp": {"resourceDomains": (0..65).map(|i| format!("https://c{i}.example")).collect::<Vec<_>>()}}}}),
+            pointer: "/_meta/ui/csp/resourceDomains",
+            severity: w,
+        },
+        Case {
             rule: "enum",
             check: check!(v4::Tool),
             valid: json!({"name": "t", "inputSchema": {"type": "object"}, "_meta": {"ui": {"visibility": ["model", "app"]}}}),
@@ -599,7 +607,7 @@ fn apps_helpers() {
     let csp: mcp_spec_types::apps::McpUiResourceCsp = serde_json::from_value(json!({"connectDomains": ["https://api.x"], "frameDomains": ["https://v.x"]})).unwrap();
     let policy = apps::content_security_policy(Some(&csp)).policy;
     assert!(policy.contains("connect-src 'self' https://api.x"), "{policy}");
-    assert!(policy.contains("frame-src https://v.x") && policy.contains("base-uri 'self'") && policy.contains("object-src 'none'"), "{policy}");
+    assert!(policy.contains("frame-src https://v.x") && policy.contains("base-uri 'none'") && policy.contains("object-src 'none'"), "{policy}");
 }
 
 #[test]

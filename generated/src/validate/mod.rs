@@ -79,7 +79,8 @@ pub const RULES: &[(&str, &str)] = &[
     ("apps.ui-uri", "an MCP Apps UI resource URI starts with `ui://`"),
     ("apps.mime-type", "an MCP Apps UI resource is `text/html;profile=mcp-app`"),
     ("apps.content", "an MCP Apps UI resource's content is `text` or `blob`"),
-    ("apps.csp-origin", "MCP Apps CSP domain lists hold origins (`scheme://host[:port]`, `*.` wildcard), wherever a CSP travels"),
+    ("apps.csp-origin", "MCP Apps CSP domain lists hold origins (`scheme://host[:port]`, `*.` wildcard not over a public suffix, no IPv6 address), wherever a CSP travels"),
+    ("apps.csp-limit", "an MCP Apps CSP domain list holds at most 64 origins, and all together fit a policy of 8 KiB (warning: a host keeps what fits)"),
     ("apps.deprecated-key", "the flat `_meta[\"ui/resourceUri\"]` key (warning)"),
     ("apps.client-capability", "the `io.modelcontextprotocol/ui` client capability has `mimeTypes` (listing no `text/html;profile=mcp-app`: warning)"),
 ];
