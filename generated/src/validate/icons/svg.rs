@@ -63,7 +63,7 @@ impl Finding {
         match self.kind {
             Active::Script => format!("the SVG icon contains a script (`<{d}>`, byte {at})"),
             Active::Handler => format!("the SVG icon contains an event handler (`{d}`, byte {at})"),
-            Active::ScriptUrl => format!("the SVG icon contains a script URL (`{d}`, byte {at})"),
+            Active::ScriptUrl => format!("the SVG icon contains a script URL ({d}, byte {at})"),
             Active::ForeignObject => format!("the SVG icon embeds foreign content (`<{d}>`, byte {at})"),
             Active::External => format!("the SVG icon references an external resource ({d}, byte {at})"),
             Active::Markup => format!("the SVG icon uses {d} (byte {at}), which is outside the allowlist of SVG icon markup"),
@@ -76,7 +76,7 @@ const MAX_DEPTH: usize = 128;
 
 /// Every kind of finding in `b`, each reported once at its first occurrence; reading stops at
 /// the first construct the tokenizer rejects. Linear in the length of `b`; memory is the element
-/// stack (at most [`MAX_DEPTH`]) and one element's attributes.
+/// stack (at most `MAX_DEPTH`, 128) and one element's attributes.
 pub fn scan(b: &[u8]) -> Vec<Finding> {
     let mut s = Scan::default();
     let bom = if b.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
@@ -309,19 +309,22 @@ impl Scan {
                     if !allow::animatable(value.trim()) {
                         // Changing a reference or a handler is how `<animate>` delivers `javascript:`.
                         let script = p.attrs.iter().any(|&(_, l, v, _)| matches!(l, "values" | "from" | "to" | "by") && decode(v).is_ok_and(|v| v.split(';').any(script_url)));
-                        let kind = if script { Active::ScriptUrl } else { Active::Markup };
-                        self.report(kind, at, format!("an animation of `{}`", allow::short(value.trim())));
+                        let what = format!("an animation of `{}`", allow::short(value.trim()));
+                        match script {
+                            true => self.report(Active::ScriptUrl, at, format!("`javascript:` in {what}")),
+                            false => self.markup(at, what),
+                        }
                     }
                 }
                 ("", _) if allow::attribute(lists, local) => {
                     if animation && matches!(local, "values" | "from" | "to" | "by") && value.split(';').any(script_url) {
-                        self.report(Active::ScriptUrl, at, allow::short(value.trim()));
+                        self.report(Active::ScriptUrl, at, format!("`{}`", allow::short(value.trim())));
                     }
                     self.value(allow::value(&value), at)
                 }
                 (_, Some(allow::XML_NS)) if matches!(local, "space" | "lang") => {}
                 (_, Some(uri)) if EDITOR_NS.contains(&uri) => {}
-                _ if script_url(&value) => self.report(Active::ScriptUrl, at, allow::short(value.trim())),
+                _ if script_url(&value) => self.report(Active::ScriptUrl, at, format!("`{}`", allow::short(value.trim()))),
                 _ if off_list => {}
                 _ => {
                     let name = if prefix.is_empty() { local.to_string() } else { format!("{prefix}:{local}") };
@@ -347,7 +350,7 @@ impl Scan {
             return;
         }
         if script_url(value) {
-            self.report(Active::ScriptUrl, at, allow::short(value.trim()));
+            self.report(Active::ScriptUrl, at, format!("`{}`", allow::short(value.trim())));
         } else if allowed {
             self.report(Active::External, at, format!("`{}`", allow::short(value.trim())));
         } else {

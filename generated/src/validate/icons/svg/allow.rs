@@ -112,11 +112,12 @@ pub fn animatable(name: &str) -> bool {
 const FUNCTIONS: &[&str] = &["rgb", "rgba", "hsl", "hsla", "url", "matrix", "translate", "scale", "rotate", "skewx", "skewy"];
 
 /// Why a (decoded) attribute value or CSS declaration value is refused: a backslash (a CSS
-/// escape such as `u\72l(`), a comment, an at-rule, or a function outside [`FUNCTIONS`], or a
+/// escape such as `u\72l(`), a comment, an at-rule, or a function outside the list (colour, transform, `url`), or a
 /// `url()` that leaves the document. `Err((true, why))` is a reference to a URL (active content).
 pub fn value(v: &str) -> Result<(), (bool, String)> {
     if let Some(c) = v.chars().find(|c| matches!(c, '\\' | '@' | '<' | '>') || (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))) {
-        return Err((false, format!("{c:?} in an attribute value (CSS escapes, at-rules and markup are not allowed)")));
+        let c = if c.is_control() { format!("{c:?}") } else { format!("`{c}`") };
+        return Err((false, format!("{c} in an attribute value (CSS escapes, at-rules and markup are not allowed)")));
     }
     if v.contains("/*") {
         return Err((false, "a CSS comment in an attribute value".into()));
@@ -155,7 +156,7 @@ pub fn raster_data(s: &str) -> bool {
     ["data:image/png;", "data:image/jpeg;", "data:image/webp;", "data:image/gif;"].iter().any(|p| lower.starts_with(p))
 }
 
-/// A `style` attribute: declarations of [`PRESENTATION`] properties with allowed values.
+/// A `style` attribute: declarations of presentation properties with allowed values.
 pub fn style(v: &str) -> Result<(), (bool, String)> {
     value(v)?;
     for decl in v.split(';').map(str::trim).filter(|d| !d.is_empty()) {
