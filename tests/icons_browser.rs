@@ -74,6 +74,7 @@ const SAMPLES: &[(&str, &str, bool)] = &[
     ("set-href", r##"<svg xmlns="http://www.w3.org/2000/svg"><a href="#x"><set attributeName="href" to="javascript:RUN"/><rect width="50" height="50"/></a></svg>"##, true),
     ("foreign-object", r##"<svg xmlns="http://www.w3.org/2000/svg"><foreignObject width="9" height="9"><img xmlns="http://www.w3.org/1999/xhtml" src="/missing.png" onerror="RUN"/></foreignObject></svg>"##, true),
     ("xhtml-prefixed", r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:h="http://www.w3.org/1999/xhtml"><h:script>RUN</h:script></svg>"##, true),
+    ("editor-style", r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"><title><sodipodi:namedview style="display:block;width:9px;height:9px;background-image:url(EXT)"/></title><rect width="9" height="9"/></svg>"##, false),
     ("cdata-in-title", r##"<svg xmlns="http://www.w3.org/2000/svg"><title><![CDATA[</title><img src="/missing.png" onerror="RUN">]]></title></svg>"##, false),
 ];
 

@@ -257,8 +257,12 @@ impl Scan {
             None if p.prefix.is_empty() => true,
             Some(SVG_NS) => true,
             Some(uri) if !p.prefix.is_empty() && EDITOR_NS.contains(&uri) => {
-                for &(prefix, local, _, at) in &p.attrs {
-                    self.handler(prefix, local, at);
+                // Inert to a browser, but a `style` would still style it where HTML renders it.
+                for &(prefix, local, raw, at) in &p.attrs {
+                    if !self.handler(prefix, local, at) && prefix.is_empty() && local == "style" {
+                        let checked = decode(raw).map_err(|why| (false, why)).and_then(|v| allow::style(&v));
+                        self.value(checked, at);
+                    }
                 }
                 return;
             }
@@ -465,6 +469,7 @@ mod tests {
             (r#"<svg xmlns:h="http://www.w3.org/1999/xhtml"><h:img src="x" onerror="alert(1)"/></svg>"#, &[Markup, Handler]),
             (r#"<svg xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:img onerror="alert(1)"/></metadata></svg>"#, &[Handler]),
             (r#"<svg><metadata xmlns="http://purl.org/dc/elements/1.1/"><img src="x"/></metadata></svg>"#, &[Markup]),
+            (r#"<svg xmlns:s="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"><s:namedview style="background:url(https://e/x)"/></svg>"#, &[External]),
             (r#"<!DOCTYPE svg PUBLIC "x><img src=x onerror=alert(1)>" "y"><svg/>"#, &[Markup]),
             (r#"<svg><title><![CDATA[</svg><img src=x onerror=alert(1)>]]></title></svg>"#, &[Markup]),
             (r#"<?foo <img src=x onerror=alert(1)>?><svg/>"#, &[Markup]),
