@@ -78,6 +78,48 @@ const SAMPLES: &[(&str, &str, bool)] = &[
     ("cdata-in-title", r##"<svg xmlns="http://www.w3.org/2000/svg"><title><![CDATA[</title><img src="/missing.png" onerror="RUN">]]></title></svg>"##, false),
 ];
 
+/// Attack snippets, each put inside a plain icon: whatever the validator accepts of these must be inert.
+const SNIPPETS: &[&str] = &[
+    r##"<use href="EXT#a"/>"##,
+    r##"<rect width="9" height="9" fill="url(EXT#p)"/>"##,
+    r##"<rect width="9" height="9" filter="url(EXT#f)" mask="url(EXT#m)"/>"##,
+    r##"<rect width="9" height="9" clip-path="url(EXT#c)" marker-start="url(EXT#m)"/>"##,
+    r##"<rect width="9" height="9" style="cursor:url(EXT),auto"/>"##,
+    r##"<rect width="9" height="9" style="fill:url(&#39;EXT&#39;)"/>"##,
+    r##"<rect width="9" height="9" fill="u&#114;l(EXT#p)"/>"##,
+    r##"<rect width="9" height="9" style="fill:ur\l(EXT#p)"/>"##,
+    r##"<rect width="9" height="9" style="--x:url(EXT);fill:var(--x)"/>"##,
+    r##"<rect width="9" height="9" style="mask:image(EXT)"/>"##,
+    r##"<rect width="9" height="9" style="fill:url(#a);behavior:url(EXT)"/>"##,
+    r##"<filter id="f"><feImage href="EXT"/></filter><rect width="9" height="9" filter="url(#f)"/>"##,
+    r##"<linearGradient id="g" href="EXT#g"/><pattern id="p" href="EXT#p"/><rect width="9" height="9" fill="url(#g)"/>"##,
+    r##"<path id="p" d="M0 0h9"/><text><textPath href="EXT#p">x</textPath></text>"##,
+    r##"<path id="p" d="M0 0h9"/><circle r="2"><animateMotion dur="1s"><mpath href="EXT#p"/></animateMotion></circle>"##,
+    r##"<rect id="r" width="9" height="9"><set attributeName="onload" to="RUN"/><animate attributeName="onclick" values="RUN"/></rect>"##,
+    r##"<rect width="9" height="9"><animate attributeName="fill" values="red;url(EXT#p)" dur="0.1s" fill="freeze"/></rect>"##,
+    r##"<animate href="#r" attributeName="href" values="javascript:RUN" dur="0.1s" fill="freeze"/><rect id="r" width="9" height="9"/>"##,
+    r##"<desc>&lt;img src=/missing.png onerror=RUN&gt;</desc><title>&#60;script&#62;RUN&#60;/script&#62;</title>"##,
+    r##"<rect width="9" height="9" requiredExtensions="EXT" systemLanguage="en" data-x="javascript:alert" aria-label="javascript:alert"/>"##,
+    r##"<iframe src="EXT"/><embed src="EXT"/><object data="EXT"/>"##,
+    r##"<handler type="application/ecmascript">RUN</handler><listener event="load" handler="#h"/>"##,
+    r##"<image href="data:image/svg+xml;base64,PHN2ZyB4bWxucz0naHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmcnIG9ubG9hZD0nYWxlcnQoMSknLz4=" width="9" height="9"/>"##,
+    r##"<title><svg onload="RUN"/></title><desc><img src="/missing.png" onerror="RUN"/></desc>"##,
+    r##"<title><g style="display:block;width:9px;height:9px;background:url(EXT)"/></title>"##,
+    r##"<rect width="9" height="9" xml:base="EXT" xlink:href="javascript:RUN" xmlns:xlink="http://www.w3.org/1999/xlink"/>"##,
+    r##"<x:script xmlns:x="http://www.w3.org/2000/svg">RUN</x:script>"##,
+    r##"<math xmlns="http://www.w3.org/1998/Math/MathML"><mi href="javascript:RUN">x</mi></math>"##,
+];
+
+/// Every sample: the listed ones, then each snippet inside a plain icon.
+fn samples() -> &'static [(String, String, bool)] {
+    static ALL: std::sync::OnceLock<Vec<(String, String, bool)>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let listed = SAMPLES.iter().map(|(n, s, a)| (n.to_string(), s.to_string(), *a));
+        let snippets = SNIPPETS.iter().enumerate().map(|(i, s)| (format!("snippet {i}"), format!(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 50 50">{s}<rect width="5" height="5"/></svg>"#), false));
+        listed.chain(snippets).collect()
+    })
+}
+
 fn fill(svg: &str, port: u16, id: usize, ctx: &str) -> String {
     svg.replace("RUN", &format!("fetch('/ran/{id}/{ctx}')")).replace("EXT", &format!("http://127.0.0.1:{port}/ext/{id}/{ctx}"))
 }
@@ -93,7 +135,7 @@ fn page(port: u16, id: usize, ctx: &str) -> String {
     let body = match ctx {
         "img" => format!(r#"<img src="/svg/{id}/img.svg" width="50" height="50">"#),
         "object" => format!(r#"<object id="o" data="/svg/{id}/object.svg" type="image/svg+xml" width="50" height="50"></object>"#),
-        _ => fill(SAMPLES[id].1, port, id, ctx),
+        _ => fill(&samples()[id].1, port, id, ctx),
     };
     format!(
         r#"<!doctype html><html><head><meta charset="utf-8"></head><body>
@@ -126,13 +168,13 @@ fn respond(mut stream: TcpStream, port: u16, log: &Log) {
     log.lock().unwrap().push(path.clone());
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let (ty, body) = match parts.as_slice() {
-        ["page", id, ctx] => ("text/html; charset=utf-8", id.parse::<usize>().ok().filter(|i| *i < SAMPLES.len()).map(|i| page(port, i, ctx)).unwrap_or_default()),
+        ["page", id, ctx] => ("text/html; charset=utf-8", id.parse::<usize>().ok().filter(|i| *i < samples().len()).map(|i| page(port, i, ctx)).unwrap_or_default()),
         ["svg", id, file] => {
             let ctx = file.trim_end_matches(".svg");
-            ("image/svg+xml", id.parse::<usize>().ok().filter(|i| *i < SAMPLES.len()).map(|i| fill(SAMPLES[i].1, port, i, ctx)).unwrap_or_default())
+            ("image/svg+xml", id.parse::<usize>().ok().filter(|i| *i < samples().len()).map(|i| fill(&samples()[i].1, port, i, ctx)).unwrap_or_default())
         }
         ["index"] => {
-            let frames: String = (0..SAMPLES.len()).flat_map(|i| CONTEXTS.iter().map(move |c| format!("<iframe src=\"/page/{i}/{c}\" width=\"80\" height=\"80\"></iframe>\n"))).collect();
+            let frames: String = (0..samples().len()).flat_map(|i| CONTEXTS.iter().map(move |c| format!("<iframe src=\"/page/{i}/{c}\" width=\"80\" height=\"80\"></iframe>\n"))).collect();
             ("text/html", format!("<!doctype html><html><body>\n{frames}</body></html>"))
         }
         _ => ("text/plain", String::new()),
@@ -190,7 +232,7 @@ fn accepted_svg_icons_run_nothing_in_chromium() {
         .spawn()
         .expect("start chromium");
     let browser = Browser { child, profile };
-    let done = |log: &[String]| (0..SAMPLES.len()).all(|i| CONTEXTS.iter().all(|c| log.contains(&format!("/done/{i}/{c}"))));
+    let done = |log: &[String]| (0..samples().len()).all(|i| CONTEXTS.iter().all(|c| log.contains(&format!("/done/{i}/{c}"))));
     let started = Instant::now();
     while !done(&log.lock().unwrap()) && started.elapsed() < Duration::from_secs(60) {
         thread::sleep(Duration::from_millis(100));
@@ -200,7 +242,7 @@ fn accepted_svg_icons_run_nothing_in_chromium() {
 
     let log = log.lock().unwrap().clone();
     let mut tally = Tally::default();
-    for (i, (name, svg, must_be_active)) in SAMPLES.iter().enumerate() {
+    for (i, (name, svg, must_be_active)) in samples().iter().enumerate() {
         let ok = accepted(&fill(svg, port, i, "img"));
         let active: Vec<&str> = CONTEXTS.iter().copied().filter(|c| log.iter().any(|p| p.starts_with(&format!("/ran/{i}/{c}")) || p.starts_with(&format!("/ext/{i}/{c}")))).collect();
         let finished = CONTEXTS.iter().all(|c| log.contains(&format!("/done/{i}/{c}")));
