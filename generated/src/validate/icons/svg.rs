@@ -259,10 +259,15 @@ impl Scan {
             Some(uri) if !p.prefix.is_empty() && EDITOR_NS.contains(&uri) => {
                 // Inert to a browser, but a `style` would still style it where HTML renders it.
                 for &(prefix, local, raw, at) in &p.attrs {
-                    if !self.handler(prefix, local, at) && prefix.is_empty() && local == "style" {
-                        let checked = decode(raw).map_err(|why| (false, why)).and_then(|v| allow::style(&v));
-                        self.value(checked, at);
+                    if self.handler(prefix, local, at) {
+                        continue;
                     }
+                    let checked = decode(raw).map_err(|why| (false, why));
+                    let checked = match (prefix, local) {
+                        ("", "style") => checked.and_then(|v| allow::style(&v)),
+                        _ => checked.map(drop),
+                    };
+                    self.value(checked, at);
                 }
                 return;
             }
@@ -470,6 +475,7 @@ mod tests {
             (r#"<svg xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:img onerror="alert(1)"/></metadata></svg>"#, &[Handler]),
             (r#"<svg><metadata xmlns="http://purl.org/dc/elements/1.1/"><img src="x"/></metadata></svg>"#, &[Markup]),
             (r#"<svg xmlns:s="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"><s:namedview style="background:url(https://e/x)"/></svg>"#, &[External]),
+            (r#"<svg xmlns:s="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"><s:namedview s:docname="&e;"/></svg>"#, &[Markup]),
             (r#"<!DOCTYPE svg PUBLIC "x><img src=x onerror=alert(1)>" "y"><svg/>"#, &[Markup]),
             (r#"<svg><title><![CDATA[</svg><img src=x onerror=alert(1)>]]></title></svg>"#, &[Markup]),
             (r#"<?foo <img src=x onerror=alert(1)>?><svg/>"#, &[Markup]),
