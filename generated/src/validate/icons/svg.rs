@@ -73,6 +73,9 @@ impl Finding {
 
 /// Deepest element nesting accepted (icons nest a handful of groups).
 const MAX_DEPTH: usize = 128;
+/// Most namespace declarations in scope: each name is looked up among them, so this keeps a
+/// long icon linear (an editor's file declares under ten).
+const MAX_BINDINGS: usize = 64;
 
 /// Every kind of finding in `b`, each reported once at its first occurrence; reading stops at
 /// the first construct the tokenizer rejects. Linear in the length of `b`; memory is the element
@@ -240,6 +243,7 @@ impl Scan {
                     // Only SVG may be the default namespace: an HTML parser ignores `xmlns`, so an
                     // unprefixed element must be SVG under both readings.
                     Ok(uri) if bound.is_empty() && uri != SVG_NS => self.markup(at, format!("the default namespace `{}`", allow::short(&uri))),
+                    Ok(_) if self.bindings.len() >= MAX_BINDINGS => self.markup(at, format!("more than {MAX_BINDINGS} namespace declarations")),
                     Ok(uri) => self.bindings.push((bound.to_string(), uri.into_owned())),
                     Err(why) => self.markup(at, why),
                 }
@@ -504,6 +508,12 @@ mod tests {
         // Many unclosed tags and references: one pass, no blow-up.
         let big = "<a href='&#".repeat(100_000);
         assert!(scan(big.as_bytes()).len() <= 6);
+        // Many namespace declarations, then many elements that look a name up: still linear.
+        let decls: String = (0..40_000).map(|i| format!(" xmlns:p{i}=\"u\"")).collect();
+        let svg = format!("<svg xmlns=\"http://www.w3.org/2000/svg\"{decls}>{}</svg>", "<g/>".repeat(200_000));
+        let started = std::time::Instant::now();
+        assert_eq!(kinds(&svg), vec![Active::Markup]);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
         // Deep nesting stops at the limit.
         let deep = "<g>".repeat(100_000);
         assert_eq!(kinds(&format!("<svg>{deep}")), vec![Active::Markup]);
