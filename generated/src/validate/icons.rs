@@ -180,7 +180,8 @@ fn check_data(src: &str, declared: Option<&str>, cx: &mut Cx<'_>) {
             cx.error("icon.content", format!("the `data:` URI says `{i}` but the icon's bytes are `{found}`"));
         }
     }
-    if found == "image/svg+xml" {
+    // An icon over the limit is refused already; its markup is not read.
+    if found == "image/svg+xml" && bytes.len() <= max {
         // The basic protocol: consumers MUST take security precautions with icons, whose
         // payload may be executable; the allowlist is that precaution, so all its findings are errors.
         for finding in svg::scan(&bytes) {
