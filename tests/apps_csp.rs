@@ -87,6 +87,14 @@ const NOT_ORIGINS: &[&str] = &[
     "https://[::1",
     "https://[zz::1]",
     "https://[::1]x",
+    // Issue 27: browsers ignore IPv6 sources; a wildcard over a public suffix allows every site there.
+    "http://[::1]:8080",
+    "https://[::1]",
+    "https://*.co.uk",
+    "https://*.com.au",
+    "wss://*.ne.jp:443",
+    "https://*.github.io",
+    "https://*.vercel.app",
     "example.com",
     "",
 ];
@@ -101,8 +109,9 @@ const ORIGINS: &[&str] = &[
     "wss://rt.example.com",
     "https://*.example.com",
     "https://*.cdn.example.co.uk:443",
-    "http://[::1]:8080",
     "https://xn--exmple-cua.com",
+    "https://*.example.co.uk",
+    "https://*.user.github.io",
 ];
 
 #[test]
@@ -127,7 +136,7 @@ fn one_origin_rule_for_the_check_and_the_builder() {
         } else {
             Err(format!("{s:?}: dropped {:?}", built.dropped))
         });
-        tally.check(if built.policy == "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; connect-src 'self' https://ok.example; img-src 'self' data:; font-src 'self'; media-src 'self' data:; frame-src 'none'; object-src 'none'; base-uri 'self'; form-action 'none'" {
+        tally.check(if built.policy == "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; connect-src 'self' https://ok.example; img-src 'self' data:; font-src 'self'; media-src 'self' data:; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'" {
             Ok(())
         } else {
             Err(format!("{s:?}: policy {}", built.policy))
@@ -327,4 +336,44 @@ fn apps_helpers_work_on_every_version() {
     assert_eq!(t6[1].visibility(), apps::Visibility { model: false, app: true });
     assert_eq!(t6[3].ui().map(Result::unwrap), None);
     assert_eq!(t6[0].ui().unwrap().unwrap().resource_uri.as_deref(), Some("ui://w/both"));
+}
+
+#[test]
+fn base_uri_stays_none_unless_base_domains_are_declared() {
+    // Issue 27: any declared domain used to relax `base-uri` to `'self'`.
+    for v in [json!({"connectDomains": ["https://api.example"]}), json!({"resourceDomains": ["https://cdn.example"]}), json!({"frameDomains": ["https://v.example"]})] {
+        let built = build(v.clone());
+        assert_eq!(sources(&directives(&built.policy), "base-uri").unwrap(), ["'none'"], "{v}: {}", built.policy);
+    }
+    let built = build(json!({"baseUriDomains": ["https://b.example"]}));
+    assert_eq!(sources(&directives(&built.policy), "base-uri").unwrap(), ["https://b.example"]);
+}
+
+#[test]
+fn domain_lists_are_capped() {
+    // Issue 27: 3,000 domains made a 385 KB header, which stops the page loading.
+    let many: Vec<String> = (0..3000).map(|i| format!("https://cdn{i}.example-with-a-long-name.com")).collect();
+    let built = build(json!({"connectDomains": ["https://api.example", "https://api.example/"], "resourceDomains": many, "frameDomains": ["https://v.example"]}));
+    assert!(built.policy.len() <= apps::CSP_MAX_POLICY_BYTES, "{} bytes", built.policy.len());
+    let d = directives(&built.policy);
+    // Connect domains come first, then resources up to the caps; the frame domain still fits only if room is left.
+    assert_eq!(sources(&d, "connect-src").unwrap(), ["'self'", "https://api.example"]);
+    let kept = sources(&d, "script-src").unwrap().len() - 2;
+    assert!(kept > 0 && kept <= apps::CSP_MAX_ORIGINS, "{kept}");
+    assert_eq!(sources(&d, "script-src").unwrap()[2], "https://cdn0.example-with-a-long-name.com");
+    // Every entry is accounted for: kept, or dropped with a reason under `apps.csp-limit`.
+    let resources_dropped = built.dropped.iter().filter(|x| x.field == "resourceDomains").count();
+    assert_eq!(kept + resources_dropped, 3000);
+    assert!(built.dropped.iter().all(|x| x.rule == "apps.csp-limit"), "{:?}", &built.dropped[..2]);
+    assert_eq!(built.dropped[0].to_string(), "connectDomains/1 \"https://api.example/\" dropped [apps.csp-limit]: a repeat of an earlier entry");
+    // A list within the count cap whose origins are long is cut by length instead.
+    let long: Vec<String> = (0..60).map(|i| format!("https://{}{i}.example", "a".repeat(60))).collect();
+    let built = build(json!({"resourceDomains": long}));
+    assert!(built.policy.len() <= apps::CSP_MAX_POLICY_BYTES, "{} bytes", built.policy.len());
+    assert!(built.dropped.iter().any(|x| x.reason.contains("8192 bytes")), "{:?}", built.dropped.len());
+    // The check warns about the same lists.
+    let many: Vec<String> = (0..100).map(|i| format!("https://cdn{i}.example")).collect();
+    let contents = json!({"uri": "ui://w/v", "mimeType": apps::MIME_TYPE, "text": "x", "_meta": {"ui": {"csp": {"resourceDomains": many}}}});
+    let r = validate::validate_json::<v4::TextResourceContents>(&contents, &Options::apps());
+    assert_eq!(rules(&r), [("apps.csp-limit", "/_meta/ui/csp/resourceDomains", Severity::Warning)]);
 }

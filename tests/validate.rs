@@ -226,13 +226,21 @@ fn cases() -> Vec<Case> {
             valid: json!({"name": "t", "inputSchema": {"type": "object"}, "icons": [{"src": "https://e/i.png", "sizes": ["48x48", "any"]}]}),
             invalid: json!({"name": "t", "inputSchema": {"type": "object"}, "icons": [{"src": "https://e/i.png", "sizes": ["48x48", "48"]}]}),
             pointer: "/icons/0/sizes/1",
-            severity: e,
+            severity: w,
         },
         Case {
             rule: "icon.svg-active",
             check: check!(v6::Tool),
             valid: tool_with_icon(&data_uri("image/svg+xml", br#"<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>"#), None),
             invalid: tool_with_icon(&data_uri("image/svg+xml", br#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#), None),
+            pointer: "/icons/0/src",
+            severity: e,
+        },
+        Case {
+            rule: "icon.svg-markup",
+            check: check!(v6::Tool),
+            valid: tool_with_icon(&data_uri("image/svg+xml", br#"<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:#fff" width="1" height="1"/></svg>"#), None),
+            invalid: tool_with_icon(&data_uri("image/svg+xml", br#"<!DOCTYPE svg [<!ENTITY x "<script>alert(1)</script>">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>"#), None),
             pointer: "/icons/0/src",
             severity: e,
         },
@@ -446,6 +454,14 @@ fn cases() -> Vec<Case> {
             severity: e,
         },
         Case {
+            rule: "apps.csp-limit",
+            check: check!(v4::TextResourceContents),
+            valid: json!({"uri": "ui://w/view", "mimeType": "text/html;profile=mcp-app", "text": "x", "_meta": {"ui": {"csp": {"resourceDomains": (0..64).map(|i| format!("https://c{i}.example")).collect::<Vec<_>>()}}}}),
+            invalid: json!({"uri": "ui://w/view", "mimeType": "text/html;profile=mcp-app", "text": "x", "_meta": {"ui": {"csp": {"resourceDomains": (0..65).map(|i| format!("https://c{i}.example")).collect::<Vec<_>>()}}}}),
+            pointer: "/_meta/ui/csp/resourceDomains",
+            severity: w,
+        },
+        Case {
             rule: "enum",
             check: check!(v4::Tool),
             valid: json!({"name": "t", "inputSchema": {"type": "object"}, "_meta": {"ui": {"visibility": ["model", "app"]}}}),
@@ -591,7 +607,7 @@ fn apps_helpers() {
     let csp: mcp_spec_types::apps::McpUiResourceCsp = serde_json::from_value(json!({"connectDomains": ["https://api.x"], "frameDomains": ["https://v.x"]})).unwrap();
     let policy = apps::content_security_policy(Some(&csp)).policy;
     assert!(policy.contains("connect-src 'self' https://api.x"), "{policy}");
-    assert!(policy.contains("frame-src https://v.x") && policy.contains("base-uri 'self'") && policy.contains("object-src 'none'"), "{policy}");
+    assert!(policy.contains("frame-src https://v.x") && policy.contains("base-uri 'none'") && policy.contains("object-src 'none'"), "{policy}");
 }
 
 #[test]

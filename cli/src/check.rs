@@ -1,12 +1,17 @@
 //! The checker: one value at a time, with the little state a stream needs
 //! (the negotiated version, and which requests are waiting for a response).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+mod text_read;
+
+use std::cell::RefCell;
+use std::collections::HashSet;
 
 use mcp_spec_types::validate::{describe, jsonrpc, Cx, Options, Severity};
 use serde_json::{Map, Value};
 
 use crate::args::{CheckArgs, Protocol};
+use crate::bounded::{clip, shown, Capped, Text, Weigh, MESSAGE_MAX};
+use crate::session::rules::{Rule, ID_REUSED};
 use crate::session::{Session, StreamEnd};
 use crate::versions::{version_index, Extension, Info, Module, Side, EXTENSIONS, LATEST, VERSIONS};
 
@@ -159,11 +164,12 @@ enum ModRef {
     Ext(usize),
 }
 
-/// A request id as a map key.
+/// A request id as a map key; a long string id is kept as its digest ([`Text`]), so a table of
+/// them is small whatever the peer sends.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum IdKey {
     Int(i64),
-    Str(Box<str>),
+    Str(Text),
     /// Any other number, by its text (ids must be integers, but a response can still match it).
     Other(Box<str>),
 }
@@ -171,12 +177,22 @@ pub(crate) enum IdKey {
 impl IdKey {
     pub(crate) fn of(v: &Value) -> Option<IdKey> {
         match v {
-            Value::String(s) => Some(IdKey::Str(s.as_str().into())),
+            Value::String(s) => Some(IdKey::Str(Text::of(s))),
             Value::Number(n) => Some(match n.as_i64() {
                 Some(i) => IdKey::Int(i),
                 None => IdKey::Other(n.to_string().into()),
             }),
             _ => None,
+        }
+    }
+}
+
+impl Weigh for IdKey {
+    fn weight(&self) -> usize {
+        match self {
+            IdKey::Int(_) => 0,
+            IdKey::Str(t) => t.weight(),
+            IdKey::Other(s) => s.len(),
         }
     }
 }
@@ -203,55 +219,20 @@ struct TaskOrigin {
     result: Option<&'static str>,
 }
 
-/// A map from ids of one direction, bounded: past its cap the oldest entry is forgotten.
-struct Bounded<V> {
-    map: HashMap<IdKey, V>,
-    order: VecDeque<IdKey>,
-    cap: usize,
-}
+/// A map from ids of one direction, bounded by count and bytes: the oldest entry is forgotten first.
+type Bounded<V> = Capped<IdKey, V>;
 
 type Pending = Bounded<Req>;
 
-impl<V> Bounded<V> {
-    fn new(cap: usize) -> Self {
-        Bounded { map: HashMap::new(), order: VecDeque::new(), cap }
+impl Weigh for Req {
+    fn weight(&self) -> usize {
+        self.uri.weight()
     }
+}
 
-    fn insert(&mut self, key: IdKey, value: V) -> Option<V> {
-        let old = self.map.insert(key.clone(), value);
-        if old.is_none() {
-            self.order.push_back(key);
-        }
-        while self.map.len() > self.cap {
-            match self.order.pop_front() {
-                Some(k) => {
-                    self.map.remove(&k);
-                }
-                None => break,
-            }
-        }
-        // Keys of removed entries linger in `order`; drop them once they dominate.
-        if self.order.len() > 2 * self.cap.max(self.map.len()) {
-            let map = &self.map;
-            self.order.retain(|k| map.contains_key(k));
-        }
-        old
-    }
-
-    fn get(&self, key: &IdKey) -> Option<&V> {
-        self.map.get(key)
-    }
-
-    fn remove(&mut self, key: &IdKey) -> Option<V> {
-        let req = self.map.remove(key);
-        if self.map.is_empty() {
-            self.order.clear();
-        }
-        req
-    }
-
-    fn len(&self) -> usize {
-        self.map.len()
+impl Weigh for TaskOrigin {
+    fn weight(&self) -> usize {
+        0
     }
 }
 
@@ -282,9 +263,12 @@ pub struct Checker {
     session: Session,
     /// The view<->host channel, with `--ext apps`.
     apps: Option<AppsChannel>,
+    /// While a line from text is checked (without `--roundtrip`): the typed readings left for
+    /// after its tree is dropped ([`text_read`]).
+    deferred: RefCell<Option<Vec<text_read::Deferred>>>,
 }
 
-fn per_dir<V>(cap: usize) -> [Bounded<V>; 2] {
+fn per_dir<V: Weigh>(cap: usize) -> [Bounded<V>; 2] {
     [Bounded::new(cap), Bounded::new(cap)]
 }
 
@@ -327,6 +311,7 @@ impl Checker {
                 let base = version_index(e.channel_base?)?;
                 Some(AppsChannel::new(i, &e.module, base))
             }),
+            deferred: RefCell::new(None),
         }
     }
 
@@ -375,7 +360,7 @@ impl Checker {
             return None;
         }
         match serde_json::from_str::<Value>(text) {
-            Ok(value) => self.check_value_guarded(value, &mut out),
+            Ok(value) => self.check_value_guarded(value, Some(text), &mut out),
             Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
         }
         Some(out)
@@ -384,14 +369,25 @@ impl Checker {
     /// Checks an already parsed value (a line's value, or a `.json` file's).
     pub fn check_value(&mut self, value: Value, line: u64) -> Outcome {
         let mut out = Outcome { line, ..Outcome::default() };
-        self.check_value_guarded(value, &mut out);
+        self.check_value_guarded(value, None, &mut out);
         out
     }
 
-    fn check_value_guarded(&mut self, value: Value, out: &mut Outcome) {
+    /// `text` is the value's text, when there is one: the typed reading then reads from it once
+    /// the tree is dropped (not with `--roundtrip`, which compares trees).
+    fn check_value_guarded(&mut self, value: Value, text: Option<&str>, out: &mut Outcome) {
+        let from_text = text.filter(|_| !self.roundtrip);
+        *self.deferred.get_mut() = from_text.map(|_| Vec::new());
         // A panic is a bug in the checker or the generated crate, never a verdict on the input:
         // report it on its line and go on with the next.
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.check_value_inner(value, out)));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // `value` is dropped when this returns, before the typed readings.
+            self.check_value_inner(value, out);
+            if let (Some(text), Some(reads)) = (from_text, self.deferred.get_mut().take()) {
+                text_read::run(text, reads, out);
+            }
+        }));
+        *self.deferred.get_mut() = None;
         if let Err(p) = r {
             let what = p
                 .downcast_ref::<&str>()
@@ -401,6 +397,15 @@ impl Checker {
             out.diags.push(error("", "internal", format!("the checker panicked on this value (a bug): {what}")));
         }
         dedupe(&mut out.diags);
+        // A message or pointer echoing a huge value (a validator's, a schema library's) is cut:
+        // output stays proportional to the findings, not to the line.
+        for d in &mut out.diags {
+            for s in [&mut d.message, &mut d.pointer] {
+                if s.len() > MESSAGE_MAX {
+                    *s = crate::bounded::cut(s);
+                }
+            }
+        }
         if out.diags.len() > self.max_findings {
             let rest = out.diags.split_off(self.max_findings);
             out.omitted += rest.len();
@@ -418,7 +423,7 @@ impl Checker {
             if o.contains_key("msg") && !o.contains_key("jsonrpc") {
                 // A key no wrapper has may mean a message with a `msg` key that lacks `jsonrpc`.
                 for k in o.keys().filter(|k| !WRAPPER_KEYS.contains(&k.as_str())) {
-                    let msg = format!("`{k}` is not a wrapper key ({}); a message with a `msg` key needs `jsonrpc` to be read as one", WRAPPER_KEYS.join(", "));
+                    let msg = format!("`{}` is not a wrapper key ({}); a message with a `msg` key needs `jsonrpc` to be read as one", clip(k), WRAPPER_KEYS.join(", "));
                     out.diags.push(self.warning(&format!("/{}", escape_pointer(k)), "line.key", msg));
                 }
                 let mut bad = false;
@@ -431,7 +436,7 @@ impl Checker {
                             apps_side = Some(if s == "view2host" { AppsSide::View } else { AppsSide::Host });
                         } else {
                             bad = true;
-                            out.diags.push(error("/dir", "line.dir", format!("`dir` \"{s}\" is a line of the MCP Apps view<->host channel: check with `--ext apps`")));
+                            out.diags.push(error("/dir", "line.dir", format!("`dir` \"{}\" is a line of the MCP Apps view<->host channel: check with `--ext apps`", clip(s))));
                         }
                     }
                     Some(other) => {
@@ -627,7 +632,7 @@ impl Checker {
                 }
                 None => {
                     let what = if is_request { "request" } else { "notification" };
-                    let msg = format!("`{method}` is not a {what} method of {}", module.label);
+                    let msg = format!("`{}` is not a {what} method of {}", clip(method), module.label);
                     out.diags.push(error(&format!("{prefix}/method"), "unknown-variant", msg));
                     (None, None)
                 }
@@ -696,7 +701,7 @@ impl Checker {
             (None, None) => match [client, server].into_iter().find(|s| matches!(s, Side::Union(..))) {
                 Some(s) => s.name(),
                 None => {
-                    let msg = format!("`{method}` is not a method of {}", info.module.label);
+                    let msg = format!("`{}` is not a method of {}", clip(method), info.module.label);
                     out.diags.push(error(&format!("{prefix}/method"), "unknown-variant", msg));
                     generic
                 }
@@ -782,8 +787,8 @@ impl Checker {
                 if let Some(key) = IdKey::of(id) {
                     let apps = self.apps.as_mut().expect("checked above");
                     if let Some(old) = apps.pending[side.index()].insert(key, req) {
-                        let msg = format!("id {id} is already used by an unanswered {} request (line {})", side.dir_name(), old.line);
-                        out.diags.push(self.warning(&format!("{prefix}/id"), "id.reused", msg));
+                        let msg = format!("id {} is already used by an unanswered {} request (line {})", shown(id), side.dir_name(), old.line);
+                        out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
                     }
                 }
             }
@@ -807,7 +812,7 @@ impl Checker {
                 (Some(result), _) => {
                     self.check_as(ext_info.module, results, result, &format!("{prefix}/result"), out);
                     if matched.is_none() {
-                        let msg = format!("no {} request with id {} is waiting for this response; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), Value::to_string), side.name());
+                        let msg = format!("no {} request with id {} is waiting for this response; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), shown), side.name());
                         out.diags.push(self.warning(&format!("{prefix}/id"), "response.unmatched", msg));
                     }
                 }
@@ -836,7 +841,8 @@ impl Checker {
     fn initialize_version(&self, o: &Map<String, Value>, prefix: &str, out: &mut Outcome) -> Option<usize> {
         let has_initialize = |i: usize| self.infos[i].requests.contains_key("initialize");
         let newest = (0..VERSIONS.len()).rev().find(|&i| VERSIONS[i].name != "draft" && has_initialize(i));
-        let proposed = o.get("params").and_then(|p| p.get("protocolVersion")).and_then(Value::as_str)?;
+        // No string to go by (missing, a number): the newest `initialize` type names the field.
+        let Some(proposed) = o.get("params").and_then(|p| p.get("protocolVersion")).and_then(Value::as_str) else { return newest };
         match version_index(proposed) {
             Some(i) if has_initialize(i) => Some(i),
             Some(_) => newest,
@@ -852,12 +858,12 @@ impl Checker {
     fn remember(&mut self, dir: Dir, id: &Value, req: Req, prefix: &str, out: &mut Outcome) {
         let Some(key) = IdKey::of(id) else { return };
         if let Some(&line) = self.answered[dir.index()].get(&key) {
-            let msg = format!("id {id} was already used by a {} request that was answered or cancelled (line {line}); ids must not be reused in a session", dir.name());
-            out.diags.push(self.warning(&format!("{prefix}/id"), "id.reused", msg));
+            let msg = format!("id {} was already used by a {} request that was answered or cancelled (line {line}); ids must not be reused in a session", shown(id), dir.name());
+            out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
         }
         if let Some(old) = self.pending[dir.index()].insert(key, req) {
-            let msg = format!("id {id} is already used by an unanswered {} request (line {})", dir.name(), old.line);
-            out.diags.push(self.warning(&format!("{prefix}/id"), "id.reused", msg));
+            let msg = format!("id {} is already used by an unanswered {} request (line {})", shown(id), dir.name(), old.line);
+            out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
         }
     }
 
@@ -969,7 +975,7 @@ impl Checker {
         }
         self.check_any_result(v, dir, result, &result_prefix, out);
         if matched.is_none() {
-            let id = o.get("id").map(|i| i.to_string()).unwrap_or_else(|| "(none)".into());
+            let id = o.get("id").map(shown).unwrap_or_else(|| "(none)".into());
             let way = match dir {
                 Some(d) => format!(" travelling {}", d.opposite().name()),
                 None => String::new(),
@@ -1080,6 +1086,10 @@ impl Checker {
             push_report(prefix, (entry.validate)(value, &options), out);
             crate::compat_icons::check(module, ty, value, &options, prefix, out);
         }
+        if let Some(reads) = self.deferred.borrow_mut().as_mut() {
+            reads.push(text_read::Deferred { module, ty, pointer: prefix.to_string(), at: out.diags.len() });
+            return;
+        }
         // Writing back costs as much as reading; only --roundtrip needs it.
         let read = if self.roundtrip {
             Some((entry.roundtrip_value)(value))
@@ -1100,6 +1110,12 @@ impl Checker {
         }
     }
 
+    /// A finding of a rule in the session rule table, with the severity it gives (`--strict`: error).
+    fn rule(&self, rule: &'static Rule, pointer: &str, message: String) -> Diag {
+        let severity = if self.strict { Severity::Error } else { rule.severity };
+        Diag { pointer: pointer.to_string(), rule: rule.id, severity, message }
+    }
+
     fn warning(&self, pointer: &str, rule: &'static str, message: String) -> Diag {
         let severity = if self.strict { Severity::Error } else { Severity::Warning };
         Diag { pointer: pointer.to_string(), rule, severity, message }
@@ -1111,7 +1127,7 @@ fn error(pointer: &str, rule: &'static str, message: impl Into<String>) -> Diag 
 }
 
 fn unknown_version(s: &str) -> String {
-    format!("unknown protocol version `{s}` (known: {})", crate::versions::version_names())
+    format!("unknown protocol version `{}` (known: {})", clip(s), crate::versions::version_names())
 }
 
 /// The wrapper keys a JSONL line may have around its message.
@@ -1206,8 +1222,7 @@ mod tests {
                 p.remove(&IdKey::Int(i));
             }
         }
-        assert!(p.map.len() <= PENDING_CAP);
-        assert!(p.order.len() <= 2 * PENDING_CAP + 1);
-        assert!(p.map.contains_key(&IdKey::Int(PENDING_CAP as i64 * 5 - 1)));
+        assert!(p.len() <= PENDING_CAP);
+        assert!(p.contains(&IdKey::Int(PENDING_CAP as i64 * 5 - 1)));
     }
 }

@@ -4,6 +4,7 @@
 //! benchmark can drive the checker in memory.
 
 pub mod args;
+pub mod bounded;
 pub mod check;
 pub mod compat_icons;
 pub mod convert;
@@ -32,7 +33,7 @@ pub fn run(args: &[String]) -> i32 {
         Err(e) => {
             let usage = match args.first().map(String::as_str) {
                 Some("proxy") => "proxy [OPTIONS] -- COMMAND [ARGS...]",
-                Some("convert") => "convert --to VERSION [--from VERSION|auto] FILE...",
+                Some("convert") => "convert --to VERSION [--from VERSION|auto] [--max-findings N] FILE...",
                 _ => "check [OPTIONS] FILE...",
             };
             let _ = writeln!(stderr.lock(), "mcp-schema: {e}\nusage: mcp-schema {usage} (see --help)");
@@ -114,29 +115,45 @@ pub(crate) fn write_summary<'c, W: Write>(checker: &'c Checker, rep: &mut Report
     rep.summary(&summary)
 }
 
-fn is_json_file(f: &str) -> bool {
+pub(crate) fn is_json_file(f: &str) -> bool {
     Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 /// A `.json` file: one value (which may span lines), at most [`MAX_LINE`] bytes like a JSONL line.
 fn check_json_file<W: Write>(checker: &mut Checker, name: &str, rep: &mut Reporter<W>) -> io::Result<()> {
-    let mut bytes = Vec::new();
     let mut file = File::open(name)?;
-    // Read one byte past the limit to tell a file at the limit from a longer one.
-    (&mut file).take(MAX_LINE as u64 + 1).read_to_end(&mut bytes)?;
-    if bytes.len() > MAX_LINE {
-        let message = format!("file too large: more than {MAX_LINE} bytes (at most that is read); skipped");
-        let diags = vec![Diag { pointer: String::new(), rule: "line.too-long", severity: Severity::Error, message }];
-        return rep.outcome(name, &Outcome { line: 1, diags, ..Outcome::default() });
+    // A regular file's size says at once whether it is too large (nothing is read), and sizes the
+    // buffer: growing it by doubling while reading held up to three times the limit.
+    let size = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    let mut bytes = Vec::with_capacity(size.map_or(1 << 16, |n| n.min(MAX_LINE as u64) as usize + 1));
+    if size.is_none_or(|n| n <= MAX_LINE as u64) {
+        // Read one byte past the limit to tell a file at the limit from a longer one (a pipe's size is unknown).
+        (&mut file).take(MAX_LINE as u64 + 1).read_to_end(&mut bytes)?;
+    }
+    if size.is_some_and(|n| n > MAX_LINE as u64) || bytes.len() > MAX_LINE {
+        return rep.outcome(name, &file_too_large());
     }
     let start = bytes.iter().position(|b| !b" \t\r\n".contains(b)).unwrap_or(0);
     let line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count() as u64;
-    let outcome = checker.check_line(&bytes, line).unwrap_or_else(|| Outcome {
-        line: 1,
-        diags: vec![Diag { pointer: String::new(), rule: "json", severity: Severity::Error, message: "empty file: no JSON value".into() }],
-        ..Outcome::default()
-    });
+    let outcome = checker.check_line(&bytes, line).unwrap_or_else(empty_file);
     rep.outcome(name, &outcome)
+}
+
+/// One error about the whole line: how `check` and `convert` report input they cannot read.
+fn line_error(line: u64, rule: &'static str, message: String) -> Outcome {
+    Outcome { line, diags: vec![Diag { pointer: String::new(), rule, severity: Severity::Error, message }], ..Outcome::default() }
+}
+
+pub(crate) fn too_long(line: u64, len: usize) -> Outcome {
+    line_error(line, "line.too-long", format!("line too long: {len} bytes (at most {MAX_LINE} are read); skipped"))
+}
+
+pub(crate) fn file_too_large() -> Outcome {
+    line_error(1, "line.too-long", format!("file too large: more than {MAX_LINE} bytes (at most that is read); skipped"))
+}
+
+pub(crate) fn empty_file() -> Outcome {
+    line_error(1, "json", "empty file: no JSON value".into())
 }
 
 /// JSONL: one value per line, lines split on `\n` only, checked as they are read.
@@ -154,8 +171,7 @@ pub fn check_jsonl<R: BufRead, W: Write>(checker: &mut Checker, name: &str, mut 
             }
             LineRead::TooLong(len) => {
                 line += 1;
-                let message = format!("line too long: {len} bytes (at most {MAX_LINE} are read); skipped");
-                Some(Outcome { line, diags: vec![Diag { pointer: String::new(), rule: "line.too-long", severity: Severity::Error, message }], ..Outcome::default() })
+                Some(too_long(line, len))
             }
         };
         if let Some(o) = outcome {
@@ -168,7 +184,7 @@ pub fn check_jsonl<R: BufRead, W: Write>(checker: &mut Checker, name: &str, mut 
     }
 }
 
-enum LineRead {
+pub(crate) enum LineRead {
     Eof,
     Line,
     TooLong(usize),
@@ -176,7 +192,7 @@ enum LineRead {
 
 /// Reads up to the next `\n` (not included) into `buf`; a line longer than `max` is consumed
 /// but not kept.
-fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
+pub(crate) fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
     let mut len = 0usize;
     let mut any = false;
     loop {

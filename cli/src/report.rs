@@ -50,6 +50,11 @@ impl<W: Write> Reporter<W> {
         Reporter { out, json, counts: Counts::default(), findings: BTreeMap::new() }
     }
 
+    /// Where the report goes, for lines of the caller's own (`convert`'s counts, I/O errors).
+    pub fn inner(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Counts an outcome and prints it if it has anything to say.
     pub fn outcome(&mut self, file: &str, o: &Outcome) -> io::Result<()> {
         let failed = o.failed();

@@ -322,14 +322,14 @@ fn stream_rules() {
     // Servers send no requests in 2026-07-28.
     let s2c = vec![json!({"dir": "s2c", "msg": {"jsonrpc": "2.0", "id": 1, "method": "roots/list"}})];
     case(&mut c, "a server request in 2026-07-28", &[], s2c, 1, vec![err(1, "/msg/method", "direction")]);
-    // A reused id warns; a cancelled request is forgotten.
+    // A reused id is an error (MUST NOT); a cancelled request is forgotten.
     let reuse = vec![
         json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
         json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/list"}),
         json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}),
         json!({"jsonrpc": "2.0", "id": 3, "result": {"prompts": []}}),
     ];
-    case(&mut c, "a reused id, then cancelled", &["--protocol", "2025-11-25"], reuse, 0, vec![warn(2, "/id", "id.reused"), warn(4, "/id", "response.unmatched")]);
+    case(&mut c, "a reused id, then cancelled", &["--protocol", "2025-11-25"], reuse, 1, vec![err(2, "/id", "id.reused"), warn(4, "/id", "response.unmatched")]);
     // Not a message at all.
     case(&mut c, "not a message", &[], vec![json!("hello"), json!({"jsonrpc": "2.0"})], 1, vec![err(1, "", "type"), err(2, "", "jsonrpc.message"), err(2, "", "no-variant"), err(2, "", "deserialize")]);
     case(&mut c, "a wrapper with a bad type field", &[], vec![json!({"msg": {}, "type": 3})], 1, vec![err(1, "/type", "line.type")]);

@@ -167,8 +167,8 @@ fn stream_rules() {
 
     // Reusing an id after its request was answered, or cancelled.
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}});
-    expect(&mut c, "an id reused after its answer", &v, &[ping(1), ok(1), ping(1), ok(1)], 0, vec![warn(3, "/id", "id.reused")]);
-    expect(&mut c, "an id reused after cancelling", &v, &[ping(2), cancel, ping(2)], 0, vec![warn(3, "/id", "id.reused")]);
+    expect(&mut c, "an id reused after its answer", &v, &[ping(1), ok(1), ping(1), ok(1)], 1, vec![err(3, "/id", "id.reused")]);
+    expect(&mut c, "an id reused after cancelling", &v, &[ping(2), cancel, ping(2)], 1, vec![err(3, "/id", "id.reused")]);
     let mut strict = v.to_vec();
     strict.push("--strict");
     expect(&mut c, "a reused id under --strict", &strict, &[ping(1), ok(1), ping(1)], 1, vec![err(3, "/id", "id.reused")]);
@@ -229,8 +229,8 @@ fn answered_ids_are_bounded() {
     values.push(json!({"jsonrpc": "2.0", "id": 0, "method": "ping"}));
     values.push(json!({"jsonrpc": "2.0", "id": n - 1, "method": "ping"}));
     let (code, got) = check(&["--protocol", "2025-11-25"], &values);
-    assert_eq!(code, 0);
-    assert_eq!(got, vec![warn(2 * n as u64 + 2, "/id", "id.reused")]);
+    assert_eq!(code, 1);
+    assert_eq!(got, vec![err(2 * n as u64 + 2, "/id", "id.reused")]);
 }
 
 #[test]

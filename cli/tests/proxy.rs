@@ -115,11 +115,22 @@ fn bytes_pass_unchanged_from_the_server_while_the_host_stays_open() {
 #[test]
 #[cfg(target_os = "linux")]
 fn a_checker_that_cannot_report_leaves_the_traffic_alone() {
-    // Every write of a finding fails (the device is full): checking gives up, the bytes pass.
+    // Every write of a finding fails (the device is full): the bytes pass, and the loss is said
+    // on stderr and in the exit status (2 for a server that exited with 0; else the server's).
     let input = odd_bytes();
     let out = proxy(&["--findings", "/dev/full", "--", "cat"], &input, false);
-    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
     assert!(out.stdout == input, "the host got other bytes back");
+    assert!(out.stderr.contains("writing to /dev/full: ") && out.stderr.contains("findings are missing"), "{}", out.stderr);
+    let out = proxy(&["--findings", "/dev/full", "--", "sh", "-c", "cat; exit 3"], &input, false);
+    assert_eq!(out.code, 3, "stderr: {}", out.stderr);
+    assert!(out.stderr.contains("findings are missing"), "{}", out.stderr);
+    // The recording likewise.
+    let findings = TempFile::new("full-recording-findings.txt", b"");
+    let out = proxy(&["--record", "/dev/full", "--findings", findings.path(), "--", "cat"], &input, false);
+    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
+    assert!(out.stdout == input, "the host got other bytes back");
+    assert!(out.stderr.contains("writing the recording: ") && out.stderr.contains("the recording is incomplete"), "{}", out.stderr);
 }
 
 #[test]

@@ -59,6 +59,21 @@ fn echo_schema() -> Value {
     json!({"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]})
 }
 
+/// `$ref` to `#/$defs/d0`, which refers to `d1`, ... to `d{links}`, an object.
+fn ref_chain(links: usize) -> Value {
+    let mut defs = serde_json::Map::new();
+    for i in 0..links {
+        defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+    }
+    defs.insert(format!("d{links}"), json!({"type": "object"}));
+    json!({"type": "object", "$ref": "#/$defs/d0", "$defs": defs})
+}
+
+/// A pattern that backtracks exponentially on a run of `a`s.
+fn backtracking_schema() -> Value {
+    json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^((a*)*)\\2b$"}}})
+}
+
 /// A listing of `tools` answered on lines 4 and 5.
 fn listed(tools: Vec<Value>, rest: Vec<Value>) -> Vec<Value> {
     let mut v = started(vec![c2s(req(2, "tools/list", json!({}))), s2c(ok(2, json!({"tools": tools})))]);
@@ -133,6 +148,13 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    Case {
+        name: "a request id is not reused in the session",
+        flags: &[],
+        accept: || started(vec![c2s(req(5, "ping", json!({}))), s2c(ok(5, json!({}))), c2s(req(6, "ping", json!({})))]),
+        reject: || started(vec![c2s(req(5, "ping", json!({}))), s2c(ok(5, json!({}))), c2s(req(5, "ping", json!({})))]),
+        expect: ("id.reused", 6, "/msg/id", "error"),
+    },
     Case {
         name: "initialize comes first",
         flags: &[],
@@ -366,6 +388,20 @@ const CASES: &[Case] = &[
         expect: ("session/tools/schema-unusable", 5, "/msg/result/tools/0/inputSchema/$schema", "warning"),
     },
     Case {
+        name: "tool schemas past the checker's bounds are not used",
+        flags: &[],
+        accept: || listed(vec![tool("deep", ref_chain(500))], vec![call(3, "deep", json!({}))]),
+        reject: || listed(vec![tool("deep", ref_chain(5_000))], vec![call(3, "deep", json!({}))]),
+        expect: ("session/tools/schema-unusable", 5, "/msg/result/tools/0/inputSchema", "warning"),
+    },
+    Case {
+        name: "a pattern past the regex budget is undecided",
+        flags: &[],
+        accept: || listed(vec![tool("m", backtracking_schema())], vec![call(3, "m", json!({"s": "aab"}))]),
+        reject: || listed(vec![tool("m", backtracking_schema())], vec![call(3, "m", json!({"s": "a".repeat(30)}))]),
+        expect: ("session/tools/pattern-undecided", 6, "/msg/params/arguments/s", "warning"),
+    },
+    Case {
         name: "resources/read contents carry the requested URI",
         flags: &[],
         accept: || started(vec![c2s(req(2, "resources/read", json!({"uri": "file:///a.txt"}))), s2c(ok(2, json!({"contents": [{"uri": "file:///a.txt", "text": "a"}]})))]),
@@ -540,6 +576,38 @@ const CASES: &[Case] = &[
         expect: ("session/apps/host-early", 3, "/msg/method", "error"),
     },
     Case {
+        name: "apps: the host sends nothing when the view never sent ui/initialize",
+        flags: &["--ext", "apps"],
+        accept: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))]),
+        reject: || vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))],
+        expect: ("session/apps/host-early", 1, "/msg/method", "error"),
+    },
+    Case {
+        name: "apps: a host message before ui/initialize is the host's fault, on its line",
+        flags: &["--ext", "apps"],
+        accept: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))]),
+        reject: || {
+            let mut v = vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))];
+            v.extend(app_start());
+            v
+        },
+        expect: ("session/apps/host-early", 1, "/msg/method", "error"),
+    },
+    Case {
+        name: "apps: tool-input is sent at most once",
+        flags: &["--ext", "apps"],
+        accept: || app_started(vec![h2v(note("ui/notifications/tool-input-partial", json!({"arguments": {}}))), h2v(note("ui/notifications/tool-input", json!({"arguments": {"city": "Oslo"}})))]),
+        reject: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}}))), h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))]),
+        expect: ("session/apps/tool-input-once", 5, "/msg/method", "warning"),
+    },
+    Case {
+        name: "apps: no tool-input-partial after tool-input",
+        flags: &["--ext", "apps"],
+        accept: || app_started(vec![h2v(note("ui/notifications/tool-input-partial", json!({"arguments": {}}))), h2v(note("ui/notifications/tool-input-partial", json!({"arguments": {"city": "Os"}})))]),
+        reject: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}}))), h2v(note("ui/notifications/tool-input-partial", json!({"arguments": {}})))]),
+        expect: ("session/apps/partial-after-input", 5, "/msg/method", "error"),
+    },
+    Case {
         name: "apps: nothing after the teardown's answer",
         flags: &["--ext", "apps"],
         accept: || app_started(vec![v2h(note("ui/notifications/size-changed", json!({"width": 300, "height": 200}))), h2v(req(1, "ui/resource-teardown", json!({}))), v2h(ok(1, json!({})))]),
@@ -564,12 +632,13 @@ fn jsonl(lines: &[Value]) -> Vec<u8> {
     out
 }
 
-/// The session findings of `lines`: (rule, line, pointer, severity).
+/// The findings of `lines` by rules of the session rule table: (rule, line, pointer, severity).
 fn session_findings(flags: &[&str], lines: &[Value]) -> Vec<(String, u64, String, String)> {
     let mut args = flags.to_vec();
     args.push("-");
     let (_, r) = check_json(&args, Some(&jsonl(lines)));
-    r.found.into_iter().filter(|f| f.rule.starts_with("session/")).map(|f| (f.rule, f.line, f.pointer, f.severity)).collect()
+    let in_table = |id: &str| mcp_spec_types_cli::session::RULES.iter().any(|r| r.id == id);
+    r.found.into_iter().filter(|f| in_table(&f.rule)).map(|f| (f.rule, f.line, f.pointer, f.severity)).collect()
 }
 
 #[test]

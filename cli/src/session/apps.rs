@@ -1,7 +1,8 @@
 //! MCP Apps (`--ext apps`): a tool's UI resource exists. (That a `ui://` resource is read with
 //! the MCP Apps MIME type is the validator's `apps.mime-type`: read contents carry their URI.)
 //! On the view<->host channel: each message from the side that sends it, the `ui/initialize`
-//! handshake first, nothing after the teardown, and the view calling only tools visible to apps.
+//! handshake first, nothing after the teardown, the tool's input sent once and complete last, and
+//! the view calling only tools visible to apps.
 
 use std::collections::BTreeMap;
 
@@ -10,10 +11,11 @@ use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
 
 use super::rules::{
-    APPS_AFTER_TEARDOWN, APPS_HOST_EARLY, APPS_INITIALIZE_FIRST, APPS_TOOL_HIDDEN, APPS_UI_MISSING, APPS_UI_RESOURCE, APPS_VIEW_EARLY,
-    APPS_WRONG_SIDE,
+    APPS_AFTER_TEARDOWN, APPS_HOST_EARLY, APPS_INITIALIZE_FIRST, APPS_PARTIAL_AFTER_INPUT, APPS_TOOL_HIDDEN, APPS_TOOL_INPUT_ONCE, APPS_UI_MISSING,
+    APPS_UI_RESOURCE, APPS_VIEW_EARLY, APPS_WRONG_SIDE,
 };
 use super::{resources, tools, Capped, Msg, Sink, SESSION_CAP};
+use crate::bounded::clip;
 use crate::check::{AppsSide, Diag, IdKey, Outcome};
 
 /// A `resources/read` answered with an error: if a tool names that URI as its UI, the resource
@@ -26,7 +28,7 @@ pub(crate) fn observe(msg: &Msg, tools: &tools::State, sink: &mut Sink) {
     let (Some(uri), None) = (req.param_str("uri"), msg.result) else { return };
     let named_by = tools.tools.iter_in_order().find(|(_, t)| t.ui_uri.as_deref() == Some(uri));
     if let Some((name, t)) = named_by {
-        let text = format!("reading `{uri}`, the UI resource of the tool `{name}` (line {}), failed", t.line);
+        let text = format!("reading `{}`, the UI resource of the tool `{}` (line {}), failed", clip(uri), clip(name), t.line);
         sink.report(&APPS_UI_MISSING, msg.pointer("/error"), text);
     }
 }
@@ -40,7 +42,7 @@ pub(crate) fn finish(strict: bool, tools: &tools::State, resources: &resources::
         if resources.seen_uris.contains(uri) {
             continue;
         }
-        let message = format!("the UI resource `{uri}` of the tool `{name}` was never listed nor read in this session, so its existence is unconfirmed");
+        let message = format!("the UI resource `{}` of the tool `{}` was never listed nor read in this session, so its existence is unconfirmed", clip(uri), clip(name));
         by_line.entry(t.line).or_default().push(Diag { pointer: format!("{}/_meta/ui/resourceUri", t.pointer), rule: APPS_UI_RESOURCE.id, severity, message });
     }
     by_line.into_iter().map(|(line, diags)| Outcome { line, diags, ..Outcome::default() }).collect()
@@ -73,7 +75,8 @@ impl ChannelMsg<'_> {
 
 /// The view<->host channel's lifecycle.
 pub(crate) struct Channel {
-    /// The line of the channel's first message (the sandbox's own aside).
+    /// The line of the view's first message (the sandbox's own aside; the host's early messages
+    /// are the host's fault, reported on their own lines).
     first_line: Option<u64>,
     /// The view's `ui/initialize`: its line and id.
     initialize: Option<(u64, Option<IdKey>)>,
@@ -82,13 +85,15 @@ pub(crate) struct Channel {
     /// The host's `ui/resource-teardown` ids, and the line of the view's answer to one.
     teardown_ids: Vec<IdKey>,
     torn_down: Option<u64>,
+    /// The line of the host's `ui/notifications/tool-input` (the complete arguments).
+    tool_input: Option<u64>,
     /// The view's `tools/call`s of tools not visible to apps, by id: the host must reject them.
     hidden_calls: Capped<IdKey, String>,
 }
 
 impl Channel {
     pub fn new() -> Channel {
-        Channel { first_line: None, initialize: None, answered: false, initialized: false, teardown_ids: Vec::new(), torn_down: None, hidden_calls: Capped::new(SESSION_CAP) }
+        Channel { first_line: None, initialize: None, answered: false, initialized: false, teardown_ids: Vec::new(), torn_down: None, tool_input: None, hidden_calls: Capped::new(SESSION_CAP) }
     }
 
     pub fn evicted(&self) -> u64 {
@@ -101,23 +106,33 @@ impl Channel {
         let is_request = method.is_some() && id.is_some();
         if let (true, Some(m)) = (msg.wrong_side, method) {
             let other = msg.side.opposite().name();
-            let text = format!("`{m}` is sent by the {other}, not the {}: this line travels {}", msg.side.name(), msg.side.dir_name());
+            let text = format!("`{}` is sent by the {other}, not the {}: this line travels {}", clip(m), msg.side.name(), msg.side.dir_name());
             sink.report(&APPS_WRONG_SIDE, msg.pointer("/method"), text);
         }
         if method.is_some_and(|m| m.starts_with(SANDBOX_PREFIX)) {
             return;
         }
-        let first = *self.first_line.get_or_insert(msg.line);
         if let Some(torn) = self.torn_down {
             let text = format!("a message after the view answered `ui/resource-teardown` (line {torn}): the host tears the view down after that answer");
             sink.report(&APPS_AFTER_TEARDOWN, msg.pointer(""), text);
+        }
+        if let (AppsSide::Host, Some(m)) = (msg.side, method) {
+            if !self.initialized {
+                let what = if is_request { "request" } else { "notification" };
+                let before = if self.initialize.is_some() { "before the view's `ui/notifications/initialized`" } else { "before the view opened the channel with `ui/initialize`" };
+                sink.report(&APPS_HOST_EARLY, msg.pointer("/method"), format!("the host sent the {what} `{}` {before}", clip(m)));
+            }
+            self.tool_input(msg, m, sink);
+        }
+        if msg.side == AppsSide::View {
+            self.first_line.get_or_insert(msg.line);
         }
         match (msg.side, method) {
             (AppsSide::View, Some("ui/initialize")) if is_request && !msg.wrong_side => {
                 if self.initialize.is_none() {
                     self.initialize = Some((msg.line, id.and_then(IdKey::of)));
-                    if first < msg.line {
-                        let text = format!("the view's `ui/initialize` is not the first message of the channel: line {first} came before it");
+                    if let Some(first) = self.first_line.filter(|&l| l < msg.line) {
+                        let text = format!("the view's `ui/initialize` is not its first message on the channel: line {first} came before it");
                         sink.report(&APPS_INITIALIZE_FIRST, msg.pointer("/method"), text);
                     }
                 }
@@ -125,6 +140,10 @@ impl Channel {
             }
             (AppsSide::View, Some("ui/notifications/initialized")) => self.initialized = true,
             (AppsSide::Host, Some("ui/resource-teardown")) if is_request => {
+                // The few teardowns in flight are what matters; an endless stream of them is not kept.
+                if self.teardown_ids.len() >= SESSION_CAP {
+                    self.teardown_ids.remove(0);
+                }
                 self.teardown_ids.extend(id.and_then(IdKey::of));
             }
             _ => {}
@@ -139,17 +158,28 @@ impl Channel {
                 }
             }
             (AppsSide::View, Some(m)) if is_request && m != "ping" && !self.answered => {
-                let text = format!("the view sent `{m}` before the host answered `ui/initialize` (line {init_line}); only `ping` may be");
+                let text = format!("the view sent `{}` before the host answered `ui/initialize` (line {init_line}); only `ping` may be", clip(m));
                 sink.report(&APPS_VIEW_EARLY, msg.pointer("/method"), text);
-            }
-            (AppsSide::Host, Some(m)) if !self.initialized => {
-                let what = if is_request { "request" } else { "notification" };
-                let text = format!("the host sent the {what} `{m}` before the view's `ui/notifications/initialized`");
-                sink.report(&APPS_HOST_EARLY, msg.pointer("/method"), text);
             }
             _ => {}
         }
         self.visibility(msg, tools, sink);
+    }
+
+    /// The host's `tool-input` (at most once) and `tool-input-partial` (only before it).
+    fn tool_input(&mut self, msg: &ChannelMsg, method: &str, sink: &mut Sink) {
+        match (method, self.tool_input) {
+            ("ui/notifications/tool-input", None) => self.tool_input = Some(msg.line),
+            ("ui/notifications/tool-input", Some(first)) => {
+                let text = format!("`ui/notifications/tool-input` again (the first was line {first}): the host sends it at most once");
+                sink.report(&APPS_TOOL_INPUT_ONCE, msg.pointer("/method"), text);
+            }
+            ("ui/notifications/tool-input-partial", Some(first)) => {
+                let text = format!("`ui/notifications/tool-input-partial` after the complete `ui/notifications/tool-input` (line {first}): the host must stop sending partial input then");
+                sink.report(&APPS_PARTIAL_AFTER_INPUT, msg.pointer("/method"), text);
+            }
+            _ => {}
+        }
     }
 
     /// A view's `tools/call` of a listed tool not visible to apps, and the host's answer to it.
@@ -163,7 +193,7 @@ impl Channel {
                 if visibility.iter().any(|v| v == "app") {
                     return;
                 }
-                let text = format!("the view called `{name}`, whose `_meta.ui.visibility` ({visibility:?}, line {}) does not include \"app\": a view calls only tools visible to apps, and the host must reject this call", tool.line);
+                let text = format!("the view called `{}`, whose `_meta.ui.visibility` ({}, line {}) does not include \"app\": a view calls only tools visible to apps, and the host must reject this call", clip(name), clip(&format!("{visibility:?}")), tool.line);
                 sink.report(&APPS_TOOL_HIDDEN, msg.pointer("/params/name"), text);
                 if let Some(k) = key {
                     self.hidden_calls.insert(k, name.to_string());
@@ -172,7 +202,7 @@ impl Channel {
             (AppsSide::Host, None) if msg.answers == Some("tools/call") => {
                 let Some(name) = key.and_then(|k| self.hidden_calls.remove(&k)) else { return };
                 if msg.o.contains_key("result") {
-                    let text = format!("the host answered the view's call of `{name}`, a tool not visible to apps, with a result instead of an error");
+                    let text = format!("the host answered the view's call of `{}`, a tool not visible to apps, with a result instead of an error", clip(&name));
                     sink.report(&APPS_TOOL_HIDDEN, msg.pointer("/result"), text);
                 }
             }

@@ -2,6 +2,7 @@
 
 use super::rules::{CLIENT_BEFORE_RESULT, INITIALIZED_ORDER, INITIALIZE_FIRST, SERVER_BEFORE_INITIALIZED};
 use super::{Msg, Sink};
+use crate::bounded::clip;
 use crate::check::{Dir, IdKey};
 
 #[derive(Default)]
@@ -53,14 +54,14 @@ impl State {
                 self.initialized = true;
             }
             Some(Dir::C2S) if is_request && method != "ping" && !self.answered => {
-                let text = format!("`{method}` sent before the server answered `initialize` (line {init_line}); only `ping` may be");
+                let text = format!("`{}` sent before the server answered `initialize` (line {init_line}); only `ping` may be", clip(method));
                 sink.report(&CLIENT_BEFORE_RESULT, msg.pointer("/method"), text);
             }
             Some(Dir::S2C) if !self.initialized => {
                 let allowed = if is_request { method == "ping" } else { method == "notifications/message" };
                 if !allowed {
                     let what = if is_request { "request" } else { "notification" };
-                    let text = format!("the server sent the {what} `{method}` before the client's `notifications/initialized`; only `ping` and logging may come before it");
+                    let text = format!("the server sent the {what} `{}` before the client's `notifications/initialized`; only `ping` and logging may come before it", clip(method));
                     sink.report(&SERVER_BEFORE_INITIALIZED, msg.pointer("/method"), text);
                 }
             }

@@ -18,15 +18,18 @@ mod lifecycle;
 mod progress;
 mod resources;
 pub mod rules;
+mod schema_bounds;
 mod tools;
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::BTreeMap;
 use std::hash::Hash;
 
 use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
 
 use crate::args::CheckArgs;
+pub(crate) use crate::bounded::Capped;
+use crate::bounded::{clip, Weigh};
 use crate::check::{AppsSide, Diag, Dir, IdKey, Outcome};
 use crate::versions::{version_index, VERSIONS};
 pub use rules::{Rule, RULES};
@@ -40,78 +43,13 @@ pub const SUMMARY_METHODS_CAP: usize = 1024;
 /// How many unanswered requests a stream's end lists one by one (the rest are counted).
 pub const UNANSWERED_LISTED: usize = 100;
 
-/// A map that keeps at most `cap` entries, forgetting the oldest first, and counts what it forgot.
-pub(crate) struct Capped<K, V> {
-    map: HashMap<K, V>,
-    order: VecDeque<K>,
-    cap: usize,
-    pub evicted: u64,
-}
-
-impl<K: Hash + Eq + Clone, V> Capped<K, V> {
-    pub fn new(cap: usize) -> Self {
-        Capped { map: HashMap::new(), order: VecDeque::new(), cap, evicted: 0 }
-    }
-
-    pub fn insert(&mut self, key: K, value: V) {
-        if self.map.insert(key.clone(), value).is_none() {
-            self.order.push_back(key);
-        }
-        while self.map.len() > self.cap {
-            let Some(old) = self.order.pop_front() else { break };
-            if self.map.remove(&old).is_some() {
-                self.evicted += 1;
-            }
-        }
-        // Keys of removed entries linger in `order`; drop them once they dominate.
-        if self.order.len() > 2 * self.cap.max(self.map.len()) {
-            let map = &self.map;
-            self.order.retain(|k| map.contains_key(k));
-        }
-    }
-
-    pub fn get(&self, key: &K) -> Option<&V> {
-        self.map.get(key)
-    }
-
-    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
-        self.map.get_mut(key)
-    }
-
-    pub fn remove(&mut self, key: &K) -> Option<V> {
-        let v = self.map.remove(key);
-        if self.map.is_empty() {
-            self.order.clear();
-        }
-        v
-    }
-
-    pub fn contains(&self, key: &K) -> bool {
-        self.map.contains_key(key)
-    }
-
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    pub fn clear(&mut self) {
-        self.map.clear();
-        self.order.clear();
-    }
-
-    /// Entries oldest first.
-    pub fn iter_in_order(&self) -> impl Iterator<Item = (&K, &V)> {
-        let mut seen = std::collections::HashSet::new();
-        self.order.iter().filter_map(move |k| if seen.insert(k) { self.map.get_key_value(k) } else { None })
-    }
-}
-
 /// A request the session waits an answer for: what the rules on its answer need.
 #[derive(Debug, Clone)]
 pub(crate) struct SentRequest {
+    /// The method, [`clip`]ped: a long one is no method a rule looks for.
     pub method: Box<str>,
     pub line: u64,
-    /// The id as written, for the summary.
+    /// The id as written ([`crate::bounded::shown`]), for the summary.
     pub id: Box<str>,
     /// The few params the rules on the answer need ([`kept_params`]), not the whole request.
     pub params: Option<Value>,
@@ -128,7 +66,8 @@ fn kept_params(params: &Value) -> Value {
     let mut kept = Map::new();
     for k in KEPT_PARAMS {
         if let Some(v) = params.get(k) {
-            kept.insert(k.to_string(), if k == "task" { Value::Bool(true) } else { v.clone() });
+            // Only the presence of `task` and `cursor` matters: a long cursor is not kept.
+            kept.insert(k.to_string(), if k == "task" || k == "cursor" { Value::Bool(true) } else { v.clone() });
         }
     }
     if let Some(meta) = params.get("_meta").and_then(Value::as_object) {
@@ -138,6 +77,12 @@ fn kept_params(params: &Value) -> Value {
         }
     }
     Value::Object(kept)
+}
+
+impl Weigh for SentRequest {
+    fn weight(&self) -> usize {
+        self.method.len() + self.id.len() + self.params.weight()
+    }
 }
 
 impl SentRequest {
@@ -244,7 +189,7 @@ pub struct Session {
     evicted_before: u64,
 }
 
-fn per_dir<K: Hash + Eq + Clone, V>() -> [Capped<K, V>; 2] {
+fn per_dir<K: Hash + Eq + Clone + Weigh, V: Weigh>() -> [Capped<K, V>; 2] {
     [Capped::new(SESSION_CAP), Capped::new(SESSION_CAP)]
 }
 
@@ -391,7 +336,7 @@ impl Session {
         let (Some(method), Some(id)) = (msg.method, msg.id) else { return };
         let Some(key) = IdKey::of(id) else { return };
         let d = msg.dir.unwrap_or(Dir::C2S);
-        let req = SentRequest { method: method.into(), line: msg.line, id: id.to_string().into(), params: msg.params.map(kept_params) };
+        let req = SentRequest { method: clip(method).into(), line: msg.line, id: crate::bounded::shown(id).into(), params: msg.params.map(kept_params) };
         self.issued[d.index()].insert(key.clone(), msg.line);
         self.requests[d.index()].insert(key, req);
     }
@@ -408,7 +353,8 @@ impl Session {
     }
 
     fn count_row(&mut self, dir: &'static str, kind: &'static str, method: &str) {
-        let key = (dir, kind, method.to_string());
+        // A long method is no method of the schema: its row shows a prefix, so the table stays small.
+        let key = (dir, kind, clip(method).into_owned());
         if let Some(n) = self.messages.get_mut(&key) {
             *n += 1;
         } else if self.messages.len() < SUMMARY_METHODS_CAP {
@@ -443,26 +389,10 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn capped_forgets_the_oldest_and_counts() {
-        let mut c: Capped<u32, ()> = Capped::new(3);
-        for i in 0..10 {
-            c.insert(i, ());
-        }
-        assert_eq!(c.len(), 3);
-        assert_eq!(c.evicted, 7);
-        assert!(c.contains(&9) && !c.contains(&6));
-        assert_eq!(c.iter_in_order().map(|(k, _)| *k).collect::<Vec<_>>(), vec![7, 8, 9]);
-        for i in 0..100_000 {
-            c.insert(i % 5, ());
-            c.remove(&(i % 5));
-        }
-        assert!(c.order.len() <= 2 * 3 + 1, "removed keys do not pile up: {}", c.order.len());
-    }
-
-    #[test]
     fn waiting_requests_keep_only_what_the_rules_need() {
         let params = json!({"name": "t", "arguments": {"big": "x".repeat(1000)}, "task": {"ttl": 5}, "_meta": {"progressToken": 1, "other": [1, 2, 3]}});
         assert_eq!(kept_params(&params), json!({"name": "t", "task": true, "_meta": {"progressToken": 1}}));
+        assert_eq!(kept_params(&json!({"cursor": "c".repeat(1000)})), json!({"cursor": true}));
     }
 
     /// A stream of requests nobody answers: the session keeps at most its cap and counts the rest.

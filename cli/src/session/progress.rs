@@ -5,11 +5,18 @@ use serde_json::Value;
 
 use super::rules::{CANCEL_INITIALIZE, CANCEL_UNKNOWN, PROGRESS_INCREASING, PROGRESS_TOKEN};
 use super::{Capped, Msg, Sink, SESSION_CAP};
+use crate::bounded::shown;
 use crate::check::{Dir, IdKey};
 
 /// A progress token of a request in flight: the last `progress` reported for it.
 struct Token {
     last: Option<(f64, u64)>,
+}
+
+impl crate::bounded::Weigh for Token {
+    fn weight(&self) -> usize {
+        0
+    }
 }
 
 pub(crate) struct State {
@@ -60,7 +67,7 @@ impl State {
                 let Some(d) = found else {
                     // A token forgotten by a full table is not a token never given.
                     if whole && self.tokens.iter().all(|t| t.evicted == 0) {
-                        let text = format!("progress for the token {}, which no request in flight carried", msg.param("progressToken").map(Value::to_string).unwrap_or_default());
+                        let text = format!("progress for the token {}, which no request in flight carried", msg.param("progressToken").map(shown).unwrap_or_default());
                         sink.report(&PROGRESS_TOKEN, msg.pointer("/params/progressToken"), text);
                     }
                     return;
@@ -79,14 +86,14 @@ impl State {
                 let Some(raw) = msg.param("requestId") else { return };
                 let Some(key) = IdKey::of(raw) else { return };
                 if msg.dir != Some(Dir::S2C) && initialize == Some(&key) {
-                    sink.report(&CANCEL_INITIALIZE, msg.pointer("/params/requestId"), format!("request {raw} is the `initialize` request, which the client must not cancel"));
+                    sink.report(&CANCEL_INITIALIZE, msg.pointer("/params/requestId"), format!("request {} is the `initialize` request, which the client must not cancel", shown(raw)));
                     return;
                 }
                 let dirs = request_dirs(true);
                 let forgot = dirs.iter().any(|d| issued[d.index()].evicted > 0);
                 if whole && !forgot && !dirs.iter().any(|d| issued[d.index()].contains(&key)) {
                     let way = msg.dir.map(|d| format!(" {}", d.name())).unwrap_or_default();
-                    let text = format!("no{way} request with id {raw} was issued in this session");
+                    let text = format!("no{way} request with id {} was issued in this session", shown(raw));
                     sink.report(&CANCEL_UNKNOWN, msg.pointer("/params/requestId"), text);
                 }
             }

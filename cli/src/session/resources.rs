@@ -5,13 +5,14 @@ use serde_json::Value;
 
 use super::rules::{CURSOR_UNKNOWN, READ_URI, UPDATED_UNSUBSCRIBED};
 use super::{Capped, Msg, Sink, SESSION_CAP};
+use crate::bounded::{clip, Text};
 use crate::check::Dir;
 
 pub(crate) struct State {
     /// Subscribed URIs, with the line of the `resources/subscribe`.
     subscribed: Capped<String, u64>,
     /// `nextCursor` values received, per method.
-    cursors: Capped<(String, String), ()>,
+    cursors: Capped<(Text, Text), ()>,
     /// URIs listed by `resources/list` or asked for with `resources/read` (for MCP Apps).
     pub seen_uris: Capped<String, ()>,
 }
@@ -28,7 +29,7 @@ impl State {
     pub fn observe(&mut self, msg: &Msg, whole: bool, sink: &mut Sink) {
         if let (Some(req), Some(result)) = (&msg.answers, msg.result) {
             if let Some(next) = result.get("nextCursor").and_then(Value::as_str) {
-                self.cursors.insert((req.method.to_string(), next.to_string()), ());
+                self.cursors.insert((Text::of(&req.method), Text::of(next)), ());
             }
             match &*req.method {
                 "resources/list" => {
@@ -46,23 +47,27 @@ impl State {
         let uri = msg.param("uri").and_then(Value::as_str);
         if msg.id.is_some() {
             if let Some(cursor) = msg.param("cursor").and_then(Value::as_str) {
-                if whole && self.cursors.evicted == 0 && !self.cursors.contains(&(method.to_string(), cursor.to_string())) {
-                    let text = format!("the cursor `{cursor}` is no `nextCursor` a `{method}` result returned in this session");
+                if whole && self.cursors.evicted == 0 && !self.cursors.contains(&(Text::of(&clip(method)), Text::of(cursor))) {
+                    let text = format!("the cursor `{}` is no `nextCursor` a `{}` result returned in this session", clip(cursor), clip(method));
                     sink.report(&CURSOR_UNKNOWN, msg.pointer("/params/cursor"), text);
                 }
             }
         }
         match (method, uri, msg.dir) {
-            ("resources/subscribe", Some(uri), _) => self.subscribed.insert(uri.to_string(), msg.line),
+            ("resources/subscribe", Some(uri), _) => {
+                self.subscribed.insert(uri.to_string(), msg.line);
+            }
             ("resources/unsubscribe", Some(uri), _) => {
                 self.subscribed.remove(&uri.to_string());
             }
-            ("resources/read", Some(uri), _) => self.seen_uris.insert(uri.to_string(), ()),
+            ("resources/read", Some(uri), _) => {
+                self.seen_uris.insert(uri.to_string(), ());
+            }
             ("notifications/resources/updated", Some(uri), Some(Dir::S2C) | None) => {
                 // 2026-07-28 delivers updates on `subscriptions/listen` streams instead.
                 let known = self.subscribed.evicted == 0;
                 if whole && known && msg.version_has("resources/subscribe") && !self.subscribed.contains(&uri.to_string()) {
-                    let text = format!("an update for `{uri}`, which the client has not subscribed to (or has unsubscribed from)");
+                    let text = format!("an update for `{}`, which the client has not subscribed to (or has unsubscribed from)", clip(uri));
                     sink.report(&UPDATED_UNSUBSCRIBED, msg.pointer("/params/uri"), text);
                 }
             }
@@ -77,7 +82,7 @@ fn read_uri(msg: &Msg, requested: Option<&str>, result: &Value, sink: &mut Sink)
     let (Some(requested), Some(contents)) = (requested, result.get("contents").and_then(Value::as_array)) else { return };
     let uris: Vec<&str> = contents.iter().filter_map(|c| c.get("uri")?.as_str()).collect();
     if !uris.is_empty() && !uris.contains(&requested) {
-        let text = format!("`resources/read` asked for `{requested}` but no content has that URI (found `{}`)", uris[0]);
+        let text = format!("`resources/read` asked for `{}` but no content has that URI (found `{}`)", clip(requested), clip(uris[0]));
         sink.report(&READ_URI, msg.pointer("/result/contents/0/uri"), text);
     }
 }

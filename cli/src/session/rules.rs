@@ -20,6 +20,12 @@ const fn warning(id: &'static str, source: &'static str) -> Rule {
     Rule { id, severity: Severity::Warning, source }
 }
 
+/// Reported by the checker (`check.rs`), which pairs requests and answers; the id predates the
+/// session rules' `session/` ids and stays.
+pub static ID_REUSED: Rule = error(
+    "id.reused",
+    "basic protocol, requests: the request ID MUST NOT have been previously used by the requestor within the same session (an id of an unanswered, answered or cancelled request of the same direction)",
+);
 pub static INITIALIZE_FIRST: Rule = error(
     "session/lifecycle/initialize-first",
     "lifecycle, initialization: the initialization phase MUST be the first interaction between client and server",
@@ -62,7 +68,11 @@ pub static TOOL_SCHEMA: Rule = error(
 );
 pub static TOOL_SCHEMA_UNUSABLE: Rule = warning(
     "session/tools/schema-unusable",
-    "schema, Tool.inputSchema/outputSchema: a `$schema` the checker does not know, or a schema it cannot compile offline (a remote `$ref`): not used to check calls",
+    "schema, Tool.inputSchema/outputSchema: a `$schema` the checker does not know, a schema it cannot compile offline (a remote `$ref`), or one past the checker's bounds (subschemas, validation depth through `$ref` chains, subschemas applying to one value, cycles that never move into the value): not used to check calls (warning: the schema may be valid, the checker declines it)",
+);
+pub static TOOL_PATTERN_UNDECIDED: Rule = warning(
+    "session/tools/pattern-undecided",
+    "schema, CallToolRequestParams.arguments / CallToolResult.structuredContent: the value must conform to the tool's schema; a `pattern` whose match exceeded the checker's backtracking budget is undecided, not a violation (warning)",
 );
 pub static READ_URI: Rule = warning(
     "session/resources/read-uri",
@@ -106,7 +116,7 @@ pub static APPS_WRONG_SIDE: Rule = error(
 );
 pub static APPS_INITIALIZE_FIRST: Rule = error(
     "session/apps/initialize-first",
-    "MCP Apps (SEP-1865), lifecycle: the view opens with the MCP-like handshake `ui/initialize` -> `ui/notifications/initialized` (as MCP's initialization MUST be the first interaction); another message came before the view's `ui/initialize` (the sandbox's own `ui/notifications/sandbox-*` excepted)",
+    "MCP Apps (SEP-1865), lifecycle: the view opens with the MCP-like handshake `ui/initialize` -> `ui/notifications/initialized` (as MCP's initialization MUST be the first interaction); another message of the view came before its `ui/initialize` (the sandbox's own `ui/notifications/sandbox-*` excepted; the host's early messages are `host-early`, on their own lines)",
 );
 pub static APPS_VIEW_EARLY: Rule = warning(
     "session/apps/view-early",
@@ -114,7 +124,15 @@ pub static APPS_VIEW_EARLY: Rule = warning(
 );
 pub static APPS_HOST_EARLY: Rule = error(
     "session/apps/host-early",
-    "MCP Apps (SEP-1865), sandbox proxy: the Host MUST NOT send any request or notification to the Guest UI before it receives an `initialized` notification",
+    "MCP Apps (SEP-1865), sandbox proxy: the Host MUST NOT send any request or notification to the Guest UI before it receives an `initialized` notification (also when the view never sent `ui/initialize`)",
+);
+pub static APPS_TOOL_INPUT_ONCE: Rule = warning(
+    "session/apps/tool-input-once",
+    "MCP Apps (SEP-1865), notifications: `ui/notifications/tool-input` \"is sent at most once\" (stated without MUST: a warning); a second one from the host",
+);
+pub static APPS_PARTIAL_AFTER_INPUT: Rule = error(
+    "session/apps/partial-after-input",
+    "MCP Apps (SEP-1865), notifications: with `ui/notifications/tool-input-partial` the host MUST stop sending once `ui/notifications/tool-input` is sent with complete arguments",
 );
 pub static APPS_AFTER_TEARDOWN: Rule = warning(
     "session/apps/after-teardown",
@@ -127,6 +145,7 @@ pub static APPS_TOOL_HIDDEN: Rule = error(
 
 /// Every session rule, in the order cli/README.md lists them.
 pub static RULES: &[&Rule] = &[
+    &ID_REUSED,
     &INITIALIZE_FIRST,
     &CLIENT_BEFORE_RESULT,
     &SERVER_BEFORE_INITIALIZED,
@@ -138,6 +157,7 @@ pub static RULES: &[&Rule] = &[
     &TOOL_UNLISTED,
     &TOOL_SCHEMA,
     &TOOL_SCHEMA_UNUSABLE,
+    &TOOL_PATTERN_UNDECIDED,
     &READ_URI,
     &UPDATED_UNSUBSCRIBED,
     &CURSOR_UNKNOWN,
@@ -152,5 +172,7 @@ pub static RULES: &[&Rule] = &[
     &APPS_VIEW_EARLY,
     &APPS_HOST_EARLY,
     &APPS_AFTER_TEARDOWN,
+    &APPS_TOOL_INPUT_ONCE,
+    &APPS_PARTIAL_AFTER_INPUT,
     &APPS_TOOL_HIDDEN,
 ];

@@ -1,18 +1,25 @@
 //! Tools: calls checked against the schemas of the last `tools/list`, each schema compiled once
 //! per listing (with the `jsonschema` crate), and the schemas themselves checked against their
-//! draft's meta-schema.
+//! draft's meta-schema. A peer's schema is bounded first ([`schema_bounds`]): the validator
+//! recurses over it.
 
 use std::sync::Arc;
 
-use jsonschema::{Draft, Validator};
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{Draft, PatternOptions, ValidationError, Validator};
 use serde_json::{Map, Value};
 
-use super::rules::{TOOL_INPUT, TOOL_OUTPUT, TOOL_SCHEMA, TOOL_SCHEMA_UNUSABLE, TOOL_UNLISTED};
-use super::{Capped, Msg, Sink, SESSION_CAP};
+use super::rules::{Rule, TOOL_INPUT, TOOL_OUTPUT, TOOL_PATTERN_UNDECIDED, TOOL_SCHEMA, TOOL_SCHEMA_UNUSABLE, TOOL_UNLISTED};
+use super::{schema_bounds, Capped, Msg, Sink, SESSION_CAP};
+use crate::bounded::{clip, Text, Weigh};
 use crate::check::Dir;
 
 /// Findings kept per schema check (a schema or a value may break many keywords at once).
 const SCHEMA_FINDINGS: usize = 10;
+
+/// Backtracking steps one `pattern` match may take (the engine's default is a million: 76 ms for
+/// `^((a*)*)\2b$` on 30 characters). Only patterns with backreferences or look-around backtrack.
+const REGEX_BACKTRACK_LIMIT: usize = 10_000;
 
 /// How many compiled schemas [`SchemaCache`] keeps.
 const SCHEMA_CACHE_CAP: usize = 1024;
@@ -20,7 +27,18 @@ const SCHEMA_CACHE_CAP: usize = 1024;
 /// Compiled valid schemas by their JSON text: a server lists the same tools again and again
 /// (after every `list_changed`, in every session), and compiling costs far more than the text.
 /// Only valid, usable schemas are kept, so findings on a bad one are reported at every listing.
-pub(crate) struct SchemaCache(Capped<String, Arc<Validator>>);
+/// Keyed by the text's digest, weighed by its length (a stand-in for the compiled size).
+pub(crate) struct SchemaCache(Capped<Text, Compiled>);
+
+/// A compiled schema and the length of its JSON text.
+#[derive(Clone)]
+pub(crate) struct Compiled(Arc<Validator>, usize);
+
+impl Weigh for Compiled {
+    fn weight(&self) -> usize {
+        self.1
+    }
+}
 
 impl SchemaCache {
     pub fn new() -> SchemaCache {
@@ -39,6 +57,14 @@ pub(crate) struct Tool {
     /// Where it was listed: the line and the pointer to the tool.
     pub line: u64,
     pub pointer: String,
+    /// What its schemas weigh (their text's length).
+    schema_bytes: usize,
+}
+
+impl Weigh for Tool {
+    fn weight(&self) -> usize {
+        self.ui_uri.weight() + self.visibility.weight() + self.pointer.len() + self.schema_bytes
+    }
 }
 
 pub(crate) struct State {
@@ -74,13 +100,13 @@ impl State {
                     if let Some(v) = &tool.input {
                         let at = if msg.param("arguments").is_some() { "/params/arguments" } else { "/params" };
                         for e in v.iter_errors(args).take(SCHEMA_FINDINGS) {
-                            let text = format!("the arguments break the inputSchema of `{name}` (line {}): {e}", tool.line);
-                            sink.report(&TOOL_INPUT, msg.pointer(&format!("{at}{}", e.instance_path().as_str())), text);
+                            let (rule, text) = finding(&e, &TOOL_INPUT, ("the arguments", "break"), &format!("the inputSchema of `{}` (line {})", clip(name), tool.line));
+                            sink.report(rule, msg.pointer(&format!("{at}{}", e.instance_path().as_str())), text);
                         }
                     }
                 }
                 None if self.listed && self.tools.evicted == 0 => {
-                    let text = format!("`{name}` was called but no `tools/list` result in this session listed it");
+                    let text = format!("`{}` was called but no `tools/list` result in this session listed it", clip(name));
                     sink.report(&TOOL_UNLISTED, msg.pointer("/params/name"), text);
                 }
                 None => {}
@@ -100,6 +126,8 @@ impl State {
             let at = msg.pointer(&format!("/result/tools/{i}"));
             let input = t.get("inputSchema").and_then(|s| cached_compile(s, &format!("{at}/inputSchema"), schemas, sink));
             let output = t.get("outputSchema").and_then(|s| cached_compile(s, &format!("{at}/outputSchema"), schemas, sink));
+            let schema_bytes = input.as_ref().map_or(0, |c| c.1) + output.as_ref().map_or(0, |c| c.1);
+            let (input, output) = (input.map(|c| c.0), output.map(|c| c.0));
             let meta = t.get("_meta");
             let ui_uri = meta
                 .and_then(|m| m.get("ui")?.get("resourceUri"))
@@ -107,7 +135,7 @@ impl State {
                 .and_then(Value::as_str)
                 .map(str::to_string);
             let visibility = meta.and_then(|m| m.get("ui")?.get("visibility")?.as_array()).map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect());
-            self.tools.insert(name.to_string(), Tool { input, output, ui_uri, visibility, line: msg.line, pointer: at });
+            self.tools.insert(name.to_string(), Tool { input, output, ui_uri, visibility, line: msg.line, pointer: at, schema_bytes });
         }
     }
 
@@ -120,30 +148,41 @@ impl State {
         if !complete || result.get("task").is_some() || result.get("isError").and_then(Value::as_bool) == Some(true) {
             return;
         }
-        let name = name.unwrap_or_default();
+        let name = clip(name.unwrap_or_default());
         match result.get("structuredContent") {
             None => {
-                let text = format!("`{name}` declares an outputSchema (line {}) but the result has no structuredContent", tool.line);
+                let text = format!("`{}` declares an outputSchema (line {}) but the result has no structuredContent", name, tool.line);
                 sink.report(&TOOL_OUTPUT, msg.pointer("/result"), text);
             }
             Some(sc) => {
                 for e in v.iter_errors(sc).take(SCHEMA_FINDINGS) {
-                    let text = format!("structuredContent breaks the outputSchema of `{name}` (line {}): {e}", tool.line);
-                    sink.report(&TOOL_OUTPUT, msg.pointer(&format!("/result/structuredContent{}", e.instance_path().as_str())), text);
+                    let (rule, text) = finding(&e, &TOOL_OUTPUT, ("structuredContent", "breaks"), &format!("the outputSchema of `{}` (line {})", name, tool.line));
+                    sink.report(rule, msg.pointer(&format!("/result/structuredContent{}", e.instance_path().as_str())), text);
                 }
             }
         }
     }
 }
 
+/// The rule and text of a validation error: a `pattern` the engine gave up on is undecided, not broken.
+fn finding(e: &ValidationError, broken: &'static Rule, (subject, verb): (&str, &str), schema: &str) -> (&'static Rule, String) {
+    match e.kind() {
+        ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => {
+            (&TOOL_PATTERN_UNDECIDED, format!("a `pattern` of {schema} is undecided on {subject} (past the checker's regex budget): {e}"))
+        }
+        _ => (broken, format!("{subject} {verb} {schema}: {e}")),
+    }
+}
+
 /// [`compile`], through the cache.
-fn cached_compile(schema: &Value, pointer: &str, schemas: &mut SchemaCache, sink: &mut Sink) -> Option<Arc<Validator>> {
+fn cached_compile(schema: &Value, pointer: &str, schemas: &mut SchemaCache, sink: &mut Sink) -> Option<Compiled> {
     let text = schema.to_string();
-    if let Some(v) = schemas.0.get(&text) {
+    let key = Text::of(&text);
+    if let Some(v) = schemas.0.get(&key) {
         return Some(v.clone());
     }
-    let v = Arc::new(compile(schema, pointer, sink)?);
-    schemas.0.insert(text, v.clone());
+    let v = Compiled(Arc::new(compile(schema, pointer, sink)?), text.len());
+    schemas.0.insert(key, v.clone());
     Some(v)
 }
 
@@ -171,6 +210,11 @@ fn compile(schema: &Value, pointer: &str, sink: &mut Sink) -> Option<Validator> 
         Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
         _ => jsonschema::draft202012::meta::validator(),
     };
+    if let Err(why) = schema_bounds::check(schema) {
+        let text = format!("the schema is past the checker's bounds ({why}), so calls are not checked against it");
+        sink.report(&TOOL_SCHEMA_UNUSABLE, pointer.to_string(), text);
+        return None;
+    }
     let mut valid = true;
     for e in meta.iter_errors(schema).take(SCHEMA_FINDINGS) {
         valid = false;
@@ -180,7 +224,7 @@ fn compile(schema: &Value, pointer: &str, sink: &mut Sink) -> Option<Validator> 
     if !valid {
         return None;
     }
-    match jsonschema::options().with_draft(draft).build(schema) {
+    match build(schema, draft) {
         Ok(v) => Some(v),
         Err(e) => {
             let text = format!("the schema cannot be compiled offline, so calls are not checked against it: {e}");
@@ -188,6 +232,12 @@ fn compile(schema: &Value, pointer: &str, sink: &mut Sink) -> Option<Validator> 
             None
         }
     }
+}
+
+/// Compiles a schema that passed [`schema_bounds::check`], with the regex budget.
+pub(super) fn build(schema: &Value, draft: Draft) -> Result<Validator, ValidationError<'static>> {
+    let patterns = PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT);
+    jsonschema::options().with_draft(draft).with_pattern_options(patterns).build(schema)
 }
 
 fn draft_name(d: Draft) -> &'static str {

@@ -2,6 +2,10 @@
 //! resources, `ui://` URIs, the profile MIME type, CSP origins; and the two
 //! helpers a host needs: the tools a model may see, and the CSP to apply.
 
+mod suffix;
+
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use super::{describe, Cx, Validate};
@@ -99,20 +103,46 @@ fn ui_uri(v: &Value, cx: &mut Cx<'_>) {
 
 /// Checks a CSP object's domain lists wherever one travels (a UI resource's `_meta.ui.csp`, the
 /// sandbox's `ui/notifications/sandbox-resource-ready`, the host's capabilities): every entry is
-/// an origin by [`origin`], the rule [`content_security_policy`] applies too.
+/// an origin by [`origin`], the rule [`content_security_policy`] applies too; a list longer than
+/// [`CSP_MAX_ORIGINS`], or lists that would make the policy longer than [`CSP_MAX_POLICY_BYTES`],
+/// are a warning (`apps.csp-limit`): the builder keeps only what fits.
 pub fn csp<'v>(v: &'v Value, cx: &mut Cx<'v>) {
     let Some(csp) = v.as_object() else { return };
+    let mut cost = 0;
     for (key, list) in csp {
         let Some(items) = list.as_array() else { continue };
         cx.key(key, |cx| {
+            let mut count = 0;
             for (i, item) in items.iter().enumerate() {
                 if let Some(s) = item.as_str() {
-                    if let Err(why) = origin(s) {
-                        cx.index(i, |cx| cx.error("apps.csp-origin", format!("{s:?} is not an origin: {why}")));
+                    match origin(s) {
+                        Ok(()) => {
+                            count += 1;
+                            // What the builder would keep of this list.
+                            if count <= CSP_MAX_ORIGINS {
+                                cost += (s.len() + 1) * directives_of(key);
+                            }
+                        }
+                        Err(why) => cx.index(i, |cx| cx.error("apps.csp-origin", format!("{s:?} is not an origin: {why}"))),
                     }
                 }
             }
+            if count > CSP_MAX_ORIGINS {
+                cx.warning("apps.csp-limit", format!("{count} origins: a host keeps the first {CSP_MAX_ORIGINS}"));
+            }
         });
+    }
+    if cost + CSP_FIXED_BYTES > CSP_MAX_POLICY_BYTES {
+        cx.warning("apps.csp-limit", format!("the declared origins make a policy of about {} bytes: a host keeps what fits in {CSP_MAX_POLICY_BYTES}", cost + CSP_FIXED_BYTES));
+    }
+}
+
+/// How many directives of the built policy a domain list's entries appear in.
+fn directives_of(field: &str) -> usize {
+    match field {
+        "resourceDomains" => 5,
+        "connectDomains" | "frameDomains" | "baseUriDomains" => 1,
+        _ => 0,
     }
 }
 
@@ -143,9 +173,10 @@ pub fn client_capabilities<'v>(v: &'v Value, cx: &mut Cx<'v>) {
 
 /// Whether `s` is an origin as SEP-1865's CSP domain lists take it: `scheme://host[:port]` with
 /// an http, https, ws or wss scheme, an optional trailing `/`, and a DNS name (which may start
-/// with the `*.` wildcard the spec allows, over at least two labels), an IPv4 address or a
-/// bracketed IPv6 address. Nothing else: no path, user, quote, keyword, separator or space, so an
-/// entry can never add a source or a directive to the policy built from it.
+/// with the `*.` wildcard the spec allows, over a name that is not a public suffix) or an IPv4
+/// address. Nothing else: no path, user, quote, keyword, separator or space, so an entry can never
+/// add a source or a directive to the policy built from it. Not an IPv6 address: CSP's host-source
+/// grammar has none, and Chromium ignores such a source (`tests/apps_browser.rs` shows it).
 pub fn origin(s: &str) -> Result<(), String> {
     // CSP host sources use no other characters: this alone keeps separators, quotes and
     // spaces (a new source or directive) out.
@@ -166,24 +197,12 @@ pub fn origin(s: &str) -> Result<(), String> {
     if rest.contains('/') {
         return Err("an origin has no path".into());
     }
-    let (host, port) = match rest.strip_prefix('[') {
-        Some(v6) => {
-            let Some((addr, after)) = v6.split_once(']') else { return Err("`[` opens an IPv6 address that `]` does not close".into()) };
-            if addr.is_empty() || !addr.contains(':') || !addr.chars().all(|c| c.is_ascii_hexdigit() || matches!(c, ':' | '.')) {
-                return Err(format!("`[{addr}]` is not an IPv6 address"));
-            }
-            match after {
-                "" => (None, None),
-                _ => match after.strip_prefix(':') {
-                    Some(p) => (None, Some(p)),
-                    None => return Err(format!("`{after}` after the IPv6 address is not a port")),
-                },
-            }
-        }
-        None => match rest.split_once(':') {
-            Some((h, p)) => (Some(h), Some(p)),
-            None => (Some(rest), None),
-        },
+    if rest.starts_with('[') {
+        return Err("an IPv6 address cannot be a CSP source (browsers ignore it): use a host name".into());
+    }
+    let (host, port) = match rest.split_once(':') {
+        Some((h, p)) => (Some(h), Some(p)),
+        None => (Some(rest), None),
     };
     if let Some(p) = port {
         // `parse` alone would take a leading `+`.
@@ -214,6 +233,9 @@ fn dns_host(host: &str) -> Result<(), String> {
     }
     if wildcard && labels.len() < 2 {
         return Err(format!("`{host}` matches every name under a top-level domain"));
+    }
+    if wildcard && suffix::is_public_suffix(name) {
+        return Err(format!("`{host}` matches every site under the public suffix `{name}`"));
     }
     Ok(())
 }
@@ -338,7 +360,7 @@ pub struct Csp {
     pub dropped: Vec<DroppedSource>,
 }
 
-/// A CSP domain entry [`content_security_policy`] refused.
+/// A CSP domain entry [`content_security_policy`] left out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DroppedSource {
     /// The list it was in: `connectDomains`, `resourceDomains`, `frameDomains` or `baseUriDomains`.
@@ -346,32 +368,61 @@ pub struct DroppedSource {
     /// Its index in that list.
     pub index: usize,
     pub value: String,
-    /// Why it is not an origin.
+    /// `apps.csp-origin` (not an origin) or `apps.csp-limit` (a repeat, or past the caps).
+    pub rule: &'static str,
+    /// Why it was left out.
     pub reason: String,
 }
 
 impl std::fmt::Display for DroppedSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{} {:?} dropped [apps.csp-origin]: {}", self.field, self.index, self.value, self.reason)
+        write!(f, "{}/{} {:?} dropped [{}]: {}", self.field, self.index, self.value, self.rule, self.reason)
     }
 }
+
+/// Most origins [`content_security_policy`] keeps from one domain list.
+pub const CSP_MAX_ORIGINS: usize = 64;
+/// Longest policy [`content_security_policy`] builds, in bytes. Servers and proxies commonly cap
+/// a response header at 8 KiB; a longer one (3,000 domains make 385 KB) stops the page loading.
+pub const CSP_MAX_POLICY_BYTES: usize = 8192;
+/// Length of the built policy without declared origins (the SEP's fixed sources), rounded up.
+const CSP_FIXED_BYTES: usize = 320;
 
 /// The Content-Security-Policy a host applies to a UI resource, from its `_meta.ui.csp`.
 ///
 /// Directives follow SEP-1865's host rules. Every entry must pass [`origin`] (the rule the
 /// `apps.csp-origin` check reports), so a server cannot add sources or directives through a
-/// domain string; the others are left out and listed in [`Csp::dropped`]. With no CSP, or none
-/// that holds a usable origin, the policy is [`DEFAULT_CSP`]. Beyond the SEP's sample policy,
-/// `form-action` is `'none'`, and `connect-src` is `'none'` when no connect domain is declared
-/// (the extension's types: no domains, no network connections).
+/// domain string; the others are left out and listed in [`Csp::dropped`], and so are repeats and
+/// what passes the caps ([`CSP_MAX_ORIGINS`] per list, [`CSP_MAX_POLICY_BYTES`] in all, filled in
+/// the order connect, resource, frame, base domains). With no CSP, or none that holds a usable
+/// origin, the policy is [`DEFAULT_CSP`]. Beyond the SEP's sample policy, `form-action` is
+/// `'none'`, `connect-src` is `'none'` when no connect domain is declared (the extension's types:
+/// no domains, no network connections), and `base-uri` is `'none'` when no base URI domain is
+/// (the SEP's sample says `'self'`, but a host "MAY further restrict", and declaring a connect
+/// domain must not loosen where a `<base>` may point).
 pub fn content_security_policy(csp: Option<&McpUiResourceCsp>) -> Csp {
     let mut dropped = Vec::new();
+    let mut budget = CSP_MAX_POLICY_BYTES - CSP_FIXED_BYTES;
     let mut origins = |field: &'static str, list: &Option<Vec<String>>| -> Vec<String> {
         let mut kept = Vec::new();
+        let mut seen = HashSet::new();
         for (index, entry) in list.iter().flatten().enumerate() {
-            match origin(entry) {
-                Ok(()) => kept.push(entry.strip_suffix('/').unwrap_or(entry).to_string()),
-                Err(reason) => dropped.push(DroppedSource { field, index, value: entry.clone(), reason }),
+            let limit = |reason: String| DroppedSource { field, index, value: entry.clone(), rule: "apps.csp-limit", reason };
+            if let Err(reason) = origin(entry) {
+                dropped.push(DroppedSource { field, index, value: entry.clone(), rule: "apps.csp-origin", reason });
+                continue;
+            }
+            let source = entry.strip_suffix('/').unwrap_or(entry);
+            let cost = (source.len() + 1) * directives_of(field);
+            if !seen.insert(source) {
+                dropped.push(limit("a repeat of an earlier entry".into()));
+            } else if kept.len() == CSP_MAX_ORIGINS {
+                dropped.push(limit(format!("more than {CSP_MAX_ORIGINS} origins in `{field}`")));
+            } else if cost > budget {
+                dropped.push(limit(format!("the policy would pass {CSP_MAX_POLICY_BYTES} bytes")));
+            } else {
+                budget -= cost;
+                kept.push(source.to_string());
             }
         }
         kept
@@ -403,7 +454,7 @@ pub fn content_security_policy(csp: Option<&McpUiResourceCsp>) -> Csp {
         directive("media-src", "'self' data:", &resources, ""),
         directive("frame-src", "", &frames, "'none'"),
         "object-src 'none'".to_string(),
-        directive("base-uri", "", &bases, "'self'"),
+        directive("base-uri", "", &bases, "'none'"),
         "form-action 'none'".to_string(),
     ]
     .join("; ");

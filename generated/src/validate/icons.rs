@@ -81,7 +81,8 @@ fn check_fields<'s>(src: Option<&str>, declared: Option<&str>, sizes: impl Itera
     cx.push_key("sizes");
     for (i, size) in sizes.enumerate() {
         if let Some(size) = size.filter(|s| !size_ok(s)) {
-            cx.index(i, |cx| cx.error("icon.sizes", format!("{} is not a size: write `WxH` in pixels (e.g. `48x48`) or `any`, one size per entry", describe_short(size))));
+            // The schema: each string "should be" `WxH` or `any`.
+            cx.index(i, |cx| cx.warning("icon.sizes", format!("{} is not a size: write `WxH` in pixels (e.g. `48x48`) or `any`, one size per entry", describe_short(size))));
         }
     }
     cx.pop();
@@ -179,9 +180,12 @@ fn check_data(src: &str, declared: Option<&str>, cx: &mut Cx<'_>) {
             cx.error("icon.content", format!("the `data:` URI says `{i}` but the icon's bytes are `{found}`"));
         }
     }
-    if found == "image/svg+xml" {
+    // An icon over the limit is refused already; its markup is not read.
+    if found == "image/svg+xml" && bytes.len() <= max {
+        // The basic protocol: consumers MUST take security precautions with icons, whose
+        // payload may be executable; the allowlist is that precaution, so all its findings are errors.
         for finding in svg::scan(&bytes) {
-            cx.error("icon.svg-active", finding.message());
+            cx.error(finding.rule(), finding.message());
         }
     }
 }

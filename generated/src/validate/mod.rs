@@ -63,8 +63,9 @@ pub const RULES: &[(&str, &str)] = &[
     ("icon.data", "a `data:` icon decodes"),
     ("icon.size", "a `data:` icon is within the size limit"),
     ("icon.content", "a `data:` icon's media type, its `mimeType` and its bytes (by magic number) are the same image type"),
-    ("icon.sizes", "each `sizes` entry of an icon is `WxH` in pixels or `any`"),
+    ("icon.sizes", "each `sizes` entry of an icon is `WxH` in pixels or `any` (the schema's \"should\": warning)"),
     ("icon.svg-active", "a `data:` SVG icon has no scripts, event handlers, `javascript:` URLs, `foreignObject` or external references"),
+    ("icon.svg-markup", "a `data:` SVG icon is well-formed UTF-8 XML using only the icon allowlist: no DTD subset, entity, CDATA or processing instruction, only listed elements, attributes and value functions (see `validate::icons::svg`)"),
     ("link.scheme", "`websiteUrl` and the `ui/open-link` URL are `https:` or `http:` (other schemes run code or open local files or apps)"),
     ("resources.same-uri", "every element of a multi-format read or of a `resources/metadata` result has the requested URI (resource-metadata proposal)"),
     ("resources.distinct-mime-types", "each element of a multi-format read or metadata result is a different MIME type, compared case-insensitively (warning)"),
@@ -78,7 +79,8 @@ pub const RULES: &[(&str, &str)] = &[
     ("apps.ui-uri", "an MCP Apps UI resource URI starts with `ui://`"),
     ("apps.mime-type", "an MCP Apps UI resource is `text/html;profile=mcp-app`"),
     ("apps.content", "an MCP Apps UI resource's content is `text` or `blob`"),
-    ("apps.csp-origin", "MCP Apps CSP domain lists hold origins (`scheme://host[:port]`, `*.` wildcard), wherever a CSP travels"),
+    ("apps.csp-origin", "MCP Apps CSP domain lists hold origins (`scheme://host[:port]`, `*.` wildcard not over a public suffix, no IPv6 address), wherever a CSP travels"),
+    ("apps.csp-limit", "an MCP Apps CSP domain list holds at most 64 origins, and all together fit a policy of 8 KiB (warning: a host keeps what fits)"),
     ("apps.deprecated-key", "the flat `_meta[\"ui/resourceUri\"]` key (warning)"),
     ("apps.client-capability", "the `io.modelcontextprotocol/ui` client capability has `mimeTypes` (listing no `text/html;profile=mcp-app`: warning)"),
 ];
@@ -383,8 +385,17 @@ impl<'v> Cx<'v> {
 
     /// A union member this schema does not define, kept for forward compatibility.
     pub fn unknown_variant(&mut self, field: &str, value: &str, union: &str, schema: &str) {
-        self.error("unknown-variant", format!("`{value}` is not a `{field}` of {union} in {schema}"));
+        self.error("unknown-variant", format!("`{}` is not a `{field}` of {union} in {schema}", shorten(value)));
     }
+}
+
+/// A peer's string as a message echoes it: whole if short, else its first 80 bytes and its length.
+pub fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.len() <= 80 {
+        return s.into();
+    }
+    let end = (0..=80).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+    format!("{}… ({} bytes)", &s[..end], s.len()).into()
 }
 
 /// A short description of a JSON value for messages.

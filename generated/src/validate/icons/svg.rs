@@ -1,340 +1,431 @@
-//! A one-pass scan of SVG bytes for content that runs code or fetches from
-//! elsewhere when the icon is rendered. It is not an XML parser: it reads tags,
-//! attributes, comments, CDATA and declarations well enough to find what a
-//! sanitizer would strip, and on malformed input it stops at the end of the bytes.
+//! SVG icons are judged by an allowlist, not by looking for known attacks.
+//!
+//! Pattern-matching SVG text for scripts loses to every way XML and HTML can spell the same
+//! thing (entities, comments an HTML parser ends early, CSS escapes, lists of values). So the
+//! bytes are read with a real XML tokenizer (`xmlparser`) and an icon passes only when every
+//! construct in it is on a small list (see [`allow`]): UTF-8, an optional XML declaration and
+//! DOCTYPE without an internal subset, comments, text with only the five predefined or numeric
+//! character references, and the shape, paint, gradient, clip, mask, filter, text and animation
+//! elements with their geometry and presentation attributes. References are same-document
+//! `#fragment`s only (a raster `data:` image on `<image>`); values may call only colour,
+//! transform and `url(#id)` functions. The list is also safe when a host inlines the SVG into
+//! HTML, where comments, CDATA, processing instructions and DOCTYPEs parse differently: so
+//! DTD subsets, entity references, CDATA, processing instructions, `<style>`, `<set>`, event
+//! handlers and unprefixed foreign elements are refused outright. Anything outside the list is
+//! a finding; known active content gets its own kind ([`Active`]) for a clearer message.
 
-/// A kind of active content.
+pub mod allow;
+
+use std::borrow::Cow;
+
+use xmlparser::{ElementEnd, ExternalId, Token, Tokenizer};
+
+use allow::{EDITOR_NS, SVG_NS, XLINK_NS};
+
+/// A kind of finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Active {
     /// A `<script>` element (or SVG Tiny's `<handler>`).
     Script,
     /// An `on*` event-handler attribute.
     Handler,
-    /// A `javascript:` (or `vbscript:`) URL in an attribute or a CSS `url()`.
+    /// A `javascript:` (or `vbscript:`) URL in an attribute, an animation value or a CSS `url()`.
     ScriptUrl,
     /// A `<foreignObject>`, which embeds HTML.
     ForeignObject,
-    /// A reference to another document: `href`/`src` to a URL, CSS `url()` or
-    /// `@import`, an external entity, an `xml-stylesheet`.
+    /// A reference to another document: `href` to a URL, CSS `url()`, an external entity, an
+    /// `xml-stylesheet`.
     External,
+    /// Anything else outside the allowlist, or not well-formed XML.
+    Markup,
 }
 
-/// One finding: its kind and what showed it (an element or attribute name, a URL's start).
+/// One finding: its kind, what showed it, and its byte offset in the SVG.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub kind: Active,
     pub detail: String,
+    pub offset: usize,
 }
 
 impl Finding {
+    /// The validation rule: `icon.svg-active` for active content, `icon.svg-markup` for the rest.
+    pub fn rule(&self) -> &'static str {
+        match self.kind {
+            Active::Markup => "icon.svg-markup",
+            _ => "icon.svg-active",
+        }
+    }
+
     pub fn message(&self) -> String {
         let d = &self.detail;
+        let at = self.offset;
         match self.kind {
-            Active::Script => format!("the SVG icon contains a script (`<{d}>`)"),
-            Active::Handler => format!("the SVG icon contains an event handler (`{d}`)"),
-            Active::ScriptUrl => format!("the SVG icon contains a script URL (`{d}`)"),
-            Active::ForeignObject => format!("the SVG icon embeds foreign content (`<{d}>`)"),
-            Active::External => format!("the SVG icon references an external resource (`{d}`)"),
+            Active::Script => format!("the SVG icon contains a script (`<{d}>`, byte {at})"),
+            Active::Handler => format!("the SVG icon contains an event handler (`{d}`, byte {at})"),
+            Active::ScriptUrl => format!("the SVG icon contains a script URL ({d}, byte {at})"),
+            Active::ForeignObject => format!("the SVG icon embeds foreign content (`<{d}>`, byte {at})"),
+            Active::External => format!("the SVG icon references an external resource ({d}, byte {at})"),
+            Active::Markup => format!("the SVG icon uses {d} (byte {at}), which is outside the allowlist of SVG icon markup"),
         }
     }
 }
 
-/// Longest detail kept in a finding, in bytes of input.
-const DETAIL_MAX: usize = 48;
+/// Deepest element nesting accepted (icons nest a handful of groups).
+const MAX_DEPTH: usize = 128;
+/// Most attributes an element may carry: one element's are held until its tag ends.
+const MAX_ATTRIBUTES: usize = 256;
+/// Most namespace declarations in scope: each name is looked up among them, so this keeps a
+/// long icon linear (an editor's file declares under ten).
+const MAX_BINDINGS: usize = 64;
 
-/// Every kind of active content in `b`, each reported once at its first occurrence.
-/// Linear in the length of `b`; allocates only the (at most five) findings.
+/// Every kind of finding in `b`, each reported once at its first occurrence; reading stops at
+/// the first construct the tokenizer rejects. Linear in the length of `b`; memory is the element
+/// stack (at most `MAX_DEPTH`, 128) and one element's attributes.
 pub fn scan(b: &[u8]) -> Vec<Finding> {
-    let mut s = Scan { b, found: Vec::new() };
-    s.run();
+    let mut s = Scan::default();
+    let bom = if b.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    match std::str::from_utf8(&b[bom..]) {
+        Ok(text) => {
+            s.base = bom;
+            s.run(text);
+        }
+        Err(e) => s.report(Active::Markup, e.valid_up_to() + bom, "bytes that are not UTF-8".into()),
+    }
     s.found
 }
 
-struct Scan<'a> {
-    b: &'a [u8],
+#[derive(Default)]
+struct Scan {
     found: Vec<Finding>,
+    /// Byte offset of the text in the input (a byte-order mark).
+    base: usize,
+    /// Namespace bindings in scope, innermost last: (prefix, URI); `""` is the default namespace.
+    bindings: Vec<(String, String)>,
+    /// Open elements: qualified name and how many bindings were in scope before it.
+    open: Vec<(String, usize)>,
+    roots: usize,
 }
 
-impl Scan<'_> {
-    fn report(&mut self, kind: Active, detail: &[u8]) {
+/// An element whose attributes are still being read.
+struct Pending<'a> {
+    prefix: &'a str,
+    local: &'a str,
+    at: usize,
+    attrs: Vec<(&'a str, &'a str, &'a str, usize)>,
+}
+
+impl Scan {
+    fn report(&mut self, kind: Active, at: usize, detail: String) {
         if !self.found.iter().any(|f| f.kind == kind) {
-            let detail = String::from_utf8_lossy(&detail[..detail.len().min(DETAIL_MAX)]).into_owned();
-            self.found.push(Finding { kind, detail });
+            self.found.push(Finding { kind, detail, offset: at + self.base });
         }
     }
 
-    fn run(&mut self) {
-        let b = self.b;
-        let mut i = 0;
-        // Inside `<style>`, text is CSS.
-        let mut in_style = false;
-        while let Some(off) = b[i..].iter().position(|&c| c == b'<') {
-            let lt = i + off;
-            if in_style {
-                self.css(&b[i..lt]);
-            }
-            let rest = &b[lt..];
-            i = if rest.starts_with(b"<!--") {
-                skip_past(b, lt + 4, b"-->")
-            } else if rest.starts_with(b"<![CDATA[") {
-                let end = find(b, lt + 9, b"]]>").unwrap_or(b.len());
-                if in_style {
-                    self.css(&b[lt + 9..end]);
+    fn markup(&mut self, at: usize, detail: impl Into<String>) {
+        self.report(Active::Markup, at, detail.into());
+    }
+
+    fn run(&mut self, text: &str) {
+        let mut pending: Option<Pending<'_>> = None;
+        for token in Tokenizer::from(text) {
+            let token = match token {
+                Ok(t) => t,
+                Err(e) => {
+                    // The tokenizer's own position is line:column; the message keeps it.
+                    self.markup(0, format!("malformed XML ({e})"));
+                    return;
                 }
-                (end + 3).min(b.len())
-            } else if rest.starts_with(b"<!") {
-                self.declaration(lt)
-            } else if rest.starts_with(b"<?") {
-                let end = skip_past(b, lt + 2, b"?>");
-                if starts_with_ci(&rest[2..], b"xml-stylesheet") {
-                    self.report(Active::External, b"xml-stylesheet");
-                }
-                end
-            } else {
-                self.tag(lt + 1, &mut in_style)
             };
-        }
-        if in_style {
-            self.css(&b[i..]);
-        }
-    }
-
-    /// `<!DOCTYPE ...>` or a declaration of its internal subset, starting at `<`.
-    /// An external entity is reported; the DOCTYPE's own external id is not, as
-    /// renderers do not fetch DTDs and editors write one into ordinary files.
-    fn declaration(&mut self, lt: usize) -> usize {
-        let b = self.b;
-        let body = lt + 2;
-        if starts_with_ci(&b[body..], b"DOCTYPE") {
-            // The internal subset's declarations are read as they come.
-            return match b[body..].iter().position(|&c| c == b'[' || c == b'>') {
-                Some(p) => body + p + 1,
-                None => b.len(),
-            };
-        }
-        let end = skip_past(b, body, b">");
-        if starts_with_ci(&b[body..], b"ENTITY") {
-            let decl = &b[body..end];
-            if find(decl, 0, b"SYSTEM").is_some() || find(decl, 0, b"PUBLIC").is_some() {
-                self.report(Active::External, b"<!ENTITY ... SYSTEM>");
-            }
-        }
-        end
-    }
-
-    /// A start or end tag; `start` is just after its `<`. Returns where the tag ends.
-    fn tag(&mut self, start: usize, in_style: &mut bool) -> usize {
-        let b = self.b;
-        let mut j = start;
-        let closing = b.get(j) == Some(&b'/');
-        if closing {
-            j += 1;
-        }
-        let name_start = j;
-        while j < b.len() && !is_space(b[j]) && b[j] != b'>' && b[j] != b'/' {
-            j += 1;
-        }
-        let name = &b[name_start..j];
-        let local = local_name(name);
-        if closing {
-            if local.eq_ignore_ascii_case(b"style") {
-                *in_style = false;
-            }
-            return skip_past(b, j, b">");
-        }
-        if local.eq_ignore_ascii_case(b"script") || local.eq_ignore_ascii_case(b"handler") {
-            self.report(Active::Script, name);
-        } else if local.eq_ignore_ascii_case(b"foreignObject") {
-            self.report(Active::ForeignObject, name);
-        }
-        let mut self_closing = false;
-        loop {
-            while j < b.len() && is_space(b[j]) {
-                j += 1;
-            }
-            match b.get(j) {
-                None => break,
-                Some(b'>') => {
-                    j += 1;
-                    break;
-                }
-                Some(b'/') => {
-                    self_closing = true;
-                    j += 1;
-                    continue;
-                }
-                Some(_) => {}
-            }
-            let attr_start = j;
-            while j < b.len() && !is_space(b[j]) && !matches!(b[j], b'=' | b'>' | b'/') {
-                j += 1;
-            }
-            let attr = &b[attr_start..j];
-            while j < b.len() && is_space(b[j]) {
-                j += 1;
-            }
-            let mut value: &[u8] = &[];
-            if b.get(j) == Some(&b'=') {
-                j += 1;
-                while j < b.len() && is_space(b[j]) {
-                    j += 1;
-                }
-                match b.get(j) {
-                    Some(&q @ (b'"' | b'\'')) => {
-                        let end = b[j + 1..].iter().position(|&c| c == q).map_or(b.len(), |p| j + 1 + p);
-                        value = &b[j + 1..end];
-                        j = (end + 1).min(b.len());
+            match token {
+                Token::Declaration { encoding, span, .. } => {
+                    if let Some(enc) = encoding.filter(|e| !e.as_str().eq_ignore_ascii_case("utf-8")) {
+                        self.markup(span.start(), format!("the encoding `{}`", allow::short(enc.as_str())));
                     }
-                    _ => {
-                        let v_start = j;
-                        while j < b.len() && !is_space(b[j]) && b[j] != b'>' {
-                            j += 1;
+                }
+                Token::ProcessingInstruction { target, span, .. } => {
+                    if target.as_str().eq_ignore_ascii_case("xml-stylesheet") {
+                        self.report(Active::External, span.start(), "`<?xml-stylesheet?>`".into());
+                    } else {
+                        self.markup(span.start(), "a processing instruction");
+                    }
+                }
+                Token::Comment { text, span } => {
+                    // An HTML parser ends `<!-->` and `<!--->` at once: what follows would be markup there.
+                    if text.as_str().starts_with('>') || text.as_str().starts_with("->") {
+                        self.markup(span.start(), "a comment an HTML parser reads differently (`<!-->`)");
+                    }
+                }
+                Token::EmptyDtd { name, external_id, span } => {
+                    let ids = match external_id {
+                        Some(ExternalId::System(s)) => vec![s.as_str()],
+                        Some(ExternalId::Public(p, s)) => vec![p.as_str(), s.as_str()],
+                        None => vec![],
+                    };
+                    // Editors write the SVG 1.1 DOCTYPE; quotes or `>` in its ids would end it early in HTML.
+                    let plain = ids.iter().all(|id| id.bytes().all(|c| c.is_ascii_alphanumeric() || b" -/.:#_".contains(&c)));
+                    if name.as_str() != "svg" || !plain {
+                        self.markup(span.start(), "a DOCTYPE other than `<!DOCTYPE svg ...>`");
+                    }
+                }
+                Token::DtdStart { span, .. } => self.markup(span.start(), "a DOCTYPE with an internal subset (entity declarations)"),
+                Token::EntityDeclaration { definition, span, .. } => {
+                    if matches!(definition, xmlparser::EntityDefinition::ExternalId(_)) {
+                        self.report(Active::External, span.start(), "an external entity".into());
+                    }
+                }
+                Token::DtdEnd { .. } => {}
+                Token::ElementStart { prefix, local, span } => {
+                    if self.open.len() >= MAX_DEPTH {
+                        self.markup(span.start(), format!("elements nested deeper than {MAX_DEPTH}"));
+                        return;
+                    }
+                    pending = Some(Pending { prefix: prefix.as_str(), local: local.as_str(), at: span.start(), attrs: Vec::new() });
+                }
+                Token::Attribute { prefix, local, value, span } => {
+                    if let Some(p) = pending.as_mut() {
+                        if p.attrs.len() == MAX_ATTRIBUTES {
+                            self.markup(span.start(), format!("an element with more than {MAX_ATTRIBUTES} attributes"));
+                            return;
                         }
-                        value = &b[v_start..j];
+                        p.attrs.push((prefix.as_str(), local.as_str(), value.as_str(), span.start()));
                     }
                 }
-            } else if attr.is_empty() {
-                // A stray `=`: step over it so the loop always advances.
-                j += 1;
+                Token::ElementEnd { end, span } => match end {
+                    ElementEnd::Open | ElementEnd::Empty => {
+                        let Some(p) = pending.take() else { continue };
+                        let before = self.bindings.len();
+                        self.element(&p);
+                        if matches!(end, ElementEnd::Open) {
+                            let name = if p.prefix.is_empty() { p.local.to_string() } else { format!("{}:{}", p.prefix, p.local) };
+                            self.open.push((name, before));
+                        } else {
+                            self.bindings.truncate(before);
+                        }
+                    }
+                    ElementEnd::Close(prefix, local) => {
+                        let name = if prefix.as_str().is_empty() { local.as_str().to_string() } else { format!("{}:{}", prefix.as_str(), local.as_str()) };
+                        match self.open.pop() {
+                            Some((open, before)) if open == name => self.bindings.truncate(before),
+                            _ => {
+                                self.markup(span.start(), format!("`</{}>` that closes no open element", allow::short(&name)));
+                                return;
+                            }
+                        }
+                    }
+                },
+                Token::Text { text } => {
+                    if let Err(why) = decode(text.as_str()) {
+                        self.markup(text.start(), why);
+                    }
+                }
+                Token::Cdata { span, .. } => self.markup(span.start(), "a CDATA section"),
+            }
+        }
+        if !self.open.is_empty() {
+            self.markup(text.len(), format!("`<{}>` left open", allow::short(&self.open[self.open.len() - 1].0)));
+        } else if self.roots == 0 {
+            self.markup(0, "no `<svg>` element");
+        }
+    }
+
+    /// The namespace a prefix is bound to (`None`: unbound, or no default namespace).
+    fn namespace(&self, prefix: &str) -> Option<&str> {
+        if prefix == "xml" {
+            return Some(allow::XML_NS);
+        }
+        self.bindings.iter().rev().find(|(p, _)| p == prefix).map(|(_, uri)| uri.as_str())
+    }
+
+    fn element(&mut self, p: &Pending<'_>) {
+        for &(prefix, local, value, at) in &p.attrs {
+            let declared = match (prefix, local) {
+                ("xmlns", _) => Some(local),
+                ("", "xmlns") => Some(""),
+                _ => None,
+            };
+            if let Some(bound) = declared {
+                match decode(value) {
+                    // Only SVG may be the default namespace: an HTML parser ignores `xmlns`, so an
+                    // unprefixed element must be SVG under both readings.
+                    Ok(uri) if bound.is_empty() && uri != SVG_NS => self.markup(at, format!("the default namespace `{}`", allow::short(&uri))),
+                    Ok(_) if self.bindings.len() >= MAX_BINDINGS => self.markup(at, format!("more than {MAX_BINDINGS} namespace declarations")),
+                    Ok(uri) => self.bindings.push((bound.to_string(), uri.into_owned())),
+                    Err(why) => self.markup(at, why),
+                }
+            }
+        }
+        if self.open.is_empty() {
+            self.roots += 1;
+            if p.local != "svg" || !p.prefix.is_empty() {
+                self.markup(p.at, format!("the root element `<{}>` (an icon's root is `<svg>`)", allow::short(p.local)));
+            }
+        }
+        let ns = self.namespace(p.prefix).map(str::to_string);
+        let svg = match ns.as_deref() {
+            // Unprefixed with no default namespace: what an HTML parser would read as SVG.
+            None if p.prefix.is_empty() => true,
+            Some(SVG_NS) => true,
+            Some(uri) if !p.prefix.is_empty() && EDITOR_NS.contains(&uri) => {
+                // Inert to a browser, but a `style` would still style it where HTML renders it.
+                for &(prefix, local, raw, at) in &p.attrs {
+                    if self.handler(prefix, local, at) {
+                        continue;
+                    }
+                    let checked = decode(raw).map_err(|why| (false, why));
+                    let checked = match (prefix, local) {
+                        ("", "style") => checked.and_then(|v| allow::style(&v)),
+                        _ => checked.map(drop),
+                    };
+                    self.value(checked, at);
+                }
+                return;
+            }
+            None => {
+                self.markup(p.at, format!("the unbound prefix `{}:`", allow::short(p.prefix)));
+                false
+            }
+            Some(uri) => {
+                self.markup(p.at, format!("an element in the namespace `{}`", allow::short(uri)));
+                false
+            }
+        };
+        let lists = if svg { allow::element(p.local) } else { None };
+        // An element off the list is reported, and its attributes still read for the kinds they show.
+        let off_list = lists.is_none();
+        let lists = lists.unwrap_or_else(|| {
+            match p.local {
+                _ if !svg => {}
+                "script" | "handler" => self.report(Active::Script, p.at, p.local.into()),
+                "foreignObject" => self.report(Active::ForeignObject, p.at, p.local.into()),
+                other => self.markup(p.at, format!("the element `<{}>`", allow::short(other))),
+            }
+            &[]
+        });
+        let animation = p.local.starts_with("animate");
+        for &(prefix, local, raw, at) in &p.attrs {
+            if prefix == "xmlns" || (prefix.is_empty() && local == "xmlns") || self.handler(prefix, local, at) {
                 continue;
             }
-            self.attribute(attr, value);
-        }
-        if local.eq_ignore_ascii_case(b"style") && !self_closing {
-            *in_style = true;
-        }
-        j
-    }
-
-    fn attribute(&mut self, name: &[u8], value: &[u8]) {
-        let local = local_name(name);
-        if local.len() > 2 && local[..2].eq_ignore_ascii_case(b"on") {
-            self.report(Active::Handler, name);
-        }
-        let start = url_start(value);
-        if is_script_url(&start) {
-            self.report(Active::ScriptUrl, &start);
-        } else if (local.eq_ignore_ascii_case(b"href") || local.eq_ignore_ascii_case(b"src")) && is_external(&start) {
-            self.report(Active::External, &start);
-        }
-        self.css(value);
-    }
-
-    /// CSS (a `<style>` element or any attribute value): `url(...)` and `@import`.
-    fn css(&mut self, text: &[u8]) {
-        let mut k = 0;
-        while let Some(p) = find_ci(text, k, b"url(") {
-            let mut arg = &text[p + 4..];
-            while let [c, rest @ ..] = arg {
-                if is_space(*c) || *c == b'"' || *c == b'\'' {
-                    arg = rest;
-                } else {
-                    break;
+            let value = match decode(raw) {
+                Ok(v) => v,
+                Err(why) => {
+                    self.markup(at, why);
+                    continue;
                 }
-            }
-            let start = url_start(arg);
-            if is_script_url(&start) {
-                self.report(Active::ScriptUrl, &start);
-            } else if is_external(&start) {
-                self.report(Active::External, &start);
-            }
-            k = p + 4;
-        }
-        if find_ci(text, 0, b"@import").is_some() {
-            self.report(Active::External, b"@import");
-        }
-    }
-}
-
-/// The first characters of a URL as a browser reads its scheme: character references
-/// decoded, whitespace and control characters dropped, lowercased. At most 16 bytes.
-fn url_start(v: &[u8]) -> Vec<u8> {
-    const MAX: usize = 16;
-    let mut out = Vec::with_capacity(MAX);
-    let mut i = 0;
-    while i < v.len() && out.len() < MAX {
-        let mut c = v[i];
-        i += 1;
-        if c == b'&' && v.get(i) == Some(&b'#') {
-            if let Some((decoded, len)) = char_ref(&v[i + 1..]) {
-                i += 1 + len;
-                match u8::try_from(decoded) {
-                    Ok(byte) => c = byte,
-                    // Not ASCII: cannot be part of a scheme this looks for.
-                    Err(_) => c = 0x7f,
+            };
+            // An HTML parser puts `xlink:` attributes in the XLink namespace, declared or not.
+            let ns = match prefix {
+                "" => None,
+                "xlink" => Some(self.namespace(prefix).unwrap_or(XLINK_NS).to_string()),
+                _ => self.namespace(prefix).map(str::to_string),
+            };
+            match (prefix, ns.as_deref()) {
+                ("", _) if local == "href" => self.href(p.local, lists, &value, at),
+                (_, Some(XLINK_NS)) if local == "href" => self.href(p.local, lists, &value, at),
+                ("", _) if local == "style" => self.value(allow::style(&value), at),
+                ("", _) if animation && local == "attributeName" => {
+                    if !allow::animatable(value.trim()) {
+                        // Changing a reference or a handler is how `<animate>` delivers `javascript:`.
+                        let script = p.attrs.iter().any(|&(_, l, v, _)| matches!(l, "values" | "from" | "to" | "by") && decode(v).is_ok_and(|v| v.split(';').any(script_url)));
+                        let what = format!("an animation of `{}`", allow::short(value.trim()));
+                        match script {
+                            true => self.report(Active::ScriptUrl, at, format!("`javascript:` in {what}")),
+                            false => self.markup(at, what),
+                        }
+                    }
+                }
+                ("", _) if allow::attribute(lists, local) => {
+                    if animation && matches!(local, "values" | "from" | "to" | "by") && value.split(';').any(script_url) {
+                        self.report(Active::ScriptUrl, at, format!("`{}`", allow::short(value.trim())));
+                    }
+                    self.value(allow::value(&value), at)
+                }
+                (_, Some(allow::XML_NS)) if matches!(local, "space" | "lang") => {}
+                (_, Some(uri)) if EDITOR_NS.contains(&uri) => {}
+                _ if script_url(&value) => self.report(Active::ScriptUrl, at, format!("`{}`", allow::short(value.trim()))),
+                _ if off_list => {}
+                _ => {
+                    let name = if prefix.is_empty() { local.to_string() } else { format!("{prefix}:{local}") };
+                    self.markup(at, format!("the attribute `{}` on `<{}>`", allow::short(&name), p.local));
                 }
             }
         }
-        if c <= b' ' {
-            continue;
+    }
+
+    /// Reports an `on*` attribute; whether it was one.
+    fn handler(&mut self, prefix: &str, local: &str, at: usize) -> bool {
+        let handler = local.len() > 2 && local[..2].eq_ignore_ascii_case("on");
+        if handler {
+            let name = if prefix.is_empty() { local.to_string() } else { format!("{prefix}:{local}") };
+            self.report(Active::Handler, at, allow::short(&name));
         }
-        out.push(c.to_ascii_lowercase());
+        handler
     }
-    out
-}
 
-/// A numeric character reference after `&#`: its code point and how many bytes it took.
-fn char_ref(v: &[u8]) -> Option<(u32, usize)> {
-    let (hex, digits_at) = match v.first() {
-        Some(b'x' | b'X') => (true, 1),
-        _ => (false, 0),
-    };
-    let mut n: u32 = 0;
-    let mut j = digits_at;
-    // Eight digits are past every code point; more are refused rather than overflowed.
-    while j < v.len() && j - digits_at < 8 {
-        let d = if hex { (v[j] as char).to_digit(16) } else { (v[j] as char).to_digit(10) };
-        match d {
-            Some(d) => n = n * if hex { 16 } else { 10 } + d,
-            None => break,
+    fn href(&mut self, element: &str, lists: &[&[&str]], value: &str, at: usize) {
+        let allowed = lists.iter().any(|l| l.contains(&"href"));
+        if allowed && (allow::fragment(value) || (element == "image" && allow::raster_data(value))) {
+            return;
         }
-        j += 1;
+        if script_url(value) {
+            self.report(Active::ScriptUrl, at, format!("`{}`", allow::short(value.trim())));
+        } else if allowed {
+            self.report(Active::External, at, format!("`{}`", allow::short(value.trim())));
+        } else {
+            self.markup(at, format!("`href` on `<{element}>`"));
+        }
     }
-    if j == digits_at {
-        return None;
-    }
-    // The `;` is optional to HTML parsers, so it is optional here.
-    let len = if v.get(j) == Some(&b';') { j + 1 } else { j };
-    Some((n, len))
-}
 
-fn is_script_url(start: &[u8]) -> bool {
-    start.starts_with(b"javascript:") || start.starts_with(b"vbscript:")
-}
-
-/// A reference that leaves the document: not empty, not a fragment, not inline `data:`.
-fn is_external(start: &[u8]) -> bool {
-    !(start.is_empty() || start.starts_with(b"#") || start.starts_with(b"data:") || start.starts_with(b")"))
-}
-
-fn local_name(name: &[u8]) -> &[u8] {
-    match name.iter().rposition(|&c| c == b':') {
-        Some(p) => &name[p + 1..],
-        None => name,
+    fn value(&mut self, checked: Result<(), (bool, String)>, at: usize) {
+        match checked {
+            Ok(()) => {}
+            Err((true, why)) if script_url(why.trim_start_matches("`url(")) => self.report(Active::ScriptUrl, at, why),
+            Err((true, why)) => self.report(Active::External, at, why),
+            Err((false, why)) => self.markup(at, why),
+        }
     }
 }
 
-fn is_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+/// Whether a URL is `javascript:` or `vbscript:` as a browser reads its scheme (whitespace and
+/// controls dropped, any case).
+fn script_url(v: &str) -> bool {
+    let start: String = v.chars().filter(|c| !(c.is_whitespace() || c.is_control())).take(11).collect::<String>().to_ascii_lowercase();
+    start.starts_with("javascript:") || start.starts_with("vbscript:")
 }
 
-fn starts_with_ci(hay: &[u8], needle: &[u8]) -> bool {
-    hay.len() >= needle.len() && hay[..needle.len()].eq_ignore_ascii_case(needle)
-}
-
-/// Where `needle` (exact bytes) starts in `hay` at or after `from`.
-fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    hay.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| from + p)
-}
-
-/// [`find`], ignoring ASCII case.
-fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    hay.get(from..)?.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle)).map(|p| from + p)
-}
-
-/// Just past the next `needle` at or after `from`, or the end of `b`.
-fn skip_past(b: &[u8], from: usize, needle: &[u8]) -> usize {
-    find(b, from, needle).map_or(b.len(), |p| p + needle.len())
+/// Text or an attribute value with its character references decoded. Only numeric references
+/// and the five predefined entities are allowed: any other entity needs a DTD.
+fn decode(raw: &str) -> Result<Cow<'_, str>, String> {
+    if !raw.contains('&') {
+        return Ok(Cow::Borrowed(raw));
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let after = &rest[amp + 1..];
+        let Some(semi) = after.find(';').filter(|s| *s <= 10) else { return Err("an `&` that starts no character reference".into()) };
+        let name = &after[..semi];
+        let c = match name {
+            "amp" => Some('&'),
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            _ => match name.strip_prefix("#x").or_else(|| name.strip_prefix("#X")) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok().and_then(char::from_u32),
+                None => name.strip_prefix('#').and_then(|d| d.parse::<u32>().ok()).and_then(char::from_u32),
+            },
+        };
+        match c {
+            Some(c) if c != '\0' => out.push(c),
+            _ => return Err(format!("the entity reference `&{};` (only numeric references and the five XML ones are allowed)", allow::short(name))),
+        }
+        rest = &after[semi + 1..];
+    }
+    out.push_str(rest);
+    Ok(Cow::Owned(out))
 }
 
 #[cfg(test)]
@@ -350,7 +441,9 @@ mod tests {
         for ok in [
             r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><defs><linearGradient id="g"/></defs><rect fill="url(#g)" width="1" height="1"/><use xlink:href="#g"/></svg>"##,
             r#"<?xml version="1.0"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"><svg><!-- <script> --><text>onload=1 url(</text></svg>"#,
-            r#"<svg><image href="data:image/png;base64,AAAA"/><style>rect { fill: red }</style><a href="">x</a></svg>"#,
+            r#"<svg><image href="data:image/png;base64,AAAA"/></svg>"#,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" viewBox="0 0 24 24"><sodipodi:namedview pagecolor="#fff"/><g inkscape:label="Layer 1" style="fill:#000;stroke:rgb(0, 0, 0);stroke-width:2"><path d="M0 0h24" transform="rotate(45 12 12)"/></g></svg>"##,
+            r#"<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"><animateTransform attributeName="transform" type="rotate" values="0 12 12;360 12 12" dur="1s" repeatCount="indefinite"/><animate attributeName="opacity" values="1;0;1" dur="2s"/></circle><text>&lt;script&gt; &#65;</text></svg>"#,
         ] {
             assert_eq!(kinds(ok), vec![], "{ok}");
         }
@@ -358,25 +451,50 @@ mod tests {
 
     #[test]
     fn active_content() {
-        let cases: &[(&str, Active)] = &[
-            (r#"<svg><script>alert(1)</script></svg>"#, Active::Script),
-            (r#"<svg><svg:SCRIPT type="text/ecmascript"/></svg>"#, Active::Script),
-            (r#"<svg onload="alert(1)"/>"#, Active::Handler),
-            (r#"<svg><rect ONCLICK=alert(1) /></svg>"#, Active::Handler),
-            (r#"<svg><a xlink:href="javascript:alert(1)">x</a></svg>"#, Active::ScriptUrl),
-            (r#"<svg><a href=" java&#x09;script&#58;alert(1)">x</a></svg>"#, Active::ScriptUrl),
-            (r#"<svg><set attributeName="href" to="JavaScript:alert(1)"/></svg>"#, Active::ScriptUrl),
-            (r#"<svg><foreignObject><div/></foreignObject></svg>"#, Active::ForeignObject),
-            (r#"<svg><image href="https://tracker.example/p.png"/></svg>"#, Active::External),
-            (r#"<svg><use xlink:href="other.svg#icon"/></svg>"#, Active::External),
-            (r#"<svg><rect style="fill: url('https://e/x')"/></svg>"#, Active::External),
-            (r#"<svg><style><![CDATA[ @import "https://e/x.css"; ]]></style></svg>"#, Active::External),
-            (r#"<svg><style>rect { fill: url(//e/x) }</style></svg>"#, Active::External),
-            (r#"<!DOCTYPE svg [ <!ENTITY x SYSTEM "file:///etc/passwd"> ]><svg>&x;</svg>"#, Active::External),
-            (r#"<?xml-stylesheet href="https://e/s.css"?><svg/>"#, Active::External),
+        use Active::*;
+        let cases: &[(&str, &[Active])] = &[
+            (r#"<svg><script>alert(1)</script></svg>"#, &[Script]),
+            (r#"<svg xmlns:s="http://www.w3.org/2000/svg"><s:script type="text/ecmascript"/></svg>"#, &[Script]),
+            (r#"<svg onload="alert(1)"/>"#, &[Handler]),
+            (r#"<svg><rect ONCLICK="alert(1)" /></svg>"#, &[Handler]),
+            (r#"<svg><a xlink:href="javascript:alert(1)">x</a></svg>"#, &[Markup, ScriptUrl]),
+            (r#"<svg><a href=" java&#x09;script&#58;alert(1)">x</a></svg>"#, &[Markup, ScriptUrl]),
+            (r#"<svg><set attributeName="href" to="JavaScript:alert(1)"/></svg>"#, &[Markup, ScriptUrl]),
+            (r#"<svg><foreignObject><div/></foreignObject></svg>"#, &[ForeignObject, Markup]),
+            (r#"<svg><image href="https://tracker.example/p.png"/></svg>"#, &[External]),
+            (r#"<svg><use xlink:href="other.svg#icon"/></svg>"#, &[External]),
+            (r#"<svg><rect style="fill: url('https://e/x')"/></svg>"#, &[External]),
+            (r#"<svg><style><![CDATA[ @import "https://e/x.css"; ]]></style></svg>"#, &[Markup]),
+            (r#"<svg><style>rect { fill: red }</style></svg>"#, &[Markup]),
+            (r#"<!DOCTYPE svg [ <!ENTITY x SYSTEM "file:///etc/passwd"> ]><svg>&x;</svg>"#, &[Markup, External]),
+            (r#"<?xml-stylesheet href="https://e/s.css"?><svg/>"#, &[External]),
+            // Issue 27's four bypasses of the old text scan.
+            (r#"<!DOCTYPE svg [<!ENTITY x "<script>alert(1)</script>">]><svg>&x;</svg>"#, &[Markup]),
+            (r#"<svg><!--><script>alert(1)</script>--></svg>"#, &[Markup]),
+            (r##"<svg><a><animate attributeName="href" values="#a;javascript:alert(1)"/><text>x</text></a></svg>"##, &[Markup, ScriptUrl]),
+            (r#"<svg><rect style="fill:u\72l(https://e/x)"/></svg>"#, &[Markup]),
+            // Close variants.
+            (r##"<svg><a><animate attributeName="xlink:href" values="#a; javascript:alert(1)"/></a></svg>"##, &[Markup, ScriptUrl]),
+            (r#"<svg><animate attributeName="fill" values="red;url(https://e/x)"/></svg>"#, &[External]),
+            (r#"<svg><rect fill="URL(https://e/x)"/></svg>"#, &[External]),
+            (r#"<svg><rect style="fill:image-set('x.png' 1x)"/></svg>"#, &[Markup]),
+            (r#"<svg><rect fill="url(#a" style="cursor:url(#a)"/></svg>"#, &[Markup]),
+            (r#"<svg><text>&nbsp;</text></svg>"#, &[Markup]),
+            (r#"<svg><rect xml:base="https://e/"/></svg>"#, &[Markup]),
+            (r#"<svg xmlns:h="http://www.w3.org/1999/xhtml"><h:img src="x" onerror="alert(1)"/></svg>"#, &[Markup, Handler]),
+            (r#"<svg xmlns:dc="http://purl.org/dc/elements/1.1/"><metadata><dc:img onerror="alert(1)"/></metadata></svg>"#, &[Handler]),
+            (r#"<svg><metadata xmlns="http://purl.org/dc/elements/1.1/"><img src="x"/></metadata></svg>"#, &[Markup]),
+            (r#"<svg xmlns:s="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"><s:namedview style="background:url(https://e/x)"/></svg>"#, &[External]),
+            (r#"<svg xmlns:s="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"><s:namedview s:docname="&e;"/></svg>"#, &[Markup]),
+            (r#"<!DOCTYPE svg PUBLIC "x><img src=x onerror=alert(1)>" "y"><svg/>"#, &[Markup]),
+            (r#"<svg><title><![CDATA[</svg><img src=x onerror=alert(1)>]]></title></svg>"#, &[Markup]),
+            (r#"<?foo <img src=x onerror=alert(1)>?><svg/>"#, &[Markup]),
+            (r#"<?xml version="1.0" encoding="UTF-16"?><svg/>"#, &[Markup]),
+            (r#"<html/>"#, &[Markup]),
+            ("<svg><rect/>", &[Markup]),
         ];
-        for (svg, kind) in cases {
-            assert_eq!(kinds(svg), vec![*kind], "{svg}");
+        for (svg, want) in cases {
+            assert_eq!(kinds(svg), *want, "{svg}");
         }
     }
 
@@ -388,11 +506,25 @@ mod tests {
 
     #[test]
     fn malformed_input_ends() {
-        for bad in ["<", "<svg", "<svg a", "<svg a=", "<svg a=\"", "<!--", "<![CDATA[", "<!DOCTYPE", "<!ENTITY", "<?", "</", "<svg ==== >", "<style>url(", "&#", "<a href=\"&#xFFFFFFFFFFFF;\">"] {
+        for bad in ["", "<", "<svg", "<svg a", "<svg a=", "<svg a=\"", "<!--", "<![CDATA[", "<!DOCTYPE", "<!ENTITY", "<?", "</", "<svg ==== >", "<style>url(", "&#", "<a href=\"&#xFFFFFFFFFFFF;\">", "\u{feff}<svg/>\u{0}", "<svg>\u{ff}"] {
             scan(bad.as_bytes());
         }
+        assert_eq!(kinds("\u{feff}<svg/>"), vec![]);
+        assert_eq!(scan(b"<svg>\xff</svg>")[0].offset, 5);
         // Many unclosed tags and references: one pass, no blow-up.
         let big = "<a href='&#".repeat(100_000);
-        assert!(scan(big.as_bytes()).len() <= 5);
+        assert!(scan(big.as_bytes()).len() <= 6);
+        // Namespace declarations are capped, so each element's name lookup is short.
+        let decls = |n: usize| (0..n).map(|i| format!(" xmlns:p{i}=\"u\"")).collect::<String>();
+        assert_eq!(kinds(&format!("<svg{}/>", decls(200))), vec![Active::Markup]);
+        let svg = format!("<svg xmlns=\"http://www.w3.org/2000/svg\"{}>{}</svg>", decls(63), "<g/>".repeat(200_000));
+        let started = std::time::Instant::now();
+        assert_eq!(kinds(&svg), vec![]);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+        let attrs: String = (0..300).map(|i| format!(" data-a{i}=\"1\"")).collect();
+        assert_eq!(kinds(&format!("<svg{attrs}/>")), vec![Active::Markup]);
+        // Deep nesting stops at the limit.
+        let deep = "<g>".repeat(100_000);
+        assert_eq!(kinds(&format!("<svg>{deep}")), vec![Active::Markup]);
     }
 }

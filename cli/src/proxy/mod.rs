@@ -2,18 +2,26 @@
 //! (this process's stdin and stdout) and the server unchanged, and checks both directions as
 //! one session with the same [`Checker`] as `mcp-schema check`.
 //!
-//! Four threads: a forwarder per direction reads a chunk, hands the lines it completes to a
-//! bounded queue without waiting, and writes the chunk on; a recorder numbers the lines of both
-//! directions in the order they were queued and writes `--record`; a checker checks them.
-//! A forwarder never waits on the others: a line that does not fit in a queue is counted and
-//! left unchecked (or unrecorded), and its bytes have already passed. A checker that panics or
-//! stops only stops the checking.
+//! A forwarder per direction reads a chunk, hands the lines it completes to a bounded queue
+//! without waiting, and writes the chunk on; a recorder numbers the lines of both directions in
+//! the order they were queued and writes `--record`; a checker child process checks them
+//! (checking.rs), so a crash in checking never ends the proxy. A forwarder never waits on the
+//! others: a line that does not fit in a queue is counted and left unchecked (or unrecorded), and
+//! its bytes have already passed. The server's stderr passes through whole lines (output.rs), and
+//! the signals that would end the proxy go to the server (signals.rs).
 
+mod checking;
+mod lines;
+mod output;
+#[cfg(unix)]
+mod signals;
+
+use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, LineWriter, Read, Write};
+use std::io::{self, Write};
 use std::process::{Command as Process, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
@@ -22,8 +30,11 @@ use serde_json::Value;
 
 use crate::args::{self, CheckArgs, Command, UsageError};
 use crate::check::{Checker, Diag, Dir, Outcome};
-use crate::report::{Reporter, Summary};
 use crate::MAX_LINE;
+use output::Out;
+
+pub use checking::CRASH_ENV;
+pub use lines::{forward, Event, Line, LineSplitter, Tap};
 
 /// Lines waiting in each queue (forwarders to recorder, recorder to checker).
 pub const QUEUE_LINES: usize = 4096;
@@ -33,7 +44,7 @@ pub const QUEUE_LINES: usize = 4096;
 pub const QUEUE_BYTES: usize = 2 * MAX_LINE + (64 << 20);
 
 /// What a forwarder reads at once.
-const CHUNK: usize = 64 << 10;
+pub(crate) const CHUNK: usize = 64 << 10;
 
 /// `mcp-schema proxy` arguments: the checker's options, where findings and the recording go,
 /// and the server command.
@@ -46,6 +57,10 @@ pub struct ProxyArgs {
     pub findings: Option<String>,
     /// The server command and its arguments (after `--`).
     pub command: Vec<String>,
+    /// The checking options as given (passed on to the checker child).
+    pub check_options: Vec<String>,
+    /// Internal: this process is the checker child (checking.rs), with its role.
+    pub checker_child: Option<String>,
 }
 
 /// Parses the arguments after `proxy`. The checking options are those of `check`, parsed by
@@ -57,6 +72,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
     let command = args[dashes + 1..].to_vec();
     let mut record = None;
     let mut findings = None;
+    let mut checker_child = None;
     let mut check_options = vec!["check".to_string()];
     let mut it = args[..dashes].iter();
     while let Some(arg) = it.next() {
@@ -67,6 +83,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
         let slot = match flag {
             "--record" => &mut record,
             "--findings" => &mut findings,
+            "--checker-child" => &mut checker_child,
             "--type" => return Err(UsageError("--type is not a proxy option: the proxy checks messages".into())),
             _ => {
                 check_options.push(arg.clone());
@@ -78,6 +95,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
             _ => return Err(UsageError(format!("{flag} needs a file name"))),
         }
     }
+    let given = check_options[1..].to_vec();
     check_options.extend(["--".to_string(), "-".to_string()]);
     let check = match args::parse(&check_options)? {
         Command::Check(c) => c,
@@ -93,20 +111,37 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
     if record.is_some() && record == findings {
         return Err(UsageError("--record and --findings name the same file".into()));
     }
-    Ok(Command::Proxy(ProxyArgs { check, record, findings, command }))
+    Ok(Command::Proxy(ProxyArgs { check, record, findings, command, check_options: given, checker_child }))
 }
 
 /// Runs the proxy until the server exits; returns the server's exit status (128 + the signal
-/// if a signal ended it), or 2 if the proxy could not start.
+/// if a signal ended it), 2 if the proxy could not start, or 2 for a server that exited with 0
+/// when the findings or the recording could not be written (said on stderr).
 pub fn run(a: &ProxyArgs) -> i32 {
-    let findings: Box<dyn Write + Send> = match &a.findings {
-        None => Box::new(io::stderr()),
+    if let Some(role) = &a.checker_child {
+        return checking::child_main(&a.check, role);
+    }
+    let stderr = Out::new("stderr", Box::new(io::stderr()));
+    // `--record X --findings ./X` (or a link): compared as files, not names, before either is
+    // created (creating the findings file would empty an existing recording) and after.
+    let clash = || match (&a.record, &a.findings) {
+        (Some(r), Some(f)) => same_file(std::fs::metadata(r).ok(), std::fs::metadata(f).ok()),
+        _ => false,
+    };
+    let same = "--record and --findings name the same file";
+    if clash() {
+        return fail(same);
+    }
+    let findings = match &a.findings {
+        None => stderr.clone(),
         Some(path) => match File::create(path) {
-            Ok(f) => Box::new(f),
+            Ok(f) => Out::new(path, Box::new(f)),
             Err(e) => return fail(&format!("{path}: {e}")),
         },
     };
-    let sink = Sink(Arc::new(Mutex::new(LineWriter::new(findings))));
+    if clash() {
+        return fail(same);
+    }
     let record = match &a.record {
         None => None,
         Some(path) => match File::create(path) {
@@ -114,12 +149,23 @@ pub fn run(a: &ProxyArgs) -> i32 {
             Err(e) => return fail(&format!("{path}: {e}")),
         },
     };
-    let mut child = match Process::new(&a.command[0]).args(&a.command[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn() {
-        Ok(c) => c,
-        Err(e) => return fail(&format!("could not start `{}`: {e}", a.command[0])),
+    if clash() {
+        return fail(same);
+    }
+    #[cfg(unix)]
+    let signals = match signals::catch() {
+        Ok(s) => s,
+        Err(e) => return fail(&format!("catching signals: {e}")),
     };
-    let (Some(server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
-        return fail("the server's stdin and stdout are not pipes");
+    let mut child =
+        match Process::new(&a.command[0]).args(&a.command[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
+            Ok(c) => c,
+            Err(e) => return fail(&format!("could not start `{}`: {e}", a.command[0])),
+        };
+    #[cfg(unix)]
+    let signals = signals::forward_to(signals, child.id());
+    let (Some(server_in), Some(server_out), Some(server_err)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
+        return fail("the server's stdin, stdout and stderr are not pipes");
     };
 
     let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
@@ -131,31 +177,58 @@ pub fn run(a: &ProxyArgs) -> i32 {
     thread::spawn(move || forward(io::stdin().lock(), server_in, Dir::C2S, &host_tap));
     let server_tap = tap.clone();
     let server_side = thread::spawn(move || forward(server_out, io::stdout().lock(), Dir::S2C, &server_tap));
+    let server_log_read = output::LastRead::default();
+    let server_log = {
+        let (out, shared, last_read) = (stderr.clone(), stderr.same(&findings), server_log_read.clone());
+        thread::spawn(move || output::relay_lines(server_err, out, shared, last_read))
+    };
 
+    let record_error = Arc::new(Mutex::new(None));
     let recorder = {
-        let (lost, queued_bytes) = (tap.lost.clone(), tap.queued_bytes.clone());
-        thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes))
+        let (lost, queued_bytes, error) = (tap.lost.clone(), tap.queued_bytes.clone(), record_error.clone());
+        thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes, &error))
     };
-    let checker = {
-        let (check, sink, queued_bytes) = (a.check.clone(), sink.clone(), tap.queued_bytes.clone());
-        let file = a.record.clone().unwrap_or_else(|| "<proxy>".to_string());
-        let recording = a.record.is_some();
-        thread::spawn(move || check_lines(from_recorder, &check, sink, &file, recording, &queued_bytes))
-    };
+    let checker = checking::start(a, findings.clone(), from_recorder, tap.queued_bytes.clone());
 
     let status = child.wait();
+    server_log_read.touch();
+    #[cfg(unix)]
+    signals.close();
     // What the server wrote before it exited still reaches the host.
     let _ = server_side.join();
-    // Blocking is fine now: the traffic is over.
-    let _ = tap.queue.send(Event::End);
-    let _ = recorder.join();
-    if let Err(panic) = checker.join() {
-        let _ = writeln!(sink.clone(), "mcp-schema proxy: the checker stopped (a bug): {}", panic_message(&*panic));
+    // From here on nothing waits on an output nobody reads (a host that pipes stderr and never
+    // reads it): the findings not written by then are lost, the exit is not.
+    // The server's last stderr lines, unless something it left running keeps the pipe open.
+    output::join_unless(server_log, || stderr.stalled() || server_log_read.quiet_for(output::STALL));
+    // Sent from a thread: the recorder may itself be waiting on a stalled checker.
+    let queue = tap.queue.clone();
+    thread::spawn(move || queue.send(Event::End));
+    output::join_unless_stalled(recorder, &[&findings]);
+    checker.finish(&findings);
+    let mut failed = false;
+    let record_error = record_error.lock().unwrap_or_else(PoisonError::into_inner).take();
+    for (error, what) in [(findings.error(), "findings are missing"), (record_error, "the recording is incomplete")] {
+        if let Some(error) = error {
+            failed = true;
+            output::note(&stderr, format!("{error}: {what}"));
+        }
     }
     match status {
+        Ok(s) if failed && exit_code(s) == 0 => 2,
         Ok(s) => exit_code(s),
         Err(e) => fail(&format!("waiting for the server: {e}")),
     }
+}
+
+#[cfg(unix)]
+fn same_file(a: Option<std::fs::Metadata>, b: Option<std::fs::Metadata>) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    matches!((a, b), (Some(a), Some(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+}
+
+#[cfg(not(unix))]
+fn same_file(_: Option<std::fs::Metadata>, _: Option<std::fs::Metadata>) -> bool {
+    false
 }
 
 fn fail(message: &str) -> i32 {
@@ -174,149 +247,6 @@ fn exit_code(s: ExitStatus) -> i32 {
     s.code().unwrap_or(1)
 }
 
-fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default()
-}
-
-/// The findings output, shared by the checker's reporter and the proxy's own notes; whole
-/// lines are written at once, so they do not mix with the server's stderr mid-line.
-#[derive(Clone)]
-struct Sink(Arc<Mutex<LineWriter<Box<dyn Write + Send>>>>);
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).write(buf)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).flush()
-    }
-}
-
-/// One line of one direction, without its `\n`.
-#[derive(Debug)]
-pub struct Line {
-    pub dir: Dir,
-    /// Empty for a line longer than [`MAX_LINE`] (not kept).
-    pub bytes: Vec<u8>,
-    /// The length of a line longer than [`MAX_LINE`].
-    pub too_long: Option<usize>,
-    /// `false` for the last bytes of a stream that ended without `\n`.
-    pub terminated: bool,
-}
-
-#[derive(Debug)]
-pub enum Event {
-    Line(Line),
-    End,
-}
-
-/// A forwarder's way into the recorder's queue: it never waits.
-#[derive(Clone)]
-pub struct Tap {
-    pub queue: SyncSender<Event>,
-    /// Bytes of lines in both queues.
-    pub queued_bytes: Arc<AtomicUsize>,
-    /// Lines that found no room (or no recorder): neither recorded nor checked.
-    pub lost: Arc<AtomicU64>,
-}
-
-impl Tap {
-    fn offer(&self, line: Line) {
-        let size = line.bytes.len();
-        if self.queued_bytes.fetch_add(size, Ordering::Relaxed) + size > QUEUE_BYTES {
-            self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
-            self.lost.fetch_add(1, Ordering::Relaxed);
-            return;
-        }
-        match self.queue.try_send(Event::Line(line)) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
-                self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
-                self.lost.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-    }
-}
-
-/// Copies `from` to `to` chunk by chunk, flushing each, and offers every line a chunk
-/// completes to `tap` just before the chunk goes out. Ends at the end of `from` (then `to` is dropped, which closes
-/// the server's stdin) or when `to` fails (its reader is gone; `from` is dropped with it).
-/// Returns the bytes forwarded.
-pub fn forward(mut from: impl Read, mut to: impl Write, dir: Dir, tap: &Tap) -> u64 {
-    let mut buf = vec![0u8; CHUNK];
-    let mut lines = LineSplitter::new(dir);
-    let mut total = 0u64;
-    loop {
-        let n = match from.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        };
-        // The lines go to the queue before their bytes go on (offering never waits): a line
-        // the server answers is then always queued before the answer, so the checker sees the
-        // session in causal order.
-        lines.push(&buf[..n], |line| tap.offer(line));
-        if to.write_all(&buf[..n]).and_then(|()| to.flush()).is_err() {
-            break;
-        }
-        total += n as u64;
-    }
-    lines.finish(|line| tap.offer(line));
-    total
-}
-
-/// Cuts a byte stream into lines on `\n`, keeping at most [`MAX_LINE`] bytes of a line.
-pub struct LineSplitter {
-    dir: Dir,
-    current: Vec<u8>,
-    /// The length of the current line so far, kept or not.
-    len: usize,
-}
-
-impl LineSplitter {
-    pub fn new(dir: Dir) -> Self {
-        LineSplitter { dir, current: Vec::new(), len: 0 }
-    }
-
-    /// Adds the next bytes; calls `emit` for each line they complete.
-    pub fn push(&mut self, mut bytes: &[u8], mut emit: impl FnMut(Line)) {
-        while let Some(i) = memchr::memchr(b'\n', bytes) {
-            self.extend(&bytes[..i]);
-            self.take(true, &mut emit);
-            bytes = &bytes[i + 1..];
-        }
-        self.extend(bytes);
-    }
-
-    /// The end of the stream: what is left is a line without `\n`.
-    pub fn finish(&mut self, mut emit: impl FnMut(Line)) {
-        if self.len > 0 {
-            self.take(false, &mut emit);
-        }
-    }
-
-    fn extend(&mut self, piece: &[u8]) {
-        self.len += piece.len();
-        if self.len <= MAX_LINE {
-            self.current.extend_from_slice(piece);
-        } else if !self.current.is_empty() {
-            self.current = Vec::new();
-        }
-    }
-
-    fn take(&mut self, terminated: bool, emit: &mut impl FnMut(Line)) {
-        let len = std::mem::take(&mut self.len);
-        let bytes = std::mem::take(&mut self.current);
-        // Blank lines carry no message; `check` skips them too.
-        if len <= MAX_LINE && bytes.iter().all(|b| b" \t\r".contains(b)) {
-            return;
-        }
-        let too_long = (len > MAX_LINE).then_some(len);
-        emit(Line { dir: self.dir, bytes, too_long, terminated });
-    }
-}
-
 /// A line with its number in the session (its line in the recording).
 struct Numbered {
     number: u64,
@@ -325,6 +255,8 @@ struct Numbered {
 
 enum CheckEvent {
     Line(Numbered),
+    /// The numbers of lines that did not reach their receiver (recorded and checked already).
+    Undelivered(Vec<u64>),
     /// The traffic is over: how many lines were lost before the recorder and before the checker.
     End {
         unrecorded: u64,
@@ -332,51 +264,75 @@ enum CheckEvent {
     },
 }
 
+/// The recent lines' numbers kept per direction, to name undelivered lines (a chunk holds at most
+/// this many lines of two bytes).
+const RECENT: usize = CHUNK / 2 + 1;
+
 /// Numbers the lines in arrival order, writes them to the recording, and passes them on to the
-/// checker without waiting. The recording is flushed whenever the queue is empty.
+/// checker without waiting. The recording is flushed whenever the queue is empty. A write error
+/// of the recording stops it and is kept in `error`.
 fn record_lines(
     from: Receiver<Event>,
     mut record: Option<io::BufWriter<File>>,
     to_checker: SyncSender<CheckEvent>,
     lost: &AtomicU64,
     queued_bytes: &AtomicUsize,
+    error: &Mutex<Option<String>>,
 ) {
     let mut number = 0u64;
     let mut unchecked = 0u64;
+    let mut recent: [VecDeque<(u64, u64)>; 2] = Default::default();
+    let record_failed = |e: io::Error, record: &mut Option<io::BufWriter<File>>| {
+        *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
+        *record = None;
+    };
     let mut next = from.recv().ok();
-    while let Some(Event::Line(line)) = next {
-        number += 1;
-        if let Some(w) = &mut record {
-            if let Err(e) = write_record_line(w, &line) {
-                eprintln!("mcp-schema proxy: writing the recording stopped: {e}");
-                record = None;
+    loop {
+        match next {
+            Some(Event::Line(line)) => {
+                number += 1;
+                let mine = &mut recent[line.dir as usize];
+                if mine.len() == RECENT {
+                    mine.pop_front();
+                }
+                mine.push_back((line.seq, number));
+                if let Some(w) = &mut record {
+                    if let Err(e) = write_record_line(w, &line) {
+                        record_failed(e, &mut record);
+                    }
+                }
+                let size = line.bytes.len();
+                if to_checker.try_send(CheckEvent::Line(Numbered { number, line })).is_err() {
+                    queued_bytes.fetch_sub(size, Ordering::Relaxed);
+                    unchecked += 1;
+                }
             }
-        }
-        let size = line.bytes.len();
-        if to_checker.try_send(CheckEvent::Line(Numbered { number, line })).is_err() {
-            queued_bytes.fetch_sub(size, Ordering::Relaxed);
-            unchecked += 1;
+            Some(Event::Undelivered { dir, from_seq }) => {
+                let numbers: Vec<u64> = recent[dir as usize].iter().filter(|(seq, _)| *seq >= from_seq).map(|(_, n)| *n).collect();
+                if !numbers.is_empty() {
+                    let _ = to_checker.send(CheckEvent::Undelivered(numbers));
+                }
+            }
+            Some(Event::End) | None => break,
         }
         next = match from.try_recv() {
             Ok(event) => Some(event),
             Err(_) => {
-                if let Some(w) = &mut record {
-                    let _ = w.flush();
+                if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
+                    record_failed(e, &mut record);
                 }
                 from.recv().ok()
             }
         };
     }
-    if let Some(w) = &mut record {
-        if let Err(e) = w.flush() {
-            eprintln!("mcp-schema proxy: writing the recording: {e}");
-        }
+    if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
+        record_failed(e, &mut record);
     }
     let _ = to_checker.send(CheckEvent::End { unrecorded: lost.load(Ordering::Relaxed), unchecked });
 }
 
 /// One line of the recording: a JSON line as `{"dir":..,"msg":LINE}` with the message's bytes as
-/// they travelled (trailing whitespace aside); anything else as it travelled, so that
+/// they travelled (trailing whitespace and a byte order mark aside); anything else as it travelled, so that
 /// `mcp-schema check` reports it the way the proxy did. A line too long to keep is
 /// `{"dir":..,"msg":null,"skipped":LENGTH}`, which fails the check.
 pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
@@ -385,6 +341,8 @@ pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
         return writeln!(w, "{{\"dir\":\"{dir}\",\"msg\":null,\"skipped\":{len}}}");
     }
     let trimmed = line.bytes.trim_ascii_end();
+    // With its mark, `check` would read the line with no direction (a wrapper, even).
+    let trimmed = trimmed.strip_prefix(BOM).unwrap_or(trimmed);
     if serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok() {
         write!(w, "{{\"dir\":\"{dir}\",\"msg\":")?;
         w.write_all(trimmed)?;
@@ -395,6 +353,8 @@ pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
     }
 }
 
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 pub fn dir_name(dir: Dir) -> &'static str {
     match dir {
         Dir::C2S => "c2s",
@@ -402,95 +362,40 @@ pub fn dir_name(dir: Dir) -> &'static str {
     }
 }
 
-/// Checks each line as a wrapper line of its direction and reports what it finds, then how
-/// many lines went unchecked (and unrecorded, with `--record`) and the counts.
-fn check_lines(from: Receiver<CheckEvent>, args: &CheckArgs, sink: Sink, file: &str, recording: bool, queued_bytes: &AtomicUsize) {
-    lower_priority();
-    let mut checker = Checker::new(args);
-    let mut rep = Reporter::new(sink.clone(), args.json);
-    let mut reporting = true;
-    let (mut unrecorded, mut unchecked) = (0, 0);
-    while let Ok(event) = from.recv() {
-        match event {
-            CheckEvent::Line(Numbered { number, line }) => {
-                queued_bytes.fetch_sub(line.bytes.len(), Ordering::Relaxed);
-                let outcome = check_one(&mut checker, number, &line, args.strict);
-                if reporting && rep.outcome(file, &outcome).is_err() {
-                    // Nowhere to write findings; the traffic goes on regardless.
-                    reporting = false;
-                }
-            }
-            CheckEvent::End { unrecorded: r, unchecked: c } => {
-                (unrecorded, unchecked) = (r, c);
-                break;
-            }
-        }
-    }
-    if !reporting {
-        return;
-    }
-    // The end of the session: what only the whole session shows (unanswered requests, a UI
-    // resource never seen), then the summary if asked for, as `check` does at the end of a file.
-    let mut summary = Summary::default();
-    if crate::end_stream(&mut checker, file, &mut rep, &mut summary).is_err() {
-        return;
-    }
-    if args.summary && crate::write_summary(&checker, &mut rep, summary).is_err() {
-        return;
-    }
-    let mut sink = sink;
-    let passed_unchecked = unchecked + unrecorded;
-    if passed_unchecked > 0 {
-        let _ = match (args.json, recording) {
-            (true, true) => writeln!(sink, "{}", serde_json::json!({"unchecked": passed_unchecked, "unrecorded": unrecorded})),
-            (true, false) => writeln!(sink, "{}", serde_json::json!({"unchecked": passed_unchecked})),
-            (false, recording) => {
-                let missing = if recording { format!(" ({unrecorded} of them missing from the recording)") } else { String::new() };
-                writeln!(sink, "mcp-schema proxy: {passed_unchecked} lines passed unchecked{missing}: the checker fell behind the traffic")
-            }
-        };
-    }
-    let _ = rep.finish();
-}
-
-/// Gives the calling thread the lowest CPU priority, so that on a busy machine the forwarders
-/// (and the server and host) get the CPU before a checker that is behind.
-#[cfg(target_os = "linux")]
-fn lower_priority() {
-    // SAFETY: plain system calls on the calling thread's id; no memory is involved. A failure
-    // leaves the priority as it was, which is fine.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn lower_priority() {}
-
-/// Checks one line: a JSON line as `{"dir": .., "msg": LINE}` (the recording's line, so
-/// pointers and line numbers match it), anything else as `check` reads a bad line.
+/// Checks one line as a message of its direction (the pipe it came through): a JSON line as
+/// `{"dir": .., "msg": LINE}` (the recording's line, so pointers and line numbers match it);
+/// anything else is reported as not UTF-8 or not JSON, never read as a wrapper line.
 pub fn check_one(checker: &mut Checker, number: u64, line: &Line, strict: bool) -> Outcome {
+    let diag = |rule, severity, message: String| Diag { pointer: String::new(), rule, severity, message };
+    let bytes = line.bytes.strip_prefix(BOM);
     let mut outcome = if let Some(len) = line.too_long {
         let message = format!("line too long: {len} bytes (at most {MAX_LINE} are kept); passed on unchecked");
-        Outcome {
-            line: number,
-            diags: vec![Diag { pointer: String::new(), rule: "line.too-long", severity: Severity::Error, message }],
-            ..Outcome::default()
-        }
+        Outcome { line: number, diags: vec![diag("line.too-long", Severity::Error, message)], ..Outcome::default() }
     } else {
-        match serde_json::from_slice::<Value>(&line.bytes) {
+        let bytes = bytes.unwrap_or(&line.bytes);
+        match serde_json::from_slice::<Value>(bytes) {
             Ok(msg) => {
                 let wrapper = serde_json::json!({"dir": dir_name(line.dir), "msg": msg});
                 checker.check_value(wrapper, number)
             }
-            // Not UTF-8 or not JSON: `check_line` says which, like `check` does.
-            Err(_) => checker.check_line(&line.bytes, number).unwrap_or_else(|| Outcome { line: number, ..Outcome::default() }),
+            // Said as `check` says it.
+            Err(e) => {
+                let d = match std::str::from_utf8(bytes) {
+                    Err(u) => diag("utf8", Severity::Error, format!("not UTF-8: invalid byte sequence at byte {} of the line", u.valid_up_to() + 1)),
+                    Ok(_) => diag("json", Severity::Error, format!("not JSON: {e}")),
+                };
+                Outcome { line: number, diags: vec![d], ..Outcome::default() }
+            }
         }
     };
+    if bytes.is_some() {
+        let message = "the line starts with a byte order mark (U+FEFF): JSON text sent over a network must not (RFC 8259, 8.1), and a receiver may reject the line; checked as the message after the mark".to_string();
+        outcome.diags.insert(0, diag("line.bom", Severity::Error, message));
+    }
     if !line.terminated {
         let severity = if strict { Severity::Error } else { Severity::Warning };
         let message = "the stream ended inside this line: no `\\n` after it, so the receiver may never read it".to_string();
-        outcome.diags.push(Diag { pointer: String::new(), rule: "line.unterminated", severity, message });
+        outcome.diags.push(diag("line.unterminated", severity, message));
     }
     outcome
 }
@@ -591,7 +496,7 @@ mod tests {
     #[test]
     fn record_lines_keep_the_message_bytes() {
         let mut out = Vec::new();
-        let line = |bytes: &[u8], too_long, terminated| Line { dir: Dir::S2C, bytes: bytes.to_vec(), too_long, terminated };
+        let line = |bytes: &[u8], too_long, terminated| Line { dir: Dir::S2C, bytes: bytes.to_vec(), too_long, terminated, seq: 0 };
         write_record_line(&mut out, &line(b"{\"id\":1,  \"result\":{}}\r", None, true)).unwrap();
         write_record_line(&mut out, &line(b"not json \xff", None, false)).unwrap();
         write_record_line(&mut out, &line(b"", Some(MAX_LINE + 1), true)).unwrap();

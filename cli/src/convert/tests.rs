@@ -1,0 +1,98 @@
+use super::*;
+use crate::check::{Diag, Outcome};
+use crate::versions::VERSIONS;
+use serde_json::json;
+
+fn args(a: &[&str]) -> Result<Option<ConvertArgs>, UsageError> {
+    parse(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+}
+
+#[test]
+fn parses_and_rejects_arguments() {
+    let a = args(&["--to", "2025-06-18", "--from=2024-11-05", "--max-findings", "3", "x.jsonl", "-"]).unwrap().unwrap();
+    assert_eq!((VERSIONS[a.to].name, a.from, a.max_findings, a.files.len()), ("2025-06-18", Protocol::Fixed(0), 3, 2));
+    assert!(args(&["--help"]).unwrap().is_none());
+    for bad in [&["x"][..], &["--to", "1999-01-01", "x"], &["--to", "2025-06-18"], &["--to", "2025-06-18", "--bogus", "x"], &["--to"], &["--to", "2025-06-18", "--max-findings", "0", "x"]] {
+        assert!(args(bad).is_err(), "{bad:?}");
+    }
+}
+
+fn converter(to: &str) -> Converter {
+    Converter::new(&ConvertArgs { to: version_index(to).unwrap(), from: Protocol::Auto, max_findings: DEFAULT_MAX_FINDINGS, files: vec![] })
+}
+
+fn convert(c: &mut Converter, v: Value) -> Result<Value, Vec<Diag>> {
+    let mut out = Outcome::default();
+    c.convert_value(v, &mut out).ok_or(out.diags)
+}
+
+#[test]
+fn versions_named_by_messages_follow_the_conversion() {
+    let mut c = converter("2025-06-18");
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+    // The proposal is what the client sent; it stays.
+    assert_eq!(convert(&mut c, json!({"dir": "c2s", "protocol": "2025-03-26", "msg": init.clone()})).unwrap()["msg"], init);
+    let answer = json!({"dir": "s2c", "protocol": "2025-03-26", "msg": {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-03-26", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}}});
+    let converted = convert(&mut c, answer).unwrap();
+    assert_eq!(converted["protocol"], "2025-06-18");
+    assert_eq!(converted["msg"]["result"]["protocolVersion"], "2025-06-18");
+}
+
+#[test]
+fn what_the_target_lacks_fails_with_its_pointer() {
+    let mut c = converter("2024-11-05");
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "t"}});
+    convert(&mut c, json!({"dir": "c2s", "protocol": "2025-06-18", "msg": call})).unwrap();
+    let link = json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}});
+    let err = convert(&mut c, json!({"dir": "s2c", "protocol": "2025-06-18", "msg": link})).unwrap_err();
+    assert_eq!((err[0].pointer.as_str(), err[0].rule), ("/msg/result/content/0", "convert.refused"), "{err:?}");
+    assert!(err[0].message.contains("case `ContentBlock.ResourceLink`"), "{err:?}");
+    let mut c = converter("2026-07-28");
+    let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
+    let err = convert(&mut c, json!({"dir": "c2s", "protocol": "2025-11-25", "msg": ping})).unwrap_err();
+    assert_eq!((err[0].pointer.as_str(), err[0].rule, err[0].message.as_str()), ("/msg/method", "convert.method", "2026-07-28 has no `ping` request"));
+}
+
+/// A server's request cannot go to a version whose servers send none (CONVERSIONS.md's `ServerRequest`
+/// row), whether `dir` says who sent it or the method does; its answer is refused with it.
+#[test]
+fn server_requests_to_a_version_without_them_are_refused_with_their_answers() {
+    let mut c = converter("2026-07-28");
+    let roots = json!({"jsonrpc": "2.0", "id": 7, "method": "roots/list"});
+    let err = convert(&mut c, json!({"dir": "s2c", "protocol": "2025-11-25", "msg": roots})).unwrap_err();
+    assert_eq!((err[0].pointer.as_str(), err[0].rule), ("/msg/method", "convert.direction"), "{err:?}");
+    assert!(err[0].message.contains("case `ServerRequest` of CONVERSIONS.md"), "{err:?}");
+    let answer = json!({"dir": "c2s", "protocol": "2025-11-25", "msg": {"jsonrpc": "2.0", "id": 7, "result": {"roots": []}}});
+    let err = convert(&mut c, answer).unwrap_err();
+    assert_eq!(err[0].rule, "convert.direction", "{err:?}");
+    assert!(err[0].message.starts_with("answers the `roots/list` request of line"), "{err:?}");
+    // A bare message: the side that sends the method in the source version decides.
+    let from = Protocol::Fixed(version_index("2025-11-25").unwrap());
+    let mut c = Converter::new(&ConvertArgs { to: version_index("2026-07-28").unwrap(), from, max_findings: 100, files: vec![] });
+    let bare = json!({"jsonrpc": "2.0", "id": 8, "method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}});
+    let err = convert(&mut c, bare).unwrap_err();
+    assert_eq!(err[0].rule, "convert.direction", "{err:?}");
+    // And a bare answer finds the request whatever its direction.
+    let answer = json!({"jsonrpc": "2.0", "id": 8, "result": {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}});
+    assert_eq!(convert(&mut c, answer).unwrap_err()[0].rule, "convert.direction");
+}
+
+#[test]
+fn findings_of_one_value_are_capped() {
+    let mut c = Converter::new(&ConvertArgs { to: version_index("2025-03-26").unwrap(), from: Protocol::Fixed(version_index("2025-03-26").unwrap()), max_findings: 5, files: vec![] });
+    let batch: Vec<Value> = (0..1000).map(|i| json!({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {}})).collect();
+    let line = serde_json::to_vec(&batch).unwrap();
+    let got = c.convert_line(&line, 1).unwrap();
+    assert!(got.value.is_none());
+    assert_eq!(got.outcome.diags.len(), 5);
+    // Two findings per item (the missing `name`, the typed read), as `check` reports them.
+    assert_eq!(got.outcome.omitted, 1995, "{:?}", got.outcome.diags);
+}
+
+#[test]
+fn every_refusal_rule_is_documented() {
+    let readme = include_str!("../../README.md");
+    for rule in rules::RULES {
+        assert!(readme.contains(&format!("`{}`", rule.id)), "{} is not in cli/README.md", rule.id);
+    }
+}

@@ -1,0 +1,170 @@
+//! The forwarders' side: a byte stream cut into lines, offered to the recorder without waiting,
+//! and the chunk written on (with what did not reach the receiver when the write fails).
+
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::Arc;
+
+use super::{CHUNK, QUEUE_BYTES};
+use crate::check::Dir;
+use crate::MAX_LINE;
+
+/// One line of one direction, without its `\n`.
+#[derive(Debug)]
+pub struct Line {
+    pub dir: Dir,
+    /// Empty for a line longer than [`MAX_LINE`] (not kept).
+    pub bytes: Vec<u8>,
+    /// The length of a line longer than [`MAX_LINE`].
+    pub too_long: Option<usize>,
+    /// `false` for the last bytes of a stream that ended without `\n`.
+    pub terminated: bool,
+    /// Its index among the lines of its direction, blank lines included.
+    pub seq: u64,
+}
+
+#[derive(Debug)]
+pub enum Event {
+    Line(Line),
+    /// Writing to the receiver failed: the lines of `dir` from `from_seq` on did not reach it.
+    Undelivered { dir: Dir, from_seq: u64 },
+    End,
+}
+
+/// A forwarder's way into the recorder's queue: it never waits.
+#[derive(Clone)]
+pub struct Tap {
+    pub queue: SyncSender<Event>,
+    /// Bytes of lines in both queues.
+    pub queued_bytes: Arc<AtomicUsize>,
+    /// Lines that found no room (or no recorder): neither recorded nor checked.
+    pub lost: Arc<AtomicU64>,
+}
+
+impl Tap {
+    fn offer(&self, line: Line) {
+        let size = line.bytes.len();
+        if self.queued_bytes.fetch_add(size, Ordering::Relaxed) + size > QUEUE_BYTES {
+            self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
+            self.lost.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        match self.queue.try_send(Event::Line(line)) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+                self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
+                self.lost.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Copies `from` to `to` chunk by chunk, flushing each, and offers every line a chunk
+/// completes to `tap` just before the chunk goes out. Ends at the end of `from` (then `to` is dropped, which closes
+/// the server's stdin) or when `to` fails (its reader is gone; `from` is dropped with it): then
+/// the lines of the chunk that did not go out are reported undelivered, and the unfinished last
+/// line is not offered at all. Returns the bytes forwarded.
+pub fn forward(mut from: impl Read, mut to: impl Write, dir: Dir, tap: &Tap) -> u64 {
+    let mut buf = vec![0u8; CHUNK];
+    let mut lines = LineSplitter::new(dir);
+    let mut total = 0u64;
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        // The lines go to the queue before their bytes go on (offering never waits): a line
+        // the server answers is then always queued before the answer, so the checker sees the
+        // session in causal order.
+        let first = lines.seq;
+        lines.push(&buf[..n], |line| tap.offer(line));
+        let written = write_counted(&mut to, &buf[..n]);
+        total += written as u64;
+        if written < n {
+            // Blocking is fine: this direction is over.
+            let from_seq = first + memchr::memchr_iter(b'\n', &buf[..written]).count() as u64;
+            let _ = tap.queue.send(Event::Undelivered { dir, from_seq });
+            return total;
+        }
+    }
+    lines.finish(|line| tap.offer(line));
+    total
+}
+
+/// Writes and flushes `bytes`; returns how many went out (all of them unless `to` failed).
+fn write_counted(to: &mut impl Write, bytes: &[u8]) -> usize {
+    let mut done = 0;
+    while done < bytes.len() {
+        match to.write(&bytes[done..]) {
+            Ok(0) => return done,
+            Ok(k) => done += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return done,
+        }
+    }
+    // A buffered writer fails at the flush: the bytes after the last `\n` it passed on stayed
+    // behind, and they end no line of this chunk.
+    if to.flush().is_err() {
+        return memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1).min(done);
+    }
+    done
+}
+
+/// Cuts a byte stream into lines on `\n`, keeping at most [`MAX_LINE`] bytes of a line.
+pub struct LineSplitter {
+    dir: Dir,
+    current: Vec<u8>,
+    /// The length of the current line so far, kept or not.
+    len: usize,
+    /// The lines cut so far, blank ones included.
+    pub seq: u64,
+}
+
+impl LineSplitter {
+    pub fn new(dir: Dir) -> Self {
+        LineSplitter { dir, current: Vec::new(), len: 0, seq: 0 }
+    }
+
+    /// Adds the next bytes; calls `emit` for each line they complete.
+    pub fn push(&mut self, mut bytes: &[u8], mut emit: impl FnMut(Line)) {
+        while let Some(i) = memchr::memchr(b'\n', bytes) {
+            self.extend(&bytes[..i]);
+            self.take(true, &mut emit);
+            bytes = &bytes[i + 1..];
+        }
+        self.extend(bytes);
+    }
+
+    /// The end of the stream: what is left is a line without `\n`.
+    pub fn finish(&mut self, mut emit: impl FnMut(Line)) {
+        if self.len > 0 {
+            self.take(false, &mut emit);
+        }
+    }
+
+    fn extend(&mut self, piece: &[u8]) {
+        self.len += piece.len();
+        if self.len <= MAX_LINE {
+            self.current.extend_from_slice(piece);
+        } else if !self.current.is_empty() {
+            self.current = Vec::new();
+        }
+    }
+
+    fn take(&mut self, terminated: bool, emit: &mut impl FnMut(Line)) {
+        let len = std::mem::take(&mut self.len);
+        let bytes = std::mem::take(&mut self.current);
+        let seq = self.seq;
+        self.seq += 1;
+        // Blank lines carry no message; `check` skips them too.
+        if len <= MAX_LINE && bytes.iter().all(|b| b" \t\r".contains(b)) {
+            return;
+        }
+        let too_long = (len > MAX_LINE).then_some(len);
+        emit(Line { dir: self.dir, bytes, too_long, terminated, seq });
+    }
+}
+
