@@ -200,8 +200,9 @@ pub fn proxy_lines(data: &[u8]) {
 
         if line.too_long.is_none() {
             let reread = reread.unwrap_or_else(|| panic!("a recorded line reads as blank: {}", show(recorded)));
+            // Rules only the pipe shows (the recording keeps the message, not the line's framing).
             let key = |o: &Outcome| {
-                let mut k: Vec<_> = o.diags.iter().filter(|d| d.rule != "line.unterminated").map(|d| (d.rule, d.severity == Severity::Error, d.pointer.clone())).collect();
+                let mut k: Vec<_> = o.diags.iter().filter(|d| !matches!(d.rule, "line.unterminated" | "line.bom" | "line.undelivered")).map(|d| (d.rule, d.severity == Severity::Error, d.pointer.clone())).collect();
                 k.sort();
                 k
             };
