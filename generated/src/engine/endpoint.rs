@@ -74,12 +74,12 @@ impl Endpoint {
         self.pending.values().filter_map(|p| p.deadline).min()
     }
 
-    pub fn last_event(&self) -> Option<&Event> {
-        self.events.back()
-    }
-
     pub fn pending_len(&self) -> usize {
         self.pending.len()
+    }
+
+    pub fn is_in_flight(&self, id: &Id) -> bool {
+        self.in_flight.contains_key(id)
     }
 
     pub fn in_flight_len(&self) -> usize {
@@ -176,7 +176,7 @@ impl Endpoint {
     }
 
     /// Reads one line; an incoming request goes to `route` (the role's policy).
-    pub fn handle_line(&mut self, line: &[u8], route: &mut dyn FnMut(&str, Option<&Value>) -> Route) -> Result<(), Error> {
+    pub fn handle_line(&mut self, line: &[u8], route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route) -> Result<(), Error> {
         self.room_to_read()?;
         let message = match wire::classify(line) {
             Ok(m) => m,
@@ -200,7 +200,7 @@ impl Endpoint {
                     self.write(wire::error(Some(&id), &error));
                     return Ok(());
                 }
-                match route(&method, params.as_ref()) {
+                match route(&id, &method, params.as_ref()) {
                     Route::Answer(result) => self.write(wire::result(&id, result)),
                     Route::Refuse(error) => self.write(wire::error(Some(&id), &error)),
                     Route::Offer if self.in_flight.len() >= self.config.max_in_flight => {

@@ -349,7 +349,7 @@ impl Client {
     /// queues and hand it in again.
     pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
         let (declared, take_ping) = (&self.declared, self.endpoint.config.take_ping);
-        self.endpoint.handle_line(line, &mut |method, _| {
+        self.endpoint.handle_line(line, &mut |_, method, _| {
             if method == "ping" && !take_ping {
                 return Route::Answer(Value::Object(Map::new()));
             }
@@ -432,13 +432,13 @@ impl Server {
     /// Reads one line from the client. [`Error::QueueFull`]: the line was not read; drain the
     /// queues and hand it in again.
     pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
-        let (lifecycle, take_ping) = (&mut self.lifecycle, self.endpoint.config.take_ping);
-        let mut offered_initialize = false;
-        self.endpoint.handle_line(line, &mut |method, _| match (method, &*lifecycle) {
+        let (lifecycle, take_ping) = (&self.lifecycle, self.endpoint.config.take_ping);
+        let mut initialize = None;
+        self.endpoint.handle_line(line, &mut |id, method, _| match (method, lifecycle) {
             ("ping", _) if !take_ping => Route::Answer(Value::Object(Map::new())),
             ("ping", _) => Route::Offer,
             ("initialize", Lifecycle::New) => {
-                offered_initialize = true;
+                initialize = Some(id.clone());
                 Route::Offer
             }
             ("initialize", _) => refuse(INVALID_REQUEST, "Invalid Request: the session is already initialized".into()),
@@ -446,16 +446,11 @@ impl Server {
             // The spec: no requests but ping before the server has answered initialize.
             (_, _) => refuse(INVALID_REQUEST, format!("Invalid Request: {method} before initialize was answered")),
         })?;
-        if offered_initialize {
-            if let Some(Event::Request(r)) = self.endpoint_last_event() {
-                self.lifecycle = Lifecycle::Initializing(r.id.clone());
-            }
+        // Only once it is in flight: a full table answered it with an error instead.
+        if let Some(id) = initialize.filter(|id| self.endpoint.is_in_flight(id)) {
+            self.lifecycle = Lifecycle::Initializing(id);
         }
         Ok(())
-    }
-
-    fn endpoint_last_event(&self) -> Option<&Event> {
-        self.endpoint.last_event()
     }
 
     /// Answers the client's request `id` with `result`. [`Sent::Dropped`]: the client had

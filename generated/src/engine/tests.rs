@@ -344,3 +344,61 @@ mod server {
         assert!(events.iter().all(|e| matches!(e, Event::Dropped(_))));
     }
 }
+
+// Valid lines with bytes changed, cut and inserted, fed to both roles with requests, timeouts,
+// answers and progress in between: nothing panics and no table outgrows its bound.
+#[cfg(feature = "v2025-11-25")]
+#[test]
+fn mangled_lines_never_panic() {
+    use crate::v2025_11_25::{PingRequest, RequestId};
+    let lines: &[&[u8]] = &[
+        br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"sampling":{}}}}"#,
+        br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}"#,
+        br#"{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no","data":[1,{"a":null}]}}"#,
+        br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5}}"#,
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"r"}}"#,
+        br#"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"_meta":{"progressToken":"t"}}}"#,
+    ];
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let now = Instant::now();
+    let mut client = Client::new(Config { max_pending: 8, max_in_flight: 4, max_cancelled: 4, max_queued: 16, take_ping: false });
+    let mut server = Server::new(Config { max_in_flight: 4, max_queued: 16, ..Config::default() });
+    for round in 0..20_000u64 {
+        let mut line = lines[(next() % lines.len() as u64) as usize].to_vec();
+        for _ in 0..next() % 4 {
+            let at = (next() % line.len() as u64) as usize;
+            match next() % 3 {
+                0 => line[at] = next() as u8,
+                1 => line.truncate(at),
+                _ => line.insert(at, b"{}[]\",:0-e\\"[(next() % 11) as usize]),
+            }
+            if line.is_empty() {
+                break;
+            }
+        }
+        let _ = client.request(PingRequest::new(RequestId::Integer(0)), now, Some(Duration::from_millis(round % 7)));
+        client.handle_line(&line).unwrap();
+        server.handle_line(&line).unwrap();
+        client.handle_timeout(now + Duration::from_millis(round % 5));
+        while let Some(event) = client.poll_event() {
+            if let Event::Request(r) = event {
+                let _ = client.respond(&r.id, &json!({}));
+            }
+        }
+        while let Some(event) = server.poll_event() {
+            if let Event::Request(r) = event {
+                let _ = server.progress(&r.id, (round % 3) as f64, None, None);
+                let _ = server.respond(&r.id, &json!({}));
+            }
+        }
+        while client.poll_transmit().is_some() {}
+        while server.poll_transmit().is_some() {}
+        assert!(client.pending() <= 8 && server.in_flight() <= 4);
+    }
+}
