@@ -16,7 +16,8 @@
 //!
 //! The engine answers for the application what the protocol fixes: `ping`; requests a client
 //! did not declare the capability for (`sampling/createMessage`, `elicitation/create`,
-//! `roots/list`: -32601); before `initialize`, a server answers only `ping`; lines that are not
+//! `roots/list`: -32601; a server's [`Server::request`] for one is [`Error::NotDeclared`]);
+//! before `initialize`, a server answers only `ping`; lines that are not
 //! JSON (-32700, `"id": null`) or not a request (-32600). It matches answers to requests in any
 //! order, ties `notifications/progress` to its request by the token it put in `_meta`, writes
 //! `notifications/cancelled` for [`Client::cancel`] and for a timeout and drops the late answer,
@@ -267,6 +268,10 @@ pub enum Error {
     ProgressNotIncreasing { last: Option<f64>, next: f64 },
     /// The value did not serialize as a JSON-RPC message.
     Serialize(String),
+    /// A server's request before `initialize` was answered (only `ping` may go earlier).
+    NotInitialized,
+    /// A server's request for a capability the client did not declare in its `initialize`.
+    NotDeclared { capability: &'static str },
 }
 
 impl fmt::Display for Error {
@@ -280,6 +285,8 @@ impl fmt::Display for Error {
             Error::NoProgressToken => f.write_str("the request has no progress token"),
             Error::ProgressNotIncreasing { last, next } => write!(f, "progress {next} does not increase on {last:?}"),
             Error::Serialize(e) => write!(f, "cannot serialize: {e}"),
+            Error::NotInitialized => f.write_str("the session is not initialized"),
+            Error::NotDeclared { capability } => write!(f, "the client did not declare `{capability}`"),
         }
     }
 }
@@ -328,8 +335,7 @@ impl Client {
     fn send<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>, progress: bool) -> Result<Handle<R>, Error> {
         let (handle, params) = self.endpoint.request(&request, now, timeout, progress)?;
         if R::METHOD == "initialize" {
-            let capabilities = params.get("capabilities").and_then(Value::as_object);
-            self.declared = capabilities.map(|c| c.keys().take(64).cloned().collect()).unwrap_or_default();
+            self.declared = capability_names(Some(&params));
         }
         Ok(handle)
     }
@@ -397,6 +403,12 @@ impl Client {
     }
 }
 
+/// The capabilities an `initialize`'s params declare, by name (at most 64: the spec defines a handful).
+fn capability_names(params: Option<&Value>) -> Vec<String> {
+    let capabilities = params.and_then(|p| p.get("capabilities")).and_then(Value::as_object);
+    capabilities.map(|c| c.keys().take(64).cloned().collect()).unwrap_or_default()
+}
+
 fn notification_params<N: Serialize>(notification: &N) -> Result<Map<String, Value>, Error> {
     match serde_json::to_value(notification).map_err(|e| Error::Serialize(e.to_string()))? {
         Value::Object(mut o) => match o.remove("params") {
@@ -422,11 +434,13 @@ enum Lifecycle {
 pub struct Server {
     endpoint: Endpoint,
     lifecycle: Lifecycle,
+    // Capability names from the client's `initialize`.
+    client_declared: Vec<String>,
 }
 
 impl Server {
     pub fn new(config: Config) -> Self {
-        Server { endpoint: Endpoint::new(config), lifecycle: Lifecycle::New }
+        Server { endpoint: Endpoint::new(config), lifecycle: Lifecycle::New, client_declared: Vec::new() }
     }
 
     /// Reads one line from the client. [`Error::QueueFull`]: the line was not read; drain the
@@ -434,11 +448,11 @@ impl Server {
     pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
         let (lifecycle, take_ping) = (&self.lifecycle, self.endpoint.config.take_ping);
         let mut initialize = None;
-        self.endpoint.handle_line(line, &mut |id, method, _| match (method, lifecycle) {
+        self.endpoint.handle_line(line, &mut |id, method, params| match (method, lifecycle) {
             ("ping", _) if !take_ping => Route::Answer(Value::Object(Map::new())),
             ("ping", _) => Route::Offer,
             ("initialize", Lifecycle::New) => {
-                initialize = Some(id.clone());
+                initialize = Some((id.clone(), capability_names(params)));
                 Route::Offer
             }
             ("initialize", _) => refuse(INVALID_REQUEST, "Invalid Request: the session is already initialized".into()),
@@ -447,8 +461,9 @@ impl Server {
             (_, _) => refuse(INVALID_REQUEST, format!("Invalid Request: {method} before initialize was answered")),
         })?;
         // Only once it is in flight: a full table answered it with an error instead.
-        if let Some(id) = initialize.filter(|id| self.endpoint.is_in_flight(id)) {
+        if let Some((id, declared)) = initialize.filter(|(id, _)| self.endpoint.is_in_flight(id)) {
             self.lifecycle = Lifecycle::Initializing(id);
+            self.client_declared = declared;
         }
         Ok(())
     }
@@ -484,6 +499,37 @@ impl Server {
     pub fn notify<N: crate::runtime::NotificationMethod>(&mut self, notification: &N) -> Result<(), Error> {
         let params = notification_params(notification)?;
         self.endpoint.notify(N::METHOD, params)
+    }
+
+    /// Sends a request to the client (its id replaced by the engine's); the answer comes as
+    /// [`Event::Answer`]. Refused before `initialize` is answered (but `ping`), and for
+    /// `sampling/createMessage`, `elicitation/create` and `roots/list` when the client did not
+    /// declare that capability.
+    pub fn request<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
+        if R::METHOD != "ping" && self.lifecycle != Lifecycle::Ready {
+            return Err(Error::NotInitialized);
+        }
+        if let Some((_, capability)) = CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == R::METHOD) {
+            if !self.client_declared.iter().any(|d| d == capability) {
+                return Err(Error::NotDeclared { capability });
+            }
+        }
+        Ok(self.endpoint.request(&request, now, timeout, false)?.0)
+    }
+
+    /// Writes `notifications/cancelled` for a request to the client; a late answer is dropped.
+    pub fn cancel<R: RequestMethod>(&mut self, handle: &Handle<R>, reason: Option<&str>) -> Result<(), Error> {
+        self.endpoint.cancel(handle.id, reason)
+    }
+
+    /// Gives the answers to the server's requests that are due by `now` up.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.endpoint.handle_timeout(now)
+    }
+
+    /// The earliest deadline of a request to the client.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.endpoint.poll_timeout()
     }
 
     /// Whether `initialize` has been answered with a result.

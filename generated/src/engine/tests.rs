@@ -402,3 +402,46 @@ fn mangled_lines_never_panic() {
         assert!(client.pending() <= 8 && server.in_flight() <= 4);
     }
 }
+
+#[cfg(feature = "v2025-11-25")]
+mod server_requests {
+    use super::*;
+    use crate::v2025_11_25::{self as mcp, ListRootsRequest, PingRequest, RequestId};
+
+    fn initialized(capabilities: Value) -> Server {
+        let mut s = Server::new(Config::default());
+        let line = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": {"name": "c", "version": "1"}}});
+        s.handle_line(line.to_string().as_bytes()).unwrap();
+        s.respond(&Id::Number(0), &json!({})).unwrap();
+        while s.poll_transmit().is_some() {}
+        while s.poll_event().is_some() {}
+        s
+    }
+
+    #[test]
+    fn a_server_asks_only_for_what_the_client_declared() {
+        let now = Instant::now();
+        let mut fresh = Server::new(Config::default());
+        assert_eq!(fresh.request(ListRootsRequest::new(RequestId::Integer(0)), now, None).unwrap_err(), Error::NotInitialized);
+        fresh.request(PingRequest::new(RequestId::Integer(0)), now, None).unwrap();
+
+        let mut s = initialized(json!({}));
+        assert_eq!(s.request(ListRootsRequest::new(RequestId::Integer(0)), now, None).unwrap_err(), Error::NotDeclared { capability: "roots" });
+        let mut s = initialized(json!({"roots": {"listChanged": true}}));
+        let roots = s.request(ListRootsRequest::new(RequestId::Integer(0)), now, Some(Duration::from_secs(1))).unwrap();
+        let sent = json_of(s.poll_transmit().unwrap());
+        assert_eq!((sent["method"].clone(), sent["id"].clone()), (json!("roots/list"), json!(1)));
+        s.handle_line(br#"{"jsonrpc":"2.0","id":1,"result":{"roots":[{"uri":"file:///w"}]}}"#).unwrap();
+        let Some(Event::Answer(a)) = s.poll_event() else { panic!() };
+        let result: mcp::ListRootsResult = roots.read(a).unwrap();
+        assert_eq!(result.roots[0].uri, "file:///w");
+        // A second one times out and is cancelled like a client's.
+        let again = s.request(ListRootsRequest::new(RequestId::Integer(0)), now, Some(Duration::from_secs(1))).unwrap();
+        s.poll_transmit().unwrap();
+        assert_eq!(s.poll_timeout(), Some(now + Duration::from_secs(1)));
+        s.handle_timeout(now + Duration::from_secs(2));
+        let Some(Event::Answer(a)) = s.poll_event() else { panic!() };
+        assert_eq!(again.read(a), Err(RequestError::TimedOut));
+        assert_eq!(json_of(s.poll_transmit().unwrap())["method"], "notifications/cancelled");
+    }
+}
