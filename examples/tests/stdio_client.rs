@@ -25,7 +25,11 @@ fn text(o: &Output) -> String {
 }
 
 fn client(args: &[&Path]) -> Output {
-    let o = Command::new(CLIENT).arg("--").args(args).output().expect("stdio_client runs");
+    let o = Command::new(CLIENT)
+        .arg("--")
+        .args(args)
+        .output()
+        .expect("stdio_client runs");
     assert!(o.status.success(), "stdio_client failed:\n{}", text(&o));
     o
 }
@@ -40,8 +44,13 @@ fn pinned_node() -> Option<(PathBuf, PathBuf)> {
 fn install() -> Option<(PathBuf, PathBuf)> {
     let npm = Command::new("npm").arg("--version").output();
     if !npm.is_ok_and(|o| o.status.success()) {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
-        eprintln!("skipped: npm is not installed, so the pinned node and server cannot be installed");
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "npm is missing: CI must have npm (and node) for this test"
+        );
+        eprintln!(
+            "skipped: npm is not installed, so the pinned node and server cannot be installed"
+        );
         return None;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/tests/proxy");
@@ -50,23 +59,38 @@ fn install() -> Option<(PathBuf, PathBuf)> {
         .current_dir(&dir)
         .output()
         .expect("npm runs");
-    assert!(out.status.success(), "npm ci failed in {}:\n{}", dir.display(), text(&out));
+    assert!(
+        out.status.success(),
+        "npm ci failed in {}:\n{}",
+        dir.display(),
+        text(&out)
+    );
     let pinned = dir.join("node_modules/.bin/node");
-    let node = if pinned.exists() { pinned } else { PathBuf::from("node") };
+    let node = if pinned.exists() {
+        pinned
+    } else {
+        PathBuf::from("node")
+    };
     Some((node, dir))
 }
 
 #[test]
 fn drives_the_example_server_named_on_the_command_line() {
-    let server = Path::new(CLIENT).with_file_name(format!("stdio_server{}", std::env::consts::EXE_SUFFIX));
+    let server =
+        Path::new(CLIENT).with_file_name(format!("stdio_server{}", std::env::consts::EXE_SUFFIX));
     let o = client(&[&server]);
-    let expected = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("expected/stdio_client.txt")).unwrap();
+    let expected = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("expected/stdio_client.txt"),
+    )
+    .unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stdout), expected);
 }
 
 #[test]
 fn survives_notifications_and_requests_before_every_answer() {
-    let Some((node, _)) = pinned_node() else { return };
+    let Some((node, _)) = pinned_node() else {
+        return;
+    };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stdio/noisy_server.mjs");
     let o = client(&[&node, &script]);
     let stdout = String::from_utf8_lossy(&o.stdout);
@@ -83,17 +107,31 @@ fn survives_notifications_and_requests_before_every_answer() {
         text(&o)
     );
     // Progress for a token the client never gave is reported, not taken for an answer.
-    assert!(String::from_utf8_lossy(&o.stderr).contains("UnknownProgressToken"), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("UnknownProgressToken"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
 fn drives_server_everything_over_stdio() {
-    let Some((node, dir)) = pinned_node() else { return };
+    let Some((node, dir)) = pinned_node() else {
+        return;
+    };
     let server = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     let o = client(&[&node, &server, Path::new("stdio")]);
-    let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
     let lines: Vec<&str> = stdout.lines().collect();
-    assert!(lines[0].starts_with("server: mcp-servers/everything ") && lines[0].ends_with(", protocol 2025-11-25"), "{}", text(&o));
+    assert!(
+        lines[0].starts_with("server: mcp-servers/everything ")
+            && lines[0].ends_with(", protocol 2025-11-25"),
+        "{}",
+        text(&o)
+    );
     for line in [
         "tool: echo - Echoes back the input string",
         "echo: text [\"Echo: hello\"]",
@@ -102,5 +140,9 @@ fn drives_server_everything_over_stdio() {
         assert!(lines.contains(&line), "no line {line:?}:\n{}", text(&o));
     }
     // The notification that came before the first answer was seen as one.
-    assert!(stderr.contains("notification: notifications/tools/list_changed"), "{}", text(&o));
+    assert!(
+        stderr.contains("notification: notifications/tools/list_changed"),
+        "{}",
+        text(&o)
+    );
 }

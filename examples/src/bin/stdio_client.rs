@@ -79,7 +79,12 @@ fn main() -> io::Result<()> {
 
     let chosen = tools.iter().find(|t| t.name == "echo").or(tools.first());
     let calls = chosen
-        .map(|t| (t.name.clone(), arguments_for(&t.input_schema.properties, &t.input_schema.required)))
+        .map(|t| {
+            (
+                t.name.clone(),
+                arguments_for(&t.input_schema.properties, &t.input_schema.required),
+            )
+        })
         .into_iter()
         .chain([("no-such-tool".to_string(), Map::new())]);
     for (name, arguments) in calls {
@@ -97,7 +102,11 @@ fn main() -> io::Result<()> {
                         _ => None,
                     })
                     .collect();
-                let error = if result.is_error == Some(true) { " (isError)" } else { "" };
+                let error = if result.is_error == Some(true) {
+                    " (isError)"
+                } else {
+                    ""
+                };
                 println!("{name}: text {texts:?}{error}");
             }
             Err(RequestError::Rpc(error)) => {
@@ -135,7 +144,10 @@ fn arguments_for(
 ) -> Map<String, Value> {
     let mut arguments = Map::new();
     for name in required.iter().flatten() {
-        let kind = properties.as_ref().and_then(|p| p.get(name)).and_then(|s| s.get("type"));
+        let kind = properties
+            .as_ref()
+            .and_then(|p| p.get(name))
+            .and_then(|s| s.get("type"));
         let value = match kind.and_then(Value::as_str) {
             Some("integer" | "number") => json!(2),
             Some("boolean") => json!(true),
@@ -169,7 +181,11 @@ impl Session {
                 }
             }
         });
-        Ok(Session { engine: Client::new(Config::default()), to, from })
+        Ok(Session {
+            engine: Client::new(Config::default()),
+            to,
+            from,
+        })
     }
 
     /// Writes what the engine has to write.
@@ -182,7 +198,10 @@ impl Session {
     }
 
     /// Sends a request and runs the session until its answer (or its deadline) comes.
-    fn call<R: RequestMethod>(&mut self, request: R) -> io::Result<Result<R::Result, RequestError>> {
+    fn call<R: RequestMethod>(
+        &mut self,
+        request: R,
+    ) -> io::Result<Result<R::Result, RequestError>> {
         let handle = self
             .engine
             .request(request, Instant::now(), Some(TIMEOUT))
@@ -218,7 +237,9 @@ impl Session {
         event: Event,
     ) -> io::Result<Option<Result<R::Result, RequestError>>> {
         match event {
-            Event::Answer(answer) if handle.answers(&answer) => return Ok(Some(handle.read(answer))),
+            Event::Answer(answer) if handle.answers(&answer) => {
+                return Ok(Some(handle.read(answer)))
+            }
             Event::Answer(answer) => eprintln!("answer to an earlier request {}", answer.id),
             // The engine answered ping and refused sampling, elicitation and roots (this client
             // declares none); any other request is one this client does not serve.
