@@ -21,6 +21,8 @@ struct Pending {
 }
 
 struct InFlight {
+    // The spec: `initialize` is never cancelled, so a cancellation of it is ignored.
+    cancellable: bool,
     token: Option<Value>,
     last_progress: Option<f64>,
     cancelled: bool,
@@ -209,7 +211,7 @@ impl Endpoint {
                     }
                     Route::Offer => {
                         let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN)).cloned();
-                        self.in_flight.insert(id.clone(), InFlight { token, last_progress: None, cancelled: false });
+                        self.in_flight.insert(id.clone(), InFlight { cancellable: method != "initialize", token, last_progress: None, cancelled: false });
                         self.events.push_back(Event::Request(Request { id, method, params }));
                     }
                 }
@@ -250,11 +252,11 @@ impl Endpoint {
                 let id = p.and_then(|p| p.get("requestId")).cloned().and_then(Id::from_value);
                 let reason = p.and_then(|p| p.get("reason")).and_then(Value::as_str).map(str::to_owned);
                 match id.as_ref().and_then(|id| self.in_flight.get_mut(id)) {
-                    Some(f) if !f.cancelled => {
+                    Some(f) if f.cancellable && !f.cancelled => {
                         f.cancelled = true;
                         self.events.push_back(Event::Cancelled { id: id.unwrap(), reason });
                     }
-                    // Unknown or already answered: the spec says to ignore it (it may cross the answer).
+                    // Unknown or already answered (it may cross the answer), or `initialize`: ignored.
                     _ => {}
                 }
             }

@@ -297,6 +297,17 @@ mod server {
     }
 
     #[test]
+    fn initialize_is_not_cancelled() {
+        let mut s = Server::new(Config::default());
+        s.handle_line(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#).unwrap();
+        s.handle_line(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#).unwrap();
+        assert_eq!(s.respond(&Id::Number(1), &json!({})), Ok(Sent::Written));
+        let (out, events) = drain(&mut s);
+        assert_eq!((out.len(), events.len()), (1, 1), "{events:?}");
+        assert!(s.is_initialized());
+    }
+
+    #[test]
     fn a_cancelled_request_sends_neither_progress_nor_result() {
         let mut s = started();
         s.handle_line(br#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"count","_meta":{"progressToken":"tok"}}}"#).unwrap();
