@@ -183,13 +183,13 @@ impl Endpoint {
         let message = match wire::classify(line) {
             Ok(m) => m,
             Err(bad) => {
-                match (&bad.reason, bad.request_id) {
-                    (Dropped::NotJson(_), _) => self.write(wire::error(None, &RpcError { code: PARSE_ERROR, message: "Parse error".into(), data: None })),
-                    (Dropped::Malformed(why), Some(id)) => {
-                        self.write(wire::error(Some(&id), &RpcError { code: INVALID_REQUEST, message: format!("Invalid Request: {why}"), data: None }))
-                    }
-                    // A malformed response or notification gets no answer: answering could loop.
-                    _ => {}
+                // A malformed response or notification gets no answer: answering could loop.
+                if let Some(id) = &bad.answer {
+                    let error = match &bad.reason {
+                        Dropped::NotJson(_) => RpcError { code: PARSE_ERROR, message: "Parse error".into(), data: None },
+                        why => RpcError { code: INVALID_REQUEST, message: format!("Invalid Request: {}", why.describe()), data: None },
+                    };
+                    self.write(wire::error(id.as_ref(), &error));
                 }
                 self.events.push_back(Event::Dropped(bad.reason));
                 return Ok(());

@@ -17,8 +17,9 @@
 //! The engine answers for the application what the protocol fixes: `ping`; requests a client
 //! did not declare the capability for (`sampling/createMessage`, `elicitation/create`,
 //! `roots/list`: -32601; a server's [`Server::request`] for one is [`Error::NotDeclared`]);
-//! before `initialize`, a server answers only `ping`; lines that are not
-//! JSON (-32700, `"id": null`) or not a request (-32600). It matches answers to requests in any
+//! before `initialize`, a server answers only `ping`; a line that is not JSON (-32700) or no
+//! message at all (-32600) with `"id": null`, a malformed request with -32600 (as
+//! [`rpc::read_message`](crate::rpc::read_message) decides). It matches answers to requests in any
 //! order, ties `notifications/progress` to its request by the token it put in `_meta`, writes
 //! `notifications/cancelled` for [`Client::cancel`] and for a timeout and drops the late answer,
 //! and on the receiving side drops the result and progress of a request the peer cancelled.
@@ -249,6 +250,16 @@ pub enum Dropped {
     ErrorWithoutId(RpcError),
 }
 
+impl Dropped {
+    fn describe(&self) -> String {
+        match self {
+            Dropped::NotJson(e) => format!("not JSON: {e}"),
+            Dropped::Malformed(why) => (*why).to_owned(),
+            other => format!("{other:?}"),
+        }
+    }
+}
+
 /// What the application asked for that the engine refused.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Error {
@@ -455,7 +466,7 @@ impl Server {
                 initialize = Some((id.clone(), capability_names(params)));
                 Route::Offer
             }
-            ("initialize", _) => refuse(INVALID_REQUEST, "Invalid Request: the session is already initialized".into()),
+            ("initialize", _) => refuse(INVALID_REQUEST, "Invalid Request: initialize was already received".into()),
             (_, Lifecycle::Ready) => Route::Offer,
             // The spec: no requests but ping before the server has answered initialize.
             (_, _) => refuse(INVALID_REQUEST, format!("Invalid Request: {method} before initialize was answered")),

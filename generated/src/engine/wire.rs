@@ -15,59 +15,61 @@ pub(crate) enum Incoming {
     Error { id: Option<Id>, error: RpcError },
 }
 
-/// What a line that is not a message still says: its request id when it had a readable one, so a
-/// receiver can answer it, and whether it was JSON at all.
+/// A line that is not a message the engine takes, and whether it gets an error answer: as
+/// `rpc::read_message` decides, a request does (with its id when that reads, else `null`), and
+/// so does what is no message at all; a notification or a response does not.
 pub(crate) struct Unreadable {
     pub reason: Dropped,
-    /// A request's id, when the object had a `method` and a readable `id`.
-    pub request_id: Option<Id>,
+    /// `Some(id)`: answer it, with `"id": null` when `id` is `None`.
+    pub answer: Option<Option<Id>>,
 }
 
 pub(crate) fn classify(line: &[u8]) -> Result<Incoming, Unreadable> {
-    let bad = |reason| Unreadable { reason, request_id: None };
-    let value: Value = serde_json::from_slice(line).map_err(|e| bad(Dropped::NotJson(e.to_string())))?;
+    let value: Value = serde_json::from_slice(line).map_err(|e| Unreadable { reason: Dropped::NotJson(e.to_string()), answer: Some(None) })?;
     let Value::Object(mut o) = value else {
         // Batches (2025-03-26 only) are not taken apart here: a line is one message.
-        return Err(bad(Dropped::Malformed("not a JSON object")));
+        return Err(Unreadable { reason: Dropped::Malformed("not a JSON object"), answer: Some(None) });
     };
-    let id = match o.remove("id") {
-        None => None,
-        Some(Value::Null) => Some(None),
-        Some(v) => match Id::from_value(v) {
-            Some(id) => Some(Some(id)),
-            None => return Err(bad(Dropped::Malformed("`id` is not a string or an integer"))),
-        },
+    let has_method = o.contains_key("method");
+    let has_id = o.contains_key("id");
+    let is_response = !has_method && (o.contains_key("result") || o.contains_key("error"));
+    // An id that does not read still makes a request of it, answered with a null id.
+    let id = o.remove("id").and_then(Id::from_value);
+    let answer = match (has_method, has_id) {
+        (true, true) => Some(id.clone()),
+        (true, false) => None,
+        (false, _) if is_response => None,
+        (false, _) => Some(None),
     };
-    let method = match o.remove("method") {
-        None => None,
-        Some(Value::String(m)) => Some(m),
-        Some(_) => return Err(Unreadable { reason: Dropped::Malformed("`method` is not a string"), request_id: id.flatten() }),
-    };
+    let bad = |reason: &'static str| Unreadable { reason: Dropped::Malformed(reason), answer: answer.clone() };
     if o.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        let request_id = if method.is_some() { id.flatten() } else { None };
-        return Err(Unreadable { reason: Dropped::Malformed("`jsonrpc` is not \"2.0\""), request_id });
+        return Err(bad("`jsonrpc` is not \"2.0\""));
     }
-    match (method, id) {
-        (Some(_), Some(None)) => Err(bad(Dropped::Malformed("a request's `id` is null"))),
-        (Some(method), Some(Some(id))) => match o.remove("params") {
-            p @ (None | Some(Value::Object(_))) => Ok(Incoming::Request { id, method, params: p }),
-            Some(_) => Err(Unreadable { reason: Dropped::Malformed("`params` is not an object"), request_id: Some(id) }),
-        },
-        (Some(method), None) => match o.remove("params") {
-            p @ (None | Some(Value::Object(_))) => Ok(Incoming::Notification { method, params: p }),
-            Some(_) => Err(bad(Dropped::Malformed("`params` is not an object"))),
-        },
-        (None, id) => match (o.remove("result"), o.remove("error"), id) {
-            (Some(result), None, Some(Some(id))) => Ok(Incoming::Result { id, result }),
+    if has_id && id.is_none() {
+        return Err(bad("`id` is not a string or an integer"));
+    }
+    if is_response {
+        return match (o.remove("result"), o.remove("error"), id) {
+            (Some(result), None, Some(id)) => Ok(Incoming::Result { id, result }),
+            (Some(_), None, None) => Err(bad("a result without an id")),
             (None, Some(error), id) => match serde_json::from_value::<RpcError>(error) {
-                Ok(error) => Ok(Incoming::Error { id: id.flatten(), error }),
-                Err(_) => Err(bad(Dropped::Malformed("`error` is not a JSON-RPC error object"))),
+                Ok(error) => Ok(Incoming::Error { id, error }),
+                Err(_) => Err(bad("`error` is not a JSON-RPC error object")),
             },
-            (Some(_), Some(_), _) => Err(bad(Dropped::Malformed("a response sets both `result` and `error`"))),
-            (Some(_), None, _) => Err(bad(Dropped::Malformed("a result without an id"))),
-            (None, None, _) => Err(bad(Dropped::Malformed("neither a request, a notification nor a response"))),
-        },
+            _ => Err(bad("a response sets both `result` and `error`")),
+        };
     }
+    let Some(Value::String(method)) = o.remove("method") else {
+        return Err(bad(if has_method { "`method` is not a string" } else { "neither a request, a notification nor a response" }));
+    };
+    let params = match o.remove("params") {
+        p @ (None | Some(Value::Object(_))) => p,
+        Some(_) => return Err(bad("`params` is not an object")),
+    };
+    Ok(match id {
+        Some(id) => Incoming::Request { id, method, params },
+        None => Incoming::Notification { method, params },
+    })
 }
 
 fn envelope() -> Map<String, Value> {
