@@ -12,6 +12,7 @@
 // declared as a child so the modules sit at the crate root; their `mod` items resolve in this folder.
 include!("modules.rs");
 
+pub mod engine;
 pub mod negotiate;
 pub mod rpc;
 pub mod runtime;

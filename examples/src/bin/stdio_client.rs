@@ -1,36 +1,56 @@
-//! A minimal MCP client over stdio (protocol 2025-11-25), written with the generated types alone.
+//! A minimal MCP client over stdio (protocol 2025-11-25) on the crate's session engine
+//! (`mcp_spec_types::engine`), driving any stdio server.
 //!
-//! It starts the `stdio_server` example (built next to this binary) and talks to it over its
-//! stdin and stdout: `initialize`, `notifications/initialized`, `tools/list`, then two
-//! `tools/call`s, one of a tool the server does not have. Each answer is read as the type its
-//! request names (`RequestMethod::Result`), and what it says is printed.
+//! `stdio_client -- COMMAND ARGS...` starts the server (default: the `stdio_server` example,
+//! built next to this binary) and sends `initialize`, `notifications/initialized`, `tools/list`,
+//! one `tools/call` (`echo` if the server has it, else its first tool, with the required
+//! arguments filled in from the tool's input schema), one of a tool it does not have, and when
+//! the server lists resources, `resources/read` of the first. The engine matches answers to
+//! requests whatever the server sends in between: notifications, `ping` (answered by the
+//! engine), or requests for capabilities this client did not declare (refused by the engine).
+//! What the answers say goes to stdout; what else the server sent, to stderr.
+//!
+//! The loop is blocking and std-only: a thread reads the server's stdout into a channel, and
+//! the main thread waits on it until the engine's next deadline.
 //!
 //! ```sh
 //! cargo build -q -p mcp-schema-examples && cargo run -q -p mcp-schema-examples --bin stdio_client
+//! cargo run -q -p mcp-schema-examples --bin stdio_client -- npx @modelcontextprotocol/server-everything stdio
 //! ```
 
-use std::io::{self, BufRead, BufReader, Lines, Write};
-use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
-use mcp_spec_types::runtime::{read_response, Message, RequestMethod, Response};
+use mcp_spec_types::engine::{Client, Config, Event, Handle, RequestError};
+use mcp_spec_types::rpc::METHOD_NOT_FOUND;
+use mcp_spec_types::runtime::{RequestMethod, RpcError};
 use mcp_spec_types::v2025_11_25::{
-    self as mcp, CallToolRequest, CallToolRequestParams, ClientMessage, ClientRequest,
-    InitializeRequest, ListToolsRequest, RequestId,
+    self as mcp, CallToolRequest, CallToolRequestParams, InitializeRequest, ListResourcesRequest,
+    ListToolsRequest, ReadResourceRequest, ReadResourceRequestParams, RequestId,
 };
-use serde_json::json;
+use serde_json::{json, Map, Value};
+
+/// How long any one request may take.
+const TIMEOUT: Duration = Duration::from_secs(30);
 
 fn main() -> io::Result<()> {
-    let server = std::env::current_exe()?
-        .with_file_name(format!("stdio_server{}", std::env::consts::EXE_SUFFIX));
-    let mut child = Command::new(server)
+    let mut args = std::env::args_os().skip(1).skip_while(|a| a == "--");
+    let mut command = match args.next() {
+        Some(program) => Command::new(program),
+        None => Command::new(
+            std::env::current_exe()?
+                .with_file_name(format!("stdio_server{}", std::env::consts::EXE_SUFFIX)),
+        ),
+    };
+    let mut child = command
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()?;
-    let mut server = Connection {
-        to: child.stdin.take().expect("piped stdin"),
-        from: BufReader::new(child.stdout.take().expect("piped stdout")).lines(),
-        next_id: 0,
-    };
+    let mut server = Session::start(&mut child)?;
 
     let info = mcp::Implementation::new("example-stdio-client", "0.1.0");
     let params = mcp::InitializeRequestParams::new(
@@ -38,39 +58,76 @@ fn main() -> io::Result<()> {
         mcp::ClientCapabilities::default(),
         info,
     );
-    let init = server.request(|id| InitializeRequest::new(params, id))?;
-    let init = ok(init)?;
+    // The id a request is built with is replaced by the engine's own.
+    let init = server.call(InitializeRequest::new(params, RequestId::Integer(0)))?;
+    let init = init.map_err(io::Error::other)?;
     println!(
         "server: {} {}, protocol {}",
         init.server_info.name, init.server_info.version, init.protocol_version
     );
-    server.send(&Message::Notification(
-        mcp::InitializedNotification::default().into(),
-    ))?;
+    server
+        .engine
+        .notify(&mcp::InitializedNotification::default())
+        .map_err(io::Error::other)?;
 
-    let tools = ok(server.request(ListToolsRequest::new)?)?;
-    for tool in &tools.tools {
+    let tools = server.call(ListToolsRequest::new(RequestId::Integer(0)))?;
+    let tools = tools.map_err(io::Error::other)?.tools;
+    for tool in &tools {
         let description = tool.description.as_deref().unwrap_or_default();
         println!("tool: {} - {description}", tool.name);
     }
 
-    for (name, arguments) in [("add", json!({"a": 2, "b": 40})), ("weather", json!({}))] {
+    let chosen = tools.iter().find(|t| t.name == "echo").or(tools.first());
+    let calls = chosen
+        .map(|t| {
+            (
+                t.name.clone(),
+                arguments_for(&t.input_schema.properties, &t.input_schema.required),
+            )
+        })
+        .into_iter()
+        .chain([("no-such-tool".to_string(), Map::new())]);
+    for (name, arguments) in calls {
         let params = CallToolRequestParams {
-            arguments: arguments.as_object().cloned(),
-            ..CallToolRequestParams::new(name)
+            arguments: Some(arguments),
+            ..CallToolRequestParams::new(name.as_str())
         };
-        match server.request(|id| CallToolRequest::new(params, id))? {
-            Response::Result { result, .. } => {
-                let structured = result.structured_content.map(serde_json::Value::Object);
-                println!(
-                    "{name}: structured content {}",
-                    structured.unwrap_or_default()
-                );
+        match server.call(CallToolRequest::new(params, RequestId::Integer(0)))? {
+            Ok(result) => {
+                let texts: Vec<&str> = result
+                    .content
+                    .iter()
+                    .filter_map(|c| match c {
+                        mcp::ContentBlock::TextContent(t) => Some(t.text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let error = if result.is_error == Some(true) {
+                    " (isError)"
+                } else {
+                    ""
+                };
+                println!("{name}: text {texts:?}{error}");
             }
-            Response::Error { error, .. } => {
-                println!("{name}: error {} {}", error.code, error.message);
+            Err(RequestError::Rpc(error)) => {
+                println!("{name}: error {} {}", error.code, error.message)
             }
+            Err(other) => return Err(io::Error::other(other)),
         }
+    }
+
+    if init.capabilities.resources.is_some() {
+        let listed = server.call(ListResourcesRequest::new(RequestId::Integer(0)))?;
+        let listed = listed.map_err(io::Error::other)?.resources;
+        println!("resources: {}", listed.len());
+        if let Some(first) = listed.first() {
+            let params = ReadResourceRequestParams::new(first.uri.as_str());
+            let read = server.call(ReadResourceRequest::new(params, RequestId::Integer(0)))?;
+            let read = read.map_err(io::Error::other)?;
+            println!("read {}: {} content(s)", first.uri, read.contents.len());
+        }
+    } else {
+        println!("resources: not offered");
     }
 
     // End of input ends the server.
@@ -80,44 +137,135 @@ fn main() -> io::Result<()> {
     Ok(())
 }
 
-/// A server at the other end of two pipes.
-struct Connection {
-    to: ChildStdin,
-    from: Lines<BufReader<ChildStdout>>,
-    next_id: i64,
+/// Arguments for a tool: each required property, with a value of its declared type.
+fn arguments_for(
+    properties: &Option<BTreeMap<String, Map<String, Value>>>,
+    required: &Option<Vec<String>>,
+) -> Map<String, Value> {
+    let mut arguments = Map::new();
+    for name in required.iter().flatten() {
+        let kind = properties
+            .as_ref()
+            .and_then(|p| p.get(name))
+            .and_then(|s| s.get("type"));
+        let value = match kind.and_then(Value::as_str) {
+            Some("integer" | "number") => json!(2),
+            Some("boolean") => json!(true),
+            Some("array") => json!([]),
+            Some("object") => json!({}),
+            _ => json!("hello"),
+        };
+        arguments.insert(name.clone(), value);
+    }
+    arguments
 }
 
-impl Connection {
-    fn send(&mut self, message: &ClientMessage) -> io::Result<()> {
-        writeln!(self.to, "{}", mcp_spec_types::to_string(message)?)?;
+/// A server at the other end of two pipes, and the engine that keeps the session.
+struct Session {
+    engine: Client,
+    to: ChildStdin,
+    from: Receiver<Vec<u8>>,
+}
+
+impl Session {
+    fn start(child: &mut Child) -> io::Result<Session> {
+        let to = child.stdin.take().expect("piped stdin");
+        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (lines, from) = mpsc::channel();
+        // Ends when the server closes its output (or the session is dropped).
+        std::thread::spawn(move || {
+            for line in output.split(b'\n') {
+                let Ok(line) = line else { break };
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Session {
+            engine: Client::new(Config::default()),
+            to,
+            from,
+        })
+    }
+
+    /// Writes what the engine has to write.
+    fn flush(&mut self) -> io::Result<()> {
+        while let Some(line) = self.engine.poll_transmit() {
+            self.to.write_all(&line)?;
+            self.to.write_all(b"\n")?;
+        }
         self.to.flush()
     }
 
-    /// Sends a request and reads its response as the request's result type, or its error. This
-    /// server asks nothing of the client, so the next line is the answer.
-    fn request<R: RequestMethod + Into<ClientRequest>>(
+    /// Sends a request and runs the session until its answer (or its deadline) comes.
+    fn call<R: RequestMethod>(
         &mut self,
-        make: impl FnOnce(RequestId) -> R,
-    ) -> io::Result<Response<R::Result>> {
-        self.next_id += 1;
-        self.send(&Message::Request(
-            make(RequestId::Integer(self.next_id)).into(),
-        ))?;
-        let line = self
-            .from
-            .next()
-            .unwrap_or_else(|| Err(io::Error::other("the server closed its output")))?;
-        read_response::<R>(&line).map_err(io::Error::other)
+        request: R,
+    ) -> io::Result<Result<R::Result, RequestError>> {
+        let handle = self
+            .engine
+            .request(request, Instant::now(), Some(TIMEOUT))
+            .map_err(io::Error::other)?;
+        loop {
+            self.flush()?;
+            while let Some(event) = self.engine.poll_event() {
+                if let Some(answer) = self.on_event(&handle, event)? {
+                    self.flush()?;
+                    return Ok(answer);
+                }
+            }
+            self.flush()?;
+            let wait = self
+                .engine
+                .poll_timeout()
+                .map_or(TIMEOUT, |t| t.saturating_duration_since(Instant::now()));
+            match self.from.recv_timeout(wait) {
+                // The queues were just drained, so the line is always taken.
+                Ok(line) => self.engine.handle_line(&line).map_err(io::Error::other)?,
+                Err(RecvTimeoutError::Timeout) => self.engine.handle_timeout(Instant::now()),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(io::Error::other("the server closed its output"))
+                }
+            }
+        }
+    }
+
+    /// One event; the answer when it is the one `handle` waits for.
+    fn on_event<R: RequestMethod>(
+        &mut self,
+        handle: &Handle<R>,
+        event: Event,
+    ) -> io::Result<Option<Result<R::Result, RequestError>>> {
+        match event {
+            Event::Answer(answer) if handle.answers(&answer) => {
+                return Ok(Some(handle.read(answer)))
+            }
+            Event::Answer(answer) => eprintln!("answer to an earlier request {}", answer.id),
+            // The engine answered ping and refused sampling, elicitation and roots (this client
+            // declares none); any other request is one this client does not serve.
+            Event::Request(request) => {
+                eprintln!("server request: {}", request.method);
+                let error = RpcError {
+                    code: METHOD_NOT_FOUND,
+                    message: format!("Method not found: {}", request.method),
+                    data: None,
+                };
+                self.engine
+                    .respond_error(&request.id, &error)
+                    .map_err(io::Error::other)?;
+            }
+            Event::Notification { method, .. } => eprintln!("notification: {method}"),
+            Event::Progress { request, .. } => eprintln!("progress for request {request}"),
+            Event::Cancelled { id, .. } => eprintln!("the server cancelled its request {id:?}"),
+            Event::Dropped(why) => eprintln!("dropped a line: {why:?}"),
+        }
+        Ok(None)
     }
 }
 
-/// The result of a request that must succeed.
-fn ok<T>(response: Response<T>) -> io::Result<T> {
-    match response {
-        Response::Result { result, .. } => Ok(result),
-        Response::Error { error, .. } => Err(io::Error::other(format!(
-            "error {}: {}",
-            error.code, error.message
-        ))),
+impl Drop for Session {
+    fn drop(&mut self) {
+        // What is still queued (a cancellation, an answer) goes out before the pipe closes.
+        let _ = self.flush();
     }
 }

@@ -1,0 +1,346 @@
+// What both roles share: the table of requests this side sent (pending), the table of requests
+// the peer sent (in flight), and the two queues. The roles decide which incoming requests reach
+// the application; everything else is here.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::wire::{self, Incoming};
+use super::{Answer, Config, Dropped, Error, Event, Failure, Handle, Id, Request, Sent};
+use crate::rpc::{INVALID_REQUEST, PARSE_ERROR};
+use crate::runtime::{RequestMethod, RpcError};
+
+struct Pending {
+    method: &'static str,
+    deadline: Option<Instant>,
+    progress: bool,
+}
+
+struct InFlight {
+    // The spec: `initialize` is never cancelled, so a cancellation of it is ignored.
+    cancellable: bool,
+    token: Option<Value>,
+    last_progress: Option<f64>,
+    cancelled: bool,
+}
+
+/// What a role does with an incoming request once the endpoint has read it.
+pub(crate) enum Route {
+    /// The application gets it as [`Event::Request`].
+    Offer,
+    /// Answered now with this result.
+    Answer(Value),
+    /// Answered now with this error.
+    Refuse(RpcError),
+}
+
+pub(crate) struct Endpoint {
+    pub config: Config,
+    next_id: i64,
+    pending: HashMap<i64, Pending>,
+    // Ids this side cancelled or gave up on, oldest first: their late answers are dropped.
+    cancelled: HashSet<i64>,
+    cancelled_order: VecDeque<i64>,
+    in_flight: HashMap<Id, InFlight>,
+    transmit: VecDeque<Vec<u8>>,
+    events: VecDeque<Event>,
+}
+
+impl Endpoint {
+    pub fn new(config: Config) -> Self {
+        Endpoint {
+            config,
+            next_id: 1,
+            pending: HashMap::new(),
+            cancelled: HashSet::new(),
+            cancelled_order: VecDeque::new(),
+            in_flight: HashMap::new(),
+            transmit: VecDeque::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.transmit.pop_front()
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.pending.values().filter_map(|p| p.deadline).min()
+    }
+
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    pub fn is_in_flight(&self, id: &Id) -> bool {
+        self.in_flight.contains_key(id)
+    }
+
+    pub fn in_flight_len(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    fn write(&mut self, line: Vec<u8>) {
+        self.transmit.push_back(line);
+    }
+
+    fn room_to_write(&self) -> Result<(), Error> {
+        if self.transmit.len() >= self.config.max_queued {
+            return Err(Error::QueueFull { cap: self.config.max_queued });
+        }
+        Ok(())
+    }
+
+    /// A line is taken only when both queues have room for what it may cause (one line to
+    /// write, one event), so a caller that stops draining them stops the engine, not its memory.
+    pub fn room_to_read(&self) -> Result<(), Error> {
+        if self.events.len() >= self.config.max_queued {
+            return Err(Error::QueueFull { cap: self.config.max_queued });
+        }
+        self.room_to_write()
+    }
+
+    pub fn request<R: RequestMethod>(&mut self, request: &R, now: Instant, timeout: Option<Duration>, progress: bool) -> Result<(Handle<R>, Value), Error> {
+        if self.pending.len() >= self.config.max_pending {
+            return Err(Error::PendingFull { cap: self.config.max_pending });
+        }
+        self.room_to_write()?;
+        let mut value = serde_json::to_value(request).map_err(|e| Error::Serialize(e.to_string()))?;
+        let Value::Object(o) = &mut value else {
+            return Err(Error::Serialize("a request must serialize as an object".into()));
+        };
+        let id = self.next_id;
+        // The engine's ids replace whatever id the request was built with.
+        o.insert("jsonrpc".into(), Value::from("2.0"));
+        o.insert("id".into(), Value::from(id));
+        o.insert("method".into(), Value::from(R::METHOD));
+        if progress {
+            let params = o.entry("params").or_insert_with(|| Value::Object(Map::new()));
+            let Value::Object(params) = params else {
+                return Err(Error::Serialize("`params` must serialize as an object".into()));
+            };
+            let meta = params.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+            let Value::Object(meta) = meta else {
+                return Err(Error::Serialize("`_meta` must serialize as an object".into()));
+            };
+            // The token is the request's own id: unique while the request is pending.
+            meta.insert(crate::runtime::meta::PROGRESS_TOKEN.into(), Value::from(id));
+        }
+        self.next_id += 1;
+        let deadline = timeout.and_then(|t| now.checked_add(t));
+        self.pending.insert(id, Pending { method: R::METHOD, deadline, progress });
+        let params = o.get("params").cloned().unwrap_or(Value::Null);
+        self.write(serde_json::to_vec(&value).unwrap_or_default());
+        Ok((Handle { id, _request: PhantomData }, params))
+    }
+
+    pub fn cancel(&mut self, id: i64, reason: Option<&str>) -> Result<(), Error> {
+        match self.pending.get(&id) {
+            None => return Err(Error::NotPending),
+            // The spec: the client must not cancel `initialize`.
+            Some(p) if p.method == "initialize" => return Err(Error::CancelInitialize),
+            Some(_) => {}
+        }
+        self.room_to_write()?;
+        self.pending.remove(&id);
+        self.forget_later(id);
+        self.write(cancelled_line(id, reason));
+        Ok(())
+    }
+
+    fn forget_later(&mut self, id: i64) {
+        if self.cancelled_order.len() >= self.config.max_cancelled {
+            if let Some(old) = self.cancelled_order.pop_front() {
+                self.cancelled.remove(&old);
+            }
+        }
+        self.cancelled.insert(id);
+        self.cancelled_order.push_back(id);
+    }
+
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let expired: Vec<i64> = self.pending.iter().filter(|(_, p)| p.deadline.is_some_and(|d| d <= now)).map(|(id, _)| *id).collect();
+        for id in expired {
+            self.pending.remove(&id);
+            self.forget_later(id);
+            // Written even past the queue cap: one line per request that was allowed in.
+            self.write(cancelled_line(id, Some("timed out")));
+            self.events.push_back(Event::Answer(Answer { id, outcome: Err(Failure::TimedOut) }));
+        }
+    }
+
+    /// Reads one line; an incoming request goes to `route` (the role's policy).
+    pub fn handle_line(&mut self, line: &[u8], route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route) -> Result<(), Error> {
+        self.room_to_read()?;
+        let message = match wire::classify(line) {
+            Ok(m) => m,
+            Err(bad) => {
+                // A malformed response or notification gets no answer: answering could loop.
+                if let Some(id) = &bad.answer {
+                    let error = match &bad.reason {
+                        Dropped::NotJson(_) => RpcError { code: PARSE_ERROR, message: "Parse error".into(), data: None },
+                        why => RpcError { code: INVALID_REQUEST, message: format!("Invalid Request: {}", why.describe()), data: None },
+                    };
+                    self.write(wire::error(id.as_ref(), &error));
+                }
+                self.events.push_back(Event::Dropped(bad.reason));
+                return Ok(());
+            }
+        };
+        match message {
+            Incoming::Request { id, method, params } => {
+                if self.in_flight.contains_key(&id) {
+                    let error = RpcError { code: INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None };
+                    self.write(wire::error(Some(&id), &error));
+                    return Ok(());
+                }
+                match route(&id, &method, params.as_ref()) {
+                    Route::Answer(result) => self.write(wire::result(&id, result)),
+                    Route::Refuse(error) => self.write(wire::error(Some(&id), &error)),
+                    Route::Offer if self.in_flight.len() >= self.config.max_in_flight => {
+                        let message = format!("too many requests in flight (at most {})", self.config.max_in_flight);
+                        self.write(wire::error(Some(&id), &RpcError { code: crate::rpc::INTERNAL_ERROR, message, data: None }));
+                    }
+                    Route::Offer => {
+                        let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN)).cloned();
+                        self.in_flight.insert(id.clone(), InFlight { cancellable: method != "initialize", token, last_progress: None, cancelled: false });
+                        self.events.push_back(Event::Request(Request { id, method, params }));
+                    }
+                }
+            }
+            Incoming::Notification { method, params } => self.notification(method, params),
+            Incoming::Result { id, result } => self.answer(id, Ok(result)),
+            Incoming::Error { id: Some(id), error } => self.answer(id, Err(Failure::Rpc(error))),
+            Incoming::Error { id: None, error } => self.events.push_back(Event::Dropped(Dropped::ErrorWithoutId(error))),
+        }
+        Ok(())
+    }
+
+    fn answer(&mut self, id: Id, outcome: Result<Value, Failure>) {
+        let own = match id {
+            Id::Number(n) => n,
+            Id::String(_) => return self.events.push_back(Event::Dropped(Dropped::UnknownId(id))),
+        };
+        if self.pending.remove(&own).is_some() {
+            self.events.push_back(Event::Answer(Answer { id: own, outcome }));
+        } else if self.cancelled.contains(&own) {
+            self.events.push_back(Event::Dropped(Dropped::AfterCancel(own)));
+        } else {
+            self.events.push_back(Event::Dropped(Dropped::UnknownId(id)));
+        }
+    }
+
+    fn notification(&mut self, method: String, params: Option<Value>) {
+        match method.as_str() {
+            "notifications/progress" => {
+                let token = params.as_ref().and_then(|p| p.get(crate::runtime::meta::PROGRESS_TOKEN));
+                match token.and_then(Value::as_i64).filter(|t| self.pending.get(t).is_some_and(|p| p.progress)) {
+                    Some(id) => self.events.push_back(Event::Progress { request: id, params: params.unwrap_or(Value::Null) }),
+                    None => self.events.push_back(Event::Dropped(Dropped::UnknownProgressToken(token.cloned().unwrap_or(Value::Null)))),
+                }
+            }
+            "notifications/cancelled" => {
+                let p = params.as_ref();
+                let id = p.and_then(|p| p.get("requestId")).cloned().and_then(Id::from_value);
+                let reason = p.and_then(|p| p.get("reason")).and_then(Value::as_str).map(str::to_owned);
+                match id.as_ref().and_then(|id| self.in_flight.get_mut(id)) {
+                    Some(f) if f.cancellable && !f.cancelled => {
+                        f.cancelled = true;
+                        self.events.push_back(Event::Cancelled { id: id.unwrap(), reason });
+                    }
+                    // Unknown or already answered (it may cross the answer), or `initialize`: ignored.
+                    _ => {}
+                }
+            }
+            _ => self.events.push_back(Event::Notification { method, params }),
+        }
+    }
+
+    /// Ends an incoming request. `Ok(None)`: it was cancelled, nothing is written.
+    fn finish(&mut self, id: &Id) -> Result<Option<()>, Error> {
+        match self.in_flight.get(id) {
+            None => Err(Error::UnknownRequest),
+            Some(f) if f.cancelled => {
+                self.in_flight.remove(id);
+                Ok(None)
+            }
+            // Checked before the entry goes, so a full queue leaves the request in flight.
+            Some(_) => {
+                self.room_to_write()?;
+                self.in_flight.remove(id);
+                Ok(Some(()))
+            }
+        }
+    }
+
+    pub fn respond<T: Serialize>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
+        let result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
+        Ok(match self.finish(id)? {
+            None => Sent::Dropped,
+            Some(()) => {
+                self.write(wire::result(id, result));
+                Sent::Written
+            }
+        })
+    }
+
+    pub fn respond_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
+        Ok(match self.finish(id)? {
+            None => Sent::Dropped,
+            Some(()) => {
+                self.write(wire::error(Some(id), error));
+                Sent::Written
+            }
+        })
+    }
+
+    pub fn progress(&mut self, id: &Id, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<Sent, Error> {
+        let f = self.in_flight.get(id).ok_or(Error::UnknownRequest)?;
+        if f.cancelled {
+            return Ok(Sent::Dropped);
+        }
+        let token = f.token.clone().ok_or(Error::NoProgressToken)?;
+        // The spec: progress must increase with each notification (NaN never does).
+        if !progress.is_finite() || f.last_progress.is_some_and(|last| progress <= last) {
+            return Err(Error::ProgressNotIncreasing { last: f.last_progress, next: progress });
+        }
+        self.room_to_write()?;
+        let mut params = Map::new();
+        params.insert(crate::runtime::meta::PROGRESS_TOKEN.into(), token);
+        params.insert("progress".into(), Value::from(progress));
+        if let Some(total) = total {
+            params.insert("total".into(), Value::from(total));
+        }
+        if let Some(message) = message {
+            params.insert("message".into(), Value::from(message));
+        }
+        self.write(wire::notification("notifications/progress", params));
+        if let Some(f) = self.in_flight.get_mut(id) {
+            f.last_progress = Some(progress);
+        }
+        Ok(Sent::Written)
+    }
+
+    pub fn notify(&mut self, method: &str, params: Map<String, Value>) -> Result<(), Error> {
+        self.room_to_write()?;
+        self.write(wire::notification(method, params));
+        Ok(())
+    }
+}
+
+fn cancelled_line(id: i64, reason: Option<&str>) -> Vec<u8> {
+    let mut params = Map::new();
+    params.insert("requestId".into(), Value::from(id));
+    if let Some(reason) = reason {
+        params.insert("reason".into(), Value::from(reason));
+    }
+    wire::notification("notifications/cancelled", params)
+}

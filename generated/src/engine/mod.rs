@@ -1,0 +1,563 @@
+//! A session engine without I/O: the JSON-RPC bookkeeping of an MCP client or server, as a
+//! state machine the caller drives.
+//!
+//! The engine has no threads, no async runtime and no clock. The caller hands it each line that
+//! arrived ([`Client::handle_line`]) and the current [`Instant`] when it asks for something that
+//! can time out; the engine hands back the lines to write ([`Client::poll_transmit`], each one
+//! JSON-RPC message without its newline), what happened ([`Client::poll_event`]), and when it next
+//! needs the clock ([`Client::poll_timeout`], then [`Client::handle_timeout`]). A blocking stdio
+//! loop, an async task or a test with byte strings drive the same engine.
+//!
+//! It works at the JSON-RPC level, for every protocol version: a request is any version's typed
+//! request (`R: RequestMethod`), sent with the engine's own integer id; its answer comes back as
+//! an [`Answer`] that its [`Handle`] reads as `R::Result`. What the peer sends (requests,
+//! notifications, `params`) is kept as JSON for the application to read as its version's types
+//! ([`Request::read`]).
+//!
+//! The engine answers for the application what the protocol fixes: `ping`; requests a client
+//! did not declare the capability for (`sampling/createMessage`, `elicitation/create`,
+//! `roots/list`: -32601; a server's [`Server::request`] for one is [`Error::NotDeclared`]);
+//! before `initialize`, a server answers only `ping`; a line that is not JSON (-32700) or no
+//! message at all (-32600) with `"id": null`, a malformed request with -32600 (as
+//! [`rpc::read_message`](crate::rpc::read_message) decides). It matches answers to requests in any
+//! order, ties `notifications/progress` to its request by the token it put in `_meta`, writes
+//! `notifications/cancelled` for [`Client::cancel`] and for a timeout and drops the late answer,
+//! and on the receiving side drops the result and progress of a request the peer cancelled.
+//! Nothing it reads panics: a line it cannot use is an [`Event::Dropped`] with the reason.
+//!
+//! Every table is bounded ([`Config`]): requests pending, requests in flight, remembered
+//! cancellations and the two queues. A full table is an [`Error`] value, or for an incoming
+//! request, an error answer.
+//!
+//! ```
+//! # #[cfg(feature = "v2025-11-25")] {
+//! use std::time::{Duration, Instant};
+//! use mcp_spec_types::engine::{Client, Config, Event};
+//! use mcp_spec_types::v2025_11_25::{ListToolsRequest, RequestId};
+//!
+//! let mut client = Client::new(Config::default());
+//! let now = Instant::now();
+//! // The id a request is built with is replaced by the engine's own.
+//! let tools = client.request(ListToolsRequest::new(RequestId::Integer(0)), now, Some(Duration::from_secs(30))).unwrap();
+//! let line = client.poll_transmit().unwrap();
+//! let sent: serde_json::Value = serde_json::from_slice(&line).unwrap();
+//! assert_eq!(sent, serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+//! assert_eq!(tools.id(), 1);
+//!
+//! // The server sends a notification first, then the answer.
+//! client.handle_line(br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#).unwrap();
+//! client.handle_line(br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#).unwrap();
+//! assert!(matches!(client.poll_event(), Some(Event::Notification { .. })));
+//! let Some(Event::Answer(answer)) = client.poll_event() else { panic!() };
+//! let result = tools.read(answer).unwrap();
+//! assert!(result.tools.is_empty());
+//! # }
+//! ```
+
+mod endpoint;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::rpc::{INVALID_REQUEST, METHOD_NOT_FOUND};
+use crate::runtime::{RequestMethod, RpcError};
+use endpoint::{Endpoint, Route};
+
+/// The bounds of an engine's tables and queues. A bound reached is an [`Error`] (or, for an
+/// incoming request, an error answer), never more memory.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Requests this side sent and not yet answered (default 1024): [`Error::PendingFull`].
+    pub max_pending: usize,
+    /// Requests the peer sent that the application has not answered (default 256); one more is
+    /// answered with -32603.
+    pub max_in_flight: usize,
+    /// Cancelled or timed-out ids remembered so their late answers are dropped quietly (default
+    /// 1024; the oldest is forgotten first, its late answer then reads as an unknown id).
+    pub max_cancelled: usize,
+    /// Lines to write and events each (default 1024): a full queue is [`Error::QueueFull`] until
+    /// the caller drains it with `poll_transmit` / `poll_event`.
+    pub max_queued: usize,
+    /// Offer `ping` to the application as an [`Event::Request`] instead of answering it.
+    pub take_ping: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { max_pending: 1024, max_in_flight: 256, max_cancelled: 1024, max_queued: 1024, take_ping: false }
+    }
+}
+
+/// A JSON-RPC request id as the peer wrote it: MCP ids are strings or integers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Id {
+    Number(i64),
+    String(String),
+}
+
+impl Id {
+    fn from_value(v: Value) -> Option<Id> {
+        match v {
+            Value::Number(n) => n.as_i64().map(Id::Number),
+            Value::String(s) => Some(Id::String(s)),
+            _ => None,
+        }
+    }
+
+    /// The id as JSON.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Id::Number(n) => Value::from(*n),
+            Id::String(s) => Value::from(s.as_str()),
+        }
+    }
+}
+
+/// A request this side sent, waiting for its answer; it reads that answer as `R::Result`.
+#[derive(Debug)]
+pub struct Handle<R> {
+    id: i64,
+    _request: PhantomData<fn() -> R>,
+}
+
+impl<R: RequestMethod> Handle<R> {
+    /// The id the engine gave the request (also its progress token, when it asked for progress).
+    pub fn id(&self) -> i64 {
+        self.id
+    }
+
+    /// Whether `answer` answers this request.
+    pub fn answers(&self, answer: &Answer) -> bool {
+        answer.id == self.id
+    }
+
+    /// Reads `answer` as this request's result, or its error.
+    pub fn read(&self, answer: Answer) -> Result<R::Result, RequestError> {
+        if answer.id != self.id {
+            return Err(RequestError::OtherRequest(answer));
+        }
+        match answer.outcome {
+            Ok(result) => crate::runtime::result_for::<R>(&result).map_err(|e| RequestError::Unreadable(e.to_string())),
+            Err(Failure::Rpc(error)) => Err(RequestError::Rpc(error)),
+            Err(Failure::TimedOut) => Err(RequestError::TimedOut),
+        }
+    }
+}
+
+/// The answer to a request this side sent, not yet read as its type: see [`Handle::read`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The request's id, as [`Handle::id`].
+    pub id: i64,
+    pub outcome: Result<Value, Failure>,
+}
+
+/// A request that got no result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// The peer answered with this error.
+    Rpc(RpcError),
+    /// No answer by the deadline; `notifications/cancelled` was written.
+    TimedOut,
+}
+
+/// Why [`Handle::read`] has no result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestError {
+    Rpc(RpcError),
+    TimedOut,
+    /// The result is not the request's result type.
+    Unreadable(String),
+    /// The answer is another request's; it is given back.
+    OtherRequest(Answer),
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            RequestError::Rpc(e) => write!(f, "error {}: {}", e.code, e.message),
+            RequestError::TimedOut => f.write_str("no answer before the deadline"),
+            RequestError::Unreadable(e) => write!(f, "the result does not read as the request's result type: {e}"),
+            RequestError::OtherRequest(a) => write!(f, "the answer is to request {}, not this one", a.id),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+/// A request from the peer, waiting for the application's answer
+/// ([`Client::respond`] / [`Server::respond`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub id: Id,
+    pub method: String,
+    /// `params` as sent; an object when present.
+    pub params: Option<Value>,
+}
+
+impl Request {
+    /// Reads the request as a version's request type, e.g. `v2025_11_25::CreateMessageRequest`.
+    pub fn read<R: RequestMethod>(&self) -> Result<R, serde_json::Error> {
+        let mut o = Map::new();
+        o.insert("jsonrpc".into(), Value::from("2.0"));
+        o.insert("id".into(), self.id.to_value());
+        o.insert("method".into(), Value::from(self.method.as_str()));
+        if let Some(params) = &self.params {
+            o.insert("params".into(), params.clone());
+        }
+        crate::runtime::from_slice(&wire::line(o))
+    }
+}
+
+/// What happened, in the order the lines arrived.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// The answer to one of this side's requests (or its timeout): read it with its [`Handle`].
+    Answer(Answer),
+    /// `notifications/progress` for the request with this id (one sent with progress asked for).
+    Progress { request: i64, params: Value },
+    /// A request from the peer for the application to answer.
+    Request(Request),
+    /// The peer cancelled its request `id`: the engine will not write its result or progress.
+    Cancelled { id: Id, reason: Option<String> },
+    /// Any other notification.
+    Notification { method: String, params: Option<Value> },
+    /// A line the engine could not use, and why.
+    Dropped(Dropped),
+}
+
+/// Why a line was not used.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dropped {
+    NotJson(String),
+    /// JSON, but not a JSON-RPC message the engine takes.
+    Malformed(&'static str),
+    /// An answer to no request of this side's.
+    UnknownId(Id),
+    /// A late answer to a request this side cancelled or gave up on.
+    AfterCancel(i64),
+    /// Progress for no pending request that asked for it.
+    UnknownProgressToken(Value),
+    /// An error answer with `"id": null`: the peer could not read something this side wrote.
+    ErrorWithoutId(RpcError),
+}
+
+impl Dropped {
+    fn describe(&self) -> String {
+        match self {
+            Dropped::NotJson(e) => format!("not JSON: {e}"),
+            Dropped::Malformed(why) => (*why).to_owned(),
+            other => format!("{other:?}"),
+        }
+    }
+}
+
+/// What the application asked for that the engine refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// [`Config::max_pending`] requests are already waiting for answers.
+    PendingFull { cap: usize },
+    /// A queue holds [`Config::max_queued`] items: drain it first.
+    QueueFull { cap: usize },
+    /// No request of the peer's with this id is in flight (never, or already answered).
+    UnknownRequest,
+    /// No request of this side's with this id is pending.
+    NotPending,
+    /// `initialize` is not cancelled (the spec forbids it).
+    CancelInitialize,
+    /// The request carried no progress token, so progress cannot be sent for it.
+    NoProgressToken,
+    /// Progress must increase with each notification.
+    ProgressNotIncreasing { last: Option<f64>, next: f64 },
+    /// The value did not serialize as a JSON-RPC message.
+    Serialize(String),
+    /// A server's request before `initialize` was answered (only `ping` may go earlier).
+    NotInitialized,
+    /// A server's request for a capability the client did not declare in its `initialize`.
+    NotDeclared { capability: &'static str },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Error::PendingFull { cap } => write!(f, "{cap} requests are already pending"),
+            Error::QueueFull { cap } => write!(f, "a queue holds {cap} items: drain it first"),
+            Error::UnknownRequest => f.write_str("no such request in flight"),
+            Error::NotPending => f.write_str("no such request pending"),
+            Error::CancelInitialize => f.write_str("initialize cannot be cancelled"),
+            Error::NoProgressToken => f.write_str("the request has no progress token"),
+            Error::ProgressNotIncreasing { last, next } => write!(f, "progress {next} does not increase on {last:?}"),
+            Error::Serialize(e) => write!(f, "cannot serialize: {e}"),
+            Error::NotInitialized => f.write_str("the session is not initialized"),
+            Error::NotDeclared { capability } => write!(f, "the client did not declare `{capability}`"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// What became of an answer or progress the application gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    Written,
+    /// The peer had cancelled the request: nothing was written, as the spec asks.
+    Dropped,
+}
+
+fn refuse(code: i64, message: String) -> Route {
+    Route::Refuse(RpcError { code, message, data: None })
+}
+
+// Server requests a client is offered only when its `initialize` declared the capability.
+const CLIENT_CAPABILITY_OF: &[(&str, &str)] = &[("sampling/createMessage", "sampling"), ("elicitation/create", "elicitation"), ("roots/list", "roots")];
+
+/// The client role. See the [module docs](self).
+pub struct Client {
+    endpoint: Endpoint,
+    // Capability names from the client's `initialize` (few: the spec defines a handful).
+    declared: Vec<String>,
+}
+
+impl Client {
+    pub fn new(config: Config) -> Self {
+        Client { endpoint: Endpoint::new(config), declared: Vec::new() }
+    }
+
+    /// Sends `request` (its id replaced by the engine's); `timeout` counts from `now`. An
+    /// `initialize` request also tells the engine which capabilities the client declared.
+    pub fn request<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
+        self.send(request, now, timeout, false)
+    }
+
+    /// [`request`](Self::request), asking for progress: the engine puts a `progressToken` in
+    /// `params._meta`, and the server's progress comes as [`Event::Progress`] for this request.
+    pub fn request_with_progress<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
+        self.send(request, now, timeout, true)
+    }
+
+    fn send<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>, progress: bool) -> Result<Handle<R>, Error> {
+        let (handle, params) = self.endpoint.request(&request, now, timeout, progress)?;
+        if R::METHOD == "initialize" {
+            self.declared = capability_names(Some(&params));
+        }
+        Ok(handle)
+    }
+
+    /// Sends a notification (e.g. `notifications/initialized`).
+    pub fn notify<N: crate::runtime::NotificationMethod>(&mut self, notification: &N) -> Result<(), Error> {
+        let params = notification_params(notification)?;
+        self.endpoint.notify(N::METHOD, params)
+    }
+
+    /// Writes `notifications/cancelled` for the request; a late answer to it is dropped.
+    pub fn cancel<R: RequestMethod>(&mut self, handle: &Handle<R>, reason: Option<&str>) -> Result<(), Error> {
+        self.endpoint.cancel(handle.id, reason)
+    }
+
+    /// Reads one line from the server. [`Error::QueueFull`]: the line was not read; drain the
+    /// queues and hand it in again.
+    pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
+        let (declared, take_ping) = (&self.declared, self.endpoint.config.take_ping);
+        self.endpoint.handle_line(line, &mut |_, method, _| {
+            if method == "ping" && !take_ping {
+                return Route::Answer(Value::Object(Map::new()));
+            }
+            match CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == method) {
+                Some((_, capability)) if !declared.iter().any(|d| d == capability) => {
+                    refuse(METHOD_NOT_FOUND, format!("Method not found: {method} (the client did not declare `{capability}`)"))
+                }
+                _ => Route::Offer,
+            }
+        })
+    }
+
+    /// Answers the server's request `id` with `result`.
+    pub fn respond<T: Serialize>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
+        self.endpoint.respond(id, result)
+    }
+
+    /// Answers the server's request `id` with an error.
+    pub fn respond_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
+        self.endpoint.respond_error(id, error)
+    }
+
+    /// Gives the answers that are due by `now` up: each becomes an [`Failure::TimedOut`] answer.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.endpoint.handle_timeout(now)
+    }
+
+    /// The earliest deadline of a pending request.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.endpoint.poll_timeout()
+    }
+
+    /// The next line to write, without its newline.
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.endpoint.poll_transmit()
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.endpoint.poll_event()
+    }
+
+    /// Requests sent and not yet answered.
+    pub fn pending(&self) -> usize {
+        self.endpoint.pending_len()
+    }
+}
+
+/// The capabilities an `initialize`'s params declare, by name (at most 64: the spec defines a handful).
+fn capability_names(params: Option<&Value>) -> Vec<String> {
+    let capabilities = params.and_then(|p| p.get("capabilities")).and_then(Value::as_object);
+    capabilities.map(|c| c.keys().take(64).cloned().collect()).unwrap_or_default()
+}
+
+fn notification_params<N: Serialize>(notification: &N) -> Result<Map<String, Value>, Error> {
+    match serde_json::to_value(notification).map_err(|e| Error::Serialize(e.to_string()))? {
+        Value::Object(mut o) => match o.remove("params") {
+            Some(Value::Object(p)) => Ok(p),
+            None | Some(Value::Null) => Ok(Map::new()),
+            Some(_) => Err(Error::Serialize("`params` must serialize as an object".into())),
+        },
+        _ => Err(Error::Serialize("a notification must serialize as an object".into())),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Lifecycle {
+    /// Only `ping` and `initialize` are answered.
+    New,
+    /// `initialize` was offered and is not answered yet.
+    Initializing(Id),
+    Ready,
+}
+
+/// The server role: the in-flight table, cancellation, progress, `ping`, and the start of the
+/// lifecycle. See the [module docs](self).
+pub struct Server {
+    endpoint: Endpoint,
+    lifecycle: Lifecycle,
+    // Capability names from the client's `initialize`.
+    client_declared: Vec<String>,
+}
+
+impl Server {
+    pub fn new(config: Config) -> Self {
+        Server { endpoint: Endpoint::new(config), lifecycle: Lifecycle::New, client_declared: Vec::new() }
+    }
+
+    /// Reads one line from the client. [`Error::QueueFull`]: the line was not read; drain the
+    /// queues and hand it in again.
+    pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
+        let (lifecycle, take_ping) = (&self.lifecycle, self.endpoint.config.take_ping);
+        let mut initialize = None;
+        self.endpoint.handle_line(line, &mut |id, method, params| match (method, lifecycle) {
+            ("ping", _) if !take_ping => Route::Answer(Value::Object(Map::new())),
+            ("ping", _) => Route::Offer,
+            ("initialize", Lifecycle::New) => {
+                initialize = Some((id.clone(), capability_names(params)));
+                Route::Offer
+            }
+            ("initialize", _) => refuse(INVALID_REQUEST, "Invalid Request: initialize was already received".into()),
+            (_, Lifecycle::Ready) => Route::Offer,
+            // The spec: no requests but ping before the server has answered initialize.
+            (_, _) => refuse(INVALID_REQUEST, format!("Invalid Request: {method} before initialize was answered")),
+        })?;
+        // Only once it is in flight: a full table answered it with an error instead.
+        if let Some((id, declared)) = initialize.filter(|(id, _)| self.endpoint.is_in_flight(id)) {
+            self.lifecycle = Lifecycle::Initializing(id);
+            self.client_declared = declared;
+        }
+        Ok(())
+    }
+
+    /// Answers the client's request `id` with `result`. [`Sent::Dropped`]: the client had
+    /// cancelled it, nothing was written. A successful answer to `initialize` starts the session.
+    pub fn respond<T: Serialize>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
+        let sent = self.endpoint.respond(id, result)?;
+        if self.lifecycle == Lifecycle::Initializing(id.clone()) {
+            self.lifecycle = Lifecycle::Ready;
+        }
+        Ok(sent)
+    }
+
+    /// Answers the client's request `id` with an error. An error to `initialize` leaves the
+    /// session where it was: only `ping` and a new `initialize` are answered.
+    pub fn respond_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
+        let sent = self.endpoint.respond_error(id, error)?;
+        if self.lifecycle == Lifecycle::Initializing(id.clone()) {
+            self.lifecycle = Lifecycle::New;
+        }
+        Ok(sent)
+    }
+
+    /// Sends progress for the client's request `id`, with the token the request carried.
+    /// Refused when the request had no token or `progress` does not increase; [`Sent::Dropped`]
+    /// once the client cancelled the request.
+    pub fn progress(&mut self, id: &Id, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<Sent, Error> {
+        self.endpoint.progress(id, progress, total, message)
+    }
+
+    /// Sends a notification (e.g. `notifications/tools/list_changed`).
+    pub fn notify<N: crate::runtime::NotificationMethod>(&mut self, notification: &N) -> Result<(), Error> {
+        let params = notification_params(notification)?;
+        self.endpoint.notify(N::METHOD, params)
+    }
+
+    /// Sends a request to the client (its id replaced by the engine's); the answer comes as
+    /// [`Event::Answer`]. Refused before `initialize` is answered (but `ping`), and for
+    /// `sampling/createMessage`, `elicitation/create` and `roots/list` when the client did not
+    /// declare that capability.
+    pub fn request<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
+        if R::METHOD != "ping" && self.lifecycle != Lifecycle::Ready {
+            return Err(Error::NotInitialized);
+        }
+        if let Some((_, capability)) = CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == R::METHOD) {
+            if !self.client_declared.iter().any(|d| d == capability) {
+                return Err(Error::NotDeclared { capability });
+            }
+        }
+        Ok(self.endpoint.request(&request, now, timeout, false)?.0)
+    }
+
+    /// Writes `notifications/cancelled` for a request to the client; a late answer is dropped.
+    pub fn cancel<R: RequestMethod>(&mut self, handle: &Handle<R>, reason: Option<&str>) -> Result<(), Error> {
+        self.endpoint.cancel(handle.id, reason)
+    }
+
+    /// Gives the answers to the server's requests that are due by `now` up.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.endpoint.handle_timeout(now)
+    }
+
+    /// The earliest deadline of a request to the client.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.endpoint.poll_timeout()
+    }
+
+    /// Whether `initialize` has been answered with a result.
+    pub fn is_initialized(&self) -> bool {
+        self.lifecycle == Lifecycle::Ready
+    }
+
+    /// Requests of the client's not answered yet (cancelled ones included until answered).
+    pub fn in_flight(&self) -> usize {
+        self.endpoint.in_flight_len()
+    }
+
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.endpoint.poll_transmit()
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.endpoint.poll_event()
+    }
+}
