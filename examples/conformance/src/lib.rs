@@ -118,7 +118,10 @@ impl Checker {
     /// for a client), unbuffered so a reader can slice the file between scenarios.
     pub fn recording(path: &str, dir: &'static str) -> io::Result<Self> {
         let file = File::options().create(true).append(true).open(path)?;
-        Ok(Checker { log: Some((Mutex::new(file), dir)), ..Checker::default() })
+        Ok(Checker {
+            log: Some((Mutex::new(file), dir)),
+            ..Checker::default()
+        })
     }
 
     /// Records a message the program received (not checked: it is the peer's), so the recording
@@ -183,26 +186,40 @@ mod tests {
 
     #[test]
     fn records_each_written_message_as_a_wrapper_line() {
-        let path = std::env::temp_dir().join(format!("conformance-record-{}.jsonl", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("conformance-record-{}.jsonl", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let checker = Checker::recording(path.to_str().unwrap(), "c2s").unwrap();
-        let ping = ClientMessage::from_json(json!({"jsonrpc": "2.0", "id": 7, "method": "ping"})).unwrap();
-        let answer = ServerMessage::from_json(json!({"jsonrpc": "2.0", "id": 7, "result": {}})).unwrap();
+        let ping =
+            ClientMessage::from_json(json!({"jsonrpc": "2.0", "id": 7, "method": "ping"})).unwrap();
+        let answer =
+            ServerMessage::from_json(json!({"jsonrpc": "2.0", "id": 7, "result": {}})).unwrap();
         write(&ping, Some(&checker));
         checker.received(br#"{"jsonrpc":"2.0","id":8,"result":{}}"#);
         checker.received(b"not json");
         write(&answer, Some(&checker));
         // A second program (the other side) appends to the same file with its own direction.
-        write(&answer, Some(&Checker::recording(path.to_str().unwrap(), "s2c").unwrap()));
+        write(
+            &answer,
+            Some(&Checker::recording(path.to_str().unwrap(), "s2c").unwrap()),
+        );
         let text = std::fs::read_to_string(&path).unwrap();
         let _ = std::fs::remove_file(&path);
-        let lines: Vec<serde_json::Value> =
-            text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
         assert_eq!(lines.len(), 4);
         assert_eq!(lines[0]["dir"], "c2s");
         assert_eq!(lines[0]["msg"]["method"], "ping");
-        assert_eq!((&lines[1]["dir"], &lines[1]["msg"]["id"]), (&json!("s2c"), &json!(8)));
-        assert_eq!((&lines[2]["dir"], &lines[2]["msg"]["id"]), (&json!("c2s"), &json!(7)));
+        assert_eq!(
+            (&lines[1]["dir"], &lines[1]["msg"]["id"]),
+            (&json!("s2c"), &json!(8))
+        );
+        assert_eq!(
+            (&lines[2]["dir"], &lines[2]["msg"]["id"]),
+            (&json!("c2s"), &json!(7))
+        );
         assert_eq!(lines[3]["dir"], "s2c");
         assert_eq!(checker.summary(), "validated 2 messages, 0 findings");
     }

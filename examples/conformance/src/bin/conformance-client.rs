@@ -46,10 +46,12 @@ async fn main() {
     }
     let Some(url) = url else { usage() };
     let checker = match record {
-        Some(path) => Some(Arc::new(Checker::recording(&path, "c2s").unwrap_or_else(|e| {
-            eprintln!("cannot record to {path}: {e}");
-            std::process::exit(2)
-        }))),
+        Some(path) => Some(Arc::new(Checker::recording(&path, "c2s").unwrap_or_else(
+            |e| {
+                eprintln!("cannot record to {path}: {e}");
+                std::process::exit(2)
+            },
+        ))),
         None => validate.then(Arc::default),
     };
     let mut client = Client {
