@@ -40,7 +40,8 @@ fi
 echo "conformance suite $(cd "$here/$suite" && node -p 'require("./node_modules/@modelcontextprotocol/conformance/package.json").version')"
 
 cargo build -q -p mcp-conformance --bins
-cargo build -q -p mcp-spec-types-cli --bin mcp-schema
+# With the workspace's features, as `cargo xtask test` has just built it for the tests: no rebuild there.
+cargo build -q --workspace --all-features --bin mcp-schema
 target="$(cargo metadata -q --format-version 1 --no-deps | node -p 'JSON.parse(require("fs").readFileSync(0)).target_directory')"
 bin="$target/debug"
 out="$target/conformance/$suite"
