@@ -6,7 +6,8 @@
 //! defaults, sampling with a fixed reply, ping, roots) and resumes a stream the server closed,
 //! after the `retry` delay, with `Last-Event-ID`. With `--validate` every message it writes is
 //! checked with the crate's validators; findings go to stderr, then `validated N messages, M findings`.
-//! `--record FILE` (implies `--validate`) also appends every message it writes to FILE as JSONL.
+//! `--record FILE` (implies `--validate`) also appends every message it writes, and every JSON
+//! message it reads, to FILE as JSONL.
 
 use std::sync::Arc;
 use std::time::Duration;

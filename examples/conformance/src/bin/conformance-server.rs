@@ -9,7 +9,8 @@
 //! It listens on 127.0.0.1 only, at `/mcp`. With `--validate` every message it writes is checked
 //! with the crate's validators; findings go to stderr, and on Ctrl-C (SIGINT) it prints
 //! `validated N messages, M findings` and exits with status 1 if there were any. `--record FILE`
-//! (implies `--validate`) also appends every message it writes to FILE as JSONL.
+//! (implies `--validate`) also appends every message it writes, and every JSON message it reads,
+//! to FILE as JSONL.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::convert::Infallible;
