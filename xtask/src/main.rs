@@ -23,7 +23,8 @@ commands:
   schema diff A B [--json] what changed from A to B (versions like 2025-11-25, or module names): types,
                            fields, methods, error codes, constants, deprecations
   test                     schema sync, codegen --check, then every test of the workspace and the
-                           official conformance suite against the example server and client";
+                           official conformance suite (latest and next release) against the
+                           example server and client";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -124,17 +125,20 @@ fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
 
     let tests = summary::run_counted(root, cargo_command(root).args(["test", "--workspace", "--all-features", "--no-fail-fast"]))?;
     tally.add_cargo_test(&tests);
-    let conformance = conformance(root)?;
-    tally.add_group("conformance", &conformance);
+    let latest = conformance(root, &[])?;
+    tally.add_group("conformance", &latest);
+    let next = conformance(root, &["--next"])?;
+    tally.add_group("conformance (next release)", &next);
     Ok(())
 }
 
-/// The official conformance suite (pinned in `examples/conformance/suite`) against the example
-/// server and client; needs npm, which installs the suite and the Node it runs on.
-fn conformance(root: &Path) -> Result<summary::Output, String> {
+/// The official conformance suite against the example server and client: the registry's latest
+/// (pinned in `examples/conformance/suite`), or with `--next` the next release (`suite-next`), by
+/// requirement set. Needs npm, which installs the suite and the Node it runs on.
+fn conformance(root: &Path, args: &[&str]) -> Result<summary::Output, String> {
     let script = root.join("examples/conformance/run.sh");
     let mut cmd = Command::new("bash");
-    cmd.arg(&script).current_dir(root);
+    cmd.arg(&script).args(args).current_dir(root);
     summary::run_counted(root, &mut cmd).map_err(|e| format!("could not run {}: {e}", script.display()))
 }
 

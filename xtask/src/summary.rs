@@ -174,6 +174,10 @@ impl Tally {
         );
         for (name, c) in &self.groups {
             detail.push_str(&format!("; {name}: {} ok, {} failing", c.passed, c.failed));
+            // The conformance suite's expected failures, so they show beside their group.
+            if c.ignored > 0 {
+                detail.push_str(&format!(", {} skipped", c.ignored));
+            }
         }
         let mut line = format!("{detail}\ntotal: {} passed, {} failed", self.passed, self.failed);
         if self.ignored > 0 {
@@ -228,6 +232,16 @@ mod tests {
         let text = tally.closing_line();
         assert_eq!(text.lines().last(), Some("total: 51 passed, 0 failed, 1 skipped"), "{text}");
         assert_eq!(tally.failed, 0);
+    }
+
+    #[test]
+    fn a_group_with_expected_failures_shows_them_as_skipped() {
+        let mut tally = Tally::default();
+        let next = scanned("XFAIL server 2026-07-28 ping\n3 passed, 0 failed, 2 skipped\n");
+        tally.add_group("conformance (next release)", &next);
+        let text = tally.closing_line();
+        assert!(text.contains("; conformance (next release): 3 ok, 0 failing, 2 skipped"), "{text}");
+        assert_eq!(text.lines().last(), Some("total: 3 passed, 0 failed, 2 skipped"), "{text}");
     }
 
     #[test]

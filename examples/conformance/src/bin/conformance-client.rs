@@ -6,6 +6,8 @@
 //! defaults, sampling with a fixed reply, ping, roots) and resumes a stream the server closed,
 //! after the `retry` delay, with `Last-Event-ID`. With `--validate` every message it writes is
 //! checked with the crate's validators; findings go to stderr, then `validated N messages, M findings`.
+//! `--record FILE` (implies `--validate`) also appends every message it writes, and every JSON
+//! message it reads, to FILE as JSONL.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,19 +27,33 @@ use mcp_spec_types::v2025_11_25::{
 };
 use serde_json::{json, Value};
 
+fn usage() -> ! {
+    eprintln!("usage: conformance-client [--validate] [--record FILE] <server-url>");
+    std::process::exit(2);
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let mut validate = false;
+    let mut record = None;
     let mut url = None;
-    for arg in std::env::args().skip(1) {
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
         match arg.as_str() {
             "--validate" => validate = true,
+            "--record" => record = args.next().or_else(|| usage()),
             _ => url = Some(arg),
         }
     }
-    let Some(url) = url else {
-        eprintln!("usage: conformance-client [--validate] <server-url>");
-        std::process::exit(2);
+    let Some(url) = url else { usage() };
+    let checker = match record {
+        Some(path) => Some(Arc::new(Checker::recording(&path, "c2s").unwrap_or_else(
+            |e| {
+                eprintln!("cannot record to {path}: {e}");
+                std::process::exit(2)
+            },
+        ))),
+        None => validate.then(Arc::default),
     };
     let mut client = Client {
         http: HttpClient::builder(TokioExecutor::new()).build_http(),
@@ -45,7 +61,7 @@ async fn main() {
         session: None,
         protocol: None,
         next_id: 0,
-        checker: validate.then(Arc::default),
+        checker,
     };
     // The suite waits for the client to exit; never make it wait forever.
     let outcome = match tokio::time::timeout(Duration::from_secs(20), client.run()).await {
@@ -103,6 +119,9 @@ impl Client {
             "server: {} {}, protocol {}",
             init.server_info.name, init.server_info.version, init.protocol_version
         );
+        // Lifecycle, Operation: both parties "MUST ... Only use capabilities that were successfully
+        // negotiated"; a server without `tools` gets no `tools/list`.
+        let has_tools = init.capabilities.tools.is_some();
         self.protocol = Some(init.protocol_version);
         let initialized = mcp::InitializedNotification::default();
         let body = self.write(&Message::Notification(initialized.into()));
@@ -115,8 +134,12 @@ impl Client {
             }
         }
 
-        let tools = self.request(mcp::ListToolsRequest::new).await?;
-        for tool in tools.tools {
+        let tools = if has_tools {
+            self.request(mcp::ListToolsRequest::new).await?.tools
+        } else {
+            Vec::new()
+        };
+        for tool in tools {
             let params = mcp::CallToolRequestParams {
                 arguments: Some(arguments_for(&tool.input_schema)),
                 ..mcp::CallToolRequestParams::new(&tool.name)
@@ -265,6 +288,9 @@ impl Client {
         data: &[u8],
         id: &RequestId,
     ) -> Result<Option<Result<R::Result, mcp::Error>>, String> {
+        if let Some(checker) = &self.checker {
+            checker.received(data);
+        }
         let message = read_message::<StreamMessage<R>>(data)
             .map_err(|e| format!("unreadable message: {e}"))?;
         Ok(match message {
@@ -297,6 +323,9 @@ impl Client {
                 .into_iter()
                 .filter(|e| !e.data.is_empty())
             {
+                if let Some(checker) = &self.checker {
+                    checker.received(event.data.as_bytes());
+                }
                 let outcome = match read_message::<mcp::ServerMessage>(&event.data) {
                     Ok(Message::Request(request)) => self.serve(request).await,
                     Ok(other) => {

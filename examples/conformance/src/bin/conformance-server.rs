@@ -8,7 +8,9 @@
 //!
 //! It listens on 127.0.0.1 only, at `/mcp`. With `--validate` every message it writes is checked
 //! with the crate's validators; findings go to stderr, and on Ctrl-C (SIGINT) it prints
-//! `validated N messages, M findings` and exits with status 1 if there were any.
+//! `validated N messages, M findings` and exits with status 1 if there were any. `--record FILE`
+//! (implies `--validate`) also appends every message it writes, and every JSON message it reads,
+//! to FILE as JSONL.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::convert::Infallible;
@@ -53,6 +55,7 @@ const VERSIONS: &[&str] = &["2025-11-25", "2025-06-18"];
 async fn main() {
     let mut port = 3001u16;
     let mut validate = false;
+    let mut record = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -61,13 +64,21 @@ async fn main() {
                 None => usage(),
             },
             "--validate" => validate = true,
+            "--record" => record = Some(args.next().unwrap_or_else(|| usage())),
             _ => usage(),
         }
     }
+    let checker = match record {
+        Some(path) => Some(Checker::recording(&path, "s2c").unwrap_or_else(|e| {
+            eprintln!("cannot record to {path}: {e}");
+            std::process::exit(2)
+        })),
+        None => validate.then(Checker::default),
+    };
     let app = Arc::new(App {
         sessions: Mutex::default(),
         next_session: AtomicU64::new(1),
-        checker: validate.then(Checker::default),
+        checker,
     });
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
         .await
@@ -100,7 +111,7 @@ async fn main() {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: conformance-server [--port N] [--validate]");
+    eprintln!("usage: conformance-server [--port N] [--validate] [--record FILE]");
     std::process::exit(2);
 }
 
@@ -286,6 +297,9 @@ impl App {
         let Ok(body) = req.into_body().collect().await.map(|b| b.to_bytes()) else {
             return plain(StatusCode::BAD_REQUEST, "unreadable body");
         };
+        if let Some(checker) = &self.checker {
+            checker.received(&body);
+        }
         let message = match read_message::<ClientMessage>(&body) {
             Ok(message) => message,
             // A request gets its error answer with its own id; a notification or response gets none.
