@@ -230,23 +230,6 @@ fn typed_reading_does_not_hold_the_tree() {
     assert!(r.peak_mib < 300, "peak RSS {} MiB", r.peak_mib);
 }
 
-/// A repeated key is read as the tree reads it (the last one wins), not refused as the text
-/// reader refuses it.
-#[test]
-fn repeated_keys_read_as_the_tree_reads_them() {
-    let input = TempFile::new("dup.jsonl", |w| {
-        w.write_all(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}
-{"jsonrpc":"2.0","id":2,"id":3,"method":"ping","method":"ping"}
-{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a","name":5}}
-"#).unwrap();
-    });
-    let r = run(&["check", "--protocol", "2025-11-25", input.path()]);
-    assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(!r.stdout.contains("duplicate field"), "{}", r.stdout);
-    assert!(r.stdout.contains(":3: /params/name: error [type]: "), "the last key is the one checked: {}", r.stdout);
-    assert!(r.stdout.contains(":3: /: error [deserialize]: "), "and read: {}", r.stdout);
-}
-
 /// The typed reading from the text finds what the reading from the tree found, at the same
 /// places in the same order: the recorded sessions, each line also with every key of its
 /// `params` or `result` replaced by a number (most of them then fail to read).

@@ -30,14 +30,8 @@ pub(super) fn run(text: &str, reads: Vec<Deferred>, out: &mut Outcome) {
         let Some(entry) = (d.module.dynamic)(d.ty) else { continue };
         // The value parsed, so every pointer the checker made leads somewhere.
         let Some(part) = at_pointer(text, &d.pointer) else { continue };
-        let read = match (entry.read_json)(part) {
-            // A repeated key: the text reader refuses it, the tree keeps the last one. Read the
-            // part's tree, as before (only such a part is built again).
-            Err(e) if e.to_string().starts_with("duplicate field") => serde_json::from_str(part).and_then(|v| (entry.read_value)(&v)).map_err(|e| without_position(&e)),
-            r => r.map_err(|e| without_position(&e)),
-        };
-        if let Err(e) = read {
-            let diag = error(&d.pointer, "deserialize", format!("not a valid {} of {}: {e}", d.ty, d.module.label));
+        if let Err(e) = (entry.read_json)(part) {
+            let diag = error(&d.pointer, "deserialize", format!("not a valid {} of {}: {}", d.ty, d.module.label, without_position(&e)));
             out.diags.insert(d.at.min(out.diags.len()), diag);
         }
     }
