@@ -1,9 +1,6 @@
 //! The checker: one value at a time, with the little state a stream needs
 //! (the negotiated version, and which requests are waiting for a response).
 
-mod text_read;
-
-use std::cell::RefCell;
 use std::collections::HashSet;
 
 use mcp_spec_types::validate::{describe, jsonrpc, Cx, Options, Severity};
@@ -263,9 +260,6 @@ pub struct Checker {
     session: Session,
     /// The view<->host channel, with `--ext apps`.
     apps: Option<AppsChannel>,
-    /// While a line from text is checked (without `--roundtrip`): the typed readings left for
-    /// after its tree is dropped ([`text_read`]).
-    deferred: RefCell<Option<Vec<text_read::Deferred>>>,
 }
 
 fn per_dir<V: Weigh>(cap: usize) -> [Bounded<V>; 2] {
@@ -311,7 +305,6 @@ impl Checker {
                 let base = version_index(e.channel_base?)?;
                 Some(AppsChannel::new(i, &e.module, base))
             }),
-            deferred: RefCell::new(None),
         }
     }
 
@@ -360,7 +353,7 @@ impl Checker {
             return None;
         }
         match serde_json::from_str::<Value>(text) {
-            Ok(value) => self.check_value_guarded(value, Some(text), &mut out),
+            Ok(value) => self.check_value_guarded(value, &mut out),
             Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
         }
         Some(out)
@@ -369,25 +362,14 @@ impl Checker {
     /// Checks an already parsed value (a line's value, or a `.json` file's).
     pub fn check_value(&mut self, value: Value, line: u64) -> Outcome {
         let mut out = Outcome { line, ..Outcome::default() };
-        self.check_value_guarded(value, None, &mut out);
+        self.check_value_guarded(value, &mut out);
         out
     }
 
-    /// `text` is the value's text, when there is one: the typed reading then reads from it once
-    /// the tree is dropped (not with `--roundtrip`, which compares trees).
-    fn check_value_guarded(&mut self, value: Value, text: Option<&str>, out: &mut Outcome) {
-        let from_text = text.filter(|_| !self.roundtrip);
-        *self.deferred.get_mut() = from_text.map(|_| Vec::new());
+    fn check_value_guarded(&mut self, value: Value, out: &mut Outcome) {
         // A panic is a bug in the checker or the generated crate, never a verdict on the input:
         // report it on its line and go on with the next.
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // `value` is dropped when this returns, before the typed readings.
-            self.check_value_inner(value, out);
-            if let (Some(text), Some(reads)) = (from_text, self.deferred.get_mut().take()) {
-                text_read::run(text, reads, out);
-            }
-        }));
-        *self.deferred.get_mut() = None;
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.check_value_inner(value, out)));
         if let Err(p) = r {
             let what = p
                 .downcast_ref::<&str>()
@@ -1085,10 +1067,6 @@ impl Checker {
             let options = Options { max_violations: budget, ..self.options };
             push_report(prefix, (entry.validate)(value, &options), out);
             crate::compat_icons::check(module, ty, value, &options, prefix, out);
-        }
-        if let Some(reads) = self.deferred.borrow_mut().as_mut() {
-            reads.push(text_read::Deferred { module, ty, pointer: prefix.to_string(), at: out.diags.len() });
-            return;
         }
         // Writing back costs as much as reading; only --roundtrip needs it.
         let read = if self.roundtrip {
