@@ -19887,7 +19887,7 @@ impl From<ListToolsResult> for ServerResult {
 }
 /// A `resources/read` of a URI the server does not have (resources page of the spec, 2025-11-25 and earlier).
 pub const RESOURCE_NOT_FOUND: i64 = -32002;
-/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCError`]. See [`__rt::Message`].
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCError`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ClientMessage = __rt::Message<
     RequestId,
     ClientRequest,
@@ -19895,7 +19895,7 @@ pub type ClientMessage = __rt::Message<
     ClientResult,
     JSONRPCError,
 >;
-/// A message the server sends, as the other side reads it: [`ServerRequest`], [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCError`]. See [`__rt::Message`].
+/// A message the server sends, as the other side reads it: [`ServerRequest`], [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCError`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ServerMessage = __rt::Message<
     RequestId,
     ServerRequest,

@@ -36852,7 +36852,7 @@ impl From<CancelTaskResult> for ServerResult {
 }
 /// A `resources/read` of a URI the server does not have (resources page of the spec, 2025-11-25 and earlier).
 pub const RESOURCE_NOT_FOUND: i64 = -32002;
-/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ClientMessage = __rt::Message<
     RequestId,
     ClientRequest,
@@ -36860,7 +36860,7 @@ pub type ClientMessage = __rt::Message<
     ClientResult,
     JSONRPCErrorResponse,
 >;
-/// A message the server sends, as the other side reads it: [`ServerRequest`], [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the server sends, as the other side reads it: [`ServerRequest`], [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCErrorResponse`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ServerMessage = __rt::Message<
     RequestId,
     ServerRequest,

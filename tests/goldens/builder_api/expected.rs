@@ -3589,7 +3589,7 @@ impl __p::Tagged for LogNotification {
         tag == "notifications/log"
     }
 }
-/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ClientMessage = __rt::Message<
     RequestId,
     ClientRequest,
