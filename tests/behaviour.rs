@@ -314,3 +314,37 @@ fn shared_types_are_one_type_with_the_hand_written_helpers() {
     let b: v6::ServerNotification = serde_json::from_str(line).unwrap();
     assert_eq!(a, b);
 }
+
+/// The validating reader (`rpc::Reader::default()`, issue 28 item 4) refuses no request of the
+/// recorded real sessions, in either direction, at any version: the rules it applies are ones real
+/// peers keep, so turning it on by default answers -32602 only to what breaks them.
+#[test]
+fn the_checked_reader_refuses_no_recorded_request() {
+    use mcp_spec_types::rpc::Reader;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/data/sessions");
+    macro_rules! read_all {
+        ($m:ident, $file:literal) => {{
+            let text = std::fs::read_to_string(dir.join($file)).unwrap();
+            let mut requests = 0;
+            for (i, line) in text.lines().enumerate() {
+                let Ok(line) = serde_json::from_str::<Value>(line) else { continue };
+                let msg = line["msg"].to_string();
+                requests += usize::from(line["msg"].get("method").is_some() && line["msg"].get("id").is_some());
+                let refused = if line["dir"] == "c2s" {
+                    Reader::default().read::<mcp_spec_types::$m::ClientMessage>(&msg).err()
+                } else {
+                    Reader::default().read::<mcp_spec_types::$m::ServerMessage>(&msg).err()
+                };
+                assert!(refused.is_none(), "{}:{}: {refused:?}", $file, i + 1);
+            }
+            assert!(requests > 20, "{}: {requests} requests", $file);
+        }};
+    }
+    read_all!(v2024_11_05, "2024-11-05-everything-tasks.jsonl");
+    read_all!(v2025_03_26, "2025-03-26-everything-tasks.jsonl");
+    read_all!(v2025_06_18, "2025-06-18-everything-tasks.jsonl");
+    read_all!(v2025_11_25, "2025-11-25-everything-tasks.jsonl");
+    read_all!(v2025_11_25, "2025-11-25-mixed-servers-2.jsonl");
+    read_all!(v2025_11_25, "2025-11-25-bidirectional.jsonl");
+    read_all!(v2026_07_28, "2026-07-28-official-sdks.jsonl");
+}

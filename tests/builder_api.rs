@@ -212,7 +212,11 @@ fn logging_levels_are_ordered_by_severity_in_every_version() {
             use mcp_spec_types::$m::LoggingLevel;
             let levels: Vec<LoggingLevel> = SEVERITY.iter().map(|l| LoggingLevel::from_wire(l)).collect();
             assert!(levels.windows(2).all(|w| w[0] < w[1]), "{}", stringify!($m));
-            assert!(LoggingLevel::Other("x".into()) > LoggingLevel::Emergency);
+            // An unknown value sorts first: taken as a minimum (`logging/setLevel` with "verbose")
+            // it lets every message through; it must never silence them all (issue 28, item 4).
+            let unknown = LoggingLevel::from_wire("verbose");
+            assert!(levels.iter().all(|l| unknown < *l), "{}", stringify!($m));
+            assert_eq!(levels.iter().filter(|l| **l >= unknown).count(), SEVERITY.len());
             let minimum = LoggingLevel::Warning;
             let shown: Vec<&str> = levels.iter().filter(|l| **l >= minimum).map(|l| l.as_str()).collect();
             assert_eq!(shown, &SEVERITY[3..]);

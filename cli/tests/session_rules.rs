@@ -487,6 +487,29 @@ const CASES: &[Case] = &[
         expect: ("session/progress/increasing", 6, "/msg/params/progress", "error"),
     },
     Case {
+        name: "no progress for a cancelled request",
+        flags: &[],
+        accept: || {
+            started(vec![
+                c2s(req(2, "tools/call", json!({"name": "slow", "_meta": {"progressToken": 7}}))),
+                s2c(note("notifications/progress", json!({"progressToken": 7, "progress": 1}))),
+                c2s(note("notifications/cancelled", json!({"requestId": 2}))),
+                // The same token given again by a new request is in flight again.
+                c2s(req(3, "tools/call", json!({"name": "slow", "_meta": {"progressToken": 7}}))),
+                s2c(note("notifications/progress", json!({"progressToken": 7, "progress": 1}))),
+            ])
+        },
+        reject: || {
+            started(vec![
+                c2s(req(2, "tools/call", json!({"name": "slow", "_meta": {"progressToken": 7}}))),
+                s2c(note("notifications/progress", json!({"progressToken": 7, "progress": 1}))),
+                c2s(note("notifications/cancelled", json!({"requestId": 2}))),
+                s2c(note("notifications/progress", json!({"progressToken": 7, "progress": 2}))),
+            ])
+        },
+        expect: ("session/progress/cancelled", 7, "/msg/params/progressToken", "warning"),
+    },
+    Case {
         name: "cancellation of an issued request",
         flags: &[],
         accept: || started(vec![c2s(req(5, "tools/call", json!({"name": "slow"}))), c2s(note("notifications/cancelled", json!({"requestId": 5})))]),

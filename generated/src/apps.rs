@@ -14705,7 +14705,7 @@ impl From<crate::v2025_11_25::EmptyResult> for HostResult {
         Self::EmptyResult(v)
     }
 }
-/// A message the view sends, as the other side reads it: [`ViewRequest`], [`ViewNotification`], a response carrying [`ViewResult`], or [`JSONRPCErrorResponse`](crate::v2025_11_25::JSONRPCErrorResponse). See [`__rt::Message`].
+/// A message the view sends, as the other side reads it: [`ViewRequest`], [`ViewNotification`], a response carrying [`ViewResult`], or [`JSONRPCErrorResponse`](crate::v2025_11_25::JSONRPCErrorResponse): the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ViewMessage = __rt::Message<
     crate::v2025_11_25::RequestId,
     ViewRequest,
@@ -14713,7 +14713,7 @@ pub type ViewMessage = __rt::Message<
     ViewResult,
     crate::v2025_11_25::JSONRPCErrorResponse,
 >;
-/// A message the host sends, as the other side reads it: [`HostRequest`], [`HostNotification`], a response carrying [`HostResult`], or [`JSONRPCErrorResponse`](crate::v2025_11_25::JSONRPCErrorResponse). See [`__rt::Message`].
+/// A message the host sends, as the other side reads it: [`HostRequest`], [`HostNotification`], a response carrying [`HostResult`], or [`JSONRPCErrorResponse`](crate::v2025_11_25::JSONRPCErrorResponse): the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type HostMessage = __rt::Message<
     crate::v2025_11_25::RequestId,
     HostRequest,

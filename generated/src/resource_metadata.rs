@@ -9522,7 +9522,7 @@ impl __v::Validate for ReadResourceMetadataResultResponse {
         }
     }
 }
-/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ClientMessage = __rt::Message<
     RequestId,
     ClientRequest,
@@ -9530,7 +9530,7 @@ pub type ClientMessage = __rt::Message<
     ClientResult,
     JSONRPCErrorResponse,
 >;
-/// A message the server sends, as the other side reads it: no requests (this version has none), [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the server sends, as the other side reads it: no requests (this version has none), [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCErrorResponse`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ServerMessage = __rt::Message<
     RequestId,
     __rt::NoRequests,

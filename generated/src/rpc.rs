@@ -29,7 +29,7 @@
 //! // A method the server does not serve: -32601.
 //! let Some(Message::Error(e)) = answer(r#"{"jsonrpc":"2.0","id":"a","method":"x/y"}"#) else { panic!() };
 //! assert_eq!(e.error.code, mcp_spec_types::rpc::METHOD_NOT_FOUND);
-//! // Not JSON: -32700 with a null id.
+//! // Not JSON: -32700 without an id (written with none: see `ErrorResponse`).
 //! let Some(Message::Error(e)) = answer("{") else { panic!() };
 //! assert_eq!((e.id, e.error.code), (None, mcp_spec_types::rpc::PARSE_ERROR));
 //! # }
@@ -63,6 +63,10 @@ pub trait Envelope: DeserializeOwned {
     fn is_request_method(method: &str) -> bool;
     /// Whether `method` is one of this side's notifications.
     fn is_notification_method(method: &str) -> bool;
+    /// Whether this message is a request ([`Reader`] validates requests only).
+    fn is_request(&self) -> bool {
+        false
+    }
 }
 
 impl<Id, Req, Notif, Res, Err> Envelope for Message<Id, Req, Notif, Res, Err>
@@ -81,6 +85,9 @@ where
     fn is_notification_method(method: &str) -> bool {
         Notif::knows(method)
     }
+    fn is_request(&self) -> bool {
+        matches!(self, Message::Request(_))
+    }
 }
 
 /// What kind of message the envelope said it was.
@@ -92,7 +99,7 @@ pub enum Kind {
     Notification,
     /// It has `result` or `error`: it gets no answer.
     Response,
-    /// Not JSON, not an object, or none of the above: answered with a `null` id (JSON-RPC 2.0).
+    /// Not JSON, not an object, or none of the above: answered without an id (see [`ErrorResponse`]).
     Unreadable,
 }
 
@@ -140,7 +147,7 @@ impl<Id: fmt::Debug> std::error::Error for Invalid<Id> {}
 /// the request union's `Unknown` variant (answer it with `method_not_found()`); a message that does not
 /// read at all is an [`Invalid`], which knows its id and the error that answers it:
 ///
-/// - not JSON: [`PARSE_ERROR`], id `null`;
+/// - not JSON: [`PARSE_ERROR`], no id;
 /// - not an object, no `jsonrpc: "2.0"`, an id that is not a string or an integer, a `method` that is
 ///   not a string, a notification's method with an `id`: [`INVALID_REQUEST`];
 /// - a request of a method the version defines whose params do not fit: [`INVALID_PARAMS`];
@@ -152,6 +159,103 @@ pub fn read_message<M: Envelope>(json: impl AsRef<[u8]>) -> Result<M, Invalid<M:
     match crate::from_slice::<M>(bytes) {
         Ok(m) => Ok(m),
         Err(e) => Err(diagnose::<M>(bytes, &e)),
+    }
+}
+
+/// Reads requests as [`read_message`] does, then validates each request of a method the version
+/// defines against the version's rules ([`crate::validate`]): a request that reads but breaks a
+/// rule is an [`Invalid`] answered with [`INVALID_PARAMS`], whose message names the first broken
+/// rule's JSON pointer and rule id, and whose `data` lists them (`{"violations": [{"pointer",
+/// "rule", "message"}], "omitted": N}`).
+///
+/// Reading stays lenient (a newer peer's value is kept, e.g. `LoggingLevel::Other`); validation is
+/// where a server refuses it. `Reader::default()` validates; [`Reader::lenient`] is
+/// [`read_message`]. Notifications, responses and requests of methods the version does not define
+/// (the union's `Unknown`, answered with `method_not_found()`) are not validated. Validation reads
+/// the line a second time into a `serde_json::Value`: see BENCHMARKS.md, "Validating requests", for
+/// its cost per message.
+///
+/// ```
+/// # #[cfg(feature = "v2025-11-25")] {
+/// use mcp_spec_types::rpc::{read_message, Reader, INVALID_PARAMS};
+/// use mcp_spec_types::runtime::Message;
+/// use mcp_spec_types::v2025_11_25::{ClientMessage, ClientRequest, LoggingLevel, RequestId};
+///
+/// let line = r#"{"jsonrpc":"2.0","id":7,"method":"logging/setLevel","params":{"level":"verbose"}}"#;
+/// // Read leniently, the level is kept as `Other`...
+/// let Ok(Message::Request(ClientRequest::SetLevelRequest(r))) = read_message::<ClientMessage>(line) else { panic!() };
+/// assert_eq!(r.params.level, LoggingLevel::Other("verbose".into()));
+/// // ...validated, the request is answered with -32602 naming the pointer and the rule.
+/// let invalid = Reader::default().read::<ClientMessage>(line).unwrap_err();
+/// assert_eq!((invalid.code(), invalid.id), (INVALID_PARAMS, Some(RequestId::Integer(7))));
+/// assert!(invalid.error.message.starts_with("Invalid params: /params/level: [enum]"), "{}", invalid.error.message);
+/// assert_eq!(invalid.error.data.unwrap()["violations"][0]["pointer"], "/params/level");
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Reader {
+    /// Validate requests of the methods the version defines (default: yes).
+    pub validate_requests: bool,
+    /// The validation options; `max_violations` also bounds the answer's `data` (default 8).
+    pub options: crate::validate::Options,
+}
+
+impl Default for Reader {
+    fn default() -> Self {
+        Reader { validate_requests: true, options: crate::validate::Options { max_violations: 8, ..Default::default() } }
+    }
+}
+
+impl Reader {
+    /// Reads without validating: the same as [`read_message`].
+    pub fn lenient() -> Self {
+        Reader { validate_requests: false, ..Reader::default() }
+    }
+
+    /// Reads one message as `M` and, when it is a request of a method `M` defines, validates it.
+    pub fn read<M: Envelope + crate::validate::Validate>(&self, json: impl AsRef<[u8]>) -> Result<M, Invalid<M::Id>> {
+        let bytes = json.as_ref();
+        let message = read_message::<M>(bytes)?;
+        if !self.validate_requests || !message.is_request() {
+            return Ok(message);
+        }
+        // It read, so it is JSON.
+        let Ok(value) = serde_json::from_slice::<Value>(bytes) else { return Ok(message) };
+        let method = value.get("method").and_then(Value::as_str);
+        if !method.is_some_and(M::is_request_method) {
+            return Ok(message);
+        }
+        let report = crate::validate::validate_json::<M>(&value, &self.options);
+        if report.is_valid() {
+            return Ok(message);
+        }
+        Err(invalid_params(&value, &report))
+    }
+}
+
+/// Reads one message with [`Reader::default()`]: requests that break the version's rules are
+/// [`INVALID_PARAMS`] (see [`Reader`]).
+pub fn read_message_checked<M: Envelope + crate::validate::Validate>(json: impl AsRef<[u8]>) -> Result<M, Invalid<M::Id>> {
+    Reader::default().read(json)
+}
+
+/// The [`INVALID_PARAMS`] answer to a request that read but broke the rules in `report`.
+fn invalid_params<Id: DeserializeOwned>(request: &Value, report: &crate::validate::Report) -> Invalid<Id> {
+    let errors: Vec<_> = report.errors().collect();
+    let message = match errors.first() {
+        Some(v) => {
+            let at = if v.pointer.is_empty() { "(root)" } else { &v.pointer };
+            format!("Invalid params: {at}: [{}] {}", v.rule, v.message)
+        }
+        None => "Invalid params".to_string(),
+    };
+    let violations: Vec<Value> = errors.iter().map(|v| serde_json::json!({"pointer": v.pointer, "rule": v.rule, "message": v.message})).collect();
+    let data = serde_json::json!({"violations": violations, "omitted": report.omitted_errors});
+    Invalid {
+        kind: Kind::Request,
+        id: request.get("id").and_then(|i| <Id as serde::Deserialize>::deserialize(i).ok()),
+        method: request.get("method").and_then(Value::as_str).map(str::to_string),
+        error: RpcError { code: INVALID_PARAMS, message, data: Some(data) },
     }
 }
 
@@ -194,10 +298,19 @@ fn diagnose<M: Envelope>(bytes: &[u8], typed: &serde_json::Error) -> Invalid<M::
     Invalid { kind, id, method: method.and_then(Value::as_str).map(str::to_string), error: RpcError { code, message, data: None } }
 }
 
-/// A JSON-RPC error response of any version: `{"jsonrpc": "2.0", "id": …, "error": {…}}`, with
-/// `"id": null` when the request's id could not be read. Converts `Into` the `JSONRPCErrorResponse`
-/// of versions 2025-11-25 and later, and into their `ClientMessage` / `ServerMessage`; it is written
-/// as it is for earlier versions, whose error type requires an id.
+/// A JSON-RPC error response of any version: `{"jsonrpc": "2.0", "id": …, "error": {…}}`.
+///
+/// When the request's id could not be read (`id: None`: not JSON, not a request object), what is
+/// written depends on the version, because MCP narrows JSON-RPC 2.0 here:
+///
+/// - Converted `Into` the `JSONRPCErrorResponse` of 2025-11-25 and later (and into their
+///   `ClientMessage` / `ServerMessage`), the answer has **no `id` key**: those schemas make the
+///   error's `id` optional and a `RequestId` a string or an integer, never `null`, and the
+///   reference TypeScript client refuses an `"id": null` message. The crate's validation agrees
+///   (`jsonrpc.id`).
+/// - Written as it is (for 2025-06-18 and earlier, whose error type requires an id, and for
+///   JSON-RPC 2.0 peers), it has `"id": null`, as JSON-RPC 2.0 asks; those versions' schemas
+///   allow no id-less answer at all.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorResponse<Id> {
     pub id: Option<Id>,
@@ -259,4 +372,123 @@ impl<Id, Req, Notif, Res, Err: From<ErrorResponse<Id>>> From<ErrorResponse<Id>> 
 #[doc(hidden)]
 pub fn id_in<Id: DeserializeOwned>(o: &JsonObject) -> Option<Id> {
     o.get("id").and_then(|v| <Id as serde::Deserialize>::deserialize(v).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue 28, item 4: an open enum reads leniently, but a server reading with the default
+    // `Reader` answers a value outside it with -32602, in every version with `logging/setLevel`.
+    macro_rules! set_level_cases {
+        ($($feature:literal $m:ident;)*) => {$(
+            #[cfg(feature = $feature)]
+            mod $m {
+                use super::*;
+                use crate::runtime::Message;
+                use crate::$m::{ClientMessage, ClientRequest, LoggingLevel, RequestId};
+
+                const VERBOSE: &str = r#"{"jsonrpc":"2.0","id":7,"method":"logging/setLevel","params":{"level":"verbose"}}"#;
+
+                #[test]
+                fn set_level_outside_the_enum_is_invalid_params() {
+                    let invalid = read_message_checked::<ClientMessage>(VERBOSE).unwrap_err();
+                    assert_eq!((invalid.kind, invalid.id.clone(), invalid.code()), (Kind::Request, Some(RequestId::Integer(7)), INVALID_PARAMS));
+                    assert_eq!(invalid.method.as_deref(), Some("logging/setLevel"));
+                    assert!(invalid.error.message.starts_with("Invalid params: /params/level: [enum] "), "{}", invalid.error.message);
+                    let data = invalid.error.data.clone().unwrap();
+                    assert_eq!(data["violations"][0]["pointer"], "/params/level");
+                    assert_eq!(data["violations"][0]["rule"], "enum");
+                    // The answer carries the request's id.
+                    let answer = invalid.error_response().unwrap();
+                    assert_eq!(answer.id, Some(RequestId::Integer(7)));
+                }
+
+                #[test]
+                fn lenient_reading_keeps_the_value() {
+                    for read in [read_message::<ClientMessage>(VERBOSE), Reader::lenient().read::<ClientMessage>(VERBOSE)] {
+                        let Ok(Message::Request(ClientRequest::SetLevelRequest(r))) = read else { panic!("{read:?}") };
+                        assert_eq!(r.params.level, LoggingLevel::Other("verbose".into()));
+                    }
+                }
+
+                #[test]
+                fn valid_and_unknown_requests_and_notifications_pass() {
+                    let ok = r#"{"jsonrpc":"2.0","id":"a","method":"logging/setLevel","params":{"level":"warning"}}"#;
+                    assert!(matches!(read_message_checked::<ClientMessage>(ok), Ok(Message::Request(ClientRequest::SetLevelRequest(_)))));
+                    // A method the version does not define is the application's -32601, not -32602.
+                    let unknown = r#"{"jsonrpc":"2.0","id":1,"method":"x/y","params":{"level":5}}"#;
+                    assert!(matches!(read_message_checked::<ClientMessage>(unknown), Ok(Message::Request(_))));
+                    // Notifications are not validated (they get no answer).
+                    let note = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"_meta":{"bad key":1}}}"#;
+                    assert!(matches!(read_message_checked::<ClientMessage>(note), Ok(Message::Notification(_))));
+                    // What does not read keeps its answer.
+                    assert_eq!(read_message_checked::<ClientMessage>("{").unwrap_err().code(), PARSE_ERROR);
+                }
+
+            }
+        )*};
+    }
+
+    set_level_cases! {
+        "v2024-11-05" v2024_11_05;
+        "v2025-03-26" v2025_03_26;
+        "v2025-06-18" v2025_06_18;
+        "v2025-11-25" v2025_11_25;
+    }
+
+    // A request with many broken rules: the answer's `data` keeps `max_violations` of them.
+    #[cfg(feature = "v2025-11-25")]
+    #[test]
+    fn the_answer_is_bounded() {
+        use crate::v2025_11_25::ClientMessage;
+        let keys: serde_json::Map<String, Value> = (0..50).map(|i| (format!("bad key {i}"), Value::from(i))).collect();
+        let line = serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "t", "_meta": keys}}).to_string();
+        let invalid = read_message_checked::<ClientMessage>(&line).unwrap_err();
+        let data = invalid.error.data.unwrap();
+        assert_eq!(data["violations"].as_array().unwrap().len(), 8, "{data}");
+        assert_eq!(data["omitted"], 42);
+    }
+
+    // Issue 28, item 5: an answer to a message whose id could not be read, as each version with an
+    // optional error id writes it: no `id` key (its `RequestId` is never `null`), and valid.
+    macro_rules! id_less_answers {
+        ($($feature:literal $m:ident;)*) => {$(
+            #[cfg(feature = $feature)]
+            #[test]
+            fn $m() {
+                use crate::$m::{ClientMessage, ServerMessage};
+                for (line, code, message) in [
+                    ("{", PARSE_ERROR, "Parse error: EOF while parsing an object at line 1 column 1"),
+                    ("[]", INVALID_REQUEST, "Invalid Request: a message is a JSON object, found an array"),
+                    (r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#, INVALID_REQUEST, "Invalid Request: an id is a string or an integer, found null"),
+                ] {
+                    let invalid = read_message_checked::<ClientMessage>(line).unwrap_err();
+                    assert_eq!(invalid.code(), code, "{line}");
+                    let answer: ServerMessage = invalid.error_response().unwrap().into();
+                    let written = crate::to_string(&answer).unwrap();
+                    let want = format!(r#"{{"jsonrpc":"2.0","error":{{"code":{code},"message":{}}}}}"#, Value::from(message));
+                    assert_eq!(written, want, "{line}");
+                    assert_eq!(serde_json::to_string(&answer).unwrap(), want, "{line}");
+                    let report = crate::validate::validate_json::<ServerMessage>(&serde_json::from_str(&written).unwrap(), &Default::default());
+                    assert!(report.is_valid(), "{report:?}");
+                    // What JSON-RPC 2.0 alone would write is refused by these versions' rules.
+                    let null_id = crate::validate::validate_json::<ServerMessage>(&serde_json::to_value(invalid.error_response().unwrap()).unwrap(), &Default::default());
+                    assert_eq!(null_id.violations[0].rule, "jsonrpc.id");
+                }
+            }
+        )*};
+    }
+
+    id_less_answers! {
+        "v2025-11-25" v2025_11_25;
+        "v2026-07-28" v2026_07_28;
+    }
+
+    // Versions whose error requires an id: the version-free answer is written with `"id": null`.
+    #[test]
+    fn the_version_free_answer_writes_a_null_id() {
+        let answer = ErrorResponse::<i64>::new(None, PARSE_ERROR, "Parse error");
+        assert_eq!(serde_json::to_string(&answer).unwrap(), r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#);
+    }
 }

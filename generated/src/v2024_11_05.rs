@@ -12685,16 +12685,19 @@ impl __v::Validate for LoggingMessageNotificationParams {
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
-/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts after all of them.
+/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts before all of them, so an unknown minimum lets every message through rather than none.
 ///
 /// ```
 /// use mcp_spec_types::v2024_11_05::LoggingLevel;
 /// assert!(LoggingLevel::Debug < LoggingLevel::Emergency);
 /// let minimum = LoggingLevel::from_wire("debug");
 /// assert!(LoggingLevel::Emergency >= minimum);
+/// assert!(LoggingLevel::from_wire("no-such-value") < LoggingLevel::Debug);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
+    /// A value this schema does not define, kept so that it is written back; validation reports it.
+    Other(String),
     /// `"debug"`
     Debug,
     /// `"info"`
@@ -12711,8 +12714,6 @@ pub enum LoggingLevel {
     Alert,
     /// `"emergency"`
     Emergency,
-    /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(String),
 }
 impl LoggingLevel {
     /// The value as written on the wire.
@@ -19070,7 +19071,7 @@ impl From<ListToolsResult> for ServerResult {
 }
 /// A `resources/read` of a URI the server does not have (resources page of the spec, 2025-11-25 and earlier).
 pub const RESOURCE_NOT_FOUND: i64 = -32002;
-/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCError`]. See [`__rt::Message`].
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCError`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ClientMessage = __rt::Message<
     RequestId,
     ClientRequest,
@@ -19078,7 +19079,7 @@ pub type ClientMessage = __rt::Message<
     ClientResult,
     JSONRPCError,
 >;
-/// A message the server sends, as the other side reads it: [`ServerRequest`], [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCError`]. See [`__rt::Message`].
+/// A message the server sends, as the other side reads it: [`ServerRequest`], [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCError`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ServerMessage = __rt::Message<
     RequestId,
     ServerRequest,

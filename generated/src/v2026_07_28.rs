@@ -23441,17 +23441,20 @@ impl __v::Validate for LoggingMessageNotification {
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
-/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts after all of them.
+/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `notice` < `warning` < `error` < `critical` < `alert` < `emergency`. A value this version does not name (`Other`) sorts before all of them, so an unknown minimum lets every message through rather than none.
 ///
 /// ```
 /// use mcp_spec_types::v2026_07_28::LoggingLevel;
 /// assert!(LoggingLevel::Debug < LoggingLevel::Emergency);
 /// let minimum = LoggingLevel::from_wire("debug");
 /// assert!(LoggingLevel::Emergency >= minimum);
+/// assert!(LoggingLevel::from_wire("no-such-value") < LoggingLevel::Debug);
 /// ```
 #[deprecated = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LoggingLevel {
+    /// A value this schema does not define, kept so that it is written back; validation reports it.
+    Other(String),
     /// `"debug"`
     Debug,
     /// `"info"`
@@ -23468,8 +23471,6 @@ pub enum LoggingLevel {
     Alert,
     /// `"emergency"`
     Emergency,
-    /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(String),
 }
 impl LoggingLevel {
     /// The value as written on the wire.
@@ -36593,7 +36594,7 @@ impl __p::Tagged for CancelledNotification {
         tag == "notifications/cancelled"
     }
 }
-/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ClientMessage = __rt::Message<
     RequestId,
     ClientRequest,
@@ -36601,7 +36602,7 @@ pub type ClientMessage = __rt::Message<
     ClientResult,
     JSONRPCErrorResponse,
 >;
-/// A message the server sends, as the other side reads it: no requests (this version has none), [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the server sends, as the other side reads it: no requests (this version has none), [`ServerNotification`], a response carrying [`ServerResult`], or [`JSONRPCErrorResponse`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ServerMessage = __rt::Message<
     RequestId,
     __rt::NoRequests,

@@ -94,6 +94,10 @@ pub static PROGRESS_INCREASING: Rule = error(
     "session/progress/increasing",
     "progress: the `progress` value MUST increase with each notification, even if the total is unknown",
 );
+pub static PROGRESS_CANCELLED: Rule = warning(
+    "session/progress/cancelled",
+    "cancellation: the result will be unused, so any associated processing SHOULD cease; progress: tokens MUST be of an active request: a `progressToken` of a request the other side cancelled, after the cancellation (a warning: the notification MAY cross the cancellation in flight)",
+);
 pub static CANCEL_UNKNOWN: Rule = error(
     "session/cancel/unknown-request",
     "cancellation: cancellation notifications MUST only reference requests previously issued in the same direction",
@@ -163,6 +167,7 @@ pub static RULES: &[&Rule] = &[
     &CURSOR_UNKNOWN,
     &PROGRESS_TOKEN,
     &PROGRESS_INCREASING,
+    &PROGRESS_CANCELLED,
     &CANCEL_UNKNOWN,
     &CANCEL_INITIALIZE,
     &APPS_UI_RESOURCE,

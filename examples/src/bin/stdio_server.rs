@@ -3,7 +3,8 @@
 //! It reads one JSON-RPC message per line on stdin and writes one answer per line on stdout
 //! (notes for people go to stderr). It offers two tools: `add` (structured output) and `echo`.
 //! Every request gets an answer with its own id: a result, "method not found" for what it does
-//! not serve, or the error `read_message` names for a line that does not read.
+//! not serve, or the error `read_message_checked` names for a line that does not read or a request
+//! that breaks the version's rules.
 //!
 //! ```sh
 //! cargo run -q -p mcp-schema-examples --bin stdio_server < examples/input/stdio_server.jsonl
@@ -11,7 +12,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use mcp_spec_types::read_message;
+use mcp_spec_types::read_message_checked;
 use mcp_spec_types::runtime::{JsonConvert, JsonObject, Message};
 use mcp_spec_types::v2025_11_25::{
     self as mcp, CallToolResult, ClientMessage, ClientRequest, Implementation, InitializeResult,
@@ -36,7 +37,7 @@ fn main() -> io::Result<()> {
 
 /// The answer to one line; `None` for a notification or a response, which get none.
 fn answer(line: &str) -> Option<ServerMessage> {
-    let request = match read_message::<ClientMessage>(line) {
+    let request = match read_message_checked::<ClientMessage>(line) {
         Ok(Message::Request(request)) => request,
         Ok(Message::Notification(notification)) => {
             eprintln!("notification: {}", notification.method());
@@ -44,7 +45,7 @@ fn answer(line: &str) -> Option<ServerMessage> {
         }
         Ok(_) => return None, // a response: this server sends no requests
         // Not JSON (-32700), not a JSON-RPC message (-32600), or params that do not fit the
-        // method (-32602, with the request's id).
+        // method or break its rules (-32602, with the request's id).
         Err(invalid) => return invalid.error_response().map(Into::into),
     };
     Some(match request {

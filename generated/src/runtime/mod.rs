@@ -1,6 +1,7 @@
 //! Hand-written support shared by every generated module.
 //!
-//! The public part is small: [`JsonObject`], [`Nullable`], and the traits
+//! The public part is small: [`JsonObject`], [`Nullable`], the envelope [`Message`] (each
+//! version's `ClientMessage` and `ServerMessage`) with [`ResultResponse`], and the traits
 //! [`RequestMethod`], [`NotificationMethod`] and [`SchemaType`]. The rest sits
 //! in `__private`, hidden from the docs, and is only meant for the generated serde impls.
 
@@ -160,11 +161,13 @@ impl<'de> Deserialize<'de> for RpcError {
     }
 }
 
-/// A response, read for the request it answers.
+/// A response, read for the request it answers. `Id` is the id's type: a [`Value`] by default
+/// (what [`read_response`] gives), a version's `RequestId` from [`read_response_typed`].
 #[derive(Debug, Clone, PartialEq)]
-pub enum Response<T> {
-    Result { id: Value, result: T },
-    Error { id: Option<Value>, error: RpcError },
+pub enum Response<T, Id = Value> {
+    Result { id: Id, result: T },
+    /// `id` is `None` when the response has none (or, for a typed `Id`, a `null` one).
+    Error { id: Option<Id>, error: RpcError },
 }
 
 /// Reads `T` from JSON bytes: the same value or error as [`serde_json::from_slice`], faster.
@@ -247,13 +250,44 @@ fn guess_then_read<T>(read: impl Fn() -> Result<T, serde_json::Error>) -> Result
 /// # }
 /// ```
 pub fn read_response<R: RequestMethod>(json: &str) -> Result<Response<R::Result>, serde_json::Error> {
+    read_response_typed::<R, Value>(json)
+}
+
+/// [`read_response`] with the id read as `Id` (a version's `RequestId`): a result's id must be
+/// one; an error's `null` or absent id is `None`.
+///
+/// ```
+/// # #[cfg(feature = "v2025-11-25")] {
+/// use mcp_spec_types::runtime::{read_response_typed, Response};
+/// use mcp_spec_types::v2025_11_25::{ListToolsRequest, RequestId};
+/// let json = r#"{"jsonrpc":"2.0","id":"a","result":{"tools":[]}}"#;
+/// let Response::Result { id, .. } = read_response_typed::<ListToolsRequest, RequestId>(json).unwrap() else { panic!() };
+/// assert_eq!(id, RequestId::String("a".into()));
+/// let json = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+/// let Response::Error { id, .. } = read_response_typed::<ListToolsRequest, RequestId>(json).unwrap() else { panic!() };
+/// assert_eq!(id, None);
+/// # }
+/// ```
+pub fn read_response_typed<R: RequestMethod, Id: DeserializeOwned>(json: &str) -> Result<Response<R::Result, Id>, serde_json::Error> {
     use serde::de::Error as _;
     let mut v: Value = serde_json::from_str(json)?;
     let o = v.as_object_mut().ok_or_else(|| serde_json::Error::custom("a response must be an object"))?;
     let id = o.remove("id");
     match (o.remove("result"), o.remove("error")) {
-        (Some(result), None) => Ok(Response::Result { id: id.unwrap_or(Value::Null), result: serde_json::from_value(result)? }),
-        (None, Some(error)) => Ok(Response::Error { id, error: serde_json::from_value(error)? }),
+        (Some(result), None) => Ok(Response::Result { id: Id::deserialize(id.unwrap_or(Value::Null))?, result: serde_json::from_value(result)? }),
+        (None, Some(error)) => {
+            // A `Value` id keeps `null` as it was; a typed one cannot hold it, and JSON-RPC 2.0
+            // answers with a `null` id exactly when the request's id could not be read.
+            let id = match id {
+                None => None,
+                Some(v) => match Id::deserialize(&v) {
+                    Ok(id) => Some(id),
+                    Err(_) if v.is_null() => None,
+                    Err(e) => return Err(e),
+                },
+            };
+            Ok(Response::Error { id, error: serde_json::from_value(error)? })
+        }
         (Some(_), Some(_)) => Err(serde_json::Error::custom("a response must not set both `result` and `error`")),
         (None, None) => Err(serde_json::Error::custom("a response must set `result` or `error`")),
     }
@@ -292,7 +326,8 @@ pub fn write_response<I: Serialize, T: Serialize>(id: &I, result: &T) -> Result<
 }
 
 /// Writes a JSON-RPC error response. `id` is `None` only when the request's id could not be read
-/// (the message is then written with `"id": null`, as JSON-RPC 2.0 asks).
+/// (the message is then written with `"id": null`, as JSON-RPC 2.0 asks; for 2025-11-25 and later
+/// write the version's `JSONRPCErrorResponse`, which has no `id` then: see [`crate::rpc::ErrorResponse`]).
 pub fn write_error<I: Serialize>(id: Option<&I>, error: &RpcError) -> Result<Value, serde_json::Error> {
     let id = match id {
         Some(i) => serde_json::to_value(i)?,
@@ -324,7 +359,21 @@ pub mod meta {
         /// Writes `value` under `key`.
         fn set_as<T: Serialize>(&mut self, key: &str, value: &T) -> Result<(), serde_json::Error>;
 
-        fn progress_token(&self) -> Option<&Value>;
+        /// The request's `progressToken`, read as `T`: the version's `ProgressToken` (a string
+        /// or an integer); `None` when absent, an error for any other JSON (`null`, a float, ...).
+        ///
+        /// ```
+        /// # #[cfg(feature = "v2025-11-25")] {
+        /// use mcp_spec_types::runtime::meta::MetaExt;
+        /// use mcp_spec_types::runtime::JsonObject;
+        /// use mcp_spec_types::v2025_11_25::ProgressToken;
+        /// let meta: JsonObject = serde_json::from_str(r#"{"progressToken": 7}"#).unwrap();
+        /// assert_eq!(meta.progress_token::<ProgressToken>().unwrap().unwrap(), ProgressToken::Integer(7));
+        /// let meta: JsonObject = serde_json::from_str(r#"{"progressToken": 1.5}"#).unwrap();
+        /// assert!(meta.progress_token::<ProgressToken>().unwrap().is_err());
+        /// # }
+        /// ```
+        fn progress_token<T: DeserializeOwned>(&self) -> Option<Result<T, serde_json::Error>>;
         fn protocol_version(&self) -> Option<&str>;
     }
 
@@ -338,8 +387,8 @@ pub mod meta {
             Ok(())
         }
 
-        fn progress_token(&self) -> Option<&Value> {
-            self.get(PROGRESS_TOKEN)
+        fn progress_token<T: DeserializeOwned>(&self) -> Option<Result<T, serde_json::Error>> {
+            self.get_as(PROGRESS_TOKEN)
         }
 
         fn protocol_version(&self) -> Option<&str> {
@@ -473,12 +522,32 @@ pub mod dynamic {
     }
 }
 
-#[doc(hidden)]
 /// One JSON-RPC message as its receiver reads it, typed down to the params and the result.
 ///
 /// Each schema module names two of these: `ClientMessage` (what a client sends: its
 /// requests, notifications, results for the server's requests, and errors) and
-/// `ServerMessage` (the same from the server). The object is read in one pass: `method`
+/// `ServerMessage` (the same from the server). The type parameters are the version's
+/// `RequestId`, its request and notification unions of that side, its result union and its
+/// error response; users name the aliases, never the parameters. A receiver's loop is one
+/// `match` on the four variants:
+///
+/// ```
+/// # #[cfg(feature = "v2025-11-25")] {
+/// use mcp_spec_types::runtime::Message;
+/// use mcp_spec_types::v2025_11_25::{ClientMessage, ClientRequest, EmptyResult, ServerMessage};
+///
+/// let line = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+/// let answer: Option<ServerMessage> = match mcp_spec_types::read_message::<ClientMessage>(line) {
+///     Ok(Message::Request(ClientRequest::PingRequest(ping))) => Some(ServerMessage::result(ping.id, EmptyResult::default())),
+///     Ok(Message::Request(other)) => Some(other.method_not_found().into()),
+///     Ok(Message::Notification(_) | Message::Result(_) | Message::Error(_)) => None,
+///     Err(invalid) => invalid.error_response().map(Into::into),
+/// };
+/// assert_eq!(mcp_spec_types::to_string(&answer.unwrap()).unwrap(), r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+/// # }
+/// ```
+///
+/// The object is read in one pass: `method`
 /// picks the request or notification type and the rest streams into it; `result` streams
 /// into the result union; only the keys that come before the deciding one are kept
 /// aside. A `method` neither side names is read by the presence of `id`, into the union's

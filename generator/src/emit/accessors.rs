@@ -274,13 +274,14 @@ impl Ctx<'_> {
         let (lo, hi) = (value_variant(first), value_variant(last));
         vec![
             String::new(),
-            format!("Ordered by {}: the derived `Ord` follows the schema's order, {order}. A value this version does not name (`Other`) sorts after all of them.", o.by),
+            format!("Ordered by {}: the derived `Ord` follows the schema's order, {order}. A value this version does not name (`Other`) sorts before all of them, so an unknown minimum lets every message through rather than none.", o.by),
             String::new(),
             "```".to_string(),
             format!("use {}::{}::{ty};", self.config.crate_name.clone().unwrap_or_else(|| self.config.package.lib_name()), self.module.name),
             format!("assert!({ty}::{lo} < {ty}::{hi});"),
             format!("let minimum = {ty}::from_wire({first:?});"),
             format!("assert!({ty}::{hi} >= minimum);"),
+            format!("assert!({ty}::from_wire(\"no-such-value\") < {ty}::{lo});"),
             "```".to_string(),
         ]
     }

@@ -24,14 +24,20 @@ impl<'a> Ctx<'a> {
         let expecting = format!("a {name_str} string");
         let open = e.open;
         let write_json = self.enum_write_json(item);
+        // The derived `Ord` follows declaration order. Where the order has a meaning
+        // (`[[ordered_enum]]`), an unknown value sorts first: an unknown minimum log level then
+        // lets every message through instead of silencing them all.
+        let ordered = self.config.ordered_enums.iter().any(|o| o.type_name == item.name);
+        let other_variant = quote! { #[doc = #other_doc] Other(String), };
+        let (other_first, other_last) = if ordered { (other_variant, quote! {}) } else { (quote! {}, other_variant) };
         quote! {
             #docs
             #dep
             #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
             pub enum #name {
+                #other_first
                 #( #[doc = #value_docs] #variants, )*
-                #[doc = #other_doc]
-                Other(String),
+                #other_last
             }
 
             impl #name {

@@ -81,7 +81,7 @@ impl<'a> Ctx<'a> {
             };
             let req_doc = if has(&e.request) { link(&e.request) } else { "no requests (this version has none)".to_string() };
             let doc = format!(
-                " A message the {} sends, as the other side reads it: {req_doc}, {}, a response carrying {}, or {}. See [`__rt::Message`].",
+                " A message the {} sends, as the other side reads it: {req_doc}, {}, a response carrying {}, or {}: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).",
                 e.sender,
                 link(&e.notification),
                 link(&e.result),

@@ -1104,24 +1104,25 @@ impl From<crate::rpc::ErrorResponse<RequestId>> for JSONRPCErrorResponse {
 }
 /// Log severities, least severe first.
 ///
-/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `error`. A value this version does not name (`Other`) sorts after all of them.
+/// Ordered by severity: the derived `Ord` follows the schema's order, `debug` < `info` < `error`. A value this version does not name (`Other`) sorts before all of them, so an unknown minimum lets every message through rather than none.
 ///
 /// ```
 /// use golden_compile::builder_api::Level;
 /// assert!(Level::Debug < Level::Error);
 /// let minimum = Level::from_wire("debug");
 /// assert!(Level::Error >= minimum);
+/// assert!(Level::from_wire("no-such-value") < Level::Debug);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
+    /// A value this schema does not define, kept so that it is written back; validation reports it.
+    Other(String),
     /// `"debug"`
     Debug,
     /// `"info"`
     Info,
     /// `"error"`
     Error,
-    /// A value this schema does not define, kept so that it is written back; validation reports it.
-    Other(String),
 }
 impl Level {
     /// The value as written on the wire.
@@ -3588,7 +3589,7 @@ impl __p::Tagged for LogNotification {
         tag == "notifications/log"
     }
 }
-/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]. See [`__rt::Message`].
+/// A message the client sends, as the other side reads it: [`ClientRequest`], [`ClientNotification`], a response carrying [`ClientResult`], or [`JSONRPCErrorResponse`]: the variants of [`Message`](crate::runtime::Message) (`Request`, `Notification`, `Result`, `Error`). Read one line with [`read_message`](crate::rpc::read_message) or, validating requests, [`read_message_checked`](crate::rpc::read_message_checked).
 pub type ClientMessage = __rt::Message<
     RequestId,
     ClientRequest,
