@@ -290,3 +290,35 @@ fn a_process_the_server_left_holding_its_stderr_does_not_hold_the_proxy() {
     assert!(started.elapsed() < Duration::from_secs(7), "{:?}", started.elapsed());
     assert!(out.stderr.contains("last server line\n"), "{}", out.stderr);
 }
+
+/// What the proxy finds on a line is what `check` finds on that line of the recording. The
+/// `proxy_lines` fuzz target found lines where the two differed (a repeated `method` key read
+/// as the tree reads it on one side and as the text reader does on the other); both sides now
+/// read the tree.
+#[test]
+fn the_recording_reads_back_to_the_proxys_findings() {
+    use mcp_spec_types_cli::args::{CheckArgs, Protocol};
+    use mcp_spec_types_cli::check::{Checker, Dir};
+    use mcp_spec_types_cli::proxy::{check_one, write_record_line, Line};
+
+    let lines: [&[u8]; 3] = [
+        br#"{"method":"notifications/progress","params":{"progress":1,"total":4,"progressToken":"p"},"jsonrpcnrpc":"2.0","id":31,"method":"ping"}"#,
+        br#"{"jsonrpc":"2.0","method":"tools/list","id":2,"method":"ping"}"#,
+        br#"{"id":1,"jsonrpc":"2.0","result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"x"}},"content":[],"resultType":"complete"}}"#,
+    ];
+    let versions = mcp_spec_types_cli::versions::VERSIONS;
+    for (i, bytes) in lines.iter().enumerate() {
+        for (dir, v) in [Dir::C2S, Dir::S2C].into_iter().flat_map(|d| (0..versions.len()).map(move |v| (d, v))) {
+            let args = CheckArgs { protocol: Protocol::Fixed(v), ..CheckArgs::default() };
+            let line = Line { dir, bytes: bytes.to_vec(), too_long: None, terminated: true, seq: 0 };
+            let live = check_one(&mut Checker::new(&args), 1, &line, false);
+            let mut recorded = Vec::new();
+            write_record_line(&mut recorded, &line).unwrap();
+            let read_back = Checker::new(&args).check_line(recorded.trim_ascii_end(), 1).expect("a recorded line is not blank");
+            let key = |o: &mcp_spec_types_cli::check::Outcome| {
+                (o.diags.iter().map(|d| (d.rule, d.pointer.clone(), d.message.clone())).collect::<Vec<_>>(), o.omitted)
+            };
+            assert_eq!(key(&live), key(&read_back), "line {i}, {dir:?}, version {}", versions[v].name);
+        }
+    }
+}
