@@ -340,7 +340,10 @@ pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
     if let Some(len) = line.too_long {
         return writeln!(w, "{{\"dir\":\"{dir}\",\"msg\":null,\"skipped\":{len}}}");
     }
-    let trimmed = line.bytes.trim_ascii_end();
+    // Only JSON's own whitespace: a trailing form feed (which `trim_ascii_end` would take) makes the line no JSON,
+    // and the recording must read as the receiver read it.
+    let end = line.bytes.iter().rposition(|b| !b" \t\r\n".contains(b)).map_or(0, |i| i + 1);
+    let trimmed = &line.bytes[..end];
     // With its mark, `check` would read the line with no direction (a wrapper, even).
     let trimmed = trimmed.strip_prefix(BOM).unwrap_or(trimmed);
     if serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok() {
