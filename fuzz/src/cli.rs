@@ -211,8 +211,8 @@ pub fn proxy_lines(data: &[u8]) {
                 "the recording read back gives other findings than the proxy's\nline: {}\nrecorded: {}\nproxy: {:?}\nread back: {:?}",
                 show(&line.bytes),
                 show(recorded),
-                checked.diags,
-                reread.diags
+                (&checked.diags, checked.omitted, checked.omitted_errors),
+                (&reread.diags, reread.omitted, reread.omitted_errors)
             );
         }
     }
