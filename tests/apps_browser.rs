@@ -10,19 +10,16 @@
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_spec_types::apps::McpUiResourceCsp;
 use mcp_spec_types::validate::apps;
+use mcp_schema_tests::chromium::{self, Browser};
 use mcp_schema_tests::Tally;
 use serde_json::{json, Value};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// The policy a host sends for a resource's `_meta.ui.csp`.
 fn policy(csp: Option<&McpUiResourceCsp>) -> String {
@@ -282,27 +279,9 @@ fn bind() -> TcpListener {
     TcpListener::bind("127.0.0.1:0").expect("a loopback port")
 }
 
-/// Kills the browser's whole process group (it was started as its leader) when dropped.
-struct Browser {
-    child: std::process::Child,
-    profile: PathBuf,
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        // `--` is needed: procps-ng 4.0's kill reads `-KILL -PID` as signalling process group 9.
-        let _ = Command::new("kill").args(["-s", "KILL", "--", &format!("-{}", self.child.id())]).status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.profile);
-    }
-}
-
 #[test]
 fn built_policies_hold_in_chromium() {
-    if !Path::new(CHROMIUM).exists() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{CHROMIUM} is missing: CI must install Debian's `chromium` package (see .ci/run)");
-        eprintln!("apps browser CSP: SKIPPED: {CHROMIUM} is not installed (`apt-get install chromium` to run this test)");
+    if !chromium::available("apps browser CSP") {
         return;
     }
     let (a, b, c) = (bind(), bind(), bind());
@@ -329,20 +308,7 @@ fn built_policies_hold_in_chromium() {
         serve(listener, key, log.clone(), pages.clone());
     }
 
-    let profile = std::env::temp_dir().join(format!("mcp-schema-apps-browser-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile);
-    let child = Command::new(CHROMIUM)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        .args(["--no-proxy-server", "--disable-dev-shm-usage", "--window-size=1600,1200", "--mute-audio"])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("{}/index", o.url('A')))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("start chromium");
-    let browser = Browser { child, profile };
+    let browser = Browser::open("apps-browser", &format!("{}/index", o.url('A')));
 
     // Wait for every page's `done` (sent after its load event) and every request that must
     // arrive; then a moment more, for any that must not arrive but would come late (the form).

@@ -11,20 +11,17 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use base64::Engine;
+use mcp_schema_tests::chromium::{self, Browser};
 use mcp_schema_tests::Tally;
 use mcp_spec_types::v2026_07_28 as v6;
 use mcp_spec_types::validate::{self, Options};
 use serde_json::json;
 
-const CHROMIUM: &str = "/usr/bin/chromium";
 const CONTEXTS: &[&str] = &["img", "object", "inline"];
 
 /// (name, SVG, whether Chromium must show it active in some context). In the SVG, `RUN` is a
@@ -184,26 +181,9 @@ fn respond(mut stream: TcpStream, port: u16, log: &Log) {
     let _ = stream.write_all(out.as_bytes());
 }
 
-/// Kills the browser's whole process group (it was started as its leader) when dropped.
-struct Browser {
-    child: std::process::Child,
-    profile: PathBuf,
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-s", "KILL", "--", &format!("-{}", self.child.id())]).status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.profile);
-    }
-}
-
 #[test]
 fn accepted_svg_icons_run_nothing_in_chromium() {
-    if !Path::new(CHROMIUM).exists() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{CHROMIUM} is missing: CI must install Debian's `chromium` package (see .ci/run)");
-        eprintln!("icons browser: SKIPPED: {CHROMIUM} is not installed (`apt-get install chromium` to run this test)");
+    if !chromium::available("icons browser") {
         return;
     }
     let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
@@ -218,20 +198,7 @@ fn accepted_svg_icons_run_nothing_in_chromium() {
             }
         });
     }
-    let profile = std::env::temp_dir().join(format!("mcp-schema-icons-browser-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile);
-    let child = Command::new(CHROMIUM)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        .args(["--no-proxy-server", "--disable-dev-shm-usage", "--window-size=1600,1200", "--mute-audio"])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("http://127.0.0.1:{port}/index"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("start chromium");
-    let browser = Browser { child, profile };
+    let browser = Browser::open("icons-browser", &format!("http://127.0.0.1:{port}/index"));
     let done = |log: &[String]| (0..samples().len()).all(|i| CONTEXTS.iter().all(|c| log.contains(&format!("/done/{i}/{c}"))));
     let started = Instant::now();
     while !done(&log.lock().unwrap()) && started.elapsed() < Duration::from_secs(60) {

@@ -77,3 +77,60 @@ impl Tally {
         assert!(self.failures.is_empty(), "{what}: {} failed (see above)", self.failures.len());
     }
 }
+
+/// Headless Chromium for the browser tests (Debian's `chromium`; `.ci/run` installs it).
+#[cfg(unix)]
+pub mod chromium {
+    use std::os::unix::process::CommandExt;
+    use std::path::{Path, PathBuf};
+    use std::process::{Child, Command, Stdio};
+
+    pub const PATH: &str = "/usr/bin/chromium";
+
+    /// Whether Chromium is installed; without it a test is skipped with a note naming `test`, but
+    /// fails under `CI=true`.
+    pub fn available(test: &str) -> bool {
+        if Path::new(PATH).exists() {
+            return true;
+        }
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{PATH} is missing: CI must install Debian's `chromium` package (see .ci/run)");
+        eprintln!("{test}: SKIPPED: {PATH} is not installed (`apt-get install chromium` to run this test)");
+        false
+    }
+
+    /// A headless Chromium opened on `url` with a fresh profile named after `name`; its whole
+    /// process group (it is started as the leader) is killed and the profile removed when dropped.
+    pub struct Browser {
+        child: Child,
+        profile: PathBuf,
+    }
+
+    impl Browser {
+        pub fn open(name: &str, url: &str) -> Browser {
+            let profile = std::env::temp_dir().join(format!("mcp-schema-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&profile);
+            let child = Command::new(PATH)
+                .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+                .args(["--no-proxy-server", "--disable-dev-shm-usage", "--window-size=1600,1200", "--mute-audio"])
+                .arg(format!("--user-data-dir={}", profile.display()))
+                .arg(url)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .process_group(0)
+                .spawn()
+                .expect("start chromium");
+            Browser { child, profile }
+        }
+    }
+
+    impl Drop for Browser {
+        fn drop(&mut self) {
+            // `--` is needed: procps-ng 4.0's kill reads `-KILL -PID` as signalling process group 9.
+            let _ = Command::new("kill").args(["-s", "KILL", "--", &format!("-{}", self.child.id())]).status();
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+            let _ = std::fs::remove_dir_all(&self.profile);
+        }
+    }
+}
