@@ -2,7 +2,7 @@
 //! state machine the caller drives.
 //!
 //! The engine has no threads, no async runtime and no clock. The caller hands it each line that
-//! arrived ([`Client::handle_line`]) and the current [`Instant`] when it asks for something that
+//! arrived ([`Client::handle_line`]) and the current [`Instant`](std::time::Instant) when it asks for something that
 //! can time out; the engine hands back the lines to write ([`Client::poll_transmit`], each one
 //! JSON-RPC message without its newline), what happened ([`Client::poll_event`]), and when it next
 //! needs the clock ([`Client::poll_timeout`], then [`Client::handle_timeout`]). A blocking stdio
@@ -54,22 +54,25 @@
 //! # }
 //! ```
 
+mod client;
 mod endpoint;
+mod server;
 mod wire;
+
+pub use client::Client;
+pub use server::Server;
 
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
 use std::marker::PhantomData;
-use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::rpc::{INVALID_REQUEST, METHOD_NOT_FOUND};
 use crate::runtime::{RequestMethod, RpcError};
-use endpoint::{Endpoint, Route};
+use endpoint::Route;
 
 /// The bounds of an engine's tables and queues. A bound reached is an [`Error`] (or, for an
 /// incoming request, an error answer), never more memory.
@@ -312,115 +315,20 @@ pub enum Sent {
     Dropped,
 }
 
-fn refuse(code: i64, message: String) -> Route {
+pub(crate) fn refuse(code: i64, message: String) -> Route {
     Route::Refuse(RpcError { code, message, data: None })
 }
 
 // Server requests a client is offered only when its `initialize` declared the capability.
-const CLIENT_CAPABILITY_OF: &[(&str, &str)] = &[("sampling/createMessage", "sampling"), ("elicitation/create", "elicitation"), ("roots/list", "roots")];
-
-/// The client role. See the [module docs](self).
-pub struct Client {
-    endpoint: Endpoint,
-    // Capability names from the client's `initialize` (few: the spec defines a handful).
-    declared: Vec<String>,
-}
-
-impl Client {
-    pub fn new(config: Config) -> Self {
-        Client { endpoint: Endpoint::new(config), declared: Vec::new() }
-    }
-
-    /// Sends `request` (its id replaced by the engine's); `timeout` counts from `now`. An
-    /// `initialize` request also tells the engine which capabilities the client declared.
-    pub fn request<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
-        self.send(request, now, timeout, false)
-    }
-
-    /// [`request`](Self::request), asking for progress: the engine puts a `progressToken` in
-    /// `params._meta`, and the server's progress comes as [`Event::Progress`] for this request.
-    pub fn request_with_progress<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
-        self.send(request, now, timeout, true)
-    }
-
-    fn send<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>, progress: bool) -> Result<Handle<R>, Error> {
-        let (handle, params) = self.endpoint.request(&request, now, timeout, progress)?;
-        if R::METHOD == "initialize" {
-            self.declared = capability_names(Some(&params));
-        }
-        Ok(handle)
-    }
-
-    /// Sends a notification (e.g. `notifications/initialized`).
-    pub fn notify<N: crate::runtime::NotificationMethod>(&mut self, notification: &N) -> Result<(), Error> {
-        let params = notification_params(notification)?;
-        self.endpoint.notify(N::METHOD, params)
-    }
-
-    /// Writes `notifications/cancelled` for the request; a late answer to it is dropped.
-    pub fn cancel<R: RequestMethod>(&mut self, handle: &Handle<R>, reason: Option<&str>) -> Result<(), Error> {
-        self.endpoint.cancel(handle.id, reason)
-    }
-
-    /// Reads one line from the server. [`Error::QueueFull`]: the line was not read; drain the
-    /// queues and hand it in again.
-    pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
-        let (declared, take_ping) = (&self.declared, self.endpoint.config.take_ping);
-        self.endpoint.handle_line(line, &mut |_, method, _| {
-            if method == "ping" && !take_ping {
-                return Route::Answer(Value::Object(Map::new()));
-            }
-            match CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == method) {
-                Some((_, capability)) if !declared.iter().any(|d| d == capability) => {
-                    refuse(METHOD_NOT_FOUND, format!("Method not found: {method} (the client did not declare `{capability}`)"))
-                }
-                _ => Route::Offer,
-            }
-        })
-    }
-
-    /// Answers the server's request `id` with `result`.
-    pub fn respond<T: Serialize>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
-        self.endpoint.respond(id, result)
-    }
-
-    /// Answers the server's request `id` with an error.
-    pub fn respond_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
-        self.endpoint.respond_error(id, error)
-    }
-
-    /// Gives the answers that are due by `now` up: each becomes an [`Failure::TimedOut`] answer.
-    pub fn handle_timeout(&mut self, now: Instant) {
-        self.endpoint.handle_timeout(now)
-    }
-
-    /// The earliest deadline of a pending request.
-    pub fn poll_timeout(&self) -> Option<Instant> {
-        self.endpoint.poll_timeout()
-    }
-
-    /// The next line to write, without its newline.
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.endpoint.poll_transmit()
-    }
-
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.endpoint.poll_event()
-    }
-
-    /// Requests sent and not yet answered.
-    pub fn pending(&self) -> usize {
-        self.endpoint.pending_len()
-    }
-}
+pub(crate) const CLIENT_CAPABILITY_OF: &[(&str, &str)] = &[("sampling/createMessage", "sampling"), ("elicitation/create", "elicitation"), ("roots/list", "roots")];
 
 /// The capabilities an `initialize`'s params declare, by name (at most 64: the spec defines a handful).
-fn capability_names(params: Option<&Value>) -> Vec<String> {
+pub(crate) fn capability_names(params: Option<&Value>) -> Vec<String> {
     let capabilities = params.and_then(|p| p.get("capabilities")).and_then(Value::as_object);
     capabilities.map(|c| c.keys().take(64).cloned().collect()).unwrap_or_default()
 }
 
-fn notification_params<N: Serialize>(notification: &N) -> Result<Map<String, Value>, Error> {
+pub(crate) fn notification_params<N: Serialize>(notification: &N) -> Result<Map<String, Value>, Error> {
     match serde_json::to_value(notification).map_err(|e| Error::Serialize(e.to_string()))? {
         Value::Object(mut o) => match o.remove("params") {
             Some(Value::Object(p)) => Ok(p),
@@ -428,136 +336,5 @@ fn notification_params<N: Serialize>(notification: &N) -> Result<Map<String, Val
             Some(_) => Err(Error::Serialize("`params` must serialize as an object".into())),
         },
         _ => Err(Error::Serialize("a notification must serialize as an object".into())),
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum Lifecycle {
-    /// Only `ping` and `initialize` are answered.
-    New,
-    /// `initialize` was offered and is not answered yet.
-    Initializing(Id),
-    Ready,
-}
-
-/// The server role: the in-flight table, cancellation, progress, `ping`, and the start of the
-/// lifecycle. See the [module docs](self).
-pub struct Server {
-    endpoint: Endpoint,
-    lifecycle: Lifecycle,
-    // Capability names from the client's `initialize`.
-    client_declared: Vec<String>,
-}
-
-impl Server {
-    pub fn new(config: Config) -> Self {
-        Server { endpoint: Endpoint::new(config), lifecycle: Lifecycle::New, client_declared: Vec::new() }
-    }
-
-    /// Reads one line from the client. [`Error::QueueFull`]: the line was not read; drain the
-    /// queues and hand it in again.
-    pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
-        let (lifecycle, take_ping) = (&self.lifecycle, self.endpoint.config.take_ping);
-        let mut initialize = None;
-        self.endpoint.handle_line(line, &mut |id, method, params| match (method, lifecycle) {
-            ("ping", _) if !take_ping => Route::Answer(Value::Object(Map::new())),
-            ("ping", _) => Route::Offer,
-            ("initialize", Lifecycle::New) => {
-                initialize = Some((id.clone(), capability_names(params)));
-                Route::Offer
-            }
-            ("initialize", _) => refuse(INVALID_REQUEST, "Invalid Request: initialize was already received".into()),
-            (_, Lifecycle::Ready) => Route::Offer,
-            // The spec: no requests but ping before the server has answered initialize.
-            (_, _) => refuse(INVALID_REQUEST, format!("Invalid Request: {method} before initialize was answered")),
-        })?;
-        // Only once it is in flight: a full table answered it with an error instead.
-        if let Some((id, declared)) = initialize.filter(|(id, _)| self.endpoint.is_in_flight(id)) {
-            self.lifecycle = Lifecycle::Initializing(id);
-            self.client_declared = declared;
-        }
-        Ok(())
-    }
-
-    /// Answers the client's request `id` with `result`. [`Sent::Dropped`]: the client had
-    /// cancelled it, nothing was written. A successful answer to `initialize` starts the session.
-    pub fn respond<T: Serialize>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
-        let sent = self.endpoint.respond(id, result)?;
-        if self.lifecycle == Lifecycle::Initializing(id.clone()) {
-            self.lifecycle = Lifecycle::Ready;
-        }
-        Ok(sent)
-    }
-
-    /// Answers the client's request `id` with an error. An error to `initialize` leaves the
-    /// session where it was: only `ping` and a new `initialize` are answered.
-    pub fn respond_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
-        let sent = self.endpoint.respond_error(id, error)?;
-        if self.lifecycle == Lifecycle::Initializing(id.clone()) {
-            self.lifecycle = Lifecycle::New;
-        }
-        Ok(sent)
-    }
-
-    /// Sends progress for the client's request `id`, with the token the request carried.
-    /// Refused when the request had no token or `progress` does not increase; [`Sent::Dropped`]
-    /// once the client cancelled the request.
-    pub fn progress(&mut self, id: &Id, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<Sent, Error> {
-        self.endpoint.progress(id, progress, total, message)
-    }
-
-    /// Sends a notification (e.g. `notifications/tools/list_changed`).
-    pub fn notify<N: crate::runtime::NotificationMethod>(&mut self, notification: &N) -> Result<(), Error> {
-        let params = notification_params(notification)?;
-        self.endpoint.notify(N::METHOD, params)
-    }
-
-    /// Sends a request to the client (its id replaced by the engine's); the answer comes as
-    /// [`Event::Answer`]. Refused before `initialize` is answered (but `ping`), and for
-    /// `sampling/createMessage`, `elicitation/create` and `roots/list` when the client did not
-    /// declare that capability.
-    pub fn request<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
-        if R::METHOD != "ping" && self.lifecycle != Lifecycle::Ready {
-            return Err(Error::NotInitialized);
-        }
-        if let Some((_, capability)) = CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == R::METHOD) {
-            if !self.client_declared.iter().any(|d| d == capability) {
-                return Err(Error::NotDeclared { capability });
-            }
-        }
-        Ok(self.endpoint.request(&request, now, timeout, false)?.0)
-    }
-
-    /// Writes `notifications/cancelled` for a request to the client; a late answer is dropped.
-    pub fn cancel<R: RequestMethod>(&mut self, handle: &Handle<R>, reason: Option<&str>) -> Result<(), Error> {
-        self.endpoint.cancel(handle.id, reason)
-    }
-
-    /// Gives the answers to the server's requests that are due by `now` up.
-    pub fn handle_timeout(&mut self, now: Instant) {
-        self.endpoint.handle_timeout(now)
-    }
-
-    /// The earliest deadline of a request to the client.
-    pub fn poll_timeout(&self) -> Option<Instant> {
-        self.endpoint.poll_timeout()
-    }
-
-    /// Whether `initialize` has been answered with a result.
-    pub fn is_initialized(&self) -> bool {
-        self.lifecycle == Lifecycle::Ready
-    }
-
-    /// Requests of the client's not answered yet (cancelled ones included until answered).
-    pub fn in_flight(&self) -> usize {
-        self.endpoint.in_flight_len()
-    }
-
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.endpoint.poll_transmit()
-    }
-
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.endpoint.poll_event()
     }
 }
