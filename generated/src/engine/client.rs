@@ -1,25 +1,69 @@
 //! The client role.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::endpoint::{Endpoint, Route};
-use super::{capability_names, notification_params, refuse, Config, Error, Event, Handle, Id, Sent, CLIENT_CAPABILITY_OF};
+use super::endpoint::{request_object, Endpoint, Route};
+use super::per_request::Waiting;
+use super::{capability_names, notification_params, refuse, Answer, Config, Error, Event, Failure, Handle, Id, PerRequest, Sent, CLIENT_CAPABILITY_OF};
 use crate::rpc::METHOD_NOT_FOUND;
 use crate::runtime::{RequestMethod, RpcError};
 
 /// The client role. See the [module docs](self).
 pub struct Client {
-    endpoint: Endpoint,
-    // Capability names from the client's `initialize` (few: the spec defines a handful).
-    declared: Vec<String>,
+    pub(super) endpoint: Endpoint,
+    // Capability names from the client's `initialize`, or a per-request client's capabilities
+    // (few: the spec defines a handful).
+    pub(super) declared: Vec<String>,
+    pub(super) per_request: Option<PerRequest>,
+    // A per-request client's version now (one of `per_request.versions`).
+    pub(super) version: String,
+    // Requests answered with `InputRequiredResult`, waiting for `provide_input` (counted in
+    // `max_pending` with the pending ones).
+    pub(super) waiting: HashMap<i64, Waiting>,
 }
 
 impl Client {
+    /// A client of a session version (2024-11-05 to 2025-11-25): it sends `initialize` first.
     pub fn new(config: Config) -> Self {
-        Client { endpoint: Endpoint::new(config), declared: Vec::new() }
+        Client { endpoint: Endpoint::new(config), declared: Vec::new(), per_request: None, version: String::new(), waiting: HashMap::new() }
+    }
+
+    /// A client of a per-request version (2026-07-28 on): no `initialize`; every request carries
+    /// the version and the client's capabilities in `params._meta` (see [`PerRequest`]); an
+    /// `InputRequiredResult` answer is an [`Event::InputRequired`], and an unsupported-version
+    /// error is retried once with a version the server lists, when the client speaks one.
+    pub fn per_request(config: Config, per_request: PerRequest) -> Self {
+        let mut client = Client::new(config);
+        client.endpoint.hold_answers = true;
+        client.declared = per_request.capabilities.keys().take(64).cloned().collect();
+        client.version = per_request.versions.first().cloned().unwrap_or_default();
+        client.per_request = Some(per_request);
+        client
+    }
+
+    /// The version a per-request client's requests carry now (`None` for a session client).
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.per_request.as_ref().map(|_| self.version.as_str())
+    }
+
+    /// Sets the `io.modelcontextprotocol/logLevel` of the requests to come (per-request client;
+    /// `None`: no log messages). A request that sets its own keeps it.
+    pub fn set_log_level(&mut self, level: Option<&str>) {
+        if let Some(per) = &mut self.per_request {
+            per.log_level = level.map(str::to_owned);
+        }
+    }
+
+    /// `server/discover` (2026-07-28): the server's versions, capabilities and info.
+    #[cfg(feature = "v2026-07-28")]
+    pub fn discover(&mut self, now: Instant, timeout: Option<Duration>) -> Result<Handle<crate::v2026_07_28::DiscoverRequest>, Error> {
+        use crate::v2026_07_28::{DiscoverRequest, RequestId, RequestMetaObject, RequestParams};
+        // The engine fills the `_meta` in.
+        self.request(DiscoverRequest::new(RequestParams::new(RequestMetaObject::default()), RequestId::Integer(0)), now, timeout)
     }
 
     /// Sends `request` (its id replaced by the engine's); `timeout` counts from `now`. An
@@ -35,11 +79,22 @@ impl Client {
     }
 
     fn send<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>, progress: bool) -> Result<Handle<R>, Error> {
-        let (handle, params) = self.endpoint.request(&request, now, timeout, progress)?;
-        if R::METHOD == "initialize" {
-            self.declared = capability_names(Some(&params));
+        if self.per_request.is_none() {
+            let (handle, params) = self.endpoint.request(&request, now, timeout, progress)?;
+            if R::METHOD == "initialize" {
+                self.declared = capability_names(Some(&params));
+            }
+            return Ok(handle);
         }
-        Ok(handle)
+        if R::METHOD == "initialize" {
+            return Err(Error::NoInitialize);
+        }
+        self.endpoint.room_to_send(self.waiting.len())?;
+        let mut object = request_object(&request)?;
+        self.stamp(&mut object)?;
+        let deadline = timeout.and_then(|t| now.checked_add(t));
+        let (id, _) = self.endpoint.send(R::METHOD, object.clone(), None, deadline, progress, Some(object))?;
+        Ok(Handle { id, _request: std::marker::PhantomData })
     }
 
     /// Sends a notification (e.g. `notifications/initialized`).
@@ -48,8 +103,12 @@ impl Client {
         self.endpoint.notify(N::METHOD, params)
     }
 
-    /// Writes `notifications/cancelled` for the request; a late answer to it is dropped.
+    /// Writes `notifications/cancelled` for the request; a late answer to it is dropped. A
+    /// request waiting for input is dropped without a line (the server holds nothing for it).
     pub fn cancel<R: RequestMethod>(&mut self, handle: &Handle<R>, reason: Option<&str>) -> Result<(), Error> {
+        if self.waiting.remove(&handle.id).is_some() {
+            return Ok(());
+        }
         self.endpoint.cancel(handle.id, reason)
     }
 
@@ -57,7 +116,7 @@ impl Client {
     /// queues and hand it in again.
     pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
         let (declared, take_ping) = (&self.declared, self.endpoint.config.take_ping);
-        self.endpoint.handle_line(line, &mut |_, method, _| {
+        let read = self.endpoint.handle_line(line, &mut |_, method, _| {
             if method == "ping" && !take_ping {
                 return Route::Answer(Value::Object(Map::new()));
             }
@@ -67,7 +126,11 @@ impl Client {
                 }
                 _ => Route::Offer,
             }
-        })
+        });
+        if let Some(held) = self.endpoint.take_held() {
+            self.on_held(held);
+        }
+        read
     }
 
     /// Answers the server's request `id` with `result`.
@@ -82,12 +145,19 @@ impl Client {
 
     /// Gives the answers that are due by `now` up: each becomes an [`Failure::TimedOut`] answer.
     pub fn handle_timeout(&mut self, now: Instant) {
-        self.endpoint.handle_timeout(now)
+        self.endpoint.handle_timeout(now);
+        // A request waiting for input has nothing at the server to cancel.
+        let expired: Vec<i64> = self.waiting.iter().filter(|(_, w)| w.deadline.is_some_and(|d| d <= now)).map(|(id, _)| *id).collect();
+        for id in expired {
+            self.waiting.remove(&id);
+            self.endpoint.push_event(Event::Answer(Answer { id, outcome: Err(Failure::TimedOut) }));
+        }
     }
 
-    /// The earliest deadline of a pending request.
+    /// The earliest deadline of a pending request (or one waiting for input).
     pub fn poll_timeout(&self) -> Option<Instant> {
-        self.endpoint.poll_timeout()
+        let waiting = self.waiting.values().filter_map(|w| w.deadline).min();
+        self.endpoint.poll_timeout().into_iter().chain(waiting).min()
     }
 
     /// The next line to write, without its newline.
@@ -99,8 +169,8 @@ impl Client {
         self.endpoint.poll_event()
     }
 
-    /// Requests sent and not yet answered.
+    /// Requests sent and not yet answered (with those waiting for input).
     pub fn pending(&self) -> usize {
-        self.endpoint.pending_len()
+        self.endpoint.pending_len() + self.waiting.len()
     }
 }

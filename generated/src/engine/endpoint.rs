@@ -14,10 +14,23 @@ use super::{Answer, Config, Dropped, Error, Event, Failure, Handle, Id, Request,
 use crate::rpc::{INVALID_REQUEST, PARSE_ERROR};
 use crate::runtime::{RequestMethod, RpcError};
 
-struct Pending {
-    method: &'static str,
-    deadline: Option<Instant>,
-    progress: bool,
+pub(crate) struct Pending {
+    pub method: &'static str,
+    pub deadline: Option<Instant>,
+    pub progress: bool,
+    // The application's id for the request ([`Handle::id`]): its first wire id; a retry
+    // (2026-07-28: input given, another version) goes out under a new one.
+    pub handle: i64,
+    // A per-request client's request as first serialized, kept to build its retries.
+    pub original: Option<Box<Map<String, Value>>>,
+    pub rounds: u32,
+    pub version_retried: bool,
+}
+
+/// An answer a role took for itself ([`Endpoint::hold_answers`]) instead of the application.
+pub(crate) struct Held {
+    pub pending: Pending,
+    pub outcome: Result<Value, Failure>,
 }
 
 struct InFlight {
@@ -48,6 +61,11 @@ pub(crate) struct Endpoint {
     in_flight: HashMap<Id, InFlight>,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<Event>,
+    // Handles whose request went out again under a new wire id (at most one per pending request).
+    retried: HashMap<i64, i64>,
+    /// Answers are held for the role ([`Endpoint::take_held`]) instead of becoming events.
+    pub hold_answers: bool,
+    held: Option<Held>,
 }
 
 impl Endpoint {
@@ -61,7 +79,19 @@ impl Endpoint {
             in_flight: HashMap::new(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
+            retried: HashMap::new(),
+            hold_answers: false,
+            held: None,
         }
+    }
+
+    /// The answer the last line brought, when answers are held.
+    pub fn take_held(&mut self) -> Option<Held> {
+        self.held.take()
+    }
+
+    pub fn push_event(&mut self, event: Event) {
+        self.events.push_back(event);
     }
 
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
@@ -109,21 +139,36 @@ impl Endpoint {
     }
 
     pub fn request<R: RequestMethod>(&mut self, request: &R, now: Instant, timeout: Option<Duration>, progress: bool) -> Result<(Handle<R>, Value), Error> {
-        if self.pending.len() >= self.config.max_pending {
+        let object = request_object(request)?;
+        let deadline = timeout.and_then(|t| now.checked_add(t));
+        let (id, params) = self.send(R::METHOD, object, None, deadline, progress, None)?;
+        Ok((Handle { id, _request: PhantomData }, params))
+    }
+
+    /// Whether one more request may go out.
+    pub fn room_to_send(&self, also_waiting: usize) -> Result<(), Error> {
+        if self.pending.len() + also_waiting >= self.config.max_pending {
             return Err(Error::PendingFull { cap: self.config.max_pending });
         }
-        self.room_to_write()?;
-        let mut value = serde_json::to_value(request).map_err(|e| Error::Serialize(e.to_string()))?;
-        let Value::Object(o) = &mut value else {
-            return Err(Error::Serialize("a request must serialize as an object".into()));
-        };
+        self.room_to_write()
+    }
+
+    /// Writes the request `object` (a serialized request: its `jsonrpc`, `id` and `method` are
+    /// the engine's) under a new id. `retry_of`: the request goes out again for this handle,
+    /// with its rounds so far. Returns the new id and the params as written.
+    pub fn send(&mut self, method: &'static str, mut object: Map<String, Value>, retry_of: Option<(i64, u32, bool)>, deadline: Option<Instant>, progress: bool, keep: Option<Map<String, Value>>) -> Result<(i64, Value), Error> {
+        // A retry replaces a request that was pending, so it always has room in the table.
+        match retry_of {
+            None => self.room_to_send(0)?,
+            Some(_) => self.room_to_write()?,
+        }
         let id = self.next_id;
         // The engine's ids replace whatever id the request was built with.
-        o.insert("jsonrpc".into(), Value::from("2.0"));
-        o.insert("id".into(), Value::from(id));
-        o.insert("method".into(), Value::from(R::METHOD));
+        object.insert("jsonrpc".into(), Value::from("2.0"));
+        object.insert("id".into(), Value::from(id));
+        object.insert("method".into(), Value::from(method));
         if progress {
-            let params = o.entry("params").or_insert_with(|| Value::Object(Map::new()));
+            let params = object.entry("params").or_insert_with(|| Value::Object(Map::new()));
             let Value::Object(params) = params else {
                 return Err(Error::Serialize("`params` must serialize as an object".into()));
             };
@@ -135,14 +180,19 @@ impl Endpoint {
             meta.insert(crate::runtime::meta::PROGRESS_TOKEN.into(), Value::from(id));
         }
         self.next_id += 1;
-        let deadline = timeout.and_then(|t| now.checked_add(t));
-        self.pending.insert(id, Pending { method: R::METHOD, deadline, progress });
-        let params = o.get("params").cloned().unwrap_or(Value::Null);
-        self.write(serde_json::to_vec(&value).unwrap_or_default());
-        Ok((Handle { id, _request: PhantomData }, params))
+        let (handle, rounds, version_retried) = retry_of.unwrap_or((id, 0, false));
+        if handle != id {
+            self.retried.insert(handle, id);
+        }
+        let original = keep.map(Box::new);
+        self.pending.insert(id, Pending { method, deadline, progress, handle, original, rounds, version_retried });
+        let params = object.get("params").cloned().unwrap_or(Value::Null);
+        self.write(wire::line(object));
+        Ok((id, params))
     }
 
-    pub fn cancel(&mut self, id: i64, reason: Option<&str>) -> Result<(), Error> {
+    pub fn cancel(&mut self, handle: i64, reason: Option<&str>) -> Result<(), Error> {
+        let id = self.retried.get(&handle).copied().unwrap_or(handle);
         match self.pending.get(&id) {
             None => return Err(Error::NotPending),
             // The spec: the client must not cancel `initialize`.
@@ -151,6 +201,7 @@ impl Endpoint {
         }
         self.room_to_write()?;
         self.pending.remove(&id);
+        self.retried.remove(&handle);
         self.forget_later(id);
         self.write(cancelled_line(id, reason));
         Ok(())
@@ -169,11 +220,12 @@ impl Endpoint {
     pub fn handle_timeout(&mut self, now: Instant) {
         let expired: Vec<i64> = self.pending.iter().filter(|(_, p)| p.deadline.is_some_and(|d| d <= now)).map(|(id, _)| *id).collect();
         for id in expired {
-            self.pending.remove(&id);
+            let Some(p) = self.pending.remove(&id) else { continue };
+            self.retried.remove(&p.handle);
             self.forget_later(id);
             // Written even past the queue cap: one line per request that was allowed in.
             self.write(cancelled_line(id, Some("timed out")));
-            self.events.push_back(Event::Answer(Answer { id, outcome: Err(Failure::TimedOut) }));
+            self.events.push_back(Event::Answer(Answer { id: p.handle, outcome: Err(Failure::TimedOut) }));
         }
     }
 
@@ -229,8 +281,13 @@ impl Endpoint {
             Id::Number(n) => n,
             Id::String(_) => return self.events.push_back(Event::Dropped(Dropped::UnknownId(id))),
         };
-        if self.pending.remove(&own).is_some() {
-            self.events.push_back(Event::Answer(Answer { id: own, outcome }));
+        if let Some(pending) = self.pending.remove(&own) {
+            self.retried.remove(&pending.handle);
+            if self.hold_answers {
+                self.held = Some(Held { pending, outcome });
+            } else {
+                self.events.push_back(Event::Answer(Answer { id: pending.handle, outcome }));
+            }
         } else if self.cancelled.contains(&own) {
             self.events.push_back(Event::Dropped(Dropped::AfterCancel(own)));
         } else {
@@ -242,8 +299,8 @@ impl Endpoint {
         match method.as_str() {
             "notifications/progress" => {
                 let token = params.as_ref().and_then(|p| p.get(crate::runtime::meta::PROGRESS_TOKEN));
-                match token.and_then(Value::as_i64).filter(|t| self.pending.get(t).is_some_and(|p| p.progress)) {
-                    Some(id) => self.events.push_back(Event::Progress { request: id, params: params.unwrap_or(Value::Null) }),
+                match token.and_then(Value::as_i64).and_then(|t| self.pending.get(&t)).filter(|p| p.progress) {
+                    Some(p) => self.events.push_back(Event::Progress { request: p.handle, params: params.unwrap_or(Value::Null) }),
                     None => self.events.push_back(Event::Dropped(Dropped::UnknownProgressToken(token.cloned().unwrap_or(Value::Null)))),
                 }
             }
@@ -333,6 +390,14 @@ impl Endpoint {
         self.room_to_write()?;
         self.write(wire::notification(method, params));
         Ok(())
+    }
+}
+
+/// A request serialized, as the object the engine completes and writes.
+pub(crate) fn request_object<R: Serialize>(request: &R) -> Result<Map<String, Value>, Error> {
+    match serde_json::to_value(request).map_err(|e| Error::Serialize(e.to_string()))? {
+        Value::Object(o) => Ok(o),
+        _ => Err(Error::Serialize("a request must serialize as an object".into())),
     }
 }
 

@@ -25,6 +25,21 @@
 //! and on the receiving side drops the result and progress of a request the peer cancelled.
 //! Nothing it reads panics: a line it cannot use is an [`Event::Dropped`] with the reason.
 //!
+//! Protocol 2026-07-28 has no session: a client made with [`Client::per_request`] sends no
+//! `initialize` ([`Error::NoInitialize`]) and the engine puts the version, the client's
+//! capabilities, its info and its log level ([`PerRequest`]) in every request's `params._meta`
+//! (build the version's typed requests with `RequestMetaObject::default()`: the engine fills it;
+//! [`Client::discover`] sends `server/discover`). An `InputRequiredResult` answer is an
+//! [`Event::InputRequired`] listing the server's input requests (only those the client declared
+//! the capability for; any other fails the request with [`Failure::Input`]); the application
+//! answers with [`Client::provide_input`], and the engine sends the request again under a new id
+//! with `inputResponses` and the server's `requestState`, for at most [`PerRequest::max_rounds`]
+//! rounds; the final answer comes to the first handle. An unsupported-version error (-32022) is
+//! retried once with the first of [`PerRequest::versions`] the server lists, else handed to the
+//! application as [`Failure::UnsupportedVersion`] with the server's list. HTTP headers that
+//! mirror the message (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`) are the transport's:
+//! it reads them from each line the engine writes.
+//!
 //! Every table is bounded ([`Config`]): requests pending, requests in flight, remembered
 //! cancellations and the two queues. A full table is an [`Error`] value, or for an incoming
 //! request, an error answer.
@@ -56,10 +71,12 @@
 
 mod client;
 mod endpoint;
+mod per_request;
 mod server;
 mod wire;
 
 pub use client::Client;
+pub use per_request::{InputRequest, InputRequired, PerRequest};
 pub use server::Server;
 
 #[cfg(test)]
@@ -151,6 +168,8 @@ impl<R: RequestMethod> Handle<R> {
             Ok(result) => crate::runtime::result_for::<R>(&result).map_err(|e| RequestError::Unreadable(e.to_string())),
             Err(Failure::Rpc(error)) => Err(RequestError::Rpc(error)),
             Err(Failure::TimedOut) => Err(RequestError::TimedOut),
+            Err(Failure::UnsupportedVersion { requested, supported }) => Err(RequestError::UnsupportedVersion { requested, supported }),
+            Err(Failure::Input(why)) => Err(RequestError::Input(why)),
         }
     }
 }
@@ -170,6 +189,13 @@ pub enum Failure {
     Rpc(RpcError),
     /// No answer by the deadline; `notifications/cancelled` was written.
     TimedOut,
+    /// (Per-request versions.) The server does not support the version asked for, and none it
+    /// lists is one of [`PerRequest::versions`]: the fallback is the application's to choose.
+    UnsupportedVersion { requested: String, supported: Vec<String> },
+    /// (Per-request versions.) The server asked for input the client cannot give: a capability
+    /// it did not declare, a method that is no input request, a malformed `InputRequiredResult`,
+    /// or more rounds than [`PerRequest::max_rounds`].
+    Input(String),
 }
 
 /// Why [`Handle::read`] has no result.
@@ -177,6 +203,10 @@ pub enum Failure {
 pub enum RequestError {
     Rpc(RpcError),
     TimedOut,
+    /// See [`Failure::UnsupportedVersion`].
+    UnsupportedVersion { requested: String, supported: Vec<String> },
+    /// See [`Failure::Input`].
+    Input(String),
     /// The result is not the request's result type.
     Unreadable(String),
     /// The answer is another request's; it is given back.
@@ -188,6 +218,8 @@ impl fmt::Display for RequestError {
         match self {
             RequestError::Rpc(e) => write!(f, "error {}: {}", e.code, e.message),
             RequestError::TimedOut => f.write_str("no answer before the deadline"),
+            RequestError::UnsupportedVersion { requested, supported } => write!(f, "the server does not support {requested}; it supports {}", supported.join(", ")),
+            RequestError::Input(why) => write!(f, "the server asked for input the client cannot give: {why}"),
             RequestError::Unreadable(e) => write!(f, "the result does not read as the request's result type: {e}"),
             RequestError::OtherRequest(a) => write!(f, "the answer is to request {}, not this one", a.id),
         }
@@ -225,6 +257,9 @@ impl Request {
 pub enum Event {
     /// The answer to one of this side's requests (or its timeout): read it with its [`Handle`].
     Answer(Answer),
+    /// (Per-request versions.) The server answered the request with an `InputRequiredResult`:
+    /// answer with [`Client::provide_input`], and the engine sends the request again.
+    InputRequired(InputRequired),
     /// `notifications/progress` for the request with this id (one sent with progress asked for).
     Progress { request: i64, params: Value },
     /// A request from the peer for the application to answer.
@@ -286,6 +321,10 @@ pub enum Error {
     NotInitialized,
     /// A server's request for a capability the client did not declare in its `initialize`.
     NotDeclared { capability: &'static str },
+    /// A client of a per-request version ([`Client::per_request`]) sends no `initialize`.
+    NoInitialize,
+    /// The input responses do not answer the server's input requests one to one.
+    Input(String),
 }
 
 impl fmt::Display for Error {
@@ -301,6 +340,8 @@ impl fmt::Display for Error {
             Error::Serialize(e) => write!(f, "cannot serialize: {e}"),
             Error::NotInitialized => f.write_str("the session is not initialized"),
             Error::NotDeclared { capability } => write!(f, "the client did not declare `{capability}`"),
+            Error::NoInitialize => f.write_str("a per-request version has no initialize"),
+            Error::Input(why) => write!(f, "input responses: {why}"),
         }
     }
 }

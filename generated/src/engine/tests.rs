@@ -18,6 +18,9 @@ fn events(engine: &mut Client) -> Vec<Event> {
     std::iter::from_fn(|| engine.poll_event()).collect()
 }
 
+#[cfg(all(feature = "v2025-11-25", feature = "v2026-07-28"))]
+mod per_request;
+
 #[cfg(feature = "v2025-11-25")]
 mod client {
     use super::*;
