@@ -15,6 +15,8 @@ use mcp_spec_types::runtime::{JsonConvert, SchemaType};
 use mcp_spec_types::validate::{validate_json, Options, Report, Validate};
 use tokio::sync::mpsc;
 
+pub mod headers;
+
 /// Server-Sent Events as Streamable HTTP uses them: `id`, `retry` and one `data` line of JSON.
 pub mod sse {
     /// One event, ready to write. `data` is one line of JSON, or empty for a priming event.
@@ -103,6 +105,21 @@ pub fn write<M: JsonConvert + SchemaType + Validate>(
     json.to_string()
 }
 
+/// Checks a line of JSON the program wrote (one the engine made) as the message type `M` of its
+/// version, and records it.
+pub fn wrote<M: Validate>(line: &[u8], checker: Option<&Checker>) {
+    let Some(checker) = checker else { return };
+    match serde_json::from_slice::<serde_json::Value>(line) {
+        Ok(json) => {
+            let report = validate_json::<M>(&json, &Options::default());
+            let what = json.get("method").and_then(|m| m.as_str()).unwrap_or("response").to_owned();
+            checker.record(&what, &[report]);
+            checker.log(&json);
+        }
+        Err(e) => checker.record_error(&format!("wrote a line that is not JSON: {e}")),
+    }
+}
+
 /// Counts what the validators said about the messages a program wrote (debug mode).
 #[derive(Default)]
 pub struct Checker {
@@ -160,6 +177,12 @@ impl Checker {
             self.findings.fetch_add(1, Ordering::Relaxed);
             eprintln!("finding: {what}: {violation}");
         }
+    }
+
+    fn record_error(&self, finding: &str) {
+        self.messages.fetch_add(1, Ordering::Relaxed);
+        self.findings.fetch_add(1, Ordering::Relaxed);
+        eprintln!("finding: {finding}");
     }
 
     pub fn findings(&self) -> usize {

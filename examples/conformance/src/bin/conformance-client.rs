@@ -1,16 +1,28 @@
-//! An MCP client over Streamable HTTP (protocol 2025-11-25), written on the generated crate, in the
-//! shape the conformance suite runs clients: `conformance-client [--validate] <server-url>`.
+//! An MCP client over Streamable HTTP on the crate's session engine, in the shape the conformance
+//! suite runs clients: `conformance-client [--validate] [--record FILE] <server-url>`.
 //!
-//! It initializes, lists the tools and calls each one with arguments filled in from its input
-//! schema. While a call runs it answers the server's requests (elicitation with the form's
-//! defaults, sampling with a fixed reply, ping, roots) and resumes a stream the server closed,
-//! after the `retry` delay, with `Last-Event-ID`. With `--validate` every message it writes is
-//! checked with the crate's validators; findings go to stderr, then `validated N messages, M findings`.
-//! `--record FILE` (implies `--validate`) also appends every message it writes, and every JSON
-//! message it reads, to FILE as JSONL.
+//! It speaks the version the suite names in `MCP_CONFORMANCE_PROTOCOL_VERSION` (2025-11-25 when
+//! unset). 2025-11-25: it initializes, opens the session's stream, lists the tools and calls each
+//! one with arguments filled in from its input schema, answering the server's requests
+//! (elicitation with the form's defaults, sampling with a fixed reply, roots) and resuming a
+//! stream the server closed, after the `retry` delay, with `Last-Event-ID`. 2026-07-28: no
+//! session; the engine's per-request client puts the version and capabilities in each request's
+//! `_meta`, answers `InputRequiredResult`s (the same answers, as input responses) and retries a
+//! refused version; this transport adds the headers the version asks for (`MCP-Protocol-Version`,
+//! `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), skips tools whose `x-mcp-header` annotations are
+//! invalid, and also lists and reads resources and prompts the server declares. Arguments the
+//! suite passes in `MCP_CONFORMANCE_CONTEXT` (`toolCalls`) are used for those tools.
+//!
+//! The engine does the JSON-RPC: ids, matching answers, ping, what the client did not declare.
+//! With `--validate` every message it writes is checked with the crate's validators; findings go
+//! to stderr, then `validated N messages, M findings`. `--record FILE` (implies `--validate`)
+//! also appends every message it writes, and every JSON message it reads, to FILE as JSONL.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -19,13 +31,14 @@ use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response};
 use hyper_util::client::legacy::{connect::HttpConnector, Client as HttpClient};
 use hyper_util::rt::TokioExecutor;
-use mcp_conformance::{sse, Checker};
-use mcp_spec_types::read_message;
-use mcp_spec_types::runtime::{self, Message, RequestMethod, SchemaType};
-use mcp_spec_types::v2025_11_25::{
-    self as mcp, ClientMessage, ClientRequest, RequestId, ServerNotification, ServerRequest,
-};
-use serde_json::{json, Value};
+use mcp_conformance::{headers, sse, Checker};
+use mcp_spec_types::engine::{self, Answer, Config, Event, PerRequest};
+use mcp_spec_types::runtime::{RequestMethod, RpcError};
+use mcp_spec_types::{v2025_11_25 as mcp, v2026_07_28 as next};
+use serde_json::{json, Map, Value};
+
+const NEXT: &str = "2026-07-28";
+const TIMEOUT: Duration = Duration::from_secs(15);
 
 fn usage() -> ! {
     eprintln!("usage: conformance-client [--validate] [--record FILE] <server-url>");
@@ -47,28 +60,38 @@ async fn main() {
     }
     let Some(url) = url else { usage() };
     let checker = match record {
-        Some(path) => Some(Arc::new(Checker::recording(&path, "c2s").unwrap_or_else(
-            |e| {
-                eprintln!("cannot record to {path}: {e}");
-                std::process::exit(2)
-            },
-        ))),
+        Some(path) => Some(Arc::new(Checker::recording(&path, "c2s").unwrap_or_else(|e| {
+            eprintln!("cannot record to {path}: {e}");
+            std::process::exit(2)
+        }))),
         None => validate.then(Arc::default),
     };
-    let mut client = Client {
+    let next = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").is_ok_and(|v| v == NEXT);
+    let engine = if next {
+        let capabilities = json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}});
+        let info = json!({"name": "mcp-schema-conformance-client", "version": env!("CARGO_PKG_VERSION")});
+        let per = PerRequest::new(NEXT, &capabilities).and_then(|p| p.client_info(&info)).expect("JSON values");
+        engine::Client::per_request(Config::default(), per)
+    } else {
+        engine::Client::new(Config::default())
+    };
+    let client = Client(Arc::new(Inner {
         http: HttpClient::builder(TokioExecutor::new()).build_http(),
         url: url.parse().expect("a URL"),
-        session: None,
-        protocol: None,
-        next_id: 0,
+        next,
+        engine: Mutex::new(engine),
+        answers: Mutex::default(),
+        session: Mutex::default(),
+        protocol: Mutex::default(),
+        tools: Mutex::default(),
         checker,
-    };
+    }));
     // The suite waits for the client to exit; never make it wait forever.
     let outcome = match tokio::time::timeout(Duration::from_secs(20), client.run()).await {
         Ok(outcome) => outcome,
         Err(_) => Err("gave up after 20 s".into()),
     };
-    if let Some(checker) = &client.checker {
+    if let Some(checker) = &client.0.checker {
         eprintln!("{}", checker.summary());
     }
     if let Err(e) = outcome {
@@ -78,293 +101,392 @@ async fn main() {
 }
 
 #[derive(Clone)]
-struct Client {
+struct Client(Arc<Inner>);
+
+struct Inner {
     http: HttpClient<HttpConnector, Full<Bytes>>,
     url: hyper::Uri,
-    session: Option<String>,
-    protocol: Option<String>,
-    next_id: i64,
+    /// Speaking 2026-07-28 (per-request), not 2025-11-25 (a session).
+    next: bool,
+    engine: Mutex<engine::Client>,
+    /// Answers to this client's requests, by handle id, until their caller takes them.
+    answers: Mutex<HashMap<i64, Answer>>,
+    session: Mutex<Option<String>>,
+    /// The version negotiated by `initialize` (2025-11-25), sent as `MCP-Protocol-Version`.
+    protocol: Mutex<Option<String>>,
+    /// Each callable tool's `x-mcp-header` arguments (2026-07-28).
+    tools: Mutex<HashMap<String, Vec<(String, String)>>>,
     checker: Option<Arc<Checker>>,
 }
 
-/// What comes on the stream of a request `R`: the server's requests and notifications, and the
-/// response, whose result is read straight as `R`'s result type.
-type StreamMessage<R> = Message<
-    RequestId,
-    ServerRequest,
-    ServerNotification,
-    <R as RequestMethod>::Result,
-    mcp::JSONRPCErrorResponse,
->;
+type Boxed<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 impl Client {
-    async fn run(&mut self) -> Result<(), String> {
+    async fn run(&self) -> Result<(), String> {
+        if self.0.next {
+            return self.run_next().await;
+        }
         let capabilities = mcp::ClientCapabilities {
             sampling: Some(Default::default()),
-            elicitation: Some(mcp::ClientCapabilitiesElicitation {
-                form: Some(Default::default()),
-                ..Default::default()
-            }),
+            elicitation: Some(mcp::ClientCapabilitiesElicitation { form: Some(Default::default()), ..Default::default() }),
             roots: Some(Default::default()),
             ..Default::default()
         };
-        let info =
-            mcp::Implementation::new("mcp-schema-conformance-client", env!("CARGO_PKG_VERSION"));
-        let params =
-            mcp::InitializeRequestParams::new(mcp::LATEST_PROTOCOL_VERSION, capabilities, info);
-        let init = self
-            .request(|id| mcp::InitializeRequest::new(params, id))
-            .await?;
-        eprintln!(
-            "server: {} {}, protocol {}",
-            init.server_info.name, init.server_info.version, init.protocol_version
-        );
+        let info = mcp::Implementation::new("mcp-schema-conformance-client", env!("CARGO_PKG_VERSION"));
+        let params = mcp::InitializeRequestParams::new(mcp::LATEST_PROTOCOL_VERSION, capabilities, info);
+        let init = self.call(mcp::InitializeRequest::new(params, id())).await?;
+        eprintln!("server: {} {}, protocol {}", init.server_info.name, init.server_info.version, init.protocol_version);
         // Lifecycle, Operation: both parties "MUST ... Only use capabilities that were successfully
         // negotiated"; a server without `tools` gets no `tools/list`.
         let has_tools = init.capabilities.tools.is_some();
-        self.protocol = Some(init.protocol_version);
-        let initialized = mcp::InitializedNotification::default();
-        let body = self.write(&Message::Notification(initialized.into()));
-        self.send(Method::POST, Some(body), None).await?;
+        *lock(&self.0.protocol) = Some(init.protocol_version);
+        self.notify(&mcp::InitializedNotification::default()).await?;
         // Requests the server makes outside any call of ours come on the session's own stream.
         // It is opened before any call, so the server never takes it for a resumption.
-        if self.session.is_some() {
-            if let Ok(stream) = self.send(Method::GET, None, None).await {
+        if lock(&self.0.session).is_some() {
+            if let Ok(stream) = self.http(Method::GET, None, Vec::new()).await {
                 tokio::spawn(self.clone().listen(stream));
             }
         }
-
-        let tools = if has_tools {
-            self.request(mcp::ListToolsRequest::new).await?.tools
-        } else {
-            Vec::new()
-        };
+        let tools = if has_tools { self.call(mcp::ListToolsRequest::new(id())).await?.tools } else { Vec::new() };
         for tool in tools {
-            let params = mcp::CallToolRequestParams {
-                arguments: Some(arguments_for(&tool.input_schema)),
-                ..mcp::CallToolRequestParams::new(&tool.name)
-            };
-            let result = self
-                .request(|id| mcp::CallToolRequest::new(params, id))
-                .await?;
-            let text: Vec<&str> = result
-                .content
-                .iter()
-                .filter_map(|c| match c {
-                    mcp::ContentBlock::TextContent(t) => Some(t.text.as_str()),
-                    _ => None,
-                })
-                .collect();
-            eprintln!("{}: {}", tool.name, text.join(" "));
+            let arguments = arguments_for(&serde_json::to_value(&tool.input_schema).unwrap_or_default());
+            let params = mcp::CallToolRequestParams { arguments: Some(arguments), ..mcp::CallToolRequestParams::new(&tool.name) };
+            let result = self.call(mcp::CallToolRequest::new(params, id())).await?;
+            eprintln!("{}: {}", tool.name, texts(&serde_json::to_value(&result.content).unwrap_or_default()));
         }
         // Ending the session is a courtesy; a server may not support it.
-        if self.session.is_some() {
-            let _ = self.send(Method::DELETE, None, None).await;
+        if lock(&self.0.session).is_some() {
+            let _ = self.http(Method::DELETE, None, Vec::new()).await;
         }
         Ok(())
     }
 
-    /// Writes a message, checking it first in debug mode.
-    fn write(&self, message: &ClientMessage) -> String {
-        mcp_conformance::write(message, self.checker.as_deref())
+    /// 2026-07-28: discover, then list and use what the server has.
+    async fn run_next(&self) -> Result<(), String> {
+        let discover = lock(&self.0.engine).discover(Instant::now(), Some(TIMEOUT)).map_err(|e| e.to_string())?;
+        let found = self.answer_of(discover).await?;
+        eprintln!("server versions: {}", found.supported_versions.join(", "));
+        let capabilities = found.capabilities;
+        let meta = next::RequestMetaObject::default;
+        if capabilities.tools.is_some() {
+            let list = self.call(next::ListToolsRequest::new(next::PaginatedRequestParams::new(meta()), next_id())).await?;
+            let given = context_calls();
+            for tool in list.tools {
+                let schema = serde_json::to_value(&tool.input_schema).unwrap_or_default();
+                match headers::tool_headers(&schema) {
+                    Ok(mirrored) => lock(&self.0.tools).insert(tool.name.clone(), mirrored),
+                    Err(why) => {
+                        eprintln!("{}: not called: {why}", tool.name);
+                        continue;
+                    }
+                };
+                let arguments = match given.get(&tool.name) {
+                    Some(arguments) => without_bad_nulls(arguments, &schema),
+                    None => arguments_for(&schema),
+                };
+                let params = next::CallToolRequestParams { arguments: Some(arguments), ..next::CallToolRequestParams::new(meta(), &tool.name) };
+                // A tool the server lists but will not run is the server's answer, not the client's failure.
+                match self.call(next::CallToolRequest::new(params, next_id())).await {
+                    Ok(result) => eprintln!("{}: {}", tool.name, texts(&serde_json::to_value(&result).unwrap_or_default()["content"])),
+                    Err(e) => eprintln!("{}: {e}", tool.name),
+                }
+            }
+        }
+        if capabilities.resources.is_some() {
+            let list = self.call(next::ListResourcesRequest::new(next::PaginatedRequestParams::new(meta()), next_id())).await?;
+            for resource in list.resources {
+                let params = next::ReadResourceRequestParams::new(meta(), &resource.uri);
+                self.call(next::ReadResourceRequest::new(params, next_id())).await?;
+            }
+        }
+        if capabilities.prompts.is_some() {
+            let list = self.call(next::ListPromptsRequest::new(next::PaginatedRequestParams::new(meta()), next_id())).await?;
+            for prompt in list.prompts {
+                let params = next::GetPromptRequestParams::new(meta(), &prompt.name);
+                self.call(next::GetPromptRequest::new(params, next_id())).await?;
+            }
+        }
+        Ok(())
     }
 
-    /// Sends a request and reads its response, typed for the request (`R::Result`).
-    async fn request<R: RequestMethod + Into<ClientRequest>>(
-        &mut self,
-        make: impl FnOnce(RequestId) -> R,
-    ) -> Result<R::Result, String> {
-        self.next_id += 1;
-        let id = RequestId::Integer(self.next_id);
-        let body = self.write(&Message::Request(make(id.clone()).into()));
-        let response = self.send(Method::POST, Some(body), None).await?;
-        if let Some(session) = response
-            .headers()
-            .get("mcp-session-id")
-            .and_then(|v| v.to_str().ok())
-        {
-            self.session = Some(session.to_owned());
-        }
-        match self.read_response::<R>(response, &id).await? {
-            Ok(result) => Ok(result),
-            Err(e) => Err(format!("{}: error {}: {}", R::METHOD, e.code, e.message)),
+    /// Sends a request through the engine and waits for its answer, read as `R::Result`.
+    async fn call<R: RequestMethod>(&self, request: R) -> Result<R::Result, String> {
+        let handle = lock(&self.0.engine).request(request, Instant::now(), Some(TIMEOUT)).map_err(|e| e.to_string())?;
+        self.answer_of(handle).await
+    }
+
+    async fn answer_of<R: RequestMethod>(&self, handle: engine::Handle<R>) -> Result<R::Result, String> {
+        loop {
+            self.pump().await?;
+            if let Some(answer) = lock(&self.0.answers).remove(&handle.id()) {
+                return handle.read(answer).map_err(|e| format!("{}: {e}", R::METHOD));
+            }
+            // Another task (the session's stream) may be delivering it; the engine's deadline ends the wait.
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            lock(&self.0.engine).handle_timeout(Instant::now());
         }
     }
 
-    async fn send(
-        &self,
-        method: Method,
-        body: Option<String>,
-        last_event_id: Option<&str>,
-    ) -> Result<Response<Incoming>, String> {
-        let mut request = Request::builder()
-            .method(method.clone())
-            .uri(self.url.clone())
-            .header(header::ACCEPT, "application/json, text/event-stream");
+    async fn notify<N: mcp_spec_types::runtime::NotificationMethod>(&self, notification: &N) -> Result<(), String> {
+        lock(&self.0.engine).notify(notification).map_err(|e| e.to_string())?;
+        self.pump().await
+    }
+
+    /// Hands the engine's events to the application and POSTs the lines it has to write, until
+    /// both are empty.
+    fn pump(&self) -> Boxed<'_, Result<(), String>> {
+        Box::pin(async move {
+            loop {
+                let lines: Vec<Vec<u8>> = {
+                    let mut engine = lock(&self.0.engine);
+                    let events: Vec<Event> = std::iter::from_fn(|| engine.poll_event()).collect();
+                    for event in events {
+                        self.on_event(&mut engine, event);
+                    }
+                    std::iter::from_fn(|| engine.poll_transmit()).collect()
+                };
+                if lines.is_empty() {
+                    return Ok(());
+                }
+                for line in lines {
+                    self.post(line).await?;
+                }
+            }
+        })
+    }
+
+    fn on_event(&self, engine: &mut engine::Client, event: Event) {
+        match event {
+            Event::Answer(answer) => {
+                lock(&self.0.answers).insert(answer.id, answer);
+            }
+            Event::Request(request) => {
+                let outcome = match serve(&request.method, request.params.as_ref()) {
+                    Ok(result) => engine.respond(&request.id, &result),
+                    Err(error) => engine.respond_error(&request.id, &error),
+                };
+                if let Err(e) = outcome {
+                    eprintln!("cannot answer {}: {e}", request.method);
+                }
+            }
+            Event::InputRequired(asked) => {
+                let mut responses = Map::new();
+                for input in &asked.inputs {
+                    match serve(&input.method, input.params.as_ref()) {
+                        Ok(result) => responses.insert(input.key.clone(), result),
+                        Err(e) => return eprintln!("input `{}`: {}", input.key, e.message),
+                    };
+                }
+                if let Err(e) = engine.provide_input(asked.request, responses) {
+                    eprintln!("input for request {}: {e}", asked.request);
+                }
+            }
+            Event::Notification { method, .. } => eprintln!("notification: {method}"),
+            Event::Progress { request, params } => eprintln!("progress of {request}: {params}"),
+            Event::Cancelled { id, .. } => eprintln!("cancelled by the server: {id:?}"),
+            Event::Dropped(why) => eprintln!("dropped: {why:?}"),
+        }
+    }
+
+    /// POSTs one line the engine wrote and feeds what comes back (the body, or each event of
+    /// its stream, resumed if the server closes it before the answer) to the engine.
+    fn post(&self, line: Vec<u8>) -> Boxed<'_, Result<(), String>> {
+        Box::pin(async move {
+            if self.0.next {
+                mcp_conformance::wrote::<next::ClientMessage>(&line, self.0.checker.as_deref());
+            } else {
+                mcp_conformance::wrote::<mcp::ClientMessage>(&line, self.0.checker.as_deref());
+            }
+            let message: Value = serde_json::from_slice(&line).map_err(|e| e.to_string())?;
+            let extra = self.headers_for(&message);
+            let response = self.http(Method::POST, Some(line), extra).await?;
+            if let Some(session) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+                if !self.0.next {
+                    *lock(&self.0.session) = Some(session.to_owned());
+                }
+            }
+            let awaited = message.get("method").and(message.get("id")).cloned();
+            self.read_body(response, awaited).await
+        })
+    }
+
+    /// The headers of a POST beyond the content headers: the session's (2025-11-25), or the
+    /// per-message ones of 2026-07-28.
+    fn headers_for(&self, message: &Value) -> Vec<(String, String)> {
+        if !self.0.next {
+            let session = lock(&self.0.session).clone().map(|s| ("mcp-session-id".to_owned(), s));
+            let protocol = lock(&self.0.protocol).clone().map(|p| ("mcp-protocol-version".to_owned(), p));
+            return session.into_iter().chain(protocol).collect();
+        }
+        // The header carries the version the message's `_meta` names (a response has none).
+        let version = message.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str);
+        let version = version.map(str::to_owned).or_else(|| lock(&self.0.engine).protocol_version().map(str::to_owned));
+        let mut extra: Vec<(String, String)> = version.map(|v| ("mcp-protocol-version".to_owned(), v)).into_iter().collect();
+        extra.extend(headers::standard(message));
+        if message.get("method").and_then(Value::as_str) == Some("tools/call") {
+            let name = message.pointer("/params/name").and_then(Value::as_str).unwrap_or_default();
+            if let Some(mirrored) = lock(&self.0.tools).get(name) {
+                extra.extend(headers::params(mirrored, message.pointer("/params/arguments")));
+            }
+        }
+        extra
+    }
+
+    async fn http(&self, method: Method, body: Option<Vec<u8>>, extra: Vec<(String, String)>) -> Result<Response<Incoming>, String> {
+        let mut request = Request::builder().method(method.clone()).uri(self.0.url.clone()).header(header::ACCEPT, "application/json, text/event-stream");
         if body.is_some() {
             request = request.header(header::CONTENT_TYPE, "application/json");
         }
-        for (name, value) in [
-            ("mcp-session-id", self.session.as_deref()),
-            ("mcp-protocol-version", self.protocol.as_deref()),
-            ("last-event-id", last_event_id),
-        ] {
-            if let Some(value) = value {
-                let value = HeaderValue::from_str(value).map_err(|e| e.to_string())?;
-                request = request.header(name, value);
+        if method != Method::POST {
+            let session = lock(&self.0.session).clone();
+            for (name, value) in [("mcp-session-id", session), ("mcp-protocol-version", lock(&self.0.protocol).clone())] {
+                if let Some(value) = value {
+                    request = request.header(name, HeaderValue::from_str(&value).map_err(|e| e.to_string())?);
+                }
             }
         }
-        let request = request
-            .body(Full::new(Bytes::from(body.unwrap_or_default())))
-            .map_err(|e| e.to_string())?;
-        let response = self
-            .http
-            .request(request)
-            .await
-            .map_err(|e| format!("{method}: {e}"))?;
-        if !response.status().is_success() {
+        for (name, value) in extra {
+            request = request.header(name, HeaderValue::from_str(&value).map_err(|e| e.to_string())?);
+        }
+        let request = request.body(Full::new(Bytes::from(body.unwrap_or_default()))).map_err(|e| e.to_string())?;
+        let response = self.0.http.request(request).await.map_err(|e| format!("{method}: {e}"))?;
+        // A refusal with a JSON-RPC error in its body (an unsupported version: 400) is read: the
+        // engine decides what it means.
+        if !response.status().is_success() && !is_json(&response) {
             return Err(format!("{method}: HTTP {}", response.status()));
         }
         Ok(response)
     }
 
-    /// The response to request `id`: the body itself, or an event of its SSE stream. On the
-    /// stream it answers the server's requests, and resumes the stream if it ends early.
-    async fn read_response<R: RequestMethod>(
-        &self,
-        response: Response<Incoming>,
-        id: &RequestId,
-    ) -> Result<Result<R::Result, mcp::Error>, String> {
-        let is_sse = response
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|t| t.starts_with("text/event-stream"));
+    /// Feeds a response body to the engine. `awaited`: the id of the request the POST carried;
+    /// a stream that ends before its answer is resumed with `Last-Event-ID` after `retry`.
+    async fn read_body(&self, response: Response<Incoming>, awaited: Option<Value>) -> Result<(), String> {
+        let is_sse = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|t| t.starts_with("text/event-stream"));
         let mut body = response.into_body();
         if !is_sse {
             let bytes = body.collect().await.map_err(|e| e.to_string())?.to_bytes();
-            let answer = self.on_message::<R>(&bytes, id).await?;
-            return answer.ok_or_else(|| "the body is not the response".into());
+            if !bytes.is_empty() {
+                self.feed(&bytes).await?;
+            }
+            return Ok(());
         }
         let mut reader = sse::Reader::default();
         let (mut last_event_id, mut retry) = (None, Duration::from_secs(1));
         loop {
             match body.frame().await {
                 Some(Ok(frame)) => {
-                    let Ok(chunk) = frame.into_data() else {
-                        continue;
-                    };
+                    let Ok(chunk) = frame.into_data() else { continue };
                     for event in reader.push(&chunk) {
                         last_event_id = event.id.or(last_event_id);
                         retry = event.retry_ms.map_or(retry, Duration::from_millis);
                         if event.data.is_empty() {
                             continue;
                         }
-                        if let Some(answer) =
-                            self.on_message::<R>(event.data.as_bytes(), id).await?
-                        {
-                            return Ok(answer);
+                        let answers = serde_json::from_str::<Value>(&event.data).ok().filter(|m| m.get("method").is_none()).and_then(|m| m.get("id").cloned());
+                        self.feed(event.data.as_bytes()).await?;
+                        if awaited.is_some() && answers == awaited {
+                            return Ok(());
                         }
                     }
                 }
+                Some(Err(_)) | None if awaited.is_none() => return Ok(()),
                 // The server closed the stream before answering: come back after `retry`.
                 Some(Err(_)) | None => {
                     let Some(last) = &last_event_id else {
-                        return Err(
-                            "the stream ended before the response and cannot be resumed".into()
-                        );
+                        return Err("the stream ended before the response and cannot be resumed".into());
                     };
                     tokio::time::sleep(retry).await;
-                    body = self.send(Method::GET, None, Some(last)).await?.into_body();
+                    body = self.http(Method::GET, None, vec![("last-event-id".into(), last.clone())]).await?.into_body();
                     reader = sse::Reader::default();
                 }
             }
         }
     }
 
-    /// Handles one message on the stream of request `id`; the response when it is the one to `id`.
-    async fn on_message<R: RequestMethod>(
-        &self,
-        data: &[u8],
-        id: &RequestId,
-    ) -> Result<Option<Result<R::Result, mcp::Error>>, String> {
-        if let Some(checker) = &self.checker {
+    /// One message from the server: to the engine, then whatever it makes the client do.
+    async fn feed(&self, data: &[u8]) -> Result<(), String> {
+        if let Some(checker) = &self.0.checker {
             checker.received(data);
         }
-        let message = read_message::<StreamMessage<R>>(data)
-            .map_err(|e| format!("unreadable message: {e}"))?;
-        Ok(match message {
-            Message::Result(response) if response.id == *id => Some(Ok(response.result)),
-            Message::Error(response) if response.id.as_ref() == Some(id) => {
-                Some(Err(response.error))
-            }
-            Message::Result(_) | Message::Error(_) => None,
-            Message::Notification(notification) => {
-                eprintln!("notification: {}", notification.method());
-                None
-            }
-            Message::Request(request) => {
-                self.serve(request).await?;
-                None
-            }
-        })
+        lock(&self.0.engine).handle_line(data).map_err(|e| e.to_string())?;
+        self.pump().await
     }
 
     /// Reads the session's standalone stream, answering what comes.
     async fn listen(self, stream: Response<Incoming>) {
-        let mut body = stream.into_body();
-        let mut reader = sse::Reader::default();
-        while let Some(Ok(frame)) = body.frame().await {
-            let Ok(chunk) = frame.into_data() else {
-                continue;
-            };
-            for event in reader
-                .push(&chunk)
-                .into_iter()
-                .filter(|e| !e.data.is_empty())
-            {
-                if let Some(checker) = &self.checker {
-                    checker.received(event.data.as_bytes());
-                }
-                let outcome = match read_message::<mcp::ServerMessage>(&event.data) {
-                    Ok(Message::Request(request)) => self.serve(request).await,
-                    Ok(other) => {
-                        eprintln!("standalone stream: {}", other.schema_name());
-                        Ok(())
-                    }
-                    Err(e) => Err(e.to_string()),
-                };
-                if let Err(e) = outcome {
-                    eprintln!("standalone stream: {e}");
-                }
-            }
+        if let Err(e) = self.read_body(stream, None).await {
+            eprintln!("standalone stream: {e}");
         }
-    }
-
-    /// Answers a request from the server (POSTed back).
-    async fn serve(&self, request: ServerRequest) -> Result<(), String> {
-        let answer = self.write(&answer(request));
-        self.send(Method::POST, Some(answer), None).await.map(drop)
     }
 }
 
-/// The answer to a request from the server.
-fn answer(request: ServerRequest) -> ClientMessage {
-    use ServerRequest as R;
-    let Some(id) = request.id() else {
-        return request.method_not_found().into();
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn is_json(response: &Response<Incoming>) -> bool {
+    response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|t| t.starts_with("application/json"))
+}
+
+// The engine replaces the ids requests are built with.
+fn id() -> mcp::RequestId {
+    mcp::RequestId::Integer(0)
+}
+
+fn next_id() -> next::RequestId {
+    next::RequestId::Integer(0)
+}
+
+/// The text blocks of a result's `content`, joined.
+fn texts(content: &Value) -> String {
+    let blocks = content.as_array().into_iter().flatten();
+    blocks.filter_map(|c| c.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join(" ")
+}
+
+/// The arguments the suite gives for its tools (`MCP_CONFORMANCE_CONTEXT`'s `toolCalls`).
+fn context_calls() -> HashMap<String, Map<String, Value>> {
+    let context = std::env::var("MCP_CONFORMANCE_CONTEXT").ok().and_then(|c| serde_json::from_str::<Value>(&c).ok());
+    let calls = context.as_ref().and_then(|c| c.get("toolCalls")).and_then(Value::as_array).cloned().unwrap_or_default();
+    calls
+        .iter()
+        .filter_map(|call| Some((call.get("name")?.as_str()?.to_owned(), call.get("arguments")?.as_object()?.clone())))
+        .collect()
+}
+
+/// The suite's arguments without a `null` the tool's input schema does not allow for that
+/// property: left out, it is as the transport treats a null (no `Mcp-Param-*` header), and the
+/// call stays valid against the tool's schema.
+fn without_bad_nulls(arguments: &Map<String, Value>, input_schema: &Value) -> Map<String, Value> {
+    let allows_null = |name: &str| match input_schema.pointer(&format!("/properties/{}/type", name.replace('~', "~0").replace('/', "~1"))) {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+        _ => true,
     };
-    match request {
-        R::PingRequest(_) => ClientMessage::result(id, mcp::EmptyResult::default()),
-        R::ListRootsRequest(_) => ClientMessage::result(id, mcp::ListRootsResult::new(vec![])),
-        R::CreateMessageRequest(_) => {
+    arguments.iter().filter(|(name, value)| !value.is_null() || allows_null(name)).map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
+/// The client's answer to a server's request or input request (the shapes are the same in both
+/// versions): roots, a fixed sampling reply, an elicitation form accepted with its defaults.
+fn serve(method: &str, params: Option<&Value>) -> Result<Value, RpcError> {
+    let as_json = |v: Result<Value, serde_json::Error>| v.map_err(|e| RpcError { code: -32603, message: e.to_string(), data: None });
+    match method {
+        "ping" => Ok(json!({})),
+        "roots/list" => as_json(serde_json::to_value(mcp::ListRootsResult::new(vec![]))),
+        "sampling/createMessage" => {
             let reply = mcp::TextContent::new("A reply from the conformance client.");
-            let result =
-                mcp::CreateMessageResult::new(mcp::Role::Assistant, reply.into(), "no-model");
-            ClientMessage::result(id, result)
+            as_json(serde_json::to_value(mcp::CreateMessageResult::new(mcp::Role::Assistant, reply.into(), "no-model")))
         }
-        R::ElicitRequest(r) => ClientMessage::result(id, accept_defaults(&r.params)),
-        other => other.method_not_found().into(),
+        "elicitation/create" => {
+            let mut params = params.cloned().unwrap_or(json!({}));
+            // A 2026-07-28 `_meta` has keys the 2025-11-25 form does not need.
+            if let Some(p) = params.as_object_mut() {
+                p.remove("_meta");
+            }
+            let params: mcp::ElicitRequestParams = serde_json::from_value(params).map_err(|e| RpcError { code: -32602, message: e.to_string(), data: None })?;
+            as_json(serde_json::to_value(accept_defaults(&params)))
+        }
+        _ => Err(RpcError { code: -32601, message: format!("Method not found: {method}"), data: None }),
     }
 }
 
@@ -377,39 +499,26 @@ fn accept_defaults(params: &mcp::ElicitRequestParams) -> mcp::ElicitResult {
             P::StringSchema(s) => s.default.clone().map(Value::String),
             P::NumberSchema(n) => n.default.clone().map(Value::Number),
             P::BooleanSchema(b) => b.default.map(Value::Boolean),
-            P::EnumSchema(E::SingleSelectEnumSchema(Single::UntitledSingleSelectEnumSchema(s))) => {
-                s.default.clone().map(Value::String)
-            }
-            P::EnumSchema(E::SingleSelectEnumSchema(Single::TitledSingleSelectEnumSchema(s))) => {
-                s.default.clone().map(Value::String)
-            }
+            P::EnumSchema(E::SingleSelectEnumSchema(Single::UntitledSingleSelectEnumSchema(s))) => s.default.clone().map(Value::String),
+            P::EnumSchema(E::SingleSelectEnumSchema(Single::TitledSingleSelectEnumSchema(s))) => s.default.clone().map(Value::String),
             P::EnumSchema(E::LegacyTitledEnumSchema(s)) => s.default.clone().map(Value::String),
-            P::EnumSchema(E::MultiSelectEnumSchema(Multi::UntitledMultiSelectEnumSchema(s))) => {
-                s.default.clone().map(Value::StringArray)
-            }
-            P::EnumSchema(E::MultiSelectEnumSchema(Multi::TitledMultiSelectEnumSchema(s))) => {
-                s.default.clone().map(Value::StringArray)
-            }
+            P::EnumSchema(E::MultiSelectEnumSchema(Multi::UntitledMultiSelectEnumSchema(s))) => s.default.clone().map(Value::StringArray),
+            P::EnumSchema(E::MultiSelectEnumSchema(Multi::TitledMultiSelectEnumSchema(s))) => s.default.clone().map(Value::StringArray),
         }
     };
     let content = match params {
         mcp::ElicitRequestParams::ElicitRequestFormParams(form) => {
             let properties = form.requested_schema.properties.iter();
-            properties
-                .filter_map(|(name, field)| Some((name.clone(), default(field)?)))
-                .collect()
+            properties.filter_map(|(name, field)| Some((name.clone(), default(field)?))).collect()
         }
         _ => Default::default(),
     };
-    mcp::ElicitResult {
-        content: Some(content),
-        ..mcp::ElicitResult::new(mcp::ElicitResultAction::Accept)
-    }
+    mcp::ElicitResult { content: Some(content), ..mcp::ElicitResult::new(mcp::ElicitResultAction::Accept) }
 }
 
 /// Arguments for a tool: each property of its input schema with a value of the property's type.
-fn arguments_for(schema: &mcp::ToolInputSchema) -> runtime::JsonObject {
-    let properties = schema.properties.iter().flatten();
+fn arguments_for(input_schema: &Value) -> Map<String, Value> {
+    let properties = input_schema.get("properties").and_then(Value::as_object).into_iter().flatten();
     properties
         .map(|(name, property)| {
             let value = match property.get("type").and_then(Value::as_str) {

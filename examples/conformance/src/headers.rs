@@ -1,0 +1,163 @@
+//! The HTTP headers the Streamable HTTP transport of 2026-07-28 asks a client for, read off the
+//! message each POST carries (SEP-2243): `Mcp-Method`, `Mcp-Name` (the tool or prompt name, the
+//! resource URI) and `Mcp-Param-{Name}` for the tool arguments whose input-schema property says
+//! `x-mcp-header`. The engine writes the message; these are the transport's.
+
+use serde_json::Value;
+
+/// A header value as the transport carries it: as is when it is visible ASCII or space without
+/// whitespace at either end (and does not look like the encoded form), else `=?base64?…?=` of its
+/// UTF-8 bytes.
+pub fn encode(value: &str) -> String {
+    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b))
+        && value.trim() == value
+        && !(value.starts_with("=?base64?") && value.ends_with("?="));
+    if plain {
+        value.to_owned()
+    } else {
+        format!("=?base64?{}?=", base64(value.as_bytes()))
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// `Mcp-Method` and, for `tools/call`, `prompts/get` and `resources/read`, `Mcp-Name`.
+pub fn standard(message: &Value) -> Vec<(String, String)> {
+    let Some(method) = message.get("method").and_then(Value::as_str) else {
+        return Vec::new();
+    };
+    let mut headers = vec![("mcp-method".to_owned(), encode(method))];
+    let name = match method {
+        "tools/call" | "prompts/get" => message.pointer("/params/name"),
+        "resources/read" => message.pointer("/params/uri"),
+        _ => None,
+    };
+    if let Some(name) = name.and_then(Value::as_str) {
+        headers.push(("mcp-name".to_owned(), encode(name)));
+    }
+    headers
+}
+
+/// The `(argument, header name)` pairs a tool's input schema asks to mirror, or why the tool is
+/// invalid (a client must then not call it): an `x-mcp-header` must be a non-empty token
+/// (visible ASCII, no separators), unique without regard to case, and only on a property of type
+/// `string`, `integer` or `boolean`.
+pub fn tool_headers(input_schema: &Value) -> Result<Vec<(String, String)>, String> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let properties = input_schema.get("properties").and_then(Value::as_object);
+    for (argument, schema) in properties.into_iter().flatten() {
+        let Some(header) = schema.get("x-mcp-header") else { continue };
+        let Some(header) = header.as_str() else {
+            return Err(format!("`{argument}`: x-mcp-header is not a string"));
+        };
+        if header.is_empty() {
+            return Err(format!("`{argument}`: x-mcp-header is empty"));
+        }
+        if let Some(c) = header.chars().find(|c| !is_token_char(*c)) {
+            return Err(format!("`{argument}`: x-mcp-header {header:?} has {c:?}"));
+        }
+        let kind = schema.get("type").and_then(Value::as_str);
+        if !matches!(kind, Some("string" | "integer" | "boolean")) {
+            return Err(format!("`{argument}`: x-mcp-header on type {kind:?} (string, integer or boolean only)"));
+        }
+        if found.iter().any(|(_, h)| h.eq_ignore_ascii_case(header)) {
+            return Err(format!("x-mcp-header {header:?} twice"));
+        }
+        found.push((argument.clone(), header.to_owned()));
+    }
+    Ok(found)
+}
+
+// RFC 9110's `tchar`: a header field name's characters.
+fn is_token_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// `Mcp-Param-{Name}` for each mirrored argument the call has (a null or absent one has none).
+pub fn params(mirrored: &[(String, String)], arguments: Option<&Value>) -> Vec<(String, String)> {
+    let mut headers = Vec::new();
+    for (argument, header) in mirrored {
+        let value = match arguments.and_then(|a| a.get(argument)) {
+            Some(Value::String(s)) => encode(s),
+            Some(Value::Bool(b)) => b.to_string(),
+            Some(Value::Number(n)) => n.to_string(),
+            _ => continue,
+        };
+        headers.push((format!("mcp-param-{}", header.to_ascii_lowercase()), value));
+    }
+    headers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn values_outside_plain_ascii_are_base64() {
+        assert_eq!(encode("us-west1"), "us-west1");
+        assert_eq!(encode("us west 1"), "us west 1");
+        assert_eq!(encode(""), "");
+        assert_eq!(encode(" padded "), "=?base64?IHBhZGRlZCA=?=");
+        assert_eq!(encode("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+        assert_eq!(encode("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
+        assert_eq!(encode("\tindented"), "=?base64?CWluZGVudGVk?=");
+        // A plain value that looks encoded is encoded, so reading back is unambiguous.
+        assert_eq!(encode("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
+    }
+
+    #[test]
+    fn standard_headers_name_the_method_and_the_target() {
+        let call = json!({"method": "tools/call", "params": {"name": "my-tool"}});
+        assert_eq!(standard(&call), [("mcp-method".into(), "tools/call".into()), ("mcp-name".into(), "my-tool".into())]);
+        let read = json!({"method": "resources/read", "params": {"uri": "file:///a%20b"}});
+        assert_eq!(standard(&read)[1], ("mcp-name".into(), "file:///a%20b".into()));
+        assert_eq!(standard(&json!({"method": "tools/list"})).len(), 1);
+        assert!(standard(&json!({"id": 1, "result": {}})).is_empty());
+    }
+
+    #[test]
+    fn invalid_annotations_make_the_tool_invalid() {
+        let schema = |props: Value| json!({"type": "object", "properties": props});
+        let ok = schema(json!({"region": {"type": "string", "x-mcp-header": "Region"}, "q": {"type": "string"}}));
+        assert_eq!(tool_headers(&ok).unwrap(), [("region".into(), "Region".into())]);
+        for bad in [
+            json!({"v": {"type": "string", "x-mcp-header": ""}}),
+            json!({"v": {"type": "object", "x-mcp-header": "Data"}}),
+            json!({"v": {"type": "array", "x-mcp-header": "Items"}}),
+            json!({"v": {"type": "null", "x-mcp-header": "Nil"}}),
+            json!({"v": {"type": "number", "x-mcp-header": "Score"}}),
+            json!({"a": {"type": "string", "x-mcp-header": "MyField"}, "b": {"type": "string", "x-mcp-header": "myfield"}}),
+            json!({"v": {"type": "string", "x-mcp-header": "My Region"}}),
+            json!({"v": {"type": "string", "x-mcp-header": "Region:Primary"}}),
+            json!({"v": {"type": "string", "x-mcp-header": "Région"}}),
+            json!({"v": {"type": "string", "x-mcp-header": "Region\t1"}}),
+        ] {
+            assert!(tool_headers(&schema(bad.clone())).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn mirrored_arguments_become_param_headers() {
+        let mirrored = [("region".into(), "Region".into()), ("n".into(), "Priority".into()), ("v".into(), "Verbose".into()), ("gone".into(), "Gone".into())];
+        let arguments = json!({"region": "é", "n": 42, "v": false, "gone": null, "other": "x"});
+        assert_eq!(
+            params(&mirrored, Some(&arguments)),
+            [("mcp-param-region".into(), "=?base64?w6k=?=".into()), ("mcp-param-priority".into(), "42".into()), ("mcp-param-verbose".into(), "false".into())]
+        );
+    }
+}
