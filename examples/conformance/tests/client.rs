@@ -1,10 +1,11 @@
 //! The conformance client against a small HTTP server in the test (no Node needed).
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::thread;
+
+mod common;
 
 /// Answers one request on its own connection: `initialize` with `capabilities`, `tools/list` with
 /// no tools, a notification with 202, anything else with -32601. Each method goes into `seen`
@@ -14,26 +15,7 @@ fn answer(
     capabilities: &serde_json::Value,
     seen: &Mutex<Vec<String>>,
 ) -> Option<()> {
-    let mut reader = BufReader::new(tcp.try_clone().ok()?);
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':') {
-            if name.eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse().ok()?;
-            }
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    let message: serde_json::Value = serde_json::from_slice(&body).ok()?;
+    let message = common::read(&tcp)?.body;
     let method = message["method"].as_str()?;
     seen.lock().unwrap().push(method.to_string());
     let id = &message["id"];
@@ -48,16 +30,7 @@ fn answer(
         _ => Some(serde_json::json!({"jsonrpc": "2.0", "id": id,
             "error": {"code": -32601, "message": "Method not found"}})),
     };
-    let (status, body) = match reply {
-        Some(r) => ("200 OK", r.to_string()),
-        None => ("202 Accepted", String::new()),
-    };
-    let mut tcp = tcp;
-    let _ = write!(
-        tcp,
-        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
+    common::reply(tcp, "200 OK", reply);
     Some(())
 }
 
