@@ -23,7 +23,10 @@ fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
         for i in 0..4 {
             if i <= chunk.len() {
                 out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
@@ -60,7 +63,9 @@ pub fn tool_headers(input_schema: &Value) -> Result<Vec<(String, String)>, Strin
     let mut found: Vec<(String, String)> = Vec::new();
     let properties = input_schema.get("properties").and_then(Value::as_object);
     for (argument, schema) in properties.into_iter().flatten() {
-        let Some(header) = schema.get("x-mcp-header") else { continue };
+        let Some(header) = schema.get("x-mcp-header") else {
+            continue;
+        };
         let Some(header) = header.as_str() else {
             return Err(format!("`{argument}`: x-mcp-header is not a string"));
         };
@@ -72,7 +77,9 @@ pub fn tool_headers(input_schema: &Value) -> Result<Vec<(String, String)>, Strin
         }
         let kind = schema.get("type").and_then(Value::as_str);
         if !matches!(kind, Some("string" | "integer" | "boolean")) {
-            return Err(format!("`{argument}`: x-mcp-header on type {kind:?} (string, integer or boolean only)"));
+            return Err(format!(
+                "`{argument}`: x-mcp-header on type {kind:?} (string, integer or boolean only)"
+            ));
         }
         if found.iter().any(|(_, h)| h.eq_ignore_ascii_case(header)) {
             return Err(format!("x-mcp-header {header:?} twice"));
@@ -123,9 +130,18 @@ mod tests {
     #[test]
     fn standard_headers_name_the_method_and_the_target() {
         let call = json!({"method": "tools/call", "params": {"name": "my-tool"}});
-        assert_eq!(standard(&call), [("mcp-method".into(), "tools/call".into()), ("mcp-name".into(), "my-tool".into())]);
+        assert_eq!(
+            standard(&call),
+            [
+                ("mcp-method".into(), "tools/call".into()),
+                ("mcp-name".into(), "my-tool".into())
+            ]
+        );
         let read = json!({"method": "resources/read", "params": {"uri": "file:///a%20b"}});
-        assert_eq!(standard(&read)[1], ("mcp-name".into(), "file:///a%20b".into()));
+        assert_eq!(
+            standard(&read)[1],
+            ("mcp-name".into(), "file:///a%20b".into())
+        );
         assert_eq!(standard(&json!({"method": "tools/list"})).len(), 1);
         assert!(standard(&json!({"id": 1, "result": {}})).is_empty());
     }
@@ -133,8 +149,13 @@ mod tests {
     #[test]
     fn invalid_annotations_make_the_tool_invalid() {
         let schema = |props: Value| json!({"type": "object", "properties": props});
-        let ok = schema(json!({"region": {"type": "string", "x-mcp-header": "Region"}, "q": {"type": "string"}}));
-        assert_eq!(tool_headers(&ok).unwrap(), [("region".into(), "Region".into())]);
+        let ok = schema(
+            json!({"region": {"type": "string", "x-mcp-header": "Region"}, "q": {"type": "string"}}),
+        );
+        assert_eq!(
+            tool_headers(&ok).unwrap(),
+            [("region".into(), "Region".into())]
+        );
         for bad in [
             json!({"v": {"type": "string", "x-mcp-header": ""}}),
             json!({"v": {"type": "object", "x-mcp-header": "Data"}}),
@@ -153,11 +174,20 @@ mod tests {
 
     #[test]
     fn mirrored_arguments_become_param_headers() {
-        let mirrored = [("region".into(), "Region".into()), ("n".into(), "Priority".into()), ("v".into(), "Verbose".into()), ("gone".into(), "Gone".into())];
+        let mirrored = [
+            ("region".into(), "Region".into()),
+            ("n".into(), "Priority".into()),
+            ("v".into(), "Verbose".into()),
+            ("gone".into(), "Gone".into()),
+        ];
         let arguments = json!({"region": "é", "n": 42, "v": false, "gone": null, "other": "x"});
         assert_eq!(
             params(&mirrored, Some(&arguments)),
-            [("mcp-param-region".into(), "=?base64?w6k=?=".into()), ("mcp-param-priority".into(), "42".into()), ("mcp-param-verbose".into(), "false".into())]
+            [
+                ("mcp-param-region".into(), "=?base64?w6k=?=".into()),
+                ("mcp-param-priority".into(), "42".into()),
+                ("mcp-param-verbose".into(), "false".into())
+            ]
         );
     }
 }

@@ -22,37 +22,63 @@ fn serve(post: &common::Post, refused_one: &mut bool) -> (&'static str, Option<V
     if id.is_null() {
         return ("202 Accepted", None);
     }
-    let ok = |result: Value| ("200 OK", Some(json!({"jsonrpc": "2.0", "id": id, "result": result})));
+    let ok = |result: Value| {
+        (
+            "200 OK",
+            Some(json!({"jsonrpc": "2.0", "id": id, "result": result})),
+        )
+    };
     if !*refused_one {
         *refused_one = true;
         let error = json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [V], "requested": V}});
-        return ("400 Bad Request", Some(json!({"jsonrpc": "2.0", "id": id, "error": error})));
+        return (
+            "400 Bad Request",
+            Some(json!({"jsonrpc": "2.0", "id": id, "error": error})),
+        );
     }
     match m["method"].as_str().unwrap_or_default() {
-        "server/discover" => ok(json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": [V],
-            "capabilities": {"tools": {}}, "serverInfo": {"name": "t", "version": "1"}})),
-        "tools/list" => ok(json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": [
-            {"name": "confirm", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}},
-            {"name": "bad", "inputSchema": {"type": "object", "properties": {"n": {"type": "number", "x-mcp-header": "N"}}}},
-        ]})),
-        "tools/call" if m["params"].get("inputResponses").is_none() => ok(json!({"resultType": "input_required", "requestState": "state-1",
+        "server/discover" => ok(
+            json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": [V],
+            "capabilities": {"tools": {}}, "serverInfo": {"name": "t", "version": "1"}}),
+        ),
+        "tools/list" => ok(
+            json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": [
+                {"name": "confirm", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}},
+                {"name": "bad", "inputSchema": {"type": "object", "properties": {"n": {"type": "number", "x-mcp-header": "N"}}}},
+            ]}),
+        ),
+        "tools/call" if m["params"].get("inputResponses").is_none() => ok(
+            json!({"resultType": "input_required", "requestState": "state-1",
             "inputRequests": {"ok": {"method": "elicitation/create", "params": {"message": "ok?",
-                "requestedSchema": {"type": "object", "properties": {"sure": {"type": "boolean", "default": true}}}}}}})),
-        "tools/call" => ok(json!({"resultType": "complete", "content": [{"type": "text", "text": "done"}]})),
-        _ => ("200 OK", Some(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}))),
+                "requestedSchema": {"type": "object", "properties": {"sure": {"type": "boolean", "default": true}}}}}}}),
+        ),
+        "tools/call" => {
+            ok(json!({"resultType": "complete", "content": [{"type": "text", "text": "done"}]}))
+        }
+        _ => (
+            "200 OK",
+            Some(
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}),
+            ),
+        ),
     }
 }
 
 #[test]
 fn speaks_2026_07_28_with_meta_headers_fallback_and_input_rounds() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://127.0.0.1:{}/mcp", listener.local_addr().unwrap().port());
+    let url = format!(
+        "http://127.0.0.1:{}/mcp",
+        listener.local_addr().unwrap().port()
+    );
     let seen = Arc::new(Mutex::new(Vec::new()));
     let server_seen = seen.clone();
     thread::spawn(move || {
         let mut refused_one = false;
         for tcp in listener.incoming().flatten() {
-            let Some(post) = common::read(&tcp) else { continue };
+            let Some(post) = common::read(&tcp) else {
+                continue;
+            };
             let (status, reply) = serve(&post, &mut refused_one);
             server_seen.lock().unwrap().push(post);
             common::reply(tcp, status, reply);
@@ -67,10 +93,22 @@ fn speaks_2026_07_28_with_meta_headers_fallback_and_input_rounds() {
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("0 findings"), "{stderr}");
     let seen = seen.lock().unwrap();
-    let methods: Vec<&str> = seen.iter().map(|p| p.body["method"].as_str().unwrap_or_default()).collect();
+    let methods: Vec<&str> = seen
+        .iter()
+        .map(|p| p.body["method"].as_str().unwrap_or_default())
+        .collect();
     // The refused first request is sent again; the call goes twice (input, then the retry); no
     // initialize, and the tool with the invalid annotation is never called.
-    assert_eq!(methods, ["server/discover", "server/discover", "tools/list", "tools/call", "tools/call"]);
+    assert_eq!(
+        methods,
+        [
+            "server/discover",
+            "server/discover",
+            "tools/list",
+            "tools/call",
+            "tools/call"
+        ]
+    );
     for post in seen.iter() {
         let meta = &post.body["params"]["_meta"];
         assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], json!(V));
@@ -80,8 +118,14 @@ fn speaks_2026_07_28_with_meta_headers_fallback_and_input_rounds() {
     }
     assert_ne!(seen[0].body["id"], seen[1].body["id"]);
     let (call, retry) = (&seen[3], &seen[4]);
-    assert_eq!((call.header("mcp-name"), call.header("mcp-param-region")), (Some("confirm"), Some("test")));
+    assert_eq!(
+        (call.header("mcp-name"), call.header("mcp-param-region")),
+        (Some("confirm"), Some("test"))
+    );
     assert_ne!(call.body["id"], retry.body["id"]);
     assert_eq!(retry.body["params"]["requestState"], json!("state-1"));
-    assert_eq!(retry.body["params"]["inputResponses"], json!({"ok": {"action": "accept", "content": {"sure": true}}}));
+    assert_eq!(
+        retry.body["params"]["inputResponses"],
+        json!({"ok": {"action": "accept", "content": {"sure": true}}})
+    );
 }

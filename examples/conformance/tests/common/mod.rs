@@ -13,7 +13,10 @@ pub struct Post {
 
 impl Post {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -39,7 +42,10 @@ pub fn read(tcp: &TcpStream) -> Option<Post> {
     }
     let mut body = vec![0; length];
     reader.read_exact(&mut body).ok()?;
-    Some(Post { headers, body: serde_json::from_slice(&body).ok()? })
+    Some(Post {
+        headers,
+        body: serde_json::from_slice(&body).ok()?,
+    })
 }
 
 /// Answers with `reply` as JSON, or 202 without a body.

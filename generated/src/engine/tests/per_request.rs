@@ -286,3 +286,20 @@ fn malformed_input_required_and_version_errors_never_panic() {
         assert_eq!(c.pending(), 0, "{body}");
     }
 }
+
+#[test]
+fn cancelling_a_retried_request_names_the_id_the_server_knows() {
+    let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
+    let tool = c.request(call("t"), now, None).unwrap();
+    c.handle_line(&input_required(tool.id(), elicit(), Some("s"))).unwrap();
+    events(&mut c);
+    c.provide_input(tool.id(), json!({"confirm": {"action": "cancel"}}).as_object().unwrap().clone()).unwrap();
+    let retry = written(&mut c).pop().unwrap();
+    c.cancel(&tool, Some("enough")).unwrap();
+    let cancelled = written(&mut c).remove(0);
+    assert_eq!((cancelled["method"].clone(), cancelled["params"]["requestId"].clone()), (json!("notifications/cancelled"), retry["id"].clone()));
+    // Its late answer is dropped, under the retry's id.
+    c.handle_line(&line(json!({"jsonrpc": "2.0", "id": retry["id"], "result": {"content": []}}))).unwrap();
+    assert!(matches!(c.poll_event(), Some(Event::Dropped(Dropped::AfterCancel(id))) if json!(id) == retry["id"]));
+    assert_eq!(c.pending(), 0);
+}

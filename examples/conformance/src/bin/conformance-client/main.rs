@@ -33,9 +33,12 @@ use hyper_util::client::legacy::{connect::HttpConnector, Client as HttpClient};
 use hyper_util::rt::TokioExecutor;
 use mcp_conformance::{headers, sse, Checker};
 use mcp_spec_types::engine::{self, Answer, Config, Event, PerRequest};
-use mcp_spec_types::runtime::{RequestMethod, RpcError};
+use mcp_spec_types::runtime::RequestMethod;
 use mcp_spec_types::{v2025_11_25 as mcp, v2026_07_28 as next};
 use serde_json::{json, Map, Value};
+
+mod answers;
+use answers::{arguments_for, context_calls, serve, texts, without_bad_nulls};
 
 const NEXT: &str = "2026-07-28";
 const TIMEOUT: Duration = Duration::from_secs(15);
@@ -60,17 +63,22 @@ async fn main() {
     }
     let Some(url) = url else { usage() };
     let checker = match record {
-        Some(path) => Some(Arc::new(Checker::recording(&path, "c2s").unwrap_or_else(|e| {
-            eprintln!("cannot record to {path}: {e}");
-            std::process::exit(2)
-        }))),
+        Some(path) => Some(Arc::new(Checker::recording(&path, "c2s").unwrap_or_else(
+            |e| {
+                eprintln!("cannot record to {path}: {e}");
+                std::process::exit(2)
+            },
+        ))),
         None => validate.then(Arc::default),
     };
     let next = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").is_ok_and(|v| v == NEXT);
     let engine = if next {
         let capabilities = json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}});
-        let info = json!({"name": "mcp-schema-conformance-client", "version": env!("CARGO_PKG_VERSION")});
-        let per = PerRequest::new(NEXT, &capabilities).and_then(|p| p.client_info(&info)).expect("JSON values");
+        let info =
+            json!({"name": "mcp-schema-conformance-client", "version": env!("CARGO_PKG_VERSION")});
+        let per = PerRequest::new(NEXT, &capabilities)
+            .and_then(|p| p.client_info(&info))
+            .expect("JSON values");
         engine::Client::per_request(Config::default(), per)
     } else {
         engine::Client::new(Config::default())
@@ -128,19 +136,28 @@ impl Client {
         }
         let capabilities = mcp::ClientCapabilities {
             sampling: Some(Default::default()),
-            elicitation: Some(mcp::ClientCapabilitiesElicitation { form: Some(Default::default()), ..Default::default() }),
+            elicitation: Some(mcp::ClientCapabilitiesElicitation {
+                form: Some(Default::default()),
+                ..Default::default()
+            }),
             roots: Some(Default::default()),
             ..Default::default()
         };
-        let info = mcp::Implementation::new("mcp-schema-conformance-client", env!("CARGO_PKG_VERSION"));
-        let params = mcp::InitializeRequestParams::new(mcp::LATEST_PROTOCOL_VERSION, capabilities, info);
+        let info =
+            mcp::Implementation::new("mcp-schema-conformance-client", env!("CARGO_PKG_VERSION"));
+        let params =
+            mcp::InitializeRequestParams::new(mcp::LATEST_PROTOCOL_VERSION, capabilities, info);
         let init = self.call(mcp::InitializeRequest::new(params, id())).await?;
-        eprintln!("server: {} {}, protocol {}", init.server_info.name, init.server_info.version, init.protocol_version);
+        eprintln!(
+            "server: {} {}, protocol {}",
+            init.server_info.name, init.server_info.version, init.protocol_version
+        );
         // Lifecycle, Operation: both parties "MUST ... Only use capabilities that were successfully
         // negotiated"; a server without `tools` gets no `tools/list`.
         let has_tools = init.capabilities.tools.is_some();
         *lock(&self.0.protocol) = Some(init.protocol_version);
-        self.notify(&mcp::InitializedNotification::default()).await?;
+        self.notify(&mcp::InitializedNotification::default())
+            .await?;
         // Requests the server makes outside any call of ours come on the session's own stream.
         // It is opened before any call, so the server never takes it for a resumption.
         if lock(&self.0.session).is_some() {
@@ -148,12 +165,24 @@ impl Client {
                 tokio::spawn(self.clone().listen(stream));
             }
         }
-        let tools = if has_tools { self.call(mcp::ListToolsRequest::new(id())).await?.tools } else { Vec::new() };
+        let tools = if has_tools {
+            self.call(mcp::ListToolsRequest::new(id())).await?.tools
+        } else {
+            Vec::new()
+        };
         for tool in tools {
-            let arguments = arguments_for(&serde_json::to_value(&tool.input_schema).unwrap_or_default());
-            let params = mcp::CallToolRequestParams { arguments: Some(arguments), ..mcp::CallToolRequestParams::new(&tool.name) };
+            let arguments =
+                arguments_for(&serde_json::to_value(&tool.input_schema).unwrap_or_default());
+            let params = mcp::CallToolRequestParams {
+                arguments: Some(arguments),
+                ..mcp::CallToolRequestParams::new(&tool.name)
+            };
             let result = self.call(mcp::CallToolRequest::new(params, id())).await?;
-            eprintln!("{}: {}", tool.name, texts(&serde_json::to_value(&result.content).unwrap_or_default()));
+            eprintln!(
+                "{}: {}",
+                tool.name,
+                texts(&serde_json::to_value(&result.content).unwrap_or_default())
+            );
         }
         // Ending the session is a courtesy; a server may not support it.
         if lock(&self.0.session).is_some() {
@@ -164,13 +193,20 @@ impl Client {
 
     /// 2026-07-28: discover, then list and use what the server has.
     async fn run_next(&self) -> Result<(), String> {
-        let discover = lock(&self.0.engine).discover(Instant::now(), Some(TIMEOUT)).map_err(|e| e.to_string())?;
+        let discover = lock(&self.0.engine)
+            .discover(Instant::now(), Some(TIMEOUT))
+            .map_err(|e| e.to_string())?;
         let found = self.answer_of(discover).await?;
         eprintln!("server versions: {}", found.supported_versions.join(", "));
         let capabilities = found.capabilities;
         let meta = next::RequestMetaObject::default;
         if capabilities.tools.is_some() {
-            let list = self.call(next::ListToolsRequest::new(next::PaginatedRequestParams::new(meta()), next_id())).await?;
+            let list = self
+                .call(next::ListToolsRequest::new(
+                    next::PaginatedRequestParams::new(meta()),
+                    next_id(),
+                ))
+                .await?;
             let given = context_calls();
             for tool in list.tools {
                 let schema = serde_json::to_value(&tool.input_schema).unwrap_or_default();
@@ -185,26 +221,48 @@ impl Client {
                     Some(arguments) => without_bad_nulls(arguments, &schema),
                     None => arguments_for(&schema),
                 };
-                let params = next::CallToolRequestParams { arguments: Some(arguments), ..next::CallToolRequestParams::new(meta(), &tool.name) };
+                let params = next::CallToolRequestParams {
+                    arguments: Some(arguments),
+                    ..next::CallToolRequestParams::new(meta(), &tool.name)
+                };
                 // A tool the server lists but will not run is the server's answer, not the client's failure.
-                match self.call(next::CallToolRequest::new(params, next_id())).await {
-                    Ok(result) => eprintln!("{}: {}", tool.name, texts(&serde_json::to_value(&result).unwrap_or_default()["content"])),
+                match self
+                    .call(next::CallToolRequest::new(params, next_id()))
+                    .await
+                {
+                    Ok(result) => eprintln!(
+                        "{}: {}",
+                        tool.name,
+                        texts(&serde_json::to_value(&result).unwrap_or_default()["content"])
+                    ),
                     Err(e) => eprintln!("{}: {e}", tool.name),
                 }
             }
         }
         if capabilities.resources.is_some() {
-            let list = self.call(next::ListResourcesRequest::new(next::PaginatedRequestParams::new(meta()), next_id())).await?;
+            let list = self
+                .call(next::ListResourcesRequest::new(
+                    next::PaginatedRequestParams::new(meta()),
+                    next_id(),
+                ))
+                .await?;
             for resource in list.resources {
                 let params = next::ReadResourceRequestParams::new(meta(), &resource.uri);
-                self.call(next::ReadResourceRequest::new(params, next_id())).await?;
+                self.call(next::ReadResourceRequest::new(params, next_id()))
+                    .await?;
             }
         }
         if capabilities.prompts.is_some() {
-            let list = self.call(next::ListPromptsRequest::new(next::PaginatedRequestParams::new(meta()), next_id())).await?;
+            let list = self
+                .call(next::ListPromptsRequest::new(
+                    next::PaginatedRequestParams::new(meta()),
+                    next_id(),
+                ))
+                .await?;
             for prompt in list.prompts {
                 let params = next::GetPromptRequestParams::new(meta(), &prompt.name);
-                self.call(next::GetPromptRequest::new(params, next_id())).await?;
+                self.call(next::GetPromptRequest::new(params, next_id()))
+                    .await?;
             }
         }
         Ok(())
@@ -212,15 +270,22 @@ impl Client {
 
     /// Sends a request through the engine and waits for its answer, read as `R::Result`.
     async fn call<R: RequestMethod>(&self, request: R) -> Result<R::Result, String> {
-        let handle = lock(&self.0.engine).request(request, Instant::now(), Some(TIMEOUT)).map_err(|e| e.to_string())?;
+        let handle = lock(&self.0.engine)
+            .request(request, Instant::now(), Some(TIMEOUT))
+            .map_err(|e| e.to_string())?;
         self.answer_of(handle).await
     }
 
-    async fn answer_of<R: RequestMethod>(&self, handle: engine::Handle<R>) -> Result<R::Result, String> {
+    async fn answer_of<R: RequestMethod>(
+        &self,
+        handle: engine::Handle<R>,
+    ) -> Result<R::Result, String> {
         loop {
             self.pump().await?;
             if let Some(answer) = lock(&self.0.answers).remove(&handle.id()) {
-                return handle.read(answer).map_err(|e| format!("{}: {e}", R::METHOD));
+                return handle
+                    .read(answer)
+                    .map_err(|e| format!("{}: {e}", R::METHOD));
             }
             // Another task (the session's stream) may be delivering it; the engine's deadline ends the wait.
             tokio::time::sleep(Duration::from_millis(10)).await;
@@ -228,8 +293,13 @@ impl Client {
         }
     }
 
-    async fn notify<N: mcp_spec_types::runtime::NotificationMethod>(&self, notification: &N) -> Result<(), String> {
-        lock(&self.0.engine).notify(notification).map_err(|e| e.to_string())?;
+    async fn notify<N: mcp_spec_types::runtime::NotificationMethod>(
+        &self,
+        notification: &N,
+    ) -> Result<(), String> {
+        lock(&self.0.engine)
+            .notify(notification)
+            .map_err(|e| e.to_string())?;
         self.pump().await
     }
 
@@ -301,7 +371,11 @@ impl Client {
             let message: Value = serde_json::from_slice(&line).map_err(|e| e.to_string())?;
             let extra = self.headers_for(&message);
             let response = self.http(Method::POST, Some(line), extra).await?;
-            if let Some(session) = response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+            if let Some(session) = response
+                .headers()
+                .get("mcp-session-id")
+                .and_then(|v| v.to_str().ok())
+            {
                 if !self.0.next {
                     *lock(&self.0.session) = Some(session.to_owned());
                 }
@@ -315,42 +389,83 @@ impl Client {
     /// per-message ones of 2026-07-28.
     fn headers_for(&self, message: &Value) -> Vec<(String, String)> {
         if !self.0.next {
-            let session = lock(&self.0.session).clone().map(|s| ("mcp-session-id".to_owned(), s));
-            let protocol = lock(&self.0.protocol).clone().map(|p| ("mcp-protocol-version".to_owned(), p));
+            let session = lock(&self.0.session)
+                .clone()
+                .map(|s| ("mcp-session-id".to_owned(), s));
+            let protocol = lock(&self.0.protocol)
+                .clone()
+                .map(|p| ("mcp-protocol-version".to_owned(), p));
             return session.into_iter().chain(protocol).collect();
         }
         // The header carries the version the message's `_meta` names (a response has none).
-        let version = message.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str);
-        let version = version.map(str::to_owned).or_else(|| lock(&self.0.engine).protocol_version().map(str::to_owned));
-        let mut extra: Vec<(String, String)> = version.map(|v| ("mcp-protocol-version".to_owned(), v)).into_iter().collect();
+        let version = message
+            .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            .and_then(Value::as_str);
+        let version = version
+            .map(str::to_owned)
+            .or_else(|| lock(&self.0.engine).protocol_version().map(str::to_owned));
+        let mut extra: Vec<(String, String)> = version
+            .map(|v| ("mcp-protocol-version".to_owned(), v))
+            .into_iter()
+            .collect();
         extra.extend(headers::standard(message));
         if message.get("method").and_then(Value::as_str) == Some("tools/call") {
-            let name = message.pointer("/params/name").and_then(Value::as_str).unwrap_or_default();
+            let name = message
+                .pointer("/params/name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             if let Some(mirrored) = lock(&self.0.tools).get(name) {
-                extra.extend(headers::params(mirrored, message.pointer("/params/arguments")));
+                extra.extend(headers::params(
+                    mirrored,
+                    message.pointer("/params/arguments"),
+                ));
             }
         }
         extra
     }
 
-    async fn http(&self, method: Method, body: Option<Vec<u8>>, extra: Vec<(String, String)>) -> Result<Response<Incoming>, String> {
-        let mut request = Request::builder().method(method.clone()).uri(self.0.url.clone()).header(header::ACCEPT, "application/json, text/event-stream");
+    async fn http(
+        &self,
+        method: Method,
+        body: Option<Vec<u8>>,
+        extra: Vec<(String, String)>,
+    ) -> Result<Response<Incoming>, String> {
+        let mut request = Request::builder()
+            .method(method.clone())
+            .uri(self.0.url.clone())
+            .header(header::ACCEPT, "application/json, text/event-stream");
         if body.is_some() {
             request = request.header(header::CONTENT_TYPE, "application/json");
         }
         if method != Method::POST {
             let session = lock(&self.0.session).clone();
-            for (name, value) in [("mcp-session-id", session), ("mcp-protocol-version", lock(&self.0.protocol).clone())] {
+            for (name, value) in [
+                ("mcp-session-id", session),
+                ("mcp-protocol-version", lock(&self.0.protocol).clone()),
+            ] {
                 if let Some(value) = value {
-                    request = request.header(name, HeaderValue::from_str(&value).map_err(|e| e.to_string())?);
+                    request = request.header(
+                        name,
+                        HeaderValue::from_str(&value).map_err(|e| e.to_string())?,
+                    );
                 }
             }
         }
         for (name, value) in extra {
-            request = request.header(name, HeaderValue::from_str(&value).map_err(|e| e.to_string())?);
+            request = request.header(
+                name,
+                HeaderValue::from_str(&value).map_err(|e| e.to_string())?,
+            );
         }
-        let request = request.body(Full::new(Bytes::from(body.unwrap_or_default()))).map_err(|e| e.to_string())?;
-        let response = self.0.http.request(request).await.map_err(|e| format!("{method}: {e}"))?;
+        let request = request
+            .body(Full::new(Bytes::from(body.unwrap_or_default())))
+            .map_err(|e| e.to_string())?;
+        let response = self
+            .0
+            .http
+            .request(request)
+            .await
+            .map_err(|e| format!("{method}: {e}"))?;
         // A refusal with a JSON-RPC error in its body (an unsupported version: 400) is read: the
         // engine decides what it means.
         if !response.status().is_success() && !is_json(&response) {
@@ -361,8 +476,16 @@ impl Client {
 
     /// Feeds a response body to the engine. `awaited`: the id of the request the POST carried;
     /// a stream that ends before its answer is resumed with `Last-Event-ID` after `retry`.
-    async fn read_body(&self, response: Response<Incoming>, awaited: Option<Value>) -> Result<(), String> {
-        let is_sse = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|t| t.starts_with("text/event-stream"));
+    async fn read_body(
+        &self,
+        response: Response<Incoming>,
+        awaited: Option<Value>,
+    ) -> Result<(), String> {
+        let is_sse = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.starts_with("text/event-stream"));
         let mut body = response.into_body();
         if !is_sse {
             let bytes = body.collect().await.map_err(|e| e.to_string())?.to_bytes();
@@ -376,14 +499,19 @@ impl Client {
         loop {
             match body.frame().await {
                 Some(Ok(frame)) => {
-                    let Ok(chunk) = frame.into_data() else { continue };
+                    let Ok(chunk) = frame.into_data() else {
+                        continue;
+                    };
                     for event in reader.push(&chunk) {
                         last_event_id = event.id.or(last_event_id);
                         retry = event.retry_ms.map_or(retry, Duration::from_millis);
                         if event.data.is_empty() {
                             continue;
                         }
-                        let answers = serde_json::from_str::<Value>(&event.data).ok().filter(|m| m.get("method").is_none()).and_then(|m| m.get("id").cloned());
+                        let answers = serde_json::from_str::<Value>(&event.data)
+                            .ok()
+                            .filter(|m| m.get("method").is_none())
+                            .and_then(|m| m.get("id").cloned());
                         self.feed(event.data.as_bytes()).await?;
                         if awaited.is_some() && answers == awaited {
                             return Ok(());
@@ -394,10 +522,19 @@ impl Client {
                 // The server closed the stream before answering: come back after `retry`.
                 Some(Err(_)) | None => {
                     let Some(last) = &last_event_id else {
-                        return Err("the stream ended before the response and cannot be resumed".into());
+                        return Err(
+                            "the stream ended before the response and cannot be resumed".into()
+                        );
                     };
                     tokio::time::sleep(retry).await;
-                    body = self.http(Method::GET, None, vec![("last-event-id".into(), last.clone())]).await?.into_body();
+                    body = self
+                        .http(
+                            Method::GET,
+                            None,
+                            vec![("last-event-id".into(), last.clone())],
+                        )
+                        .await?
+                        .into_body();
                     reader = sse::Reader::default();
                 }
             }
@@ -409,7 +546,9 @@ impl Client {
         if let Some(checker) = &self.0.checker {
             checker.received(data);
         }
-        lock(&self.0.engine).handle_line(data).map_err(|e| e.to_string())?;
+        lock(&self.0.engine)
+            .handle_line(data)
+            .map_err(|e| e.to_string())?;
         self.pump().await
     }
 
@@ -426,7 +565,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn is_json(response: &Response<Incoming>) -> bool {
-    response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|t| t.starts_with("application/json"))
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/json"))
 }
 
 // The engine replaces the ids requests are built with.
@@ -436,99 +579,4 @@ fn id() -> mcp::RequestId {
 
 fn next_id() -> next::RequestId {
     next::RequestId::Integer(0)
-}
-
-/// The text blocks of a result's `content`, joined.
-fn texts(content: &Value) -> String {
-    let blocks = content.as_array().into_iter().flatten();
-    blocks.filter_map(|c| c.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join(" ")
-}
-
-/// The arguments the suite gives for its tools (`MCP_CONFORMANCE_CONTEXT`'s `toolCalls`).
-fn context_calls() -> HashMap<String, Map<String, Value>> {
-    let context = std::env::var("MCP_CONFORMANCE_CONTEXT").ok().and_then(|c| serde_json::from_str::<Value>(&c).ok());
-    let calls = context.as_ref().and_then(|c| c.get("toolCalls")).and_then(Value::as_array).cloned().unwrap_or_default();
-    calls
-        .iter()
-        .filter_map(|call| Some((call.get("name")?.as_str()?.to_owned(), call.get("arguments")?.as_object()?.clone())))
-        .collect()
-}
-
-/// The suite's arguments without a `null` the tool's input schema does not allow for that
-/// property: left out, it is as the transport treats a null (no `Mcp-Param-*` header), and the
-/// call stays valid against the tool's schema.
-fn without_bad_nulls(arguments: &Map<String, Value>, input_schema: &Value) -> Map<String, Value> {
-    let allows_null = |name: &str| match input_schema.pointer(&format!("/properties/{}/type", name.replace('~', "~0").replace('/', "~1"))) {
-        Some(Value::String(t)) => t == "null",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
-        _ => true,
-    };
-    arguments.iter().filter(|(name, value)| !value.is_null() || allows_null(name)).map(|(k, v)| (k.clone(), v.clone())).collect()
-}
-
-/// The client's answer to a server's request or input request (the shapes are the same in both
-/// versions): roots, a fixed sampling reply, an elicitation form accepted with its defaults.
-fn serve(method: &str, params: Option<&Value>) -> Result<Value, RpcError> {
-    let as_json = |v: Result<Value, serde_json::Error>| v.map_err(|e| RpcError { code: -32603, message: e.to_string(), data: None });
-    match method {
-        "ping" => Ok(json!({})),
-        "roots/list" => as_json(serde_json::to_value(mcp::ListRootsResult::new(vec![]))),
-        "sampling/createMessage" => {
-            let reply = mcp::TextContent::new("A reply from the conformance client.");
-            as_json(serde_json::to_value(mcp::CreateMessageResult::new(mcp::Role::Assistant, reply.into(), "no-model")))
-        }
-        "elicitation/create" => {
-            let mut params = params.cloned().unwrap_or(json!({}));
-            // A 2026-07-28 `_meta` has keys the 2025-11-25 form does not need.
-            if let Some(p) = params.as_object_mut() {
-                p.remove("_meta");
-            }
-            let params: mcp::ElicitRequestParams = serde_json::from_value(params).map_err(|e| RpcError { code: -32602, message: e.to_string(), data: None })?;
-            as_json(serde_json::to_value(accept_defaults(&params)))
-        }
-        _ => Err(RpcError { code: -32601, message: format!("Method not found: {method}"), data: None }),
-    }
-}
-
-/// Accepts a form with every field at its default (SEP-1034).
-fn accept_defaults(params: &mcp::ElicitRequestParams) -> mcp::ElicitResult {
-    use mcp::{ElicitResultContentValue as Value, EnumSchema as E, PrimitiveSchemaDefinition as P};
-    use mcp::{MultiSelectEnumSchema as Multi, SingleSelectEnumSchema as Single};
-    let default = |field: &P| -> Option<Value> {
-        match field {
-            P::StringSchema(s) => s.default.clone().map(Value::String),
-            P::NumberSchema(n) => n.default.clone().map(Value::Number),
-            P::BooleanSchema(b) => b.default.map(Value::Boolean),
-            P::EnumSchema(E::SingleSelectEnumSchema(Single::UntitledSingleSelectEnumSchema(s))) => s.default.clone().map(Value::String),
-            P::EnumSchema(E::SingleSelectEnumSchema(Single::TitledSingleSelectEnumSchema(s))) => s.default.clone().map(Value::String),
-            P::EnumSchema(E::LegacyTitledEnumSchema(s)) => s.default.clone().map(Value::String),
-            P::EnumSchema(E::MultiSelectEnumSchema(Multi::UntitledMultiSelectEnumSchema(s))) => s.default.clone().map(Value::StringArray),
-            P::EnumSchema(E::MultiSelectEnumSchema(Multi::TitledMultiSelectEnumSchema(s))) => s.default.clone().map(Value::StringArray),
-        }
-    };
-    let content = match params {
-        mcp::ElicitRequestParams::ElicitRequestFormParams(form) => {
-            let properties = form.requested_schema.properties.iter();
-            properties.filter_map(|(name, field)| Some((name.clone(), default(field)?))).collect()
-        }
-        _ => Default::default(),
-    };
-    mcp::ElicitResult { content: Some(content), ..mcp::ElicitResult::new(mcp::ElicitResultAction::Accept) }
-}
-
-/// Arguments for a tool: each property of its input schema with a value of the property's type.
-fn arguments_for(input_schema: &Value) -> Map<String, Value> {
-    let properties = input_schema.get("properties").and_then(Value::as_object).into_iter().flatten();
-    properties
-        .map(|(name, property)| {
-            let value = match property.get("type").and_then(Value::as_str) {
-                Some("number" | "integer") => json!(1),
-                Some("boolean") => json!(true),
-                Some("array") => json!([]),
-                Some("object") => json!({}),
-                _ => json!("test"),
-            };
-            (name.clone(), value)
-        })
-        .collect()
 }
