@@ -12,7 +12,7 @@ use super::{capability_names, notification_params, refuse, Answer, Config, Error
 use crate::rpc::METHOD_NOT_FOUND;
 use crate::runtime::{RequestMethod, RpcError};
 
-/// The client role. See the [module docs](self).
+/// The client role. See the [module docs](super).
 pub struct Client {
     pub(super) endpoint: Endpoint,
     // Capability names from the client's `initialize`, or a per-request client's capabilities

@@ -29,7 +29,7 @@
 //! `initialize` ([`Error::NoInitialize`]) and the engine puts the version, the client's
 //! capabilities, its info and its log level ([`PerRequest`]) in every request's `params._meta`
 //! (build the version's typed requests with `RequestMetaObject::default()`: the engine fills it;
-//! [`Client::discover`] sends `server/discover`). An `InputRequiredResult` answer is an
+//! `Client::discover` (feature `v2026-07-28`) sends `server/discover`). An `InputRequiredResult` answer is an
 //! [`Event::InputRequired`] listing the server's input requests (only those the client declared
 //! the capability for; any other fails the request with [`Failure::Input`]); the application
 //! answers with [`Client::provide_input`], and the engine sends the request again under a new id

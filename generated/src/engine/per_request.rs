@@ -32,7 +32,8 @@ pub struct PerRequest {
     /// and server requests for.
     pub capabilities: Map<String, Value>,
     pub client_info: Option<Value>,
-    /// `io.modelcontextprotocol/logLevel`: without it the server sends no log messages.
+    /// `io.modelcontextprotocol/logLevel`: without it the server sends no log messages (the key
+    /// is deprecated in 2026-07-28, SEP-2577, and still part of its schema).
     pub log_level: Option<String>,
     /// `InputRequiredResult` rounds one request may take before it fails (default 8).
     pub max_rounds: u32,
