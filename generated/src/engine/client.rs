@@ -21,21 +21,26 @@ pub struct Client {
     pub(super) per_request: Option<PerRequest>,
     // A per-request client's version now (one of `per_request.versions`).
     pub(super) version: String,
-    // Requests answered with `InputRequiredResult`, waiting for `provide_input` (counted in
-    // `max_pending` with the pending ones).
+    // Requests answered with `InputRequiredResult`, waiting for the application's input
+    // (counted in `max_pending` with the pending ones), and their input requests by the id they
+    // were offered under (at most 64 each).
     pub(super) waiting: HashMap<i64, Waiting>,
+    pub(super) inputs: HashMap<Id, (i64, String)>,
 }
 
 impl Client {
     /// A client of a session version (2024-11-05 to 2025-11-25): it sends `initialize` first.
     pub fn new(config: Config) -> Self {
-        Client { endpoint: Endpoint::new(config), declared: Vec::new(), per_request: None, version: String::new(), waiting: HashMap::new() }
+        Client { endpoint: Endpoint::new(config), declared: Vec::new(), per_request: None, version: String::new(), waiting: HashMap::new(), inputs: HashMap::new() }
     }
 
     /// A client of a per-request version (2026-07-28 on): no `initialize`; every request carries
-    /// the version and the client's capabilities in `params._meta` (see [`PerRequest`]); an
-    /// `InputRequiredResult` answer is an [`Event::InputRequired`], and an unsupported-version
-    /// error is retried once with a version the server lists, when the client speaks one.
+    /// the version and the client's capabilities in `params._meta` (see [`PerRequest`]). The input
+    /// requests of an `InputRequiredResult` come as [`Event::Request`]s (sampling, elicitation,
+    /// roots: the same as a session's server requests; [`Client::input_for`] tells them apart),
+    /// answered with [`respond`](Self::respond); once each is answered the engine sends the request
+    /// again with them. An unsupported-version error is retried once with a version the server
+    /// lists, when the client speaks one.
     pub fn per_request(config: Config, per_request: PerRequest) -> Self {
         let mut client = Client::new(config);
         client.endpoint.hold_answers = true;
@@ -106,7 +111,7 @@ impl Client {
     /// Writes `notifications/cancelled` for the request; a late answer to it is dropped. A
     /// request waiting for input is dropped without a line (the server holds nothing for it).
     pub fn cancel<R: RequestMethod>(&mut self, handle: &Handle<R>, reason: Option<&str>) -> Result<(), Error> {
-        if self.waiting.remove(&handle.id).is_some() {
+        if self.drop_waiting(handle.id, Some(reason.unwrap_or("the request was cancelled"))) {
             return Ok(());
         }
         self.endpoint.cancel(handle.id, reason)
@@ -115,8 +120,12 @@ impl Client {
     /// Reads one line from the server. [`Error::QueueFull`]: the line was not read; drain the
     /// queues and hand it in again.
     pub fn handle_line(&mut self, line: &[u8]) -> Result<(), Error> {
-        let (declared, take_ping) = (&self.declared, self.endpoint.config.take_ping);
-        let read = self.endpoint.handle_line(line, &mut |_, method, _| {
+        let (declared, take_ping, inputs) = (&self.declared, self.endpoint.config.take_ping, &self.inputs);
+        let read = self.endpoint.handle_line(line, &mut |id, method, _| {
+            // The ids input requests are offered under are the engine's.
+            if inputs.contains_key(id) {
+                return Route::Refuse(crate::runtime::RpcError { code: crate::rpc::INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None });
+            }
             if method == "ping" && !take_ping {
                 return Route::Answer(Value::Object(Map::new()));
             }
@@ -133,13 +142,21 @@ impl Client {
         read
     }
 
-    /// Answers the server's request `id` with `result`.
+    /// Answers the server's request `id` with `result` (or an input request's: its response).
     pub fn respond<T: Serialize>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
+        if self.inputs.contains_key(id) {
+            let result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
+            return self.answer_input(id, Ok(result)).map(|sent| sent.unwrap_or(Sent::Written));
+        }
         self.endpoint.respond(id, result)
     }
 
-    /// Answers the server's request `id` with an error.
+    /// Answers the server's request `id` with an error. An input request has no error answer:
+    /// refusing one fails the request it is for ([`Failure::Input`]).
     pub fn respond_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
+        if let Some(sent) = self.answer_input(id, Err(error))? {
+            return Ok(sent);
+        }
         self.endpoint.respond_error(id, error)
     }
 
@@ -149,7 +166,7 @@ impl Client {
         // A request waiting for input has nothing at the server to cancel.
         let expired: Vec<i64> = self.waiting.iter().filter(|(_, w)| w.deadline.is_some_and(|d| d <= now)).map(|(id, _)| *id).collect();
         for id in expired {
-            self.waiting.remove(&id);
+            self.drop_waiting(id, Some("timed out"));
             self.endpoint.push_event(Event::Answer(Answer { id, outcome: Err(Failure::TimedOut) }));
         }
     }

@@ -156,12 +156,17 @@ impl Endpoint {
     /// Writes the request `object` (a serialized request: its `jsonrpc`, `id` and `method` are
     /// the engine's) under a new id. `retry_of`: the request goes out again for this handle,
     /// with its rounds so far. Returns the new id and the params as written.
-    pub fn send(&mut self, method: &'static str, mut object: Map<String, Value>, retry_of: Option<(i64, u32, bool)>, deadline: Option<Instant>, progress: bool, keep: Option<Map<String, Value>>) -> Result<(i64, Value), Error> {
+    pub fn send(&mut self, method: &'static str, object: Map<String, Value>, retry_of: Option<(i64, u32, bool)>, deadline: Option<Instant>, progress: bool, keep: Option<Map<String, Value>>) -> Result<(i64, Value), Error> {
         // A retry replaces a request that was pending, so it always has room in the table.
         match retry_of {
             None => self.room_to_send(0)?,
             Some(_) => self.room_to_write()?,
         }
+        self.send_anyway(method, object, retry_of, deadline, progress, keep)
+    }
+
+    /// [`send`](Self::send) without the bounds: for a retry the engine makes on its own.
+    pub fn send_anyway(&mut self, method: &'static str, mut object: Map<String, Value>, retry_of: Option<(i64, u32, bool)>, deadline: Option<Instant>, progress: bool, keep: Option<Map<String, Value>>) -> Result<(i64, Value), Error> {
         let id = self.next_id;
         // The engine's ids replace whatever id the request was built with.
         object.insert("jsonrpc".into(), Value::from("2.0"));

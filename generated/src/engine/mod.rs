@@ -29,12 +29,13 @@
 //! `initialize` ([`Error::NoInitialize`]) and the engine puts the version, the client's
 //! capabilities, its info and its log level ([`PerRequest`]) in every request's `params._meta`
 //! (build the version's typed requests with `RequestMetaObject::default()`: the engine fills it;
-//! `Client::discover` (feature `v2026-07-28`) sends `server/discover`). An `InputRequiredResult` answer is an
-//! [`Event::InputRequired`] listing the server's input requests (only those the client declared
-//! the capability for; any other fails the request with [`Failure::Input`]); the application
-//! answers with [`Client::provide_input`], and the engine sends the request again under a new id
-//! with `inputResponses` and the server's `requestState`, for at most [`PerRequest::max_rounds`]
-//! rounds; the final answer comes to the first handle. An unsupported-version error (-32022) is
+//! `Client::discover` (feature `v2026-07-28`) sends `server/discover`). The input requests of an
+//! `InputRequiredResult` answer come to the application as [`Event::Request`]s, as a session's
+//! server requests do (only for capabilities the client declared; any other fails the request
+//! with [`Failure::Input`]; [`Client::input_for`] names the request one is for); once it has
+//! answered each ([`Client::respond`]), the engine sends the request again under a new id with
+//! `inputResponses` and the server's `requestState` (at once when the server sent only a state),
+//! for at most [`PerRequest::max_rounds`] rounds; the final answer comes to the first handle. An unsupported-version error (-32022) is
 //! retried once with the first of [`PerRequest::versions`] the server lists, else handed to the
 //! application as [`Failure::UnsupportedVersion`] with the server's list. HTTP headers that
 //! mirror the message (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`) are the transport's:
@@ -76,7 +77,7 @@ mod server;
 mod wire;
 
 pub use client::Client;
-pub use per_request::{InputRequest, InputRequired, PerRequest};
+pub use per_request::{PerRequest, UNSUPPORTED_PROTOCOL_VERSION};
 pub use server::Server;
 
 #[cfg(test)]
@@ -257,9 +258,6 @@ impl Request {
 pub enum Event {
     /// The answer to one of this side's requests (or its timeout): read it with its [`Handle`].
     Answer(Answer),
-    /// (Per-request versions.) The server answered the request with an `InputRequiredResult`:
-    /// answer with [`Client::provide_input`], and the engine sends the request again.
-    InputRequired(InputRequired),
     /// `notifications/progress` for the request with this id (one sent with progress asked for).
     Progress { request: i64, params: Value },
     /// A request from the peer for the application to answer.
@@ -323,8 +321,6 @@ pub enum Error {
     NotDeclared { capability: &'static str },
     /// A client of a per-request version ([`Client::per_request`]) sends no `initialize`.
     NoInitialize,
-    /// The input responses do not answer the server's input requests one to one.
-    Input(String),
 }
 
 impl fmt::Display for Error {
@@ -341,7 +337,6 @@ impl fmt::Display for Error {
             Error::NotInitialized => f.write_str("the session is not initialized"),
             Error::NotDeclared { capability } => write!(f, "the client did not declare `{capability}`"),
             Error::NoInitialize => f.write_str("a per-request version has no initialize"),
-            Error::Input(why) => write!(f, "input responses: {why}"),
         }
     }
 }

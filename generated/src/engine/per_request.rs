@@ -1,15 +1,15 @@
 // The client side of the per-request protocol versions (2026-07-28 on): no `initialize`; each
 // request carries the version, the client's capabilities (and info, log level) in its `_meta`;
-// an `InputRequiredResult` is answered with input and the request sent again; an
-// unsupported-version error names the versions the server has.
+// the input requests of an `InputRequiredResult` go to the application as requests, and once
+// each is answered the request goes again; an unsupported-version error names the versions the
+// server has.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::endpoint::Held;
-use super::{Answer, Client, Error, Event, Failure, CLIENT_CAPABILITY_OF};
-use crate::runtime::meta;
-use crate::runtime::RequestMethod;
+use super::{Answer, Client, Error, Event, Failure, Id, Request, Sent, CLIENT_CAPABILITY_OF};
+use crate::runtime::{meta, RpcError};
 
 /// The spec's error code for a version the server does not support (2026-07-28).
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
@@ -56,34 +56,6 @@ impl PerRequest {
     }
 }
 
-/// The server needs input before it can answer request `request` (its [`Handle::id`](super::Handle::id)).
-#[derive(Debug, Clone, PartialEq)]
-pub struct InputRequired {
-    pub request: i64,
-    /// 1 for the request's first `InputRequiredResult`.
-    pub round: u32,
-    /// What the server asks, each under the key its response goes by; empty when the server
-    /// sent only `requestState` (the request is then sent again with it and no responses).
-    pub inputs: Vec<InputRequest>,
-}
-
-/// One of the server's input requests: `sampling/createMessage`, `elicitation/create` or
-/// `roots/list`, offered only when the client declared the capability.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InputRequest {
-    pub key: String,
-    pub method: String,
-    pub params: Option<Value>,
-}
-
-impl InputRequest {
-    /// Reads it as a version's request type, e.g. `v2026_07_28::ElicitRequest` (its id is the key).
-    pub fn read<R: RequestMethod>(&self) -> Result<R, serde_json::Error> {
-        let request = super::Request { id: super::Id::String(self.key.clone()), method: self.method.clone(), params: self.params.clone() };
-        request.read()
-    }
-}
-
 /// A request waiting for the application's input.
 pub(super) struct Waiting {
     pub method: &'static str,
@@ -91,8 +63,14 @@ pub(super) struct Waiting {
     pub deadline: Option<std::time::Instant>,
     pub progress: bool,
     pub rounds: u32,
-    pub keys: Vec<String>,
+    // The input requests' keys, each with its response once the application gave it.
+    pub inputs: Vec<(String, Option<Value>)>,
     pub state: Option<String>,
+}
+
+/// The id an input request is offered under: the request's handle id and the server's key.
+fn input_id(handle: i64, key: &str) -> Id {
+    Id::String(format!("input/{handle}/{key}"))
 }
 
 impl Client {
@@ -137,10 +115,19 @@ impl Client {
                     Ok(read) => read,
                     Err(why) => return self.endpoint.push_event(fail(why)),
                 };
-                let keys = inputs.iter().map(|i| i.key.clone()).collect();
-                let waiting = Waiting { method: pending.method, object: *object, deadline: pending.deadline, progress: pending.progress, rounds: round, keys, state };
+                let keys = inputs.iter().map(|(key, _, _)| (key.clone(), None)).collect();
+                let waiting = Waiting { method: pending.method, object: *object, deadline: pending.deadline, progress: pending.progress, rounds: round, inputs: keys, state };
                 self.waiting.insert(handle, waiting);
-                self.endpoint.push_event(Event::InputRequired(InputRequired { request: handle, round, inputs }));
+                // Each input request is a request for the application; at most MAX_INPUTS events
+                // past the queue's bound.
+                for (key, method, params) in inputs {
+                    self.inputs.insert(input_id(handle, &key), (handle, key.clone()));
+                    self.endpoint.push_event(Event::Request(Request { id: input_id(handle, &key), method, params }));
+                }
+                // Only `requestState` (load shedding): the request goes again at once.
+                if self.waiting.get(&handle).is_some_and(|w| w.inputs.is_empty()) {
+                    self.retry_with_input(handle);
+                }
             }
             Err(Failure::Rpc(e)) if e.code == UNSUPPORTED_PROTOCOL_VERSION => {
                 let data = e.data.as_ref();
@@ -164,7 +151,7 @@ impl Client {
         }
     }
 
-    fn read_input_required(&self, result: &Value) -> Result<(Vec<InputRequest>, Option<String>), String> {
+    fn read_input_required(&self, result: &Value) -> Result<(Vec<(String, String, Option<Value>)>, Option<String>), String> {
         let state = match result.get("requestState") {
             None => None,
             Some(Value::String(s)) => Some(s.clone()),
@@ -192,40 +179,79 @@ impl Client {
                 p @ (None | Some(Value::Object(_))) => p.cloned(),
                 Some(_) => return Err(format!("input request `{key}`: `params` is not an object")),
             };
-            inputs.push(InputRequest { key, method: method.to_owned(), params });
+            inputs.push((key, method.to_owned(), params));
         }
         Ok((inputs, state))
     }
 
-    /// Answers the server's [`Event::InputRequired`] for `request` with one response per input
-    /// request, by key (the version's `CreateMessageResult`, `ElicitResult`, `ListRootsResult` as
-    /// JSON): the engine sends the request again under a new id, with `inputResponses` and the
-    /// server's `requestState` (none when the server sent none), and its answer comes to the same
-    /// handle. [`Error::Input`]: a key missing or not asked for; the request still waits.
-    pub fn provide_input(&mut self, request: i64, responses: Map<String, Value>) -> Result<(), Error> {
-        let waiting = self.waiting.get(&request).ok_or(Error::NotPending)?;
-        if let Some(missing) = waiting.keys.iter().find(|k| !responses.contains_key(*k)) {
-            return Err(Error::Input(format!("no response for `{missing}`")));
+    /// Whether `id` is one of the input requests of an `InputRequiredResult`; the id of the
+    /// request it is for ([`Handle::id`](super::Handle::id)).
+    pub fn input_for(&self, id: &Id) -> Option<i64> {
+        self.inputs.get(id).map(|(handle, _)| *handle)
+    }
+
+    /// The application's answer to an input request; `Ok(None)`: `id` is no input request.
+    pub(super) fn answer_input(&mut self, id: &Id, answer: Result<Value, &RpcError>) -> Result<Option<Sent>, Error> {
+        let Some((handle, key)) = self.inputs.get(id).cloned() else { return Ok(None) };
+        let waiting = self.waiting.get_mut(&handle).ok_or(Error::UnknownRequest)?;
+        match answer {
+            Ok(result) => {
+                if let Some((_, slot)) = waiting.inputs.iter_mut().find(|(k, _)| *k == key) {
+                    *slot = Some(result);
+                }
+                self.inputs.remove(id);
+                if waiting.inputs.iter().all(|(_, r)| r.is_some()) {
+                    self.retry_with_input(handle);
+                }
+            }
+            // An input response has no error form: the request fails, as the application decided.
+            Err(error) => {
+                self.drop_waiting(handle, None);
+                let why = format!("the application refused input `{key}`: {} {}", error.code, error.message);
+                self.endpoint.push_event(Event::Answer(Answer { id: handle, outcome: Err(Failure::Input(why)) }));
+            }
         }
-        if let Some(extra) = responses.keys().find(|k| !waiting.keys.contains(k)) {
-            return Err(Error::Input(format!("`{extra}` was not asked for")));
+        Ok(Some(Sent::Written))
+    }
+
+    /// Forgets a request waiting for input; its unanswered input requests are cancelled for the
+    /// application (`reason` given) or silently.
+    pub(super) fn drop_waiting(&mut self, handle: i64, reason: Option<&str>) -> bool {
+        let Some(waiting) = self.waiting.remove(&handle) else { return false };
+        for (key, response) in waiting.inputs {
+            let id = input_id(handle, &key);
+            if self.inputs.remove(&id).is_some() && response.is_none() {
+                if let Some(reason) = reason {
+                    self.endpoint.push_event(Event::Cancelled { id, reason: Some(reason.to_owned()) });
+                }
+            }
         }
+        true
+    }
+
+    /// Sends a request again with the responses to its input requests and the server's
+    /// `requestState` (none when the server sent none), under a new id.
+    fn retry_with_input(&mut self, handle: i64) {
+        let Some(waiting) = self.waiting.remove(&handle) else { return };
         let mut object = waiting.object.clone();
-        self.stamp(&mut object)?;
-        if let Some(Value::Object(params)) = object.get_mut("params") {
-            params.remove("inputResponses");
-            params.remove("requestState");
-            if !waiting.keys.is_empty() {
-                params.insert("inputResponses".into(), Value::Object(responses));
+        let sent = self.stamp(&mut object).and_then(|()| {
+            if let Some(Value::Object(params)) = object.get_mut("params") {
+                params.remove("inputResponses");
+                params.remove("requestState");
+                if !waiting.inputs.is_empty() {
+                    let responses = waiting.inputs.iter().map(|(k, r)| (k.clone(), r.clone().unwrap_or(Value::Null))).collect();
+                    params.insert("inputResponses".into(), Value::Object(responses));
+                }
+                if let Some(state) = &waiting.state {
+                    params.insert("requestState".into(), Value::from(state.as_str()));
+                }
             }
-            if let Some(state) = &waiting.state {
-                params.insert("requestState".into(), Value::from(state.as_str()));
-            }
+            let retry = Some((handle, waiting.rounds, false));
+            // Past the write queue's bound if need be: one line per request that was allowed in.
+            self.endpoint.send_anyway(waiting.method, object, retry, waiting.deadline, waiting.progress, Some(waiting.object.clone()))
+        });
+        if let Err(e) = sent {
+            self.endpoint.push_event(Event::Answer(Answer { id: handle, outcome: Err(Failure::Input(format!("the retry was not sent: {e}"))) }));
         }
-        let retry = Some((request, waiting.rounds, false));
-        let (method, deadline, progress, original) = (waiting.method, waiting.deadline, waiting.progress, waiting.object.clone());
-        self.endpoint.send(method, object, retry, deadline, progress, Some(original))?;
-        self.waiting.remove(&request);
-        Ok(())
     }
 }

@@ -88,58 +88,6 @@ fn discover_is_a_typed_request() {
 }
 
 #[test]
-fn input_required_is_offered_then_the_request_goes_again_with_the_responses_and_the_state() {
-    let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
-    let tool = c.request_with_progress(call("confirm"), now, None).unwrap();
-    let first = written(&mut c).remove(0);
-    c.handle_line(&input_required(tool.id(), elicit(), Some("opaque-1"))).unwrap();
-    let [Event::InputRequired(asked)] = <[Event; 1]>::try_from(events(&mut c)).unwrap() else { panic!() };
-    assert_eq!((asked.request, asked.round, asked.inputs.len()), (tool.id(), 1, 1));
-    assert_eq!((asked.inputs[0].key.as_str(), asked.inputs[0].method.as_str()), ("confirm", "elicitation/create"));
-    let typed: mcp::ElicitRequest = asked.inputs[0].read().unwrap();
-    assert!(matches!(typed.params, mcp::ElicitRequestParams::ElicitRequestFormParams(_)));
-    assert_eq!(c.pending(), 1);
-    // Each key answered, no other.
-    assert!(matches!(c.provide_input(tool.id(), Map::new()), Err(Error::Input(_))));
-    let extra = json!({"confirm": {"action": "decline"}, "other": {}});
-    assert!(matches!(c.provide_input(tool.id(), extra.as_object().unwrap().clone()), Err(Error::Input(_))));
-    let responses = json!({"confirm": {"action": "accept", "content": {}}});
-    c.provide_input(tool.id(), responses.as_object().unwrap().clone()).unwrap();
-    let retry = written(&mut c).remove(0);
-    // A new id (the spec: MUST differ), the original params, the responses and the state echoed.
-    assert_ne!(retry["id"], first["id"]);
-    assert_eq!(retry["params"]["name"], json!("confirm"));
-    assert_eq!(retry["params"]["inputResponses"], json!({"confirm": {"action": "accept", "content": {}}}));
-    assert_eq!(retry["params"]["requestState"], json!("opaque-1"));
-    assert_eq!(retry["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], json!(V));
-    // Progress of the retry (its token is its own id) is the same request's.
-    let token = retry["params"]["_meta"]["progressToken"].clone();
-    assert_eq!(token, retry["id"]);
-    c.handle_line(&line(json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 1}}))).unwrap();
-    let done = json!({"jsonrpc": "2.0", "id": retry["id"], "result": {"resultType": "complete", "content": [{"type": "text", "text": "ok"}]}});
-    c.handle_line(&line(done)).unwrap();
-    let [Event::Progress { request, .. }, Event::Answer(answer)] = <[Event; 2]>::try_from(events(&mut c)).unwrap() else { panic!() };
-    assert_eq!(request, tool.id());
-    let mcp::CallToolResultResponseResult::CallToolResult(result) = tool.read(answer).unwrap() else { panic!() };
-    assert_eq!(result.content.len(), 1);
-    assert_eq!(c.pending(), 0);
-}
-
-#[test]
-fn without_request_state_the_retry_has_none_and_other_requests_carry_neither() {
-    let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
-    let tool = c.request(call("no_state"), now, None).unwrap();
-    written(&mut c);
-    c.handle_line(&input_required(tool.id(), elicit(), None)).unwrap();
-    events(&mut c);
-    c.request(call("unrelated"), now, None).unwrap();
-    c.provide_input(tool.id(), json!({"confirm": {"action": "accept"}}).as_object().unwrap().clone()).unwrap();
-    let [unrelated, retry] = <[Value; 2]>::try_from(written(&mut c)).unwrap();
-    assert!(unrelated["params"].get("inputResponses").is_none() && unrelated["params"].get("requestState").is_none());
-    assert!(retry["params"].get("requestState").is_none() && retry["params"].get("inputResponses").is_some());
-}
-
-#[test]
 fn a_result_without_result_type_is_complete() {
     let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
     let tool = c.request(call("plain"), now, None).unwrap();
@@ -173,31 +121,6 @@ fn input_the_client_did_not_declare_or_cannot_give_fails_the_request() {
 }
 
 #[test]
-fn input_rounds_are_bounded() {
-    let mut per = PerRequest::new(V, &json!({})).unwrap();
-    per.max_rounds = 2;
-    let (mut c, now) = (Client::per_request(Config::default(), per), Instant::now());
-    let tool = c.request(call("t"), now, None).unwrap();
-    let mut wire = tool.id();
-    for round in 1..=3 {
-        written(&mut c);
-        // State only (load shedding): the retry needs no responses.
-        c.handle_line(&input_required(wire, json!({}), Some("again"))).unwrap();
-        match c.poll_event() {
-            Some(Event::InputRequired(asked)) if round <= 2 => {
-                assert!(asked.inputs.is_empty() && asked.round == round);
-                c.provide_input(tool.id(), Map::new()).unwrap();
-                let retry = c.poll_transmit().map(json_of).unwrap();
-                assert!(retry["params"].get("inputResponses").is_none());
-                wire = retry["id"].as_i64().unwrap();
-            }
-            Some(Event::Answer(answer)) if round == 3 => assert!(matches!(tool.read(answer), Err(RequestError::Input(_)))),
-            other => panic!("round {round}: {other:?}"),
-        }
-    }
-}
-
-#[test]
 fn an_unsupported_version_is_retried_once_with_a_listed_version_then_handed_over() {
     let unsupported = |id: i64, supported: Value| line(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32022, "message": "Unsupported protocol version", "data": {"supported": supported, "requested": V}}}));
     let mut per = PerRequest::new("2099-01-01", &json!({})).unwrap();
@@ -222,26 +145,6 @@ fn an_unsupported_version_is_retried_once_with_a_listed_version_then_handed_over
     assert!(c.poll_transmit().is_none());
     let Some(Event::Answer(answer)) = c.poll_event() else { panic!() };
     assert!(matches!(tools.read(answer), Err(RequestError::UnsupportedVersion { supported, .. }) if supported == ["2030-01-01"]));
-}
-
-#[test]
-fn a_request_waiting_for_input_can_be_cancelled_or_time_out() {
-    let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
-    let a = c.request(call("a"), now, Some(Duration::from_secs(5))).unwrap();
-    let b = c.request(call("b"), now, Some(Duration::from_secs(9))).unwrap();
-    written(&mut c);
-    c.handle_line(&input_required(a.id(), elicit(), None)).unwrap();
-    c.handle_line(&input_required(b.id(), elicit(), None)).unwrap();
-    events(&mut c);
-    // Nothing is in flight at the server: no `notifications/cancelled`.
-    c.cancel(&a, None).unwrap();
-    assert!(c.poll_transmit().is_none());
-    assert_eq!(c.provide_input(a.id(), Map::new()), Err(Error::NotPending));
-    assert_eq!(c.poll_timeout(), Some(now + Duration::from_secs(9)));
-    c.handle_timeout(now + Duration::from_secs(10));
-    let [Event::Answer(answer)] = <[Event; 1]>::try_from(events(&mut c)).unwrap() else { panic!() };
-    assert_eq!(b.read(answer), Err(RequestError::TimedOut));
-    assert_eq!(c.pending(), 0);
 }
 
 #[test]
@@ -287,13 +190,139 @@ fn malformed_input_required_and_version_errors_never_panic() {
     }
 }
 
+fn offered(c: &mut Client) -> Vec<Request> {
+    events(c).into_iter().map(|e| if let Event::Request(r) = e { r } else { panic!("{e:?}") }).collect()
+}
+
+#[test]
+fn input_requests_are_offered_as_requests_then_the_request_goes_again_with_the_responses_and_the_state() {
+    let (mut c, now) = (client(json!({"elicitation": {}, "roots": {}})), Instant::now());
+    let tool = c.request_with_progress(call("confirm"), now, None).unwrap();
+    let first = written(&mut c).remove(0);
+    let inputs = json!({"confirm": elicit()["confirm"], "where": {"method": "roots/list"}});
+    c.handle_line(&input_required(tool.id(), inputs, Some("opaque-1"))).unwrap();
+    let asked = offered(&mut c);
+    assert_eq!(asked.iter().map(|r| r.method.as_str()).collect::<Vec<_>>(), ["elicitation/create", "roots/list"]);
+    assert!(asked.iter().all(|r| c.input_for(&r.id) == Some(tool.id())));
+    let typed: mcp::ElicitRequest = asked[0].read().unwrap();
+    assert!(matches!(typed.params, mcp::ElicitRequestParams::ElicitRequestFormParams(_)));
+    assert_eq!(c.pending(), 1);
+    // One answer of two: nothing goes yet.
+    assert_eq!(c.respond(&asked[1].id, &json!({"roots": []})), Ok(Sent::Written));
+    assert!(c.poll_transmit().is_none());
+    c.respond(&asked[0].id, &json!({"action": "accept", "content": {}})).unwrap();
+    let retry = written(&mut c).remove(0);
+    // A new id (the spec: MUST differ), the original params, the responses and the state echoed.
+    assert_ne!(retry["id"], first["id"]);
+    assert_eq!(retry["params"]["name"], json!("confirm"));
+    assert_eq!(retry["params"]["inputResponses"], json!({"confirm": {"action": "accept", "content": {}}, "where": {"roots": []}}));
+    assert_eq!(retry["params"]["requestState"], json!("opaque-1"));
+    assert_eq!(retry["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], json!(V));
+    assert_eq!(c.input_for(&asked[0].id), None);
+    // Progress of the retry (its token is its own id) is the same request's.
+    let token = retry["params"]["_meta"]["progressToken"].clone();
+    assert_eq!(token, retry["id"]);
+    c.handle_line(&line(json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 1}}))).unwrap();
+    let done = json!({"jsonrpc": "2.0", "id": retry["id"], "result": {"resultType": "complete", "content": [{"type": "text", "text": "ok"}]}});
+    c.handle_line(&line(done)).unwrap();
+    let [Event::Progress { request, .. }, Event::Answer(answer)] = <[Event; 2]>::try_from(events(&mut c)).unwrap() else { panic!() };
+    assert_eq!(request, tool.id());
+    let mcp::CallToolResultResponseResult::CallToolResult(result) = tool.read(answer).unwrap() else { panic!() };
+    assert_eq!(result.content.len(), 1);
+    assert_eq!(c.pending(), 0);
+}
+
+#[test]
+fn without_request_state_the_retry_has_none_and_other_requests_carry_neither() {
+    let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
+    let tool = c.request(call("no_state"), now, None).unwrap();
+    written(&mut c);
+    c.handle_line(&input_required(tool.id(), elicit(), None)).unwrap();
+    let asked = offered(&mut c);
+    c.request(call("unrelated"), now, None).unwrap();
+    c.respond(&asked[0].id, &json!({"action": "accept"})).unwrap();
+    let [unrelated, retry] = <[Value; 2]>::try_from(written(&mut c)).unwrap();
+    assert!(unrelated["params"].get("inputResponses").is_none() && unrelated["params"].get("requestState").is_none());
+    assert!(retry["params"].get("requestState").is_none() && retry["params"].get("inputResponses").is_some());
+}
+
+#[test]
+fn refusing_an_input_request_fails_the_request() {
+    let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
+    let tool = c.request(call("t"), now, None).unwrap();
+    c.handle_line(&input_required(tool.id(), elicit(), Some("s"))).unwrap();
+    let asked = offered(&mut c);
+    let no = crate::runtime::RpcError { code: -32603, message: "no UI".into(), data: None };
+    c.respond_error(&asked[0].id, &no).unwrap();
+    let [Event::Answer(answer)] = <[Event; 1]>::try_from(events(&mut c)).unwrap() else { panic!() };
+    assert!(matches!(tool.read(answer), Err(RequestError::Input(why)) if why.contains("no UI")));
+    assert_eq!((c.pending(), c.input_for(&asked[0].id)), (0, None));
+}
+
+#[test]
+fn a_server_request_cannot_take_the_id_of_an_input_request() {
+    let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
+    let tool = c.request(call("t"), now, None).unwrap();
+    c.handle_line(&input_required(tool.id(), elicit(), Some("s"))).unwrap();
+    let asked = offered(&mut c);
+    written(&mut c);
+    c.handle_line(&line(json!({"jsonrpc": "2.0", "id": asked[0].id.to_value(), "method": "roots/list"}))).unwrap();
+    assert_eq!(written(&mut c)[0]["error"]["code"], json!(-32600));
+    assert!(c.poll_event().is_none());
+}
+
+#[test]
+fn input_rounds_are_bounded() {
+    let mut per = PerRequest::new(V, &json!({})).unwrap();
+    per.max_rounds = 2;
+    let (mut c, now) = (Client::per_request(Config::default(), per), Instant::now());
+    let tool = c.request(call("t"), now, None).unwrap();
+    let mut wire = tool.id();
+    for round in 1..=3 {
+        written(&mut c);
+        // State only (load shedding): the request goes again at once, with no responses.
+        c.handle_line(&input_required(wire, json!({}), Some("again"))).unwrap();
+        if round <= 2 {
+            assert!(c.poll_event().is_none(), "round {round}");
+            let retry = c.poll_transmit().map(json_of).unwrap();
+            assert!(retry["params"].get("inputResponses").is_none() && retry["params"]["requestState"] == json!("again"));
+            wire = retry["id"].as_i64().unwrap();
+        } else {
+            let Some(Event::Answer(answer)) = c.poll_event() else { panic!() };
+            assert!(matches!(tool.read(answer), Err(RequestError::Input(_))));
+        }
+    }
+}
+
+#[test]
+fn a_request_waiting_for_input_can_be_cancelled_or_time_out() {
+    let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
+    let a = c.request(call("a"), now, Some(Duration::from_secs(5))).unwrap();
+    let b = c.request(call("b"), now, Some(Duration::from_secs(9))).unwrap();
+    written(&mut c);
+    c.handle_line(&input_required(a.id(), elicit(), None)).unwrap();
+    c.handle_line(&input_required(b.id(), elicit(), None)).unwrap();
+    let asked = offered(&mut c);
+    // Nothing is in flight at the server: no `notifications/cancelled`; the input request is withdrawn.
+    c.cancel(&a, None).unwrap();
+    assert!(c.poll_transmit().is_none());
+    assert!(matches!(c.poll_event(), Some(Event::Cancelled { id, .. }) if id == asked[0].id));
+    assert_eq!(c.respond(&asked[0].id, &json!({"action": "accept"})), Err(Error::UnknownRequest));
+    assert_eq!(c.poll_timeout(), Some(now + Duration::from_secs(9)));
+    c.handle_timeout(now + Duration::from_secs(10));
+    let [Event::Cancelled { id, .. }, Event::Answer(answer)] = <[Event; 2]>::try_from(events(&mut c)).unwrap() else { panic!() };
+    assert_eq!(id, asked[1].id);
+    assert_eq!(b.read(answer), Err(RequestError::TimedOut));
+    assert_eq!(c.pending(), 0);
+}
+
 #[test]
 fn cancelling_a_retried_request_names_the_id_the_server_knows() {
     let (mut c, now) = (client(json!({"elicitation": {}})), Instant::now());
     let tool = c.request(call("t"), now, None).unwrap();
     c.handle_line(&input_required(tool.id(), elicit(), Some("s"))).unwrap();
-    events(&mut c);
-    c.provide_input(tool.id(), json!({"confirm": {"action": "cancel"}}).as_object().unwrap().clone()).unwrap();
+    let asked = offered(&mut c);
+    c.respond(&asked[0].id, &json!({"action": "cancel"})).unwrap();
     let retry = written(&mut c).pop().unwrap();
     c.cancel(&tool, Some("enough")).unwrap();
     let cancelled = written(&mut c).remove(0);

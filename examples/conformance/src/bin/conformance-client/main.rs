@@ -7,8 +7,8 @@
 //! (elicitation with the form's defaults, sampling with a fixed reply, roots) and resuming a
 //! stream the server closed, after the `retry` delay, with `Last-Event-ID`. 2026-07-28: no
 //! session; the engine's per-request client puts the version and capabilities in each request's
-//! `_meta`, answers `InputRequiredResult`s (the same answers, as input responses) and retries a
-//! refused version; this transport adds the headers the version asks for (`MCP-Protocol-Version`,
+//! `_meta`, offers the input requests of an `InputRequiredResult` as requests (the client gives
+//! the same answers) and sends the call again, and retries a refused version; this transport adds the headers the version asks for (`MCP-Protocol-Version`,
 //! `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), skips tools whose `x-mcp-header` annotations are
 //! invalid, and also lists and reads resources and prompts the server declares. Arguments the
 //! suite passes in `MCP_CONFORMANCE_CONTEXT` (`toolCalls`) are used for those tools.
@@ -35,7 +35,7 @@ use mcp_conformance::{headers, sse, Checker};
 use mcp_spec_types::engine::{self, Answer, Config, Event, PerRequest};
 use mcp_spec_types::runtime::RequestMethod;
 use mcp_spec_types::{v2025_11_25 as mcp, v2026_07_28 as next};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 mod answers;
 use answers::{arguments_for, context_calls, serve, texts, without_bad_nulls};
@@ -338,18 +338,6 @@ impl Client {
                 };
                 if let Err(e) = outcome {
                     eprintln!("cannot answer {}: {e}", request.method);
-                }
-            }
-            Event::InputRequired(asked) => {
-                let mut responses = Map::new();
-                for input in &asked.inputs {
-                    match serve(&input.method, input.params.as_ref()) {
-                        Ok(result) => responses.insert(input.key.clone(), result),
-                        Err(e) => return eprintln!("input `{}`: {}", input.key, e.message),
-                    };
-                }
-                if let Err(e) = engine.provide_input(asked.request, responses) {
-                    eprintln!("input for request {}: {e}", asked.request);
                 }
             }
             Event::Notification { method, .. } => eprintln!("notification: {method}"),
