@@ -25,6 +25,10 @@
 //! and on the receiving side drops the result and progress of a request the peer cancelled.
 //! Nothing it reads panics: a line it cannot use is an [`Event::Dropped`] with the reason.
 //!
+//! Every table is bounded ([`Config`]): requests pending, requests in flight, remembered
+//! cancellations and the two queues. A full table is an [`Error`] value, or for an incoming
+//! request, an error answer.
+//!
 //! Protocol 2026-07-28 has no session: a client made with [`Client::per_request`] sends no
 //! `initialize` ([`Error::NoInitialize`]) and the engine puts the version, the client's
 //! capabilities, its info and its log level ([`PerRequest`]) in every request's `params._meta`
@@ -35,15 +39,12 @@
 //! with [`Failure::Input`]; [`Client::input_for`] names the request one is for); once it has
 //! answered each ([`Client::respond`]), the engine sends the request again under a new id with
 //! `inputResponses` and the server's `requestState` (at once when the server sent only a state),
-//! for at most [`PerRequest::max_rounds`] rounds; the final answer comes to the first handle. An unsupported-version error (-32022) is
-//! retried once with the first of [`PerRequest::versions`] the server lists, else handed to the
-//! application as [`Failure::UnsupportedVersion`] with the server's list. HTTP headers that
+//! for at most [`PerRequest::max_rounds`] rounds; the final answer comes to the first handle. An
+//! unsupported-version error (-32022) is retried once with the first of [`PerRequest::versions`]
+//! the server lists, else handed to the application as [`Failure::UnsupportedVersion`] with the
+//! server's list. HTTP headers that
 //! mirror the message (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`) are the transport's:
 //! it reads them from each line the engine writes.
-//!
-//! Every table is bounded ([`Config`]): requests pending, requests in flight, remembered
-//! cancellations and the two queues. A full table is an [`Error`] value, or for an incoming
-//! request, an error answer.
 //!
 //! ```
 //! # #[cfg(feature = "v2025-11-25")] {
@@ -72,13 +73,15 @@
 
 mod client;
 mod endpoint;
-mod per_request;
 mod server;
 mod wire;
+// The client of a per-request version (2026-07-28).
+mod per_request;
 
 pub use client::Client;
-pub use per_request::{PerRequest, UNSUPPORTED_PROTOCOL_VERSION};
 pub use server::Server;
+
+pub use per_request::{PerRequest, UNSUPPORTED_PROTOCOL_VERSION};
 
 #[cfg(test)]
 mod tests;
@@ -309,6 +312,8 @@ pub enum Error {
     NotPending,
     /// `initialize` is not cancelled (the spec forbids it).
     CancelInitialize,
+    /// A client of a per-request version ([`Client::per_request`]) sends no `initialize`.
+    NoInitialize,
     /// The request carried no progress token, so progress cannot be sent for it.
     NoProgressToken,
     /// Progress must increase with each notification.
@@ -319,8 +324,6 @@ pub enum Error {
     NotInitialized,
     /// A server's request for a capability the client did not declare in its `initialize`.
     NotDeclared { capability: &'static str },
-    /// A client of a per-request version ([`Client::per_request`]) sends no `initialize`.
-    NoInitialize,
 }
 
 impl fmt::Display for Error {
@@ -331,12 +334,12 @@ impl fmt::Display for Error {
             Error::UnknownRequest => f.write_str("no such request in flight"),
             Error::NotPending => f.write_str("no such request pending"),
             Error::CancelInitialize => f.write_str("initialize cannot be cancelled"),
+            Error::NoInitialize => f.write_str("a per-request version has no initialize"),
             Error::NoProgressToken => f.write_str("the request has no progress token"),
             Error::ProgressNotIncreasing { last, next } => write!(f, "progress {next} does not increase on {last:?}"),
             Error::Serialize(e) => write!(f, "cannot serialize: {e}"),
             Error::NotInitialized => f.write_str("the session is not initialized"),
             Error::NotDeclared { capability } => write!(f, "the client did not declare `{capability}`"),
-            Error::NoInitialize => f.write_str("a per-request version has no initialize"),
         }
     }
 }
