@@ -29,23 +29,6 @@
 //! cancellations and the two queues. A full table is an [`Error`] value, or for an incoming
 //! request, an error answer.
 //!
-//! Protocol 2026-07-28 has no session: a client made with [`Client::per_request`] sends no
-//! `initialize` ([`Error::NoInitialize`]) and the engine puts the version, the client's
-//! capabilities, its info and its log level ([`PerRequest`]) in every request's `params._meta`
-//! (build the version's typed requests with `RequestMetaObject::default()`: the engine fills it;
-//! `Client::discover` (feature `v2026-07-28`) sends `server/discover`). The input requests of an
-//! `InputRequiredResult` answer come to the application as [`Event::Request`]s, as a session's
-//! server requests do (only for capabilities the client declared; any other fails the request
-//! with [`Failure::Input`]; [`Client::input_for`] names the request one is for); once it has
-//! answered each ([`Client::respond`]), the engine sends the request again under a new id with
-//! `inputResponses` and the server's `requestState` (at once when the server sent only a state),
-//! for at most [`PerRequest::max_rounds`] rounds; the final answer comes to the first handle. An
-//! unsupported-version error (-32022) is retried once with the first of [`PerRequest::versions`]
-//! the server lists, else handed to the application as [`Failure::UnsupportedVersion`] with the
-//! server's list. HTTP headers that
-//! mirror the message (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`) are the transport's:
-//! it reads them from each line the engine writes.
-//!
 //! ```
 //! # #[cfg(feature = "v2025-11-25")] {
 //! use std::time::{Duration, Instant};
@@ -70,18 +53,30 @@
 //! assert!(result.tools.is_empty());
 //! # }
 //! ```
+//!
+//! Protocol 2026-07-28 has no session: a client made with [`Client::per_request`] sends no
+//! `initialize` ([`Error::NoInitialize`]) and the engine puts the version, the client's
+//! capabilities, its info and its log level ([`PerRequest`]) in every request's `params._meta`
+//! (build the version's typed requests with `RequestMetaObject::default()`: the engine fills it;
+//! `Client::discover` (feature `v2026-07-28`) sends `server/discover`). The input requests of an
+//! `InputRequiredResult` answer come to the application as [`Event::Request`]s, as a session's
+//! server requests do (only for capabilities the client declared; any other fails the request
+//! with [`Failure::Input`]; [`Client::input_for`] names the request one is for); once it has
+//! answered each ([`Client::respond`]), the engine sends the request again under a new id with
+//! `inputResponses` and the server's `requestState` (at once when the server sent only a state),
+//! for at most [`PerRequest::max_rounds`] rounds; the final answer comes to the first handle. An
+//! unsupported-version error (-32022) is retried once with the first of [`PerRequest::versions`]
+//! the server lists, else handed to the application as [`Failure::UnsupportedVersion`] with the
+//! server's list. HTTP headers that mirror the message (`Mcp-Method`, `Mcp-Name`,
+//! `MCP-Protocol-Version`) are the transport's: it reads them from each line the engine writes.
 
 mod client;
 mod endpoint;
 mod server;
 mod wire;
-// The client of a per-request version (2026-07-28).
-mod per_request;
 
 pub use client::Client;
 pub use server::Server;
-
-pub use per_request::{PerRequest, UNSUPPORTED_PROTOCOL_VERSION};
 
 #[cfg(test)]
 mod tests;
@@ -94,6 +89,10 @@ use serde_json::{Map, Value};
 
 use crate::runtime::{RequestMethod, RpcError};
 use endpoint::Route;
+
+// The client of a per-request version (2026-07-28).
+mod per_request;
+pub use per_request::{PerRequest, UNSUPPORTED_PROTOCOL_VERSION};
 
 /// The bounds of an engine's tables and queues. A bound reached is an [`Error`] (or, for an
 /// incoming request, an error answer), never more memory.
