@@ -59,6 +59,8 @@ pub mod blocking;
 mod client;
 mod endpoint;
 mod server;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 mod wire;
 
 pub use adapter::{Context, Role};
