@@ -15,11 +15,14 @@ pub fn text(o: &Output) -> String {
     )
 }
 
+/// The Node to run and the directory `npm ci` installed in.
+type Installed = Option<(PathBuf, PathBuf)>;
+
 /// The Node to run and the directory `npm ci` installed, for `dir` (relative to this package);
 /// `None` (skipped) without npm outside CI, where that is a failure.
-pub fn pinned_node(dir: &str) -> Option<(PathBuf, PathBuf)> {
+pub fn pinned_node(dir: &str) -> Installed {
     // Once per directory and run: `npm ci` empties node_modules first, under the feet of a test using it.
-    static INSTALLED: Mutex<Option<HashMap<String, Option<(PathBuf, PathBuf)>>>> = Mutex::new(None);
+    static INSTALLED: Mutex<Option<HashMap<String, Installed>>> = Mutex::new(None);
     let mut installed = INSTALLED.lock().unwrap_or_else(|e| e.into_inner());
     installed
         .get_or_insert_with(HashMap::new)
@@ -28,7 +31,7 @@ pub fn pinned_node(dir: &str) -> Option<(PathBuf, PathBuf)> {
         .clone()
 }
 
-fn install(dir: &str) -> Option<(PathBuf, PathBuf)> {
+fn install(dir: &str) -> Installed {
     let npm = Command::new("npm").arg("--version").output();
     if !npm.is_ok_and(|o| o.status.success()) {
         assert!(
