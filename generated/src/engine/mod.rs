@@ -376,3 +376,10 @@ pub(crate) fn notification_params<N: Serialize>(notification: &N) -> Result<Map<
         _ => Err(Error::Serialize("a notification must serialize as an object".into())),
     }
 }
+
+// The transport adapters, outside the state machine: they use the roles' public methods only.
+mod adapter;
+pub mod blocking;
+#[cfg(feature = "tokio")]
+pub mod tokio;
+pub use adapter::{Context, Role};
