@@ -54,11 +54,14 @@
 //! # }
 //! ```
 
+mod adapter;
+pub mod blocking;
 mod client;
 mod endpoint;
 mod server;
 mod wire;
 
+pub use adapter::{Context, Role};
 pub use client::Client;
 pub use server::Server;
 
