@@ -209,3 +209,44 @@ fn the_checker_notices_what_is_missing() {
     }
     assert_eq!(f.lines.len(), 6, "{text}");
 }
+
+/// The Rust blocks of a Markdown text, without rustdoc's hidden (`# `) lines.
+fn rust_blocks(markdown: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in markdown.lines() {
+        match &mut current {
+            None if line.starts_with("```rust") => current = Some(String::new()),
+            Some(block) if line == "```" => {
+                blocks.push(std::mem::take(block));
+                current = None;
+            }
+            Some(block) if line != "#" && !line.starts_with("# ") => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            _ => {}
+        }
+    }
+    blocks
+}
+
+/// The server and client blocks of the README's "Writing a server" and "Writing a client" are
+/// blocks of the crate's README, whose doc tests compile them: the README cannot show code that
+/// does not build.
+#[test]
+fn the_readmes_server_and_client_are_doc_tested_in_the_crates_readme() {
+    let root = workspace_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let crate_readme = std::fs::read_to_string(root.join("generated/README.md")).expect("generated/README.md");
+    let tested = rust_blocks(&crate_readme);
+    for section in ["## Writing a server\n", "## Writing a client\n"] {
+        let start = readme.find(section).unwrap_or_else(|| panic!("README.md has no {section:?}"));
+        let end = readme[start + section.len()..].find("\n## ").map_or(readme.len(), |e| start + section.len() + e);
+        let blocks = rust_blocks(&readme[start..end]);
+        assert!(!blocks.is_empty(), "{section:?} shows no Rust block");
+        for block in blocks {
+            assert!(tested.contains(&block), "this block of {section:?} is not one of generated/README.md's (doc-tested) blocks:\n{block}");
+        }
+    }
+}

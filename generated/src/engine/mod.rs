@@ -54,14 +54,11 @@
 //! # }
 //! ```
 
-mod adapter;
-pub mod blocking;
 mod client;
 mod endpoint;
 mod server;
 mod wire;
 
-pub use adapter::{Context, Role};
 pub use client::Client;
 pub use server::Server;
 
@@ -341,3 +338,10 @@ pub(crate) fn notification_params<N: Serialize>(notification: &N) -> Result<Map<
         _ => Err(Error::Serialize("a notification must serialize as an object".into())),
     }
 }
+
+// The transport adapters, outside the state machine: they use the roles' public methods only.
+mod adapter;
+pub mod blocking;
+#[cfg(feature = "tokio")]
+pub mod tokio;
+pub use adapter::{Context, Role};

@@ -105,13 +105,16 @@ fn long_work_on_a_thread_while_other_requests_are_answered() {
     let mut context = conn.context(&slow);
     assert!(context.wants_progress());
     let (go, wait) = mpsc::channel::<()>();
+    let (sent, first_sent) = mpsc::channel::<()>();
     let worker = std::thread::spawn(move || {
         context.progress(1.0, Some(2.0), None).unwrap();
+        sent.send(()).unwrap();
         wait.recv().unwrap();
         context.progress(2.0, Some(2.0), Some("done")).unwrap();
         context.respond(&json!({"content": []}));
     });
     // The slow request is still running when this one is answered.
+    first_sent.recv().unwrap();
     send(&feed, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
     let list = next_request(&mut conn);
     conn.engine().respond(&list.id, &json!({"tools": []})).unwrap();

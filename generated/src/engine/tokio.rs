@@ -1,0 +1,215 @@
+//! The engine on tokio (feature `tokio`): newline-delimited JSON-RPC over any `AsyncRead` and
+//! `AsyncWrite`, the same loop as [`blocking`](super::blocking) as `async` functions.
+//!
+//! A task reads lines (spawned by [`Connection::new`], so it is called inside a runtime); 
+//! [`Connection::next_event`] writes what the engine queued, feeds it the lines, wakes it at its
+//! deadline and returns its events. Long work runs in a task or a thread with a [`Context`]
+//! ([`Connection::context`]), whose answer and progress come back through the loop. Lines the
+//! application queues in place (`conn.engine().respond(..)`) are written at the next
+//! `next_event` or [`flush`](Connection::flush): a connection dropped without either loses them.
+//!
+//! ```no_run
+//! # #[cfg(feature = "v2025-11-25")]
+//! # async fn serve() -> std::io::Result<()> {
+//! use mcp_spec_types::engine::tokio::Connection;
+//! use mcp_spec_types::engine::{Config, Event, Server};
+//!
+//! let mut conn = Connection::stdio(Server::new(Config::default()));
+//! while let Some(event) = conn.next_event().await? {
+//!     if let Event::Request(request) = event {
+//!         let context = conn.context(&request);
+//!         tokio::spawn(async move {
+//!             // ... the work, checking `context.is_cancelled()` ...
+//!             context.respond(&serde_json::json!({}));
+//!         });
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The feature takes tokio with `rt`, `sync`, `time`, `io-util` and `io-std` only (no macros, so
+//! no proc-macro build).
+
+use std::io;
+use std::sync::Arc;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::adapter::{self, Contexts, Sink, Work};
+pub use super::adapter::{Context, Role};
+use super::blocking::MAX_LINE;
+use super::{Event, Request};
+
+/// Lines read ahead of the engine; the reader task waits when this many are queued.
+const READ_AHEAD: usize = 64;
+
+enum Input<E> {
+    // The permit goes when the line is taken, letting the reader read one more.
+    Line(Vec<u8>, OwnedSemaphorePermit),
+    End(Option<io::Error>),
+    Work(Work<E>),
+}
+
+/// A session over an async reader and writer. See the [module docs](self).
+pub struct Connection<E: Role> {
+    engine: E,
+    output: Box<dyn AsyncWrite + Send + Unpin>,
+    inputs: UnboundedReceiver<Input<E>>,
+    sender: UnboundedSender<Input<E>>,
+    contexts: Contexts,
+    ended: bool,
+    recording: Option<Box<dyn std::io::Write + Send>>,
+}
+
+impl<E: Role> Connection<E> {
+    /// Spawns the task that reads `input` (so call it inside a tokio runtime); writes to `output`.
+    pub fn new(engine: E, input: impl AsyncRead + Send + Unpin + 'static, output: impl AsyncWrite + Send + Unpin + 'static) -> Self {
+        let (sender, inputs) = mpsc::unbounded_channel();
+        let lines = sender.clone();
+        tokio::spawn(async move { read_lines(BufReader::new(input), lines).await });
+        Connection { engine, output: Box::new(output), inputs, sender, contexts: Contexts::new(), ended: false, recording: None }
+    }
+
+    /// Over this process's stdin and stdout.
+    pub fn stdio(engine: E) -> Self {
+        Connection::new(engine, tokio::io::stdin(), tokio::io::stdout())
+    }
+
+    /// Records every line read and written, as [`blocking::Connection::record`](super::blocking::Connection::record)
+    /// does (written synchronously: meant for tests and debugging).
+    pub fn record(&mut self, to: impl std::io::Write + Send + 'static) {
+        self.recording = Some(Box::new(to));
+    }
+
+    /// The engine, to send requests and notifications and to answer requests in place.
+    pub fn engine(&mut self) -> &mut E {
+        &mut self.engine
+    }
+
+    /// A [`Context`] for `request`, to answer it from a task or a thread. Make it when the
+    /// request arrives, before later events, so it sees a cancellation.
+    pub fn context(&mut self, request: &Request) -> Context<E> {
+        let sender = self.sender.clone();
+        let sink: Sink<E> = Arc::new(move |work| {
+            // The connection may be gone; the work has nowhere to go then.
+            let _ = sender.send(Input::Work(work));
+        });
+        self.contexts.make(request, sink)
+    }
+
+    /// Runs the session until the engine has an event: `Ok(None)` once the input has ended and
+    /// every context has answered.
+    pub async fn next_event(&mut self) -> io::Result<Option<Event>> {
+        loop {
+            self.flush().await?;
+            if let Some(event) = self.engine.poll_event() {
+                self.contexts.saw(&event);
+                return Ok(Some(event));
+            }
+            if self.ended && self.contexts.live() == 0 {
+                return Ok(None);
+            }
+            let input = match self.engine.poll_timeout() {
+                Some(deadline) => match tokio::time::timeout_at(deadline.into(), self.inputs.recv()).await {
+                    Ok(input) => input,
+                    Err(_) => {
+                        self.engine.handle_timeout(std::time::Instant::now());
+                        continue;
+                    }
+                },
+                None => self.inputs.recv().await,
+            };
+            // The connection holds a sender, so the channel never closes while it exists.
+            let Some(input) = input else { return Ok(None) };
+            match input {
+                Input::Line(line, _permit) => {
+                    if let Some(r) = self.recording.as_mut() {
+                        adapter::record(r, E::DIRECTIONS.0, &line)?;
+                    }
+                    // Both queues were drained above, so the engine has room for the line.
+                    self.engine.handle_line(&line).map_err(io::Error::other)?;
+                }
+                Input::End(error) => {
+                    self.ended = true;
+                    if let Some(error) = error {
+                        return Err(error);
+                    }
+                }
+                Input::Work(work) => self.contexts.run(&mut self.engine, work),
+            }
+        }
+    }
+
+    /// Writes what the engine queued.
+    pub async fn flush(&mut self) -> io::Result<()> {
+        let mut wrote = false;
+        while let Some(mut line) = self.engine.poll_transmit() {
+            if let Some(r) = self.recording.as_mut() {
+                adapter::record(r, E::DIRECTIONS.1, &line)?;
+            }
+            line.push(b'\n');
+            self.output.write_all(&line).await?;
+            wrote = true;
+        }
+        if wrote {
+            self.output.flush().await?;
+        }
+        Ok(())
+    }
+}
+
+async fn read_lines<E>(mut input: impl AsyncBufRead + Unpin, lines: UnboundedSender<Input<E>>) {
+    let room = Arc::new(Semaphore::new(READ_AHEAD));
+    loop {
+        let line = match read_line(&mut input, MAX_LINE).await {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                let _ = lines.send(Input::End(Some(e)));
+                return;
+            }
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let Ok(permit) = room.clone().acquire_owned().await else { return };
+        if lines.send(Input::Line(line, permit)).is_err() {
+            return;
+        }
+    }
+    let _ = lines.send(Input::End(None));
+}
+
+/// As the blocking adapter reads a line: without its `\n` (or `\r\n`), a line longer than `max`
+/// read to its end and given as a marker that is not JSON.
+async fn read_line(input: &mut (impl AsyncBufRead + Unpin), max: usize) -> io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    let n = (&mut *input).take(max as u64 + 1).read_until(b'\n', &mut line).await?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        return Ok(Some(line));
+    }
+    if line.len() > max {
+        loop {
+            line.clear();
+            let n = (&mut *input).take(max as u64).read_until(b'\n', &mut line).await?;
+            if n == 0 || line.last() == Some(&b'\n') {
+                break;
+            }
+        }
+        return Ok(Some(format!("(a line longer than {max} bytes)").into_bytes()));
+    }
+    Ok(Some(line))
+}
+
+#[cfg(test)]
+mod tests;
