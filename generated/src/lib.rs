@@ -17,6 +17,9 @@ pub mod negotiate;
 pub mod rpc;
 pub mod runtime;
 pub mod shortcuts;
+#[cfg(feature = "tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
+pub mod tools;
 pub mod validate;
 pub mod write;
 mod read;
