@@ -54,16 +54,23 @@
 //! # }
 //! ```
 
+mod check;
 mod client;
 mod endpoint;
+mod info;
+mod level;
 mod server;
 mod wire;
 
 pub use client::Client;
+pub use info::ServerInfo;
+pub use level::LogLevel;
 pub use server::Server;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_server;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -91,11 +98,17 @@ pub struct Config {
     pub max_queued: usize,
     /// Offer `ping` to the application as an [`Event::Request`] instead of answering it.
     pub take_ping: bool,
+    /// A server validates each request of a method its version defines against that version's
+    /// rules ([`crate::validate`]) before the application sees it, and answers one that breaks them
+    /// with -32602 naming the JSON pointer and the rule, as
+    /// [`rpc::read_message_checked`](crate::rpc::read_message_checked) does (default: on; its cost
+    /// per message is in BENCHMARKS.md). Off, a log level the spec does not name is still refused.
+    pub validate: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_pending: 1024, max_in_flight: 256, max_cancelled: 1024, max_queued: 1024, take_ping: false }
+        Config { max_pending: 1024, max_in_flight: 256, max_cancelled: 1024, max_queued: 1024, take_ping: false, validate: true }
     }
 }
 
@@ -218,6 +231,23 @@ impl Request {
         }
         crate::runtime::from_slice(&wire::line(o))
     }
+
+    /// `params._meta[key]`, e.g. [`negotiate::LOG_LEVEL_META_KEY`](crate::negotiate::LOG_LEVEL_META_KEY).
+    pub fn meta(&self, key: &str) -> Option<&Value> {
+        self.params.as_ref()?.get("_meta")?.get(key)
+    }
+
+    /// `params.inputResponses` of a request sent again after an `InputRequiredResult`
+    /// (2026-07-28): the client's results, under the keys of the `inputRequests`.
+    pub fn input_responses(&self) -> Option<&Map<String, Value>> {
+        self.params.as_ref()?.get("inputResponses")?.as_object()
+    }
+
+    /// `params.requestState` of a request sent again after an `InputRequiredResult`, as the
+    /// client sent it back (check it before trusting it).
+    pub fn request_state(&self) -> Option<&str> {
+        self.params.as_ref()?.get("requestState")?.as_str()
+    }
 }
 
 /// What happened, in the order the lines arrived.
@@ -284,8 +314,11 @@ pub enum Error {
     Serialize(String),
     /// A server's request before `initialize` was answered (only `ping` may go earlier).
     NotInitialized,
-    /// A server's request for a capability the client did not declare in its `initialize`.
+    /// A server's request for a capability the client did not declare in its `initialize` (or,
+    /// 2026-07-28, in the request's `_meta`).
     NotDeclared { capability: &'static str },
+    /// An answer only a 2026-07-28 request (one without a session) takes.
+    NotPerRequest,
 }
 
 impl fmt::Display for Error {
@@ -301,6 +334,7 @@ impl fmt::Display for Error {
             Error::Serialize(e) => write!(f, "cannot serialize: {e}"),
             Error::NotInitialized => f.write_str("the session is not initialized"),
             Error::NotDeclared { capability } => write!(f, "the client did not declare `{capability}`"),
+            Error::NotPerRequest => f.write_str("the request belongs to a session, not to a 2026-07-28 client"),
         }
     }
 }
