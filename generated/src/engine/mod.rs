@@ -25,6 +25,21 @@
 //! and on the receiving side drops the result and progress of a request the peer cancelled.
 //! Nothing it reads panics: a line it cannot use is an [`Event::Dropped`] with the reason.
 //!
+//! A server built with [`Server::with_info`] and a [`ServerInfo`] also runs the lifecycle and the
+//! protocol's session state: it answers `initialize` with the version
+//! [`negotiate`](crate::negotiate) picks among those it serves ([`Server::version`]), waits for
+//! `notifications/initialized` before it sends requests ([`Server::request`]; only `ping` earlier),
+//! answers and keeps `logging/setLevel` and writes log messages at or above that level
+//! ([`Server::log`]; a level the spec does not name is -32602), and validates each request against
+//! the session's version before the application sees it (-32602 with the JSON pointer and rule;
+//! [`Config::validate`]). A client that sends no `initialize` speaks 2026-07-28 per request: each
+//! request's version and capabilities come from its `_meta` and are checked and forgotten with it,
+//! `server/discover` is answered from the `ServerInfo`, results get `resultType` and the server's
+//! identity, log messages go only to a request that asked for them ([`Server::log_for`]), and a
+//! request that needs the client's input is answered with an `InputRequiredResult`
+//! ([`Server::respond_input_required`]) and comes again with [`Request::input_responses`] and
+//! [`Request::request_state`].
+//!
 //! Every table is bounded ([`Config`]): requests pending, requests in flight, remembered
 //! cancellations and the two queues. A full table is an [`Error`] value, or for an incoming
 //! request, an error answer.
