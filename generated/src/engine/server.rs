@@ -45,6 +45,8 @@ enum Offered {
 // Everything but the endpoint, so that the routing closure borrows it beside the endpoint.
 struct State {
     info: Option<ServerInfo>,
+    // No session can start: every request is per request.
+    stateless: bool,
     validate: bool,
     take_ping: bool,
     lifecycle: Lifecycle,
@@ -81,8 +83,19 @@ impl Server {
         Server::build(config, Some(info))
     }
 
+    /// A server for requests that can have no session (one HTTP POST without a session id, say):
+    /// every request is a per-request one, so one without `params._meta`'s version is -32602, not
+    /// "before initialize". `info.versions` still names the handshake versions to the client (in
+    /// `server/discover` and in -32022's list).
+    pub fn stateless(config: Config, info: ServerInfo) -> Self {
+        let mut server = Server::build(config, Some(info));
+        server.state.stateless = true;
+        server
+    }
+
     fn build(config: Config, info: Option<ServerInfo>) -> Self {
         let state = State {
+            stateless: false,
             info,
             validate: config.validate,
             take_ping: config.take_ping,
@@ -347,6 +360,7 @@ impl State {
     /// What becomes of a request of the client's.
     fn route(&mut self, id: &Id, method: &str, params: Option<&Value>) -> Route {
         match self.lifecycle {
+            Lifecycle::New if self.stateless => self.per_request(id, method, params),
             Lifecycle::New if method == "initialize" => self.initialize(id, params),
             Lifecycle::New if self.info.is_some() && (carries_version(params) || self.info.as_ref().is_some_and(|i| i.handshake_versions().is_empty())) => self.per_request(id, method, params),
             _ if method == "ping" => self.ping(),
@@ -429,14 +443,15 @@ impl State {
                 return Route::Refuse(serde_json::from_value(e.error_object()).unwrap_or_else(|_| rpc_error(e.code(), e.to_string())));
             }
         };
+        // Not in the per-request versions: the session and its level are gone.
+        if matches!(method, "ping" | "logging/setLevel" | "initialize") {
+            return refuse(METHOD_NOT_FOUND, format!("Method not found: {method} (protocol version {version})"));
+        }
         if let Some(error) = self.check(&version, id, method, params) {
             return Route::Refuse(error);
         }
-        match method {
-            "server/discover" => return Route::Answer(info.discover_result()),
-            // Not in the per-request versions: the session and its level are gone.
-            "ping" | "logging/setLevel" | "initialize" => return refuse(METHOD_NOT_FOUND, format!("Method not found: {method} (protocol version {version})")),
-            _ => {}
+        if method == "server/discover" {
+            return Route::Answer(info.discover_result());
         }
         let log_level = match meta.and_then(|m| m.get(LOG_LEVEL_META_KEY)) {
             None => None,

@@ -261,6 +261,16 @@ mod per_request {
         let mut s = Server::with_info(Config::default(), info().versions(&["2026-07-28"]));
         let (out, _) = send(&mut s, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
         assert_eq!(out[0]["error"]["code"], -32602);
+        // A stateless server: no initialize can come, so a request without a version is invalid params.
+        let mut s = Server::stateless(Config::default(), info());
+        let (out, _) = send(&mut s, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {}}}));
+        assert_eq!(out[0]["error"]["code"], -32602);
+        let (out, _) = send(&mut s, initialize(4, "2025-11-25", json!({})));
+        assert_eq!((out[0]["error"]["code"].clone(), s.is_initialized()), (json!(-32602), false));
+        let mut init = per_request(5, "initialize", json!({}), json!({}), json!({}));
+        init["params"]["protocolVersion"] = json!("2025-11-25");
+        let (out, _) = send(&mut s, init);
+        assert_eq!(out[0]["error"]["code"], -32601);
         // A server of handshake versions alone answers a per-request client as before initialize.
         let mut s = Server::new(Config::default());
         let (out, _) = send(&mut s, per_request(3, "tools/list", json!({}), json!({}), json!({})));
