@@ -343,6 +343,11 @@ impl Server {
         self.endpoint.in_flight_len()
     }
 
+    #[cfg(test)]
+    pub(crate) fn state_sizes(&self) -> usize {
+        self.state.per_request.len()
+    }
+
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
         self.endpoint.poll_transmit()
     }

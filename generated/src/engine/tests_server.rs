@@ -164,6 +164,21 @@ mod logging {
         assert_eq!(out[0]["error"]["code"], -32602);
     }
 
+    // The same with the engine's first API alone (`Server::new`, the application answers initialize).
+    #[test]
+    fn an_unknown_level_is_refused_by_a_server_without_info() {
+        let mut s = Server::new(Config::default());
+        send(&mut s, initialize(0, "2025-11-25", json!({})));
+        s.respond(&Id::Number(0), &json!({"protocolVersion": "2025-11-25", "capabilities": {"logging": {}}, "serverInfo": {"name": "s", "version": "1"}})).unwrap();
+        drain(&mut s);
+        let (out, events) = send(&mut s, json!({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel", "params": {"level": "verbose"}}));
+        assert!(events.is_empty(), "{events:?}");
+        assert_eq!((out[0]["id"].clone(), out[0]["error"]["code"].clone()), (json!(1), json!(-32602)));
+        let (out, _) = send(&mut s, json!({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": {"level": "error"}}));
+        assert_eq!(out[0]["result"], json!({}));
+        assert_eq!(s.log_level(), Some(LogLevel::Error));
+    }
+
     #[test]
     fn set_level_needs_the_logging_capability() {
         let mut s = Server::with_info(Config::default(), ServerInfo::new("s", "1").versions(&["2025-11-25"]));
@@ -356,5 +371,59 @@ mod per_request {
             s.respond(&Id::Number(id), &json!({"content": []})).unwrap();
         }
         assert_eq!((s.in_flight(), s.version_of(&Id::Number(0))), (0, None));
+    }
+}
+
+// Per-request and session lines with bytes changed, cut and inserted, fed to a server with info and
+// a stateless one, answered in every way the application can: nothing panics, and the per-request
+// table never outgrows the in-flight table.
+#[cfg(feature = "v2026-07-28")]
+#[test]
+fn mangled_per_request_lines_never_panic() {
+    let lines: Vec<Vec<u8>> = vec![
+        per_request(1, "tools/call", json!({"name": "t", "inputResponses": {"a": {"action": "accept"}}, "requestState": "s"}), json!({"elicitation": {}}), json!({LOG_LEVEL_META_KEY: "info"})).to_string().into_bytes(),
+        per_request(2, "server/discover", json!({}), json!({}), json!({})).to_string().into_bytes(),
+        per_request(3, "logging/setLevel", json!({"level": "debug"}), json!({}), json!({})).to_string().into_bytes(),
+        initialize(4, "2025-11-25", json!({"sampling": {}})).to_string().into_bytes(),
+        br#"{"jsonrpc":"2.0","id":5,"method":"logging/setLevel","params":{"level":"warning"}}"#.to_vec(),
+        INITIALIZED.to_vec(),
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let config = Config { max_in_flight: 4, max_queued: 16, ..Config::default() };
+    let mut servers = [Server::with_info(config.clone(), info()), Server::stateless(config, info())];
+    for round in 0..10_000u64 {
+        let mut line = lines[(next() % lines.len() as u64) as usize].clone();
+        for _ in 0..next() % 3 {
+            let at = (next() % line.len() as u64) as usize;
+            match next() % 3 {
+                0 => line[at] = next() as u8,
+                1 => line.truncate(at),
+                _ => line.insert(at, b"{}[]\",:0-e\\"[(next() % 11) as usize]),
+            }
+            if line.is_empty() {
+                break;
+            }
+        }
+        for s in &mut servers {
+            s.handle_line(&line).unwrap();
+            while let Some(event) = s.poll_event() {
+                let Event::Request(r) = event else { continue };
+                let _ = s.log_for(&r.id, LogLevel::Warning, None, &"w");
+                let _ = match round % 3 {
+                    0 => s.respond(&r.id, &json!({"content": []})),
+                    1 => s.respond_input_required(&r.id, Map::new(), Some("state")),
+                    _ => s.respond_error(&r.id, &crate::runtime::RpcError { code: -1, message: "no".into(), data: None }),
+                };
+            }
+            while s.poll_transmit().is_some() {}
+            assert!(s.in_flight() <= 4);
+            assert!(s.state_sizes() <= 4);
+        }
     }
 }
