@@ -367,7 +367,9 @@ impl State {
         match self.lifecycle {
             Lifecycle::New if self.stateless => self.per_request(id, method, params),
             Lifecycle::New if method == "initialize" => self.initialize(id, params),
-            Lifecycle::New if self.info.is_some() && (carries_version(params) || self.info.as_ref().is_some_and(|i| i.handshake_versions().is_empty())) => self.per_request(id, method, params),
+            // A client that sends no `initialize` to a server of per-request versions speaks one of those.
+            Lifecycle::New if method != "ping" && self.info.as_ref().is_some_and(|i| !i.per_request_versions().is_empty()) => self.per_request(id, method, params),
+            Lifecycle::New if carries_version(params) => self.per_request(id, method, params),
             _ if method == "ping" => self.ping(),
             _ if method == "initialize" => refuse(INVALID_REQUEST, "Invalid Request: initialize was already received".into()),
             // The spec: no requests but ping before the server has answered initialize.

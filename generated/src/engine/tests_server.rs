@@ -91,10 +91,16 @@ mod lifecycle {
     #[test]
     fn requests_to_the_client_wait_for_initialized() {
         let now = Instant::now();
-        let mut s = Server::with_info(Config::default(), info());
-        // Before initialize: nothing but ping, either way.
+        // Before initialize: nothing but ping, either way; a server that also serves 2026-07-28
+        // takes a request without initialize for a per-request one that lacks its version.
+        let mut s = Server::with_info(Config::default(), info().versions(&["2025-11-25"]));
         let (out, _) = send(&mut s, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
         assert_eq!(out[0]["error"]["code"], -32600);
+        let mut s = Server::with_info(Config::default(), info());
+        let (out, _) = send(&mut s, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+        assert_eq!(out[0]["error"]["code"], -32602);
+        let (out, _) = send(&mut s, json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
+        assert_eq!(out[0]["result"], json!({}));
         assert_eq!(s.log(LogLevel::Error, None, &"early"), Err(Error::NotInitialized));
         send(&mut s, initialize(2, "2025-11-25", json!({"roots": {}})));
         // Answered, not yet initialized: the client may send requests; the server only pings and logs.
