@@ -62,7 +62,7 @@ struct State {
 
 /// The server role: lifecycle, version negotiation, validation of what arrives, the in-flight
 /// table, cancellation, progress, `ping`, logging, and 2026-07-28's per-request protocol. See the
-/// [module docs](self).
+/// [module docs](super).
 pub struct Server {
     endpoint: Endpoint,
     state: State,
