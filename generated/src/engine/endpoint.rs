@@ -114,6 +114,11 @@ impl Endpoint {
         self.in_flight.contains_key(id)
     }
 
+    /// `Some(true)` when the peer cancelled its request `id`, `None` when it is not in flight.
+    pub fn is_cancelled(&self, id: &Id) -> Option<bool> {
+        self.in_flight.get(id).map(|f| f.cancelled)
+    }
+
     pub fn in_flight_len(&self) -> usize {
         self.in_flight.len()
     }
@@ -236,6 +241,12 @@ impl Endpoint {
 
     /// Reads one line; an incoming request goes to `route` (the role's policy).
     pub fn handle_line(&mut self, line: &[u8], route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route) -> Result<(), Error> {
+        self.handle_line_with(line, route, &mut |_, _| {})
+    }
+
+    /// As [`handle_line`](Self::handle_line), and a notification the endpoint does not consume
+    /// itself is shown to `notified` (the server's lifecycle watches `notifications/initialized`).
+    pub fn handle_line_with(&mut self, line: &[u8], route: &mut dyn FnMut(&Id, &str, Option<&Value>) -> Route, notified: &mut dyn FnMut(&str, Option<&Value>)) -> Result<(), Error> {
         self.room_to_read()?;
         let message = match wire::classify(line) {
             Ok(m) => m,
@@ -273,7 +284,10 @@ impl Endpoint {
                     }
                 }
             }
-            Incoming::Notification { method, params } => self.notification(method, params),
+            Incoming::Notification { method, params } => {
+                notified(&method, params.as_ref());
+                self.notification(method, params)
+            }
             Incoming::Result { id, result } => self.answer(id, Ok(result)),
             Incoming::Error { id: Some(id), error } => self.answer(id, Err(Failure::Rpc(error))),
             Incoming::Error { id: None, error } => self.events.push_back(Event::Dropped(Dropped::ErrorWithoutId(error))),

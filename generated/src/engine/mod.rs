@@ -25,6 +25,21 @@
 //! and on the receiving side drops the result and progress of a request the peer cancelled.
 //! Nothing it reads panics: a line it cannot use is an [`Event::Dropped`] with the reason.
 //!
+//! A server built with [`Server::with_info`] and a [`ServerInfo`] also runs the lifecycle and the
+//! protocol's session state: it answers `initialize` with the version
+//! [`negotiate`](crate::negotiate) picks among those it serves ([`Server::version`]), waits for
+//! `notifications/initialized` before it sends requests ([`Server::request`]; only `ping` earlier),
+//! answers and keeps `logging/setLevel` and writes log messages at or above that level
+//! ([`Server::log`]; a level the spec does not name is -32602), and validates each request against
+//! the session's version before the application sees it (-32602 with the JSON pointer and rule;
+//! [`Config::validate`]). A client that sends no `initialize` speaks 2026-07-28 per request: each
+//! request's version and capabilities come from its `_meta` and are checked and forgotten with it,
+//! `server/discover` is answered from the `ServerInfo`, results get `resultType` and the server's
+//! identity, log messages go only to a request that asked for them ([`Server::log_for`]), and a
+//! request that needs the client's input is answered with an `InputRequiredResult`
+//! ([`Server::respond_input_required`]) and comes again with [`Request::input_responses`] and
+//! [`Request::request_state`].
+//!
 //! Every table is bounded ([`Config`]): requests pending, requests in flight, remembered
 //! cancellations and the two queues. A full table is an [`Error`] value, or for an incoming
 //! request, an error answer.
@@ -70,16 +85,23 @@
 //! server's list. HTTP headers that mirror the message (`Mcp-Method`, `Mcp-Name`,
 //! `MCP-Protocol-Version`) are the transport's: it reads them from each line the engine writes.
 
+mod check;
 mod client;
 mod endpoint;
+mod info;
+mod level;
 mod server;
 mod wire;
 
 pub use client::Client;
+pub use info::ServerInfo;
+pub use level::LogLevel;
 pub use server::Server;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_server;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -111,11 +133,17 @@ pub struct Config {
     pub max_queued: usize,
     /// Offer `ping` to the application as an [`Event::Request`] instead of answering it.
     pub take_ping: bool,
+    /// A server validates each request of a method its version defines against that version's
+    /// rules ([`crate::validate`]) before the application sees it, and answers one that breaks them
+    /// with -32602 naming the JSON pointer and the rule, as
+    /// [`rpc::read_message_checked`](crate::rpc::read_message_checked) does (default: on; its cost
+    /// per message is in BENCHMARKS.md). Off, a log level the spec does not name is still refused.
+    pub validate: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_pending: 1024, max_in_flight: 256, max_cancelled: 1024, max_queued: 1024, take_ping: false }
+        Config { max_pending: 1024, max_in_flight: 256, max_cancelled: 1024, max_queued: 1024, take_ping: false, validate: true }
     }
 }
 
@@ -253,6 +281,23 @@ impl Request {
         }
         crate::runtime::from_slice(&wire::line(o))
     }
+
+    /// `params._meta[key]`, e.g. [`negotiate::LOG_LEVEL_META_KEY`](crate::negotiate::LOG_LEVEL_META_KEY).
+    pub fn meta(&self, key: &str) -> Option<&Value> {
+        self.params.as_ref()?.get("_meta")?.get(key)
+    }
+
+    /// `params.inputResponses` of a request sent again after an `InputRequiredResult`
+    /// (2026-07-28): the client's results, under the keys of the `inputRequests`.
+    pub fn input_responses(&self) -> Option<&Map<String, Value>> {
+        self.params.as_ref()?.get("inputResponses")?.as_object()
+    }
+
+    /// `params.requestState` of a request sent again after an `InputRequiredResult`, as the
+    /// client sent it back (check it before trusting it).
+    pub fn request_state(&self) -> Option<&str> {
+        self.params.as_ref()?.get("requestState")?.as_str()
+    }
 }
 
 /// What happened, in the order the lines arrived.
@@ -321,8 +366,11 @@ pub enum Error {
     Serialize(String),
     /// A server's request before `initialize` was answered (only `ping` may go earlier).
     NotInitialized,
-    /// A server's request for a capability the client did not declare in its `initialize`.
+    /// A server's request for a capability the client did not declare in its `initialize` (or,
+    /// 2026-07-28, in the request's `_meta`).
     NotDeclared { capability: &'static str },
+    /// An answer only a 2026-07-28 request (one without a session) takes.
+    NotPerRequest,
 }
 
 impl fmt::Display for Error {
@@ -339,6 +387,7 @@ impl fmt::Display for Error {
             Error::Serialize(e) => write!(f, "cannot serialize: {e}"),
             Error::NotInitialized => f.write_str("the session is not initialized"),
             Error::NotDeclared { capability } => write!(f, "the client did not declare `{capability}`"),
+            Error::NotPerRequest => f.write_str("the request belongs to a session, not to a 2026-07-28 client"),
         }
     }
 }

@@ -284,18 +284,18 @@ mod server {
         assert_eq!(out[1], json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
         assert!(events.is_empty());
         // Still refused while initialize waits for its answer.
-        s.handle_line(br#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}}"#).unwrap();
+        s.handle_line(br#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#).unwrap();
         s.handle_line(br#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#).unwrap();
         let (out, events) = drain(&mut s);
         assert_eq!((out.len(), out[0]["id"].clone(), out[0]["error"]["code"].clone()), (1, json!(4), json!(-32600)));
         // An error to initialize: initialize may come again.
         s.respond_error(&Id::Number(3), &RpcError { code: -32602, message: "version".into(), data: None }).unwrap();
         assert_eq!(events.len(), 1);
-        s.handle_line(br#"{"jsonrpc":"2.0","id":5,"method":"initialize","params":{}}"#).unwrap();
+        s.handle_line(br#"{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#).unwrap();
         let (out, events) = drain(&mut s);
         assert_eq!((out.len(), events.len()), (1, 1));
         s.respond(&Id::Number(5), &json!({})).unwrap();
-        s.handle_line(br#"{"jsonrpc":"2.0","id":6,"method":"initialize","params":{}}"#).unwrap();
+        s.handle_line(br#"{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#).unwrap();
         s.handle_line(br#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#).unwrap();
         let (out, events) = drain(&mut s);
         assert_eq!(out[1]["error"]["code"], -32600);
@@ -305,7 +305,7 @@ mod server {
     #[test]
     fn initialize_is_not_cancelled() {
         let mut s = Server::new(Config::default());
-        s.handle_line(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#).unwrap();
+        s.handle_line(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#).unwrap();
         s.handle_line(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#).unwrap();
         assert_eq!(s.respond(&Id::Number(1), &json!({})), Ok(Sent::Written));
         let (out, events) = drain(&mut s);
@@ -384,7 +384,7 @@ fn mangled_lines_never_panic() {
         seed
     };
     let now = Instant::now();
-    let mut client = Client::new(Config { max_pending: 8, max_in_flight: 4, max_cancelled: 4, max_queued: 16, take_ping: false });
+    let mut client = Client::new(Config { max_pending: 8, max_in_flight: 4, max_cancelled: 4, max_queued: 16, take_ping: false, validate: true });
     let mut server = Server::new(Config { max_in_flight: 4, max_queued: 16, ..Config::default() });
     for round in 0..20_000u64 {
         let mut line = lines[(next() % lines.len() as u64) as usize].to_vec();
@@ -430,6 +430,7 @@ mod server_requests {
         let line = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": {"name": "c", "version": "1"}}});
         s.handle_line(line.to_string().as_bytes()).unwrap();
         s.respond(&Id::Number(0), &json!({})).unwrap();
+        s.handle_line(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).unwrap();
         while s.poll_transmit().is_some() {}
         while s.poll_event().is_some() {}
         s

@@ -3,7 +3,7 @@
 
 use mcp_spec_types::runtime::{JsonConvert, JsonObject};
 use mcp_spec_types::v2025_11_25::{
-    self as mcp, CallToolResult, ClientRequest, Implementation, InitializeResult, JSONRPCErrorResponse, ServerCapabilities,
+    self as mcp, CallToolResult, ClientRequest, JSONRPCErrorResponse, ServerCapabilities,
     ServerMessage, Tool,
 };
 use serde_json::{json, Value};
@@ -23,14 +23,7 @@ pub fn capabilities() -> ServerCapabilities {
     typed(json!({"tools": {}, "resources": {}, "prompts": {}, "completions": {}, "logging": {}}))
 }
 
-pub fn initialize_result(version: &str) -> InitializeResult {
-    InitializeResult {
-        instructions: Some(INSTRUCTIONS.into()),
-        ..InitializeResult::new(version, capabilities(), Implementation::new(SERVER_NAME, SERVER_VERSION))
-    }
-}
-
-/// The answer to one request (`initialize` is answered by `main.rs`, which negotiates the version).
+/// The answer to one request (`initialize`, `ping` and `logging/setLevel` are the engine's, in `main.rs`).
 pub fn answer(request: ClientRequest) -> ServerMessage {
     match request {
         ClientRequest::PingRequest(r) => ServerMessage::result(r.id, mcp::EmptyResult::default()),

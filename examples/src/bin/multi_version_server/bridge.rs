@@ -92,11 +92,6 @@ pub fn result(from: &str, to: &str, method: &str, result: &Value) -> Result<Valu
     }
 }
 
-/// A value of the schema type `ty`, from `from` to `to` (both versions define `ty`).
-pub fn value(from: &str, to: &str, ty: &str, value: &Value) -> Result<Value, Failure> {
-    retype(module(from), ty, module(to), ty, value)
-}
-
 fn retype(from: &Module, source: &str, to: &Module, target: &str, value: &Value) -> Result<Value, Failure> {
     let lookup = |m: &Module, ty: &str| (m.dynamic)(ty).ok_or_else(|| failure("", format!("{} has no type `{ty}`", m.name)));
     let (source_type, target_type) = (lookup(from, source)?, lookup(to, target)?);

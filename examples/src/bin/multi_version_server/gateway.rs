@@ -1,59 +1,24 @@
-//! The 2026-07-28 gateway: what a type conversion cannot do between a 2025-11-25 application and
+//! The 2026-07-28 results: what a type conversion cannot do between a 2025-11-25 application and
 //! a 2026-07-28 client (README, "Serving several protocol versions", the lifecycle table).
 //!
-//! - No `initialize`: each request carries its version and the client's capabilities in
-//!   `params._meta`; the version is checked per request (`-32022` with the supported versions),
-//!   capabilities are read per request and never remembered.
-//! - `server/discover` is answered here, from the application's `initialize` answer.
-//! - Results need `resultType`, and the cacheable ones `ttlMs` and `cacheScope`: added here.
-//! - `ping`, `logging/setLevel` and the task methods do not exist: "method not found".
-//! - Log messages only for a request whose `_meta` sets a log level (this application logs nothing).
+//! The session engine (`engine::Server`, in `main.rs`) does the rest of the lifecycle: it checks
+//! each request's version (`-32022` with the supported versions, `-32602` without one), keeps the
+//! client's capabilities with the request alone, answers `server/discover` from the server's
+//! `ServerInfo`, answers `ping` and `logging/setLevel` "method not found", and puts the server's
+//! identity on every result. What stays here: the fields a 2026-07-28 result needs before the
+//! application's 2025-11-25 result converts to it (`resultType`, and on the cacheable ones this
+//! application's cache hints: `ttlMs` and `cacheScope`).
 
-use mcp_spec_types::negotiate::{self, SERVER_INFO_META_KEY};
 use serde_json::{json, Map, Value};
 
-use crate::{app, bridge, APP_VERSION, SUPPORTED};
+use crate::{bridge, APP_VERSION};
 
 pub const VERSION: &str = "2026-07-28";
 
-/// The per-request versions this gateway serves.
-const PER_REQUEST: &[&str] = &[VERSION];
-
 /// Results a 2026-07-28 client may cache (`CacheableResult`): how long, and for whom.
-const CACHEABLE: &[&str] = &["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
-const TTL_MS: u64 = 60_000;
-
-/// What the gateway does with a request of a client that sent no `initialize`.
-pub enum Route {
-    /// Answered by the gateway itself.
-    Answer(Value),
-    /// For the application: the request in 2025-11-25 terms.
-    App(Value),
-}
-
-/// A request (it has an `id`) of a per-request client.
-pub fn route(request: &Value) -> Route {
-    let id = request.get("id").cloned().unwrap_or(Value::Null);
-    if let Err(e) = negotiate::request_version(request, PER_REQUEST) {
-        // Unsupported: name every version this server has, handshake ones included, so the client can
-        // fall back to `initialize`.
-        let e = match e {
-            negotiate::VersionError::Unsupported { requested, .. } => {
-                negotiate::VersionError::Unsupported { requested, supported: SUPPORTED.iter().map(|v| v.to_string()).collect() }
-            }
-            missing => missing,
-        };
-        return Route::Answer(e.error_response(id));
-    }
-    if request.get("method").and_then(Value::as_str) == Some("server/discover") {
-        return Route::Answer(discover(id));
-    }
-    match bridge::message(VERSION, APP_VERSION, request) {
-        Ok(converted) => Route::App(converted),
-        Err(f) if f.unknown_method => Route::Answer(error(id, -32601, format!("Method not found: {f}"))),
-        Err(f) => Route::Answer(error(id, -32602, format!("Invalid params: {f}"))),
-    }
-}
+const CACHEABLE: &[&str] = &["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+/// This application's lists never change, and nothing it serves depends on who asks.
+pub const TTL_MS: u64 = 60_000;
 
 /// The application's result of `method` for a 2026-07-28 client.
 pub fn result(method: &str, mut result: Value) -> Result<Value, bridge::Failure> {
@@ -70,29 +35,4 @@ fn complete(method: &str, o: &mut Map<String, Value>) {
         o.insert("ttlMs".into(), json!(TTL_MS));
         o.insert("cacheScope".into(), json!("public"));
     }
-    let meta = o.entry("_meta").or_insert_with(|| json!({}));
-    if let Some(meta) = meta.as_object_mut() {
-        meta.insert(SERVER_INFO_META_KEY.into(), json!({"name": app::SERVER_NAME, "version": app::SERVER_VERSION}));
-    }
-}
-
-/// `server/discover`: the versions, and the application's capabilities and instructions.
-fn discover(id: Value) -> Value {
-    let init = serde_json::to_value(app::initialize_result(APP_VERSION)).expect("a result writes as JSON");
-    let capabilities = bridge::value(APP_VERSION, VERSION, "ServerCapabilities", &init["capabilities"]);
-    let mut result = Map::new();
-    result.insert("supportedVersions".into(), json!(SUPPORTED));
-    result.insert("capabilities".into(), capabilities.unwrap_or_else(|_| json!({})));
-    if let Some(instructions) = init.get("instructions") {
-        result.insert("instructions".into(), instructions.clone());
-    }
-    complete("server/discover", &mut result);
-    match bridge::result(VERSION, VERSION, "server/discover", &Value::Object(result)) {
-        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-        Err(f) => error(id, -32603, format!("Internal error: {f}")),
-    }
-}
-
-pub fn error(id: Value, code: i64, message: String) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }

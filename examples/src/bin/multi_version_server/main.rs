@@ -1,9 +1,12 @@
-//! One MCP server for every protocol version, over stdio.
+//! One MCP server for every protocol version, over stdio, on the crate's session engine.
 //!
-//! The application (`app.rs`) is written against ONE version module, 2025-11-25. This file
-//! negotiates the peer's version and converts each incoming message from the peer's version to
-//! 2025-11-25 and each answer back (`bridge.rs`); a client that sends no `initialize` speaks
-//! 2026-07-28, and `gateway.rs` does what no type conversion can for it.
+//! The application (`app.rs`) is written against ONE version module, 2025-11-25. The engine
+//! (`engine::Server` with a `ServerInfo` naming every supported version) answers `initialize` with
+//! the negotiated version, takes a client that sends no `initialize` for a 2026-07-28 one (its
+//! version and capabilities checked per request, `server/discover` answered), validates each
+//! request against its version, and answers `ping` and `logging/setLevel`. This file converts each
+//! request from its version to 2025-11-25 and each answer back (`bridge.rs`); `gateway.rs` adds
+//! the fields a 2026-07-28 result needs before it converts.
 //!
 //! ```sh
 //! cargo run -q -p mcp-schema-examples --bin multi_version_server [-- --record session.jsonl]
@@ -21,9 +24,9 @@ mod gateway;
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Write};
 
-use mcp_spec_types::negotiate;
+use mcp_spec_types::engine::{Config, Event, Request, Server, ServerInfo};
 use mcp_spec_types::read_message;
-use mcp_spec_types::runtime::Message;
+use mcp_spec_types::runtime::{Message, RpcError};
 use mcp_spec_types::v2025_11_25::ClientMessage;
 use serde_json::{json, Value};
 
@@ -45,26 +48,37 @@ fn main() -> io::Result<()> {
             std::process::exit(2);
         }
     };
-    let mut session = Session::default();
+    let mut info = ServerInfo::new(app::SERVER_NAME, app::SERVER_VERSION).versions(SUPPORTED).instructions(app::INSTRUCTIONS);
+    info.capabilities = serde_json::to_value(app::capabilities()).expect("capabilities write as JSON");
+    info.discover_ttl_ms = gateway::TTL_MS;
+    let mut server = Server::with_info(Config::default(), info);
     let mut out = io::stdout().lock();
     for line in io::stdin().lock().lines() {
         let line = line?;
         if line.trim().is_empty() {
             continue;
         }
-        let message: Result<Value, _> = serde_json::from_str(&line);
-        if let (Some(r), Ok(m)) = (record.as_mut(), &message) {
+        if let (Some(r), Ok(m)) = (record.as_mut(), serde_json::from_str::<Value>(&line)) {
             writeln!(r, "{}", json!({"dir": "c2s", "msg": m}))?;
         }
-        let answer = match message {
-            Ok(m) => session.answer(&m),
-            Err(e) => Some(gateway::error(Value::Null, -32700, format!("Parse error: {e}"))),
-        };
-        if let Some(answer) = answer {
-            writeln!(out, "{answer}")?;
+        // The queues are drained after each line, so there is always room.
+        if let Err(e) = server.handle_line(line.as_bytes()) {
+            eprintln!("line not read: {e}");
+        }
+        while let Some(event) = server.poll_event() {
+            match event {
+                Event::Request(request) => answer(&mut server, &request),
+                // `initialized`, `cancelled` (this application answers at once), unreadable lines.
+                other => eprintln!("{other:?}"),
+            }
+        }
+        while let Some(answer) = server.poll_transmit() {
+            out.write_all(&answer)?;
+            out.write_all(b"\n")?;
             out.flush()?; // the client waits for each answer
             if let Some(r) = record.as_mut() {
-                writeln!(r, "{}", json!({"dir": "s2c", "msg": answer}))?;
+                let msg: Value = serde_json::from_slice(&answer).unwrap_or(Value::Null);
+                writeln!(r, "{}", json!({"dir": "s2c", "msg": msg}))?;
                 r.flush()?;
             }
         }
@@ -72,75 +86,46 @@ fn main() -> io::Result<()> {
     Ok(())
 }
 
-/// What one client connection negotiated.
-#[derive(Default)]
-struct Session {
-    /// The version `initialize` settled on; `None` for a client that sends none (2026-07-28).
-    negotiated: Option<&'static str>,
+fn rpc_error(code: i64, message: String) -> RpcError {
+    RpcError { code, message, data: None }
 }
 
-impl Session {
-    /// The answer to one message; `None` for notifications and responses.
-    fn answer(&mut self, message: &Value) -> Option<Value> {
-        let id = message.get("id").cloned();
-        let method = message.get("method").and_then(Value::as_str)?.to_string();
-        let Some(id) = id else {
-            // Notifications (`initialized`, `cancelled`, ...) need no answer from this application.
-            eprintln!("notification: {method}");
-            return None;
-        };
-        if method == "initialize" {
-            return Some(self.initialize(id, message));
-        }
-        let peer = match self.negotiated {
-            Some(peer) => peer,
-            None => match gateway::route(message) {
-                gateway::Route::Answer(answer) => return Some(answer),
-                gateway::Route::App(converted) => return Some(self.run_app(gateway::VERSION, &method, id, converted)),
-            },
-        };
-        match bridge::message(peer, APP_VERSION, message) {
-            Ok(converted) => Some(self.run_app(peer, &method, id, converted)),
-            Err(f) if f.unknown_method => Some(gateway::error(id, -32601, format!("Method not found: {f}"))),
-            Err(f) => Some(gateway::error(id, -32602, format!("Invalid params: {f}"))),
-        }
+/// Runs the application on one request, converted from its version to 2025-11-25, and converts its
+/// answer back.
+fn answer(server: &mut Server, request: &Request) {
+    let peer = server.version_of(&request.id).unwrap_or(APP_VERSION).to_owned();
+    let mut message = json!({"jsonrpc": "2.0", "id": request.id.to_value(), "method": request.method});
+    if let Some(params) = &request.params {
+        message["params"] = params.clone();
     }
+    let outcome = match bridge::message(&peer, APP_VERSION, &message) {
+        Ok(converted) => run_app(&peer, &request.method, converted),
+        Err(f) if f.unknown_method => Err(rpc_error(-32601, format!("Method not found: {f}"))),
+        Err(f) => Err(rpc_error(-32602, format!("Invalid params: {f}"))),
+    };
+    let sent = match outcome {
+        Ok(result) => server.respond(&request.id, &result),
+        Err(error) => server.respond_error(&request.id, &error),
+    };
+    if let Err(e) = sent {
+        eprintln!("answer not sent: {e}");
+    }
+}
 
-    /// The handshake: the proposed version if supported, else the latest this server has.
-    fn initialize(&mut self, id: Value, message: &Value) -> Value {
-        let proposed = message.pointer("/params/protocolVersion").and_then(Value::as_str).unwrap_or_default();
-        let Some(answer) = negotiate::answer_initialize(proposed, SUPPORTED) else {
-            unreachable!("SUPPORTED has handshake versions")
-        };
-        self.negotiated = Some(answer.version);
-        if !answer.as_proposed {
-            eprintln!("client proposed {proposed:?}; answering {}", answer.version);
-        }
-        let result = serde_json::to_value(app::initialize_result(answer.version)).expect("a result writes as JSON");
-        match bridge::result(APP_VERSION, answer.version, "initialize", &result) {
-            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-            Err(f) => gateway::error(id, -32603, format!("Internal error: {f}")),
-        }
-    }
-
-    /// Runs the application on a request already in 2025-11-25 terms; converts its answer to `peer`.
-    fn run_app(&self, peer: &str, method: &str, id: Value, request: Value) -> Value {
-        let request = match read_message::<ClientMessage>(&request.to_string()) {
-            Ok(Message::Request(request)) => request,
-            Ok(_) => return gateway::error(id, -32600, "Invalid Request: not a request".into()),
-            Err(invalid) => return serde_json::to_value(invalid.error_response()).unwrap_or(Value::Null),
-        };
-        let answer = serde_json::to_value(app::answer(request)).expect("an answer writes as JSON");
-        let Some(result) = answer.get("result") else {
-            // Error objects are the same in every version.
-            return answer;
-        };
-        let converted = if peer == gateway::VERSION { gateway::result(method, result.clone()) } else { to_peer(peer, method, result.clone()) };
-        match converted {
-            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-            Err(f) => gateway::error(id, -32603, format!("Internal error: the answer does not convert to {peer}: {f}")),
-        }
-    }
+/// The application's result (converted to `peer`) or error, for a request in 2025-11-25 terms.
+fn run_app(peer: &str, method: &str, request: Value) -> Result<Value, RpcError> {
+    let request = match read_message::<ClientMessage>(request.to_string()) {
+        Ok(Message::Request(request)) => request,
+        Ok(_) => return Err(rpc_error(-32600, "Invalid Request: not a request".into())),
+        Err(invalid) => return Err(invalid.error),
+    };
+    let answer = serde_json::to_value(app::answer(request)).expect("an answer writes as JSON");
+    let Some(result) = answer.get("result") else {
+        // Error objects are the same in every version.
+        return Err(serde_json::from_value(answer["error"].clone()).unwrap_or_else(|e| rpc_error(-32603, format!("Internal error: {e}"))));
+    };
+    let converted = if peer == gateway::VERSION { gateway::result(method, result.clone()) } else { to_peer(peer, method, result.clone()) };
+    converted.map_err(|f| rpc_error(-32603, format!("Internal error: the answer does not convert to {peer}: {f}")))
 }
 
 /// A 2025-11-25 result for a peer of a handshake version. The one lossy case this application meets:

@@ -51,6 +51,8 @@ const RETRY_MS: u64 = 500;
 /// crate has no list of the versions a module reads, so this one is written out.
 const VERSIONS: &[&str] = &["2025-11-25", "2025-06-18"];
 
+mod stateless;
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let mut port = 3001u16;
@@ -132,6 +134,8 @@ struct Session {
 struct SessionState {
     /// Log notifications below this level are not sent (`logging/setLevel`); `None`: all are.
     min_level: Option<LoggingLevel>,
+    /// No log notifications at all (a 2026-07-28 request that set no level).
+    muted: bool,
     subscriptions: BTreeSet<String>,
     /// The SSE stream of each POSTed request, kept whole so a client can resume one.
     streams: Vec<Stream>,
@@ -294,11 +298,15 @@ impl App {
     async fn post(self: Arc<Self>, req: Request<Incoming>) -> Response<Body> {
         let session = self.session(&req);
         let has_session_id = req.headers().contains_key("mcp-session-id");
+        let headers = req.headers().clone();
         let Ok(body) = req.into_body().collect().await.map(|b| b.to_bytes()) else {
             return plain(StatusCode::BAD_REQUEST, "unreadable body");
         };
         if let Some(checker) = &self.checker {
             checker.received(&body);
+        }
+        if stateless::takes(&headers, &body) {
+            return stateless::post(self.clone(), &headers, body).await;
         }
         let message = match read_message::<ClientMessage>(&body) {
             Ok(message) => message,
@@ -504,8 +512,11 @@ impl Ctx {
     }
 
     fn log(&self, level: LoggingLevel, text: &str) {
-        let min_level = self.session.state.lock().unwrap().min_level.clone();
-        if min_level.is_none_or(|min| level >= min) {
+        let (min_level, muted) = {
+            let state = self.session.state.lock().unwrap();
+            (state.min_level.clone(), state.muted)
+        };
+        if !muted && min_level.is_none_or(|min| level >= min) {
             let params = mcp::LoggingMessageNotificationParams::new(level, json!(text));
             self.notify(mcp::LoggingMessageNotification::new(params));
         }

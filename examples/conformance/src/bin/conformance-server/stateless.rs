@@ -1,0 +1,487 @@
+//! Protocol 2026-07-28 on the crate's session engine: a POST without `Mcp-Session-Id` whose
+//! request is not `initialize` is one stateless request. A `engine::Server` per request checks
+//! its version and `_meta` (-32022, -32602), answers `server/discover`, `ping` and
+//! `logging/setLevel` (-32601), validates the params against 2026-07-28, and completes the
+//! result (`resultType`, `ttlMs`/`cacheScope`, the server's identity). What remains is the
+//! application: the `test_input_required_result_*` tools and prompt here (InputRequiredResult and
+//! the retry), everything else the 2025-11-25 handlers of `main.rs`, whose params and results
+//! 2026-07-28 shares.
+
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use bytes::Bytes;
+use hyper::{HeaderMap, StatusCode};
+use mcp_spec_types::engine::{Config, Event, LogLevel, Request, Sent, Server, ServerInfo};
+use mcp_spec_types::negotiate::{
+    CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY,
+};
+use mcp_spec_types::rpc::Envelope;
+use mcp_spec_types::runtime::RpcError;
+use mcp_spec_types::v2026_07_28 as next;
+use serde_json::{json, Map, Value};
+
+use super::{json_response, mcp, read_message, App, Body, Ctx, Message, Session, SessionState};
+
+/// The HTTP transport's error for a `Mcp-Protocol-Version` header that differs from `_meta`.
+const HEADER_MISMATCH: i64 = -32020;
+/// 2026-07-28's `MissingRequiredClientCapabilityError`.
+const MISSING_CAPABILITY: i64 = -32021;
+/// 2025-11-25's resource-not-found code.
+const RESOURCE_NOT_FOUND: i64 = -32002;
+
+fn info() -> ServerInfo {
+    let capabilities = json!({"completions": {}, "prompts": {"listChanged": false}, "resources": {"listChanged": false}, "tools": {"listChanged": false}});
+    let info = ServerInfo::new("mcp-schema-conformance-server", env!("CARGO_PKG_VERSION"))
+        .versions(&["2025-06-18", "2025-11-25", "2026-07-28"]);
+    info.capabilities(&capabilities).expect("JSON")
+}
+
+/// Whether `body` is a request for this path: no session, not `initialize`.
+pub(super) fn takes(headers: &HeaderMap, body: &[u8]) -> bool {
+    if headers.contains_key("mcp-session-id") {
+        return false;
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(body) else {
+        return false;
+    };
+    // An `initialize` that names a per-request version in `_meta` is a 2026-07-28 client's (-32601).
+    let per_request = value
+        .pointer("/params/_meta")
+        .is_some_and(|m| m.get(PROTOCOL_VERSION_META_KEY).is_some());
+    value.get("id").is_some()
+        && value
+            .get("method")
+            .and_then(Value::as_str)
+            .is_some_and(|m| m != "initialize" || per_request)
+}
+
+/// The HTTP status of an answer: 404 for a method 2026-07-28 does not have, 400 for another error.
+fn status(line: &[u8]) -> StatusCode {
+    let code = serde_json::from_slice::<Value>(line)
+        .ok()
+        .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64));
+    match code {
+        None => StatusCode::OK,
+        Some(-32601) => StatusCode::NOT_FOUND,
+        Some(_) => StatusCode::BAD_REQUEST,
+    }
+}
+
+pub(super) async fn post(app: Arc<App>, headers: &HeaderMap, body: Bytes) -> hyper::Response<Body> {
+    let value: Value = serde_json::from_slice(&body).unwrap_or_default();
+    let meta_version = value
+        .pointer("/params/_meta")
+        .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY))
+        .and_then(Value::as_str);
+    let header = headers
+        .get("mcp-protocol-version")
+        .and_then(|h| h.to_str().ok());
+    if let (Some(meta), h) = (meta_version, header) {
+        if h != Some(meta) {
+            let message = format!(
+                "Header mismatch: Mcp-Protocol-Version is {h:?}, params._meta names {meta:?}"
+            );
+            let answer = json!({"jsonrpc": "2.0", "id": value["id"], "error": {"code": HEADER_MISMATCH, "message": message}});
+            return json_response(
+                StatusCode::BAD_REQUEST,
+                app.write_next(answer.to_string().as_bytes()),
+            );
+        }
+    }
+    let mut engine = Server::stateless(Config::default(), info());
+    if engine.handle_line(&body).is_err() {
+        return json_response(StatusCode::SERVICE_UNAVAILABLE, String::new());
+    }
+    // The engine answered it (an error, or `server/discover`).
+    if let Some(line) = engine.poll_transmit() {
+        return json_response(status(&line), app.write_next(&line));
+    }
+    let Some(Event::Request(request)) =
+        std::iter::from_fn(|| engine.poll_event()).find(|e| matches!(e, Event::Request(_)))
+    else {
+        return json_response(StatusCode::BAD_REQUEST, String::new());
+    };
+    // The InputRequiredResult tools, the capability check and methods 2026-07-28 does not have
+    // (`resources/subscribe`, ...) answer at once, in JSON (an error with 400 or 404).
+    let unknown = !<next::ClientMessage as Envelope>::is_request_method(&request.method);
+    let now = if unknown {
+        Some(Err(RpcError {
+            code: -32601,
+            message: format!("Method not found: {}", request.method),
+            data: None,
+        }))
+    } else {
+        input_required(&mut engine, &request)
+    };
+    if let Some(outcome) = now {
+        answer(&mut engine, &request, outcome);
+        let line = engine.poll_transmit().unwrap_or_default();
+        return json_response(status(&line), app.write_next(&line));
+    }
+    // The request's log level decides what `Ctx::log` writes: none without one.
+    let level = request
+        .meta(LOG_LEVEL_META_KEY)
+        .and_then(|l| serde_json::from_value::<mcp::LoggingLevel>(l.clone()).ok());
+    let capabilities = request
+        .meta(CLIENT_CAPABILITIES_META_KEY)
+        .cloned()
+        .and_then(|c| serde_json::from_value(c).ok())
+        .unwrap_or_default();
+    let state = SessionState {
+        muted: level.is_none(),
+        min_level: level,
+        ..SessionState::default()
+    };
+    let session = Arc::new(Session {
+        client_capabilities: capabilities,
+        state: Mutex::new(state),
+    });
+    let (stream, rx) = session.open_stream();
+    let ctx = Ctx {
+        app: app.clone(),
+        session,
+        stream,
+    };
+    tokio::spawn(async move {
+        let outcome = if request
+            .params
+            .as_ref()
+            .and_then(|p| p.get("name"))
+            .is_some_and(|n| n == "test_logging_tool")
+        {
+            // The engine writes these only when the request's `_meta` set a level at or below info.
+            for step in ["started", "working", "done"] {
+                let _ = engine.log_for(
+                    &request.id,
+                    LogLevel::Info,
+                    Some("test_logging_tool"),
+                    &format!("Tool {step}"),
+                );
+                while let Some(line) = engine.poll_transmit() {
+                    ctx.session.send(ctx.stream, &ctx.app.write_next(&line));
+                }
+            }
+            Ok(Answer::Result(text("Logging test completed".into())))
+        } else {
+            run(&ctx, &request).await
+        };
+        answer(&mut engine, &request, outcome);
+        while let Some(line) = engine.poll_transmit() {
+            ctx.session.send(ctx.stream, &ctx.app.write_next(&line));
+        }
+        ctx.session.finish(ctx.stream);
+    });
+    super::sse_response(rx)
+}
+
+fn answer(engine: &mut Server, request: &Request, outcome: Result<Answer, RpcError>) {
+    let written = match outcome {
+        Ok(Answer::Result(result)) => engine.respond(&request.id, &result),
+        Ok(Answer::Written) => Ok(Sent::Written),
+        Err(error) => engine.respond_error(&request.id, &error),
+    };
+    if let Err(e) = written {
+        eprintln!("stateless answer: {e}");
+    }
+}
+
+enum Answer {
+    Result(Value),
+    /// The engine has the answer to write (an `InputRequiredResult`).
+    Written,
+}
+
+/// The 2025-11-25 handlers, on the request read as 2025-11-25.
+async fn run(ctx: &Ctx, request: &Request) -> Result<Answer, RpcError> {
+    let mut line = Map::new();
+    line.insert("jsonrpc".into(), json!("2.0"));
+    line.insert("id".into(), request.id.to_value());
+    line.insert("method".into(), json!(request.method));
+    if let Some(params) = &request.params {
+        line.insert("params".into(), params.clone());
+    }
+    let read = read_message::<mcp::ClientMessage>(Value::Object(line).to_string());
+    let Ok(Message::Request(typed)) = read else {
+        return Err(RpcError {
+            code: -32602,
+            message: "Invalid params".into(),
+            data: None,
+        });
+    };
+    match ctx.result(typed).await {
+        Ok(result) => {
+            let mut result = serde_json::to_value(&result).unwrap_or_default();
+            if let Some(tools) = result.get_mut("tools").and_then(Value::as_array_mut) {
+                for (name, description) in [
+                    (
+                        "test_missing_capability",
+                        "Needs the client's sampling capability",
+                    ),
+                    (
+                        "test_logging_tool",
+                        "Logs three messages, for a request that set a log level",
+                    ),
+                    (
+                        "test_streaming_elicitation",
+                        "Asks for a name with an InputRequiredResult",
+                    ),
+                ] {
+                    tools.push(json!({"name": name, "description": description, "inputSchema": {"type": "object"}}));
+                }
+            }
+            Ok(Answer::Result(result))
+        }
+        // SEP-2164: 2026-07-28 answers an unknown resource with invalid params (2025-11-25: -32002).
+        Err(failure) if failure.error.code == RESOURCE_NOT_FOUND => Err(RpcError {
+            code: -32602,
+            ..failure.error
+        }),
+        Err(failure) => Err(failure.error),
+    }
+}
+
+// requestState: a payload and a keyed hash of it, so that a state the client changed is refused.
+// The key is this process's (a real server shares an HMAC key among its instances).
+fn key() -> &'static RandomState {
+    static KEY: OnceLock<RandomState> = OnceLock::new();
+    KEY.get_or_init(RandomState::new)
+}
+
+fn sign(payload: &str) -> String {
+    format!("{payload}.{:016x}", key().hash_one(payload))
+}
+
+/// The payload of a state this server signed.
+fn verify(state: &str) -> Option<&str> {
+    let (payload, mac) = state.rsplit_once('.')?;
+    (format!("{:016x}", key().hash_one(payload)) == mac).then_some(payload)
+}
+
+fn elicit(message: &str, field: &str) -> Value {
+    let schema =
+        json!({"type": "object", "properties": {field: {"type": "string"}}, "required": [field]});
+    json!({"method": "elicitation/create", "params": {"mode": "form", "message": message, "requestedSchema": schema}})
+}
+
+fn sample(question: &str) -> Value {
+    json!({"method": "sampling/createMessage", "params": {"messages": [{"role": "user", "content": {"type": "text", "text": question}}], "maxTokens": 100}})
+}
+
+fn roots() -> Value {
+    json!({"method": "roots/list"})
+}
+
+fn text(text: String) -> Value {
+    json!({"content": [{"type": "text", "text": text}]})
+}
+
+fn invalid(message: &str) -> RpcError {
+    RpcError {
+        code: -32602,
+        message: format!("Invalid params: {message}"),
+        data: None,
+    }
+}
+
+/// The InputRequiredResult tools and prompt: `None` for any other request.
+fn input_required(engine: &mut Server, request: &Request) -> Option<Result<Answer, RpcError>> {
+    let name = request.params.as_ref()?.get("name")?.as_str()?;
+    let responses = request.input_responses().cloned().unwrap_or_default();
+    let state = request.request_state();
+    let has = |key: &str| responses.get(key).is_some_and(Value::is_object);
+    // The field an accepted form filled in.
+    let field = |key: &str, field: &str| {
+        responses
+            .get(key)
+            .and_then(|r| r.pointer(&format!("/content/{field}")))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let mut ask = |asks: Vec<(&str, Value)>, state: Option<String>| -> Result<Answer, RpcError> {
+        let asks: Map<String, Value> = asks.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+        match engine.respond_input_required(&request.id, asks, state.as_deref()) {
+            Ok(_) => Ok(Answer::Written),
+            Err(e) => Err(invalid(&e.to_string())),
+        }
+    };
+    let outcome = match (request.method.as_str(), name) {
+        ("tools/call", "test_missing_capability") => match request
+            .meta(CLIENT_CAPABILITIES_META_KEY)
+            .and_then(|c| c.get("sampling"))
+        {
+            Some(_) => Ok(Answer::Result(text("The client declared sampling".into()))),
+            None => Err(RpcError {
+                code: MISSING_CAPABILITY,
+                message: "Missing required client capability: sampling".into(),
+                data: Some(json!({"requiredCapabilities": {"sampling": {}}})),
+            }),
+        },
+        ("tools/call", "test_streaming_elicitation") => match field("user_name", "name") {
+            Some(name) => Ok(Answer::Result(text(format!("Hello, {name}!")))),
+            None => ask(
+                vec![("user_name", elicit("What is your name?", "name"))],
+                None,
+            ),
+        },
+        ("tools/call", "test_input_required_result_elicitation") => {
+            match field("user_name", "name") {
+                Some(name) => Ok(Answer::Result(text(format!("Hello, {name}!")))),
+                None if has("user_name") => Err(invalid(
+                    "inputResponses.user_name is not an accepted form with a name",
+                )),
+                None => ask(
+                    vec![("user_name", elicit("What is your name?", "name"))],
+                    None,
+                ),
+            }
+        }
+        ("tools/call", "test_input_required_result_sampling") => match responses
+            .get("capital_question")
+            .and_then(|r| r.pointer("/content/text"))
+            .and_then(Value::as_str)
+        {
+            Some(answer) => Ok(Answer::Result(text(format!(
+                "The model answered: {answer}"
+            )))),
+            None => ask(
+                vec![("capital_question", sample("What is the capital of France?"))],
+                None,
+            ),
+        },
+        ("tools/call", "test_input_required_result_list_roots") => match responses
+            .get("client_roots")
+            .and_then(|r| r.get("roots"))
+            .and_then(Value::as_array)
+        {
+            Some(roots) => Ok(Answer::Result(text(format!(
+                "The client has {} root(s): {}",
+                roots.len(),
+                roots
+                    .iter()
+                    .filter_map(|r| r.get("uri")?.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )))),
+            None => ask(vec![("client_roots", roots())], None),
+        },
+        ("tools/call", "test_input_required_result_request_state")
+        | ("tools/call", "test_input_required_result_tampered_state") => match state {
+            None => ask(vec![("confirm", elicit("Go on?", "ok"))], Some(sign(name))),
+            Some(s) if verify(s) == Some(name) => Ok(Answer::Result(text(
+                "state-ok: the requestState came back intact".into(),
+            ))),
+            Some(_) => Err(invalid("requestState failed its integrity check")),
+        },
+        ("tools/call", "test_input_required_result_multiple_inputs") => {
+            match state.and_then(verify) {
+                Some("multiple") if has("name") && has("greeting") && has("roots") => {
+                    Ok(Answer::Result(text("All three inputs received".into())))
+                }
+                Some(_) | None if state.is_some() && state.and_then(verify).is_none() => {
+                    Err(invalid("requestState failed its integrity check"))
+                }
+                _ => ask(
+                    vec![
+                        ("name", elicit("What is your name?", "name")),
+                        ("greeting", sample("Say hello")),
+                        ("roots", roots()),
+                    ],
+                    Some(sign("multiple")),
+                ),
+            }
+        }
+        ("tools/call", "test_input_required_result_multi_round") => match (
+            state.map(|s| verify(s).ok_or(())),
+            field("step1", "name"),
+            field("step2", "color"),
+        ) {
+            (Some(Err(())), _, _) => Err(invalid("requestState failed its integrity check")),
+            (Some(Ok(p)), _, Some(color)) if p.starts_with("round-2:") => Ok(Answer::Result(text(
+                format!("{} likes {color}", &p["round-2:".len()..]),
+            ))),
+            (Some(Ok("round-1")), Some(name), _) => ask(
+                vec![("step2", elicit("Your favourite colour?", "color"))],
+                Some(sign(&format!("round-2:{name}"))),
+            ),
+            _ => ask(
+                vec![("step1", elicit("What is your name?", "name"))],
+                Some(sign("round-1")),
+            ),
+        },
+        ("tools/call", "test_input_required_result_capabilities") => {
+            if !responses.is_empty() {
+                Ok(Answer::Result(text(format!(
+                    "Received {} input(s)",
+                    responses.len()
+                ))))
+            } else {
+                // Only what this request's `_meta` declared: the engine refuses the others.
+                let declared = |c: &str| {
+                    request
+                        .meta(CLIENT_CAPABILITIES_META_KEY)
+                        .and_then(|m| m.get(c))
+                        .is_some()
+                };
+                let mut asks = Vec::new();
+                if declared("elicitation") {
+                    asks.push(("name", elicit("What is your name?", "name")));
+                }
+                if declared("sampling") {
+                    asks.push(("greeting", sample("Say hello")));
+                }
+                if declared("roots") {
+                    asks.push(("roots", roots()));
+                }
+                if asks.is_empty() {
+                    Ok(Answer::Result(text(
+                        "The client declared nothing to ask it with".into(),
+                    )))
+                } else {
+                    ask(asks, None)
+                }
+            }
+        }
+        ("prompts/get", "test_input_required_result_prompt") => match field("context", "context") {
+            Some(context) => Ok(Answer::Result(
+                json!({"messages": [{"role": "user", "content": {"type": "text", "text": format!("Use this context: {context}")}}]}),
+            )),
+            None => ask(
+                vec![(
+                    "context",
+                    elicit("What context should the prompt use?", "context"),
+                )],
+                None,
+            ),
+        },
+        _ => return None,
+    };
+    Some(outcome)
+}
+
+impl App {
+    /// Writes a line the engine made, checked as a 2026-07-28 message.
+    pub(super) fn write_next(&self, line: &[u8]) -> String {
+        match read_message::<next::ServerMessage>(line) {
+            Ok(message) => mcp_conformance::write(&message, self.checker.as_ref()),
+            Err(e) => {
+                eprintln!("finding: the engine wrote a line that does not read as 2026-07-28: {e}");
+                String::from_utf8_lossy(line).into_owned()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_state_does_not_verify() {
+        let state = sign("round-1");
+        assert_eq!(verify(&state), Some("round-1"));
+        assert_eq!(verify(&state.replace("round-1", "round-2")), None);
+        assert_eq!(verify("round-1"), None);
+    }
+}
