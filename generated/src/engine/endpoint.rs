@@ -66,6 +66,9 @@ pub(crate) struct Endpoint {
     /// Answers are held for the role ([`Endpoint::take_held`]) instead of becoming events.
     pub hold_answers: bool,
     held: Option<Held>,
+    /// Write `"id": null` (not no `id`) in an error answer to a request whose id did not read:
+    /// the role sets it from the session's version.
+    pub null_id: bool,
 }
 
 impl Endpoint {
@@ -82,6 +85,7 @@ impl Endpoint {
             retried: HashMap::new(),
             hold_answers: false,
             held: None,
+            null_id: false,
         }
     }
 
@@ -257,7 +261,7 @@ impl Endpoint {
                         Dropped::NotJson(_) => RpcError { code: PARSE_ERROR, message: "Parse error".into(), data: None },
                         why => RpcError { code: INVALID_REQUEST, message: format!("Invalid Request: {}", why.describe()), data: None },
                     };
-                    self.write(wire::error(id.as_ref(), &error));
+                    self.write(wire::error(id.as_ref(), self.null_id, &error));
                 }
                 self.events.push_back(Event::Dropped(bad.reason));
                 return Ok(());
@@ -267,15 +271,15 @@ impl Endpoint {
             Incoming::Request { id, method, params } => {
                 if self.in_flight.contains_key(&id) {
                     let error = RpcError { code: INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None };
-                    self.write(wire::error(Some(&id), &error));
+                    self.write(wire::error(Some(&id), false, &error));
                     return Ok(());
                 }
                 match route(&id, &method, params.as_ref()) {
                     Route::Answer(result) => self.write(wire::result(&id, result)),
-                    Route::Refuse(error) => self.write(wire::error(Some(&id), &error)),
+                    Route::Refuse(error) => self.write(wire::error(Some(&id), false, &error)),
                     Route::Offer if self.in_flight.len() >= self.config.max_in_flight => {
                         let message = format!("too many requests in flight (at most {})", self.config.max_in_flight);
-                        self.write(wire::error(Some(&id), &RpcError { code: crate::rpc::INTERNAL_ERROR, message, data: None }));
+                        self.write(wire::error(Some(&id), false, &RpcError { code: crate::rpc::INTERNAL_ERROR, message, data: None }));
                     }
                     Route::Offer => {
                         let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN)).cloned();
@@ -372,7 +376,7 @@ impl Endpoint {
         Ok(match self.finish(id)? {
             None => Sent::Dropped,
             Some(()) => {
-                self.write(wire::error(Some(id), error));
+                self.write(wire::error(Some(id), false, error));
                 Sent::Written
             }
         })

@@ -130,6 +130,7 @@ impl Server {
             }
             _ => {}
         }
+        self.endpoint.null_id = needs_null_id(self.state.version.as_deref());
         Ok(())
     }
 
@@ -147,6 +148,7 @@ impl Server {
         self.state.per_request.remove(id);
         if self.state.lifecycle == Lifecycle::Initializing(id.clone()) {
             self.state.version = result.get("protocolVersion").and_then(Value::as_str).map(str::to_owned);
+            self.endpoint.null_id = needs_null_id(self.state.version.as_deref());
             self.state.lifecycle = Lifecycle::Initialized;
         }
         Ok(sent)
@@ -490,4 +492,13 @@ fn read_level(level: Option<&Value>, pointer: &str) -> Result<Option<LogLevel>, 
             Err(RpcError { code: INVALID_PARAMS, message: format!("Invalid params: {pointer}: [enum] {message}"), data: Some(data) })
         }
     }
+}
+
+/// Whether an error answer to a request whose id could not be read says `"id": null`: the
+/// versions before 2025-11-25 require an `id` (JSON-RPC's `null` is the only one left); from
+/// 2025-11-25 on it is optional and never `null`, so the key is left out, as it is before a
+/// version is known.
+fn needs_null_id(version: Option<&str>) -> bool {
+    // Dated versions compare as text; anything else (a draft) is newer.
+    version.is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()) && v < "2025-11-25")
 }

@@ -232,11 +232,11 @@ mod client {
         assert!(matches!(got[1], Event::Dropped(Dropped::NotJson(_))));
         assert_eq!(got[13], Event::Dropped(Dropped::UnknownId(Id::String("nobody".into()))));
         assert_eq!(got[14], Event::Dropped(Dropped::UnknownId(Id::Number(12))));
-        // Answered with a null id, as `rpc::read_message` decides: what is not JSON (-32700), and
-        // what is no message or a request whose id does not read (-32600). Responses and
-        // notifications get no answer.
+        // Answered without an id (no version known: the newest versions' `id?`), as
+        // `rpc::read_message` decides: what is not JSON (-32700), and what is no message or a
+        // request whose id does not read (-32600). Responses and notifications get no answer.
         let out = written(&mut c);
-        assert!(out.iter().all(|o| o["id"].is_null()), "{out:?}");
+        assert!(out.iter().all(|o| o.get("id").is_none()), "{out:?}");
         let codes: Vec<i64> = out.iter().map(|o| o["error"]["code"].as_i64().unwrap()).collect();
         assert_eq!(codes, [-32700, -32700, -32700, -32600, -32600, -32600, -32600], "{out:?}");
     }
@@ -351,14 +351,26 @@ mod server {
     }
 
     #[test]
-    fn a_line_that_is_not_json_is_answered_with_a_null_id() {
+    fn a_line_that_is_not_json_is_answered_with_the_id_its_version_allows() {
+        // No version yet, and from 2025-11-25 on: the error's `id` is optional and never null.
         let mut s = Server::new(Config::default());
         s.handle_line(b"{not json").unwrap();
         s.handle_line(br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":"x"}"#).unwrap();
         let (out, events) = drain(&mut s);
-        assert_eq!(out[0], json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}}));
+        assert_eq!(out[0], json!({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}}));
         assert_eq!((out[1]["id"].clone(), out[1]["error"]["code"].clone()), (json!(4), json!(-32600)));
         assert!(events.iter().all(|e| matches!(e, Event::Dropped(_))));
+        // Before 2025-11-25 an error needs an id: JSON-RPC's null is the one left.
+        for (version, id) in [("2025-06-18", Some(Value::Null)), ("2025-11-25", None)] {
+            let mut s = Server::new(Config::default());
+            let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+            s.handle_line(init.to_string().as_bytes()).unwrap();
+            drain(&mut s);
+            s.respond(&Id::Number(1), &json!({"protocolVersion": version, "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}})).unwrap();
+            s.handle_line(b"{not json").unwrap();
+            let (out, _) = drain(&mut s);
+            assert_eq!(out.last().unwrap().get("id").cloned(), id, "{version}: {out:?}");
+        }
     }
 }
 

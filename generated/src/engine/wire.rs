@@ -85,10 +85,13 @@ pub(crate) fn result(id: &Id, result: Value) -> Vec<u8> {
     line(o)
 }
 
-/// `id` is `None` only when the request's id could not be read: written as `"id": null`.
-pub(crate) fn error(id: Option<&Id>, error: &RpcError) -> Vec<u8> {
+/// `id` is `None` only when the request's id could not be read: then no `id` key, or
+/// `"id": null` with `null_id` (see `Endpoint::null_id`).
+pub(crate) fn error(id: Option<&Id>, null_id: bool, error: &RpcError) -> Vec<u8> {
     let mut o = envelope();
-    o.insert("id".into(), id.map_or(Value::Null, Id::to_value));
+    if let Some(id) = id.map(Id::to_value).or(null_id.then_some(Value::Null)) {
+        o.insert("id".into(), id);
+    }
     // An `RpcError` always serializes.
     o.insert("error".into(), serde_json::to_value(error).unwrap_or(Value::Null));
     line(o)
