@@ -56,6 +56,7 @@
 
 mod client;
 mod endpoint;
+pub mod observe;
 mod server;
 mod wire;
 
