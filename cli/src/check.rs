@@ -10,6 +10,7 @@ use crate::args::{CheckArgs, Protocol};
 use crate::bounded::{clip, shown, Capped, Text, Weigh, MESSAGE_MAX};
 use crate::session::rules::{Rule, ID_REUSED};
 use crate::session::{Session, StreamEnd};
+use mcp_spec_types::engine::observe::Observation;
 use crate::versions::{version_index, Extension, Info, Module, Side, EXTENSIONS, LATEST, VERSIONS};
 
 /// The `_meta` key that carries the protocol version in 2026-07-28 and later.
@@ -249,9 +250,8 @@ pub struct Checker {
     max_findings: usize,
     // Stream state, reset per file.
     negotiated: Option<usize>,
-    pending: [Pending; 2],
-    /// Ids of answered or cancelled requests per direction (the line of the request).
-    answered: [Bounded<u64>; 2],
+    /// The request being checked, for the session's observer to keep until its answer.
+    typed: Option<Req>,
     /// Tasks per direction of the request that created them.
     tasks: [Bounded<TaskOrigin>; 2],
     /// The line of the stream's first `initialize` request.
@@ -295,8 +295,7 @@ impl Checker {
             exts,
             max_findings: args.max_findings.max(1),
             negotiated: None,
-            pending: per_dir(PENDING_CAP),
-            answered: per_dir(ANSWERED_CAP),
+            typed: None,
             tasks: per_dir(TASKS_CAP),
             initialize_line: None,
             session: Session::new(args),
@@ -311,8 +310,7 @@ impl Checker {
     /// Forgets what the previous stream negotiated, its requests and its tasks.
     pub fn reset_stream(&mut self) {
         self.negotiated = None;
-        self.pending = per_dir(PENDING_CAP);
-        self.answered = per_dir(ANSWERED_CAP);
+        self.typed = None;
         self.tasks = per_dir(TASKS_CAP);
         self.initialize_line = None;
         if let Some(apps) = &mut self.apps {
@@ -334,7 +332,7 @@ impl Checker {
 
     /// How many requests are remembered as unanswered (bounded by twice [`PENDING_CAP`]).
     pub fn pending_requests(&self) -> usize {
-        self.pending.iter().map(Pending::len).sum()
+        self.session.waiting()
     }
 
     /// Checks one JSONL line (without its `\n`). `None` for a blank line.
@@ -533,10 +531,15 @@ impl Checker {
         };
         if o.contains_key("method") {
             let dir = self.request_or_notification(line_protocol, dir, o, value, prefix, out);
-            self.session.observe(dir, o, prefix, out);
+            let typed = self.typed.take();
+            let seen = self.session.see(dir, o, out.line, typed);
+            self.id_findings(dir.unwrap_or(Dir::C2S), o.get("id"), &seen.observations, prefix, out);
+            self.session.observe(dir, seen, o, prefix, out);
         } else if o.contains_key("result") || o.contains_key("error") {
-            self.response(line_protocol, dir, o, value, prefix, out);
-            self.session.observe(dir, o, prefix, out);
+            let mut seen = self.session.see(dir, o, out.line, None);
+            let matched = seen.answered.as_mut().and_then(|a| Some((Dir::of(a.request), a.attachment.req.take()?)));
+            self.response(line_protocol, dir, o, value, prefix, matched, &seen.observations, out);
+            self.session.observe(dir, seen, o, prefix, out);
         } else {
             let v = self.pick(line_protocol, None);
             self.check_as(self.modules[v], "JSONRPCMessage", value, prefix, out);
@@ -619,9 +622,8 @@ impl Checker {
                     (None, None)
                 }
             };
-            if let Some(id) = id {
-                let req = Req { module: ModRef::Ext(ei), method: req_method, result, line: out.line, task: false, uri };
-                self.remember(dir.unwrap_or(Dir::C2S), id, req, prefix, out);
+            if id.is_some() {
+                self.remember(Req { module: ModRef::Ext(ei), method: req_method, result, line: out.line, task: false, uri });
             }
             return dir;
         }
@@ -694,7 +696,7 @@ impl Checker {
         // A request the side does not send (checked as the union) gets no typed result.
         let result = if specific == Some(ty) { result } else { None };
 
-        if let Some(id) = id {
+        if id.is_some() {
             let info = &self.infos[v];
             let req_method = info.requests.get_key_value(method).map(|(k, _)| *k);
             let task = params.and_then(|p| p.get("task")).is_some() && info.task_methods.contains(method);
@@ -707,23 +709,9 @@ impl Checker {
                     req.result = origin.result;
                 }
             }
-            self.remember(dir, id, req, prefix, out);
-        } else if method == "notifications/cancelled" {
-            // A cancelled request gets no response: forget it, and remember its id as used.
-            if let Some(key) = params.and_then(|p| p.get("requestId")).and_then(IdKey::of) {
-                // The notification travels the way the request did.
-                let dirs: &[Dir] = match dir {
-                    Some(Dir::C2S) => &[Dir::C2S],
-                    Some(Dir::S2C) => &[Dir::S2C],
-                    None => &[Dir::C2S, Dir::S2C],
-                };
-                for &d in dirs {
-                    if let Some(req) = self.pending[d.index()].remove(&key) {
-                        self.answered[d.index()].insert(key.clone(), req.line);
-                    }
-                }
-            }
+            self.remember(req);
         }
+        // A cancellation is the session observer's: the request leaves flight there.
         dir
     }
 
@@ -837,31 +825,28 @@ impl Checker {
         }
     }
 
-    fn remember(&mut self, dir: Dir, id: &Value, req: Req, prefix: &str, out: &mut Outcome) {
-        let Some(key) = IdKey::of(id) else { return };
-        if let Some(&line) = self.answered[dir.index()].get(&key) {
-            let msg = format!("id {} was already used by a {} request that was answered or cancelled (line {line}); ids must not be reused in a session", shown(id), dir.name());
-            out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
-        }
-        if let Some(old) = self.pending[dir.index()].insert(key, req) {
-            let msg = format!("id {} is already used by an unanswered {} request (line {})", shown(id), dir.name(), old.line);
+    /// Keeps the typed request for the session's observer, which pairs it with its answer.
+    fn remember(&mut self, req: Req) {
+        self.typed = Some(req);
+    }
+
+    /// `id.reused`, from what the session's observer saw of the request's id.
+    fn id_findings(&self, dir: Dir, id: Option<&Value>, seen: &[Observation], prefix: &str, out: &mut Outcome) {
+        let Some(id) = id else { return };
+        for o in seen {
+            let msg = match *o {
+                Observation::ReusedId { request_at } => format!("id {} was already used by a {} request that was answered or cancelled (line {request_at}); ids must not be reused in a session", shown(id), dir.name()),
+                Observation::DuplicateId { open_at } => format!("id {} is already used by an unanswered {} request (line {open_at})", shown(id), dir.name()),
+                _ => continue,
+            };
             out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
         }
     }
 
-    fn response(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, o: &Map<String, Value>, value: &Value, prefix: &str, out: &mut Outcome) {
-        let key = o.get("id").and_then(IdKey::of);
-        // A response travelling s2c answers a request that travelled c2s, and the other way round.
-        let matched = key.as_ref().and_then(|k| {
-            let dirs = match dir {
-                Some(d) => [Some(d.opposite()), None],
-                None => [Some(Dir::C2S), Some(Dir::S2C)],
-            };
-            dirs.into_iter().flatten().find_map(|d| self.pending[d.index()].remove(k).map(|r| (d, r)))
-        });
-        if let (Some(k), Some((d, req))) = (&key, &matched) {
-            self.answered[d.index()].insert(k.clone(), req.line);
-        }
+    /// A response; `matched` is the request the session's observer paired it with (and the way
+    /// that request travelled), `seen` what the observer made of it.
+    #[allow(clippy::too_many_arguments)]
+    fn response(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, o: &Map<String, Value>, value: &Value, prefix: &str, matched: Option<(Dir, Req)>, seen: &[Observation], out: &mut Outcome) {
         let result = o.get("result");
         let is_error = o.contains_key("error");
 
@@ -962,7 +947,13 @@ impl Checker {
                 Some(d) => format!(" travelling {}", d.opposite().name()),
                 None => String::new(),
             };
-            let msg = format!("no request{way} with id {id} is waiting for this response; checked as any result the responder sends");
+            // The one notion of in flight: a request answered or cancelled has left it.
+            let why = seen.iter().find_map(|o| match *o {
+                Observation::AnsweredAfterCancel { request_at, cancelled_at } => Some(format!(" (the request of line {request_at} was cancelled on line {cancelled_at})")),
+                Observation::AnsweredAgain { request_at } => Some(format!(" (the request of line {request_at} was answered already)")),
+                _ => None,
+            });
+            let msg = format!("no request{way} with id {id} is waiting for this response{}; checked as any result the responder sends", why.unwrap_or_default());
             out.diags.push(self.warning(&format!("{prefix}/id"), "response.unmatched", msg));
         }
     }
