@@ -132,14 +132,15 @@ pub enum Observation {
     DuplicateId { open_at: u64 },
     /// A request with the id of an answered or cancelled request of the same direction.
     ReusedId { request_at: u64 },
-    /// An answer to no request in flight, none that was cancelled and none already answered (or
-    /// one a full table forgot: `forgotten`).
+    /// An answer to no request in flight, none that was cancelled and none already answered
+    /// (`forgotten`: the table of requests in flight forgot some, one of which it may answer).
     UnknownAnswer { forgotten: bool },
     /// A second answer to a request already answered.
     AnsweredAgain { request_at: u64 },
     /// An answer to a request its sender had cancelled: the receiver should not have sent it.
     AnsweredAfterCancel { request_at: u64, cancelled_at: u64 },
-    /// Progress for a token no request in flight carries (`forgotten`: a full table forgot some).
+    /// Progress for a token no request in flight carries (`forgotten`: the table of requests in
+    /// flight forgot some, one of which may have carried it).
     ProgressUnknownToken { forgotten: bool },
     /// Progress for the token of a request after it was answered.
     ProgressAfterAnswer { request_at: u64, answered_at: u64 },
@@ -305,7 +306,7 @@ impl<T: Weigh> Observer<T> {
         seen.observations.push(match ended {
             Some(e) if e.cancelled => Observation::AnsweredAfterCancel { request_at: e.request_at, cancelled_at: e.at },
             Some(e) => Observation::AnsweredAgain { request_at: e.request_at },
-            None => Observation::UnknownAnswer { forgotten: dirs.iter().any(|&d| self.forgotten_in(d) > 0) },
+            None => Observation::UnknownAnswer { forgotten: dirs.iter().any(|d| self.open[d.index()].evicted > 0) },
         });
     }
 
@@ -361,7 +362,9 @@ impl<T: Weigh> Observer<T> {
             out.push(match ended {
                 Some(e) if e.cancelled => Observation::ProgressAfterCancel { request_at: e.request_at, cancelled_at: e.at },
                 Some(e) => Observation::ProgressAfterAnswer { request_at: e.request_at, answered_at: e.at },
-                None => Observation::ProgressUnknownToken { forgotten: self.forgotten() > 0 },
+                // Only a forgotten request in flight could have been the token's: one forgotten
+                // after it ended was not in flight anyway.
+                None => Observation::ProgressUnknownToken { forgotten: BOTH.iter().any(|d| self.open[d.index()].evicted + self.tokens[d.index()].evicted > 0) },
             });
             return;
         };

@@ -198,3 +198,19 @@ fn tables_are_bounded() {
     assert_eq!((w.observer.in_flight_len(C2S), w.observer.forgotten()), (1000, 0));
     assert!(w.see(Some(S2C), ok(long(999), json!({}))).answered.is_some());
 }
+
+/// Ended requests the table forgot were not in flight: progress for an unknown token is still
+/// known to be for no request in flight.
+#[test]
+fn forgetting_ended_requests_keeps_what_is_in_flight_certain() {
+    let mut w = Watch::with(ObserverConfig { max_in_flight: 8, max_ended: 2, max_bytes: 1 << 20 });
+    for i in 0..5 {
+        w.obs(C2S, call(i, json!(i)));
+        w.obs(S2C, ok(i, json!({})));
+    }
+    assert_eq!(w.observer.forgotten(), 2 * 3, "3 ended ids and their 3 tokens");
+    assert_eq!(w.obs(S2C, progress(json!("never"), 1.0)), [Observation::ProgressUnknownToken { forgotten: false }]);
+    assert_eq!(w.obs(S2C, ok(99, json!({}))), [Observation::UnknownAnswer { forgotten: false }]);
+    // A cancellation of a forgotten id may be of a request issued long ago.
+    assert_eq!(w.obs(C2S, cancel(99)), [Observation::CancelUnknown { forgotten: true }]);
+}
