@@ -105,3 +105,27 @@ fn long_ids_and_tokens_are_followed() {
     assert!(found[0].starts_with("6: /msg/params/progressToken: warning [session/progress/cancelled]: "), "{found:#?}");
     assert!(found[1].starts_with("7: /msg/id: warning [response.unmatched]: ") && found[1].contains("cancelled on line 5"), "{found:#?}");
 }
+
+/// The MCP Apps view<->host channel pairs its requests on the same model (the view as the
+/// client): an id reused after its answer is `id.reused`, and a second answer names the first.
+#[test]
+fn the_apps_channel_has_the_same_model() {
+    let v2h = |msg: Value| json!({"dir": "view2host", "msg": msg});
+    let h2v = |msg: Value| json!({"dir": "host2view", "msg": msg});
+    let lines = [
+        v2h(req(1, "ui/initialize", json!({"appInfo": {"name": "v", "version": "1"}, "appCapabilities": {}, "protocolVersion": "2026-01-26"}))),
+        h2v(ok(1, json!({"protocolVersion": "2026-01-26", "hostInfo": {"name": "h", "version": "1"}, "hostCapabilities": {}, "hostContext": {}}))),
+        v2h(note("ui/notifications/initialized", json!({}))),
+        v2h(req(2, "ping", json!({}))),
+        h2v(ok(2, json!({}))),
+        h2v(ok(2, json!({}))),
+        v2h(req(2, "ping", json!({}))),
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let r = run(&["check", "--ext", "apps", "-"], Some(input.as_bytes()));
+    let mut found: Vec<&str> = r.stdout.lines().filter_map(|l| l.strip_prefix("<stdin>:")).collect();
+    found.sort();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with("6: /msg/id: warning [response.unmatched]: ") && found[0].contains("(the request of line 4 was answered already)"), "{found:#?}");
+    assert!(found[1].starts_with("7: /msg/id: error [id.reused]: id 2 was already used by a view2host request that was answered or cancelled (line 4)"), "{found:#?}");
+}
