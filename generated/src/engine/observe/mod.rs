@@ -58,6 +58,11 @@ impl Direction {
     fn index(self) -> usize {
         self as usize
     }
+
+    #[cfg(test)]
+    fn from_index(i: usize) -> Direction {
+        BOTH[i]
+    }
 }
 
 const BOTH: [Direction; 2] = [Direction::ClientToServer, Direction::ServerToClient];

@@ -214,3 +214,72 @@ fn forgetting_ended_requests_keeps_what_is_in_flight_certain() {
     // A cancellation of a forgotten id may be of a request issued long ago.
     assert_eq!(w.obs(C2S, cancel(99)), [Observation::CancelUnknown { forgotten: true }]);
 }
+
+/// Random traffic from a small alphabet (ids, tokens, directions, kinds), against a plain model
+/// of what is in flight: the observer agrees on every step, and nothing panics.
+#[test]
+fn random_traffic_agrees_with_a_plain_model() {
+    use std::collections::{HashMap, HashSet};
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    // A 200-byte id is kept as a digest.
+    let ids = [json!(1), json!(2), json!(3), json!("a"), json!("l".repeat(200)), json!(1.5), json!(null)];
+    let mut w = Watch::new();
+    // Per direction: id -> token, for requests in flight (by the id's JSON text).
+    let mut open: [HashMap<String, Option<String>>; 2] = Default::default();
+    let mut ended_cancelled: [HashSet<String>; 2] = Default::default();
+    for step in 0..20_000 {
+        let dir = [Some(C2S), Some(S2C), None][next(3) as usize];
+        let id = ids[next(ids.len() as u64) as usize].clone();
+        let key = id.to_string();
+        let token = ["t1", "t2"][next(2) as usize];
+        let msg = match next(6) {
+            0 | 1 => req(id.clone(), "tools/call", json!({"_meta": {"progressToken": token}})),
+            2 => ok(id.clone(), json!({})),
+            3 => json!({"jsonrpc": "2.0", "id": id, "error": {"code": -1, "message": "no"}}),
+            4 => cancel(id.clone()),
+            _ => progress(json!(token), next(5) as f64),
+        };
+        let seen = w.see(dir, msg.clone());
+        let o = msg.as_object().unwrap();
+        let req_dir = |d: Option<Direction>| d.unwrap_or(C2S).index();
+        if o.contains_key("method") && o.contains_key("id") && !id.is_null() {
+            let i = req_dir(dir);
+            open[i].insert(key.clone(), Some(token.into()));
+            ended_cancelled[i].remove(&key);
+            assert!(w.observer.is_in_flight(Direction::from_index(i), &id), "step {step}: a request is in flight");
+        } else if o.contains_key("result") || o.contains_key("error") {
+            // An answer takes out the request of the other way (either, without a direction).
+            let ways: Vec<usize> = match dir {
+                Some(d) => vec![d.opposite().index()],
+                None => vec![0, 1],
+            };
+            let found = ways.iter().copied().find(|&i| !id.is_null() && open[i].contains_key(&key));
+            assert_eq!(seen.answered.as_ref().map(|a| a.request.index()), found, "step {step}: {msg}");
+            if let Some(i) = found {
+                open[i].remove(&key);
+            } else if dir.is_some() && ended_cancelled[ways[0]].contains(&key) {
+                // (Without a direction, either side's ended request may be the one named.)
+                assert!(matches!(seen.observations[..], [Observation::AnsweredAfterCancel { .. }]), "step {step}: {:?}", seen.observations);
+            }
+        } else if msg["method"] == "notifications/cancelled" {
+            let ways: Vec<usize> = match dir {
+                Some(d) => vec![d.index()],
+                None => vec![0, 1],
+            };
+            for i in ways {
+                if open[i].remove(&key).is_some() {
+                    ended_cancelled[i].insert(key.clone());
+                }
+            }
+        }
+        for i in 0..2 {
+            assert_eq!(w.observer.in_flight_len(Direction::from_index(i)), open[i].len(), "step {step}: {msg}");
+        }
+    }
+}
