@@ -10,6 +10,7 @@ use crate::args::{CheckArgs, Protocol};
 use crate::bounded::{clip, shown, Capped, Text, Weigh, MESSAGE_MAX};
 use crate::session::rules::{Rule, ID_REUSED};
 use crate::session::{Session, StreamEnd};
+use mcp_spec_types::engine::observe::{Direction, Observation, Observer, ObserverConfig};
 use crate::versions::{version_index, Extension, Info, Module, Side, EXTENSIONS, LATEST, VERSIONS};
 
 /// The `_meta` key that carries the protocol version in 2026-07-28 and later.
@@ -119,6 +120,13 @@ impl AppsSide {
             AppsSide::Host => "host",
         }
     }
+    /// The view opens the channel with `ui/initialize`, as a client does: its side of the observer.
+    fn direction(self) -> Direction {
+        match self {
+            AppsSide::View => Direction::ClientToServer,
+            AppsSide::Host => Direction::ServerToClient,
+        }
+    }
 }
 
 /// What the checker needs for the view<->host channel (with `--ext apps`): the unions of what
@@ -130,8 +138,9 @@ struct AppsChannel {
     /// Per side ([`AppsSide::index`]): the member types of its request, notification and result unions.
     requests: [HashSet<&'static str>; 2],
     notifications: [HashSet<&'static str>; 2],
-    /// Requests each side sent that wait for an answer.
-    pending: [Pending; 2],
+    /// Requests each side sent that wait for an answer (the view as the client), as on the
+    /// client/server channel: one model of what is in flight.
+    pending: Observer<Req>,
 }
 
 impl AppsChannel {
@@ -149,9 +158,26 @@ impl AppsChannel {
             base,
             requests: [members(view.0), members(host.0)],
             notifications: [members(view.1), members(host.1)],
-            pending: per_dir(PENDING_CAP),
+            pending: apps_observer(),
         }
     }
+}
+
+/// The observer of the view<->host channel's requests, bounded as the client/server one.
+fn apps_observer() -> Observer<Req> {
+    Observer::new(ObserverConfig { max_in_flight: PENDING_CAP, max_ended: ANSWERED_CAP, max_bytes: crate::bounded::TABLE_BYTES })
+}
+
+/// Why an answer matched no request in flight, when the observer knows: the one notion of in
+/// flight, which a request answered or cancelled has left.
+fn unmatched_why(seen: &[Observation]) -> String {
+    seen.iter()
+        .find_map(|o| match *o {
+            Observation::AnsweredAfterCancel { request_at, cancelled_at } => Some(format!(" (the request of line {request_at} was cancelled on line {cancelled_at})")),
+            Observation::AnsweredAgain { request_at } => Some(format!(" (the request of line {request_at} was answered already)")),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 /// Which module a request was typed by.
@@ -201,7 +227,6 @@ pub struct Req {
     /// The method as the schema names it; `None` for a method the module does not define.
     method: Option<&'static str>,
     result: Option<&'static str>,
-    line: u64,
     /// The params carry `task` and the request type takes it: the answer may be `CreateTaskResult`.
     task: bool,
     /// The request's `params.uri` (`resources/read`, ...), for rules on the result that need
@@ -219,11 +244,16 @@ struct TaskOrigin {
 /// A map from ids of one direction, bounded by count and bytes: the oldest entry is forgotten first.
 type Bounded<V> = Capped<IdKey, V>;
 
-type Pending = Bounded<Req>;
 
 impl Weigh for Req {
     fn weight(&self) -> usize {
         self.uri.weight()
+    }
+}
+
+impl mcp_spec_types::engine::observe::Weigh for Req {
+    fn weight(&self) -> usize {
+        Weigh::weight(self)
     }
 }
 
@@ -249,9 +279,8 @@ pub struct Checker {
     max_findings: usize,
     // Stream state, reset per file.
     negotiated: Option<usize>,
-    pending: [Pending; 2],
-    /// Ids of answered or cancelled requests per direction (the line of the request).
-    answered: [Bounded<u64>; 2],
+    /// The request being checked, for the session's observer to keep until its answer.
+    typed: Option<Req>,
     /// Tasks per direction of the request that created them.
     tasks: [Bounded<TaskOrigin>; 2],
     /// The line of the stream's first `initialize` request.
@@ -295,8 +324,7 @@ impl Checker {
             exts,
             max_findings: args.max_findings.max(1),
             negotiated: None,
-            pending: per_dir(PENDING_CAP),
-            answered: per_dir(ANSWERED_CAP),
+            typed: None,
             tasks: per_dir(TASKS_CAP),
             initialize_line: None,
             session: Session::new(args),
@@ -311,12 +339,11 @@ impl Checker {
     /// Forgets what the previous stream negotiated, its requests and its tasks.
     pub fn reset_stream(&mut self) {
         self.negotiated = None;
-        self.pending = per_dir(PENDING_CAP);
-        self.answered = per_dir(ANSWERED_CAP);
+        self.typed = None;
         self.tasks = per_dir(TASKS_CAP);
         self.initialize_line = None;
         if let Some(apps) = &mut self.apps {
-            apps.pending = per_dir(PENDING_CAP);
+            apps.pending = apps_observer();
         }
         self.session.reset();
     }
@@ -334,7 +361,7 @@ impl Checker {
 
     /// How many requests are remembered as unanswered (bounded by twice [`PENDING_CAP`]).
     pub fn pending_requests(&self) -> usize {
-        self.pending.iter().map(Pending::len).sum()
+        self.session.waiting()
     }
 
     /// Checks one JSONL line (without its `\n`). `None` for a blank line.
@@ -533,10 +560,15 @@ impl Checker {
         };
         if o.contains_key("method") {
             let dir = self.request_or_notification(line_protocol, dir, o, value, prefix, out);
-            self.session.observe(dir, o, prefix, out);
+            let typed = self.typed.take();
+            let seen = self.session.see(dir, o, out.line, typed);
+            self.id_findings(dir.unwrap_or(Dir::C2S).name(), o.get("id"), &seen.observations, prefix, out);
+            self.session.observe(dir, seen, o, prefix, out);
         } else if o.contains_key("result") || o.contains_key("error") {
-            self.response(line_protocol, dir, o, value, prefix, out);
-            self.session.observe(dir, o, prefix, out);
+            let mut seen = self.session.see(dir, o, out.line, None);
+            let matched = seen.answered.as_mut().and_then(|a| Some((Dir::of(a.request), a.attachment.req.take()?)));
+            self.response(line_protocol, dir, o, value, prefix, matched, &seen.observations, out);
+            self.session.observe(dir, seen, o, prefix, out);
         } else {
             let v = self.pick(line_protocol, None);
             self.check_as(self.modules[v], "JSONRPCMessage", value, prefix, out);
@@ -619,9 +651,8 @@ impl Checker {
                     (None, None)
                 }
             };
-            if let Some(id) = id {
-                let req = Req { module: ModRef::Ext(ei), method: req_method, result, line: out.line, task: false, uri };
-                self.remember(dir.unwrap_or(Dir::C2S), id, req, prefix, out);
+            if id.is_some() {
+                self.remember(Req { module: ModRef::Ext(ei), method: req_method, result, task: false, uri });
             }
             return dir;
         }
@@ -694,11 +725,11 @@ impl Checker {
         // A request the side does not send (checked as the union) gets no typed result.
         let result = if specific == Some(ty) { result } else { None };
 
-        if let Some(id) = id {
+        if id.is_some() {
             let info = &self.infos[v];
             let req_method = info.requests.get_key_value(method).map(|(k, _)| *k);
             let task = params.and_then(|p| p.get("task")).is_some() && info.task_methods.contains(method);
-            let mut req = Req { module: ModRef::Version(v), method: req_method, result, line: out.line, task, uri };
+            let mut req = Req { module: ModRef::Version(v), method: req_method, result, task, uri };
             let dir = dir.unwrap_or(Dir::C2S);
             if req_method == Some(TASK_RESULT_METHOD) && result.is_some() {
                 // The task's result is the result of the request that created it.
@@ -707,23 +738,9 @@ impl Checker {
                     req.result = origin.result;
                 }
             }
-            self.remember(dir, id, req, prefix, out);
-        } else if method == "notifications/cancelled" {
-            // A cancelled request gets no response: forget it, and remember its id as used.
-            if let Some(key) = params.and_then(|p| p.get("requestId")).and_then(IdKey::of) {
-                // The notification travels the way the request did.
-                let dirs: &[Dir] = match dir {
-                    Some(Dir::C2S) => &[Dir::C2S],
-                    Some(Dir::S2C) => &[Dir::S2C],
-                    None => &[Dir::C2S, Dir::S2C],
-                };
-                for &d in dirs {
-                    if let Some(req) = self.pending[d.index()].remove(&key) {
-                        self.answered[d.index()].insert(key.clone(), req.line);
-                    }
-                }
-            }
+            self.remember(req);
         }
+        // A cancellation is the session observer's: the request leaves flight there.
         dir
     }
 
@@ -765,17 +782,16 @@ impl Checker {
             if let Some(id) = id {
                 let result = sent_here.and_then(|(_, r)| r);
                 let req_method = sent_here.and(ext_info.requests.get_key_value(method).or_else(|| base_info.requests.get_key_value(method))).map(|(k, _)| *k);
-                let req = Req { module: ModRef::Ext(ext), method: req_method, result, line: out.line, task: false, uri: None };
-                if let Some(key) = IdKey::of(id) {
-                    let apps = self.apps.as_mut().expect("checked above");
-                    if let Some(old) = apps.pending[side.index()].insert(key, req) {
-                        let msg = format!("id {} is already used by an unanswered {} request (line {})", shown(id), side.dir_name(), old.line);
-                        out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
-                    }
-                }
+                let req = Req { module: ModRef::Ext(ext), method: req_method, result, task: false, uri: None };
+                let apps = self.apps.as_mut().expect("checked above");
+                let seen = apps.pending.observe(out.line, Some(side.direction()), o, || req);
+                self.id_findings(side.dir_name(), Some(id), &seen.observations, prefix, out);
             }
         } else if o.contains_key("result") || o.contains_key("error") {
-            let matched = id.and_then(IdKey::of).and_then(|k| self.apps.as_mut()?.pending[side.opposite().index()].remove(&k));
+            let apps = self.apps.as_mut().expect("checked above");
+            let seen = apps.pending.observe(out.line, Some(side.direction()), o, || unreachable!("an answer keeps nothing"));
+            let why = unmatched_why(&seen.observations);
+            let matched = seen.answered.map(|a| a.attachment);
             let (ext_info, base_info) = (self.ext_info(ext), &self.infos[base]);
             let module_of = |ty: &str| if ext_info.types.contains(ty) { ext_info.module } else { base_info.module };
             match (o.get("result"), &matched) {
@@ -794,7 +810,7 @@ impl Checker {
                 (Some(result), _) => {
                     self.check_as(ext_info.module, results, result, &format!("{prefix}/result"), out);
                     if matched.is_none() {
-                        let msg = format!("no {} request with id {} is waiting for this response; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), shown), side.name());
+                        let msg = format!("no {} request with id {} is waiting for this response{why}; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), shown), side.name());
                         out.diags.push(self.warning(&format!("{prefix}/id"), "response.unmatched", msg));
                     }
                 }
@@ -837,31 +853,28 @@ impl Checker {
         }
     }
 
-    fn remember(&mut self, dir: Dir, id: &Value, req: Req, prefix: &str, out: &mut Outcome) {
-        let Some(key) = IdKey::of(id) else { return };
-        if let Some(&line) = self.answered[dir.index()].get(&key) {
-            let msg = format!("id {} was already used by a {} request that was answered or cancelled (line {line}); ids must not be reused in a session", shown(id), dir.name());
-            out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
-        }
-        if let Some(old) = self.pending[dir.index()].insert(key, req) {
-            let msg = format!("id {} is already used by an unanswered {} request (line {})", shown(id), dir.name(), old.line);
+    /// Keeps the typed request for the session's observer, which pairs it with its answer.
+    fn remember(&mut self, req: Req) {
+        self.typed = Some(req);
+    }
+
+    /// `id.reused`, from what the session's observer saw of the request's id.
+    fn id_findings(&self, dir: &str, id: Option<&Value>, seen: &[Observation], prefix: &str, out: &mut Outcome) {
+        let Some(id) = id else { return };
+        for o in seen {
+            let msg = match *o {
+                Observation::ReusedId { request_at } => format!("id {} was already used by a {dir} request that was answered or cancelled (line {request_at}); ids must not be reused in a session", shown(id)),
+                Observation::DuplicateId { open_at } => format!("id {} is already used by an unanswered {dir} request (line {open_at})", shown(id)),
+                _ => continue,
+            };
             out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
         }
     }
 
-    fn response(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, o: &Map<String, Value>, value: &Value, prefix: &str, out: &mut Outcome) {
-        let key = o.get("id").and_then(IdKey::of);
-        // A response travelling s2c answers a request that travelled c2s, and the other way round.
-        let matched = key.as_ref().and_then(|k| {
-            let dirs = match dir {
-                Some(d) => [Some(d.opposite()), None],
-                None => [Some(Dir::C2S), Some(Dir::S2C)],
-            };
-            dirs.into_iter().flatten().find_map(|d| self.pending[d.index()].remove(k).map(|r| (d, r)))
-        });
-        if let (Some(k), Some((d, req))) = (&key, &matched) {
-            self.answered[d.index()].insert(k.clone(), req.line);
-        }
+    /// A response; `matched` is the request the session's observer paired it with (and the way
+    /// that request travelled), `seen` what the observer made of it.
+    #[allow(clippy::too_many_arguments)]
+    fn response(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, o: &Map<String, Value>, value: &Value, prefix: &str, matched: Option<(Dir, Req)>, seen: &[Observation], out: &mut Outcome) {
         let result = o.get("result");
         let is_error = o.contains_key("error");
 
@@ -962,7 +975,7 @@ impl Checker {
                 Some(d) => format!(" travelling {}", d.opposite().name()),
                 None => String::new(),
             };
-            let msg = format!("no request{way} with id {id} is waiting for this response; checked as any result the responder sends");
+            let msg = format!("no request{way} with id {id} is waiting for this response{}; checked as any result the responder sends", unmatched_why(seen));
             out.diags.push(self.warning(&format!("{prefix}/id"), "response.unmatched", msg));
         }
     }
@@ -1192,8 +1205,8 @@ mod tests {
 
     #[test]
     fn pending_is_bounded() {
-        let req = Req { module: ModRef::Version(0), method: None, result: None, line: 1, task: false, uri: None };
-        let mut p = Pending::new(PENDING_CAP);
+        let req = Req { module: ModRef::Version(0), method: None, result: None, task: false, uri: None };
+        let mut p = Bounded::<Req>::new(PENDING_CAP);
         for i in 0..(PENDING_CAP as i64 * 5) {
             p.insert(IdKey::Int(i), req.clone());
             if i % 3 == 0 {

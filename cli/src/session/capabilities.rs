@@ -3,8 +3,10 @@
 use serde_json::Value;
 
 use super::rules::{CLIENT_CAPABILITY, SERVER_CAPABILITY};
-use super::{Capped, Msg, SentRequest, Sink};
-use crate::check::{Dir, IdKey};
+use mcp_spec_types::engine::observe::Observer;
+
+use super::{Msg, Sink, Waiting};
+use crate::check::Dir;
 use crate::check::PROTOCOL_META_KEY;
 use crate::versions::version_index;
 
@@ -93,7 +95,7 @@ fn declared(caps: &Value, path: &[&str]) -> bool {
 }
 
 impl State {
-    pub fn observe(&mut self, msg: &Msg, requests: &[Capped<IdKey, SentRequest>; 2], sink: &mut Sink) {
+    pub fn observe(&mut self, msg: &Msg, requests: &Observer<Waiting>, sink: &mut Sink) {
         let (Some(v), Some(dir)) = (msg.version, msg.dir) else { return };
         if msg.method == Some("initialize") && dir == Dir::C2S {
             if let Some(caps) = msg.param("capabilities") {
@@ -141,9 +143,10 @@ impl State {
             Dir::C2S => {
                 // 2026-07-28: each request declares the client's capabilities in its `_meta`; the
                 // server may use what a request it is still serving declared.
-                let per_request: Vec<(u64, &Value)> = requests[Dir::C2S.index()]
-                    .iter_in_order()
-                    .filter_map(|(_, r)| {
+                let per_request: Vec<(u64, &Value)> = requests
+                    .in_flight(Dir::C2S.direction())
+                    .filter_map(|f| {
+                        let r = &f.attachment.sent;
                         let meta = r.param("_meta")?;
                         meta.get(PROTOCOL_META_KEY)?;
                         Some((r.line, meta.get(CLIENT_CAPABILITIES_META_KEY)?))

@@ -3,8 +3,13 @@
 //! tokens, cancellations), and the counts behind `--summary`.
 //!
 //! The checker types each message first; [`Session::observe`] then sees the same message with
-//! the direction it travelled and the version it was checked as. Every table here is bounded
-//! (see [`Capped`]); what a full table forgets is counted in [`Session::evictions`].
+//! the direction it travelled and the version it was checked as. Requests in flight, their
+//! answers, cancellations, progress tokens and the lifecycle have one model: the engine's
+//! [`Observer`](mcp_spec_types::engine::observe::Observer), fed every message ([`Session::see`]);
+//! the rules on them (and the checker's `id.reused` and `response.unmatched`) read its
+//! observations, so "in flight" means the same for a late answer and for late progress. Every
+//! table here is bounded (see [`Capped`], and the observer's own bounds); what a full table
+//! forgets is counted in [`Session::evictions`].
 //!
 //! Rules that need "never seen before" (an unlisted tool, an unknown cursor or progress token, a
 //! cancelled id never issued) only fire on a *whole* session: one whose first message is the
@@ -22,15 +27,15 @@ mod schema_bounds;
 mod tools;
 
 use std::collections::BTreeMap;
-use std::hash::Hash;
 
+use mcp_spec_types::engine::observe::{self, Direction, Observer, ObserverConfig, Seen};
 use mcp_spec_types::validate::Severity;
 use serde_json::{Map, Value};
 
 use crate::args::CheckArgs;
 pub(crate) use crate::bounded::Capped;
-use crate::bounded::{clip, Weigh};
-use crate::check::{AppsSide, Diag, Dir, IdKey, Outcome};
+use crate::bounded::{clip, Weigh, TABLE_BYTES};
+use crate::check::{AppsSide, Diag, Dir, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
 use crate::versions::{version_index, VERSIONS};
 pub use rules::{Rule, RULES};
 
@@ -56,7 +61,7 @@ pub(crate) struct SentRequest {
 }
 
 /// The params keys a waiting request keeps: a request may be large (a sampling conversation),
-/// and up to [`SESSION_CAP`] of them wait per direction.
+/// and up to [`PENDING_CAP`] of them wait per direction.
 const KEPT_PARAMS: [&str; 4] = ["name", "uri", "cursor", "task"];
 
 /// The `_meta` keys a waiting request keeps (progress, and 2026-07-28's per-request capabilities).
@@ -85,6 +90,35 @@ impl Weigh for SentRequest {
     }
 }
 
+/// What the observer keeps with each request in flight: what the checker types its answer with,
+/// and what the session rules on the answer need.
+pub(crate) struct Waiting {
+    pub req: Option<Req>,
+    pub sent: SentRequest,
+}
+
+impl observe::Weigh for Waiting {
+    fn weight(&self) -> usize {
+        self.req.as_ref().map_or(0, Weigh::weight) + self.sent.weight()
+    }
+}
+
+impl Dir {
+    pub(crate) fn direction(self) -> Direction {
+        match self {
+            Dir::C2S => Direction::ClientToServer,
+            Dir::S2C => Direction::ServerToClient,
+        }
+    }
+
+    pub(crate) fn of(d: Direction) -> Dir {
+        match d {
+            Direction::ClientToServer => Dir::C2S,
+            Direction::ServerToClient => Dir::S2C,
+        }
+    }
+}
+
 impl SentRequest {
     pub fn param(&self, key: &str) -> Option<&Value> {
         self.params.as_ref()?.get(key)
@@ -106,8 +140,10 @@ pub(crate) struct Msg<'a> {
     pub id: Option<&'a Value>,
     pub params: Option<&'a Value>,
     pub result: Option<&'a Value>,
-    /// The request a response answers (already removed from the waiting table).
+    /// The request a response answers (already out of flight).
     pub answers: Option<SentRequest>,
+    /// What the message meant for the requests in flight and the lifecycle.
+    pub observations: &'a [observe::Observation],
 }
 
 impl Msg<'_> {
@@ -172,16 +208,13 @@ pub struct Session {
     ext_prefixes: Vec<&'static str>,
     /// Whether the stream's first message makes it a whole session (see the module docs).
     whole: Option<bool>,
-    requests: [Capped<IdKey, SentRequest>; 2],
-    /// Every request id issued per direction, answered or not (for cancellations).
-    issued: [Capped<IdKey, u64>; 2],
-    lifecycle: lifecycle::State,
+    /// The one model of requests in flight, answers, cancellations, progress and the lifecycle.
+    observer: Observer<Waiting>,
     caps: capabilities::State,
     tools: tools::State,
     /// Compiled tool schemas, kept across streams (a pure memo of [`tools::State`]'s compiling).
     schemas: tools::SchemaCache,
     resources: resources::State,
-    progress: progress::State,
     /// The MCP Apps view<->host channel's lifecycle.
     channel: apps::Channel,
     messages: BTreeMap<MessageKey, u64>,
@@ -189,8 +222,8 @@ pub struct Session {
     evicted_before: u64,
 }
 
-fn per_dir<K: Hash + Eq + Clone + Weigh, V: Weigh>() -> [Capped<K, V>; 2] {
-    [Capped::new(SESSION_CAP), Capped::new(SESSION_CAP)]
+fn observer() -> Observer<Waiting> {
+    Observer::new(ObserverConfig { max_in_flight: PENDING_CAP, max_ended: ANSWERED_CAP, max_bytes: TABLE_BYTES })
 }
 
 impl Session {
@@ -202,14 +235,11 @@ impl Session {
             apps: exts().any(|e| e.name == "apps"),
             ext_prefixes: exts().map(|e| e.method_prefix).filter(|p| !p.is_empty()).collect(),
             whole: None,
-            requests: per_dir(),
-            issued: per_dir(),
-            lifecycle: Default::default(),
+            observer: observer(),
             caps: Default::default(),
             tools: tools::State::new(),
             schemas: tools::SchemaCache::new(),
             resources: resources::State::new(),
-            progress: progress::State::new(),
             channel: apps::Channel::new(),
             messages: BTreeMap::new(),
             evicted_before: 0,
@@ -220,23 +250,15 @@ impl Session {
     pub fn reset(&mut self) {
         self.evicted_before += self.evicted_now();
         self.whole = None;
-        self.requests = per_dir();
-        self.issued = per_dir();
-        self.lifecycle = Default::default();
+        self.observer = observer();
         self.caps = Default::default();
         self.tools = tools::State::new();
         self.resources = resources::State::new();
-        self.progress = progress::State::new();
         self.channel = apps::Channel::new();
     }
 
     fn evicted_now(&self) -> u64 {
-        self.requests.iter().map(|c| c.evicted).sum::<u64>()
-            + self.issued.iter().map(|c| c.evicted).sum::<u64>()
-            + self.tools.evicted()
-            + self.resources.evicted()
-            + self.progress.evicted()
-            + self.channel.evicted()
+        self.observer.forgotten() + self.tools.evicted() + self.resources.evicted() + self.channel.evicted()
     }
 
     /// Entries the bounded tables forgot, over every stream so far.
@@ -251,31 +273,30 @@ impl Session {
 
     /// Requests waiting for an answer in the current stream.
     pub fn waiting(&self) -> usize {
-        self.requests.iter().map(Capped::len).sum()
+        [Dir::C2S, Dir::S2C].iter().map(|d| self.observer.in_flight_len(d.direction())).sum()
     }
 
-    /// Sees one message after the checker typed it: `dir` as the line gave it (or as the method
-    /// decided it), `o` the message object; findings go to `out`.
-    pub fn observe(&mut self, dir: Option<Dir>, o: &Map<String, Value>, prefix: &str, out: &mut Outcome) {
+    /// Feeds one message to the observer: `dir` as the line gave it (or as the method decided
+    /// it), `line` its position, `req` what the checker types the answer to a request with.
+    pub(crate) fn see(&mut self, dir: Option<Dir>, o: &Map<String, Value>, line: u64, req: Option<Req>) -> Seen<Waiting> {
+        self.observer.observe(line, dir.map(Dir::direction), o, || {
+            let (method, id) = (o.get("method").and_then(Value::as_str).unwrap_or_default(), o.get("id").unwrap_or(&Value::Null));
+            let sent = SentRequest { method: clip(method).into(), line, id: crate::bounded::shown(id).into(), params: o.get("params").map(kept_params) };
+            Waiting { req, sent }
+        })
+    }
+
+    /// Sees one message after the checker typed it and the observer saw it ([`Session::see`]):
+    /// `dir` as the line gave it (or as the method decided it), `o` the message object; findings
+    /// go to `out`.
+    pub(crate) fn observe(&mut self, dir: Option<Dir>, seen: Seen<Waiting>, o: &Map<String, Value>, prefix: &str, out: &mut Outcome) {
         let version = out.protocol.and_then(version_index);
         let method = o.get("method").and_then(Value::as_str);
         let id = o.get("id");
-        let mut msg = Msg { dir, line: out.line, version, prefix, method, id, params: o.get("params"), result: o.get("result"), answers: None };
-        if method.is_none() {
-            // A response travels the other way from its request.
-            let key = id.and_then(IdKey::of);
-            let found = key.as_ref().and_then(|k| {
-                let dirs = match dir {
-                    Some(d) => [Some(d.opposite()), None],
-                    None => [Some(Dir::C2S), Some(Dir::S2C)],
-                };
-                dirs.into_iter().flatten().find_map(|d| self.requests[d.index()].remove(k).map(|r| (d, r)))
-            });
-            if let Some((req_dir, req)) = found {
-                msg.dir = Some(req_dir.opposite());
-                msg.answers = Some(req);
-            }
-        }
+        let answers = seen.answered.map(|a| a.attachment.sent);
+        // A response travels the other way from its request: the observer says which way.
+        let dir = if answers.is_some() { seen.direction.map(Dir::of) } else { dir };
+        let msg = Msg { dir, line: out.line, version, prefix, method, id, params: o.get("params"), result: o.get("result"), answers, observations: &seen.observations };
         self.count(&msg, o.contains_key("error"));
 
         let whole = *self.whole.get_or_insert_with(|| match (method, dir) {
@@ -286,32 +307,18 @@ impl Session {
         let answers_ext = msg.answers.as_ref().is_some_and(|r| self.ext_prefixes.iter().any(|p| r.method.starts_with(p)));
         if version.is_none() || answers_ext {
             // An extension's message (`ui/...`, or its answer): only counted and paired.
-            self.track_request(&msg);
             return;
         }
         let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
 
-        self.lifecycle.observe(&msg, &mut sink);
-        self.caps.observe(&msg, &self.requests, &mut sink);
+        lifecycle::report(&msg, &mut sink);
+        self.caps.observe(&msg, &self.observer, &mut sink);
         self.tools.observe(&msg, &mut self.schemas, &mut sink);
         self.resources.observe(&msg, whole, &mut sink);
-        self.progress.observe(&msg, whole, &self.issued, self.lifecycle.initialize_id(), &mut sink);
+        progress::report(&msg, whole, &mut sink);
         if self.apps {
             apps::observe(&msg, &self.tools, &mut sink);
         }
-        if method == Some("notifications/cancelled") {
-            // A cancelled request gets no answer: it is no longer waiting.
-            if let Some(k) = msg.param("requestId").and_then(IdKey::of) {
-                let dirs: &[Dir] = match msg.dir {
-                    Some(d) => &[d][..],
-                    None => &[Dir::C2S, Dir::S2C][..],
-                };
-                for d in dirs {
-                    self.requests[d.index()].remove(&k);
-                }
-            }
-        }
-        self.track_request(&msg);
     }
 
     /// Sees one message of the MCP Apps view<->host channel (`--ext apps`, `dir` `view2host` or
@@ -330,15 +337,6 @@ impl Session {
         let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
         let msg = apps::ChannelMsg { side, line, prefix, o, wrong_side, answers };
         self.channel.observe(&msg, &self.tools, &mut sink);
-    }
-
-    fn track_request(&mut self, msg: &Msg) {
-        let (Some(method), Some(id)) = (msg.method, msg.id) else { return };
-        let Some(key) = IdKey::of(id) else { return };
-        let d = msg.dir.unwrap_or(Dir::C2S);
-        let req = SentRequest { method: clip(method).into(), line: msg.line, id: crate::bounded::shown(id).into(), params: msg.params.map(kept_params) };
-        self.issued[d.index()].insert(key.clone(), msg.line);
-        self.requests[d.index()].insert(key, req);
     }
 
     fn count(&mut self, msg: &Msg, is_error: bool) {
@@ -368,9 +366,8 @@ impl Session {
     pub fn finish(&mut self) -> StreamEnd {
         let mut end = StreamEnd::default();
         for d in [Dir::C2S, Dir::S2C] {
-            let waiting = &self.requests[d.index()];
-            end.unanswered_total += waiting.len();
-            for (_, r) in waiting.iter_in_order() {
+            end.unanswered_total += self.observer.in_flight_len(d.direction());
+            for r in self.observer.in_flight(d.direction()).map(|f| &f.attachment.sent) {
                 if end.unanswered.len() < UNANSWERED_LISTED {
                     end.unanswered.push(Unanswered { dir: d.name(), id: r.id.to_string(), method: r.method.to_string(), line: r.line });
                 }
@@ -399,16 +396,18 @@ mod tests {
     #[test]
     fn session_state_is_bounded() {
         let mut s = Session::new(&CheckArgs::default());
-        let n = SESSION_CAP as u64 + 100;
+        let n = PENDING_CAP as u64 + 100;
         for i in 0..n {
             let msg = json!({"jsonrpc": "2.0", "id": i, "method": "ping"});
             let mut out = Outcome { line: i + 1, protocol: Some("2025-11-25"), ..Outcome::default() };
-            s.observe(Some(Dir::C2S), msg.as_object().unwrap(), "", &mut out);
+            let seen = s.see(Some(Dir::C2S), msg.as_object().unwrap(), i + 1, None);
+            s.observe(Some(Dir::C2S), seen, msg.as_object().unwrap(), "", &mut out);
         }
-        assert_eq!(s.waiting(), SESSION_CAP);
-        assert_eq!(s.evictions(), 2 * 100, "100 from the waiting requests, 100 from the issued ids");
+        assert_eq!(s.waiting(), PENDING_CAP);
+        // One table of requests in flight (before, a waiting table and a table of issued ids each forgot 100).
+        assert_eq!(s.evictions(), 100);
         let end = s.finish();
-        assert_eq!(end.unanswered_total, SESSION_CAP);
+        assert_eq!(end.unanswered_total, PENDING_CAP);
         assert_eq!(end.unanswered.len(), UNANSWERED_LISTED);
         assert_eq!(end.unanswered[0].line, 101, "the oldest still remembered comes first");
     }

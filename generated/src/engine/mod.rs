@@ -44,6 +44,10 @@
 //! cancellations and the two queues. A full table is an [`Error`] value, or for an incoming
 //! request, an error answer.
 //!
+//! [`observe::Observer`] keeps the same bookkeeping for both sides of a session seen from outside
+//! (a recording, a proxy): one model of each side's requests in flight, and what each message did
+//! that a role would have refused or dropped.
+//!
 //! ```
 //! # #[cfg(feature = "v2025-11-25")] {
 //! use std::time::{Duration, Instant};
@@ -97,6 +101,8 @@ pub use client::Client;
 pub use info::ServerInfo;
 pub use level::LogLevel;
 pub use server::Server;
+// The roles' bookkeeping seen from outside, for both sides at once (the checker's session rules).
+pub mod observe;
 
 #[cfg(test)]
 mod tests;
