@@ -18,7 +18,8 @@
 //! did not declare the capability for (`sampling/createMessage`, `elicitation/create`,
 //! `roots/list`: -32601; a server's [`Server::request`] for one is [`Error::NotDeclared`]);
 //! before `initialize`, a server answers only `ping`; a line that is not JSON (-32700) or no
-//! message at all (-32600) with `"id": null`, a malformed request with -32600 (as
+//! message at all (-32600) without an `id` (`"id": null` in a session of a version before 2025-11-25,
+//! whose error requires one), a malformed request with -32600 (as
 //! [`rpc::read_message`](crate::rpc::read_message) decides). It matches answers to requests in any
 //! order, ties `notifications/progress` to its request by the token it put in `_meta`, writes
 //! `notifications/cancelled` for [`Client::cancel`] and for a timeout and drops the late answer,
@@ -335,7 +336,7 @@ pub enum Dropped {
     AfterCancel(i64),
     /// Progress for no pending request that asked for it.
     UnknownProgressToken(Value),
-    /// An error answer with `"id": null`: the peer could not read something this side wrote.
+    /// An error answer without an id (or `"id": null`): the peer could not read something this side wrote.
     ErrorWithoutId(RpcError),
 }
 

@@ -32,6 +32,8 @@ pub(crate) fn classify(line: &[u8]) -> Result<Incoming, Unreadable> {
     };
     let has_method = o.contains_key("method");
     let has_id = o.contains_key("id");
+    // Older versions' peers answer what they could not read with `"id": null`.
+    let null_id = o.get("id") == Some(&Value::Null);
     let is_response = !has_method && (o.contains_key("result") || o.contains_key("error"));
     // An id that does not read still makes a request of it, answered with a null id.
     let id = o.remove("id").and_then(Id::from_value);
@@ -45,7 +47,7 @@ pub(crate) fn classify(line: &[u8]) -> Result<Incoming, Unreadable> {
     if o.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(bad("`jsonrpc` is not \"2.0\""));
     }
-    if has_id && id.is_none() {
+    if has_id && id.is_none() && !(is_response && null_id) {
         return Err(bad("`id` is not a string or an integer"));
     }
     if is_response {
