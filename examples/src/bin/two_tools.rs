@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_spec_types::engine::blocking::{Connection, Context};
-use mcp_spec_types::engine::{Config, Event, Server};
+use mcp_spec_types::engine::{Config, Event, Server, ServerInfo};
 use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::tools::Router;
 use mcp_spec_types::v2025_11_25 as mcp;
@@ -77,18 +77,15 @@ fn count(c: Count, cx: &mut Context<Server>) -> Result<Counted, String> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let router = Arc::new(Router::new().tool("convert", "Converts a length from one unit to another", convert)?.tool("count", "Counts to `to`, one step every `delayMs`, with progress", count)?);
-    let mut conn = Connection::stdio(Server::new(Config::default()));
+    // The engine negotiates the version and answers `initialize` (and 2026-07-28's `server/discover`) itself.
+    let info = ServerInfo::new("two_tools", "0.1.0").capabilities(&serde_json::json!({"tools": {}}))?;
+    let mut conn = Connection::stdio(Server::with_info(Config::default(), info));
     while let Some(event) = conn.next_event()? {
         let Event::Request(request) = event else { continue };
-        if request.method == "initialize" {
-            let capabilities = mcp::ServerCapabilities { tools: Some(Default::default()), ..Default::default() };
-            let result = mcp::InitializeResult::new(mcp::LATEST_PROTOCOL_VERSION, capabilities, mcp::Implementation::new("two_tools", "0.1.0"));
-            conn.engine().respond(&request.id, &result)?;
-            continue;
-        }
+        let version = conn.engine().version_of(&request.id).unwrap_or(mcp::LATEST_PROTOCOL_VERSION).to_owned();
         // Each call on a thread of its own, so `count` runs while other requests are answered.
         let (router, mut cx) = (router.clone(), conn.context(&request));
-        std::thread::spawn(move || match router.handle(mcp::LATEST_PROTOCOL_VERSION, &request, &mut cx) {
+        std::thread::spawn(move || match router.handle(&version, &request, &mut cx) {
             Some(Ok(result)) => cx.respond(&result),
             Some(Err(error)) => cx.respond_error(error),
             None => cx.respond_error(RpcError { code: mcp::METHOD_NOT_FOUND, message: format!("Method not found: {}", request.method), data: None }),
