@@ -31,8 +31,8 @@ use mcp_spec_types::read_message;
 use mcp_spec_types::rpc::{self, ErrorResponse};
 use mcp_spec_types::runtime::{Message, RequestMethod, RpcError, SchemaType};
 use mcp_spec_types::v2025_11_25::{
-    self as mcp, CallToolRequestParams, CallToolResult, ClientMessage, ClientRequest,
-    ContentBlock, RequestId, ServerMessage, ServerResult,
+    self as mcp, CallToolRequestParams, CallToolResult, ClientMessage, ClientRequest, ContentBlock,
+    RequestId, ServerMessage, ServerResult,
 };
 use serde_json::{json, Number, Value};
 use session::{Posted, Session};
@@ -210,19 +210,6 @@ fn sse_response(rx: mpsc::UnboundedReceiver<Bytes>) -> Response<Body> {
     response
 }
 
-/// The HTTP status of an answer the engine wrote at once: 400 for a line it could not read.
-fn answer_status(line: &[u8]) -> StatusCode {
-    let code = serde_json::from_slice::<Value>(line)
-        .ok()
-        .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64));
-    match code {
-        Some(rpc::PARSE_ERROR | rpc::INVALID_REQUEST | rpc::INVALID_PARAMS) => {
-            StatusCode::BAD_REQUEST
-        }
-        _ => StatusCode::OK,
-    }
-}
-
 impl App {
     fn session(&self, req: &Request<Incoming>) -> Option<Arc<Session>> {
         let id = session_header(req)?;
@@ -261,9 +248,10 @@ impl App {
             .and_then(|v| v.get("method")?.as_str().map(str::to_owned));
         // `initialize` starts a new session, whatever session id it came with.
         let session = match (method.as_deref(), session) {
-            (Some("initialize"), _) => {
-                Arc::new(Session::new(Server::with_info(Config::default(), session_info()), false))
-            }
+            (Some("initialize"), _) => Arc::new(Session::new(
+                Server::with_info(Config::default(), session_info()),
+                false,
+            )),
             (_, Some(session)) => session,
             (_, None) => {
                 // A line that does not read gets its error answer (with its id, if it had one).
@@ -299,9 +287,14 @@ impl App {
                 sse_response(rx)
             }
             Posted::Answered(line) => {
-                let mut response = json_response(answer_status(&line), String::from_utf8_lossy(&line).into_owned());
+                let mut response = json_response(
+                    stateless::status(&line),
+                    String::from_utf8_lossy(&line).into_owned(),
+                );
                 // The engine answered `initialize`: the session starts.
-                if method.as_deref() == Some("initialize") && session.with(|s| s.engine.is_initialized()) {
+                if method.as_deref() == Some("initialize")
+                    && session.with(|s| s.engine.is_initialized())
+                {
                     let n = self.next_session.fetch_add(1, Ordering::Relaxed);
                     let id = format!("session-{n}");
                     self.sessions.lock().unwrap().insert(id.clone(), session);
@@ -353,7 +346,9 @@ impl Ctx {
         if let Some(params) = &request.params {
             line.insert("params".into(), params.clone());
         }
-        let Ok(Message::Request(typed)) = read_message::<ClientMessage>(Value::Object(line).to_string()) else {
+        let Ok(Message::Request(typed)) =
+            read_message::<ClientMessage>(Value::Object(line).to_string())
+        else {
             return Err(error(rpc::INVALID_PARAMS, "Invalid params").error);
         };
         match self.result(typed).await {
@@ -377,7 +372,11 @@ impl Ctx {
 
     /// Whether the client declared `capability` (in `initialize`, or in a 2026-07-28 request's `_meta`).
     fn declared(&self, capability: &str) -> bool {
-        self.session.with(|s| s.engine.client_capabilities(&self.id).is_some_and(|c| c.get(capability).is_some()))
+        self.session.with(|s| {
+            s.engine
+                .client_capabilities(&self.id)
+                .is_some_and(|c| c.get(capability).is_some())
+        })
     }
 
     async fn result(&self, request: ClientRequest) -> Result<ServerResult, Failure> {
@@ -426,20 +425,26 @@ impl Ctx {
     /// A log message about this request, at or above the session's level (2026-07-28: the
     /// request's, none without one): the engine decides.
     fn log(&self, level: LogLevel, logger: Option<&str>, text: &str) {
-        let _ = self.session.with(|s| s.engine.log_for(&self.id, level, logger, &text));
+        let _ = self
+            .session
+            .with(|s| s.engine.log_for(&self.id, level, logger, &text));
         self.session.flush(&self.app);
     }
 
     /// Progress for this request, if it asked for it (a progress token).
     fn progress(&self, step: f64) {
-        let _ = self.session.with(|s| s.engine.progress(&self.id, step, Some(100.0), None));
+        let _ = self
+            .session
+            .with(|s| s.engine.progress(&self.id, step, Some(100.0), None));
         self.session.flush(&self.app);
     }
 
     /// Sends a request to the client on this request's stream and waits for its answer.
     async fn ask<Q: RequestMethod>(&self, request: Q) -> Result<Q::Result, Failure> {
         let asked = self.session.with(|s| {
-            let handle = s.engine.request_for(&self.id, request, Instant::now(), None)?;
+            let handle = s
+                .engine
+                .request_for(&self.id, request, Instant::now(), None)?;
             let answer = Session::wait(s, handle.id());
             Ok::<_, engine::Error>((handle, answer))
         });
@@ -451,7 +456,9 @@ impl Ctx {
                 other => error(rpc::INTERNAL_ERROR, other.to_string()),
             }),
             _ => {
-                let _ = self.session.with(|s| s.engine.cancel(&handle, Some("no answer in 30 s")));
+                let _ = self
+                    .session
+                    .with(|s| s.engine.cancel(&handle, Some("no answer in 30 s")));
                 self.session.flush(&self.app);
                 Err(error(rpc::INTERNAL_ERROR, "the client did not answer"))
             }
@@ -572,7 +579,10 @@ impl Ctx {
         }
         let params = mcp::ElicitRequestFormParams::new(message, requested_schema);
         let reply = self
-            .ask(mcp::ElicitRequest::new(params.into(), RequestId::Integer(0)))
+            .ask(mcp::ElicitRequest::new(
+                params.into(),
+                RequestId::Integer(0),
+            ))
             .await?;
         let content = serde_json::to_value(&reply.content).unwrap_or_default();
         Ok(format!(

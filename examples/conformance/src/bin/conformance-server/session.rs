@@ -78,6 +78,8 @@ impl Session {
                     }
                 }
                 Event::Dropped(why) => eprintln!("dropped: {why:?}"),
+                // The engine keeps the lifecycle.
+                Event::Notification { method, .. } if method == "notifications/initialized" => {}
                 Event::Notification { method, .. } => eprintln!("notification: {method}"),
                 Event::Cancelled { .. } | Event::Progress { .. } => {}
             }

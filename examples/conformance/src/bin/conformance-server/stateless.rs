@@ -14,9 +14,7 @@ use std::sync::{Arc, OnceLock};
 use bytes::Bytes;
 use hyper::{HeaderMap, StatusCode};
 use mcp_spec_types::engine::{Config, Event, LogLevel, Request, Sent, Server, ServerInfo};
-use mcp_spec_types::negotiate::{
-    CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY,
-};
+use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY};
 use mcp_spec_types::rpc::Envelope;
 use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::v2026_07_28 as next;
@@ -57,8 +55,9 @@ pub(super) fn takes(headers: &HeaderMap, body: &[u8]) -> bool {
             .is_some_and(|m| m != "initialize" || per_request)
 }
 
-/// The HTTP status of an answer: 404 for a method 2026-07-28 does not have, 400 for another error.
-fn status(line: &[u8]) -> StatusCode {
+/// The HTTP status of an answer the engine wrote at once: 404 for a method 2026-07-28 does not
+/// have, 400 for another error (a session's: a line that does not read, or invalid params).
+pub(super) fn status(line: &[u8]) -> StatusCode {
     let code = serde_json::from_slice::<Value>(line)
         .ok()
         .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64));
@@ -136,7 +135,11 @@ pub(super) async fn post(app: Arc<App>, headers: &HeaderMap, body: Bytes) -> hyp
             .is_some_and(|n| n == "test_logging_tool")
         {
             for step in ["started", "working", "done"] {
-                ctx.log(LogLevel::Info, Some("test_logging_tool"), &format!("Tool {step}"));
+                ctx.log(
+                    LogLevel::Info,
+                    Some("test_logging_tool"),
+                    &format!("Tool {step}"),
+                );
             }
             Ok(text("Logging test completed".into()))
         } else {
