@@ -1,4 +1,5 @@
-//! An MCP server over Streamable HTTP (protocol 2025-11-25), written on the generated crate, that
+//! An MCP server over Streamable HTTP (protocol 2025-11-25), written on the generated crate and its
+//! session engine (one `engine::Server` per session: `session.rs`), that
 //! offers what the conformance suite's server scenarios call (`test_*` tools, `test://` resources,
 //! prompts, completion, logging, progress, sampling, elicitation, SSE resumption).
 //!
@@ -445,7 +446,7 @@ impl Ctx {
             let handle = s
                 .engine
                 .request_for(&self.id, request, Instant::now(), None)?;
-            let answer = Session::wait(s, handle.id());
+            let answer = s.wait(handle.id());
             Ok::<_, engine::Error>((handle, answer))
         });
         let (handle, answer) = asked.map_err(|e| error(rpc::INVALID_REQUEST, e.to_string()))?;
@@ -456,9 +457,10 @@ impl Ctx {
                 other => error(rpc::INTERNAL_ERROR, other.to_string()),
             }),
             _ => {
-                let _ = self
-                    .session
-                    .with(|s| s.engine.cancel(&handle, Some("no answer in 30 s")));
+                let _ = self.session.with(|s| {
+                    s.forget(handle.id());
+                    s.engine.cancel(&handle, Some("no answer in 30 s"))
+                });
                 self.session.flush(&self.app);
                 Err(error(rpc::INTERNAL_ERROR, "the client did not answer"))
             }

@@ -29,6 +29,20 @@ pub(super) struct State {
     waiting: HashMap<i64, oneshot::Sender<Answer>>,
 }
 
+impl State {
+    /// Registers a waiter for the answer to our request `id`.
+    pub fn wait(&mut self, id: i64) -> oneshot::Receiver<Answer> {
+        let (tx, rx) = oneshot::channel();
+        self.waiting.insert(id, tx);
+        rx
+    }
+
+    /// Gives up waiting for the answer to our request `id` (the engine drops it if it comes).
+    pub fn forget(&mut self, id: i64) {
+        self.waiting.remove(&id);
+    }
+}
+
 #[derive(Default)]
 struct Stream {
     events: Vec<Bytes>,
@@ -89,13 +103,6 @@ impl Session {
             posted = Posted::Answered(app.wrote(&line, self.next).into_bytes());
         }
         Ok(posted)
-    }
-
-    /// Registers a waiter for the answer to our request `id`.
-    pub fn wait(state: &mut State, id: i64) -> oneshot::Receiver<Answer> {
-        let (tx, rx) = oneshot::channel();
-        state.waiting.insert(id, tx);
-        rx
     }
 
     /// Writes what the engine has to write, each line on the stream of the request it belongs to.
