@@ -217,3 +217,91 @@ fn the_client_calls_every_tool_and_neither_side_writes_anything_invalid() {
     assert!(summary.contains(" messages, 0 findings"), "{summary}");
     assert!(ok, "{summary}");
 }
+
+/// A session whose client declared sampling, `notifications/initialized` sent: its id.
+fn session(server: &Server) -> String {
+    let init = INITIALIZE.replace(r#""capabilities":{}"#, r#""capabilities":{"sampling":{}}"#);
+    let init = server.local("POST", &[], &init);
+    let session = header(&init, "mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let accepted = server.local("POST", &[("Mcp-Session-Id", &session)], initialized);
+    assert!(accepted.starts_with("HTTP/1.1 202"), "{accepted}");
+    session
+}
+
+#[test]
+fn a_request_to_the_client_goes_on_the_calling_request_s_stream_and_its_answer_comes_back() {
+    let server = start();
+    let session = session(&server);
+    // The call's POST stays open: read its stream as it comes.
+    let mut tcp = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    let body = r#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"test_sampling","arguments":{"prompt":"hi"}}}"#;
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n\
+         Mcp-Session-Id: {session}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    tcp.write_all(request.as_bytes()).unwrap();
+    let mut stream = BufReader::new(tcp);
+    let mut line = String::new();
+    let asked = loop {
+        line.clear();
+        assert!(
+            stream.read_line(&mut line).unwrap() > 0,
+            "the stream ended before the server asked"
+        );
+        if let Some(data) = line
+            .trim()
+            .strip_prefix("data: ")
+            .filter(|d| d.contains("sampling/createMessage"))
+        {
+            break serde_json::from_str::<serde_json::Value>(data).unwrap();
+        }
+    };
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"}});
+    let accepted = server.local("POST", &[("Mcp-Session-Id", &session)], &answer.to_string());
+    assert!(accepted.starts_with("HTTP/1.1 202"), "{accepted}");
+    let mut rest = String::new();
+    stream.read_to_string(&mut rest).unwrap();
+    assert!(
+        rest.contains(r#""id":"c""#) && rest.contains("LLM response: Paris"),
+        "{rest}"
+    );
+    let (summary, ok) = server.stop();
+    assert!(ok, "{summary}");
+}
+
+#[test]
+fn the_session_s_log_level_decides_what_a_tool_logs_on_its_stream() {
+    let server = start();
+    let session = session(&server);
+    let with_session = [("Mcp-Session-Id", session.as_str())];
+    let call = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"test_tool_with_logging"}}"#;
+    let logged = server.local("POST", &with_session, call);
+    assert_eq!(
+        logged.matches("notifications/message").count(),
+        3,
+        "{logged}"
+    );
+    // The engine answers `logging/setLevel` itself, in JSON, and keeps the level.
+    let set =
+        r#"{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"warning"}}"#;
+    let set = server.local("POST", &with_session, set);
+    assert!(
+        set.starts_with("HTTP/1.1 200") && set.contains(r#""id":6"#),
+        "{set}"
+    );
+    let quiet = server.local(
+        "POST",
+        &with_session,
+        &call.replace(r#""id":5"#, r#""id":7"#),
+    );
+    assert!(
+        quiet.contains("Logging test completed") && !quiet.contains("notifications/message"),
+        "{quiet}"
+    );
+    let (summary, ok) = server.stop();
+    assert!(ok, "{summary}");
+}

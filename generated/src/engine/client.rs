@@ -105,7 +105,7 @@ impl Client {
     /// Sends a notification (e.g. `notifications/initialized`).
     pub fn notify<N: crate::runtime::NotificationMethod>(&mut self, notification: &N) -> Result<(), Error> {
         let params = notification_params(notification)?;
-        self.endpoint.notify(N::METHOD, params)
+        self.endpoint.notify(None, N::METHOD, params)
     }
 
     /// Writes `notifications/cancelled` for the request; a late answer to it is dropped. A
@@ -179,7 +179,7 @@ impl Client {
 
     /// The next line to write, without its newline.
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.endpoint.poll_transmit()
+        self.endpoint.poll_transmit().map(|(line, _)| line)
     }
 
     pub fn poll_event(&mut self) -> Option<Event> {

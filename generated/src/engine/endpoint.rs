@@ -25,6 +25,9 @@ pub(crate) struct Pending {
     pub original: Option<Box<Map<String, Value>>>,
     pub rounds: u32,
     pub version_retried: bool,
+    // The peer's request this one was made for (a server's request while handling it): its
+    // cancellation goes where the request went.
+    pub on_behalf: Option<Id>,
 }
 
 /// An answer a role took for itself ([`Endpoint::hold_answers`]) instead of the application.
@@ -59,7 +62,8 @@ pub(crate) struct Endpoint {
     cancelled: HashSet<i64>,
     cancelled_order: VecDeque<i64>,
     in_flight: HashMap<Id, InFlight>,
-    transmit: VecDeque<Vec<u8>>,
+    // Each line with the peer's request it belongs to, for a transport that routes by request.
+    transmit: VecDeque<(Vec<u8>, Option<Id>)>,
     events: VecDeque<Event>,
     // Handles whose request went out again under a new wire id (at most one per pending request).
     retried: HashMap<i64, i64>,
@@ -98,7 +102,7 @@ impl Endpoint {
         self.events.push_back(event);
     }
 
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+    pub fn poll_transmit(&mut self) -> Option<(Vec<u8>, Option<Id>)> {
         self.transmit.pop_front()
     }
 
@@ -128,7 +132,12 @@ impl Endpoint {
     }
 
     fn write(&mut self, line: Vec<u8>) {
-        self.transmit.push_back(line);
+        self.transmit.push_back((line, None));
+    }
+
+    /// Writes a line that belongs to the peer's request `id` (its answer, its progress, ...).
+    fn write_for(&mut self, id: Option<&Id>, line: Vec<u8>) {
+        self.transmit.push_back((line, id.cloned()));
     }
 
     fn room_to_write(&self) -> Result<(), Error> {
@@ -152,6 +161,22 @@ impl Endpoint {
         let deadline = timeout.and_then(|t| now.checked_add(t));
         let (id, params) = self.send(R::METHOD, object, None, deadline, progress, None)?;
         Ok((Handle { id, _request: PhantomData }, params))
+    }
+
+    /// As [`request`](Self::request), on behalf of the peer's request `on_behalf` in flight: the
+    /// line and its cancellation are written for it.
+    pub fn request_for<R: RequestMethod>(&mut self, on_behalf: &Id, request: &R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
+        if !self.in_flight.contains_key(on_behalf) {
+            return Err(Error::UnknownRequest);
+        }
+        let handle = self.request(request, now, timeout, false)?.0;
+        if let Some(p) = self.pending.get_mut(&handle.id) {
+            p.on_behalf = Some(on_behalf.clone());
+        }
+        if let Some(last) = self.transmit.back_mut() {
+            last.1 = Some(on_behalf.clone());
+        }
+        Ok(handle)
     }
 
     /// Whether one more request may go out.
@@ -199,7 +224,7 @@ impl Endpoint {
             self.retried.insert(handle, id);
         }
         let original = keep.map(Box::new);
-        self.pending.insert(id, Pending { method, deadline, progress, handle, original, rounds, version_retried });
+        self.pending.insert(id, Pending { method, deadline, progress, handle, original, rounds, version_retried, on_behalf: None });
         let params = object.get("params").cloned().unwrap_or(Value::Null);
         self.write(wire::line(object));
         Ok((id, params))
@@ -214,10 +239,10 @@ impl Endpoint {
             Some(_) => {}
         }
         self.room_to_write()?;
-        self.pending.remove(&id);
+        let on_behalf = self.pending.remove(&id).and_then(|p| p.on_behalf);
         self.retried.remove(&handle);
         self.forget_later(id);
-        self.write(cancelled_line(id, reason));
+        self.write_for(on_behalf.as_ref(), cancelled_line(id, reason));
         Ok(())
     }
 
@@ -238,7 +263,7 @@ impl Endpoint {
             self.retried.remove(&p.handle);
             self.forget_later(id);
             // Written even past the queue cap: one line per request that was allowed in.
-            self.write(cancelled_line(id, Some("timed out")));
+            self.write_for(p.on_behalf.as_ref(), cancelled_line(id, Some("timed out")));
             self.events.push_back(Event::Answer(Answer { id: p.handle, outcome: Err(Failure::TimedOut) }));
         }
     }
@@ -261,7 +286,7 @@ impl Endpoint {
                         Dropped::NotJson(_) => RpcError { code: PARSE_ERROR, message: "Parse error".into(), data: None },
                         why => RpcError { code: INVALID_REQUEST, message: format!("Invalid Request: {}", why.describe()), data: None },
                     };
-                    self.write(wire::error(id.as_ref(), self.null_id, &error));
+                    self.write_for(id.as_ref(), wire::error(id.as_ref(), self.null_id, &error));
                 }
                 self.events.push_back(Event::Dropped(bad.reason));
                 return Ok(());
@@ -271,15 +296,15 @@ impl Endpoint {
             Incoming::Request { id, method, params } => {
                 if self.in_flight.contains_key(&id) {
                     let error = RpcError { code: INVALID_REQUEST, message: "Invalid Request: this id is already in flight".into(), data: None };
-                    self.write(wire::error(Some(&id), false, &error));
+                    self.write_for(Some(&id), wire::error(Some(&id), false, &error));
                     return Ok(());
                 }
                 match route(&id, &method, params.as_ref()) {
-                    Route::Answer(result) => self.write(wire::result(&id, result)),
-                    Route::Refuse(error) => self.write(wire::error(Some(&id), false, &error)),
+                    Route::Answer(result) => self.write_for(Some(&id), wire::result(&id, result)),
+                    Route::Refuse(error) => self.write_for(Some(&id), wire::error(Some(&id), false, &error)),
                     Route::Offer if self.in_flight.len() >= self.config.max_in_flight => {
                         let message = format!("too many requests in flight (at most {})", self.config.max_in_flight);
-                        self.write(wire::error(Some(&id), false, &RpcError { code: crate::rpc::INTERNAL_ERROR, message, data: None }));
+                        self.write_for(Some(&id), wire::error(Some(&id), false, &RpcError { code: crate::rpc::INTERNAL_ERROR, message, data: None }));
                     }
                     Route::Offer => {
                         let token = params.as_ref().and_then(|p| p.get("_meta")).and_then(|m| m.get(crate::runtime::meta::PROGRESS_TOKEN)).cloned();
@@ -366,7 +391,7 @@ impl Endpoint {
         Ok(match self.finish(id)? {
             None => Sent::Dropped,
             Some(()) => {
-                self.write(wire::result(id, result));
+                self.write_for(Some(id), wire::result(id, result));
                 Sent::Written
             }
         })
@@ -376,7 +401,7 @@ impl Endpoint {
         Ok(match self.finish(id)? {
             None => Sent::Dropped,
             Some(()) => {
-                self.write(wire::error(Some(id), false, error));
+                self.write_for(Some(id), wire::error(Some(id), false, error));
                 Sent::Written
             }
         })
@@ -402,16 +427,17 @@ impl Endpoint {
         if let Some(message) = message {
             params.insert("message".into(), Value::from(message));
         }
-        self.write(wire::notification("notifications/progress", params));
+        self.write_for(Some(id), wire::notification("notifications/progress", params));
         if let Some(f) = self.in_flight.get_mut(id) {
             f.last_progress = Some(progress);
         }
         Ok(Sent::Written)
     }
 
-    pub fn notify(&mut self, method: &str, params: Map<String, Value>) -> Result<(), Error> {
+    /// Writes a notification, for the peer's request `on_behalf` when given.
+    pub fn notify(&mut self, on_behalf: Option<&Id>, method: &str, params: Map<String, Value>) -> Result<(), Error> {
         self.room_to_write()?;
-        self.write(wire::notification(method, params));
+        self.write_for(on_behalf, wire::notification(method, params));
         Ok(())
     }
 }

@@ -89,6 +89,11 @@
 //! the server lists, else handed to the application as [`Failure::UnsupportedVersion`] with the
 //! server's list. HTTP headers that mirror the message (`Mcp-Method`, `Mcp-Name`,
 //! `MCP-Protocol-Version`) are the transport's: it reads them from each line the engine writes.
+//!
+//! A transport with a channel per request (Streamable HTTP: the SSE stream of the POST that
+//! carried it) takes the server's lines with [`Server::poll_transmit_for`], which names the client
+//! request each belongs to: its answer, its progress, a [`Server::log_for`] message, a request
+//! made for it with [`Server::request_for`] and that request's cancellation.
 
 mod check;
 mod client;

@@ -216,7 +216,7 @@ impl Server {
     /// Sends a notification (e.g. `notifications/tools/list_changed`).
     pub fn notify<N: crate::runtime::NotificationMethod>(&mut self, notification: &N) -> Result<(), Error> {
         let params = notification_params(notification)?;
-        self.endpoint.notify(N::METHOD, params)
+        self.endpoint.notify(None, N::METHOD, params)
     }
 
     /// Writes a log message (`notifications/message`) for the session: [`Sent::Dropped`] when
@@ -230,7 +230,7 @@ impl Server {
         if self.state.log_level.is_some_and(|min| level < min) {
             return Ok(Sent::Dropped);
         }
-        self.write_log(level, logger, data)
+        self.write_log(None, level, logger, data)
     }
 
     /// Writes a log message about the client's request `id`. A 2026-07-28 request gets it only
@@ -249,17 +249,17 @@ impl Server {
         if cancelled || min.is_some_and(|min| level < min) {
             return Ok(Sent::Dropped);
         }
-        self.write_log(level, logger, data)
+        self.write_log(Some(id), level, logger, data)
     }
 
-    fn write_log<T: Serialize>(&mut self, level: LogLevel, logger: Option<&str>, data: &T) -> Result<Sent, Error> {
+    fn write_log<T: Serialize>(&mut self, on_behalf: Option<&Id>, level: LogLevel, logger: Option<&str>, data: &T) -> Result<Sent, Error> {
         let mut params = Map::new();
         params.insert("level".into(), Value::from(level.as_str()));
         if let Some(logger) = logger {
             params.insert("logger".into(), Value::from(logger));
         }
         params.insert("data".into(), serde_json::to_value(data).map_err(|e| Error::Serialize(e.to_string()))?);
-        self.endpoint.notify("notifications/message", params)?;
+        self.endpoint.notify(on_behalf, "notifications/message", params)?;
         Ok(Sent::Written)
     }
 
@@ -269,15 +269,29 @@ impl Server {
     /// instead), and for `sampling/createMessage`, `elicitation/create` and `roots/list` when the
     /// client did not declare that capability.
     pub fn request<R: RequestMethod>(&mut self, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
-        if R::METHOD != "ping" && self.state.lifecycle != Lifecycle::Ready {
+        self.may_request(R::METHOD)?;
+        Ok(self.endpoint.request(&request, now, timeout, false)?.0)
+    }
+
+    /// As [`request`](Self::request), made while handling the client's request `on_behalf` (in
+    /// flight, else [`Error::UnknownRequest`]): [`poll_transmit_for`](Self::poll_transmit_for) gives
+    /// the line, and its `notifications/cancelled` on [`cancel`](Self::cancel) or a timeout, with
+    /// that request's id, so that an HTTP transport writes them on its stream.
+    pub fn request_for<R: RequestMethod>(&mut self, on_behalf: &Id, request: R, now: Instant, timeout: Option<Duration>) -> Result<Handle<R>, Error> {
+        self.may_request(R::METHOD)?;
+        self.endpoint.request_for(on_behalf, &request, now, timeout)
+    }
+
+    fn may_request(&self, method: &str) -> Result<(), Error> {
+        if method != "ping" && self.state.lifecycle != Lifecycle::Ready {
             return Err(Error::NotInitialized);
         }
-        if let Some((_, capability)) = CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == R::METHOD) {
+        if let Some((_, capability)) = CLIENT_CAPABILITY_OF.iter().find(|(m, _)| *m == method) {
             if !self.state.client_declared.iter().any(|d| d == capability) {
                 return Err(Error::NotDeclared { capability });
             }
         }
-        Ok(self.endpoint.request(&request, now, timeout, false)?.0)
+        Ok(())
     }
 
     /// Writes `notifications/cancelled` for a request to the client; a late answer is dropped.
@@ -350,7 +364,19 @@ impl Server {
         self.state.per_request.len()
     }
 
+    /// The next line to write.
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.endpoint.poll_transmit().map(|(line, _)| line)
+    }
+
+    /// The next line to write, with the client's request it belongs to, for a transport with a
+    /// channel per request (Streamable HTTP: the SSE stream of the POST that carried it): the
+    /// answer to that request (or the error answer to a line with that id), its progress, a log
+    /// message of [`log_for`](Self::log_for), a request of [`request_for`](Self::request_for) and
+    /// that request's `notifications/cancelled`. `None`: the session's (a [`log`](Self::log), a
+    /// [`notify`](Self::notify), an error answer without an id), or its request's stream once
+    /// that one is closed.
+    pub fn poll_transmit_for(&mut self) -> Option<(Vec<u8>, Option<Id>)> {
         self.endpoint.poll_transmit()
     }
 

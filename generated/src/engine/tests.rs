@@ -20,6 +20,8 @@ fn events(engine: &mut Client) -> Vec<Event> {
 
 #[cfg(all(feature = "v2025-11-25", feature = "v2026-07-28"))]
 mod per_request;
+#[cfg(feature = "v2025-11-25")]
+mod routed;
 
 #[cfg(feature = "v2025-11-25")]
 mod client {

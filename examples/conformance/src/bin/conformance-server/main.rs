@@ -1,4 +1,5 @@
-//! An MCP server over Streamable HTTP (protocol 2025-11-25), written on the generated crate, that
+//! An MCP server over Streamable HTTP (protocol 2025-11-25), written on the generated crate and its
+//! session engine (one `engine::Server` per session: `session.rs`), that
 //! offers what the conformance suite's server scenarios call (`test_*` tools, `test://` resources,
 //! prompts, completion, logging, progress, sampling, elicitation, SSE resumption).
 //!
@@ -12,11 +13,11 @@
 //! (implies `--validate`) also appends every message it writes, and every JSON message it reads,
 //! to FILE as JSONL.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
@@ -25,17 +26,18 @@ use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use mcp_conformance::{sse, ChannelBody, Checker};
+use mcp_conformance::{ChannelBody, Checker};
+use mcp_spec_types::engine::{self, Config, Id, LogLevel, RequestError, Server, ServerInfo};
 use mcp_spec_types::read_message;
 use mcp_spec_types::rpc::{self, ErrorResponse};
-use mcp_spec_types::runtime::{Message, SchemaType};
+use mcp_spec_types::runtime::{Message, RequestMethod, RpcError, SchemaType};
 use mcp_spec_types::v2025_11_25::{
-    self as mcp, CallToolRequestParams, CallToolResult, ClientMessage, ClientNotification,
-    ClientRequest, ClientResult, ContentBlock, LoggingLevel, RequestId, ServerMessage,
-    ServerNotification, ServerRequest, ServerResult,
+    self as mcp, CallToolRequestParams, CallToolResult, ClientMessage, ClientRequest, ContentBlock,
+    RequestId, ServerMessage, ServerResult,
 };
 use serde_json::{json, Number, Value};
-use tokio::sync::{mpsc, oneshot};
+use session::{Posted, Session};
+use tokio::sync::mpsc;
 
 type Body = BoxBody<Bytes, Infallible>;
 /// A failed request: the error answer, whose `id` [`Ctx::answer`] fills in.
@@ -51,6 +53,7 @@ const RETRY_MS: u64 = 500;
 /// crate has no list of the versions a module reads, so this one is written out.
 const VERSIONS: &[&str] = &["2025-11-25", "2025-06-18"];
 
+mod session;
 mod stateless;
 
 #[tokio::main(flavor = "current_thread")]
@@ -117,7 +120,7 @@ fn usage() -> ! {
     std::process::exit(2);
 }
 
-// Transport: HTTP routing, sessions, SSE streams and their resumption.
+// Transport: HTTP routing, sessions (session.rs), SSE streams and their resumption.
 
 struct App {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
@@ -125,88 +128,12 @@ struct App {
     checker: Option<Checker>,
 }
 
-struct Session {
-    client_capabilities: mcp::ClientCapabilities,
-    state: Mutex<SessionState>,
-}
-
-#[derive(Default)]
-struct SessionState {
-    /// Log notifications below this level are not sent (`logging/setLevel`); `None`: all are.
-    min_level: Option<LoggingLevel>,
-    /// No log notifications at all (a 2026-07-28 request that set no level).
-    muted: bool,
-    subscriptions: BTreeSet<String>,
-    /// The SSE stream of each POSTed request, kept whole so a client can resume one.
-    streams: Vec<Stream>,
-    /// Requests this server sent, by id, waiting for the client's answer.
-    waiting: HashMap<RequestId, oneshot::Sender<Result<ClientResult, mcp::Error>>>,
-    next_request: i64,
-}
-
-#[derive(Default)]
-struct Stream {
-    events: Vec<Bytes>,
-    /// The connection the events go to now, if the client is connected.
-    live: Option<mpsc::UnboundedSender<Bytes>>,
-    /// The response was written: the stream ends after its last event.
-    done: bool,
-}
-
-impl Session {
-    /// Opens an SSE stream that starts with a priming event (an id and no data), so the client
-    /// can resume it from the start.
-    fn open_stream(&self) -> (usize, mpsc::UnboundedReceiver<Bytes>) {
-        let mut state = self.state.lock().unwrap();
-        let n = state.streams.len();
-        let (tx, rx) = mpsc::unbounded_channel();
-        let priming = Bytes::from(sse::event(Some(&format!("{n}-0")), Some(RETRY_MS), ""));
-        let _ = tx.send(priming.clone());
-        state.streams.push(Stream {
-            events: vec![priming],
-            live: Some(tx),
-            done: false,
-        });
-        (n, rx)
-    }
-
-    fn send(&self, stream: usize, json: &str) {
-        let mut state = self.state.lock().unwrap();
-        let s = &mut state.streams[stream];
-        let id = format!("{stream}-{}", s.events.len());
-        let event = Bytes::from(sse::event(Some(&id), None, json));
-        s.events.push(event.clone());
-        if s.live.as_ref().is_some_and(|tx| tx.send(event).is_err()) {
-            s.live = None;
-        }
-    }
-
-    fn finish(&self, stream: usize) {
-        let mut state = self.state.lock().unwrap();
-        state.streams[stream].done = true;
-        state.streams[stream].live = None;
-    }
-
-    /// Closes the connection of a stream without ending the stream (SEP-1699 polling).
-    fn disconnect(&self, stream: usize) {
-        self.state.lock().unwrap().streams[stream].live = None;
-    }
-
-    /// Reattaches a stream after the event `last_event_id` (`<stream>-<index>`).
-    fn resume(&self, last_event_id: &str) -> Option<mpsc::UnboundedReceiver<Bytes>> {
-        let (stream, index) = last_event_id.split_once('-')?;
-        let (stream, index): (usize, usize) = (stream.parse().ok()?, index.parse().ok()?);
-        let mut state = self.state.lock().unwrap();
-        let s = state.streams.get_mut(stream)?;
-        let (tx, rx) = mpsc::unbounded_channel();
-        for event in s.events.iter().skip(index + 1) {
-            let _ = tx.send(event.clone());
-        }
-        if !s.done {
-            s.live = Some(tx);
-        }
-        Some(rx)
-    }
+/// What the session engine answers `initialize` with, and the versions it negotiates.
+fn session_info() -> ServerInfo {
+    let capabilities = json!({"logging": {}, "completions": {}, "prompts": {"listChanged": false}, "resources": {"subscribe": true, "listChanged": false}, "tools": {"listChanged": false}});
+    let info = ServerInfo::new("mcp-schema-conformance-server", env!("CARGO_PKG_VERSION"))
+        .versions(VERSIONS);
+    info.capabilities(&capabilities).expect("JSON")
 }
 
 async fn route(app: Arc<App>, req: Request<Incoming>) -> Result<Response<Body>, Infallible> {
@@ -295,6 +222,15 @@ impl App {
         mcp_conformance::write(message, self.checker.as_ref())
     }
 
+    /// Writes a line the engine made, checked as a 2026-07-28 message (`next`) or a 2025-11-25 one.
+    fn wrote(&self, line: &[u8], next: bool) -> String {
+        if next {
+            return self.write_next(line);
+        }
+        mcp_conformance::wrote::<ServerMessage>(line, self.checker.as_ref());
+        String::from_utf8_lossy(line).into_owned()
+    }
+
     async fn post(self: Arc<Self>, req: Request<Incoming>) -> Response<Body> {
         let session = self.session(&req);
         let has_session_id = req.headers().contains_key("mcp-session-id");
@@ -308,97 +244,68 @@ impl App {
         if stateless::takes(&headers, &body) {
             return stateless::post(self.clone(), &headers, body).await;
         }
-        let message = match read_message::<ClientMessage>(&body) {
-            Ok(message) => message,
-            // A request gets its error answer with its own id; a notification or response gets none.
-            Err(invalid) => {
-                return match invalid.error_response() {
-                    Some(answer) => {
-                        json_response(StatusCode::BAD_REQUEST, self.write(&answer.into()))
+        let method = serde_json::from_slice::<Value>(&body)
+            .ok()
+            .and_then(|v| v.get("method")?.as_str().map(str::to_owned));
+        // `initialize` starts a new session, whatever session id it came with.
+        let session = match (method.as_deref(), session) {
+            (Some("initialize"), _) => Arc::new(Session::new(
+                Server::with_info(Config::default(), session_info()),
+                false,
+            )),
+            (_, Some(session)) => session,
+            (_, None) => {
+                // A line that does not read gets its error answer (with its id, if it had one).
+                if let Err(invalid) = read_message::<ClientMessage>(&body) {
+                    if let Some(answer) = invalid.error_response() {
+                        return json_response(StatusCode::BAD_REQUEST, self.write(&answer.into()));
                     }
-                    None => plain(StatusCode::BAD_REQUEST, &invalid.to_string()),
+                    return plain(StatusCode::BAD_REQUEST, &invalid.to_string());
                 }
+                return if has_session_id {
+                    plain(StatusCode::NOT_FOUND, "no such session")
+                } else {
+                    plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
+                };
             }
         };
-        if let Message::Request(ClientRequest::InitializeRequest(init)) = message {
-            return self.initialize(init);
-        }
-        let Some(session) = session else {
-            return if has_session_id {
-                plain(StatusCode::NOT_FOUND, "no such session")
-            } else {
-                plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id")
-            };
+        let posted = match session.post(&self, &body) {
+            Ok(posted) => posted,
+            Err(e) => return plain(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
         };
-        match message {
-            Message::Request(request) => {
-                let (stream, rx) = session.open_stream();
+        match posted {
+            Posted::Request(request) => {
+                let rx = session.open_stream(&request.id);
                 let ctx = Ctx {
                     app: self.clone(),
                     session,
-                    stream,
+                    id: request.id.clone(),
                 };
                 tokio::spawn(async move {
-                    let answer = ctx.answer(request).await;
-                    ctx.session.send(ctx.stream, &ctx.app.write(&answer));
-                    ctx.session.finish(ctx.stream);
+                    let outcome = ctx.run(&request).await;
+                    ctx.finish(outcome);
                 });
-                return sse_response(rx);
+                sse_response(rx)
             }
-            Message::Notification(ClientNotification::InitializedNotification(_)) => {}
-            Message::Notification(other) => eprintln!("notification: {}", other.method()),
-            Message::Result(response) => deliver(&session, response.id, Ok(response.result)),
-            Message::Error(response) => {
-                if let Some(id) = response.id {
-                    deliver(&session, id, Err(response.error));
+            Posted::Answered(line) => {
+                let mut response = json_response(
+                    stateless::status(&line),
+                    String::from_utf8_lossy(&line).into_owned(),
+                );
+                // The engine answered `initialize`: the session starts.
+                if method.as_deref() == Some("initialize")
+                    && session.with(|s| s.engine.is_initialized())
+                {
+                    let n = self.next_session.fetch_add(1, Ordering::Relaxed);
+                    let id = format!("session-{n}");
+                    self.sessions.lock().unwrap().insert(id.clone(), session);
+                    let id = HeaderValue::from_str(&id).expect("ascii");
+                    response.headers_mut().insert("mcp-session-id", id);
                 }
+                response
             }
+            Posted::Nothing => plain(StatusCode::ACCEPTED, ""),
         }
-        plain(StatusCode::ACCEPTED, "")
-    }
-
-    fn initialize(&self, init: mcp::InitializeRequest) -> Response<Body> {
-        let asked = init.params.protocol_version.as_str();
-        let version = VERSIONS
-            .iter()
-            .find(|v| **v == asked)
-            .unwrap_or(&mcp::LATEST_PROTOCOL_VERSION);
-        let capabilities = mcp::ServerCapabilities {
-            logging: Some(Default::default()),
-            completions: Some(Default::default()),
-            prompts: Some(mcp::ServerCapabilitiesPrompts {
-                list_changed: Some(false),
-                ..Default::default()
-            }),
-            resources: Some(mcp::ServerCapabilitiesResources {
-                subscribe: Some(true),
-                list_changed: Some(false),
-                ..Default::default()
-            }),
-            tools: Some(mcp::ServerCapabilitiesTools {
-                list_changed: Some(false),
-                ..Default::default()
-            }),
-            ..Default::default()
-        };
-        let info =
-            mcp::Implementation::new("mcp-schema-conformance-server", env!("CARGO_PKG_VERSION"));
-        let result = mcp::InitializeResult::new(*version, capabilities, info);
-
-        let n = self.next_session.fetch_add(1, Ordering::Relaxed);
-        let id = format!("session-{n}");
-        let session = Session {
-            client_capabilities: *init.params.capabilities,
-            state: Mutex::default(),
-        };
-        let session = Arc::new(session);
-        self.sessions.lock().unwrap().insert(id.clone(), session);
-
-        let answer = self.write(&ServerMessage::result(init.id, result));
-        let mut response = json_response(StatusCode::OK, answer);
-        let id = HeaderValue::from_str(&id).expect("ascii");
-        response.headers_mut().insert("mcp-session-id", id);
-        response
     }
 
     /// A client resumes a stream with `Last-Event-ID`; this server has no stream of its own to
@@ -417,20 +324,13 @@ impl App {
     }
 }
 
-/// Hands the client's answer to the request of ours that waits for it.
-fn deliver(session: &Session, id: RequestId, answer: Result<ClientResult, mcp::Error>) {
-    if let Some(waiter) = session.state.lock().unwrap().waiting.remove(&id) {
-        let _ = waiter.send(answer);
-    }
-}
-
 // Request handling: what each request gets.
 
-/// One request being answered: where its stream is, and the session it belongs to.
+/// One request being answered: its id, and the session it belongs to.
 struct Ctx {
     app: Arc<App>,
     session: Arc<Session>,
-    stream: usize,
+    id: Id,
 }
 
 fn error(code: i64, message: impl Into<String>) -> Failure {
@@ -438,30 +338,52 @@ fn error(code: i64, message: impl Into<String>) -> Failure {
 }
 
 impl Ctx {
-    async fn answer(&self, request: ClientRequest) -> ServerMessage {
-        // Only a method this version does not define can come without a usable id.
-        let Some(id) = request.id() else {
-            return request.method_not_found().into();
-        };
-        match self.result(request).await {
-            Ok(result) => ServerMessage::result(id, result),
-            Err(failure) => ErrorResponse {
-                id: Some(id),
-                ..failure
-            }
-            .into(),
+    /// The request read as 2025-11-25, answered (2026-07-28 shares its params and results).
+    async fn run(&self, request: &engine::Request) -> Result<Value, RpcError> {
+        let mut line = serde_json::Map::new();
+        line.insert("jsonrpc".into(), json!("2.0"));
+        line.insert("id".into(), request.id.to_value());
+        line.insert("method".into(), json!(request.method));
+        if let Some(params) = &request.params {
+            line.insert("params".into(), params.clone());
         }
+        let Ok(Message::Request(typed)) =
+            read_message::<ClientMessage>(Value::Object(line).to_string())
+        else {
+            return Err(error(rpc::INVALID_PARAMS, "Invalid params").error);
+        };
+        match self.result(typed).await {
+            Ok(result) => Ok(serde_json::to_value(&result).unwrap_or_default()),
+            Err(failure) => Err(failure.error),
+        }
+    }
+
+    /// Writes the answer and ends the request's stream.
+    fn finish(&self, outcome: Result<Value, RpcError>) {
+        let written = self.session.with(|s| match &outcome {
+            Ok(result) => s.engine.respond(&self.id, result),
+            Err(error) => s.engine.respond_error(&self.id, error),
+        });
+        if let Err(e) = written {
+            eprintln!("answer: {e}");
+        }
+        self.session.flush(&self.app);
+        self.session.finish(&self.id);
+    }
+
+    /// Whether the client declared `capability` (in `initialize`, or in a 2026-07-28 request's `_meta`).
+    fn declared(&self, capability: &str) -> bool {
+        self.session.with(|s| {
+            s.engine
+                .client_capabilities(&self.id)
+                .is_some_and(|c| c.get(capability).is_some())
+        })
     }
 
     async fn result(&self, request: ClientRequest) -> Result<ServerResult, Failure> {
         use ClientRequest as R;
         let empty = || Ok(mcp::EmptyResult::default().into());
         match request {
-            R::PingRequest(_) => empty(),
-            R::SetLevelRequest(r) => {
-                self.session.state.lock().unwrap().min_level = Some(r.params.level);
-                empty()
-            }
             R::CompleteRequest(r) => {
                 let typed = r.params.argument.value.to_lowercase();
                 let values = ["paris", "park", "party"]
@@ -484,13 +406,11 @@ impl Ctx {
             }
             R::ReadResourceRequest(r) => Ok(read_resource(&r.params.uri)?.into()),
             R::SubscribeRequest(r) => {
-                let mut state = self.session.state.lock().unwrap();
-                state.subscriptions.insert(r.params.uri);
+                self.session.with(|s| s.subscriptions.insert(r.params.uri));
                 empty()
             }
             R::UnsubscribeRequest(r) => {
-                let mut state = self.session.state.lock().unwrap();
-                state.subscriptions.remove(&r.params.uri);
+                self.session.with(|s| s.subscriptions.remove(&r.params.uri));
                 empty()
             }
             R::ListPromptsRequest(_) => Ok(mcp::ListPromptsResult::new(prompts()).into()),
@@ -498,49 +418,52 @@ impl Ctx {
                 let arguments = r.params.arguments.unwrap_or_default();
                 Ok(get_prompt(&r.params.name, arguments)?.into())
             }
-            R::InitializeRequest(_) => Err(error(
-                rpc::INVALID_REQUEST,
-                "the session is already initialized",
-            )),
+            // The engine answers `initialize`, `ping` and `logging/setLevel` itself.
             other => Err(other.method_not_found()),
         }
     }
 
-    fn notify(&self, notification: impl Into<ServerNotification>) {
-        let json = self.app.write(&Message::Notification(notification.into()));
-        self.session.send(self.stream, &json);
+    /// A log message about this request, at or above the session's level (2026-07-28: the
+    /// request's, none without one): the engine decides.
+    fn log(&self, level: LogLevel, logger: Option<&str>, text: &str) {
+        let _ = self
+            .session
+            .with(|s| s.engine.log_for(&self.id, level, logger, &text));
+        self.session.flush(&self.app);
     }
 
-    fn log(&self, level: LoggingLevel, text: &str) {
-        let (min_level, muted) = {
-            let state = self.session.state.lock().unwrap();
-            (state.min_level.clone(), state.muted)
-        };
-        if !muted && min_level.is_none_or(|min| level >= min) {
-            let params = mcp::LoggingMessageNotificationParams::new(level, json!(text));
-            self.notify(mcp::LoggingMessageNotification::new(params));
-        }
+    /// Progress for this request, if it asked for it (a progress token).
+    fn progress(&self, step: f64) {
+        let _ = self
+            .session
+            .with(|s| s.engine.progress(&self.id, step, Some(100.0), None));
+        self.session.flush(&self.app);
     }
 
     /// Sends a request to the client on this request's stream and waits for its answer.
-    async fn ask(
-        &self,
-        make: impl FnOnce(RequestId) -> ServerRequest,
-    ) -> Result<ClientResult, Failure> {
-        let (tx, rx) = oneshot::channel();
-        let id = {
-            let mut state = self.session.state.lock().unwrap();
-            state.next_request += 1;
-            let id = RequestId::Integer(state.next_request);
-            state.waiting.insert(id.clone(), tx);
-            id
-        };
-        let json = self.app.write(&Message::Request(make(id)));
-        self.session.send(self.stream, &json);
-        match tokio::time::timeout(Duration::from_secs(30), rx).await {
-            Ok(Ok(Ok(answer))) => Ok(answer),
-            Ok(Ok(Err(e))) => Err(error(e.code, e.message)),
-            _ => Err(error(rpc::INTERNAL_ERROR, "the client did not answer")),
+    async fn ask<Q: RequestMethod>(&self, request: Q) -> Result<Q::Result, Failure> {
+        let asked = self.session.with(|s| {
+            let handle = s
+                .engine
+                .request_for(&self.id, request, Instant::now(), None)?;
+            let answer = s.wait(handle.id());
+            Ok::<_, engine::Error>((handle, answer))
+        });
+        let (handle, answer) = asked.map_err(|e| error(rpc::INVALID_REQUEST, e.to_string()))?;
+        self.session.flush(&self.app);
+        match tokio::time::timeout(Duration::from_secs(30), answer).await {
+            Ok(Ok(answer)) => handle.read(answer).map_err(|e| match e {
+                RequestError::Rpc(e) => error(e.code, e.message),
+                other => error(rpc::INTERNAL_ERROR, other.to_string()),
+            }),
+            _ => {
+                let _ = self.session.with(|s| {
+                    s.forget(handle.id());
+                    s.engine.cancel(&handle, Some("no answer in 30 s"))
+                });
+                self.session.flush(&self.app);
+                Err(error(rpc::INTERNAL_ERROR, "the client did not answer"))
+            }
         }
     }
 
@@ -577,26 +500,19 @@ impl Ctx {
                 ),
             ]),
             "test_tool_with_logging" => {
-                self.log(LoggingLevel::Info, "Tool execution started");
+                self.log(LogLevel::Info, None, "Tool execution started");
                 pause().await;
-                self.log(LoggingLevel::Info, "Tool processing data");
+                self.log(LogLevel::Info, None, "Tool processing data");
                 pause().await;
-                self.log(LoggingLevel::Info, "Tool execution completed");
+                self.log(LogLevel::Info, None, "Tool execution completed");
                 CallToolResult::text("Logging test completed")
             }
             "test_error_handling" => {
                 CallToolResult::error("This tool intentionally returns an error for testing")
             }
             "test_tool_with_progress" => {
-                let token = params.meta.and_then(|m| m.progress_token);
                 for step in [0, 50, 100] {
-                    if let Some(token) = &token {
-                        let progress = mcp::ProgressNotificationParams {
-                            total: Some(100.into()),
-                            ..mcp::ProgressNotificationParams::new(token.clone(), step.into())
-                        };
-                        self.notify(mcp::ProgressNotification::new(progress));
-                    }
+                    self.progress(f64::from(step));
                     if step < 100 {
                         pause().await;
                     }
@@ -604,7 +520,7 @@ impl Ctx {
                 CallToolResult::text("Progress test completed")
             }
             "test_sampling" => {
-                if self.session.client_capabilities.sampling.is_none() {
+                if !self.declared("sampling") {
                     return Ok(CallToolResult::error(
                         "the client does not support sampling",
                     ));
@@ -612,15 +528,8 @@ impl Ctx {
                 let prompt = mcp::TextContent::new(text_arg("prompt"));
                 let message = mcp::SamplingMessage::new(mcp::Role::User, prompt.into());
                 let params = mcp::CreateMessageRequestParams::new(vec![message], 100);
-                let answer = self
-                    .ask(|id| mcp::CreateMessageRequest::new(params, id).into())
-                    .await?;
-                let ClientResult::CreateMessageResult(reply) = answer else {
-                    return Err(error(
-                        rpc::INTERNAL_ERROR,
-                        "the client's answer is not a sampling result",
-                    ));
-                };
+                let ask = mcp::CreateMessageRequest::new(params, RequestId::Integer(0));
+                let reply = self.ask(ask).await?;
                 let text = match &reply.content {
                     mcp::SamplingMessageContent::SamplingMessageContentBlock(
                         mcp::SamplingMessageContentBlock::TextContent(t),
@@ -646,7 +555,7 @@ impl Ctx {
             "test_reconnection" => {
                 // Close the connection before the result: the client resumes with Last-Event-ID.
                 pause().await;
-                self.session.disconnect(self.stream);
+                self.session.disconnect(&self.id);
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 CallToolResult::text("Reconnection test completed successfully")
             }
@@ -664,22 +573,19 @@ impl Ctx {
         message: &str,
         requested_schema: mcp::ElicitRequestFormParamsRequestedSchema,
     ) -> Result<String, Failure> {
-        if self.session.client_capabilities.elicitation.is_none() {
+        if !self.declared("elicitation") {
             return Err(error(
                 rpc::INVALID_REQUEST,
                 "the client does not support elicitation",
             ));
         }
         let params = mcp::ElicitRequestFormParams::new(message, requested_schema);
-        let answer = self
-            .ask(|id| mcp::ElicitRequest::new(params.into(), id).into())
+        let reply = self
+            .ask(mcp::ElicitRequest::new(
+                params.into(),
+                RequestId::Integer(0),
+            ))
             .await?;
-        let ClientResult::ElicitResult(reply) = answer else {
-            return Err(error(
-                rpc::INTERNAL_ERROR,
-                "the client's answer is not an elicitation result",
-            ));
-        };
         let content = serde_json::to_value(&reply.content).unwrap_or_default();
         Ok(format!(
             "action={}, content={content}",

@@ -9,20 +9,18 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use hyper::{HeaderMap, StatusCode};
 use mcp_spec_types::engine::{Config, Event, LogLevel, Request, Sent, Server, ServerInfo};
-use mcp_spec_types::negotiate::{
-    CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY,
-};
+use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY};
 use mcp_spec_types::rpc::Envelope;
 use mcp_spec_types::runtime::RpcError;
 use mcp_spec_types::v2026_07_28 as next;
 use serde_json::{json, Map, Value};
 
-use super::{json_response, mcp, read_message, App, Body, Ctx, Message, Session, SessionState};
+use super::{json_response, read_message, App, Body, Ctx, Session};
 
 /// The HTTP transport's error for a `Mcp-Protocol-Version` header that differs from `_meta`.
 const HEADER_MISMATCH: i64 = -32020;
@@ -57,8 +55,9 @@ pub(super) fn takes(headers: &HeaderMap, body: &[u8]) -> bool {
             .is_some_and(|m| m != "initialize" || per_request)
 }
 
-/// The HTTP status of an answer: 404 for a method 2026-07-28 does not have, 400 for another error.
-fn status(line: &[u8]) -> StatusCode {
+/// The HTTP status of an answer the engine wrote at once: 404 for a method 2026-07-28 does not
+/// have, 400 for another error (a session's: a line that does not read, or invalid params).
+pub(super) fn status(line: &[u8]) -> StatusCode {
     let code = serde_json::from_slice::<Value>(line)
         .ok()
         .and_then(|v| v.pointer("/error/code").and_then(Value::as_i64));
@@ -120,29 +119,13 @@ pub(super) async fn post(app: Arc<App>, headers: &HeaderMap, body: Bytes) -> hyp
         let line = engine.poll_transmit().unwrap_or_default();
         return json_response(status(&line), app.write_next(&line));
     }
-    // The request's log level decides what `Ctx::log` writes: none without one.
-    let level = request
-        .meta(LOG_LEVEL_META_KEY)
-        .and_then(|l| serde_json::from_value::<mcp::LoggingLevel>(l.clone()).ok());
-    let capabilities = request
-        .meta(CLIENT_CAPABILITIES_META_KEY)
-        .cloned()
-        .and_then(|c| serde_json::from_value(c).ok())
-        .unwrap_or_default();
-    let state = SessionState {
-        muted: level.is_none(),
-        min_level: level,
-        ..SessionState::default()
-    };
-    let session = Arc::new(Session {
-        client_capabilities: capabilities,
-        state: Mutex::new(state),
-    });
-    let (stream, rx) = session.open_stream();
+    // Its own session: the engine decides which log messages the request gets (by its `_meta`).
+    let session = Arc::new(Session::new(engine, true));
+    let rx = session.open_stream(&request.id);
     let ctx = Ctx {
         app: app.clone(),
         session,
-        stream,
+        id: request.id.clone(),
     };
     tokio::spawn(async move {
         let outcome = if request
@@ -151,27 +134,18 @@ pub(super) async fn post(app: Arc<App>, headers: &HeaderMap, body: Bytes) -> hyp
             .and_then(|p| p.get("name"))
             .is_some_and(|n| n == "test_logging_tool")
         {
-            // The engine writes these only when the request's `_meta` set a level at or below info.
             for step in ["started", "working", "done"] {
-                let _ = engine.log_for(
-                    &request.id,
+                ctx.log(
                     LogLevel::Info,
                     Some("test_logging_tool"),
                     &format!("Tool {step}"),
                 );
-                while let Some(line) = engine.poll_transmit() {
-                    ctx.session.send(ctx.stream, &ctx.app.write_next(&line));
-                }
             }
-            Ok(Answer::Result(text("Logging test completed".into())))
+            Ok(text("Logging test completed".into()))
         } else {
             run(&ctx, &request).await
         };
-        answer(&mut engine, &request, outcome);
-        while let Some(line) = engine.poll_transmit() {
-            ctx.session.send(ctx.stream, &ctx.app.write_next(&line));
-        }
-        ctx.session.finish(ctx.stream);
+        ctx.finish(outcome);
     });
     super::sse_response(rx)
 }
@@ -193,26 +167,10 @@ enum Answer {
     Written,
 }
 
-/// The 2025-11-25 handlers, on the request read as 2025-11-25.
-async fn run(ctx: &Ctx, request: &Request) -> Result<Answer, RpcError> {
-    let mut line = Map::new();
-    line.insert("jsonrpc".into(), json!("2.0"));
-    line.insert("id".into(), request.id.to_value());
-    line.insert("method".into(), json!(request.method));
-    if let Some(params) = &request.params {
-        line.insert("params".into(), params.clone());
-    }
-    let read = read_message::<mcp::ClientMessage>(Value::Object(line).to_string());
-    let Ok(Message::Request(typed)) = read else {
-        return Err(RpcError {
-            code: -32602,
-            message: "Invalid params".into(),
-            data: None,
-        });
-    };
-    match ctx.result(typed).await {
-        Ok(result) => {
-            let mut result = serde_json::to_value(&result).unwrap_or_default();
+/// The 2025-11-25 handlers (`Ctx::run`), and what 2026-07-28 changes in their answers.
+async fn run(ctx: &Ctx, request: &Request) -> Result<Value, RpcError> {
+    match ctx.run(request).await {
+        Ok(mut result) => {
             if let Some(tools) = result.get_mut("tools").and_then(Value::as_array_mut) {
                 for (name, description) in [
                     (
@@ -231,14 +189,14 @@ async fn run(ctx: &Ctx, request: &Request) -> Result<Answer, RpcError> {
                     tools.push(json!({"name": name, "description": description, "inputSchema": {"type": "object"}}));
                 }
             }
-            Ok(Answer::Result(result))
+            Ok(result)
         }
         // SEP-2164: 2026-07-28 answers an unknown resource with invalid params (2025-11-25: -32002).
-        Err(failure) if failure.error.code == RESOURCE_NOT_FOUND => Err(RpcError {
+        Err(error) if error.code == RESOURCE_NOT_FOUND => Err(RpcError {
             code: -32602,
-            ..failure.error
+            ..error
         }),
-        Err(failure) => Err(failure.error),
+        Err(error) => Err(error),
     }
 }
 
