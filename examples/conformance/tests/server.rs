@@ -305,3 +305,34 @@ fn the_session_s_log_level_decides_what_a_tool_logs_on_its_stream() {
     let (summary, ok) = server.stop();
     assert!(ok, "{summary}");
 }
+
+#[test]
+fn a_long_session_keeps_only_the_latest_ended_streams() {
+    let server = start();
+    let init = server.local("POST", &[], INITIALIZE);
+    let session = header(&init, "mcp-session-id").expect("a session id").to_owned();
+    let with_session = [("Mcp-Session-Id", session.as_str())];
+    for id in 2..=71 {
+        let call = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"test_simple_text"}}}}"#);
+        let answer = server.local("POST", &with_session, &call);
+        assert!(answer.contains(&format!(r#""id":{id}"#)), "{answer}");
+    }
+    // 70 streams ended; the 64 latest can still be resumed, the first is forgotten.
+    let latest = server.local("GET", &[with_session[0], ("Last-Event-ID", "69-0")], "");
+    assert!(latest.starts_with("HTTP/1.1 200") && latest.contains(r#""id":71"#), "{latest}");
+    let first = server.local("GET", &[with_session[0], ("Last-Event-ID", "0-0")], "");
+    assert!(first.starts_with("HTTP/1.1 405"), "{first}");
+}
+
+#[test]
+fn past_its_session_limit_the_server_ends_the_oldest_session() {
+    let server = start();
+    let ids: Vec<String> = (0..1025)
+        .map(|_| header(&server.local("POST", &[], INITIALIZE), "mcp-session-id").expect("a session id").to_owned())
+        .collect();
+    let ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+    let oldest = server.local("POST", &[("Mcp-Session-Id", ids[0].as_str())], ping);
+    assert!(oldest.starts_with("HTTP/1.1 404"), "{oldest}");
+    let second = server.local("POST", &[("Mcp-Session-Id", ids[1].as_str())], ping);
+    assert!(second.starts_with("HTTP/1.1 200"), "{second}");
+}

@@ -122,6 +122,9 @@ fn usage() -> ! {
 
 // Transport: HTTP routing, sessions (session.rs), SSE streams and their resumption.
 
+/// Sessions kept at once; a new one past this ends the oldest.
+const MAX_SESSIONS: usize = 1024;
+
 struct App {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     next_session: AtomicU64,
@@ -298,7 +301,17 @@ impl App {
                 {
                     let n = self.next_session.fetch_add(1, Ordering::Relaxed);
                     let id = format!("session-{n}");
-                    self.sessions.lock().unwrap().insert(id.clone(), session);
+                    let mut sessions = self.sessions.lock().unwrap();
+                    // The spec lets a server end a session at any time (its id is then 404):
+                    // the oldest goes, so sessions never pile up.
+                    if sessions.len() >= MAX_SESSIONS {
+                        let number = |id: &String| id.trim_start_matches("session-").parse::<u64>().unwrap_or(0);
+                        if let Some(oldest) = sessions.keys().min_by_key(|id| number(id)).cloned() {
+                            sessions.remove(&oldest);
+                        }
+                    }
+                    sessions.insert(id.clone(), session);
+                    drop(sessions);
                     let id = HeaderValue::from_str(&id).expect("ascii");
                     response.headers_mut().insert("mcp-session-id", id);
                 }

@@ -3,7 +3,7 @@
 //! says which request each line it writes belongs to (`Server::poll_transmit_for`); the line goes
 //! on that request's stream.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Mutex;
 
 use bytes::Bytes;
@@ -12,6 +12,10 @@ use mcp_spec_types::engine::{Answer, Event, Id, Request, Server};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{App, RETRY_MS};
+
+/// Ended streams kept for resumption; older ones are forgotten (a `Last-Event-ID` on one is
+/// answered as an unknown stream), so a long session does not grow without bound.
+const KEEP_ENDED: usize = 64;
 
 pub(super) struct Session {
     state: Mutex<State>,
@@ -22,7 +26,11 @@ pub(super) struct Session {
 pub(super) struct State {
     pub engine: Server,
     pub subscriptions: BTreeSet<String>,
-    streams: Vec<Stream>,
+    /// By stream number (numbers are not reused).
+    streams: BTreeMap<usize, Stream>,
+    next_stream: usize,
+    /// Ended streams, oldest first.
+    ended: VecDeque<usize>,
     /// The stream of each client request being answered: its POST's.
     stream_of: HashMap<Id, usize>,
     /// Requests of ours waiting for the client's answer, by the engine's id.
@@ -64,7 +72,9 @@ impl Session {
         let state = State {
             engine,
             subscriptions: BTreeSet::new(),
-            streams: Vec::new(),
+            streams: BTreeMap::new(),
+            next_stream: 0,
+            ended: VecDeque::new(),
             stream_of: HashMap::new(),
             waiting: HashMap::new(),
         };
@@ -110,8 +120,9 @@ impl Session {
         let mut state = self.state.lock().unwrap();
         while let Some((line, request)) = state.engine.poll_transmit_for() {
             let json = app.wrote(&line, self.next);
-            match request.and_then(|id| state.stream_of.get(&id).copied()) {
-                Some(stream) => send(&mut state.streams[stream], stream, &json),
+            let stream = request.and_then(|id| state.stream_of.get(&id).copied());
+            match stream.and_then(|n| Some((n, state.streams.get_mut(&n)?))) {
+                Some((n, stream)) => send(stream, n, &json),
                 // This server opens no stream of the session's own (a plain GET is refused).
                 None => eprintln!("no stream for: {json}"),
             }
@@ -122,15 +133,12 @@ impl Session {
     /// and no data) so the client can resume it from the start.
     pub fn open_stream(&self, id: &Id) -> mpsc::UnboundedReceiver<Bytes> {
         let mut state = self.state.lock().unwrap();
-        let n = state.streams.len();
+        let n = state.next_stream;
+        state.next_stream += 1;
         let (tx, rx) = mpsc::unbounded_channel();
         let priming = Bytes::from(sse::event(Some(&format!("{n}-0")), Some(RETRY_MS), ""));
         let _ = tx.send(priming.clone());
-        state.streams.push(Stream {
-            events: vec![priming],
-            live: Some(tx),
-            done: false,
-        });
+        state.streams.insert(n, Stream { events: vec![priming], live: Some(tx), done: false });
         state.stream_of.insert(id.clone(), n);
         rx
     }
@@ -139,16 +147,24 @@ impl Session {
     pub fn finish(&self, id: &Id) {
         let mut state = self.state.lock().unwrap();
         if let Some(n) = state.stream_of.remove(id) {
-            state.streams[n].done = true;
-            state.streams[n].live = None;
+            if let Some(s) = state.streams.get_mut(&n) {
+                s.done = true;
+                s.live = None;
+            }
+            state.ended.push_back(n);
+            if state.ended.len() > KEEP_ENDED {
+                if let Some(oldest) = state.ended.pop_front() {
+                    state.streams.remove(&oldest);
+                }
+            }
         }
     }
 
     /// Closes the connection of request `id`'s stream without ending it (SEP-1699 polling).
     pub fn disconnect(&self, id: &Id) {
         let mut state = self.state.lock().unwrap();
-        if let Some(n) = state.stream_of.get(id).copied() {
-            state.streams[n].live = None;
+        if let Some(s) = state.stream_of.get(id).copied().and_then(|n| state.streams.get_mut(&n)) {
+            s.live = None;
         }
     }
 
@@ -157,7 +173,7 @@ impl Session {
         let (stream, index) = last_event_id.split_once('-')?;
         let (stream, index): (usize, usize) = (stream.parse().ok()?, index.parse().ok()?);
         let mut state = self.state.lock().unwrap();
-        let s = state.streams.get_mut(stream)?;
+        let s = state.streams.get_mut(&stream)?;
         let (tx, rx) = mpsc::unbounded_channel();
         for event in s.events.iter().skip(index + 1) {
             let _ = tx.send(event.clone());
