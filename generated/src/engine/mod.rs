@@ -112,8 +112,6 @@ pub mod observe;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_server;
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -359,7 +359,7 @@ impl Server {
         self.endpoint.in_flight_len()
     }
 
-    #[cfg(test)]
+    #[cfg(all(test, feature = "v2026-07-28"))]
     pub(crate) fn state_sizes(&self) -> usize {
         self.state.per_request.len()
     }

@@ -22,6 +22,7 @@ fn events(engine: &mut Client) -> Vec<Event> {
 mod per_request;
 #[cfg(feature = "v2025-11-25")]
 mod routed;
+mod server_role;
 
 #[cfg(feature = "v2025-11-25")]
 mod client {

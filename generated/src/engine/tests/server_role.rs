@@ -1,9 +1,12 @@
 // The server role's lifecycle, negotiation, logging, validation and 2026-07-28's per-request
 // protocol, driven with byte strings.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
+#[cfg(feature = "v2026-07-28")]
+use serde_json::Map;
 
-use super::*;
+use crate::engine::*;
+#[cfg(feature = "v2026-07-28")]
 use crate::negotiate::{CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
 
 fn drain(s: &mut Server) -> (Vec<Value>, Vec<Event>) {
@@ -36,6 +39,7 @@ fn session(config: Config, capabilities: Value) -> Server {
 }
 
 /// A 2026-07-28 request: version and capabilities in `_meta`, and what else `meta` holds.
+#[cfg(feature = "v2026-07-28")]
 fn per_request(id: i64, method: &str, mut params: Value, capabilities: Value, meta: Value) -> Value {
     let mut m = Map::new();
     m.insert(PROTOCOL_VERSION_META_KEY.into(), json!("2026-07-28"));
