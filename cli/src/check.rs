@@ -57,6 +57,8 @@ pub struct Outcome {
     pub omitted: usize,
     /// How many of the omitted findings are errors.
     pub omitted_errors: usize,
+    /// Where the value was, when a line number does not say it (a HAR: the entry and the message's place in it).
+    pub place: Option<String>,
 }
 
 impl Outcome {
