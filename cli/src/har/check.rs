@@ -136,4 +136,15 @@ mod tests {
         assert!(!looks_like_har(b"{\"lo"));
         assert!(!looks_like_har(b""));
     }
+
+    #[test]
+    fn reading_stops_at_the_file_limit() {
+        let har = br#"{"log": {"entries": [{"request": {"url": "http://h/"}}, {"request": {"url": "http://h/"}}]}}"#;
+        let (mut out, mut stats) = (Vec::new(), HarStats::default());
+        let e = read_entries(Limit { inner: &har[..], left: 40 }, &mut out, &mut stats).unwrap_err();
+        assert!(e.contains(CUT), "{e}");
+        let mut stats = HarStats::default();
+        read_entries(Limit { inner: &har[..], left: har.len() as u64 }, &mut out, &mut stats).unwrap();
+        assert_eq!(stats.entries, 2);
+    }
 }

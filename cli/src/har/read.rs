@@ -146,9 +146,13 @@ struct RawEntry {
 /// Reads the HAR from `r`; entries go to `out` in file order with their index. `Err` is where
 /// the JSON stopped being a HAR (the entries before it are in `out`).
 pub(crate) fn read_entries<R: Read>(r: R, out: &mut Vec<Entry>, stats: &mut HarStats) -> Result<(), String> {
+    read_entries_held(r, out, stats, HELD_MAX)
+}
+
+fn read_entries_held<R: Read>(r: R, out: &mut Vec<Entry>, stats: &mut HarStats, held_max: usize) -> Result<(), String> {
     let mut de = serde_json::Deserializer::from_reader(r);
     let mut held = 0usize;
-    let mut sink = Sink { out, stats, held: &mut held };
+    let mut sink = Sink { out, stats, held: &mut held, held_max };
     Root(&mut sink).deserialize(&mut de).map_err(|e| e.to_string())?;
     de.end().map_err(|e| e.to_string())
 }
@@ -157,6 +161,7 @@ struct Sink<'a> {
     out: &'a mut Vec<Entry>,
     stats: &'a mut HarStats,
     held: &'a mut usize,
+    held_max: usize,
 }
 
 impl Sink<'_> {
@@ -169,7 +174,7 @@ impl Sink<'_> {
             return;
         }
         let weight = e.weight();
-        if *self.held + weight > HELD_MAX {
+        if *self.held + weight > self.held_max {
             // Past the bound the bodies are dropped and the entry is reported, not held.
             e.drop_bodies(Skip::HeldFull);
         } else {
@@ -270,5 +275,31 @@ impl Request {
 impl Response {
     pub(crate) fn parts(self) -> (Option<i64>, Headers, Option<RawBody>) {
         (self.status, self.headers, self.content)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::har::Body;
+
+    #[test]
+    fn a_long_string_is_dropped_with_its_length() {
+        let c: Capped<4> = serde_json::from_str("\"hello\"").unwrap();
+        assert!(matches!(c, Capped::Long(5)));
+        let c: Capped<5> = serde_json::from_str("\"hello\"").unwrap();
+        assert_eq!(c.kept(), Some("hello"));
+    }
+
+    #[test]
+    fn held_bodies_are_bounded() {
+        let e = |id: u32| format!(r#"{{"request": {{"method": "POST", "url": "http://h/mcp", "postData": {{"text": "{{\"jsonrpc\": \"2.0\", \"id\": {id}, \"method\": \"ping\"}}"}}}}}}"#);
+        let har = format!(r#"{{"log": {{"entries": [{}, {}, {{"request": {{"url": "http://h/"}}}}]}}}}"#, e(1), e(2));
+        let (mut out, mut stats) = (Vec::new(), HarStats::default());
+        read_entries_held(har.as_bytes(), &mut out, &mut stats, 400).unwrap();
+        assert_eq!((stats.entries, stats.not_mcp, out.len()), (3, 1, 2));
+        assert!(out[0].skip.is_none() && matches!(out[0].request, Body::Text { .. }));
+        assert_eq!(out[1].skip, Some(Skip::HeldFull));
+        assert!(matches!(out[1].request, Body::Empty));
     }
 }
