@@ -1,10 +1,11 @@
 //! `check FILE.har`: HTTP Archives made here (JSON answers, SSE streams, a 202, a batch, base64
 //! bodies, entries out of order, non-MCP entries) and hostile ones (not JSON, nested too deep,
-//! cut short, base64 garbage, an SSE stream that never ends its last event).
+//! cut short, base64 garbage, an SSE stream that never ends its last event), and a real capture:
+//! the TypeScript SDK client and server-everything over Streamable HTTP (`har_real/`, needs npm).
 
 mod common;
 
-use common::{run, TempFile};
+use common::{npm_found, npm_install, output_text, run, TempFile};
 use serde_json::{json, Value};
 
 const URL: &str = "http://127.0.0.1:3001/mcp";
@@ -218,4 +219,38 @@ fn hostile_hars_are_reported_never_a_panic() {
     e[0]["request"]["headers"] = json!(headers);
     let o = check("h.har", &har(e));
     assert_eq!((o.code, o.found.len()), (0, 0), "{:?}", o.found);
+}
+
+#[test]
+fn a_real_capture_of_the_typescript_client_and_server_everything_passes() {
+    if !npm_found() {
+        eprintln!("skipped: npm is not installed (the real capture needs the pinned packages of tests/har_real)");
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/har_real");
+    let node = npm_install(&dir);
+    let out = TempFile::new("real.har", b"");
+    let rec = std::process::Command::new(&node).arg("record.mjs").arg(out.path()).current_dir(&dir).output().unwrap();
+    assert!(rec.status.success(), "recording failed: {}", output_text(&rec));
+    let har: Value = serde_json::from_slice(&std::fs::read(out.path()).unwrap()).unwrap();
+    let entries = har["log"]["entries"].as_array().unwrap();
+    // The SDK's traffic: POSTs answered over SSE (with 2025-11-25's priming events), the 202 for
+    // `notifications/initialized`, the GET stream and the DELETE that ends the session.
+    let methods: Vec<&str> = entries.iter().map(|e| e["request"]["method"].as_str().unwrap()).collect();
+    assert!(methods.contains(&"GET") && methods.contains(&"DELETE"), "{methods:?}");
+    assert!(entries.iter().any(|e| e["response"]["status"] == 202));
+    assert!(entries.iter().any(|e| e["response"]["content"]["mimeType"].as_str().unwrap_or("").starts_with("text/event-stream")));
+    let o = check("real.har", &std::fs::read(out.path()).unwrap());
+    assert_eq!((o.code, o.found.len()), (0, 0), "{:?}", o.found);
+    let line = o.stderr.lines().find(|l| l.contains("HAR:")).unwrap();
+    let n: usize = line.split(", ").find_map(|p| p.strip_suffix(" messages checked")).unwrap().parse().unwrap();
+    assert!(n >= 17 && line.contains(" 0 skipped"), "{line}");
+    // The same capture with the tools/list answer's tools missing `inputSchema`: a finding on that entry's SSE event.
+    let mut bad = har.clone();
+    let i = entries.iter().position(|e| e["request"]["postData"]["text"].as_str().is_some_and(|t| t.contains("\"tools/list\""))).unwrap();
+    let text = bad["log"]["entries"][i]["response"]["content"]["text"].as_str().unwrap().replace("\"inputSchema\"", "\"inputSchemx\"");
+    bad["log"]["entries"][i]["response"]["content"]["text"] = json!(text);
+    let o = check("real.har", &serde_json::to_vec(&bad).unwrap());
+    assert_eq!(o.code, 1);
+    assert!(o.found.iter().any(|f| f.0 == i as u64 && f.1.starts_with(&format!("entry {i} (POST /mcp 200), response, SSE event 1 (id ")) && f.3 == "required"), "{:?}", o.found);
 }
