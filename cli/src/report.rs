@@ -107,6 +107,9 @@ impl<W: Write> Reporter<W> {
             if let Some(p) = &o.place {
                 line["place"] = json!(p);
             }
+            if let Some(h) = &o.http {
+                line["http"] = h.clone();
+            }
             serde_json::to_writer(&mut self.out, &line)?;
             self.out.write_all(b"\n")
         } else {

@@ -53,6 +53,8 @@ struct Out {
     code: i32,
     /// (entry, place, pointer, rule, severity) of each finding, in output order.
     found: Vec<(u64, String, String, String, String)>,
+    /// The `http` object of each value with findings.
+    http: Vec<Value>,
     stderr: String,
 }
 
@@ -60,16 +62,17 @@ fn check(name: &str, bytes: &[u8]) -> Out {
     let f = TempFile::new(name, bytes);
     let r = run(&["check", "--json", f.path()], None);
     assert!(r.code == 0 || r.code == 1, "exit {}: {}", r.code, r.stderr);
-    let mut found = Vec::new();
+    let (mut found, mut http) = (Vec::new(), Vec::new());
     for line in r.stdout.lines() {
         let v: Value = serde_json::from_str(line).unwrap();
         let Some(vs) = v["violations"].as_array() else { continue };
+        http.push(v["http"].clone());
         for d in vs {
             let s = |x: &Value| x.as_str().unwrap_or_default().to_string();
             found.push((v["line"].as_u64().unwrap(), s(&v["place"]), s(&d["pointer"]), s(&d["rule"]), s(&d["severity"])));
         }
     }
-    Out { code: r.code, found, stderr: r.stderr }
+    Out { code: r.code, found, http, stderr: r.stderr }
 }
 
 fn session() -> Vec<Value> {
@@ -107,6 +110,7 @@ fn findings_name_the_entry_the_place_and_the_pointer() {
     let req: Vec<_> = o.found.iter().filter(|f| f.3 == "required").collect();
     assert!(req.iter().any(|f| f.0 == 4 && f.1 == "entry 4 (POST /mcp 200), request" && f.2 == "/params"), "{:?}", o.found);
     assert!(o.found.iter().any(|f| f.0 == 4 && f.1 == "entry 4 (POST /mcp 200), response, SSE event 1 (id \"e7\")" && f.2.starts_with("/result/content/0")), "{:?}", o.found);
+    assert!(o.http.contains(&json!({"entry": 4, "method": "POST", "path": "/mcp", "status": 200, "sessionId": null, "protocolVersion": null, "part": "response", "event": 1, "eventId": "e7"})), "{:?}", o.http);
     // The text report names them the same way.
     let f = TempFile::new("s.har", &har(e));
     let r = run(&["check", f.path()], None);
@@ -252,5 +256,8 @@ fn a_real_capture_of_the_typescript_client_and_server_everything_passes() {
     bad["log"]["entries"][i]["response"]["content"]["text"] = json!(text);
     let o = check("real.har", &serde_json::to_vec(&bad).unwrap());
     assert_eq!(o.code, 1);
+    // The SDK names the session and the version on every request after initialize.
+    let h = &o.http[0];
+    assert!(h["sessionId"].as_str().is_some_and(|s| !s.is_empty()) && h["protocolVersion"].is_string(), "{h}");
     assert!(o.found.iter().any(|f| f.0 == i as u64 && f.1.starts_with(&format!("entry {i} (POST /mcp 200), response, SSE event 1 (id ")) && f.3 == "required"), "{:?}", o.found);
 }

@@ -119,6 +119,12 @@ fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, rep: &mut
             }
         };
         o.place = Some(place);
+        let mut h = json!({"entry": c.entry, "method": c.method, "path": c.path, "status": c.status, "sessionId": c.session_id, "protocolVersion": c.protocol_version, "part": if part == Part::Request { "request" } else { "response" }});
+        if let Some((i, id)) = event {
+            h["event"] = json!(i);
+            h["eventId"] = json!(id);
+        }
+        o.http = Some(h);
         rep.outcome(name, &o)?;
     }
     Ok(())
