@@ -10,7 +10,9 @@ usage: mcp-schema check [OPTIONS] FILE...
 
 Checks MCP messages and documents against the schema of a protocol version.
 FILE is a .json file holding one value, a JSONL file (any other extension)
-holding one value per line, or `-` for JSONL on standard input. A JSONL line is
+holding one value per line, or `-` for JSONL on standard input; a HAR (HTTP
+Archive: a .har file, or any file starting `{\"log\"`) is read for its MCP
+requests and JSON or SSE responses. A JSONL line is
 a bare value or {\"msg\": ..., \"dir\": \"c2s\"|\"s2c\", \"protocol\": ..., \"type\": ...}.
 
 options:

@@ -57,6 +57,10 @@ pub struct Outcome {
     pub omitted: usize,
     /// How many of the omitted findings are errors.
     pub omitted_errors: usize,
+    /// Where the value was, when a line number does not say it (a HAR: the entry and the message's place in it).
+    pub place: Option<String>,
+    /// A HAR message's HTTP context (method, path, status, session, version header, SSE event), for `--json`.
+    pub http: Option<Value>,
 }
 
 impl Outcome {

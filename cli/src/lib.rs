@@ -8,6 +8,7 @@ pub mod bounded;
 pub mod check;
 pub mod compat_icons;
 pub mod convert;
+pub mod har;
 pub mod proxy;
 pub mod report;
 pub mod session;
@@ -63,10 +64,20 @@ pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 
         checker.reset_stream();
         let r = if f == "-" {
             check_jsonl(&mut checker, "<stdin>", io::stdin().lock(), &mut rep)
-        } else if is_json_file(f) {
-            check_json_file(&mut checker, f, &mut rep)
         } else {
-            File::open(f).and_then(|file| check_jsonl(&mut checker, f, BufReader::with_capacity(1 << 20, file), &mut rep))
+            File::open(f).and_then(|file| {
+                let mut r = BufReader::with_capacity(1 << 20, file);
+                // A HAR by its extension or by its first bytes (`{"log"`), whatever it is called.
+                if is_har_file(f) || har::looks_like_har(r.fill_buf()?) {
+                    let stats = har::check_har(&mut checker, f, r, &mut rep)?;
+                    let _ = writeln!(err, "mcp-schema: {f}: HAR: {} entries, {} skipped (not MCP), {} messages checked{}", stats.entries, stats.not_mcp, stats.messages, if stats.reordered { ", in startedDateTime order" } else { "" });
+                    Ok(())
+                } else if is_json_file(f) {
+                    check_json_file(&mut checker, f, &mut rep)
+                } else {
+                    check_jsonl(&mut checker, f, r, &mut rep)
+                }
+            })
         };
         if let Err(e) = r {
             let _ = writeln!(err, "mcp-schema: {f}: {e}");
@@ -113,6 +124,10 @@ pub(crate) fn write_summary<'c, W: Write>(checker: &'c Checker, rep: &mut Report
     summary.messages = Some(checker.session().message_counts());
     summary.evictions = checker.session().evictions();
     rep.summary(&summary)
+}
+
+fn is_har_file(f: &str) -> bool {
+    Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("har"))
 }
 
 pub(crate) fn is_json_file(f: &str) -> bool {

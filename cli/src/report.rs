@@ -104,24 +104,34 @@ impl<W: Write> Reporter<W> {
             if o.omitted > 0 {
                 line["omitted"] = json!(o.omitted);
             }
+            if let Some(p) = &o.place {
+                line["place"] = json!(p);
+            }
+            if let Some(h) = &o.http {
+                line["http"] = h.clone();
+            }
             serde_json::to_writer(&mut self.out, &line)?;
             self.out.write_all(b"\n")
         } else {
             let file = escape(file);
+            let at = match &o.place {
+                Some(p) => escape(p).into_owned(),
+                None => o.line.to_string(),
+            };
             for d in &o.diags {
                 let pointer = if d.pointer.is_empty() { "/" } else { &d.pointer };
                 let severity = match d.severity {
                     Severity::Error => "error",
                     Severity::Warning => "warning",
                 };
-                writeln!(self.out, "{file}:{}: {}: {severity} [{}]: {}", o.line, escape(pointer), d.rule, escape(&d.message))?;
+                writeln!(self.out, "{file}:{at}: {}: {severity} [{}]: {}", escape(pointer), d.rule, escape(&d.message))?;
             }
             if o.omitted > 0 {
                 let errors = match o.omitted_errors {
                     0 => String::new(),
                     n => format!(" ({n} of them errors)"),
                 };
-                writeln!(self.out, "{file}:{}: /: and {} more findings{errors}, not printed (--max-findings)", o.line, o.omitted)?;
+                writeln!(self.out, "{file}:{at}: /: and {} more findings{errors}, not printed (--max-findings)", o.omitted)?;
             }
             Ok(())
         }

@@ -1,0 +1,156 @@
+//! A HAR's messages through the checker, in time order, each finding naming its entry and place.
+
+use std::io::{self, Read, Write};
+
+use serde_json::{json, Value};
+
+use super::read::read_entries;
+use super::{Entry, HarStats, Part, Piece, Skip, FILE_MAX, HELD_MAX, UNTERMINATED};
+use crate::check::{Checker, Diag, Outcome};
+use crate::report::Reporter;
+use mcp_spec_types::validate::Severity;
+
+/// Whether the first bytes of a file are a HAR's: a JSON object whose first key is `log` (what
+/// every HAR writer puts first). Used when the name does not end in `.har`.
+pub fn looks_like_har(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    let ws = |b: &&u8| b" \t\r\n".contains(b);
+    let mut it = head.iter().skip_while(ws);
+    if it.next() != Some(&b'{') {
+        return false;
+    }
+    let rest: Vec<u8> = it.skip_while(ws).take(5).copied().collect();
+    rest == b"\"log\""
+}
+
+/// Checks the HAR read from `r` (give it buffered) as one stream: findings go to `rep` under
+/// `name`, with `line` the entry's index and `place` the entry's HTTP context and the message's
+/// place in it. Returns the counts.
+pub fn check_har<R: Read, W: Write>(checker: &mut Checker, name: &str, r: R, rep: &mut Reporter<W>) -> io::Result<HarStats> {
+    let mut stats = HarStats::default();
+    let mut entries = Vec::new();
+    let stopped = read_entries(Limit { inner: r, left: FILE_MAX }, &mut entries, &mut stats).err();
+    let mut order: Vec<(i128, usize)> = Vec::with_capacity(entries.len());
+    // An entry with no readable time keeps its predecessor's, so it stays after it; equal times keep file order.
+    let mut last = i128::MIN;
+    for (i, e) in entries.iter().enumerate() {
+        let t = e.started.unwrap_or(last);
+        stats.reordered |= t < last;
+        last = last.max(t);
+        order.push((t, i));
+    }
+    if stats.reordered {
+        order.sort_by_key(|&(t, i)| (t, i));
+    }
+    for &(_, i) in &order {
+        check_entry(checker, name, &entries[i], rep, &mut stats)?;
+    }
+    if let Some(e) = stopped {
+        let what = if e.contains(CUT) { format!("the HAR is larger than {FILE_MAX} bytes: checked up to there") } else { format!("not a HAR (or cut short): {e}") };
+        let o = Outcome { line: stats.entries as u64, place: Some(format!("entry {}", stats.entries)), diags: vec![diag("", "har", Severity::Error, what)], ..Outcome::default() };
+        rep.outcome(name, &o)?;
+    }
+    Ok(stats)
+}
+
+const CUT: &str = "HAR file limit";
+
+/// Reads at most `left` bytes; one more is an error (so serde reports where it stopped).
+struct Limit<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Limit<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.left {
+            return Err(io::Error::other(CUT));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+fn diag(pointer: &str, rule: &'static str, severity: Severity, message: String) -> Diag {
+    Diag { pointer: pointer.to_string(), rule, severity, message }
+}
+
+fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, rep: &mut Reporter<W>, stats: &mut HarStats) -> io::Result<()> {
+    let c = &e.ctx;
+    let line = c.entry as u64;
+    let http = format!(
+        "entry {} ({} {}{})",
+        c.entry,
+        c.method.as_deref().unwrap_or("?"),
+        c.path.as_deref().map(crate::bounded::clip).unwrap_or("?".into()),
+        c.status.map(|s| format!(" {s}")).unwrap_or_default()
+    );
+    if e.skip == Some(Skip::HeldFull) {
+        let msg = format!("not checked: the MCP bodies held to order the entries reached {HELD_MAX} bytes");
+        let o = Outcome { line, place: Some(http), diags: vec![diag("", "har.held", Severity::Error, msg)], ..Outcome::default() };
+        return rep.outcome(name, &o);
+    }
+    for Piece { part, event, value } in e.pieces() {
+        let mut place = format!("{http}, {}", if part == Part::Request { "request" } else { "response" });
+        if let Some((i, id)) = &event {
+            place.push_str(&format!(", SSE event {i}"));
+            if let Some(id) = id {
+                place.push_str(&format!(" (id {})", crate::bounded::shown(&Value::String(id.clone()))));
+            }
+        }
+        let mut o = match value {
+            Ok(msg) => {
+                stats.messages += 1;
+                let dir = if part == Part::Request { "c2s" } else { "s2c" };
+                let mut o = checker.check_value(json!({"dir": dir, "msg": msg}), line);
+                // Pointers into the message itself: the wrapper is the checker's, not the file's.
+                for d in &mut o.diags {
+                    if let Some(p) = d.pointer.strip_prefix("/msg") {
+                        d.pointer = p.to_string();
+                    }
+                }
+                o
+            }
+            Err(why) if why.starts_with(UNTERMINATED) => Outcome { line, diags: vec![diag("", "sse.unterminated", Severity::Warning, why)], ..Outcome::default() },
+            Err(why) => {
+                let rule = if why.contains("not JSON") { "json" } else { "har.body" };
+                Outcome { line, diags: vec![diag("", rule, Severity::Error, why)], ..Outcome::default() }
+            }
+        };
+        o.place = Some(place);
+        let mut h = json!({"entry": c.entry, "method": c.method, "path": c.path, "status": c.status, "sessionId": c.session_id, "protocolVersion": c.protocol_version, "part": if part == Part::Request { "request" } else { "response" }});
+        if let Some((i, id)) = event {
+            h["event"] = json!(i);
+            h["eventId"] = json!(id);
+        }
+        o.http = Some(h);
+        rep.outcome(name, &o)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffing() {
+        assert!(looks_like_har(b"\xef\xbb\xbf {\n  \"log\": {"));
+        assert!(looks_like_har(b"{\"log\""));
+        assert!(!looks_like_har(b"{\"jsonrpc\":\"2.0\"}"));
+        assert!(!looks_like_har(b"{\"lo"));
+        assert!(!looks_like_har(b""));
+    }
+
+    #[test]
+    fn reading_stops_at_the_file_limit() {
+        let har = br#"{"log": {"entries": [{"request": {"url": "http://h/"}}, {"request": {"url": "http://h/"}}]}}"#;
+        let (mut out, mut stats) = (Vec::new(), HarStats::default());
+        let e = read_entries(Limit { inner: &har[..], left: 40 }, &mut out, &mut stats).unwrap_err();
+        assert!(e.contains(CUT), "{e}");
+        let mut stats = HarStats::default();
+        read_entries(Limit { inner: &har[..], left: har.len() as u64 }, &mut out, &mut stats).unwrap();
+        assert_eq!(stats.entries, 2);
+    }
+}

@@ -1,0 +1,305 @@
+//! Reading a HAR as a stream: each entry is read, reduced to what MCP needs, and dropped, so
+//! memory holds one entry's strings and the MCP bodies kept for ordering, not the file.
+
+use std::fmt;
+use std::io::Read;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use super::{Entry, HarStats, Skip, BODY_MAX, HELD_MAX};
+
+/// A string kept only up to `N` bytes: a longer one is dropped as soon as it is read, with its length.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Capped<const N: usize> {
+    #[default]
+    Absent,
+    Kept(String),
+    Long(usize),
+}
+
+impl<const N: usize> Capped<N> {
+    pub(crate) fn kept(&self) -> Option<&str> {
+        match self {
+            Capped::Kept(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl<'de, const N: usize> Deserialize<'de> for Capped<N> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<const N: usize>;
+        impl<const N: usize> Visitor<'_> for V<N> {
+            type Value = Capped<N>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Capped<N>, E> {
+                Ok(if s.len() > N { Capped::Long(s.len()) } else { Capped::Kept(s.to_string()) })
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Capped<N>, E> {
+                Ok(if s.len() > N { Capped::Long(s.len()) } else { Capped::Kept(s) })
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Capped<N>, E> {
+                Ok(Capped::Absent)
+            }
+        }
+        d.deserialize_any(V::<N>)
+    }
+}
+
+/// The headers MCP reads, by name (case-insensitive); the others are skipped as they are read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Headers {
+    pub content_type: Option<String>,
+    pub session_id: Option<String>,
+    pub protocol_version: Option<String>,
+}
+
+const HEADER_MAX: usize = 4096;
+
+impl<'de> Deserialize<'de> for Headers {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Header {
+            #[serde(default)]
+            name: Capped<256>,
+            #[serde(default)]
+            value: Capped<HEADER_MAX>,
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Headers;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of headers")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Headers, A::Error> {
+                let mut h = Headers::default();
+                while let Some(x) = seq.next_element::<Header>()? {
+                    let (Some(name), Some(value)) = (x.name.kept(), x.value.kept()) else { continue };
+                    let slot = match name.to_ascii_lowercase().as_str() {
+                        "content-type" => &mut h.content_type,
+                        "mcp-session-id" => &mut h.session_id,
+                        "mcp-protocol-version" => &mut h.protocol_version,
+                        _ => continue,
+                    };
+                    // The first of repeated headers, as a server reading one value would see it.
+                    slot.get_or_insert_with(|| value.to_string());
+                }
+                Ok(h)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Headers, E> {
+                Ok(Headers::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RawBody {
+    #[serde(default)]
+    pub mime_type: Capped<256>,
+    #[serde(default)]
+    pub text: Capped<BODY_MAX>,
+    /// `base64` for a binary body; HAR 1.2 has it on `content`, some writers on `postData` too.
+    #[serde(default)]
+    pub encoding: Capped<64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Request {
+    #[serde(default)]
+    method: Capped<64>,
+    #[serde(default)]
+    url: Capped<8192>,
+    #[serde(default)]
+    headers: Headers,
+    #[serde(default)]
+    post_data: Option<RawBody>,
+}
+
+#[derive(Deserialize, Default)]
+pub(crate) struct Response {
+    #[serde(default)]
+    status: Option<i64>,
+    #[serde(default)]
+    headers: Headers,
+    #[serde(default)]
+    content: Option<RawBody>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct RawEntry {
+    #[serde(default)]
+    started_date_time: Capped<64>,
+    #[serde(default)]
+    request: Request,
+    #[serde(default)]
+    response: Response,
+}
+
+/// Reads the HAR from `r`; entries go to `out` in file order with their index. `Err` is where
+/// the JSON stopped being a HAR (the entries before it are in `out`).
+pub(crate) fn read_entries<R: Read>(r: R, out: &mut Vec<Entry>, stats: &mut HarStats) -> Result<(), String> {
+    read_entries_held(r, out, stats, HELD_MAX)
+}
+
+fn read_entries_held<R: Read>(r: R, out: &mut Vec<Entry>, stats: &mut HarStats, held_max: usize) -> Result<(), String> {
+    let mut de = serde_json::Deserializer::from_reader(r);
+    let mut held = 0usize;
+    let mut sink = Sink { out, stats, held: &mut held, held_max };
+    Root(&mut sink).deserialize(&mut de).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())
+}
+
+struct Sink<'a> {
+    out: &'a mut Vec<Entry>,
+    stats: &'a mut HarStats,
+    held: &'a mut usize,
+    held_max: usize,
+}
+
+impl Sink<'_> {
+    fn take(&mut self, raw: RawEntry) {
+        let index = self.stats.entries;
+        self.stats.entries += 1;
+        let mut e = Entry::from_raw(index, raw.started_date_time.kept(), raw.request, raw.response);
+        if !e.is_mcp() {
+            self.stats.not_mcp += 1;
+            return;
+        }
+        let weight = e.weight();
+        if *self.held + weight > self.held_max {
+            // Past the bound the bodies are dropped and the entry is reported, not held.
+            e.drop_bodies(Skip::HeldFull);
+        } else {
+            *self.held += weight;
+        }
+        self.out.push(e);
+    }
+}
+
+struct Root<'a, 'b>(&'a mut Sink<'b>);
+struct Log<'a, 'b>(&'a mut Sink<'b>);
+struct Entries<'a, 'b>(&'a mut Sink<'b>);
+
+impl<'de> DeserializeSeed<'de> for Root<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Root<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a HAR object with `log`")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = false;
+        while let Some(k) = map.next_key::<Capped<64>>()? {
+            if k.kept() == Some("log") && !seen {
+                seen = true;
+                map.next_value_seed(Log(&mut *self.0))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        if !seen {
+            return Err(de::Error::custom("no `log` object: not a HAR"));
+        }
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Log<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Log<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("the HAR `log` object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = false;
+        while let Some(k) = map.next_key::<Capped<64>>()? {
+            if k.kept() == Some("entries") && !seen {
+                seen = true;
+                map.next_value_seed(Entries(&mut *self.0))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        if !seen {
+            return Err(de::Error::custom("`log` has no `entries`"));
+        }
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Entries<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entries<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("the `entries` array")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(raw) = seq.next_element::<RawEntry>()? {
+            self.0.take(raw);
+        }
+        Ok(())
+    }
+}
+
+impl Request {
+    pub(crate) fn parts(self) -> (Capped<64>, Capped<8192>, Headers, Option<RawBody>) {
+        (self.method, self.url, self.headers, self.post_data)
+    }
+}
+
+impl Response {
+    pub(crate) fn parts(self) -> (Option<i64>, Headers, Option<RawBody>) {
+        (self.status, self.headers, self.content)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::har::Body;
+
+    #[test]
+    fn a_long_string_is_dropped_with_its_length() {
+        let c: Capped<4> = serde_json::from_str("\"hello\"").unwrap();
+        assert!(matches!(c, Capped::Long(5)));
+        let c: Capped<5> = serde_json::from_str("\"hello\"").unwrap();
+        assert_eq!(c.kept(), Some("hello"));
+    }
+
+    #[test]
+    fn held_bodies_are_bounded() {
+        let e = |id: u32| format!(r#"{{"request": {{"method": "POST", "url": "http://h/mcp", "postData": {{"text": "{{\"jsonrpc\": \"2.0\", \"id\": {id}, \"method\": \"ping\"}}"}}}}}}"#);
+        let har = format!(r#"{{"log": {{"entries": [{}, {}, {{"request": {{"url": "http://h/"}}}}]}}}}"#, e(1), e(2));
+        let (mut out, mut stats) = (Vec::new(), HarStats::default());
+        read_entries_held(har.as_bytes(), &mut out, &mut stats, 400).unwrap();
+        assert_eq!((stats.entries, stats.not_mcp, out.len()), (3, 1, 2));
+        assert!(out[0].skip.is_none() && matches!(out[0].request, Body::Text { .. }));
+        assert_eq!(out[1].skip, Some(Skip::HeldFull));
+        assert!(matches!(out[1].request, Body::Empty));
+    }
+}

@@ -1,0 +1,263 @@
+//! `check FILE.har`: HTTP Archives made here (JSON answers, SSE streams, a 202, a batch, base64
+//! bodies, entries out of order, non-MCP entries) and hostile ones (not JSON, nested too deep,
+//! cut short, base64 garbage, an SSE stream that never ends its last event), and a real capture:
+//! the TypeScript SDK client and server-everything over Streamable HTTP (`har_real/`, needs npm).
+
+mod common;
+
+use common::{npm_found, npm_install, output_text, run, TempFile};
+use serde_json::{json, Value};
+
+const URL: &str = "http://127.0.0.1:3001/mcp";
+
+/// An entry: a POST of `body` (or a GET when `None`) answered with `status`, `mime` and `text`.
+fn entry(time: &str, body: Option<Value>, status: u16, mime: &str, text: &str) -> Value {
+    let mut req = json!({"method": "GET", "url": URL, "httpVersion": "HTTP/1.1", "headers": [{"name": "Accept", "value": "application/json, text/event-stream"}], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0});
+    if let Some(b) = body {
+        req["method"] = json!("POST");
+        req["postData"] = json!({"mimeType": "application/json", "text": b.to_string()});
+    }
+    let content = if text.is_empty() { json!({"size": 0, "mimeType": mime}) } else { json!({"size": text.len(), "mimeType": mime, "text": text}) };
+    json!({
+        "startedDateTime": time, "time": 3.5, "request": req,
+        "response": {"status": status, "statusText": "", "httpVersion": "HTTP/1.1", "headers": [{"name": "Content-Type", "value": mime}], "cookies": [], "content": content, "redirectURL": "", "headersSize": -1, "bodySize": -1},
+        "cache": {}, "timings": {"send": 0, "wait": 3, "receive": 0.5}
+    })
+}
+
+fn har(entries: Vec<Value>) -> Vec<u8> {
+    serde_json::to_vec_pretty(&json!({"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": entries}})).unwrap()
+}
+
+fn t(s: u32) -> String {
+    format!("2026-11-26T00:00:{s:02}.000Z")
+}
+
+fn init(v: &str) -> Vec<Value> {
+    let req = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": v, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+    let resp = json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": v, "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    vec![entry(&t(0), Some(req), 200, "application/json", &resp.to_string()), entry(&t(1), Some(initialized), 202, "", "")]
+}
+
+fn sse(events: &[(&str, Value)]) -> String {
+    // A priming event (an id, no data), a comment, then each event with its id.
+    let mut s = String::from("id: prime\ndata:\n\n: keep-alive\n\n");
+    for (id, v) in events {
+        s.push_str(&format!("event: message\nid: {id}\ndata: {v}\n\n"));
+    }
+    s
+}
+
+struct Out {
+    code: i32,
+    /// (entry, place, pointer, rule, severity) of each finding, in output order.
+    found: Vec<(u64, String, String, String, String)>,
+    /// The `http` object of each value with findings.
+    http: Vec<Value>,
+    stderr: String,
+}
+
+fn check(name: &str, bytes: &[u8]) -> Out {
+    let f = TempFile::new(name, bytes);
+    let r = run(&["check", "--json", f.path()], None);
+    assert!(r.code == 0 || r.code == 1, "exit {}: {}", r.code, r.stderr);
+    let (mut found, mut http) = (Vec::new(), Vec::new());
+    for line in r.stdout.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let Some(vs) = v["violations"].as_array() else { continue };
+        http.push(v["http"].clone());
+        for d in vs {
+            let s = |x: &Value| x.as_str().unwrap_or_default().to_string();
+            found.push((v["line"].as_u64().unwrap(), s(&v["place"]), s(&d["pointer"]), s(&d["rule"]), s(&d["severity"])));
+        }
+    }
+    Out { code: r.code, found, http, stderr: r.stderr }
+}
+
+fn session() -> Vec<Value> {
+    let mut e = init("2025-11-25");
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let tools = json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}});
+    e.push(entry(&t(2), Some(list), 200, "application/json", &tools.to_string()));
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": {}, "_meta": {"progressToken": "p"}}});
+    let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "p", "progress": 1}});
+    let result = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "hi"}]}});
+    e.push(entry(&t(3), Some(call), 200, "text/event-stream", &sse(&[("e1", progress), ("e2", result)])));
+    e
+}
+
+#[test]
+fn a_session_over_json_and_sse_answers_passes() {
+    let mut e = session();
+    // Entries that are not MCP: a page and an API call without JSON-RPC.
+    e.push(json!({"startedDateTime": t(4), "request": {"method": "GET", "url": "http://127.0.0.1:3001/favicon.ico", "headers": []}, "response": {"status": 200, "headers": [], "content": {"mimeType": "image/png", "text": "iVBORw0KGgo=", "encoding": "base64"}}}));
+    e.push(entry(&t(5), Some(json!({"query": "x"})), 200, "application/json", "{\"ok\":true}"));
+    let o = check("s.har", &har(e));
+    assert_eq!((o.code, o.found.len()), (0, 0), "{:?}", o.found);
+    // initialize (2), initialized, tools/list (2), tools/call, progress, result.
+    assert!(o.stderr.contains("HAR: 6 entries, 2 skipped (not MCP), 8 messages checked"), "{}", o.stderr);
+}
+
+#[test]
+fn findings_name_the_entry_the_place_and_the_pointer() {
+    let mut e = session();
+    let bad_call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"arguments": {}}});
+    let bad_result = json!({"jsonrpc": "2.0", "id": 4, "result": {"content": [{"type": "text"}]}});
+    e.push(entry(&t(4), Some(bad_call), 200, "text/event-stream", &sse(&[("e7", bad_result)])));
+    let o = check("s.har", &har(e.clone()));
+    assert_eq!(o.code, 1);
+    let req: Vec<_> = o.found.iter().filter(|f| f.3 == "required").collect();
+    assert!(req.iter().any(|f| f.0 == 4 && f.1 == "entry 4 (POST /mcp 200), request" && f.2 == "/params"), "{:?}", o.found);
+    assert!(o.found.iter().any(|f| f.0 == 4 && f.1 == "entry 4 (POST /mcp 200), response, SSE event 1 (id \"e7\")" && f.2.starts_with("/result/content/0")), "{:?}", o.found);
+    assert!(o.http.contains(&json!({"entry": 4, "method": "POST", "path": "/mcp", "status": 200, "sessionId": null, "protocolVersion": null, "part": "response", "event": 1, "eventId": "e7"})), "{:?}", o.http);
+    // The text report names them the same way.
+    let f = TempFile::new("s.har", &har(e));
+    let r = run(&["check", f.path()], None);
+    assert!(r.stdout.contains("s.har:entry 4 (POST /mcp 200), request: /params: error [required]"), "{}", r.stdout);
+}
+
+#[test]
+fn a_batch_is_checked_in_2025_03_26_and_refused_after() {
+    for (v, code) in [("2025-03-26", 0), ("2025-06-18", 1)] {
+        let mut e = init(v);
+        let batch = json!([{"jsonrpc": "2.0", "id": 2, "method": "ping"}, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}]);
+        let answers = json!([{"jsonrpc": "2.0", "id": 2, "result": {}}, {"jsonrpc": "2.0", "id": 3, "result": {"tools": []}}]);
+        e.push(entry(&t(2), Some(batch), 200, "application/json", &answers.to_string()));
+        let o = check("b.har", &har(e));
+        assert_eq!(o.code, code, "{v}: {:?}", o.found);
+        if code == 1 {
+            assert!(o.found.iter().all(|f| f.0 == 2 && f.3 == "jsonrpc.batch"), "{:?}", o.found);
+        }
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::new();
+    for c in bytes.chunks(3) {
+        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            s.push(if i <= c.len() { A[(n >> (18 - 6 * i)) as usize & 63] as char } else { '=' });
+        }
+    }
+    s
+}
+
+#[test]
+fn base64_bodies_are_decoded_and_garbage_is_reported() {
+    let mut e = init("2025-11-25");
+    let resp = json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": 5}]}});
+    let mut x = entry(&t(2), Some(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})), 200, "application/json", "");
+    x["response"]["content"] = json!({"mimeType": "application/json", "encoding": "base64", "text": base64(resp.to_string().as_bytes())});
+    e.push(x);
+    let mut y = entry(&t(3), Some(json!({"jsonrpc": "2.0", "id": 3, "method": "ping"})), 200, "application/json", "");
+    y["response"]["content"] = json!({"mimeType": "application/json", "encoding": "base64", "text": "e30*!!"});
+    e.push(y);
+    let o = check("s.har", &har(e));
+    assert_eq!(o.code, 1);
+    // The decoded answer is checked: the tool's name is not a string.
+    assert!(o.found.iter().any(|f| f.0 == 2 && f.1.ends_with("response") && f.2.starts_with("/result/tools/0")), "{:?}", o.found);
+    assert!(o.found.iter().any(|f| f.0 == 3 && f.3 == "har.body"), "{:?}", o.found);
+}
+
+#[test]
+fn entries_out_of_order_are_checked_in_time_order() {
+    let mut e = init("2025-11-25");
+    let bad = |id: u32| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {}});
+    // File order: entry 2 at 0:09, entry 3 at 0:05; a tie (entry 4, also 0:05) stays after entry 3.
+    e.push(entry(&t(9), Some(bad(2)), 202, "", ""));
+    e.push(entry(&t(5), Some(bad(3)), 202, "", ""));
+    e.push(entry(&t(5), Some(bad(4)), 202, "", ""));
+    let o = check("s.har", &har(e));
+    let mut order: Vec<u64> = o.found.iter().map(|f| f.0).collect();
+    order.dedup();
+    assert_eq!(order, vec![3, 4, 2], "{:?}", o.found);
+    assert!(o.stderr.contains("in startedDateTime order"), "{}", o.stderr);
+}
+
+#[test]
+fn a_har_is_found_by_its_content_whatever_its_name() {
+    let mut e = init("2025-11-25");
+    e.push(entry(&t(2), Some(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {}})), 202, "", ""));
+    for name in ["capture.json", "capture.txt", "CAPTURE.HAR"] {
+        let o = check(name, &har(e.clone()));
+        assert!(o.found.iter().any(|f| f.0 == 2 && f.2 == "/params"), "{name}: {:?}", o.found);
+    }
+}
+
+#[test]
+fn an_unterminated_sse_event_is_a_warning_not_a_message() {
+    let mut e = init("2025-11-25");
+    let ok = json!({"jsonrpc": "2.0", "id": 2, "result": {}});
+    let text = format!("id: 1\ndata: {ok}\n\nid: 2\ndata: {{\"jsonrpc\": \"2.0\", \"id\"");
+    e.push(entry(&t(2), Some(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})), 200, "text/event-stream", &text));
+    let o = check("s.har", &har(e));
+    assert_eq!(o.code, 0, "{:?}", o.found);
+    assert_eq!(o.found.iter().map(|f| (f.0, f.3.as_str(), f.4.as_str())).collect::<Vec<_>>(), vec![(2, "sse.unterminated", "warning")]);
+    // A 20 MB stream with no line end at all: the same, in bounded time.
+    let mut e = init("2025-11-25");
+    e.push(entry(&t(2), Some(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})), 200, "text/event-stream", &format!("data: {}", "x".repeat(20 << 20))));
+    let o = check("s.har", &har(e));
+    assert!(o.found.iter().any(|f| f.3 == "sse.unterminated"), "{:?}", o.found);
+}
+
+#[test]
+fn hostile_hars_are_reported_never_a_panic() {
+    let deep = format!("{{\"log\": {{\"entries\": [{}", "[".repeat(100_000));
+    let mut cut = har(session());
+    cut.truncate(cut.len() * 2 / 3);
+    let wrong_types = br#"{"log": {"entries": [{"request": 5}]}}"#.to_vec();
+    let no_entries = br#"{"log": {"version": "1.2"}}"#.to_vec();
+    let huge_key = format!("{{\"log\": {{\"{}\": 1, \"entries\": []}}}}", "k".repeat(1 << 20)).into_bytes();
+    for (what, bytes) in [("deep", deep.into_bytes()), ("cut", cut), ("types", wrong_types), ("no entries", no_entries), ("not json", b"{\"log\": nope".to_vec())] {
+        let o = check("h.har", &bytes);
+        assert_eq!(o.code, 1, "{what}");
+        assert!(o.found.iter().any(|f| f.3 == "har" && f.4 == "error"), "{what}: {:?}", o.found);
+    }
+    let o = check("h.har", &huge_key);
+    assert_eq!((o.code, o.found.len()), (0, 0));
+    // Many headers, long values: only the MCP ones are kept.
+    let mut e = init("2025-11-25");
+    let headers: Vec<Value> = (0..50_000).map(|i| json!({"name": format!("X-{i}"), "value": "v".repeat(100)})).collect();
+    e[0]["request"]["headers"] = json!(headers);
+    let o = check("h.har", &har(e));
+    assert_eq!((o.code, o.found.len()), (0, 0), "{:?}", o.found);
+}
+
+#[test]
+fn a_real_capture_of_the_typescript_client_and_server_everything_passes() {
+    if !npm_found() {
+        eprintln!("skipped: npm is not installed (the real capture needs the pinned packages of tests/har_real)");
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/har_real");
+    let node = npm_install(&dir);
+    let out = TempFile::new("real.har", b"");
+    let rec = std::process::Command::new(&node).arg("record.mjs").arg(out.path()).current_dir(&dir).output().unwrap();
+    assert!(rec.status.success(), "recording failed: {}", output_text(&rec));
+    let har: Value = serde_json::from_slice(&std::fs::read(out.path()).unwrap()).unwrap();
+    let entries = har["log"]["entries"].as_array().unwrap();
+    // The SDK's traffic: POSTs answered over SSE (with 2025-11-25's priming events), the 202 for
+    // `notifications/initialized`, the GET stream and the DELETE that ends the session.
+    let methods: Vec<&str> = entries.iter().map(|e| e["request"]["method"].as_str().unwrap()).collect();
+    assert!(methods.contains(&"GET") && methods.contains(&"DELETE"), "{methods:?}");
+    assert!(entries.iter().any(|e| e["response"]["status"] == 202));
+    assert!(entries.iter().any(|e| e["response"]["content"]["mimeType"].as_str().unwrap_or("").starts_with("text/event-stream")));
+    let o = check("real.har", &std::fs::read(out.path()).unwrap());
+    assert_eq!((o.code, o.found.len()), (0, 0), "{:?}", o.found);
+    let line = o.stderr.lines().find(|l| l.contains("HAR:")).unwrap();
+    let n: usize = line.split(", ").find_map(|p| p.strip_suffix(" messages checked")).unwrap().parse().unwrap();
+    assert!(n >= 17 && line.contains(" 0 skipped"), "{line}");
+    // The same capture with the tools/list answer's tools missing `inputSchema`: a finding on that entry's SSE event.
+    let mut bad = har.clone();
+    let i = entries.iter().position(|e| e["request"]["postData"]["text"].as_str().is_some_and(|t| t.contains("\"tools/list\""))).unwrap();
+    let text = bad["log"]["entries"][i]["response"]["content"]["text"].as_str().unwrap().replace("\"inputSchema\"", "\"inputSchemx\"");
+    bad["log"]["entries"][i]["response"]["content"]["text"] = json!(text);
+    let o = check("real.har", &serde_json::to_vec(&bad).unwrap());
+    assert_eq!(o.code, 1);
+    // The SDK names the session and the version on every request after initialize.
+    let h = &o.http[0];
+    assert!(h["sessionId"].as_str().is_some_and(|s| !s.is_empty()) && h["protocolVersion"].is_string(), "{h}");
+    assert!(o.found.iter().any(|f| f.0 == i as u64 && f.1.starts_with(&format!("entry {i} (POST /mcp 200), response, SSE event 1 (id ")) && f.3 == "required"), "{:?}", o.found);
+}
