@@ -69,7 +69,9 @@ pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 
                 let mut r = BufReader::with_capacity(1 << 20, file);
                 // A HAR by its extension or by its first bytes (`{"log"`), whatever it is called.
                 if is_har_file(f) || har::looks_like_har(r.fill_buf()?) {
-                    let stats = har::check_har(&mut checker, f, r, &mut rep)?;
+                    // Each session but the last ends here; the last ends below, as a file does.
+                    let mut end = |c: &mut Checker, rep: &mut Reporter<_>| end_stream(c, f, rep, &mut summary);
+                    let stats = har::check_har(&mut checker, f, r, &mut rep, &mut end)?;
                     let _ = writeln!(err, "mcp-schema: {f}: HAR: {} entries, {} skipped (not MCP), {} messages checked{}", stats.entries, stats.not_mcp, stats.messages, if stats.reordered { ", in startedDateTime order" } else { "" });
                     Ok(())
                 } else if is_json_file(f) {

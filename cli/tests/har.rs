@@ -262,3 +262,40 @@ fn a_real_capture_of_the_typescript_client_and_server_everything_passes() {
     assert!(h["sessionId"].as_str().is_some_and(|s| !s.is_empty()) && h["protocolVersion"].is_string(), "{h}");
     assert!(o.found.iter().any(|f| f.0 == i as u64 && f.1.starts_with(&format!("entry {i} (POST /mcp 200), response, SSE event 1 (id ")) && f.3 == "required"), "{:?}", o.found);
 }
+
+/// `e` as an entry of session `id`: the header on the request, or on the response for the
+/// `initialize` that starts it.
+fn in_session(mut e: Value, id: &str, on_response: bool) -> Value {
+    let side = if on_response { "response" } else { "request" };
+    e[side]["headers"].as_array_mut().unwrap().push(json!({"name": "Mcp-Session-Id", "value": id}));
+    e
+}
+
+#[test]
+fn each_session_of_a_har_is_a_stream_of_its_own() {
+    // Two sessions, interleaved in time, each with its own initialize (in two versions).
+    let (a, b) = (init("2025-11-25"), init("2025-06-18"));
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let tools = json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}});
+    let mut e = vec![
+        in_session(a[0].clone(), "A", true),
+        in_session(b[0].clone(), "B", true),
+        in_session(a[1].clone(), "A", false),
+        in_session(b[1].clone(), "B", false),
+        in_session(entry(&t(4), Some(list.clone()), 200, "application/json", &tools.to_string()), "A", false),
+        in_session(entry(&t(5), Some(list), 200, "application/json", &tools.to_string()), "B", false),
+    ];
+    for (n, x) in e.iter_mut().enumerate() {
+        x["startedDateTime"] = json!(t(n as u32));
+    }
+    let o = check("two.har", &har(e.clone()));
+    assert_eq!((o.code, o.found.len()), (0, 0), "{:?}", o.found);
+    // The same entries without session ids are one stream: a second initialize is a finding there.
+    for x in &mut e {
+        for side in ["request", "response"] {
+            x[side]["headers"].as_array_mut().unwrap().retain(|h| h["name"] != "Mcp-Session-Id");
+        }
+    }
+    let o = check("one.har", &har(e));
+    assert!(!o.found.is_empty(), "one stream with two initializes passed");
+}

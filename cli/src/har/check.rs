@@ -23,10 +23,18 @@ pub fn looks_like_har(head: &[u8]) -> bool {
     rest == b"\"log\""
 }
 
-/// Checks the HAR read from `r` (give it buffered) as one stream: findings go to `rep` under
-/// `name`, with `line` the entry's index and `place` the entry's HTTP context and the message's
-/// place in it. Returns the counts.
-pub fn check_har<R: Read, W: Write>(checker: &mut Checker, name: &str, r: R, rep: &mut Reporter<W>) -> io::Result<HarStats> {
+/// Checks the HAR read from `r` (give it buffered): findings go to `rep` under `name`, with `line`
+/// the entry's index and `place` the entry's HTTP context and the message's place in it. Each
+/// session (`Mcp-Session-Id`, the request's or else the response's) is a stream of its own, in the
+/// order the sessions start; `end_stream` ends each but the last (the caller ends that one, as it
+/// does a file's), and the checker is reset between them. Returns the counts.
+pub fn check_har<R: Read, W: Write>(
+    checker: &mut Checker,
+    name: &str,
+    r: R,
+    rep: &mut Reporter<W>,
+    end_stream: &mut dyn FnMut(&mut Checker, &mut Reporter<W>) -> io::Result<()>,
+) -> io::Result<HarStats> {
     let mut stats = HarStats::default();
     let mut entries = Vec::new();
     let stopped = read_entries(Limit { inner: r, left: FILE_MAX }, &mut entries, &mut stats).err();
@@ -42,8 +50,14 @@ pub fn check_har<R: Read, W: Write>(checker: &mut Checker, name: &str, r: R, rep
     if stats.reordered {
         order.sort_by_key(|&(t, i)| (t, i));
     }
-    for &(_, i) in &order {
-        check_entry(checker, name, &entries[i], rep, &mut stats)?;
+    for (n, group) in by_session(&entries, &order).iter().enumerate() {
+        if n > 0 {
+            end_stream(checker, rep)?;
+            checker.reset_stream();
+        }
+        for &i in group {
+            check_entry(checker, name, &entries[i], rep, &mut stats)?;
+        }
     }
     if let Some(e) = stopped {
         let what = if e.contains(CUT) { format!("the HAR is larger than {FILE_MAX} bytes: checked up to there") } else { format!("not a HAR (or cut short): {e}") };
@@ -54,6 +68,32 @@ pub fn check_har<R: Read, W: Write>(checker: &mut Checker, name: &str, r: R, rep
 }
 
 const CUT: &str = "HAR file limit";
+
+/// Sessions checked apart in one HAR; the entries of any later session join the entries without one.
+const SESSIONS_MAX: usize = 256;
+
+/// The entries (indexes, in `order`) grouped by session, the groups in the order their first
+/// entry comes; entries without a session id are one group of their own.
+fn by_session(entries: &[Entry], order: &[(i128, usize)]) -> Vec<Vec<usize>> {
+    let mut keys: Vec<Option<&str>> = Vec::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &(_, i) in order {
+        let mut key = entries[i].ctx.session_id.as_deref();
+        if key.is_some() && !keys.contains(&key) && keys.len() >= SESSIONS_MAX {
+            key = None;
+        }
+        let g = match keys.iter().position(|k| *k == key) {
+            Some(g) => g,
+            None => {
+                keys.push(key);
+                groups.push(Vec::new());
+                groups.len() - 1
+            }
+        };
+        groups[g].push(i);
+    }
+    groups
+}
 
 /// Reads at most `left` bytes; one more is an error (so serde reports where it stopped).
 struct Limit<R> {
