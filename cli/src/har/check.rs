@@ -184,6 +184,27 @@ mod tests {
     }
 
     #[test]
+    fn entries_are_grouped_by_session_and_the_number_of_groups_is_bounded() {
+        let entry = |session: Option<String>| Entry {
+            ctx: super::super::HttpContext { session_id: session, ..Default::default() },
+            started: None,
+            request: Default::default(),
+            response: Default::default(),
+            skip: None,
+        };
+        // No id, A, B, A: three groups in the order they start, A's entries together.
+        let entries: Vec<Entry> = [None, Some("A"), Some("B"), Some("A")].iter().map(|s| entry(s.map(str::to_owned))).collect();
+        let order: Vec<(i128, usize)> = (0..entries.len()).map(|i| (0, i)).collect();
+        assert_eq!(by_session(&entries, &order), vec![vec![0], vec![1, 3], vec![2]]);
+        // Past the limit, later sessions join the entries without an id.
+        let entries: Vec<Entry> = (0..SESSIONS_MAX + 10).map(|i| entry(Some(format!("s{i}")))).collect();
+        let order: Vec<(i128, usize)> = (0..entries.len()).map(|i| (0, i)).collect();
+        let groups = by_session(&entries, &order);
+        assert_eq!(groups.len(), SESSIONS_MAX + 1);
+        assert_eq!(groups[SESSIONS_MAX], (SESSIONS_MAX..SESSIONS_MAX + 10).collect::<Vec<_>>());
+    }
+
+    #[test]
     fn reading_stops_at_the_file_limit() {
         let har = br#"{"log": {"entries": [{"request": {"url": "http://h/"}}, {"request": {"url": "http://h/"}}]}}"#;
         let (mut out, mut stats) = (Vec::new(), HarStats::default());
