@@ -12,10 +12,10 @@ Run from the repository root: python3 fuzz/seeds/make_seeds.py
 import json
 import os
 import re
-import shutil
+
+from seed_dirs import SEEDS, reset, write
 
 MODULES = ["v2024_11_05", "v2025_03_26", "v2025_06_18", "v2025_11_25", "v2026_07_28", "draft", "resource_metadata", "apps"]
-SEEDS = "fuzz/seeds"
 
 
 def types_of(module):
@@ -25,16 +25,6 @@ def types_of(module):
     return re.findall(r'\(\s*"([A-Za-z0-9_]+)",\s*"(?:struct|union|enum|alias)"', block)
 
 
-def reset(target):
-    path = os.path.join(SEEDS, target)
-    shutil.rmtree(path, ignore_errors=True)
-    os.makedirs(path)
-    return path
-
-
-def write(path, name, data):
-    with open(os.path.join(path, name), "wb") as f:
-        f.write(data)
 
 
 def main():

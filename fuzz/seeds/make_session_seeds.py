@@ -22,21 +22,12 @@ import os
 import shutil
 import struct
 
-SEEDS = "fuzz/seeds"
+from seed_dirs import reset, write
+
 SOURCES = ["cli/tests/data/sessions/*.jsonl", "cli/tests/data/apps/*.jsonl", "examples/sdk-clients/recorded/*.jsonl", "bench/data/sessions/*.jsonl"]
 SMALL = 20_000
 
 
-def reset(name):
-    path = os.path.join(SEEDS, name)
-    shutil.rmtree(path, ignore_errors=True)
-    os.makedirs(path)
-    return path
-
-
-def write(path, name, data):
-    with open(os.path.join(path, name), "wb") as f:
-        f.write(data)
 
 
 def wire(line):
