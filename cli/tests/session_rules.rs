@@ -4,28 +4,9 @@
 
 mod common;
 
+use common::lines::{c2s, note, ok, req, s2c};
 use common::{check_json, Cases};
 use serde_json::{json, Value};
-
-fn c2s(msg: Value) -> Value {
-    json!({"dir": "c2s", "msg": msg})
-}
-
-fn s2c(msg: Value) -> Value {
-    json!({"dir": "s2c", "msg": msg})
-}
-
-fn req(id: i64, method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-}
-
-fn note(method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "method": method, "params": params})
-}
-
-fn ok(id: i64, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": result})
-}
 
 /// A 2025-11-25 client's capabilities that declare everything the cases use.
 fn all_client_caps() -> Value {

@@ -180,3 +180,28 @@ pub fn npm_install(dir: &Path) -> PathBuf {
         PathBuf::from("node")
     }
 }
+
+/// Recording lines (`{"dir", "msg"}`) and the JSON-RPC messages in them, for tests that write sessions.
+pub mod lines {
+    use serde_json::{json, Value};
+
+    pub fn c2s(msg: Value) -> Value {
+        json!({"dir": "c2s", "msg": msg})
+    }
+
+    pub fn s2c(msg: Value) -> Value {
+        json!({"dir": "s2c", "msg": msg})
+    }
+
+    pub fn req(id: i64, method: &str, params: Value) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    }
+
+    pub fn note(method: &str, params: Value) -> Value {
+        json!({"jsonrpc": "2.0", "method": method, "params": params})
+    }
+
+    pub fn ok(id: i64, result: Value) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "result": result})
+    }
+}
