@@ -18,6 +18,31 @@ fn events(engine: &mut Client) -> Vec<Event> {
     std::iter::from_fn(|| engine.poll_event()).collect()
 }
 
+/// A xorshift sequence from `seed`: the same on every run, with no dependency.
+pub(super) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
+/// Up to `edits - 1` random edits of `line`: a byte changed, the line cut, a JSON character put in.
+pub(super) fn mangle(line: &mut Vec<u8>, edits: u64, next: &mut impl FnMut() -> u64) {
+    for _ in 0..next() % edits {
+        let at = (next() % line.len() as u64) as usize;
+        match next() % 3 {
+            0 => line[at] = next() as u8,
+            1 => line.truncate(at),
+            _ => line.insert(at, b"{}[]\",:0-e\\"[(next() % 11) as usize]),
+        }
+        if line.is_empty() {
+            break;
+        }
+    }
+}
+
 #[cfg(all(feature = "v2025-11-25", feature = "v2026-07-28"))]
 mod per_request;
 #[cfg(feature = "v2025-11-25")]
@@ -392,29 +417,13 @@ fn mangled_lines_never_panic() {
         br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"r"}}"#,
         br#"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"_meta":{"progressToken":"t"}}}"#,
     ];
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let now = Instant::now();
     let mut client = Client::new(Config { max_pending: 8, max_in_flight: 4, max_cancelled: 4, max_queued: 16, take_ping: false, validate: true });
     let mut server = Server::new(Config { max_in_flight: 4, max_queued: 16, ..Config::default() });
     for round in 0..20_000u64 {
         let mut line = lines[(next() % lines.len() as u64) as usize].to_vec();
-        for _ in 0..next() % 4 {
-            let at = (next() % line.len() as u64) as usize;
-            match next() % 3 {
-                0 => line[at] = next() as u8,
-                1 => line.truncate(at),
-                _ => line.insert(at, b"{}[]\",:0-e\\"[(next() % 11) as usize]),
-            }
-            if line.is_empty() {
-                break;
-            }
-        }
+        mangle(&mut line, 4, &mut next);
         let _ = client.request(PingRequest::new(RequestId::Integer(0)), now, Some(Duration::from_millis(round % 7)));
         client.handle_line(&line).unwrap();
         server.handle_line(&line).unwrap();

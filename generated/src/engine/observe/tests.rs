@@ -220,13 +220,8 @@ fn forgetting_ended_requests_keeps_what_is_in_flight_certain() {
 #[test]
 fn random_traffic_agrees_with_a_plain_model() {
     use std::collections::{HashMap, HashSet};
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut sequence = crate::engine::tests::xorshift(0x2545_f491_4f6c_dd1d);
+    let mut next = move |n: u64| sequence() % n;
     // A 200-byte id is kept as a digest.
     let ids = [json!(1), json!(2), json!(3), json!("a"), json!("l".repeat(200)), json!(1.5), json!(null)];
     let mut w = Watch::new();

@@ -398,28 +398,12 @@ fn mangled_per_request_lines_never_panic() {
         br#"{"jsonrpc":"2.0","id":5,"method":"logging/setLevel","params":{"level":"warning"}}"#.to_vec(),
         INITIALIZED.to_vec(),
     ];
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = super::xorshift(0x9e37_79b9_7f4a_7c15);
     let config = Config { max_in_flight: 4, max_queued: 16, ..Config::default() };
     let mut servers = [Server::with_info(config.clone(), info()), Server::stateless(config, info())];
     for round in 0..10_000u64 {
         let mut line = lines[(next() % lines.len() as u64) as usize].clone();
-        for _ in 0..next() % 3 {
-            let at = (next() % line.len() as u64) as usize;
-            match next() % 3 {
-                0 => line[at] = next() as u8,
-                1 => line.truncate(at),
-                _ => line.insert(at, b"{}[]\",:0-e\\"[(next() % 11) as usize]),
-            }
-            if line.is_empty() {
-                break;
-            }
-        }
+        super::mangle(&mut line, 3, &mut next);
         for s in &mut servers {
             s.handle_line(&line).unwrap();
             while let Some(event) = s.poll_event() {
