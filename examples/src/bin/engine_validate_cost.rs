@@ -7,21 +7,13 @@
 //! cargo run -q --release -p mcp-schema-examples --bin engine_validate_cost
 //! ```
 
+#[path = "../cost.rs"]
+mod cost;
+
 use std::hint::black_box;
-use std::time::Instant;
 
 use mcp_spec_types::engine::{Config, Event, Server, ServerInfo};
-use serde_json::{json, Value};
-
-/// The client requests of a recorded session but `initialize` (`{"dir": "c2s", "msg": {...}}` lines).
-fn requests(path: &std::path::Path) -> Vec<Vec<u8>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|l| l["dir"] == "c2s" && l["msg"].get("id").is_some() && l["msg"]["method"].as_str().is_some_and(|m| m != "initialize"))
-        .map(|l| l["msg"].to_string().into_bytes())
-        .collect()
-}
+use serde_json::json;
 
 fn session(validate: bool) -> Server {
     let info = ServerInfo::new("cost", "1").versions(&["2025-11-25"]).capabilities(&json!({"logging": {}, "tools": {}})).expect("JSON");
@@ -37,39 +29,25 @@ fn session(validate: bool) -> Server {
 /// Median nanoseconds per message: read, offered to the application, answered, written.
 fn per_message(s: &mut Server, corpus: &[Vec<u8>], rounds: usize) -> f64 {
     let result = json!({});
-    let mut times: Vec<f64> = (0..rounds)
-        .map(|_| {
-            let start = Instant::now();
-            for m in corpus {
-                s.handle_line(black_box(m)).expect("the queues are drained");
-                while let Some(event) = s.poll_event() {
-                    if let Event::Request(r) = event {
-                        black_box(s.respond(&r.id, &result).expect("in flight"));
-                    }
-                }
-                while let Some(line) = s.poll_transmit() {
-                    black_box(line);
+    cost::median_per_message(rounds, corpus.len(), || {
+        for m in corpus {
+            s.handle_line(black_box(m)).expect("the queues are drained");
+            while let Some(event) = s.poll_event() {
+                if let Event::Request(r) = event {
+                    black_box(s.respond(&r.id, &result).expect("in flight"));
                 }
             }
-            start.elapsed().as_nanos() as f64 / corpus.len() as f64
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+            while let Some(line) = s.poll_transmit() {
+                black_box(line);
+            }
+        }
+    })
 }
 
 fn main() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut corpora: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
-    for name in ["2025-11-25-everything-tasks.jsonl", "2025-11-25-mixed-servers.jsonl"] {
-        corpora.push((format!("{name} (client requests)"), requests(&root.join("bench/data/sessions").join(name))));
-    }
-    let call = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Lisbon","units":"metric","days":3},"_meta":{"progressToken":"p-7"}}}"#;
-    corpora.push(("tools/call request".into(), vec![call.to_vec()]));
-    let verbose = br#"{"jsonrpc":"2.0","id":8,"method":"logging/setLevel","params":{"level":"verbose"}}"#;
-    corpora.push(("logging/setLevel \"verbose\" (answered -32602 either way)".into(), vec![verbose.to_vec()]));
-
-    let rounds = if std::env::var_os("QUICK").is_some() { 200 } else { 2000 };
+    // `initialize` opens the session each measurement starts from: not one of the requests measured.
+    let corpora = cost::corpora(&["initialize"], "answered -32602 either way");
+    let rounds = cost::rounds();
     println!("| corpus | requests | validate: false | validate: true | added per request | ratio |");
     println!("|---|---|---|---|---|---|");
     for (name, corpus) in &corpora {
