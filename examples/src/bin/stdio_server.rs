@@ -7,9 +7,9 @@
 //! `delayMs` milliseconds, with one progress notification per step when the request asked for
 //! progress, while the server answers other requests; it stops when the client cancels it, and
 //! then nothing more is written for it. Every request gets an answer with its own id: a result,
-//! "method not found" for what it does not serve, or the error `read_message_checked` names for a
-//! request that breaks the version's rules; the engine answers `ping`, what comes before
-//! `initialize`, and lines that are not requests.
+//! "method not found" for what it does not serve; the engine answers `ping`, what comes before
+//! `initialize`, lines that are not requests, and (`Config::validate`, on by default) a request
+//! that breaks the version's rules, with -32602 naming the JSON pointer and rule.
 //!
 //! `--record FILE` writes every line read and written to FILE as `{"dir": "c2s"|"s2c", "msg": ...}`
 //! JSONL, in the order the engine took and wrote them (for `mcp-schema check`, and for
@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use mcp_spec_types::engine::blocking::Connection;
 use mcp_spec_types::engine::{Config, Context, Event, Request, Server};
-use mcp_spec_types::read_message_checked;
+use mcp_spec_types::read_message;
 use mcp_spec_types::runtime::{JsonConvert, JsonObject, Message, RpcError};
 use mcp_spec_types::v2025_11_25::{
     self as mcp, CallToolResult, ClientMessage, ClientRequest, Implementation, InitializeResult,
@@ -64,7 +64,7 @@ fn main() -> io::Result<()> {
 /// Answers one request, in place or (for `count`) from a thread.
 fn answer(conn: &mut Connection<Server>, request: Request) -> io::Result<()> {
     let server = conn.engine();
-    let typed = match read_checked(&request) {
+    let typed = match read_typed(&request) {
         Ok(typed) => typed,
         // Params that do not fit the method or break its rules (-32602).
         Err(error) => return respond_error(server, &request, &error),
@@ -119,13 +119,13 @@ fn respond_error(server: &mut Server, request: &Request, error: &RpcError) -> io
         .map_err(io::Error::other)
 }
 
-/// The request as 2025-11-25's typed request, validated as `read_message_checked` does.
-fn read_checked(request: &Request) -> Result<ClientRequest, RpcError> {
+/// The request as 2025-11-25's typed request (the engine has validated it already).
+fn read_typed(request: &Request) -> Result<ClientRequest, RpcError> {
     let mut line = json!({"jsonrpc": "2.0", "id": request.id.to_value(), "method": request.method});
     if let Some(params) = &request.params {
         line["params"] = params.clone();
     }
-    match read_message_checked::<ClientMessage>(line.to_string()) {
+    match read_message::<ClientMessage>(line.to_string()) {
         Ok(Message::Request(request)) => Ok(request),
         Ok(_) => Err(RpcError {
             code: mcp_spec_types::rpc::INVALID_REQUEST,
