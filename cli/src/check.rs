@@ -293,6 +293,31 @@ pub struct Checker {
     session: Session,
     /// The view<->host channel, with `--ext apps`.
     apps: Option<AppsChannel>,
+    /// A bridge recording's legs (`leg`): the one being checked, and the other's stream, parked.
+    leg: Option<Leg>,
+    parked: Option<Box<Parked>>,
+}
+
+/// A bridge recording's leg: its lines are one stream, the other leg's another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leg {
+    Client,
+    Server,
+}
+
+/// The stream state of the leg not being checked.
+struct Parked {
+    negotiated: Option<usize>,
+    typed: Option<Req>,
+    tasks: [Bounded<TaskOrigin>; 2],
+    initialize_line: Option<u64>,
+    session: crate::session::ParkedStream,
+}
+
+impl Parked {
+    fn new() -> Parked {
+        Parked { negotiated: None, typed: None, tasks: per_dir(TASKS_CAP), initialize_line: None, session: crate::session::ParkedStream::new() }
+    }
 }
 
 fn per_dir<V: Weigh>(cap: usize) -> [Bounded<V>; 2] {
@@ -332,6 +357,8 @@ impl Checker {
             tasks: per_dir(TASKS_CAP),
             initialize_line: None,
             session: Session::new(args),
+            leg: None,
+            parked: None,
             apps: args.extensions.iter().find_map(|&i| {
                 let e = &EXTENSIONS[i];
                 let base = version_index(e.channel_base?)?;
@@ -350,12 +377,40 @@ impl Checker {
             apps.pending = apps_observer();
         }
         self.session.reset();
+        self.leg = None;
+        self.parked = None;
+    }
+
+    /// Checks the lines of `leg` from here on: the other leg's stream is parked, this one's taken back.
+    fn switch_leg(&mut self, leg: Leg) {
+        if self.leg == Some(leg) {
+            return;
+        }
+        if self.leg.is_some() {
+            let p = self.parked.get_or_insert_with(|| Box::new(Parked::new()));
+            std::mem::swap(&mut self.negotiated, &mut p.negotiated);
+            std::mem::swap(&mut self.typed, &mut p.typed);
+            std::mem::swap(&mut self.tasks, &mut p.tasks);
+            std::mem::swap(&mut self.initialize_line, &mut p.initialize_line);
+            self.session.swap_stream(&mut p.session);
+        }
+        self.leg = Some(leg);
     }
 
     /// Ends the current stream: the findings only its end can show (attached to the line they
     /// concern) and the requests left unanswered. Call before [`Checker::reset_stream`].
     pub fn finish_stream(&mut self) -> StreamEnd {
-        self.session.finish()
+        let mut end = self.session.finish();
+        // A bridge recording: the other leg ends too.
+        if let (Some(leg), Some(_)) = (self.leg, &self.parked) {
+            self.switch_leg(if leg == Leg::Client { Leg::Server } else { Leg::Client });
+            let other = self.session.finish();
+            end.outcomes.extend(other.outcomes);
+            end.outcomes.sort_by_key(|o| o.line);
+            end.unanswered.extend(other.unanswered);
+            end.unanswered_total += other.unanswered_total;
+        }
+        end
     }
 
     /// The session state (message counts for `--summary`, evictions).
@@ -470,6 +525,15 @@ impl Checker {
                     Some(other) => {
                         bad = true;
                         out.diags.push(error("/protocol", "protocol", format!("`protocol` must be a version string, found {}", describe(other))));
+                    }
+                }
+                match o.get("leg") {
+                    None => {}
+                    Some(Value::String(s)) if s == "client" => self.switch_leg(Leg::Client),
+                    Some(Value::String(s)) if s == "server" => self.switch_leg(Leg::Server),
+                    Some(other) => {
+                        bad = true;
+                        out.diags.push(error("/leg", "line.leg", format!("`leg` must be \"client\" or \"server\" (a bridge recording's two streams), found {}", describe(other))));
                     }
                 }
                 match o.get("type") {
@@ -1126,7 +1190,8 @@ fn unknown_version(s: &str) -> String {
 }
 
 /// The wrapper keys a JSONL line may have around its message.
-const WRAPPER_KEYS: [&str; 4] = ["msg", "dir", "protocol", "type"];
+/// `leg` and `bridge`: a bridge recording's (`proxy --to`); `bridge` is the verdict, not checked.
+const WRAPPER_KEYS: [&str; 6] = ["msg", "dir", "protocol", "type", "leg", "bridge"];
 
 fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")

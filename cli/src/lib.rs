@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod bounded;
+pub mod bridge;
 pub mod check;
 pub mod compat_icons;
 pub mod convert;

@@ -98,6 +98,7 @@ fn feed(from: Receiver<CheckEvent>, to: ChildStdin, queued_bytes: &AtomicUsize) 
     while let Some(event) = next {
         let size = match &event {
             CheckEvent::Line(n) => n.line.bytes.len(),
+            CheckEvent::Wrapped { bytes, .. } => bytes.len(),
             _ => 0,
         };
         let end = matches!(event, CheckEvent::End { .. });
@@ -128,6 +129,9 @@ fn drain(from: Receiver<CheckEvent>, queued_bytes: &AtomicUsize) {
             CheckEvent::Line(n) => {
                 queued_bytes.fetch_sub(n.line.bytes.len(), Ordering::Relaxed);
             }
+            CheckEvent::Wrapped { bytes, .. } => {
+                queued_bytes.fetch_sub(bytes.len(), Ordering::Relaxed);
+            }
             CheckEvent::End { .. } => return,
             CheckEvent::Undelivered(_) => {}
         }
@@ -142,6 +146,12 @@ fn write_frame(w: &mut impl Write, event: &CheckEvent) -> io::Result<()> {
                 w.write_all(&n.to_le_bytes())?;
             }
             w.write_all(&line.bytes)
+        }
+        CheckEvent::Wrapped { number, bytes } => {
+            w.write_all(&[4])?;
+            w.write_all(&number.to_le_bytes())?;
+            w.write_all(&(bytes.len() as u64).to_le_bytes())?;
+            w.write_all(bytes)
         }
         CheckEvent::End { unrecorded, unchecked } => {
             w.write_all(&[2])?;
@@ -181,6 +191,16 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
             Ok(CheckEvent::Line(Numbered { number, line: Line { dir, bytes, too_long, terminated: flags[1] == 1, seq: 0 } }))
         }
         2 => Ok(CheckEvent::End { unrecorded: read_u64(r)?, unchecked: read_u64(r)? }),
+        4 => {
+            let (number, len) = (read_u64(r)?, read_u64(r)?);
+            // A recording line is a message with its wrapper: at most MAX_LINE and the wrapper's few bytes.
+            if len > crate::MAX_LINE as u64 + 4096 {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, "frame too long"));
+            }
+            let mut bytes = vec![0u8; len as usize];
+            r.read_exact(&mut bytes)?;
+            Ok(CheckEvent::Wrapped { number, bytes })
+        }
         3 => {
             let count = read_u64(r)?.min(1 << 20);
             (0..count).map(|_| read_u64(r)).collect::<io::Result<Vec<_>>>().map(CheckEvent::Undelivered)
@@ -267,17 +287,21 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
         };
         match event {
             CheckEvent::Line(Numbered { number, line }) => {
-                let mut o = out.clone();
-                // Flushed before the check, so a crash is reported on the right line.
-                if writeln!(o, "\x01{number}").and_then(|()| o.flush()).is_err() {
+                if !checking_line(&out, number, crash_on.as_deref(), &line.bytes) {
                     return 0;
-                }
-                if crash_on.as_ref().is_some_and(|m| memchr::memmem::find(&line.bytes, m).is_some()) {
-                    overflow(0);
                 }
                 let outcome = check_one(&mut checker, number, &line, args.strict);
                 // Flushed before waiting for input too, so findings show up while the session runs.
-                if rep.outcome(file, &outcome).is_err() || (input.buffer().is_empty() && o.flush().is_err()) {
+                if rep.outcome(file, &outcome).is_err() || (input.buffer().is_empty() && out.clone().flush().is_err()) {
+                    return 0;
+                }
+            }
+            CheckEvent::Wrapped { number, bytes } => {
+                if !checking_line(&out, number, crash_on.as_deref(), &bytes) {
+                    return 0;
+                }
+                let outcome = checker.check_line(&bytes, number);
+                if outcome.is_some_and(|o| rep.outcome(file, &o).is_err()) || (input.buffer().is_empty() && out.clone().flush().is_err()) {
                     return 0;
                 }
             }
@@ -317,6 +341,19 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
     let _ = rep.finish();
     let _ = o.write_all(&[DONE, b'\n']).and_then(|()| o.flush());
     0
+}
+
+/// Says which line is checked next (flushed, so a crash is reported on the right line); the test
+/// hook's crash. `false`: the proxy is gone.
+fn checking_line(out: &Shared, number: u64, crash_on: Option<&[u8]>, bytes: &[u8]) -> bool {
+    let mut o = out.clone();
+    if writeln!(o, "\x01{number}").and_then(|()| o.flush()).is_err() {
+        return false;
+    }
+    if crash_on.is_some_and(|m| memchr::memmem::find(bytes, m).is_some()) {
+        overflow(0);
+    }
+    true
 }
 
 #[cfg(debug_assertions)]

@@ -10,9 +10,9 @@
 //! its bytes have already passed. The server's stderr passes through whole lines (output.rs), and
 //! the signals that would end the proxy go to the server (signals.rs).
 
-mod checking;
+pub(crate) mod checking;
 mod lines;
-mod output;
+pub(crate) mod output;
 #[cfg(unix)]
 mod signals;
 
@@ -61,6 +61,8 @@ pub struct ProxyArgs {
     pub check_options: Vec<String>,
     /// Internal: this process is the checker child (checking.rs), with its role.
     pub checker_child: Option<String>,
+    /// `--to VERSION` (an index into `VERSIONS`): bridge to a server of this version (`crate::bridge`).
+    pub to: Option<usize>,
 }
 
 /// Parses the arguments after `proxy`. The checking options are those of `check`, parsed by
@@ -73,6 +75,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
     let mut record = None;
     let mut findings = None;
     let mut checker_child = None;
+    let mut to = None;
     let mut check_options = vec!["check".to_string()];
     let mut it = args[..dashes].iter();
     while let Some(arg) = it.next() {
@@ -84,6 +87,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
             "--record" => &mut record,
             "--findings" => &mut findings,
             "--checker-child" => &mut checker_child,
+            "--to" => &mut to,
             "--type" => return Err(UsageError("--type is not a proxy option: the proxy checks messages".into())),
             _ => {
                 check_options.push(arg.clone());
@@ -92,9 +96,17 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
         };
         match inline.or_else(|| it.next().cloned()) {
             Some(v) if !v.is_empty() => *slot = Some(v),
+            _ if flag == "--to" => return Err(UsageError("--to needs a protocol version".into())),
             _ => return Err(UsageError(format!("{flag} needs a file name"))),
         }
     }
+    let to = match to {
+        None => None,
+        Some(v) => match crate::versions::version_index(&v) {
+            Some(i) => Some(i),
+            None => return Err(UsageError(format!("--to: unknown protocol version `{v}` (known: {})", crate::versions::version_names()))),
+        },
+    };
     let given = check_options[1..].to_vec();
     check_options.extend(["--".to_string(), "-".to_string()]);
     let check = match args::parse(&check_options)? {
@@ -111,7 +123,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
     if record.is_some() && record == findings {
         return Err(UsageError("--record and --findings name the same file".into()));
     }
-    Ok(Command::Proxy(ProxyArgs { check, record, findings, command, check_options: given, checker_child }))
+    Ok(Command::Proxy(ProxyArgs { check, record, findings, command, check_options: given, checker_child, to }))
 }
 
 /// Runs the proxy until the server exits; returns the server's exit status (128 + the signal
@@ -168,43 +180,36 @@ pub fn run(a: &ProxyArgs) -> i32 {
         return fail("the server's stdin, stdout and stderr are not pipes");
     };
 
-    let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
-    let tap = Tap { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
     let (to_checker, from_recorder) = sync_channel(QUEUE_LINES);
-
-    // The host's side is not joined: it may wait on the host's stdin long after the server is gone.
-    let host_tap = tap.clone();
-    thread::spawn(move || forward(io::stdin().lock(), server_in, Dir::C2S, &host_tap));
-    let server_tap = tap.clone();
-    let server_side = thread::spawn(move || forward(server_out, io::stdout().lock(), Dir::S2C, &server_tap));
+    let record_error = Arc::new(Mutex::new(None));
     let server_log_read = output::LastRead::default();
     let server_log = {
         let (out, shared, last_read) = (stderr.clone(), stderr.same(&findings), server_log_read.clone());
         thread::spawn(move || output::relay_lines(server_err, out, shared, last_read))
     };
-
-    let record_error = Arc::new(Mutex::new(None));
-    let recorder = {
-        let (lost, queued_bytes, error) = (tap.lost.clone(), tap.queued_bytes.clone(), record_error.clone());
-        thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes, &error))
+    let traffic = match a.to {
+        Some(to) => crate::bridge::stdio::start(to, server_in, server_out, record, to_checker, record_error.clone()),
+        None => forward_both(server_in, server_out, record, to_checker, record_error.clone()),
     };
-    let checker = checking::start(a, findings.clone(), from_recorder, tap.queued_bytes.clone());
+    let checker = checking::start(a, findings.clone(), from_recorder, traffic.queued_bytes.clone());
 
     let status = child.wait();
     server_log_read.touch();
     #[cfg(unix)]
     signals.close();
     // What the server wrote before it exited still reaches the host.
-    let _ = server_side.join();
+    let _ = traffic.server_side.join();
     // From here on nothing waits on an output nobody reads (a host that pipes stderr and never
     // reads it): the findings not written by then are lost, the exit is not.
     // The server's last stderr lines, unless something it left running keeps the pipe open.
     output::join_unless(server_log, || stderr.stalled() || server_log_read.quiet_for(output::STALL));
     // Sent from a thread: the recorder may itself be waiting on a stalled checker.
-    let queue = tap.queue.clone();
-    thread::spawn(move || queue.send(Event::End));
-    output::join_unless_stalled(recorder, &[&findings]);
+    thread::spawn(traffic.end);
+    output::join_unless_stalled(traffic.recorder, &[&findings]);
     checker.finish(&findings);
+    if let (Some(counts), true) = (&traffic.verdicts, a.check.summary) {
+        crate::bridge::stdio::write_summary(counts, &findings, a.check.json);
+    }
     let mut failed = false;
     let record_error = record_error.lock().unwrap_or_else(PoisonError::into_inner).take();
     for (error, what) in [(findings.error(), "findings are missing"), (record_error, "the recording is incomplete")] {
@@ -247,14 +252,54 @@ fn exit_code(s: ExitStatus) -> i32 {
     s.code().unwrap_or(1)
 }
 
+/// The threads that carry the traffic (forwarders or the bridge) and record it.
+pub(crate) struct Traffic {
+    /// Ends when the server's output has reached the host.
+    pub server_side: thread::JoinHandle<()>,
+    /// Tells the recorder the traffic is over.
+    pub end: Box<dyn FnOnce() + Send>,
+    pub recorder: thread::JoinHandle<()>,
+    /// Bytes of lines in the queues to the recorder and the checker.
+    pub queued_bytes: Arc<AtomicUsize>,
+    /// The bridge's verdicts (`--to`).
+    pub verdicts: Option<Arc<Mutex<crate::bridge::Counts>>>,
+}
+
+/// The plain proxy: a forwarder per direction, bytes unchanged, and the recorder.
+fn forward_both(
+    server_in: std::process::ChildStdin,
+    server_out: std::process::ChildStdout,
+    record: Option<io::BufWriter<File>>,
+    to_checker: SyncSender<CheckEvent>,
+    record_error: Arc<Mutex<Option<String>>>,
+) -> Traffic {
+    let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
+    let tap = Tap { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
+    // The host's side is not joined: it may wait on the host's stdin long after the server is gone.
+    let host_tap = tap.clone();
+    thread::spawn(move || forward(io::stdin().lock(), server_in, Dir::C2S, &host_tap));
+    let server_tap = tap.clone();
+    let server_side = thread::spawn(move || {
+        forward(server_out, io::stdout().lock(), Dir::S2C, &server_tap);
+    });
+    let recorder = {
+        let (lost, queued_bytes, error) = (tap.lost.clone(), tap.queued_bytes.clone(), record_error);
+        thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes, &error))
+    };
+    let queue = tap.queue.clone();
+    Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), verdicts: None }
+}
+
 /// A line with its number in the session (its line in the recording).
-struct Numbered {
+pub(crate) struct Numbered {
     number: u64,
     line: Line,
 }
 
-enum CheckEvent {
+pub(crate) enum CheckEvent {
     Line(Numbered),
+    /// A recording line checked as `check` reads it (a bridge's line, with its `leg`).
+    Wrapped { number: u64, bytes: Vec<u8> },
     /// The numbers of lines that did not reach their receiver (recorded and checked already).
     Undelivered(Vec<u64>),
     /// The traffic is over: how many lines were lost before the recorder and before the checker.

@@ -196,6 +196,22 @@ pub struct StreamEnd {
     pub unanswered_total: usize,
 }
 
+/// The state of a stream not being checked right now (the other leg of a bridge recording).
+pub(crate) struct ParkedStream {
+    whole: Option<bool>,
+    observer: Observer<Waiting>,
+    caps: capabilities::State,
+    tools: tools::State,
+    resources: resources::State,
+    channel: apps::Channel,
+}
+
+impl ParkedStream {
+    pub(crate) fn new() -> ParkedStream {
+        ParkedStream { whole: None, observer: observer(), caps: Default::default(), tools: tools::State::new(), resources: resources::State::new(), channel: apps::Channel::new() }
+    }
+}
+
 /// One row of the message counts: direction, kind, method.
 pub type MessageKey = (&'static str, &'static str, String);
 
@@ -255,6 +271,17 @@ impl Session {
         self.tools = tools::State::new();
         self.resources = resources::State::new();
         self.channel = apps::Channel::new();
+    }
+
+    /// Swaps the stream being checked with `other` (the legs of a bridge recording are two streams
+    /// in one file); the message counts stay.
+    pub(crate) fn swap_stream(&mut self, other: &mut ParkedStream) {
+        std::mem::swap(&mut self.whole, &mut other.whole);
+        std::mem::swap(&mut self.observer, &mut other.observer);
+        std::mem::swap(&mut self.caps, &mut other.caps);
+        std::mem::swap(&mut self.tools, &mut other.tools);
+        std::mem::swap(&mut self.resources, &mut other.resources);
+        std::mem::swap(&mut self.channel, &mut other.channel);
     }
 
     fn evicted_now(&self) -> u64 {

@@ -1,0 +1,505 @@
+//! The bridge without I/O: a line from the client or the server goes in; the lines to write to each
+//! side, the recording's lines of both legs and a verdict on the line come out.
+//!
+//! The client's version is what it negotiates with the bridge (its `initialize`, or the `_meta`
+//! version of a 2026-07-28 request); the server's is `--to`. Equal versions pass bytes unchanged.
+//! Otherwise every message is converted by the generated conversions, and the bridge stands in for
+//! what only one side's version has (the lifecycle, `ping`, `server/discover`, the per-request
+//! `_meta` keys, input requests: see `input.rs`).
+
+use std::collections::{HashMap, VecDeque};
+
+use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
+use serde_json::{json, Map, Value};
+
+use super::record::{Counts, Leg, Note, Record, Verdict};
+use super::shape::{self, Refusal};
+use crate::check::Dir;
+use crate::versions::{version_index, Info, VERSIONS};
+
+/// JSON-RPC error codes the bridge answers with.
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
+
+/// Client lines held while the bridge initializes the server; past it, requests are refused.
+const HELD_MAX: usize = 1024;
+/// Requests waiting for an answer per side; past it, the oldest are forgotten (their answers are then dropped).
+pub(super) const PENDING_MAX: usize = 4096;
+
+/// What one line gave.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub to_client: Vec<Vec<u8>>,
+    pub to_server: Vec<Vec<u8>>,
+    pub records: Vec<Record>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// Nothing from the client yet.
+    Start,
+    /// Both legs speak the same version: bytes pass unchanged.
+    Same,
+    /// The bridge is initializing a server before 2026-07-28 for a 2026-07-28 client.
+    Initializing,
+    /// The server refused that `initialize`: requests get its error.
+    Failed,
+    Ready,
+}
+
+/// A request sent to the server, by its id there.
+#[derive(Debug)]
+pub(super) struct Up {
+    /// The id the client used; `None` for the bridge's own requests.
+    pub client_id: Option<Value>,
+    pub method: String,
+    pub kind: UpKind,
+    /// The request as sent (server form), for a retry with input responses.
+    pub sent: Value,
+    pub rounds: u32,
+    /// Input requests of an `InputRequiredResult` (client before 2026-07-28): each key with the
+    /// client's answer once given; the `requestState` to send back.
+    pub inputs: Vec<(String, Option<Value>)>,
+    pub state: Option<String>,
+    /// A 2026-07-28 client was told `input_required` and has not retried yet (input.rs).
+    pub awaiting_retry: bool,
+    /// Server requests for the next round, and the server's final answer if it came first.
+    pub queued: Vec<(String, Value)>,
+    pub held_answer: Option<Value>,
+}
+
+#[derive(Debug, PartialEq)]
+pub(super) enum UpKind {
+    Forward,
+    /// The client's `initialize`, converted (both before 2026-07-28).
+    Initialize,
+    /// `server/discover` sent to answer the client's `initialize` (server on 2026-07-28).
+    Discover,
+    /// The bridge's own `initialize` of a server before 2026-07-28 (client on 2026-07-28).
+    OwnInitialize,
+}
+
+/// A request sent to the client, by its id there.
+#[derive(Debug)]
+pub(super) enum Down {
+    /// A server request passed on (both before 2026-07-28).
+    Forward { server_id: Value, method: String },
+    /// An input request of an `InputRequiredResult`, asked of a client before 2026-07-28.
+    Input { up: String, key: String, method: String },
+}
+
+pub struct Bridge {
+    pub(super) infos: Vec<Info>,
+    /// The server leg's version: `--to`, or what the server answered `initialize` with.
+    pub(super) server: usize,
+    pub(super) client: Option<usize>,
+    /// The first version without `initialize` (2026-07-28).
+    pub(super) per_request: usize,
+    pub(super) phase: Phase,
+    next_id: u64,
+    pub(super) up: HashMap<String, Up>,
+    up_order: VecDeque<String>,
+    pub(super) down: HashMap<String, Down>,
+    down_order: VecDeque<String>,
+    held: VecDeque<Vec<u8>>,
+    /// The client's capabilities and info in the server's version (client before 2026-07-28 with a 2026-07-28 server).
+    pub(super) caps: Value,
+    pub(super) client_info: Option<Value>,
+    /// With a 2026-07-28 client: the capabilities the server was initialized with, as the client
+    /// declared them, and the server's `initialize` result (for `server/discover`).
+    pub(super) init_caps: Option<Value>,
+    pub(super) init_result: Option<Value>,
+    /// Input request keys handed to a 2026-07-28 client: key -> (the server request's id, its method, the waiting request's key).
+    pub(super) keys: HashMap<String, (Value, String, String)>,
+    pub counts: Counts,
+}
+
+/// A request id as a map key (its JSON text).
+pub(super) fn key(id: &Value) -> String {
+    id.to_string()
+}
+
+pub(super) fn error_response(id: Value, code: i64, message: String) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+/// The reason and row of a refusal, as one error message.
+pub(super) fn refusal_message(r: &Refusal) -> String {
+    match &r.row {
+        Some(row) => format!("mcp-schema bridge: {} (CONVERSIONS.md: {row})", r.reason),
+        None => format!("mcp-schema bridge: {}", r.reason),
+    }
+}
+
+impl Bridge {
+    /// A bridge whose server speaks `to` (an index into [`VERSIONS`]).
+    pub fn new(to: usize) -> Bridge {
+        let per_request = VERSIONS.iter().position(|m| m.name == "2026-07-28").unwrap_or(VERSIONS.len());
+        Bridge {
+            infos: VERSIONS.iter().map(Info::new).collect(),
+            server: to,
+            client: None,
+            per_request,
+            phase: Phase::Start,
+            next_id: 0,
+            up: HashMap::new(),
+            up_order: VecDeque::new(),
+            down: HashMap::new(),
+            down_order: VecDeque::new(),
+            held: VecDeque::new(),
+            caps: json!({}),
+            client_info: None,
+            init_caps: None,
+            init_result: None,
+            keys: HashMap::new(),
+            counts: Counts::default(),
+        }
+    }
+
+    /// The client leg's version, once known.
+    pub fn client_version(&self) -> Option<&'static str> {
+        self.client.map(|i| VERSIONS[i].name)
+    }
+
+    pub fn server_version(&self) -> &'static str {
+        VERSIONS[self.server].name
+    }
+
+    pub(super) fn is_per_request(&self, v: usize) -> bool {
+        v >= self.per_request
+    }
+
+    pub(super) fn new_id(&mut self) -> Value {
+        self.next_id += 1;
+        Value::from(format!("mcp-schema-bridge/{}", self.next_id))
+    }
+
+    pub(super) fn track_up(&mut self, id: &Value, up: Up) {
+        let k = key(id);
+        if self.up.insert(k.clone(), up).is_none() {
+            self.up_order.push_back(k);
+        }
+        while self.up.len() > PENDING_MAX {
+            match self.up_order.pop_front() {
+                Some(k) => drop(self.up.remove(&k)),
+                None => break,
+            }
+        }
+        if self.up_order.len() > 2 * PENDING_MAX {
+            let up = &self.up;
+            self.up_order.retain(|k| up.contains_key(k));
+        }
+    }
+
+    pub(super) fn track_down(&mut self, id: &Value, down: Down) {
+        let k = key(id);
+        if self.down.insert(k.clone(), down).is_none() {
+            self.down_order.push_back(k);
+        }
+        while self.down.len() > PENDING_MAX {
+            match self.down_order.pop_front() {
+                Some(k) => drop(self.down.remove(&k)),
+                None => break,
+            }
+        }
+        if self.down_order.len() > 2 * PENDING_MAX {
+            let down = &self.down;
+            self.down_order.retain(|k| down.contains_key(k));
+        }
+    }
+
+    // ---- output helpers: each sent line is also a line of its leg in the recording ----
+
+    pub(super) fn note(&mut self, out: &mut Output, leg: Leg, dir: Dir, bytes: &[u8], verdict: Verdict, method: &str, what: String, row: Option<String>) {
+        let note = Note { verdict, method: method.to_string(), what, row };
+        self.counts.add(&note);
+        out.records.push(Record { leg, dir, bytes: bytes.to_vec(), note: Some(note) });
+    }
+
+    pub(super) fn send_server(&self, out: &mut Output, msg: &Value) {
+        let bytes = serde_json::to_vec(msg).unwrap_or_default();
+        out.records.push(Record { leg: Leg::Server, dir: Dir::C2S, bytes: bytes.clone(), note: None });
+        out.to_server.push(bytes);
+    }
+
+    pub(super) fn send_client(&self, out: &mut Output, msg: &Value) {
+        let bytes = serde_json::to_vec(msg).unwrap_or_default();
+        out.records.push(Record { leg: Leg::Client, dir: Dir::S2C, bytes: bytes.clone(), note: None });
+        out.to_client.push(bytes);
+    }
+
+    // ---- the client's lines ----
+
+    /// A line from the client (without its `\n`).
+    pub fn from_client(&mut self, line: &[u8]) -> Output {
+        let mut out = Output::default();
+        let line = trim(line);
+        if line.is_empty() {
+            return out;
+        }
+        if self.phase == Phase::Same {
+            return self.pass(line, Leg::Client);
+        }
+        let msg = match parse(line) {
+            Ok(m) => m,
+            Err(why) => {
+                self.note(&mut out, Leg::Client, Dir::C2S, line, Verdict::Refused, "(not a message)", why.clone(), None);
+                let code = if why.starts_with("not JSON") { PARSE_ERROR } else { INVALID_REQUEST };
+                self.send_client(&mut out, &error_response(Value::Null, code, format!("mcp-schema bridge: {why}")));
+                return out;
+            }
+        };
+        if self.phase == Phase::Start {
+            self.start(&msg);
+            if self.phase == Phase::Same {
+                return self.pass(line, Leg::Client);
+            }
+        }
+        if self.phase == Phase::Initializing {
+            if self.init_caps.is_none() {
+                // First line of a 2026-07-28 client: the bridge initializes the server first.
+                self.initialize_server(&msg, &mut out);
+            }
+            if self.held.len() < HELD_MAX {
+                self.held.push_back(line.to_vec());
+            } else {
+                let r = Refusal::new("too many requests while the server is being initialized");
+                self.refuse(&mut out, Leg::Client, line, &method_of(&msg), request_id(&msg), r, INTERNAL_ERROR);
+            }
+            return out;
+        }
+        self.client_message(line, msg, &mut out);
+        out
+    }
+
+    /// Decides the client's version from its first message.
+    fn start(&mut self, msg: &Map<String, Value>) {
+        let method = msg.get("method").and_then(Value::as_str);
+        let meta_version = msg.get("params").and_then(|p| p.get("_meta")).and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).and_then(Value::as_str);
+        let server_new = self.is_per_request(self.server);
+        let client = if method == Some("initialize") {
+            let proposed = msg.get("params").and_then(|p| p.get("protocolVersion")).and_then(Value::as_str).and_then(version_index);
+            // An unknown proposal, or one without `initialize`: the newest version that has it.
+            Some(proposed.filter(|&v| !self.is_per_request(v)).unwrap_or(self.per_request - 1))
+        } else if let Some(v) = meta_version.and_then(version_index).filter(|&v| self.is_per_request(v)) {
+            Some(v)
+        } else if method == Some("server/discover") {
+            Some(self.per_request)
+        } else {
+            None
+        };
+        match client {
+            Some(c) if c == self.server => {
+                self.client = Some(c);
+                self.phase = Phase::Same;
+            }
+            Some(c) => {
+                self.client = Some(c);
+                self.phase = if self.is_per_request(c) && !server_new { Phase::Initializing } else { Phase::Ready };
+            }
+            // A client that starts without `initialize` and without a version: as old as the server, or
+            // the newest version with `initialize` in front of a 2026-07-28 server.
+            None if !server_new => {
+                self.client = Some(self.server);
+                self.phase = Phase::Same;
+            }
+            None => {
+                self.client = Some(self.per_request - 1);
+                self.phase = Phase::Ready;
+            }
+        }
+    }
+
+    /// Unchanged bytes from `leg` to the other side.
+    fn pass(&mut self, line: &[u8], from: Leg) -> Output {
+        let mut out = Output::default();
+        let (dir, to) = match from {
+            Leg::Client => (Dir::C2S, Leg::Server),
+            Leg::Server => (Dir::S2C, Leg::Client),
+        };
+        let method = parse(line).ok().map(|m| method_of(&m)).unwrap_or_else(|| "(not a message)".into());
+        self.note(&mut out, from, dir, line, Verdict::Forwarded, &method, String::new(), None);
+        out.records.push(Record { leg: to, dir, bytes: line.to_vec(), note: None });
+        match from {
+            Leg::Client => out.to_server.push(line.to_vec()),
+            Leg::Server => out.to_client.push(line.to_vec()),
+        }
+        out
+    }
+
+    /// Refuses a message from `leg`: a request (`id`) gets `code` with the reason and row; anything
+    /// else is not passed on.
+    pub(super) fn refuse(&mut self, out: &mut Output, leg: Leg, line: &[u8], method: &str, id: Option<Value>, r: Refusal, code: i64) {
+        let dir = if leg == Leg::Client { Dir::C2S } else { Dir::S2C };
+        self.note(out, leg, dir, line, Verdict::Refused, method, r.reason.clone(), r.row.clone());
+        if let Some(id) = id {
+            let answer = error_response(id, code, refusal_message(&r));
+            match leg {
+                Leg::Client => self.send_client(out, &answer),
+                Leg::Server => self.send_server(out, &answer),
+            }
+        }
+    }
+
+    /// The bridge's `initialize` of a server before 2026-07-28, for a 2026-07-28 client whose first
+    /// request's `_meta` gives the capabilities and info.
+    fn initialize_server(&mut self, first: &Map<String, Value>, out: &mut Output) {
+        let client = self.client.unwrap_or(self.per_request);
+        let meta = first.get("params").and_then(|p| p.get("_meta"));
+        let caps = meta.and_then(|m| m.get(CLIENT_CAPABILITIES_META_KEY)).cloned().unwrap_or_else(|| json!({}));
+        let (from, to) = (&self.infos[client], &self.infos[self.server]);
+        let server_caps = shape::convert(from, to, "ClientCapabilities", "ClientCapabilities", caps.clone()).unwrap_or_else(|_| json!({}));
+        let info = meta.and_then(|m| m.get(CLIENT_INFO_META_KEY)).cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok());
+        let info = info.unwrap_or_else(|| json!({"name": "mcp-schema-bridge", "version": env!("CARGO_PKG_VERSION")}));
+        let id = self.new_id();
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {"protocolVersion": VERSIONS[self.server].name, "capabilities": server_caps, "clientInfo": info}});
+        self.init_caps = Some(caps);
+        self.send_server(out, &request);
+        self.track_up(&id, Up::own("initialize", UpKind::OwnInitialize, request.clone()));
+    }
+
+    /// The server answered the bridge's `initialize`: `notifications/initialized`, then the held lines.
+    pub(super) fn server_initialized(&mut self, result: Result<Value, Value>, out: &mut Output) {
+        match result {
+            Ok(result) => {
+                if let Some(v) = result.get("protocolVersion").and_then(Value::as_str).and_then(version_index).filter(|&v| !self.is_per_request(v)) {
+                    self.server = v;
+                }
+                self.init_result = Some(result);
+                self.send_server(out, &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+                self.phase = Phase::Ready;
+            }
+            Err(error) => {
+                self.init_result = Some(json!({"error": error}));
+                self.phase = Phase::Failed;
+            }
+        }
+        while let Some(line) = self.held.pop_front() {
+            if let Ok(msg) = parse(&line) {
+                self.client_message(&line, msg, out);
+            }
+        }
+    }
+
+    /// One client message once both legs' versions are known.
+    fn client_message(&mut self, line: &[u8], msg: Map<String, Value>, out: &mut Output) {
+        if self.phase == Phase::Failed {
+            let error = self.init_result.as_ref().and_then(|r| r.get("error")).cloned().unwrap_or(Value::Null);
+            let r = Refusal::new(format!("the server refused the bridge's `initialize`: {}", crate::bounded::clip(&error.to_string())));
+            return self.refuse(out, Leg::Client, line, &method_of(&msg), request_id(&msg), r, INTERNAL_ERROR);
+        }
+        if msg.contains_key("method") {
+            super::client::request_or_notification(self, line, msg, out);
+        } else {
+            super::client::response(self, line, msg, out);
+        }
+    }
+
+    // ---- the server's lines ----
+
+    /// A line from the server (without its `\n`).
+    pub fn from_server(&mut self, line: &[u8]) -> Output {
+        let mut out = Output::default();
+        let line = trim(line);
+        if line.is_empty() {
+            return out;
+        }
+        if self.phase == Phase::Same {
+            return self.pass(line, Leg::Server);
+        }
+        let msg = match parse(line) {
+            Ok(m) => m,
+            Err(why) => {
+                self.note(&mut out, Leg::Server, Dir::S2C, line, Verdict::Dropped, "(not a message)", why, None);
+                return out;
+            }
+        };
+        if msg.contains_key("method") {
+            super::server::request_or_notification(self, line, msg, &mut out);
+        } else {
+            super::server::response(self, line, msg, &mut out);
+        }
+        out
+    }
+
+    /// The client leg's version index (the server's until known).
+    pub(super) fn client_v(&self) -> usize {
+        self.client.unwrap_or(self.server)
+    }
+
+    /// The `initialize` result a client before 2026-07-28 gets from the server's `server/discover` result.
+    pub(super) fn initialize_from_discover(&self, discover: &Value) -> Value {
+        let client = self.client_v();
+        let (from, to) = (&self.infos[self.server], &self.infos[client]);
+        let caps = discover.get("capabilities").cloned().unwrap_or_else(|| json!({}));
+        let caps = shape::convert(from, to, "ServerCapabilities", "ServerCapabilities", caps).unwrap_or_else(|_| json!({}));
+        let info = discover.get("_meta").and_then(|m| m.get(SERVER_INFO_META_KEY)).cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok());
+        let info = info.unwrap_or_else(|| json!({"name": "mcp-schema-bridge", "version": env!("CARGO_PKG_VERSION")}));
+        let mut result = json!({"protocolVersion": VERSIONS[client].name, "capabilities": caps, "serverInfo": info});
+        if let Some(i) = discover.get("instructions") {
+            result["instructions"] = i.clone();
+        }
+        result
+    }
+
+    /// The `server/discover` result a 2026-07-28 client gets from the server's `initialize` result.
+    pub(super) fn discover_from_initialize(&self) -> Value {
+        let client = self.client_v();
+        let init = self.init_result.clone().unwrap_or_else(|| json!({}));
+        let (from, to) = (&self.infos[self.server], &self.infos[client]);
+        let caps = init.get("capabilities").cloned().unwrap_or_else(|| json!({}));
+        let caps = shape::convert(from, to, "ServerCapabilities", "ServerCapabilities", caps).unwrap_or_else(|_| json!({}));
+        let mut result = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": [VERSIONS[client].name], "capabilities": caps});
+        if let Some(info) = init.get("serverInfo").cloned().and_then(|i| shape::convert(from, to, "Implementation", "Implementation", i).ok()) {
+            result["_meta"] = json!({ SERVER_INFO_META_KEY: info });
+        }
+        if let Some(i) = init.get("instructions") {
+            result["instructions"] = i.clone();
+        }
+        result
+    }
+}
+
+impl Up {
+    pub(super) fn own(method: &str, kind: UpKind, sent: Value) -> Up {
+        Up { client_id: None, method: method.to_string(), kind, sent, rounds: 0, inputs: Vec::new(), state: None, awaiting_retry: false, queued: Vec::new(), held_answer: None }
+    }
+
+    pub(super) fn forward(client_id: Value, method: &str, kind: UpKind, sent: Value) -> Up {
+        Up { client_id: Some(client_id), ..Up::own(method, kind, sent) }
+    }
+}
+
+/// The line without trailing JSON whitespace and a leading byte order mark.
+fn trim(line: &[u8]) -> &[u8] {
+    let end = line.iter().rposition(|b| !b" \t\r\n".contains(b)).map_or(0, |i| i + 1);
+    let line = &line[..end];
+    line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line)
+}
+
+/// A JSON-RPC message object, or why not (a batch is refused: no version after 2025-03-26 has one).
+pub(super) fn parse(line: &[u8]) -> Result<Map<String, Value>, String> {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(Value::Array(_)) => Err("a JSON-RPC batch: the bridge passes single messages only".into()),
+        Ok(_) => Err("a JSON-RPC message is an object".into()),
+        Err(e) => Err(format!("not JSON: {e}")),
+    }
+}
+
+/// The id of a request (not of a response).
+pub(super) fn request_id(msg: &Map<String, Value>) -> Option<Value> {
+    msg.get("id").filter(|_| msg.contains_key("method")).cloned()
+}
+
+/// The method, or `(result)`/`(error)` for a response.
+pub(super) fn method_of(msg: &Map<String, Value>) -> String {
+    match msg.get("method").and_then(Value::as_str) {
+        Some(m) => crate::bounded::clip(m).into_owned(),
+        None if msg.contains_key("error") => "(error)".into(),
+        None => "(result)".into(),
+    }
+}

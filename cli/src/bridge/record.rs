@@ -1,0 +1,147 @@
+//! What the bridge says about each message: its verdict, and the lines of both legs it gives the
+//! recording (`{"leg":"client","dir":"c2s","msg":...,"bridge":{"verdict":"converted",...}}`).
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+use crate::check::Dir;
+
+/// The side of the bridge a line travelled: between the client and the bridge (checked as the
+/// client's version), or between the bridge and the server (checked as `--to`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leg {
+    Client,
+    Server,
+}
+
+impl Leg {
+    pub fn name(self) -> &'static str {
+        match self {
+            Leg::Client => "client",
+            Leg::Server => "server",
+        }
+    }
+}
+
+/// What became of one message the bridge received.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Verdict {
+    /// Passed on unchanged, byte for byte.
+    Forwarded,
+    /// Passed on in the other side's version.
+    Converted,
+    /// Answered by the bridge itself (a `ping` the other side's version lacks, `initialize` from
+    /// `server/discover`, ...).
+    Answered,
+    /// Not passed on: the other side's version cannot carry it (the sender of a request gets an error).
+    Refused,
+    /// Not passed on because the other side's version has no use for it (`notifications/initialized`
+    /// to a server without `initialize`).
+    Dropped,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 5] = [Verdict::Forwarded, Verdict::Converted, Verdict::Answered, Verdict::Refused, Verdict::Dropped];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Forwarded => "forwarded",
+            Verdict::Converted => "converted",
+            Verdict::Answered => "answered",
+            Verdict::Refused => "refused",
+            Verdict::Dropped => "dropped",
+        }
+    }
+}
+
+/// The verdict on a received line, with what changed (or why not) in short and the row of
+/// `generated/CONVERSIONS.md` a refusal comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub verdict: Verdict,
+    /// The method, or for a response the method it answers with ` result`/` error`.
+    pub method: String,
+    pub what: String,
+    pub row: Option<String>,
+}
+
+/// One line of the recording.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub leg: Leg,
+    pub dir: Dir,
+    /// The message's JSON text as it travelled; anything else as it travelled.
+    pub bytes: Vec<u8>,
+    /// On the lines the bridge received (each gets one); `None` on what it sent.
+    pub note: Option<Note>,
+}
+
+/// Counts per verdict and method, for `--summary`.
+#[derive(Debug, Default, Clone)]
+pub struct Counts(pub BTreeMap<(Verdict, String), u64>);
+
+/// Methods kept per verdict in the counts; a peer inventing methods gets one `(other)` row.
+const METHODS_KEPT: usize = 256;
+
+impl Counts {
+    pub fn add(&mut self, note: &Note) {
+        let key = (note.verdict, crate::bounded::clip(&note.method).into_owned());
+        let per_verdict = self.0.keys().filter(|(v, _)| *v == note.verdict).count();
+        let key = if self.0.contains_key(&key) || per_verdict < METHODS_KEPT { key } else { (note.verdict, "(other)".to_string()) };
+        *self.0.entry(key).or_default() += 1;
+    }
+
+    pub fn total(&self, verdict: Verdict) -> u64 {
+        self.0.iter().filter(|((v, _), _)| *v == verdict).map(|(_, n)| n).sum()
+    }
+
+    /// The summary's lines: one per verdict with its count, then its methods.
+    pub fn write_text(&self, w: &mut impl Write) -> io::Result<()> {
+        writeln!(w, "bridge verdicts:")?;
+        for v in Verdict::ALL {
+            let total = self.total(v);
+            if total == 0 {
+                continue;
+            }
+            let methods: Vec<String> = self.0.iter().filter(|((verdict, _), _)| *verdict == v).map(|((_, m), n)| format!("{m} {n}")).collect();
+            writeln!(w, "  {:<10} {total:>6}  ({})", v.name(), methods.join(", "))?;
+        }
+        Ok(())
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut verdicts = serde_json::Map::new();
+        for v in Verdict::ALL {
+            let methods: serde_json::Map<String, Value> = self.0.iter().filter(|((verdict, _), _)| *verdict == v).map(|((_, m), n)| (m.clone(), Value::from(*n))).collect();
+            if !methods.is_empty() {
+                verdicts.insert(v.name().into(), serde_json::json!({"total": self.total(v), "methods": methods}));
+            }
+        }
+        serde_json::json!({"bridge": verdicts})
+    }
+}
+
+/// The recording's line for `r`: a JSON message inside its wrapper, with `leg` and, on a received
+/// line, `bridge`; anything else as it travelled (so `check` reports it as it is).
+pub fn write_line(w: &mut impl Write, r: &Record) -> io::Result<()> {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(&r.bytes).is_err() {
+        w.write_all(&r.bytes)?;
+        return w.write_all(b"\n");
+    }
+    let dir = crate::proxy::dir_name(r.dir);
+    write!(w, "{{\"leg\":\"{}\",\"dir\":\"{dir}\",\"msg\":", r.leg.name())?;
+    w.write_all(&r.bytes)?;
+    if let Some(n) = &r.note {
+        let mut bridge = serde_json::json!({"verdict": n.verdict.name(), "method": n.method});
+        if !n.what.is_empty() {
+            bridge["what"] = Value::from(n.what.as_str());
+        }
+        if let Some(row) = &n.row {
+            bridge["row"] = Value::from(row.as_str());
+        }
+        write!(w, ",\"bridge\":{bridge}")?;
+    }
+    w.write_all(b"}\n")
+}

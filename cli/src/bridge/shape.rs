@@ -1,0 +1,154 @@
+//! One message from one version to another with the generated conversions, and the keys only one
+//! side's version has: the per-request `_meta` keys and `resultType` of 2026-07-28, which the
+//! bridge adds on the way to a 2026-07-28 peer and takes off on the way back.
+
+use mcp_spec_types::convert::convert_json;
+use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY};
+use mcp_spec_types::validate::{Options, Severity};
+use serde_json::{Map, Value};
+
+use crate::versions::{Info, Side};
+
+/// Why a message cannot reach the other side: the row of `generated/CONVERSIONS.md` when the
+/// conversion names one (`2025-11-25 -> 2026-07-28, ClientRequest.PingRequest`), and the reason.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    pub row: Option<String>,
+    pub reason: String,
+}
+
+impl Refusal {
+    pub fn new(reason: impl Into<String>) -> Refusal {
+        Refusal { row: None, reason: reason.into() }
+    }
+}
+
+fn row(from: &str, to: &str, case: &str) -> String {
+    format!("{from} -> {to}, {case}")
+}
+
+/// `value`, a `source` of `from`, as a `target` of `to`: converted (through the versions between),
+/// then validated as `target` (errors only), so nothing the receiver's version rejects goes out.
+pub fn convert(from: &Info, to: &Info, source: &str, target: &str, value: Value) -> Result<Value, Refusal> {
+    if from.module.name == to.module.name {
+        return Ok(value);
+    }
+    let converted = match convert_json(source, from.module.name, to.module.name, &value) {
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
+            let row = (!e.case().is_empty()).then(|| row(e.from_version(), e.to_version(), e.case()));
+            let pointer = e.pointer();
+            let at = if pointer.is_empty() { String::new() } else { format!("{pointer}: ") };
+            return Err(Refusal { row, reason: format!("{at}{}", e.reason()) });
+        }
+        None => return Err(Refusal::new(format!("{source} of {} has no conversion to {}", from.module.label, to.module.label))),
+    };
+    let Some(ty) = (to.module.dynamic)(target) else {
+        return Err(Refusal::new(format!("{} has no type `{target}`", to.module.label)));
+    };
+    let report = (ty.validate)(&converted, &Options { max_violations: 4, ..Options::default() });
+    match report.violations.iter().find(|v| v.severity == Severity::Error) {
+        Some(v) => Err(Refusal::new(format!("{}: {} (in {}, after converting)", v.pointer, v.message, to.module.label))),
+        None => Ok(converted),
+    }
+}
+
+/// Whether `to`'s side (client or server) sends a message of type `target` at all; the refusal
+/// names the row of the sender's union when it does not (servers send no requests in 2026-07-28).
+pub fn sent_by(from: &Info, to: &Info, side: &Side, target: Option<&str>, union: &str, method: &str, msg: &Value) -> Result<(), Refusal> {
+    let missing = match (side, target) {
+        (Side::Absent(name), _) => {
+            let reason = format!("{} defines no {name}: that side sends no such message there", to.module.label);
+            return Err(Refusal { row: Some(row(from.module.name, to.module.name, name)), reason });
+        }
+        (_, None) => true,
+        (Side::Union(_, members), Some(t)) => !members.is_empty() && !members.contains(t),
+        (Side::Alias(_), Some(_)) => false,
+    };
+    if !missing {
+        return Ok(());
+    }
+    // The union's conversion names the row (`ClientRequest.PingRequest`).
+    match convert_json(union, from.module.name, to.module.name, msg) {
+        Some(Err(e)) if !e.case().is_empty() => {
+            Err(Refusal { row: Some(row(e.from_version(), e.to_version(), e.case())), reason: format!("{}: {} has no `{method}` here", e.reason(), to.module.label) })
+        }
+        _ => Err(Refusal::new(format!("{} has no `{method}` that this side sends", to.module.label))),
+    }
+}
+
+/// The per-request keys a 2026-07-28 request carries in `params._meta`.
+pub const PER_REQUEST_KEYS: [&str; 4] = [PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY];
+
+/// Puts the per-request keys in a request's `params._meta` (`params` made if absent); the request's own
+/// values of the version and capabilities are replaced, its `clientInfo` kept.
+pub fn stamp(msg: &mut Value, version: &str, capabilities: &Value, info: Option<&Value>) {
+    let Some(o) = msg.as_object_mut() else { return };
+    let params = o.entry("params").or_insert_with(|| Value::Object(Map::new()));
+    let Some(params) = params.as_object_mut() else { return };
+    let meta = params.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+    let Some(meta) = meta.as_object_mut() else { return };
+    meta.insert(PROTOCOL_VERSION_META_KEY.into(), Value::from(version));
+    meta.insert(CLIENT_CAPABILITIES_META_KEY.into(), capabilities.clone());
+    if let Some(info) = info {
+        meta.entry(CLIENT_INFO_META_KEY).or_insert_with(|| info.clone());
+    }
+}
+
+/// Takes the per-request keys out of `params._meta` (and `_meta` itself when nothing else is left);
+/// returns them.
+pub fn unstamp(msg: &mut Value) -> Map<String, Value> {
+    let mut taken = Map::new();
+    let Some(params) = msg.get_mut("params").and_then(Value::as_object_mut) else { return taken };
+    let Some(meta) = params.get_mut("_meta").and_then(Value::as_object_mut) else { return taken };
+    for k in PER_REQUEST_KEYS {
+        if let Some(v) = meta.remove(k) {
+            taken.insert(k.to_string(), v);
+        }
+    }
+    if meta.is_empty() {
+        params.remove("_meta");
+    }
+    taken
+}
+
+/// A result from a version before 2026-07-28 as a 2026-07-28 server writes it: `resultType`
+/// `complete` (what a 2026-07-28 client assumes when it is absent), and for the cacheable list
+/// results (whose type requires them) `ttlMs` 0 and `cacheScope` `private`: no caching promised.
+/// Returns the keys added.
+pub fn complete_result(result: &mut Value, cacheable: bool) -> Vec<&'static str> {
+    let mut added = Vec::new();
+    let Some(o) = result.as_object_mut() else { return added };
+    if !o.contains_key("resultType") {
+        o.insert("resultType".into(), Value::from("complete"));
+        added.push("resultType");
+    }
+    if cacheable {
+        if !o.contains_key("ttlMs") {
+            o.insert("ttlMs".into(), Value::from(0));
+            added.push("ttlMs");
+        }
+        if !o.contains_key("cacheScope") {
+            o.insert("cacheScope".into(), Value::from("private"));
+            added.push("cacheScope");
+        }
+    }
+    added
+}
+
+/// The keys of a 2026-07-28 result an older peer has no use for, taken off after converting: a
+/// `complete` `resultType` (the only kind older versions have), `ttlMs` and `cacheScope`.
+pub fn plain_result(result: &mut Value) -> Vec<&'static str> {
+    let mut taken = Vec::new();
+    let Some(o) = result.as_object_mut() else { return taken };
+    if o.get("resultType").and_then(Value::as_str) == Some("complete") {
+        o.remove("resultType");
+        taken.push("resultType");
+    }
+    for k in ["ttlMs", "cacheScope"] {
+        if o.remove(k).is_some() {
+            taken.push(k);
+        }
+    }
+    taken
+}
