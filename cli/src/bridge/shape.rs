@@ -3,7 +3,7 @@
 //! bridge adds on the way to a 2026-07-28 peer and takes off on the way back.
 
 use mcp_spec_types::convert::convert_json;
-use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY};
+use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
 use mcp_spec_types::validate::{Options, Severity};
 use serde_json::{Map, Value};
 
@@ -137,10 +137,19 @@ pub fn complete_result(result: &mut Value, cacheable: bool) -> Vec<&'static str>
 }
 
 /// The keys of a 2026-07-28 result an older peer has no use for, taken off after converting: a
-/// `complete` `resultType` (the only kind older versions have), `ttlMs` and `cacheScope`.
+/// `complete` `resultType` (the only kind older versions have), `ttlMs`, `cacheScope`, and the
+/// server's identity in `_meta` (older versions reserve the key without defining it).
 pub fn plain_result(result: &mut Value) -> Vec<&'static str> {
     let mut taken = Vec::new();
     let Some(o) = result.as_object_mut() else { return taken };
+    if let Some(Value::Object(meta)) = o.get_mut("_meta") {
+        if meta.remove(SERVER_INFO_META_KEY).is_some() {
+            taken.push("_meta serverInfo");
+        }
+        if meta.is_empty() {
+            o.remove("_meta");
+        }
+    }
     if o.get("resultType").and_then(Value::as_str) == Some("complete") {
         o.remove("resultType");
         taken.push("resultType");
