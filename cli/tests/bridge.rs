@@ -1,0 +1,81 @@
+//! `proxy --to` without real peers: its arguments, the stdio wiring with a tiny fake server (`cat`,
+//! which answers each line with itself), and `check` reading a bridge recording's two legs as two
+//! streams. The bridge's cases are unit tests (cli/src/bridge/tests.rs); real peers are
+//! cli/tests/bridge_real.rs.
+
+#![cfg(unix)]
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::{run, TempFile, BIN};
+use serde_json::{json, Value};
+
+#[test]
+fn an_unknown_version_is_a_usage_error() {
+    let r = run(&["proxy", "--to", "2023-01-01", "--", "cat"], None);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--to: unknown protocol version `2023-01-01`"), "{}", r.stderr);
+    let r = run(&["proxy", "--to", "--", "cat"], None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+fn proxy(args: &[&str], input: &[u8]) -> (i32, Vec<u8>, String) {
+    let mut child = Command::new(BIN).arg("proxy").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap(), out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn the_same_version_passes_bytes_unchanged_and_both_legs_are_recorded() {
+    // `cat` echoes the client's lines as the server's: a 2025-11-25 client with `--to 2025-11-25`.
+    let input = b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}}\n{ \"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\" }\n";
+    let record = TempFile::new("same.jsonl", b"");
+    let (code, stdout, stderr) = proxy(&["--to", "2025-11-25", "--record", record.path(), "--summary", "--", "cat"], input);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, input.to_vec());
+    let recording = std::fs::read_to_string(record.path()).unwrap();
+    let lines: Vec<Value> = recording.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // Each line received (with its verdict) and the same line on the other leg.
+    assert_eq!(lines.len(), 8, "{recording}");
+    assert_eq!((lines[0]["leg"].as_str(), lines[0]["bridge"]["verdict"].as_str()), (Some("client"), Some("forwarded")));
+    assert_eq!((lines[1]["leg"].as_str(), lines[1].get("bridge")), (Some("server"), None));
+    assert!(stderr.contains("forwarded") && stderr.contains("initialize 2"), "{stderr}");
+}
+
+#[test]
+fn a_bridge_recording_is_checked_as_two_streams() {
+    // The same ids on both legs are no reuse: each leg is its own stream, with its own version.
+    let lines = [
+        json!({"leg": "client", "dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}, "bridge": {"verdict": "answered", "method": "initialize"}}),
+        json!({"leg": "server", "dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}}),
+        json!({"leg": "server", "dir": "s2c", "msg": {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": ["2026-07-28"], "capabilities": {}}}, "bridge": {"verdict": "converted", "method": "initialize result"}}),
+        json!({"leg": "client", "dir": "s2c", "msg": {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let file = TempFile::new("legs.jsonl", text.as_bytes());
+    let r = run(&["check", file.path()], None);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "4 passed, 0 failed\n"), "{}", r.stderr);
+
+    // Without `leg` the four lines are one stream: the second request reuses id 1.
+    let plain: String = lines.iter().map(|l| {
+        let mut l = l.clone();
+        l.as_object_mut().unwrap().remove("leg");
+        format!("{l}\n")
+    }).collect();
+    let file = TempFile::new("one.jsonl", plain.as_bytes());
+    let r = run(&["check", file.path()], None);
+    assert!(r.stdout.contains("id.reused"), "{}", r.stdout);
+
+    // A `leg` that is neither is an error on the line.
+    let bad = TempFile::new("bad.jsonl", format!("{}\n", json!({"leg": "middle", "dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "ping"}})).as_bytes());
+    let r = run(&["check", bad.path()], None);
+    assert!(r.code == 1 && r.stdout.contains("[line.leg]"), "{}", r.stdout);
+}
