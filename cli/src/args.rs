@@ -42,6 +42,10 @@ session. Findings go to stderr, with the server's own stderr.
 options: those of check but --type, and
   --record FILE            write the session as JSONL wrapper lines
   --findings FILE          write findings to FILE instead of stderr
+  --to VERSION             bridge: the server speaks VERSION, the client whatever
+                           it negotiates; messages are converted between the two
+                           (verdict per message in the recording and --summary;
+                           see cli/README.md, Bridging versions)
 
 exit status: the server's (128 + N if signal N ended it); 2 if it did not start.
 ";

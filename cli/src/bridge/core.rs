@@ -213,6 +213,7 @@ impl Bridge {
 
     // ---- output helpers: each sent line is also a line of its leg in the recording ----
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn note(&mut self, out: &mut Output, leg: Leg, dir: Dir, bytes: &[u8], verdict: Verdict, method: &str, what: String, row: Option<String>) {
         let note = Note { verdict, method: method.to_string(), what, row };
         self.counts.add(&note);
@@ -332,6 +333,7 @@ impl Bridge {
 
     /// Refuses a message from `leg`: a request (`id`) gets `code` with the reason and row; anything
     /// else is not passed on.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn refuse(&mut self, out: &mut Output, leg: Leg, line: &[u8], method: &str, id: Option<Value>, r: Refusal, code: i64) {
         let dir = if leg == Leg::Client { Dir::C2S } else { Dir::S2C };
         self.note(out, leg, dir, line, Verdict::Refused, method, r.reason.clone(), r.row.clone());
