@@ -11,6 +11,10 @@ use super::shape::{self, Refusal};
 use crate::check::Dir;
 use crate::versions::VERSIONS;
 
+/// The longest request kept for a retry with input responses: a longer one that gets an
+/// `InputRequiredResult` is answered with an error (memory stays bounded: 4096 requests in flight).
+const RETRY_KEEP: usize = 64 << 10;
+
 pub(super) fn request_or_notification(b: &mut Bridge, line: &[u8], mut msg: Map<String, Value>, out: &mut Output) {
     let method = method_of(&msg);
     let id = msg.get("id").cloned();
@@ -22,6 +26,13 @@ pub(super) fn request_or_notification(b: &mut Bridge, line: &[u8], mut msg: Map<
         match method.as_str() {
             "ping" if !b.infos[s].requests.contains_key("ping") => {
                 answered(b, out, &format!("{} has no ping", VERSIONS[s].name));
+                b.send_client(out, &json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+                return;
+            }
+            "logging/setLevel" if server_new && !b.infos[s].requests.contains_key("logging/setLevel") => {
+                // The level goes in each later request's `_meta` (`io.modelcontextprotocol/logLevel`), as 2026-07-28 asks for it.
+                b.log_level = msg.get("params").and_then(|p| p.get("level")).cloned();
+                answered(b, out, &format!("{} has no logging/setLevel: the level goes in each request's _meta", VERSIONS[s].name));
                 b.send_client(out, &json!({"jsonrpc": "2.0", "id": id, "result": {}}));
                 return;
             }
@@ -41,7 +52,7 @@ pub(super) fn request_or_notification(b: &mut Bridge, line: &[u8], mut msg: Map<
                 answered(b, out, &format!("from the server's server/discover ({} has no initialize)", VERSIONS[s].name));
                 let own = b.new_id();
                 let mut discover = json!({"jsonrpc": "2.0", "id": own, "method": "server/discover", "params": {}});
-                shape::stamp(&mut discover, VERSIONS[s].name, &b.caps, b.client_info.as_ref());
+                shape::stamp(&mut discover, VERSIONS[s].name, &b.caps, b.client_info.as_ref(), None);
                 b.send_server(out, &discover);
                 b.track_up(&own, Up::forward(id.clone(), "initialize", UpKind::Discover, discover.clone()));
                 return;
@@ -67,7 +78,7 @@ pub(super) fn request_or_notification(b: &mut Bridge, line: &[u8], mut msg: Map<
         }
     }
     if server_new && !client_new && id.is_some() {
-        shape::stamp(&mut value, VERSIONS[s].name, &b.caps, b.client_info.as_ref());
+        shape::stamp(&mut value, VERSIONS[s].name, &b.caps, b.client_info.as_ref(), b.log_level.as_ref());
         what.push("per-request _meta keys added".into());
     }
     let is_initialize = method == "initialize";
@@ -99,7 +110,9 @@ pub(super) fn request_or_notification(b: &mut Bridge, line: &[u8], mut msg: Map<
             b.send_server(out, &converted);
             if let Some(id) = id {
                 let kind = if is_initialize { UpKind::Initialize } else { UpKind::Forward };
-                b.track_up(&id, Up::forward(id.clone(), &method, kind, converted));
+                // Kept for a retry with input responses (2026-07-28 server), within a bound.
+                let keep = server_new && !client_new && line.len() <= RETRY_KEEP;
+                b.track_up(&id, Up::forward(id.clone(), &method, kind, if keep { converted } else { Value::Null }));
             }
         }
         Err((code, r)) => b.refuse(out, Leg::Client, line, &method, id, r, code),

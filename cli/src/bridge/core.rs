@@ -24,8 +24,10 @@ pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 
-/// Client lines held while the bridge initializes the server; past it, requests are refused.
+/// Client lines (and their bytes) held while the bridge initializes the server; past either, the
+/// line is refused.
 const HELD_MAX: usize = 1024;
+const HELD_BYTES: usize = 64 << 20;
 /// Requests waiting for an answer per side; past it, the oldest are forgotten (their answers are then dropped).
 pub(super) const PENDING_MAX: usize = 4096;
 
@@ -108,6 +110,8 @@ pub struct Bridge {
     /// The client's capabilities and info in the server's version (client before 2026-07-28 with a 2026-07-28 server).
     pub(super) caps: Value,
     pub(super) client_info: Option<Value>,
+    /// The level of the client's `logging/setLevel`, sent in each request's `_meta` to a 2026-07-28 server.
+    pub(super) log_level: Option<Value>,
     /// With a 2026-07-28 client: the capabilities the server was initialized with, as the client
     /// declared them, and the server's `initialize` result (for `server/discover`).
     pub(super) init_caps: Option<Value>,
@@ -152,6 +156,7 @@ impl Bridge {
             held: VecDeque::new(),
             caps: json!({}),
             client_info: None,
+            log_level: None,
             init_caps: None,
             init_result: None,
             keys: HashMap::new(),
@@ -264,7 +269,7 @@ impl Bridge {
                 // First line of a 2026-07-28 client: the bridge initializes the server first.
                 self.initialize_server(&msg, &mut out);
             }
-            if self.held.len() < HELD_MAX {
+            if self.held.len() < HELD_MAX && self.held.iter().map(Vec::len).sum::<usize>() + line.len() <= HELD_BYTES {
                 self.held.push_back(line.to_vec());
             } else {
                 let r = Refusal::new("too many requests while the server is being initialized");

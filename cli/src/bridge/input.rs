@@ -18,7 +18,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::core::{error_response, key, method_of, refusal_message, Bridge, Down, Output, Up, UpKind, INTERNAL_ERROR, METHOD_NOT_FOUND};
+use super::core::{error_response, key, method_of, refusal_message, Bridge, Down, Output, Up, UpKind, INTERNAL_ERROR, METHOD_NOT_FOUND, PENDING_MAX};
 use super::record::{Leg, Verdict};
 use super::server::convert_result;
 use super::shape::{self, Refusal};
@@ -44,6 +44,9 @@ pub(super) fn input_required(b: &mut Bridge, line: &[u8], server_id: &Value, mut
         b.send_client(out, &error_response(client_id.clone(), INTERNAL_ERROR, refusal_message(&r)));
     };
     up.rounds += 1;
+    if up.sent.is_null() {
+        return fail(b, out, Refusal::new("the request was too long to keep for a retry with input responses (over 64 KiB)"));
+    }
     if up.rounds > MAX_ROUNDS {
         return fail(b, out, Refusal::new(format!("more than {MAX_ROUNDS} input rounds")));
     }
@@ -155,6 +158,10 @@ pub(super) fn server_request(b: &mut Bridge, line: &[u8], msg: Map<String, Value
     let (s, c) = (b.server, b.client_v());
     let in_flight: Vec<String> = b.up.iter().filter(|(k, u)| u.kind == UpKind::Forward && u.client_id.is_some() && !k.starts_with("input:")).map(|(k, _)| k.clone()).collect();
     let row = Some(format!("{} -> {}, ServerRequest", VERSIONS[s].name, VERSIONS[c].name));
+    if b.keys.len() >= PENDING_MAX {
+        let reason = format!("more than {PENDING_MAX} input requests wait for the client's retry");
+        return b.refuse(out, Leg::Server, line, &method, Some(server_id), Refusal { row, reason }, METHOD_NOT_FOUND);
+    }
     if in_flight.len() != 1 {
         let reason = format!("{} has no server requests, and {} client requests are in flight, so no InputRequiredResult can carry it", VERSIONS[c].name, in_flight.len());
         return b.refuse(out, Leg::Server, line, &method, Some(server_id), Refusal { row, reason }, METHOD_NOT_FOUND);

@@ -81,8 +81,8 @@ pub fn sent_by(from: &Info, to: &Info, side: &Side, target: Option<&str>, union:
 pub const PER_REQUEST_KEYS: [&str; 4] = [PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY];
 
 /// Puts the per-request keys in a request's `params._meta` (`params` made if absent); the request's own
-/// values of the version and capabilities are replaced, its `clientInfo` kept.
-pub fn stamp(msg: &mut Value, version: &str, capabilities: &Value, info: Option<&Value>) {
+/// values of the version and capabilities are replaced, its `clientInfo` and `logLevel` kept.
+pub fn stamp(msg: &mut Value, version: &str, capabilities: &Value, info: Option<&Value>, level: Option<&Value>) {
     let Some(o) = msg.as_object_mut() else { return };
     let params = o.entry("params").or_insert_with(|| Value::Object(Map::new()));
     let Some(params) = params.as_object_mut() else { return };
@@ -92,6 +92,9 @@ pub fn stamp(msg: &mut Value, version: &str, capabilities: &Value, info: Option<
     meta.insert(CLIENT_CAPABILITIES_META_KEY.into(), capabilities.clone());
     if let Some(info) = info {
         meta.entry(CLIENT_INFO_META_KEY).or_insert_with(|| info.clone());
+    }
+    if let Some(level) = level {
+        meta.entry(LOG_LEVEL_META_KEY).or_insert_with(|| level.clone());
     }
 }
 

@@ -84,7 +84,7 @@ fn an_older_client_with_a_2026_server() {
     assert_eq!(discover["params"][META][PV], "2026-07-28");
     assert_eq!(discover["params"][META][CAPS], json!({"sampling": {}}));
     let id = discover["id"].clone();
-    let result = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}, "resources": {"subscribe": true}}, "instructions": "hi", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "new", "version": "2"}}});
+    let result = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}, "logging": {}, "resources": {"subscribe": true}}, "instructions": "hi", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "new", "version": "2"}}});
     let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": id, "result": result}));
     let answer = &values(&out.to_client)[0];
     assert_eq!(answer["id"], 0);
@@ -124,8 +124,18 @@ fn an_older_client_with_a_2026_server() {
     assert_eq!(refused.verdict, Verdict::Refused);
     assert!(refused.row.as_deref().unwrap().contains("ClientRequest.SubscribeRequest"), "{refused:?}");
 
-    assert_eq!((verdict(&b, Verdict::Answered), verdict(&b, Verdict::Dropped), verdict(&b, Verdict::Refused)), (2, 1, 1));
-    assert_eq!(verdict(&b, Verdict::Converted), 3);
+    // `logging/setLevel` (not in 2026-07-28): answered; the level rides in each later request's `_meta`.
+    let out = s.client(&mut b, json!({"jsonrpc": "2.0", "id": 4, "method": "logging/setLevel", "params": {"level": "debug"}}));
+    assert!(out.to_server.is_empty());
+    assert_eq!(values(&out.to_client), vec![json!({"jsonrpc": "2.0", "id": 4, "result": {}})]);
+    let out = s.client(&mut b, json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "add", "arguments": {}}}));
+    assert_eq!(values(&out.to_server)[0]["params"][META]["io.modelcontextprotocol/logLevel"], "debug");
+    // Cancelling it: 2026-07-28 keeps `notifications/cancelled`.
+    let out = s.client(&mut b, json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}}));
+    assert_eq!(values(&out.to_server)[0]["params"]["requestId"], 5);
+
+    assert_eq!((verdict(&b, Verdict::Answered), verdict(&b, Verdict::Dropped), verdict(&b, Verdict::Refused)), (3, 1, 1));
+    assert_eq!(verdict(&b, Verdict::Converted), 5);
     assert_eq!(s.findings(), vec![]);
 }
 
@@ -140,7 +150,7 @@ fn input_requests_of_a_2026_server_become_requests_to_an_older_client() {
     s.client(&mut b, json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "ask", "arguments": {}}}));
     let sampling = json!({"method": "sampling/createMessage", "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi?"}}], "maxTokens": 10}});
     let input = json!({"resultType": "input_required", "inputRequests": {"s1": sampling}, "requestState": "opaque"});
-    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 5, "result": input}));
+    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 5, "result": input.clone()}));
     let asked = &values(&out.to_client)[0];
     assert_eq!(asked["method"], "sampling/createMessage");
     assert_eq!(asked["params"]["maxTokens"], 10);
@@ -158,6 +168,14 @@ fn input_requests_of_a_2026_server_become_requests_to_an_older_client() {
     let answer = &values(&out.to_client)[0];
     assert_eq!(answer, &json!({"jsonrpc": "2.0", "id": 5, "result": {"content": [{"type": "text", "text": "done"}]}}));
     assert_eq!(s.findings(), vec![]);
+
+    // A request too long to keep for a retry (memory stays bounded): its input round is an error to the client.
+    let big = "x".repeat(70 << 10);
+    b.from_client(&line(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "ask", "arguments": {"big": big}}})));
+    let out = b.from_server(&line(json!({"jsonrpc": "2.0", "id": 6, "result": input})));
+    let error = &values(&out.to_client)[0];
+    assert_eq!((&error["id"], &error["error"]["code"]), (&json!(6), &json!(-32603)));
+    assert!(out.to_server.is_empty());
 }
 
 #[test]
@@ -234,7 +252,7 @@ fn two_versions_before_2026() {
     let out = s.client(&mut b, json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1", "title": "C"}}}));
     let init = &values(&out.to_server)[0];
     assert_eq!(init["params"]["protocolVersion"], "2024-11-05");
-    let result = json!({"protocolVersion": "2024-11-05", "capabilities": {"tools": {}}, "serverInfo": {"name": "s", "version": "1"}});
+    let result = json!({"protocolVersion": "2024-11-05", "capabilities": {"tools": {}, "logging": {}}, "serverInfo": {"name": "s", "version": "1"}});
     let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 0, "result": result}));
     assert_eq!(values(&out.to_client)[0]["result"]["protocolVersion"], "2025-11-25");
     let out = s.client(&mut b, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
@@ -248,6 +266,13 @@ fn two_versions_before_2026() {
     assert_eq!(out.to_server.len(), 1);
     let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "ok"}]}}));
     assert_eq!(values(&out.to_client)[0]["result"]["content"][0]["text"], "ok");
+    // A server request passes with its id; the client's answer goes back converted.
+    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "id": 7, "method": "ping"}));
+    assert_eq!(values(&out.to_client), vec![json!({"jsonrpc": "2.0", "id": 7, "method": "ping"})]);
+    let out = s.client(&mut b, json!({"jsonrpc": "2.0", "id": 7, "result": {}}));
+    assert_eq!(values(&out.to_server), vec![json!({"jsonrpc": "2.0", "id": 7, "result": {}})]);
+    let out = s.server(&mut b, json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}));
+    assert_eq!(out.to_client.len(), 1);
     assert_eq!(b.server_version(), "2024-11-05");
     // The client asked for what the server (as the bridge told it) did not declare: the client leg's finding.
     let rules: Vec<&str> = s.findings().iter().map(|f| f.1).collect();
@@ -277,4 +302,56 @@ fn bad_input_is_refused_not_passed() {
     }
     // An answer to nothing is dropped.
     assert!(b.from_server(&line(json!({"jsonrpc": "2.0", "id": 77, "result": {}}))).to_client.is_empty());
+}
+
+/// A small xorshift, so the mutations are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn mangled_lines_never_panic_and_every_output_is_json() {
+    let corpus = [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {"sampling": {}}, "clientInfo": {"name": "c", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": {}, "_meta": {PV: "2026-07-28", CAPS: {}}}}),
+        json!({"jsonrpc": "2.0", "id": "mcp-schema-bridge/1", "result": {"resultType": "input_required", "inputRequests": {"k": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}}}}}),
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "requestState": "s"}}),
+        json!({"jsonrpc": "2.0", "id": 0, "method": "elicitation/create", "params": {"message": "m", "requestedSchema": {"type": "object", "properties": {}}}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "t", "inputResponses": {"bridge-1": {"action": "accept"}}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}),
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -1, "message": "no"}}),
+    ];
+    let texts: Vec<Vec<u8>> = corpus.iter().map(|v| serde_json::to_vec(v).unwrap()).collect();
+    let mut rng = Rng(0x9e3779b97f4a7c15);
+    for to in ["2024-11-05", "2025-11-25", "2026-07-28"] {
+        for round in 0..300 {
+            let mut b = bridge(to);
+            for _ in 0..12 {
+                let mut l = texts[(rng.next() % texts.len() as u64) as usize].clone();
+                // Mostly whole messages (so the bridge gets far), some cut or with a byte changed.
+                match rng.next() % 4 {
+                    0 => l.truncate((rng.next() % (l.len() as u64 + 1)) as usize),
+                    1 => {
+                        let i = (rng.next() % l.len() as u64) as usize;
+                        l[i] = (rng.next() & 0xff) as u8;
+                    }
+                    _ => {}
+                }
+                let out = if rng.next() % 2 == 0 { b.from_client(&l) } else { b.from_server(&l) };
+                if b.client_version() == Some(to) && out.records.iter().any(|r| r.note.as_ref().is_some_and(|n| n.verdict == Verdict::Forwarded)) {
+                    continue; // the same version: bytes pass as they came
+                }
+                for sent in out.to_client.iter().chain(&out.to_server) {
+                    assert!(serde_json::from_slice::<Value>(sent).is_ok(), "round {round} to {to}: not JSON: {}", String::from_utf8_lossy(sent));
+                }
+            }
+        }
+    }
 }
