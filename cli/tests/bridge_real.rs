@@ -4,7 +4,9 @@
 //! - the TypeScript SDK 1.x `Client` (up to 2025-11-25) with a server that speaks only 2026-07-28
 //!   (the SDK v2 `McpServer` served with `legacy: 'reject'`), through `--to 2026-07-28`;
 //! - the SDK v2 `Client` pinned to 2026-07-28 with the reference server
-//!   (`@modelcontextprotocol/server-everything`, which stops at 2025-11-25), through `--to 2025-11-25`.
+//!   (`@modelcontextprotocol/server-everything`, which stops at 2025-11-25), through `--to 2025-11-25`;
+//! - the SDK 1.x client of cli/tests/proxy/ (proposing 2025-11-25) with the reference server
+//!   negotiated down to 2024-11-05, through `--to 2024-11-05` (pinned in cli/tests/proxy/).
 //!
 //! Each client checks its answers (including one the bridge converts across the versions' different
 //! ways of asking the client for input, and in the first pair one request the bridge refuses); the
@@ -20,6 +22,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use common::{TempFile, BIN};
 use serde_json::Value;
@@ -31,7 +34,9 @@ fn peers() -> Option<(PathBuf, String)> {
         return None;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bridge_real");
-    let node = common::npm_install(&dir);
+    // Once for the tests of this file, which run in parallel (`npm ci` empties node_modules first).
+    static NODE: OnceLock<PathBuf> = OnceLock::new();
+    let node = NODE.get_or_init(|| common::npm_install(&dir));
     Some((dir, node.to_str().unwrap().to_string()))
 }
 
@@ -45,11 +50,11 @@ struct Bridged {
 /// Runs `client` against `proxy --to TO -- SERVER...` and checks what every run must show: the
 /// client's steps all passed, the proxy's checker passed every line of both legs, and the
 /// recording checks clean offline, whole and leg by leg.
-fn bridge(dir: &Path, node: &str, client: &str, steps: usize, to: &str, server: &[&str]) -> Bridged {
+fn bridge(dir: &Path, node: &str, client: &Path, steps: usize, to: &str, server: &[&str]) -> Bridged {
     let record = TempFile::new("bridge.jsonl", b"");
     let findings = TempFile::new("findings.jsonl", b"");
     let out = Command::new(node)
-        .arg(dir.join(client))
+        .arg(client)
         .args(["--", BIN, "proxy", "--to", to, "--record", record.path(), "--findings", findings.path(), "--summary", "--json", "--", node])
         .args(server)
         .current_dir(dir)
@@ -94,7 +99,7 @@ fn count(v: &Value, verdict: &str, method: &str) -> u64 {
 #[test]
 fn a_2025_client_with_a_2026_only_server() {
     let Some((dir, node)) = peers() else { return };
-    let b = bridge(&dir, &node, "client25.mjs", 14, "2026-07-28", &["server26.mjs"]);
+    let b = bridge(&dir, &node, &dir.join("client25.mjs"), 14, "2026-07-28", &["server26.mjs"]);
     let v = &b.verdicts;
     // The bridge answers `initialize` (from `server/discover`) and `ping`, drops
     // `notifications/initialized`, refuses `resources/subscribe`; everything else is converted.
@@ -114,7 +119,7 @@ fn a_2025_client_with_a_2026_only_server() {
 fn a_2026_client_with_a_server_that_stops_at_2025_11_25() {
     let Some((dir, node)) = peers() else { return };
     let server = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    let b = bridge(&dir, &node, "client26.mjs", 12, "2025-11-25", &[server.to_str().unwrap(), "stdio"]);
+    let b = bridge(&dir, &node, &dir.join("client26.mjs"), 12, "2025-11-25", &[server.to_str().unwrap(), "stdio"]);
     let v = &b.verdicts;
     // The bridge's own `initialize` (its answer is kept, not passed on); the server's
     // `sampling/createMessage` became an input request of the client's `tools/call`.
@@ -125,4 +130,22 @@ fn a_2026_client_with_a_server_that_stops_at_2025_11_25() {
     assert!(b.recording.contains("\"resultType\":\"input_required\""));
     assert!(b.recording.contains("\"leg\":\"server\",\"dir\":\"c2s\",\"msg\":{\"id\":\"mcp-schema-bridge/1\",\"jsonrpc\":\"2.0\",\"method\":\"initialize\""));
     assert!(!b.recording.contains("\"leg\":\"server\",\"dir\":\"c2s\",\"msg\":{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"_meta\""), "the per-request keys are taken off");
+}
+
+#[test]
+fn a_2025_client_with_a_server_negotiated_down_to_2024_11_05() {
+    let Some(_) = peers() else { return };
+    // The plain proxy's pinned client and server (cli/tests/proxy/).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proxy");
+    let node = common::npm_install(&dir);
+    let node = node.to_str().unwrap();
+    let server = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let b = bridge(&dir, node, &dir.join("client.mjs"), 11, "2024-11-05", &[server.to_str().unwrap(), "stdio"]);
+    let v = &b.verdicts;
+    // Both legs have `initialize`: every message is converted, the versions on each leg are their own.
+    assert_eq!((total(v, "answered"), total(v, "refused"), total(v, "dropped"), total(v, "forwarded")), (0, 0, 0, 0));
+    assert_eq!((count(v, "converted", "initialize"), count(v, "converted", "initialize result"), count(v, "converted", "ping")), (1, 1, 1));
+    assert!(b.recording.contains("\"leg\":\"server\",\"dir\":\"s2c\",\"msg\":{\"result\":{\"protocolVersion\":\"2024-11-05\""));
+    assert!(b.recording.contains("\"leg\":\"client\",\"dir\":\"s2c\",\"msg\":{\"id\":0,\"jsonrpc\":\"2.0\",\"result\":{\"capabilities\""));
+    assert!(b.recording.contains("\"protocolVersion\":\"2025-11-25\",\"serverInfo\""));
 }
