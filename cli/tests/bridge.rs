@@ -51,6 +51,21 @@ fn the_same_version_passes_bytes_unchanged_and_both_legs_are_recorded() {
 }
 
 #[test]
+fn a_client_that_closes_early_still_gets_its_answer_through_the_bridges_initialize() {
+    // A 2026-07-28 client writes one request and closes stdin at once; the server (2025-11-25, a
+    // script) needs the bridge's `initialize` and `notifications/initialized` before it: the
+    // server's stdin stays open until the bridge has sent them and the request.
+    let script = r#"read l; echo '{"jsonrpc":"2.0","id":"mcp-schema-bridge/1","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}'
+read l; case "$l" in *notifications/initialized*) ;; *) exit 3;; esac
+read l; case "$l" in *tools/list*) echo '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}';; *) exit 4;; esac"#;
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let (code, stdout, stderr) = proxy(&["--to", "2025-11-25", "--", "sh", "-c", script], format!("{request}\n").as_bytes());
+    assert_eq!(code, 0, "{stderr}");
+    let answer: Value = serde_json::from_slice(&stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&stdout)));
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [], "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}}));
+}
+
+#[test]
 fn a_bridge_recording_is_checked_as_two_streams() {
     // The same ids on both legs are no reuse: each leg is its own stream, with its own version.
     let lines = [

@@ -164,6 +164,13 @@ impl Bridge {
         }
     }
 
+    /// Nothing of the bridge's own waits to reach the server: no client lines held for the
+    /// server's initialization, no input round (2026-07-28 server) waiting for a retry. Once the
+    /// client has closed its side, the server's side closes when this holds.
+    pub fn settled(&self) -> bool {
+        self.phase != Phase::Initializing && self.held.is_empty() && !self.up.keys().any(|k| k.starts_with("input:"))
+    }
+
     /// The client leg's version, once known.
     pub fn client_version(&self) -> Option<&'static str> {
         self.client.map(|i| VERSIONS[i].name)

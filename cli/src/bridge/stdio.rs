@@ -7,7 +7,7 @@
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::process::{ChildStdin, ChildStdout};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -31,6 +31,8 @@ struct Wiring {
     records: SyncSender<Recorded>,
     queued_bytes: Arc<AtomicUsize>,
     lost: AtomicU64,
+    /// The client closed its side: the server's closes once the bridge has sent what it owes it.
+    client_done: AtomicBool,
 }
 
 impl Wiring {
@@ -48,6 +50,9 @@ impl Wiring {
             for l in out.to_server {
                 let _ = to_server.send(l);
             }
+        }
+        if self.client_done.load(Ordering::Relaxed) && bridge.settled() {
+            self.to_server.lock().unwrap_or_else(PoisonError::into_inner).take();
         }
         let size: usize = out.records.iter().map(|r| r.bytes.len()).sum();
         let n = out.records.len() as u64;
@@ -71,15 +76,20 @@ pub(crate) fn start(
     let (to_server, server_lines) = sync_channel::<Vec<u8>>(QUEUE_LINES);
     let (records, from_bridge) = sync_channel(QUEUE_LINES);
     let queued_bytes = Arc::new(AtomicUsize::new(0));
-    let wiring = Arc::new(Wiring { bridge: Mutex::new(Bridge::new(to)), to_client: Mutex::new(Some(to_client)), to_server: Mutex::new(Some(to_server)), records: records.clone(), queued_bytes: queued_bytes.clone(), lost: AtomicU64::new(0) });
+    let wiring = Arc::new(Wiring { bridge: Mutex::new(Bridge::new(to)), to_client: Mutex::new(Some(to_client)), to_server: Mutex::new(Some(to_server)), records: records.clone(), queued_bytes: queued_bytes.clone(), lost: AtomicU64::new(0), client_done: AtomicBool::new(false) });
     thread::spawn(move || write_lines(server_lines, server_in));
     let client_writer = thread::spawn(move || write_lines(client_lines, io::stdout().lock()));
     // The client's side is not joined: it may wait on stdin long after the server is gone.
     let w = wiring.clone();
     thread::spawn(move || {
         read_lines(io::stdin().lock(), |line| w.feed(line, true));
-        // The client is done: the server's stdin closes once its queue is written.
-        w.to_server.lock().unwrap_or_else(PoisonError::into_inner).take();
+        // The client is done: the server's stdin closes once its queue is written, unless the
+        // bridge still owes the server something (its initialization, a retry): then after that.
+        let bridge = w.bridge.lock().unwrap_or_else(PoisonError::into_inner);
+        w.client_done.store(true, Ordering::Relaxed);
+        if bridge.settled() {
+            w.to_server.lock().unwrap_or_else(PoisonError::into_inner).take();
+        }
     });
     let w = wiring.clone();
     let server_side = thread::spawn(move || {
