@@ -6,15 +6,18 @@
 //! - the SDK v2 `Client` pinned to 2026-07-28 with the reference server
 //!   (`@modelcontextprotocol/server-everything`, which stops at 2025-11-25), through `--to 2025-11-25`;
 //! - the SDK 1.x client of cli/tests/proxy/ (proposing 2025-11-25) with the reference server
-//!   negotiated down to 2024-11-05, through `--to 2024-11-05` (pinned in cli/tests/proxy/).
+//!   negotiated down to 2024-11-05, through `--to 2024-11-05` (pinned in cli/tests/proxy/);
+//! - the official Python SDK's client (`mcp` 2.3.0, pinned in requirements.txt, installed in a venv
+//!   under the target folder; its `server/discover` goes through the bridge) with the reference
+//!   server, through `--to 2025-11-25`.
 //!
 //! Each client checks its answers (including one the bridge converts across the versions' different
 //! ways of asking the client for input, and in the first pair one request the bridge refuses); the
 //! test checks the verdict counts, that the proxy found nothing, and that the recording checks clean
 //! whole (two streams) and leg by leg.
 //!
-//! Needs npm (and the registry); skipped with a message when npm is missing, except under
-//! `CI=true`, where that is a failure.
+//! Needs npm (and python3 with venv for the Python client) and the registries; skipped with a
+//! message when they are missing, except under `CI=true`, where that is a failure.
 
 #![cfg(unix)]
 
@@ -50,11 +53,12 @@ struct Bridged {
 /// Runs `client` against `proxy --to TO -- SERVER...` and checks what every run must show: the
 /// client's steps all passed, the proxy's checker passed every line of both legs, and the
 /// recording checks clean offline, whole and leg by leg.
-fn bridge(dir: &Path, node: &str, client: &Path, steps: usize, to: &str, server: &[&str]) -> Bridged {
+/// `client`: the program and script that run the client (the server command goes after `--`).
+fn bridge(dir: &Path, node: &str, client: &[&str], steps: usize, to: &str, server: &[&str]) -> Bridged {
     let record = TempFile::new("bridge.jsonl", b"");
     let findings = TempFile::new("findings.jsonl", b"");
-    let out = Command::new(node)
-        .arg(client)
+    let out = Command::new(client[0])
+        .args(&client[1..])
         .args(["--", BIN, "proxy", "--to", to, "--record", record.path(), "--findings", findings.path(), "--summary", "--json", "--", node])
         .args(server)
         .current_dir(dir)
@@ -99,7 +103,8 @@ fn count(v: &Value, verdict: &str, method: &str) -> u64 {
 #[test]
 fn a_2025_client_with_a_2026_only_server() {
     let Some((dir, node)) = peers() else { return };
-    let b = bridge(&dir, &node, &dir.join("client25.mjs"), 14, "2026-07-28", &["server26.mjs"]);
+    let client = dir.join("client25.mjs");
+    let b = bridge(&dir, &node, &[&node, client.to_str().unwrap()], 14, "2026-07-28", &["server26.mjs"]);
     let v = &b.verdicts;
     // The bridge answers `initialize` (from `server/discover`) and `ping`, drops
     // `notifications/initialized`, refuses `resources/subscribe`; everything else is converted.
@@ -119,7 +124,8 @@ fn a_2025_client_with_a_2026_only_server() {
 fn a_2026_client_with_a_server_that_stops_at_2025_11_25() {
     let Some((dir, node)) = peers() else { return };
     let server = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    let b = bridge(&dir, &node, &dir.join("client26.mjs"), 12, "2025-11-25", &[server.to_str().unwrap(), "stdio"]);
+    let client = dir.join("client26.mjs");
+    let b = bridge(&dir, &node, &[&node, client.to_str().unwrap()], 12, "2025-11-25", &[server.to_str().unwrap(), "stdio"]);
     let v = &b.verdicts;
     // The bridge's own `initialize` (its answer is kept, not passed on); the server's
     // `sampling/createMessage` became an input request of the client's `tools/call`.
@@ -140,7 +146,8 @@ fn a_2025_client_with_a_server_negotiated_down_to_2024_11_05() {
     let node = common::npm_install(&dir);
     let node = node.to_str().unwrap();
     let server = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    let b = bridge(&dir, node, &dir.join("client.mjs"), 11, "2024-11-05", &[server.to_str().unwrap(), "stdio"]);
+    let client = dir.join("client.mjs");
+    let b = bridge(&dir, node, &[node, client.to_str().unwrap()], 11, "2024-11-05", &[server.to_str().unwrap(), "stdio"]);
     let v = &b.verdicts;
     // Both legs have `initialize`: every message is converted, the versions on each leg are their own.
     assert_eq!((total(v, "answered"), total(v, "refused"), total(v, "dropped"), total(v, "forwarded")), (0, 0, 0, 0));
@@ -148,4 +155,42 @@ fn a_2025_client_with_a_server_negotiated_down_to_2024_11_05() {
     assert!(b.recording.contains("\"leg\":\"server\",\"dir\":\"s2c\",\"msg\":{\"result\":{\"protocolVersion\":\"2024-11-05\""));
     assert!(b.recording.contains("\"leg\":\"client\",\"dir\":\"s2c\",\"msg\":{\"id\":0,\"jsonrpc\":\"2.0\",\"result\":{\"capabilities\""));
     assert!(b.recording.contains("\"protocolVersion\":\"2025-11-25\",\"serverInfo\""));
+}
+
+/// The Python SDK in a venv under the target folder, made once per contents of requirements.txt.
+fn python_sdk(dir: &Path) -> Option<PathBuf> {
+    let ok = |c: &mut Command| c.output().is_ok_and(|o| o.status.success());
+    if !ok(Command::new("python3").args(["-c", "import venv, ensurepip"])) {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "python3 with venv is missing: CI must have it for this test");
+        eprintln!("skipped: python3 with venv and ensurepip is not installed");
+        return None;
+    }
+    let requirements = dir.join("requirements.txt");
+    let pins = std::fs::read(&requirements).unwrap();
+    let hash = pins.iter().fold(0xcbf29ce484222325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100000001b3));
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bridge-python-{hash:016x}"));
+    let python = venv.join("bin/python");
+    if !venv.join(".installed").exists() {
+        let _ = std::fs::remove_dir_all(&venv);
+        assert!(ok(Command::new("python3").args(["-m", "venv"]).arg(&venv)), "python3 -m venv failed");
+        let out = Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "-r"]).arg(&requirements).output().unwrap();
+        assert!(out.status.success(), "pip install failed:\n{}", common::output_text(&out));
+        std::fs::write(venv.join(".installed"), "").unwrap();
+    }
+    Some(python)
+}
+
+#[test]
+fn the_python_sdk_2026_client_with_a_server_that_stops_at_2025_11_25() {
+    let Some((dir, node)) = peers() else { return };
+    let Some(python) = python_sdk(&dir) else { return };
+    let server = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let client = dir.join("client26.py");
+    let b = bridge(&dir, &node, &[python.to_str().unwrap(), client.to_str().unwrap()], 7, "2025-11-25", &[server.to_str().unwrap(), "stdio"]);
+    let v = &b.verdicts;
+    // Its `server/discover` is answered by the bridge from the server's `initialize` result.
+    assert_eq!((count(v, "answered", "server/discover"), total(v, "answered")), (1, 1));
+    assert_eq!((count(v, "dropped", "initialize result"), total(v, "dropped")), (1, 1));
+    assert_eq!((count(v, "converted", "sampling/createMessage"), total(v, "refused"), total(v, "forwarded")), (1, 0, 0));
+    assert!(b.recording.contains("\"supportedVersions\":[\"2026-07-28\"]"));
 }
