@@ -355,3 +355,19 @@ fn mangled_lines_never_panic_and_every_output_is_json() {
         }
     }
 }
+
+#[test]
+fn a_server_that_refuses_the_bridges_initialize_fails_the_held_requests() {
+    let mut b = bridge("2025-06-18");
+    let meta = json!({PV: "2026-07-28", CAPS: {}});
+    let out = b.from_client(&line(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {META: meta}})));
+    let init = &values(&out.to_server)[0];
+    let out = b.from_server(&line(json!({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32602, "message": "no"}})));
+    let error = &values(&out.to_client)[0];
+    assert_eq!((&error["id"], &error["error"]["code"]), (&json!(1), &json!(-32603)));
+    assert!(error["error"]["message"].as_str().unwrap().contains("refused the bridge's `initialize`"));
+    assert!(out.to_server.is_empty());
+    // And so is every later request.
+    let out = b.from_client(&line(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {META: meta}})));
+    assert_eq!(values(&out.to_client)[0]["id"], 2);
+}
