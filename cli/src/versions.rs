@@ -22,6 +22,8 @@ pub struct Module {
     pub notifications: &'static [(&'static str, &'static str)],
     pub types: &'static [(&'static str, &'static str)],
     pub union_members: &'static [(&'static str, &'static [&'static str])],
+    /// Alias name -> the type it names (`ClientNotification` -> `CancelledNotification` in 2026-07-28).
+    pub aliases: &'static [(&'static str, &'static str)],
 }
 
 macro_rules! module {
@@ -35,6 +37,7 @@ macro_rules! module {
             notifications: mcp_spec_types::$m::NOTIFICATIONS,
             types: mcp_spec_types::$m::TYPES,
             union_members: mcp_spec_types::$m::UNION_MEMBERS,
+            aliases: mcp_spec_types::$m::ALIASES,
         }
     };
 }

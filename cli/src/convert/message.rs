@@ -347,7 +347,7 @@ fn direction_refusal(from: &Info, to: &Info, dir: Option<Dir>, is_request: bool,
         (Side::Absent(_), _) => false,
         (_, None) => return None,
         (Side::Union(_, members), Some(t)) => members.contains(t),
-        (Side::Alias(name), Some(t)) => *name == t,
+        (Side::Alias(name), Some(t)) => *name == t || to.module.aliases.iter().any(|(a, target)| a == name && *target == t),
     };
     if carried {
         return None;

@@ -96,3 +96,16 @@ fn every_refusal_rule_is_documented() {
         assert!(readme.contains(&format!("`{}`", rule.id)), "{} is not in cli/README.md", rule.id);
     }
 }
+
+#[test]
+fn a_client_cancellation_converts_to_2026_where_client_notification_is_an_alias() {
+    // 2026-07-28 has `ClientNotification = CancelledNotification`: the alias carries cancellations.
+    let mut c = converter("2026-07-28");
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}});
+    let converted = convert(&mut c, json!({"dir": "c2s", "protocol": "2025-11-25", "msg": cancel.clone()})).unwrap();
+    assert_eq!(converted["msg"], cancel);
+    // A client notification the alias does not carry is still refused.
+    let progress = json!({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"});
+    let diags = convert(&mut c, json!({"dir": "c2s", "protocol": "2025-11-25", "msg": progress})).unwrap_err();
+    assert!(diags.iter().any(|d| d.pointer == "/msg/method"), "{diags:?}");
+}
