@@ -384,6 +384,8 @@ impl Checker {
             return None;
         }
         match serde_json::from_str::<Value>(text) {
+            // A recording's HTTP context line (`proxy --http`): context, not a message.
+            Ok(Value::Object(o)) if o.len() == 1 && o.contains_key("http") => return None,
             Ok(value) => self.check_value_guarded(value, &mut out),
             Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
         }
@@ -1126,7 +1128,7 @@ fn unknown_version(s: &str) -> String {
 }
 
 /// The wrapper keys a JSONL line may have around its message.
-const WRAPPER_KEYS: [&str; 4] = ["msg", "dir", "protocol", "type"];
+const WRAPPER_KEYS: [&str; 5] = ["msg", "dir", "protocol", "type", "http"];
 
 fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
