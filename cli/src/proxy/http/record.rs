@@ -257,9 +257,23 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
             Route::End => release = true,
             _ => {}
         }
+        let stream = ex.stream;
+        if stream == Some(0) && r.check.is_some() {
+            // A message without a session (a 2024-11-05 answer on the GET stream): the held
+            // requests without one go first, so that each answer follows its request.
+            let mut pending: Vec<(&u64, &mut Exchange)> = exchanges.iter_mut().filter(|(_, e)| e.stream.is_none() && !e.held.is_empty()).collect();
+            pending.sort_by_key(|(x, _)| **x);
+            for (_, other) in pending {
+                other.stream = Some(0);
+                for held in std::mem::take(&mut other.held) {
+                    send(held, &mut unchecked);
+                }
+            }
+        }
+        let Some(ex) = exchanges.get_mut(&r.x) else { unreachable!("inserted above") };
         if let Some(line) = r.check {
-            let n = Numbered { number, line, stream: ex.stream.unwrap_or(0) };
-            if ex.stream.is_some() || ex.held.len() >= HELD_MAX {
+            let n = Numbered { number, line, stream: stream.unwrap_or(0) };
+            if stream.is_some() || ex.held.len() >= HELD_MAX {
                 send(n, &mut unchecked);
             } else {
                 ex.held.push(n);
@@ -370,5 +384,33 @@ mod tests {
             })
             .collect();
         assert_eq!(got, vec![(2, 1, "init".into()), (6, 1, "list".into()), (4, 0, "stateless".into()), (8, 2, "other".into())]);
+    }
+
+    #[test]
+    fn a_held_request_goes_before_an_answer_without_a_session() {
+        // 2024-11-05: the POST's 202 comes after its answer has arrived on the GET stream.
+        let (tx, rx) = std::sync::mpsc::sync_channel(64);
+        let (ctx, crx) = std::sync::mpsc::sync_channel(64);
+        let r = Recorder { queue: tx.clone(), queued_bytes: Arc::new(AtomicUsize::new(1 << 20)), lost: Arc::new(AtomicU64::new(0)) };
+        for e in [
+            rec(0, Route::Request(None), None),
+            rec(0, Route::Response(None), None),
+            rec(1, Route::Request(None), None),
+            rec(1, Route::None, Some("request")),
+            rec(0, Route::None, Some("answer")),
+            rec(1, Route::Response(None), None),
+            Event::Stop,
+        ] {
+            tx.send(e).unwrap();
+        }
+        record_lines(rx, None, ctx, &r, &Mutex::new(None));
+        let got: Vec<String> = crx
+            .try_iter()
+            .filter_map(|e| match e {
+                CheckEvent::Line(n) => Some(String::from_utf8(n.line.bytes).unwrap()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got, ["request", "answer"]);
     }
 }
