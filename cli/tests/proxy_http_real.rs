@@ -80,3 +80,33 @@ fn server_everything_over_the_2024_11_05_sse_transport_through_the_proxy() {
     assert!(recorded.contains("\"type\":\"endpoint\"") && recorded.contains("\"query\":\"sessionId="), "{recorded}");
     println!("sse: {} exchanges, {messages} messages, {} bytes unchanged", report["exchanges"], report["bytes"]);
 }
+
+/// The conformance suite's client scenarios (cli/tests/proxy_http/conformance.sh) with the proxy
+/// between the repository's conformance client (examples/conformance) and each scenario's server:
+/// the pinned suite (every client scenario, SSE retry among them) and its next release's
+/// 2026-07-28 set (stateless HTTP, no session). Every scenario must still pass and the proxy must
+/// exit 0. The client is the workspace's `conformance-client`, built next to `mcp-schema` by
+/// `cargo test --workspace`.
+#[test]
+fn conformance_client_scenarios_through_the_proxy() {
+    let client = Path::new(BIN).with_file_name("conformance-client");
+    if !common::npm_found() || !client.exists() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm or {} is missing: CI must have both", client.display());
+        eprintln!("skipped: npm or the conformance client ({}) is missing; `cargo build -p mcp-conformance` builds it", client.display());
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let script = root.join("cli/tests/proxy_http/conformance.sh");
+    for (suite, rev) in [("suite", None), ("suite-next", Some("2026-07-28"))] {
+        let out = TempFile::new("conformance", b"");
+        let dir = out.0.with_file_name(format!("through-the-proxy-{suite}"));
+        let mut cmd = Command::new(&script);
+        cmd.arg(root.join("examples/conformance").join(suite)).arg(BIN).arg(&client).arg(&dir);
+        cmd.args(rev);
+        let run = cmd.output().expect("bash runs");
+        let text = String::from_utf8_lossy(&run.stdout).into_owned();
+        print!("{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(run.status.success() && text.contains(" passed, 0 failed"), "scenarios failed through the proxy:\n{}", common::output_text(&run));
+    }
+}
