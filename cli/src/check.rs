@@ -439,6 +439,8 @@ impl Checker {
             return None;
         }
         match serde_json::from_str::<Value>(text) {
+            // A recording's HTTP context line (`proxy --http`): context, not a message.
+            Ok(Value::Object(o)) if o.len() == 1 && o.contains_key("http") => return None,
             Ok(value) => self.check_value_guarded(value, &mut out),
             Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
         }
@@ -1191,7 +1193,8 @@ fn unknown_version(s: &str) -> String {
 
 /// The wrapper keys a JSONL line may have around its message.
 /// `leg` and `bridge`: a bridge recording's (`proxy --to`); `bridge` is the verdict, not checked.
-const WRAPPER_KEYS: [&str; 6] = ["msg", "dir", "protocol", "type", "leg", "bridge"];
+/// `http`: what the HTTP layer said (`proxy --http`).
+const WRAPPER_KEYS: [&str; 7] = ["msg", "dir", "protocol", "type", "leg", "bridge", "http"];
 
 fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")

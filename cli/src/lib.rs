@@ -13,6 +13,7 @@ pub mod har;
 pub mod proxy;
 pub mod report;
 pub mod session;
+pub mod sse;
 pub mod versions;
 
 use std::fs::File;

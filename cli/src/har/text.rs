@@ -20,67 +20,14 @@ pub struct Sse {
     pub unterminated: Option<usize>,
 }
 
-/// Parses an SSE body by the event-stream rules: lines end with CRLF, LF or CR; a blank line
-/// dispatches the event; `:` starts a comment; one space after the field's colon is dropped; an
-/// `id` with a NUL is ignored; an event with no `data` is not dispatched.
+/// Parses a whole SSE body by the event-stream rules ([`crate::sse`], the parser `proxy --http`
+/// runs on live streams).
 pub fn parse_sse(body: &str) -> Sse {
-    let body = body.strip_prefix('\u{feff}').unwrap_or(body);
+    let mut parser = crate::sse::SseParser::new(usize::MAX);
     let mut out = Sse::default();
-    let (mut data, mut event, mut last_id): (Option<String>, Option<String>, Option<String>) = (None, None, None);
-    let mut rest = body;
-    let mut pending = false;
-    while !rest.is_empty() {
-        let (line, next) = match rest.find(['\r', '\n']) {
-            Some(i) => {
-                let skip = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
-                (&rest[..i], &rest[i + skip..])
-            }
-            // The last line has no end: it never completes, so it is part of the unterminated event.
-            None => {
-                pending = true;
-                ("", "")
-            }
-        };
-        if pending {
-            let (f, v) = field(rest);
-            if f == "data" {
-                data.get_or_insert_with(String::new).push_str(v);
-            }
-            break;
-        }
-        rest = next;
-        if line.is_empty() {
-            if let Some(mut d) = data.take() {
-                d.pop(); // the `\n` after the last data line
-                out.events.push(SseEvent { data: d, id: last_id.clone(), event: event.take() });
-            }
-            event = None;
-            continue;
-        }
-        if line.starts_with(':') {
-            continue;
-        }
-        let (f, v) = field(line);
-        match f {
-            "data" => {
-                let d = data.get_or_insert_with(String::new);
-                d.push_str(v);
-                d.push('\n');
-            }
-            "event" => event = Some(v.to_string()),
-            "id" if !v.contains('\0') => last_id = Some(v.to_string()),
-            _ => {}
-        }
-    }
-    out.unterminated = data.map(|d| d.len());
+    parser.push(body.as_bytes(), |e| out.events.push(SseEvent { data: e.data, id: e.id, event: e.event }));
+    out.unterminated = parser.finish();
     out
-}
-
-fn field(line: &str) -> (&str, &str) {
-    match line.split_once(':') {
-        Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
-        None => (line, ""),
-    }
 }
 
 /// Decodes standard base64 (padding optional, whitespace between groups allowed, as HAR writers

@@ -140,9 +140,9 @@ fn drain(from: Receiver<CheckEvent>, queued_bytes: &AtomicUsize) {
 
 fn write_frame(w: &mut impl Write, event: &CheckEvent) -> io::Result<()> {
     match event {
-        CheckEvent::Line(Numbered { number, line }) => {
+        CheckEvent::Line(Numbered { number, line, stream }) => {
             w.write_all(&[1, (line.dir == Dir::S2C) as u8, line.terminated as u8])?;
-            for n in [*number, line.too_long.unwrap_or(0) as u64, line.bytes.len() as u64] {
+            for n in [*number, *stream, line.too_long.unwrap_or(0) as u64, line.bytes.len() as u64] {
                 w.write_all(&n.to_le_bytes())?;
             }
             w.write_all(&line.bytes)
@@ -179,7 +179,7 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
         1 => {
             let mut flags = [0u8; 2];
             r.read_exact(&mut flags)?;
-            let (number, too_long, len) = (read_u64(r)?, read_u64(r)?, read_u64(r)?);
+            let (number, stream, too_long, len) = (read_u64(r)?, read_u64(r)?, read_u64(r)?, read_u64(r)?);
             // The parent never sends more than MAX_LINE bytes; a bigger length is a broken pipe.
             if len > crate::MAX_LINE as u64 {
                 return Err(io::Error::new(io::ErrorKind::InvalidData, "frame too long"));
@@ -188,7 +188,7 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
             r.read_exact(&mut bytes)?;
             let dir = if flags[0] == 1 { Dir::S2C } else { Dir::C2S };
             let too_long = (too_long > 0).then_some(too_long as usize);
-            Ok(CheckEvent::Line(Numbered { number, line: Line { dir, bytes, too_long, terminated: flags[1] == 1, seq: 0 } }))
+            Ok(CheckEvent::Line(Numbered { number, line: Line { dir, bytes, too_long, terminated: flags[1] == 1, seq: 0 }, stream }))
         }
         2 => Ok(CheckEvent::End { unrecorded: read_u64(r)?, unchecked: read_u64(r)? }),
         4 => {
@@ -277,7 +277,8 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
     let file = role.get(1..).unwrap_or("<proxy>");
     let out = Shared(std::rc::Rc::new(std::cell::RefCell::new(io::BufWriter::with_capacity(1 << 16, io::stdout()))));
     let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
-    let mut checker = Checker::new(args);
+    // One checker per stream, in the order the streams start (a few at most: `proxy --http` bounds them).
+    let mut checkers: Vec<(u64, Checker)> = vec![(0, Checker::new(args))];
     let mut rep = Reporter::new(out.clone(), args.json);
     let crash_on = crash_marker();
     let (unrecorded, unchecked) = loop {
@@ -286,11 +287,18 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
             return 0;
         };
         match event {
-            CheckEvent::Line(Numbered { number, line }) => {
+            CheckEvent::Line(Numbered { number, line, stream }) => {
+                let at = match checkers.iter().position(|(s, _)| *s == stream) {
+                    Some(i) => i,
+                    None => {
+                        checkers.push((stream, Checker::new(args)));
+                        checkers.len() - 1
+                    }
+                };
                 if !checking_line(&out, number, crash_on.as_deref(), &line.bytes) {
                     return 0;
                 }
-                let outcome = check_one(&mut checker, number, &line, args.strict);
+                let outcome = check_one(&mut checkers[at].1, number, &line, args.strict);
                 // Flushed before waiting for input too, so findings show up while the session runs.
                 if rep.outcome(file, &outcome).is_err() || (input.buffer().is_empty() && out.clone().flush().is_err()) {
                     return 0;
@@ -300,7 +308,8 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
                 if !checking_line(&out, number, crash_on.as_deref(), &bytes) {
                     return 0;
                 }
-                let outcome = checker.check_line(&bytes, number);
+                // A bridge's recording lines (`proxy --to`, stdio: one stream); `leg` splits them in the checker.
+                let outcome = checkers[0].1.check_line(&bytes, number);
                 if outcome.is_some_and(|o| rep.outcome(file, &o).is_err()) || (input.buffer().is_empty() && out.clone().flush().is_err()) {
                     return 0;
                 }
@@ -319,11 +328,28 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
     };
     // The end of the session: what only the whole session shows (unanswered requests, a UI
     // resource never seen), then the summary if asked for, as `check` does at the end of a file.
+    let mut counts = std::collections::BTreeMap::new();
     let mut summary = Summary::default();
-    if crate::end_stream(&mut checker, file, &mut rep, &mut summary).is_err() {
-        return 0;
+    for (_, checker) in &mut checkers {
+        if crate::end_stream(checker, file, &mut rep, &mut summary).is_err() {
+            return 0;
+        }
     }
-    if args.summary && crate::write_summary(&checker, &mut rep, summary).is_err() {
+    let written = match &checkers[..] {
+        [(_, one)] => !args.summary || crate::write_summary(one, &mut rep, summary).is_ok(),
+        // The counts of every stream together.
+        many => {
+            for (_, c) in many {
+                for (k, n) in c.session().message_counts() {
+                    *counts.entry(k.clone()).or_insert(0) += n;
+                }
+            }
+            summary.messages = Some(&counts);
+            summary.evictions = many.iter().map(|(_, c)| c.session().evictions()).sum();
+            !args.summary || rep.summary(&summary).is_ok()
+        }
+    };
+    if !written {
         return 0;
     }
     let mut o = out.clone();

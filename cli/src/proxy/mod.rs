@@ -11,6 +11,7 @@
 //! the signals that would end the proxy go to the server (signals.rs).
 
 pub(crate) mod checking;
+pub mod http;
 mod lines;
 pub(crate) mod output;
 #[cfg(unix)]
@@ -63,31 +64,43 @@ pub struct ProxyArgs {
     pub checker_child: Option<String>,
     /// `--to VERSION` (an index into `VERSIONS`): bridge to a server of this version (`crate::bridge`).
     pub to: Option<usize>,
+    /// `--http --listen ADDR --upstream URL`: a Streamable HTTP reverse proxy (http/), no command.
+    pub http: Option<http::Target>,
 }
 
 /// Parses the arguments after `proxy`. The checking options are those of `check`, parsed by
 /// the same code, so each option of `check` means the same here.
 pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
-    let Some(dashes) = args.iter().position(|a| a == "--") else {
+    let is_http = args.iter().take_while(|a| *a != "--").any(|a| a == "--http");
+    let dashes = args.iter().position(|a| a == "--");
+    if dashes.is_none() && !is_http {
         return Err(UsageError("the server command goes after `--`: mcp-schema proxy [OPTIONS] -- COMMAND [ARGS...]".into()));
+    }
+    let (options, command) = match dashes {
+        Some(d) => (&args[..d], args[d + 1..].to_vec()),
+        None => (args, Vec::new()),
     };
-    let command = args[dashes + 1..].to_vec();
     let mut record = None;
     let mut findings = None;
     let mut checker_child = None;
     let mut to = None;
+    let (mut listen, mut upstream) = (None, None);
     let mut check_options = vec!["check".to_string()];
-    let mut it = args[..dashes].iter();
+    let mut it = options.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
             _ => (arg.as_str(), None),
         };
-        let slot = match flag {
-            "--record" => &mut record,
-            "--findings" => &mut findings,
-            "--checker-child" => &mut checker_child,
-            "--to" => &mut to,
+        let (slot, what) = match flag {
+            "--record" => (&mut record, "a file name"),
+            "--findings" => (&mut findings, "a file name"),
+            "--checker-child" => (&mut checker_child, "a file name"),
+            "--to" => (&mut to, "a protocol version"),
+            "--listen" if is_http => (&mut listen, "an address (HOST:PORT)"),
+            "--upstream" if is_http => (&mut upstream, "a URL"),
+            "--http" if inline.is_none() => continue,
+            "--listen" | "--upstream" => return Err(UsageError(format!("{flag} goes with --http"))),
             "--type" => return Err(UsageError("--type is not a proxy option: the proxy checks messages".into())),
             _ => {
                 check_options.push(arg.clone());
@@ -96,8 +109,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
         };
         match inline.or_else(|| it.next().cloned()) {
             Some(v) if !v.is_empty() => *slot = Some(v),
-            _ if flag == "--to" => return Err(UsageError("--to needs a protocol version".into())),
-            _ => return Err(UsageError(format!("{flag} needs a file name"))),
+            _ => return Err(UsageError(format!("{flag} needs {what}"))),
         }
     }
     let to = match to {
@@ -115,15 +127,33 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
     };
     if check.files.len() != 1 {
         let stray = &check.files[0];
-        return Err(UsageError(format!("unexpected `{stray}` before `--`: the server command goes after `--`")));
+        return Err(UsageError(if is_http {
+            format!("unexpected `{stray}`: proxy --http takes no server command")
+        } else {
+            format!("unexpected `{stray}` before `--`: the server command goes after `--`")
+        }));
     }
-    if command.is_empty() {
-        return Err(UsageError("no server command after `--`".into()));
-    }
+    let http = if is_http {
+        if dashes.is_some() {
+            return Err(UsageError("proxy --http takes no server command (`--`): it forwards to --upstream URL".into()));
+        }
+        if to.is_some() {
+            return Err(UsageError("--to bridges over stdio only: proxy --http does not take it".into()));
+        }
+        let (Some(listen), Some(upstream)) = (listen, upstream) else {
+            return Err(UsageError("proxy --http needs --listen ADDR and --upstream URL".into()));
+        };
+        Some(http::Target::new(listen, &upstream).map_err(UsageError)?)
+    } else {
+        if command.is_empty() {
+            return Err(UsageError("no server command after `--`".into()));
+        }
+        None
+    };
     if record.is_some() && record == findings {
         return Err(UsageError("--record and --findings name the same file".into()));
     }
-    Ok(Command::Proxy(ProxyArgs { check, record, findings, command, check_options: given, checker_child, to }))
+    Ok(Command::Proxy(ProxyArgs { check, record, findings, command, check_options: given, checker_child, to, http }))
 }
 
 /// Runs the proxy until the server exits; returns the server's exit status (128 + the signal
@@ -133,37 +163,13 @@ pub fn run(a: &ProxyArgs) -> i32 {
     if let Some(role) = &a.checker_child {
         return checking::child_main(&a.check, role);
     }
-    let stderr = Out::new("stderr", Box::new(io::stderr()));
-    // `--record X --findings ./X` (or a link): compared as files, not names, before either is
-    // created (creating the findings file would empty an existing recording) and after.
-    let clash = || match (&a.record, &a.findings) {
-        (Some(r), Some(f)) => same_file(std::fs::metadata(r).ok(), std::fs::metadata(f).ok()),
-        _ => false,
-    };
-    let same = "--record and --findings name the same file";
-    if clash() {
-        return fail(same);
+    if let Some(target) = &a.http {
+        return http::run(a, target);
     }
-    let findings = match &a.findings {
-        None => stderr.clone(),
-        Some(path) => match File::create(path) {
-            Ok(f) => Out::new(path, Box::new(f)),
-            Err(e) => return fail(&format!("{path}: {e}")),
-        },
+    let (stderr, findings, record) = match open_outputs(a) {
+        Ok(o) => o,
+        Err(code) => return code,
     };
-    if clash() {
-        return fail(same);
-    }
-    let record = match &a.record {
-        None => None,
-        Some(path) => match File::create(path) {
-            Ok(f) => Some(io::BufWriter::with_capacity(1 << 16, f)),
-            Err(e) => return fail(&format!("{path}: {e}")),
-        },
-    };
-    if clash() {
-        return fail(same);
-    }
     #[cfg(unix)]
     let signals = match signals::catch() {
         Ok(s) => s,
@@ -223,6 +229,42 @@ pub fn run(a: &ProxyArgs) -> i32 {
         Ok(s) => exit_code(s),
         Err(e) => fail(&format!("waiting for the server: {e}")),
     }
+}
+
+/// Stderr, the findings output and the recording, checked not to be the same file.
+pub(crate) fn open_outputs(a: &ProxyArgs) -> Result<(Out, Out, Option<io::BufWriter<File>>), i32> {
+    let stderr = Out::new("stderr", Box::new(io::stderr()));
+    // `--record X --findings ./X` (or a link): compared as files, not names, before either is
+    // created (creating the findings file would empty an existing recording) and after.
+    let clash = || match (&a.record, &a.findings) {
+        (Some(r), Some(f)) => same_file(std::fs::metadata(r).ok(), std::fs::metadata(f).ok()),
+        _ => false,
+    };
+    let same = "--record and --findings name the same file";
+    if clash() {
+        return Err(fail(same));
+    }
+    let findings = match &a.findings {
+        None => stderr.clone(),
+        Some(path) => match File::create(path) {
+            Ok(f) => Out::new(path, Box::new(f)),
+            Err(e) => return Err(fail(&format!("{path}: {e}"))),
+        },
+    };
+    if clash() {
+        return Err(fail(same));
+    }
+    let record = match &a.record {
+        None => None,
+        Some(path) => match File::create(path) {
+            Ok(f) => Some(io::BufWriter::with_capacity(1 << 16, f)),
+            Err(e) => return Err(fail(&format!("{path}: {e}"))),
+        },
+    };
+    if clash() {
+        return Err(fail(same));
+    }
+    Ok((stderr, findings, record))
 }
 
 #[cfg(unix)]
@@ -290,10 +332,12 @@ fn forward_both(
     Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), verdicts: None }
 }
 
-/// A line with its number in the session (its line in the recording).
+/// A line with its number in the session (its line in the recording) and the checker stream it
+/// belongs to (0 for stdio; `proxy --http` gives each `Mcp-Session-Id` its own).
 pub(crate) struct Numbered {
     number: u64,
     line: Line,
+    stream: u64,
 }
 
 pub(crate) enum CheckEvent {
@@ -347,7 +391,7 @@ fn record_lines(
                     }
                 }
                 let size = line.bytes.len();
-                if to_checker.try_send(CheckEvent::Line(Numbered { number, line })).is_err() {
+                if to_checker.try_send(CheckEvent::Line(Numbered { number, line, stream: 0 })).is_err() {
                     queued_bytes.fetch_sub(size, Ordering::Relaxed);
                     unchecked += 1;
                 }

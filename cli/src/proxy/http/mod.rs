@@ -1,0 +1,135 @@
+//! `mcp-schema proxy --http --listen ADDR --upstream URL`: a reverse proxy for MCP's Streamable
+//! HTTP (and the 2024-11-05 HTTP+SSE transport) on hyper and tokio. Every request goes upstream
+//! with its headers (hop-by-hop ones dropped, `Host` the upstream's), and its answer comes back,
+//! bodies passed frame by frame as they arrive in both directions (server.rs, body.rs). A tap on
+//! each body splits it into messages (a JSON body, each SSE event) and queues them, with their HTTP
+//! context, for the recorder (record.rs) without waiting; the recorder writes `--record` and feeds
+//! the same checker child as the stdio proxy (../checking.rs), one checker stream per
+//! `Mcp-Session-Id`. The proxy runs until SIGINT, SIGTERM or SIGHUP, then reports the end of
+//! each stream and exits.
+
+mod body;
+mod record;
+mod server;
+mod upstream;
+
+use std::sync::atomic::{AtomicU64, AtomicUsize};
+use std::sync::mpsc::sync_channel;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::Duration;
+
+pub use body::{EVENT_MAX, FIRST_EVENT_MAX};
+pub use record::{EXCHANGES_MAX, REQUEST_HEADERS, RESPONSE_HEADERS, SESSIONS_MAX, VALUE_MAX};
+pub use upstream::Upstream;
+
+use super::{checking, fail, open_outputs, output, ProxyArgs, QUEUE_LINES};
+
+/// `--listen ADDR --upstream URL`.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub listen: String,
+    pub upstream: Upstream,
+    pub upstream_url: String,
+}
+
+impl Target {
+    pub fn new(listen: String, upstream_url: &str) -> Result<Target, String> {
+        Ok(Target { listen, upstream: Upstream::parse(upstream_url)?, upstream_url: upstream_url.to_string() })
+    }
+}
+
+/// Runs until a signal ends the proxy; returns 0, or 2 if it could not listen or could not write
+/// the findings or the recording (said on stderr).
+pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
+    let (stderr, findings, record) = match open_outputs(a) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(r) => r,
+        Err(e) => return fail(&format!("starting: {e}")),
+    };
+    let listener = match runtime.block_on(tokio::net::TcpListener::bind(&t.listen)) {
+        Ok(l) => l,
+        Err(e) => return fail(&format!("could not listen on {}: {e}", t.listen)),
+    };
+    let client = match server::client() {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    // Caught before the address is announced: whoever waits for it may signal at once.
+    let stop = runtime.block_on(async { stopped() });
+    let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| t.listen.clone());
+    output::note(&stderr, format!("listening on http://{at}, forwarding to {}", t.upstream_url));
+
+    let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
+    let rec = record::Recorder { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
+    let (to_checker, from_recorder) = sync_channel(QUEUE_LINES);
+    let record_error = Arc::new(Mutex::new(None));
+    let recorder = {
+        let (rec, error) = (rec.clone(), record_error.clone());
+        thread::spawn(move || record::record_lines(from_forwarders, record, to_checker, &rec, &error))
+    };
+    let checker = checking::start(a, findings.clone(), from_recorder, rec.queued_bytes.clone());
+
+    let ctx = Arc::new(server::Ctx { upstream: Arc::new(t.upstream.clone()), client, rec: rec.clone(), next_x: AtomicU64::new(0) });
+    runtime.block_on(server::serve(listener, ctx, stop));
+    // The exchanges still open end here: their taps record them as cut.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+
+    let queue = rec.queue.clone();
+    thread::spawn(move || queue.send(record::Event::Stop));
+    output::join_unless_stalled(recorder, &[&findings]);
+    checker.finish(&findings);
+    let mut failed = false;
+    let record_error = record_error.lock().unwrap_or_else(PoisonError::into_inner).take();
+    for (error, what) in [(findings.error(), "findings are missing"), (record_error, "the recording is incomplete")] {
+        if let Some(error) = error {
+            failed = true;
+            output::note(&stderr, format!("{error}: {what}"));
+        }
+    }
+    if failed {
+        2
+    } else {
+        0
+    }
+}
+
+/// Catches SIGINT, SIGTERM and SIGHUP now (call it inside the runtime); the future resolves on
+/// the first of them.
+#[cfg(unix)]
+fn stopped() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let kinds = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()];
+    let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
+    async move {
+        if streams.is_empty() {
+            return std::future::pending().await;
+        }
+        let waits = streams.iter_mut().map(|s| Box::pin(s.recv()));
+        futures_select_all(waits.collect()).await;
+    }
+}
+
+#[cfg(not(unix))]
+fn stopped() -> impl std::future::Future<Output = ()> {
+    async {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Waits for the first of the futures.
+#[cfg(unix)]
+async fn futures_select_all<F: std::future::Future + Unpin>(mut futs: Vec<F>) {
+    std::future::poll_fn(|cx| {
+        for f in &mut futs {
+            if std::pin::Pin::new(&mut *f).poll(cx).is_ready() {
+                return std::task::Poll::Ready(());
+            }
+        }
+        std::task::Poll::Pending
+    })
+    .await
+}

@@ -1,0 +1,416 @@
+//! The recording's HTTP lines (cli/README.md, "Recording"), and the recorder thread: it numbers
+//! the lines in the order the forwarding tasks queued them, writes them to `--record`, and hands
+//! each message to the checker on the stream of its exchange's session.
+//!
+//! An exchange's session is its request's `Mcp-Session-Id`, else its response's (the answer to
+//! `initialize` assigns it), else none: the same rule as `check FILE.har`. The messages of an
+//! exchange whose session is not known yet (a request without an id, before its response head)
+//! wait for the response head.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use hyper::header::HeaderMap;
+use serde_json::{json, Map, Value};
+
+use crate::check::Dir;
+use crate::proxy::{dir_name, CheckEvent, Line, Numbered, QUEUE_BYTES};
+
+/// The longest header value, and event data, written to the recording (cut beyond).
+pub const VALUE_MAX: usize = 1024;
+/// Sessions checked apart; the messages of later sessions join those without one.
+pub const SESSIONS_MAX: usize = 256;
+/// Exchanges whose routing is remembered at once (requests in flight); the oldest goes first.
+pub const EXCHANGES_MAX: usize = 4096;
+/// Messages of one exchange held while its session is not known; more go on without one.
+const HELD_MAX: usize = 256;
+
+/// The request headers kept in the recording; no other (`authorization`, `cookie`: secrets).
+pub const REQUEST_HEADERS: [&str; 7] = ["accept", "content-type", "origin", "host", "mcp-session-id", "mcp-protocol-version", "last-event-id"];
+pub const RESPONSE_HEADERS: [&str; 4] = ["content-type", "mcp-session-id", "allow", "location"];
+
+/// How a line routes its exchange's messages to a checker stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    None,
+    /// A request head, with its `Mcp-Session-Id`.
+    Request(Option<String>),
+    /// A response head, with its `Mcp-Session-Id`.
+    Response(Option<String>),
+    /// The exchange is over.
+    End,
+}
+
+/// One recording line of exchange `x`, and what the checker gets of it.
+#[derive(Debug)]
+pub struct Rec {
+    pub x: u64,
+    pub line: String,
+    pub route: Route,
+    pub check: Option<Line>,
+}
+
+pub enum Event {
+    Rec(Rec),
+    Stop,
+}
+
+/// The forwarding tasks' way into the recorder: it never waits. A line that does not fit is
+/// counted (neither recorded nor checked).
+#[derive(Clone)]
+pub struct Recorder {
+    pub queue: SyncSender<Event>,
+    pub queued_bytes: Arc<AtomicUsize>,
+    pub lost: Arc<AtomicU64>,
+}
+
+impl Recorder {
+    pub fn send(&self, rec: Rec) {
+        let size = rec.line.len() + rec.check.as_ref().map_or(0, |l| l.bytes.len());
+        if self.queued_bytes.fetch_add(size, Ordering::Relaxed) + size > QUEUE_BYTES {
+            self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
+            self.lost.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        if let Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) = self.queue.try_send(Event::Rec(rec)) {
+            self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
+            self.lost.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A header value as the recording keeps it: at most [`VALUE_MAX`] bytes, each byte read as
+/// Latin-1 (visible ASCII stays itself; anything else shows as the byte it was).
+fn latin1(bytes: &[u8]) -> String {
+    bytes[..bytes.len().min(VALUE_MAX)].iter().map(|&b| b as char).collect()
+}
+
+/// The kept headers, names lowercased, a repeated one joined with ", ".
+pub fn headers(h: &HeaderMap, keep: &[&str]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for name in keep {
+        let mut joined: Vec<u8> = Vec::new();
+        for (i, v) in h.get_all(*name).iter().enumerate() {
+            if i > 0 {
+                joined.extend_from_slice(b", ");
+            }
+            joined.extend_from_slice(v.as_bytes());
+            if joined.len() > VALUE_MAX {
+                break;
+            }
+        }
+        if h.contains_key(*name) {
+            out.insert(name.to_string(), Value::String(latin1(&joined)));
+        }
+    }
+    out
+}
+
+pub fn header(h: &HeaderMap, name: &str) -> Option<String> {
+    h.get(name).map(|v| latin1(v.as_bytes()))
+}
+
+pub fn request_line(x: u64, method: &str, path: &str, query: Option<&str>, h: &HeaderMap) -> String {
+    let mut o = json!({"x": x, "at": "request", "method": method, "path": path, "headers": headers(h, &REQUEST_HEADERS)});
+    if let Some(q) = query {
+        o["query"] = json!(q);
+    }
+    json!({ "http": o }).to_string()
+}
+
+pub fn response_line(x: u64, status: u16, h: &HeaderMap) -> String {
+    json!({"http": {"x": x, "at": "response", "status": status, "headers": headers(h, &RESPONSE_HEADERS)}}).to_string()
+}
+
+pub fn end_line(x: u64, bytes: u64, error: Option<&str>) -> String {
+    match error {
+        None => json!({"http": {"x": x, "at": "end", "bytes": bytes, "complete": true}}).to_string(),
+        Some(e) => json!({"http": {"x": x, "at": "end", "bytes": bytes, "complete": false, "error": e}}).to_string(),
+    }
+}
+
+/// Where a message was in its exchange: the body of the request or response, and for an SSE
+/// event its index and own `id`.
+pub struct Place<'a> {
+    pub x: u64,
+    pub dir: Dir,
+    pub event: Option<(u64, Option<&'a str>)>,
+}
+
+impl Place<'_> {
+    fn http(&self) -> Value {
+        let part = if self.dir == Dir::C2S { "request" } else { "response" };
+        let mut o = json!({"x": self.x, "part": part});
+        if let Some((i, id)) = self.event {
+            o["event"] = json!(i);
+            if let Some(id) = id {
+                o["eventId"] = json!(id);
+            }
+        }
+        o
+    }
+}
+
+/// A message line: the message as it travelled when it is one line of JSON, else re-written
+/// compactly (a JSONL line holds no line break; an SSE event's data lines are joined with `\n`).
+pub fn message_line(place: &Place, msg: &[u8]) -> String {
+    let mut out = format!("{{\"dir\":\"{}\",\"msg\":", dir_name(place.dir));
+    let trimmed = msg.trim_ascii();
+    if memchr::memchr2(b'\n', b'\r', trimmed).is_none() && std::str::from_utf8(trimmed).is_ok() {
+        out.push_str(std::str::from_utf8(trimmed).unwrap_or("null"));
+    } else {
+        let v: Value = serde_json::from_slice(trimmed).unwrap_or(Value::Null);
+        out.push_str(&v.to_string());
+    }
+    out.push_str(",\"http\":");
+    out.push_str(&place.http().to_string());
+    out.push('}');
+    out
+}
+
+/// A message too long to keep: `{"dir":..,"msg":null,"skipped":LENGTH,"http":..}`, as the stdio proxy writes it.
+pub fn skipped_line(place: &Place, len: usize) -> String {
+    json!({"dir": dir_name(place.dir), "msg": null, "skipped": len, "http": place.http()}).to_string()
+}
+
+/// An SSE event that carries no message.
+pub fn event_line(x: u64, index: u64, id: Option<&str>, kind: Option<&str>, data: &str, retry: Option<u64>) -> String {
+    let mut o = json!({"x": x, "at": "event", "event": index});
+    if let Some(id) = id {
+        o["eventId"] = json!(id);
+    }
+    if let Some(k) = kind {
+        o["type"] = json!(k);
+    }
+    if !data.is_empty() {
+        let mut end = data.len().min(VALUE_MAX);
+        while !data.is_char_boundary(end) {
+            end -= 1;
+        }
+        o["data"] = json!(&data[..end]);
+    }
+    if let Some(r) = retry {
+        o["retry"] = json!(r);
+    }
+    json!({ "http": o }).to_string()
+}
+
+struct Exchange {
+    stream: Option<u64>,
+    held: Vec<Numbered>,
+}
+
+/// The recorder thread; see the module's comment. A write error of the recording stops it and is
+/// kept in `error`; the recording is flushed whenever the queue is empty.
+pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File>>, to_checker: SyncSender<CheckEvent>, rec: &Recorder, error: &Mutex<Option<String>>) {
+    let mut number = 0u64;
+    let mut unchecked = 0u64;
+    let mut exchanges: HashMap<u64, Exchange> = HashMap::new();
+    let mut sessions: HashMap<String, u64> = HashMap::new();
+    let send = |n: Numbered, unchecked: &mut u64| {
+        let size = n.line.bytes.len();
+        if to_checker.try_send(CheckEvent::Line(n)).is_err() {
+            rec.queued_bytes.fetch_sub(size, Ordering::Relaxed);
+            *unchecked += 1;
+        }
+    };
+    let mut next = from.recv().ok();
+    while let Some(Event::Rec(r)) = next {
+        if !r.line.is_empty() {
+            number += 1;
+        }
+        if let (Some(w), false) = (&mut record, r.line.is_empty()) {
+            if let Err(e) = w.write_all(r.line.as_bytes()).and_then(|()| w.write_all(b"\n")) {
+                *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
+                record = None;
+            }
+        }
+        rec.queued_bytes.fetch_sub(r.line.len(), Ordering::Relaxed);
+        if exchanges.len() >= EXCHANGES_MAX && !exchanges.contains_key(&r.x) {
+            let oldest = exchanges.keys().min().copied().unwrap_or(r.x);
+            for n in exchanges.remove(&oldest).map(|e| e.held).unwrap_or_default() {
+                send(n, &mut unchecked);
+            }
+        }
+        let ex = exchanges.entry(r.x).or_insert(Exchange { stream: None, held: Vec::new() });
+        let mut stream_of = |s: Option<String>| -> u64 {
+            let Some(s) = s else { return 0 };
+            let fresh = sessions.len() as u64 + 1;
+            match sessions.get(&s) {
+                Some(&n) => n,
+                None if sessions.len() < SESSIONS_MAX => *sessions.entry(s).or_insert(fresh),
+                None => 0,
+            }
+        };
+        let mut release = false;
+        let ended = r.route == Route::End;
+        match r.route {
+            Route::Request(s) if s.is_some() => ex.stream = Some(stream_of(s)),
+            Route::Response(s) if ex.stream.is_none() => {
+                ex.stream = Some(stream_of(s));
+                release = true;
+            }
+            Route::End => release = true,
+            _ => {}
+        }
+        let stream = ex.stream;
+        if stream == Some(0) && r.check.is_some() {
+            // A message without a session (a 2024-11-05 answer on the GET stream): the held
+            // requests without one go first, so that each answer follows its request.
+            let mut pending: Vec<(&u64, &mut Exchange)> = exchanges.iter_mut().filter(|(_, e)| e.stream.is_none() && !e.held.is_empty()).collect();
+            pending.sort_by_key(|(x, _)| **x);
+            for (_, other) in pending {
+                other.stream = Some(0);
+                for held in std::mem::take(&mut other.held) {
+                    send(held, &mut unchecked);
+                }
+            }
+        }
+        let Some(ex) = exchanges.get_mut(&r.x) else { unreachable!("inserted above") };
+        if let Some(line) = r.check {
+            let n = Numbered { number, line, stream: stream.unwrap_or(0) };
+            if stream.is_some() || ex.held.len() >= HELD_MAX {
+                send(n, &mut unchecked);
+            } else {
+                ex.held.push(n);
+            }
+        }
+        if release {
+            let stream = ex.stream.unwrap_or(0);
+            for mut n in std::mem::take(&mut ex.held) {
+                n.stream = stream;
+                send(n, &mut unchecked);
+            }
+        }
+        if ended {
+            exchanges.remove(&r.x);
+        }
+        next = match from.try_recv() {
+            Ok(event) => Some(event),
+            Err(_) => {
+                if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
+                    *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
+                    record = None;
+                }
+                from.recv().ok()
+            }
+        };
+    }
+    let mut left: Vec<(u64, Exchange)> = exchanges.into_iter().collect();
+    left.sort_by_key(|(x, _)| *x);
+    for (_, ex) in left {
+        for n in ex.held {
+            send(n, &mut unchecked);
+        }
+    }
+    if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
+        *error.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!("writing the recording: {e}"));
+    }
+    let _ = to_checker.send(CheckEvent::End { unrecorded: rec.lost.load(Ordering::Relaxed), unchecked });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hyper::header::{HeaderName, HeaderValue};
+
+    #[test]
+    fn only_the_listed_headers_are_kept_and_cut() {
+        let mut h = HeaderMap::new();
+        h.append("authorization", HeaderValue::from_static("Bearer secret"));
+        h.append("cookie", HeaderValue::from_static("a=b"));
+        h.append("accept", HeaderValue::from_static("application/json"));
+        h.append("accept", HeaderValue::from_static("text/event-stream"));
+        h.append(HeaderName::from_static("mcp-session-id"), HeaderValue::from_bytes(b"\xe9t\xe9").unwrap());
+        h.append("origin", HeaderValue::from_str(&"o".repeat(3000)).unwrap());
+        let line = request_line(3, "POST", "/mcp", Some("sessionId=abc"), &h);
+        let v: Value = serde_json::from_str(&line).unwrap();
+        let kept = &v["http"]["headers"];
+        assert_eq!(kept.as_object().unwrap().len(), 3, "{line}");
+        assert_eq!(kept["accept"], "application/json, text/event-stream");
+        assert_eq!(kept["mcp-session-id"], "\u{e9}t\u{e9}");
+        assert_eq!(kept["origin"].as_str().unwrap().len(), VALUE_MAX);
+        assert_eq!((&v["http"]["x"], &v["http"]["at"], &v["http"]["query"]), (&json!(3), &json!("request"), &json!("sessionId=abc")));
+        assert!(!line.contains("secret") && !line.contains("a=b"));
+    }
+
+    #[test]
+    fn message_lines_keep_one_line_messages_as_they_travelled() {
+        let place = Place { x: 1, dir: Dir::S2C, event: Some((2, Some("e7"))) };
+        assert_eq!(message_line(&place, b" {\"id\":1,  \"result\":{}} "), r#"{"dir":"s2c","msg":{"id":1,  "result":{}},"http":{"event":2,"eventId":"e7","part":"response","x":1}}"#);
+        let place = Place { x: 0, dir: Dir::C2S, event: None };
+        assert_eq!(message_line(&place, b"{\"id\":1,\n\"method\":\"ping\"}"), r#"{"dir":"c2s","msg":{"id":1,"method":"ping"},"http":{"part":"request","x":0}}"#);
+        let e = event_line(4, 0, Some("p"), Some("endpoint"), &"é".repeat(1000), Some(3000));
+        let v: Value = serde_json::from_str(&e).unwrap();
+        assert!(v["http"]["data"].as_str().unwrap().len() <= VALUE_MAX);
+        assert_eq!((&v["http"]["type"], &v["http"]["retry"], &v["http"]["eventId"]), (&json!("endpoint"), &json!(3000), &json!("p")));
+        assert!(!event_line(4, 1, None, None, "", None).contains("data"));
+    }
+
+    fn rec(x: u64, route: Route, check: Option<&str>) -> Event {
+        let check = check.map(|c| Line { dir: Dir::C2S, bytes: c.as_bytes().to_vec(), too_long: None, terminated: true, seq: 0 });
+        Event::Rec(Rec { x, line: format!("line{x}"), route, check })
+    }
+
+    #[test]
+    fn messages_wait_for_their_session_and_sessions_are_streams() {
+        let (tx, rx) = std::sync::mpsc::sync_channel(64);
+        let (ctx, crx) = std::sync::mpsc::sync_channel(64);
+        let r = Recorder { queue: tx.clone(), queued_bytes: Arc::new(AtomicUsize::new(1 << 20)), lost: Arc::new(AtomicU64::new(0)) };
+        for e in [
+            rec(0, Route::Request(None), None),
+            rec(0, Route::None, Some("init")),
+            rec(1, Route::Request(None), None),
+            rec(1, Route::None, Some("stateless")),
+            rec(0, Route::Response(Some("A".into())), None),
+            rec(2, Route::Request(Some("A".into())), Some("list")),
+            rec(1, Route::Response(None), None),
+            rec(3, Route::Request(Some("B".into())), Some("other")),
+            rec(3, Route::End, None),
+            Event::Stop,
+        ] {
+            tx.send(e).unwrap();
+        }
+        record_lines(rx, None, ctx, &r, &Mutex::new(None));
+        let got: Vec<(u64, u64, String)> = crx
+            .try_iter()
+            .filter_map(|e| match e {
+                CheckEvent::Line(n) => Some((n.number, n.stream, String::from_utf8(n.line.bytes).unwrap())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got, vec![(2, 1, "init".into()), (6, 1, "list".into()), (4, 0, "stateless".into()), (8, 2, "other".into())]);
+    }
+
+    #[test]
+    fn a_held_request_goes_before_an_answer_without_a_session() {
+        // 2024-11-05: the POST's 202 comes after its answer has arrived on the GET stream.
+        let (tx, rx) = std::sync::mpsc::sync_channel(64);
+        let (ctx, crx) = std::sync::mpsc::sync_channel(64);
+        let r = Recorder { queue: tx.clone(), queued_bytes: Arc::new(AtomicUsize::new(1 << 20)), lost: Arc::new(AtomicU64::new(0)) };
+        for e in [
+            rec(0, Route::Request(None), None),
+            rec(0, Route::Response(None), None),
+            rec(1, Route::Request(None), None),
+            rec(1, Route::None, Some("request")),
+            rec(0, Route::None, Some("answer")),
+            rec(1, Route::Response(None), None),
+            Event::Stop,
+        ] {
+            tx.send(e).unwrap();
+        }
+        record_lines(rx, None, ctx, &r, &Mutex::new(None));
+        let got: Vec<String> = crx
+            .try_iter()
+            .filter_map(|e| match e {
+                CheckEvent::Line(n) => Some(String::from_utf8(n.line.bytes).unwrap()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got, ["request", "answer"]);
+    }
+}
