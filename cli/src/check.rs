@@ -10,6 +10,8 @@ use crate::args::{CheckArgs, Protocol};
 use crate::bounded::{clip, shown, Capped, Text, Weigh, MESSAGE_MAX};
 use crate::session::rules::{Rule, ID_REUSED};
 use crate::session::{Session, StreamEnd};
+use crate::transport::jsonl::Http;
+use crate::transport::{self, HttpLine, Transport};
 use mcp_spec_types::engine::observe::{Direction, Observation, Observer, ObserverConfig};
 use crate::versions::{version_index, Extension, Info, Module, Side, EXTENSIONS, LATEST, VERSIONS};
 
@@ -293,6 +295,8 @@ pub struct Checker {
     session: Session,
     /// The view<->host channel, with `--ext apps`.
     apps: Option<AppsChannel>,
+    /// The transport rules over a recording's `http` lines.
+    transport: Transport,
 }
 
 fn per_dir<V: Weigh>(cap: usize) -> [Bounded<V>; 2] {
@@ -337,6 +341,7 @@ impl Checker {
                 let base = version_index(e.channel_base?)?;
                 Some(AppsChannel::new(i, &e.module, base))
             }),
+            transport: Transport::new("exchange"),
         }
     }
 
@@ -350,6 +355,13 @@ impl Checker {
             apps.pending = apps_observer();
         }
         self.session.reset();
+        self.transport.reset();
+    }
+
+    /// Ends the exchanges of the current stream that never ended: what their end rules find, on
+    /// the line of each one's request. Call before [`Checker::finish_stream`].
+    pub fn finish_transport(&mut self) -> Vec<Outcome> {
+        self.transport.finish().into_iter().map(|f| Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags, ..Outcome::default() }).collect()
     }
 
     /// Ends the current stream: the findings only its end can show (attached to the line they
@@ -384,8 +396,36 @@ impl Checker {
             return None;
         }
         match serde_json::from_str::<Value>(text) {
+            Ok(value) if is_http_line(&value) => return self.http_line(&value["http"], out),
             Ok(value) => self.check_value_guarded(value, &mut out),
             Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
+        }
+        Some(out)
+    }
+
+    /// A recording's line of HTTP context: `None` (not counted) unless a transport rule reports on it.
+    fn http_line(&mut self, http: &Value, mut out: Outcome) -> Option<Outcome> {
+        self.transport.line = out.line;
+        match transport::jsonl::read(http, false) {
+            Ok(Http::Line(l)) => {
+                let f = self.transport.line(&l);
+                if f.diags.is_empty() {
+                    return None;
+                }
+                let event = match &l {
+                    HttpLine::Event { event, event_id, .. } => Some((*event, event_id.as_deref())),
+                    _ => None,
+                };
+                let part = match &l {
+                    HttpLine::Event { .. } => Some(transport::Part::Response),
+                    _ => None,
+                };
+                out.place = Some(f.at.place(part, event));
+                out.http = Some(f.at.http(part, event));
+                out.diags = f.diags;
+            }
+            Ok(Http::Message(_)) => unreachable!("read without a message gives a line"),
+            Err(e) => out.diags.push(error("/http", "line.http", e)),
         }
         Some(out)
     }
@@ -482,6 +522,20 @@ impl Checker {
                 }
                 if bad {
                     return;
+                }
+                if let Some(h) = o.get("http") {
+                    match transport::jsonl::read(h, true) {
+                        Ok(Http::Message(at)) => {
+                            self.transport.line = out.line;
+                            let f = self.transport.message(&at, o.get("msg").unwrap_or(&Value::Null));
+                            let event = at.event.map(|i| (i, at.event_id.as_deref()));
+                            out.place = Some(f.at.place(Some(at.part), event));
+                            out.http = Some(f.at.http(Some(at.part), event));
+                            out.diags.extend(f.diags);
+                        }
+                        Ok(Http::Line(_)) => unreachable!("read with a message gives a message"),
+                        Err(e) => out.diags.push(error("/http", "line.http", e)),
+                    }
                 }
                 value = o.remove("msg").unwrap_or(Value::Null);
                 prefix = "/msg";
@@ -1126,7 +1180,12 @@ fn unknown_version(s: &str) -> String {
 }
 
 /// The wrapper keys a JSONL line may have around its message.
-const WRAPPER_KEYS: [&str; 4] = ["msg", "dir", "protocol", "type"];
+const WRAPPER_KEYS: [&str; 5] = ["msg", "dir", "protocol", "type", "http"];
+
+/// A line of HTTP context only: an `http` object and no message.
+fn is_http_line(v: &Value) -> bool {
+    v.get("http").is_some() && v.get("msg").is_none() && v.get("jsonrpc").is_none()
+}
 
 fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")

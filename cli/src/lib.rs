@@ -12,6 +12,7 @@ pub mod har;
 pub mod proxy;
 pub mod report;
 pub mod session;
+pub mod transport;
 pub mod versions;
 
 use std::fs::File;
@@ -112,6 +113,9 @@ pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 
 /// the whole stream shows (unanswered requests, a UI resource never seen) and keeps what the
 /// summary needs.
 pub(crate) fn end_stream<W: Write>(checker: &mut Checker, file: &str, rep: &mut Reporter<W>, summary: &mut Summary) -> io::Result<()> {
+    for o in checker.finish_transport() {
+        rep.outcome(file, &o)?;
+    }
     let end = checker.finish_stream();
     for o in &end.outcomes {
         rep.late(file, o)?;
