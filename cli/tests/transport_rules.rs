@@ -632,3 +632,48 @@ fn hostile_http_lines_never_panic_and_state_stays_bounded() {
     let r = run(&["check", "-"], Some(text.as_bytes()));
     assert!(r.code == 0 || r.code == 1, "exit {}: {}", r.code, r.stderr);
 }
+
+/// A HAR entry: `method` with request `headers` and body, answered `status` with response headers and body.
+fn har_entry(n: u32, method: &str, headers: Value, body: Option<Value>, status: u16, resp_headers: Value, text: &str) -> Value {
+    let pairs = |h: &Value| -> Vec<Value> { h.as_object().unwrap().iter().map(|(k, v)| json!({"name": k, "value": v})).collect() };
+    let mut req = json!({"method": method, "url": "http://127.0.0.1:8080/mcp", "headers": pairs(&headers)});
+    if let Some(b) = body {
+        req["postData"] = json!({"mimeType": "application/json", "text": b.to_string()});
+    }
+    let ct = resp_headers.get("content-type").and_then(Value::as_str).unwrap_or("").to_string();
+    json!({"startedDateTime": format!("2026-11-26T00:00:{n:02}.000Z"), "request": req, "response": {"status": status, "headers": pairs(&resp_headers), "content": {"mimeType": ct, "text": text}}})
+}
+
+#[test]
+fn the_same_rules_apply_to_a_har() {
+    let h = |over: &[(&str, &str)]| {
+        let mut h = json!({"Accept": "application/json, text/event-stream", "Host": "127.0.0.1:8080", "Mcp-Session-Id": "s1", "MCP-Protocol-Version": "2025-11-25"});
+        for (k, v) in over {
+            h[*k] = json!(v);
+        }
+        h
+    };
+    let mut first = h(&[]);
+    first.as_object_mut().unwrap().retain(|k, _| k == "Accept" || k == "Host");
+    let entries = |accept: &str, prime: &str| {
+        vec![
+            har_entry(0, "POST", first.clone(), Some(init_req("2025-11-25")), 200, json!({"content-type": "application/json", "mcp-session-id": "s1"}), &init_result("2025-11-25").to_string()),
+            har_entry(1, "POST", h(&[]), Some(initialized()), 202, json!({}), ""),
+            har_entry(2, "POST", h(&[("Accept", accept)]), Some(ping(1)), 200, json!({"content-type": "text/event-stream"}), &format!("{prime}id: e1\ndata: {}\n\n", pong(1))),
+        ]
+    };
+    let har = |e: Vec<Value>| serde_json::to_vec(&json!({"log": {"version": "1.2", "entries": e}})).unwrap();
+    let good = common::TempFile::new("good.har", &har(entries("application/json, text/event-stream", "id: p\ndata:\n\n")));
+    let r = run(&["check", "--json", good.path()], None);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(!r.stdout.contains("transport/"), "{}", r.stdout);
+    let bad = common::TempFile::new("bad.har", &har(entries("application/json", "")));
+    let r = run(&["check", "--json", bad.path()], None);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let lines: Vec<Value> = r.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let accept = lines.iter().find(|l| l.to_string().contains("transport/post-accept")).expect(&r.stdout);
+    assert_eq!(accept["place"], "entry 2 (POST /mcp 200)");
+    assert_eq!(accept["http"]["entry"], 2);
+    let priming = lines.iter().find(|l| l.to_string().contains("transport/sse-priming")).expect(&r.stdout);
+    assert_eq!(priming["place"], "entry 2 (POST /mcp 200), response, SSE event 0 (id \"e1\")");
+}

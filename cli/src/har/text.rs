@@ -9,6 +9,10 @@ pub struct SseEvent {
     pub id: Option<String>,
     /// The `event` field, if the event had one (MCP sends the default, `message`).
     pub event: Option<String>,
+    /// Whether the event set its id itself (an `id` field), rather than keeping the last one.
+    pub own_id: bool,
+    /// The `retry` field (milliseconds), if the event had a valid one.
+    pub retry: Option<u64>,
 }
 
 /// What an SSE body held: the events a client would have dispatched, and whether the body ended
@@ -18,6 +22,8 @@ pub struct Sse {
     pub events: Vec<SseEvent>,
     /// Bytes of `data` in an event the body ended before the blank line that dispatches it.
     pub unterminated: Option<usize>,
+    /// A `retry` field in a block that dispatched no event (no `data`): it still takes effect.
+    pub lone_retry: Option<u64>,
 }
 
 /// Parses an SSE body by the event-stream rules: lines end with CRLF, LF or CR; a blank line
@@ -27,6 +33,7 @@ pub fn parse_sse(body: &str) -> Sse {
     let body = body.strip_prefix('\u{feff}').unwrap_or(body);
     let mut out = Sse::default();
     let (mut data, mut event, mut last_id): (Option<String>, Option<String>, Option<String>) = (None, None, None);
+    let (mut own_id, mut retry) = (false, None);
     let mut rest = body;
     let mut pending = false;
     while !rest.is_empty() {
@@ -52,9 +59,12 @@ pub fn parse_sse(body: &str) -> Sse {
         if line.is_empty() {
             if let Some(mut d) = data.take() {
                 d.pop(); // the `\n` after the last data line
-                out.events.push(SseEvent { data: d, id: last_id.clone(), event: event.take() });
+                out.events.push(SseEvent { data: d, id: last_id.clone(), event: event.take(), own_id, retry: retry.take() });
+            } else if retry.is_some() {
+                out.lone_retry = retry.take();
             }
             event = None;
+            own_id = false;
             continue;
         }
         if line.starts_with(':') {
@@ -68,7 +78,11 @@ pub fn parse_sse(body: &str) -> Sse {
                 d.push('\n');
             }
             "event" => event = Some(v.to_string()),
-            "id" if !v.contains('\0') => last_id = Some(v.to_string()),
+            "id" if !v.contains('\0') => {
+                last_id = Some(v.to_string());
+                own_id = true;
+            }
+            "retry" if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => retry = v.parse().ok(),
             _ => {}
         }
     }
@@ -175,20 +189,23 @@ mod tests {
     use super::*;
 
     fn ev(data: &str, id: Option<&str>) -> SseEvent {
-        SseEvent { data: data.into(), id: id.map(Into::into), event: None }
+        SseEvent { data: data.into(), id: id.map(Into::into), event: None, own_id: id.is_some(), retry: None }
     }
 
     #[test]
     fn sse_lines_end_three_ways() {
         let s = parse_sse(": hi\r\nid: 1\r\ndata: {\"a\":\r\ndata:1}\r\n\r\nid: 2\rdata: x\r\rdata: y\n\n");
-        assert_eq!(s.events, vec![ev("{\"a\":\n1}", Some("1")), ev("x", Some("2")), ev("y", Some("2"))]);
+        assert_eq!(s.events, vec![ev("{\"a\":\n1}", Some("1")), ev("x", Some("2")), SseEvent { own_id: false, ..ev("y", Some("2")) }]);
         assert_eq!(s.unterminated, None);
     }
 
     #[test]
     fn sse_priming_event_and_types() {
         let s = parse_sse("id: p\ndata:\n\nevent: message\ndata: z\nid\n\n");
-        assert_eq!(s.events, vec![ev("", Some("p")), SseEvent { data: "z".into(), id: Some(String::new()), event: Some("message".into()) }]);
+        assert_eq!(s.events, vec![ev("", Some("p")), SseEvent { data: "z".into(), id: Some(String::new()), event: Some("message".into()), own_id: true, retry: None }]);
+        // `retry` on an event, and alone (not dispatched, still in effect).
+        let s = parse_sse("retry: 500\nid: a\ndata:\n\nretry: x\ndata: 1\n\nretry: 9\n\n");
+        assert_eq!((s.events[0].retry, s.events[1].retry, s.lone_retry), (Some(500), None, Some(9)));
         // No data at all: nothing dispatched.
         assert!(parse_sse("id: 3\n\n").events.is_empty());
     }
