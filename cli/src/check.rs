@@ -409,6 +409,7 @@ impl Checker {
         match transport::jsonl::read(http, false) {
             Ok(Http::Line(l)) => {
                 let f = self.transport.line(&l);
+                let l = *l;
                 if f.diags.is_empty() {
                     return None;
                 }

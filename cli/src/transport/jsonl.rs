@@ -10,7 +10,7 @@ use mcp_spec_types::validate::describe;
 /// What an `http` object is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Http {
-    Line(HttpLine),
+    Line(Box<HttpLine>),
     Message(MsgAt),
 }
 
@@ -85,7 +85,7 @@ pub fn read(v: &Value, with_message: bool) -> Result<Http, String> {
         },
         _ => return Err("`http.at` must be \"request\", \"response\", \"event\" or \"end\" on a line without `msg`".into()),
     };
-    Ok(Http::Line(line))
+    Ok(Http::Line(Box::new(line)))
 }
 
 #[cfg(test)]
@@ -96,7 +96,8 @@ mod tests {
     #[test]
     fn lines_and_messages_are_read_and_unknown_keys_ignored() {
         let v = json!({"x": 3, "at": "request", "method": "POST", "path": "/mcp", "leg": "client", "headers": {"Accept": "a", "cookie": "secret", "mcp-session-id": "s"}});
-        let Http::Line(HttpLine::Request { x, headers, query, .. }) = read(&v, false).unwrap() else { panic!() };
+        let Http::Line(l) = read(&v, false).unwrap() else { panic!() };
+        let HttpLine::Request { x, headers, query, .. } = *l else { panic!() };
         assert_eq!((x, headers.accept.as_deref(), headers.session_id.as_deref(), query), (3, Some("a"), Some("s"), None));
         let v = json!({"x": 3, "part": "response", "event": 1, "eventId": "e7"});
         assert_eq!(read(&v, true).unwrap(), Http::Message(MsgAt { x: 3, part: Part::Response, event: Some(1), event_id: Some("e7".into()) }));
@@ -105,7 +106,8 @@ mod tests {
         assert!(read(&json!({"x": 1, "at": "nope"}), false).is_err());
         assert!(read(&json!([1]), false).is_err());
         let long = "a".repeat(5000);
-        let Http::Line(HttpLine::Request { headers, .. }) = read(&json!({"x": 0, "at": "request", "headers": {"origin": long}}), false).unwrap() else { panic!() };
+        let Http::Line(l) = read(&json!({"x": 0, "at": "request", "headers": {"origin": long}}), false).unwrap() else { panic!() };
+        let HttpLine::Request { headers, .. } = *l else { panic!() };
         assert_eq!(headers.origin.unwrap().len(), super::super::VALUE_MAX);
     }
 }
