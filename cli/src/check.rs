@@ -361,7 +361,8 @@ impl Checker {
     /// Ends the exchanges of the current stream that never ended: what their end rules find, on
     /// the line of each one's request. Call before [`Checker::finish_stream`].
     pub fn finish_transport(&mut self) -> Vec<Outcome> {
-        self.transport.finish().into_iter().map(|f| Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags, ..Outcome::default() }).collect()
+        let found = self.transport.finish();
+        found.into_iter().map(|f| Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags.into_iter().map(|d| self.strictly(d)).collect(), ..Outcome::default() }).collect()
     }
 
     /// Ends the current stream: the findings only its end can show (attached to the line they
@@ -423,7 +424,7 @@ impl Checker {
                 };
                 out.place = Some(f.at.place(part, event));
                 out.http = Some(f.at.http(part, event));
-                out.diags = f.diags;
+                out.diags = f.diags.into_iter().map(|d| self.strictly(d)).collect();
             }
             Ok(Http::Message(_)) => unreachable!("read without a message gives a line"),
             Err(e) => out.diags.push(error("/http", "line.http", e)),
@@ -532,7 +533,7 @@ impl Checker {
                             let event = at.event.map(|i| (i, at.event_id.as_deref()));
                             out.place = Some(f.at.place(Some(at.part), event));
                             out.http = Some(f.at.http(Some(at.part), event));
-                            out.diags.extend(f.diags);
+                            out.diags.extend(f.diags.into_iter().map(|d| self.strictly(d)));
                         }
                         Ok(Http::Line(_)) => unreachable!("read with a message gives a message"),
                         Err(e) => out.diags.push(error("/http", "line.http", e)),
@@ -1161,6 +1162,14 @@ impl Checker {
     }
 
     /// A finding of a rule in the session rule table, with the severity it gives (`--strict`: error).
+    /// A transport rule's finding, under `--strict` an error.
+    pub(crate) fn strictly(&self, mut d: Diag) -> Diag {
+        if self.strict {
+            d.severity = Severity::Error;
+        }
+        d
+    }
+
     fn rule(&self, rule: &'static Rule, pointer: &str, message: String) -> Diag {
         let severity = if self.strict { Severity::Error } else { rule.severity };
         Diag { pointer: pointer.to_string(), rule: rule.id, severity, message }

@@ -677,3 +677,31 @@ fn the_same_rules_apply_to_a_har() {
     let priming = lines.iter().find(|l| l.to_string().contains("transport/sse-priming")).expect(&r.stdout);
     assert_eq!(priming["place"], "entry 2 (POST /mcp 200), response, SSE event 0 (id \"e1\")");
 }
+
+/// Every rule in the table has a rejecting case here, and the README's table lists it with its severity.
+#[test]
+fn every_rule_is_tested_and_documented() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let tests = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transport_rules.rs")).unwrap();
+    for rule in mcp_spec_types_cli::transport::rules::RULES {
+        assert!(tests.contains(&format!(".reports(\"{}\")", rule.id)), "no case rejects with `{}`", rule.id);
+        assert!(tests.contains(&format!(".accepts(\"{}\")", rule.id)), "no case accepts for `{}`", rule.id);
+        let severity = match rule.severity {
+            mcp_spec_types::validate::Severity::Error => "error",
+            mcp_spec_types::validate::Severity::Warning => "warning",
+        };
+        assert!(readme.contains(&format!("| `{}` | {severity} |", rule.id)), "cli/README.md lists `{}` as a {severity}", rule.id);
+    }
+}
+
+#[test]
+fn strict_makes_transport_warnings_errors() {
+    let mut r = Rec::new("2025-11-25");
+    r.post(&[("origin", Some("http://evil.example"))], list(3), 200, JSON, &[listed(3)]);
+    let (code, out) = check_json(&["-"], Some(&r.text()));
+    assert_eq!(code, 0);
+    assert!(out.found.iter().any(|f| f.rule == "transport/origin" && f.severity == "warning"));
+    let (code, out) = check_json(&["--strict", "-"], Some(&r.text()));
+    assert_eq!(code, 1);
+    assert!(out.found.iter().any(|f| f.rule == "transport/origin" && f.severity == "error"));
+}

@@ -140,7 +140,7 @@ fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, transport
         return rep.outcome(name, &o);
     }
     // What the transport rules found on the entry's request or response as a whole.
-    let head: Vec<Diag> = transport.iter().filter(|(p, _)| p.is_none()).map(|(_, d)| d.clone()).collect();
+    let head: Vec<Diag> = transport.iter().filter(|(p, _)| p.is_none()).map(|(_, d)| checker.strictly(d.clone())).collect();
     if !head.is_empty() {
         let o = Outcome { line, place: Some(e.at.place(None, None)), http: Some(e.at.http(None, None)), diags: head, ..Outcome::default() };
         rep.outcome(name, &o)?;
@@ -148,7 +148,7 @@ fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, transport
     for (n, Piece { part, event, content, .. }) in e.pieces().into_iter().enumerate() {
         let tpart = if part == Part::Request { crate::transport::Part::Request } else { crate::transport::Part::Response };
         let ev = event.as_ref().map(|(i, id)| (*i as u64, id.as_deref()));
-        let own: Vec<Diag> = transport.iter().filter(|(p, _)| *p == Some(n)).map(|(_, d)| d.clone()).collect();
+        let own: Vec<Diag> = transport.iter().filter(|(p, _)| *p == Some(n)).map(|(_, d)| checker.strictly(d.clone())).collect();
         let mut o = match content {
             Content::Msg(msg) => {
                 stats.messages += 1;
