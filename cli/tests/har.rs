@@ -316,3 +316,56 @@ fn each_session_of_a_har_is_a_stream_of_its_own() {
     let o = check("one.har", &har(e));
     assert!(!o.found.is_empty(), "one stream with two initializes passed");
 }
+
+/// 2024-11-05 HTTP+SSE: the GET /sse entry starts first and holds every server message; the POSTs to
+/// its endpoint are answered 202 "Accepted". Its messages are checked after the POSTs they answer.
+fn legacy_session(post_query: &str) -> Vec<Value> {
+    let base = "http://127.0.0.1:3001";
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+    let result = json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2024-11-05", "capabilities": {"tools": {"listChanged": true}}, "serverInfo": {"name": "s", "version": "1"}}});
+    let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+    let tools = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}});
+    let stream = format!("event: endpoint\ndata: /message?sessionId=abc\n\nevent: message\ndata: {result}\n\nevent: message\ndata: {changed}\n\nevent: message\ndata: {tools}\n\n");
+    let get = json!({"startedDateTime": t(0), "request": {"method": "GET", "url": format!("{base}/sse"), "headers": [{"name": "Accept", "value": "text/event-stream"}]}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "text/event-stream"}], "content": {"mimeType": "text/event-stream", "text": stream}}});
+    let post = |n: u32, msg: Value| json!({"startedDateTime": t(n), "request": {"method": "POST", "url": format!("{base}/message?{post_query}"), "headers": [{"name": "Content-Type", "value": "application/json"}], "postData": {"mimeType": "application/json", "text": msg.to_string()}}, "response": {"status": 202, "headers": [], "content": {"mimeType": "text/plain", "text": "Accepted"}}});
+    vec![get, post(1, init), post(2, json!({"jsonrpc": "2.0", "method": "notifications/initialized"})), post(3, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))]
+}
+
+#[test]
+fn a_2024_11_05_http_sse_session_is_checked_in_the_order_it_happened() {
+    let f = TempFile::new("legacy.har", &har(legacy_session("sessionId=abc")));
+    let r = run(&["check", "--json", "--summary", f.path()], None);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    // No answer before its request, no notification before `notifications/initialized`, nothing left unanswered.
+    assert!(!r.stdout.contains("\"rule\""), "{}", r.stdout);
+    assert!(r.stdout.contains("\"unanswered_total\":0"), "{}", r.stdout);
+    // POSTs to another URI than the endpoint the stream announced.
+    let o = check("legacy.har", &har(legacy_session("sessionId=zzz")));
+    assert_eq!(o.code, 1, "{:?}", o.found);
+    assert!(o.found.iter().any(|f| f.3 == "transport/sse-post-endpoint" && f.1 == "entry 1 (POST /message 202)"), "{:?}", o.found);
+}
+
+#[test]
+fn a_real_capture_of_the_2024_11_05_http_sse_transport_passes() {
+    if !npm_found() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
+        eprintln!("skipped: npm is not installed (the real capture needs the pinned packages of tests/har_real)");
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/har_real");
+    let node = npm_install(&dir);
+    let out = TempFile::new("legacy.har", b"");
+    let rec = std::process::Command::new(&node).arg("record.mjs").arg(out.path()).arg("sse").current_dir(&dir).output().unwrap();
+    assert!(rec.status.success(), "recording failed: {}", output_text(&rec));
+    let o = check("legacy.har", &std::fs::read(out.path()).unwrap());
+    assert_eq!((o.code, o.found.len()), (0, 0), "{:?}", o.found);
+    assert!(o.stderr.contains(" 0 skipped (not MCP)"), "{}", o.stderr);
+    // The same capture with the endpoint event moved after the first message.
+    let mut har: Value = serde_json::from_slice(&std::fs::read(out.path()).unwrap()).unwrap();
+    let stream = har["log"]["entries"][0]["response"]["content"]["text"].as_str().unwrap().to_string();
+    let (endpoint, rest) = stream.split_once("\n\n").unwrap();
+    let (first, after) = rest.split_once("\n\n").unwrap();
+    har["log"]["entries"][0]["response"]["content"]["text"] = json!(format!("{first}\n\n{endpoint}\n\n{after}"));
+    let o = check("moved.har", &serde_json::to_vec(&har).unwrap());
+    assert!(o.found.iter().any(|f| f.0 == 0 && f.3 == "transport/sse-endpoint-first"), "{:?}", o.found);
+}

@@ -2,7 +2,9 @@
 
 use std::io::{self, Read, Write};
 
-use serde_json::json;
+use std::collections::{HashSet, VecDeque};
+
+use serde_json::{json, Value};
 
 use super::read::read_entries;
 use super::{Content, Entry, HarStats, Part, Piece, Skip, FILE_MAX, HELD_MAX, UNTERMINATED};
@@ -56,9 +58,7 @@ pub fn check_har<R: Read, W: Write>(
             end_stream(checker, rep)?;
             checker.reset_stream();
         }
-        for &i in group {
-            check_entry(checker, name, &entries[i], &transport[i], rep, &mut stats)?;
-        }
+        check_group(checker, name, &entries, group, &transport, rep, &mut stats)?;
     }
     if let Some(e) = stopped {
         let what = if e.contains(CUT) { format!("the HAR is larger than {FILE_MAX} bytes: checked up to there") } else { format!("not a HAR (or cut short): {e}") };
@@ -132,20 +132,74 @@ fn diag(pointer: &str, rule: &'static str, severity: Severity, message: String) 
     Diag { pointer: pointer.to_string(), rule, severity, message }
 }
 
-fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, transport: &[(Option<usize>, Diag)], rep: &mut Reporter<W>, stats: &mut HarStats) -> io::Result<()> {
+/// A response's id, as text (`None` for anything else: a request, a notification, a batch).
+fn response_id(p: &Piece) -> Option<String> {
+    match &p.content {
+        Content::Msg(Value::Object(m)) if !m.contains_key("method") && (m.contains_key("result") || m.contains_key("error")) => m.get("id").map(Value::to_string),
+        _ => None,
+    }
+}
+
+/// Checks one session's entries in order. A 2024-11-05 HTTP+SSE stream (a GET whose first event is
+/// `endpoint`) carries the server's messages for the whole session while the client POSTs its own,
+/// and a HAR keeps no time per event: so its messages are checked after the POSTs, each response
+/// once the POST of its request was checked, with what precedes it on the stream.
+fn check_group<W: Write>(checker: &mut Checker, name: &str, entries: &[Entry], group: &[usize], transport: &[Vec<(Option<usize>, Diag)>], rep: &mut Reporter<W>, stats: &mut HarStats) -> io::Result<()> {
+    let mut streams: Vec<(usize, VecDeque<(usize, Piece)>)> = Vec::new();
+    let mut asked: HashSet<String> = HashSet::new();
+    for &i in group {
+        let e = &entries[i];
+        let pieces = e.pieces();
+        let legacy = e.at.method.as_deref() == Some("GET") && pieces.iter().find(|p| p.part == Part::Response).and_then(|p| p.sse.as_ref()).is_some_and(|m| m.kind.as_deref() == Some("endpoint"));
+        if legacy {
+            check_entry(checker, name, e, Vec::new(), true, &transport[i], rep, stats)?;
+            streams.push((i, pieces.into_iter().enumerate().collect()));
+        } else {
+            for p in pieces.iter().filter(|p| p.part == Part::Request) {
+                if let Content::Msg(Value::Object(m)) = &p.content {
+                    if let (Some(_), Some(id)) = (m.get("method"), m.get("id")) {
+                        asked.insert(id.to_string());
+                    }
+                }
+            }
+            check_entry(checker, name, e, pieces.into_iter().enumerate().collect(), true, &transport[i], rep, stats)?;
+        }
+        for (s, queue) in &mut streams {
+            // Up to the last response whose request was sent: what comes after it waits for the next POST.
+            let mut upto = 0;
+            for (k, (_, p)) in queue.iter().enumerate() {
+                match response_id(p) {
+                    Some(id) if asked.contains(&id) => upto = k + 1,
+                    Some(_) => break,
+                    None => {}
+                }
+            }
+            let ready: Vec<(usize, Piece)> = queue.drain(..upto).collect();
+            check_entry(checker, name, &entries[*s], ready, false, &transport[*s], rep, stats)?;
+        }
+    }
+    for (s, queue) in streams {
+        check_entry(checker, name, &entries[s], queue.into_iter().collect(), false, &transport[s], rep, stats)?;
+    }
+    Ok(())
+}
+
+/// Checks `pieces` of an entry (index and piece), after the findings on the entry as a whole when `head`.
+#[allow(clippy::too_many_arguments)]
+fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, pieces: Vec<(usize, Piece)>, head: bool, transport: &[(Option<usize>, Diag)], rep: &mut Reporter<W>, stats: &mut HarStats) -> io::Result<()> {
     let line = e.at.line;
-    if e.skip == Some(Skip::HeldFull) {
+    if head && e.skip == Some(Skip::HeldFull) {
         let msg = format!("not checked: the MCP bodies held to order the entries reached {HELD_MAX} bytes");
         let o = Outcome { line, place: Some(e.at.place(None, None)), diags: vec![diag("", "har.held", Severity::Error, msg)], ..Outcome::default() };
         return rep.outcome(name, &o);
     }
     // What the transport rules found on the entry's request or response as a whole.
-    let head: Vec<Diag> = transport.iter().filter(|(p, _)| p.is_none()).map(|(_, d)| checker.strictly(d.clone())).collect();
-    if !head.is_empty() {
-        let o = Outcome { line, place: Some(e.at.place(None, None)), http: Some(e.at.http(None, None)), diags: head, ..Outcome::default() };
+    let whole: Vec<Diag> = transport.iter().filter(|(p, _)| head && p.is_none()).map(|(_, d)| checker.strictly(d.clone())).collect();
+    if !whole.is_empty() {
+        let o = Outcome { line, place: Some(e.at.place(None, None)), http: Some(e.at.http(None, None)), diags: whole, ..Outcome::default() };
         rep.outcome(name, &o)?;
     }
-    for (n, Piece { part, event, content, .. }) in e.pieces().into_iter().enumerate() {
+    for (n, Piece { part, event, content, .. }) in pieces {
         let tpart = if part == Part::Request { crate::transport::Part::Request } else { crate::transport::Part::Response };
         let ev = event.as_ref().map(|(i, id)| (*i as u64, id.as_deref()));
         let own: Vec<Diag> = transport.iter().filter(|(p, _)| *p == Some(n)).map(|(_, d)| checker.strictly(d.clone())).collect();
