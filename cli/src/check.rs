@@ -362,7 +362,12 @@ impl Checker {
     /// the line of each one's request. Call before [`Checker::finish_stream`].
     pub fn finish_transport(&mut self) -> Vec<Outcome> {
         let found = self.transport.finish();
-        found.into_iter().map(|f| Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags.into_iter().map(|d| self.strictly(d)).collect(), ..Outcome::default() }).collect()
+        let outcome = |f: transport::Found| {
+            let mut o = Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags.into_iter().map(|d| self.strictly(d)).collect(), ..Outcome::default() };
+            self.bound(&mut o);
+            o
+        };
+        found.into_iter().map(outcome).collect()
     }
 
     /// Ends the current stream: the findings only its end can show (attached to the line they
@@ -425,6 +430,7 @@ impl Checker {
                 out.place = Some(f.at.place(part, event));
                 out.http = Some(f.at.http(part, event));
                 out.diags = f.diags.into_iter().map(|d| self.strictly(d)).collect();
+                self.bound(&mut out);
             }
             Ok(Http::Message(_)) => unreachable!("read without a message gives a line"),
             Err(e) => out.diags.push(error("/http", "line.http", e)),
@@ -451,6 +457,12 @@ impl Checker {
                 .unwrap_or_default();
             out.diags.push(error("", "internal", format!("the checker panicked on this value (a bug): {what}")));
         }
+        self.bound(out);
+    }
+
+    /// Findings kept within `--max-findings` (the rest counted), each message and pointer within
+    /// [`MESSAGE_MAX`], duplicates dropped.
+    pub(crate) fn bound(&self, out: &mut Outcome) {
         dedupe(&mut out.diags);
         // A message or pointer echoing a huge value (a validator's, a schema library's) is cut:
         // output stays proportional to the findings, not to the line.

@@ -705,3 +705,14 @@ fn strict_makes_transport_warnings_errors() {
     assert_eq!(code, 1);
     assert!(out.found.iter().any(|f| f.rule == "transport/origin" && f.severity == "error"));
 }
+
+#[test]
+fn max_findings_bounds_transport_findings_too() {
+    // One exchange that breaks three rules at its end: no Accept, no version header, a 200 with no content type.
+    let mut r = Rec::new("2025-11-25");
+    r.post(&[("accept", None), ("mcp-protocol-version", None)], list(1), 200, None, &[]);
+    let run = run(&["check", "--max-findings", "1", "-"], Some(&r.text()));
+    let lines: Vec<&str> = run.stdout.lines().filter(|l| l.contains("exchange 2")).collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(lines[1].contains("and 2 more findings (2 of them errors)"), "{}", run.stdout);
+}

@@ -196,7 +196,8 @@ fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, pieces: V
     // What the transport rules found on the entry's request or response as a whole.
     let whole: Vec<Diag> = transport.iter().filter(|(p, _)| head && p.is_none()).map(|(_, d)| checker.strictly(d.clone())).collect();
     if !whole.is_empty() {
-        let o = Outcome { line, place: Some(e.at.place(None, None)), http: Some(e.at.http(None, None)), diags: whole, ..Outcome::default() };
+        let mut o = Outcome { line, place: Some(e.at.place(None, None)), http: Some(e.at.http(None, None)), diags: whole, ..Outcome::default() };
+        checker.bound(&mut o);
         rep.outcome(name, &o)?;
     }
     for (n, Piece { part, event, content, .. }) in pieces {
@@ -225,7 +226,10 @@ fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, pieces: V
                 Outcome { line, diags: vec![diag("", rule, Severity::Error, why)], ..Outcome::default() }
             }
         };
-        o.diags.extend(own);
+        if !own.is_empty() {
+            o.diags.extend(own);
+            checker.bound(&mut o);
+        }
         o.place = Some(e.at.place(Some(tpart), ev));
         o.http = Some(e.at.http(Some(tpart), ev));
         rep.outcome(name, &o)?;

@@ -14,7 +14,7 @@ pub mod rules;
 
 use serde_json::{json, Value};
 
-pub use engine::Transport;
+pub use engine::{Found, Transport};
 
 /// The longest header value kept (the recording writer cuts at the same length).
 pub const VALUE_MAX: usize = 1024;
