@@ -480,6 +480,12 @@ fn protocol_version_header() {
     r.accepts("transport/protocol-version-header");
     r.post(&[("mcp-protocol-version", None)], list(2), 200, JSON, &[listed(2)]);
     r.reports("transport/protocol-version-header");
+    // On a GET too: every request after initialization.
+    let mut r = Rec::new("2025-11-25");
+    r.get(&[], 200, vec![]);
+    r.accepts("transport/protocol-version-header");
+    r.get(&[("mcp-protocol-version", None)], 200, vec![]);
+    r.reports("transport/protocol-version-header");
     // 2025-03-26 has no such header.
     let mut r = Rec::new("2025-03-26");
     r.post(&[("mcp-protocol-version", None)], list(2), 200, JSON, &[listed(2)]);
