@@ -143,8 +143,8 @@ impl Entry {
     }
 
     fn weight(&self) -> usize {
-        // A fixed share for the context, so many small entries count too.
-        256 + self.request.weight() + self.response.weight()
+        // A fixed share for the context, so many small entries count too, and the headers kept.
+        256 + self.req.weight() + self.resp.weight() + self.query.as_ref().map_or(0, String::len) + self.request.weight() + self.response.weight()
     }
 
     fn drop_bodies(&mut self, why: Skip) {

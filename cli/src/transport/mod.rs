@@ -50,6 +50,11 @@ impl Headers {
         })
     }
 
+    /// The bytes the values hold.
+    pub fn weight(&self) -> usize {
+        [&self.accept, &self.content_type, &self.origin, &self.host, &self.session_id, &self.protocol_version, &self.last_event_id, &self.allow, &self.location].iter().map(|v| v.as_ref().map_or(0, String::len)).sum()
+    }
+
     /// Sets a header by name (any case), joining a repeated one with ", " as HTTP allows; the
     /// value is cut to [`VALUE_MAX`].
     pub fn add(&mut self, name: &str, value: &str) {
