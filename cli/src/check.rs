@@ -1204,9 +1204,10 @@ fn unknown_version(s: &str) -> String {
 /// The wrapper keys a JSONL line may have around its message.
 const WRAPPER_KEYS: [&str; 5] = ["msg", "dir", "protocol", "type", "http"];
 
-/// A line of HTTP context only: an `http` object and no message.
+/// A line of HTTP context only: an `http` object with `at`, and no message (a document or message
+/// that merely has an `http` key is checked as before).
 fn is_http_line(v: &Value) -> bool {
-    v.get("http").is_some() && v.get("msg").is_none() && v.get("jsonrpc").is_none()
+    v.get("http").is_some_and(|h| h.get("at").is_some()) && v.get("msg").is_none() && v.get("jsonrpc").is_none()
 }
 
 fn escape_pointer(key: &str) -> String {

@@ -260,6 +260,9 @@ fn http_lines_are_context_not_messages_and_a_bad_one_is_reported() {
     let (code, out) = check_json(&["-"], Some(&r.text()));
     assert_eq!(code, 1);
     assert_eq!(out.found.iter().filter(|f| f.rule == "line.http").count(), 2, "{:?}", out.found);
+    // A value that merely has an `http` key (no `at`) is checked as a message, as before.
+    let (_, out) = check_json(&["-"], Some(b"{\"http\": {\"x\": 1}}\n"));
+    assert!(out.found.iter().all(|f| f.rule != "line.http") && out.failed == 1, "{:?}", out.found);
 }
 
 #[test]
