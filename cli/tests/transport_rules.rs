@@ -519,6 +519,18 @@ fn protocol_version_meta() {
 }
 
 #[test]
+fn protocol_version_header_in_2026_07_28() {
+    let mut call = list(1);
+    call["params"] = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
+    // A notification POST: its headers are left undefined by the page.
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[], json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}), 202, None, &[]);
+    r.accepts("transport/protocol-version-header");
+    r.post(&[], call, 200, JSON, &[listed(1)]);
+    r.reports("transport/protocol-version-header");
+}
+
+#[test]
 fn protocol_version_400() {
     let mut r = Rec::new("2025-11-25");
     r.post(&[("mcp-protocol-version", Some("1999-01-01"))], list(1), 400, None, &[]);

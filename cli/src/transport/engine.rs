@@ -446,3 +446,27 @@ impl Exchange {
         self.resp_messages > 0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_against_hosts() {
+        assert!(same_origin("http://127.0.0.1:8080", "127.0.0.1:8080"));
+        assert!(same_origin("https://Example.com", "example.com"));
+        assert!(same_origin("http://example.com", "example.com:80"));
+        assert!(same_origin("http://[::1]:3000", "[::1]:3000"));
+        assert!(same_origin("http://[::1]", "[::1]"));
+        assert!(!same_origin("http://127.0.0.1:3000", "127.0.0.1:8080"));
+        assert!(!same_origin("https://example.com", "example.com:80"));
+        assert!(!same_origin("http://evil.example", "localhost:8080"));
+    }
+
+    #[test]
+    fn endpoint_uris() {
+        assert_eq!(endpoint_uri("/message?sessionId=a"), "/message?sessionId=a");
+        assert_eq!(endpoint_uri("http://h:1/message?sessionId=a#f"), "/message?sessionId=a");
+        assert_eq!(endpoint_uri("http://h"), "/");
+    }
+}

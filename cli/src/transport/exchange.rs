@@ -50,10 +50,11 @@ impl Transport {
                 add(&rules::POST_BODY, "the POST carries a JSON-RPC response, which this version's clients never send".into());
             }
         }
-        // Every request after initialization (GET and DELETE too); in 2026-07-28 every POST.
+        // Every request after initialization (GET and DELETE too); in 2026-07-28 every POST of a
+        // request (the page leaves a notification POST's headers undefined).
         if !ex.legacy {
             match ex.req.protocol_version.as_deref() {
-                None if (ex.negotiated.is_some() && !ex.has_initialize) || (post && rules::VERSION_META.applies(v)) => add(&rules::VERSION_HEADER, format!("the {} has no `MCP-Protocol-Version` header", ex.method)),
+                None if (ex.negotiated.is_some() && !ex.has_initialize) || (post && ex.has_request() && rules::VERSION_META.applies(v)) => add(&rules::VERSION_HEADER, format!("the {} has no `MCP-Protocol-Version` header", ex.method)),
                 Some(h) => {
                     if let Some(n) = ex.negotiated.filter(|n| *n != h) {
                         add(&rules::VERSION_NEGOTIATED, format!("`MCP-Protocol-Version` is `{}`, the session negotiated {n}", clip(h)));

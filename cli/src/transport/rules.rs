@@ -133,7 +133,7 @@ pub static SESSION_RESTART: Rule = error(
 pub static VERSION_HEADER: Rule = error(
     "transport/protocol-version-header",
     HEADER,
-    "Streamable HTTP, protocol version header: the client MUST send `MCP-Protocol-Version` on every request after initialization (2026-07-28: on every POST)",
+    "Streamable HTTP, protocol version header: the client MUST send `MCP-Protocol-Version` on every request after initialization (2026-07-28: on every POST; checked on those of a request, as the page leaves notification POSTs' headers undefined)",
 );
 pub static VERSION_NEGOTIATED: Rule = warning(
     "transport/protocol-version-negotiated",
