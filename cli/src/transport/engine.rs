@@ -72,7 +72,6 @@ pub(super) struct Exchange {
     pub requests: Vec<IdKey>,
     pub has_initialize: bool,
     pub has_response: bool,
-    pub notifications: u32,
     pub meta_version: Option<String>,
     pub initialize_id: Option<IdKey>,
     pub answered: Vec<IdKey>,
@@ -307,7 +306,7 @@ impl Transport {
                                 ex.requests.push(id);
                             }
                         }
-                        (Some(_), None) => ex.notifications += 1,
+                        (Some(_), None) => {}
                         _ => ex.has_response = true,
                     }
                 }
@@ -376,7 +375,7 @@ impl Transport {
         let ex = self.open.get_mut(&x).expect("checked above");
         let v = Transport::version_of(ex);
         if first && ex.method == "POST" && rules::SSE_PRIMING.applies(v) && ex.has_request() {
-            let priming = id.is_some() && data.is_none() && kind.is_none() && index == 0 && !ex.resp_message_in_event();
+            let priming = id.is_some() && data.is_none() && kind.is_none() && index == 0 && ex.resp_messages == 0;
             if !priming {
                 diags.push(diag(&rules::SSE_PRIMING, "", "the stream's first event is not a priming event (an id and empty data)".into()));
             }
@@ -440,10 +439,6 @@ pub(super) fn endpoint_uri(data: &str) -> String {
 impl Exchange {
     pub(super) fn has_request(&self) -> bool {
         !self.requests.is_empty() || self.has_initialize
-    }
-
-    fn resp_message_in_event(&self) -> bool {
-        self.resp_messages > 0
     }
 }
 
