@@ -10,6 +10,8 @@ use crate::args::{CheckArgs, Protocol};
 use crate::bounded::{clip, shown, Capped, Text, Weigh, MESSAGE_MAX};
 use crate::session::rules::{Rule, ID_REUSED};
 use crate::session::{Session, StreamEnd};
+use crate::transport::jsonl::Http;
+use crate::transport::{self, HttpLine, Transport};
 use mcp_spec_types::engine::observe::{Direction, Observation, Observer, ObserverConfig};
 use crate::versions::{version_index, Extension, Info, Module, Side, EXTENSIONS, LATEST, VERSIONS};
 
@@ -294,6 +296,8 @@ pub struct Checker {
     /// The view<->host channel, with `--ext apps`.
     apps: Option<AppsChannel>,
     /// A bridge recording's legs (`leg`): the one being checked, and the other's stream, parked.
+    /// The transport rules over a recording's `http` lines.
+    transport: Transport,
     leg: Option<Leg>,
     parked: Option<Box<Parked>>,
 }
@@ -312,11 +316,13 @@ struct Parked {
     tasks: [Bounded<TaskOrigin>; 2],
     initialize_line: Option<u64>,
     session: crate::session::ParkedStream,
+    /// Each leg's HTTP exchanges are its own (`proxy --http --to`).
+    transport: Transport,
 }
 
 impl Parked {
     fn new() -> Parked {
-        Parked { negotiated: None, typed: None, tasks: per_dir(TASKS_CAP), initialize_line: None, session: crate::session::ParkedStream::new() }
+        Parked { negotiated: None, typed: None, tasks: per_dir(TASKS_CAP), initialize_line: None, session: crate::session::ParkedStream::new(), transport: Transport::new("exchange") }
     }
 }
 
@@ -364,6 +370,7 @@ impl Checker {
                 let base = version_index(e.channel_base?)?;
                 Some(AppsChannel::new(i, &e.module, base))
             }),
+            transport: Transport::new("exchange"),
         }
     }
 
@@ -379,6 +386,7 @@ impl Checker {
         self.session.reset();
         self.leg = None;
         self.parked = None;
+        self.transport.reset();
     }
 
     /// Checks the lines of `leg` from here on: the other leg's stream is parked, this one's taken back.
@@ -393,8 +401,21 @@ impl Checker {
             std::mem::swap(&mut self.tasks, &mut p.tasks);
             std::mem::swap(&mut self.initialize_line, &mut p.initialize_line);
             self.session.swap_stream(&mut p.session);
+            std::mem::swap(&mut self.transport, &mut p.transport);
         }
         self.leg = Some(leg);
+    }
+
+    /// Ends the exchanges of the current stream that never ended: what their end rules find, on
+    /// the line of each one's request. Call before [`Checker::finish_stream`].
+    pub fn finish_transport(&mut self) -> Vec<Outcome> {
+        let found = self.transport.finish();
+        let outcome = |f: transport::Found| {
+            let mut o = Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags.into_iter().map(|d| self.strictly(d)).collect(), ..Outcome::default() };
+            self.bound(&mut o);
+            o
+        };
+        found.into_iter().map(outcome).collect()
     }
 
     /// Ends the current stream: the findings only its end can show (attached to the line they
@@ -439,10 +460,38 @@ impl Checker {
             return None;
         }
         match serde_json::from_str::<Value>(text) {
-            // A recording's HTTP context line (`proxy --http`): context, not a message.
-            Ok(Value::Object(o)) if o.len() == 1 && o.contains_key("http") => return None,
+            Ok(value) if is_http_line(&value) => return self.http_line(&value["http"], out),
             Ok(value) => self.check_value_guarded(value, &mut out),
             Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
+        }
+        Some(out)
+    }
+
+    /// A recording's line of HTTP context: `None` (not counted) unless a transport rule reports on it.
+    fn http_line(&mut self, http: &Value, mut out: Outcome) -> Option<Outcome> {
+        self.transport.line = out.line;
+        match transport::jsonl::read(http, false) {
+            Ok(Http::Line(l)) => {
+                let f = self.transport.line(&l);
+                let l = *l;
+                if f.diags.is_empty() {
+                    return None;
+                }
+                let event = match &l {
+                    HttpLine::Event { event, event_id, .. } => Some((*event, event_id.as_deref())),
+                    _ => None,
+                };
+                let part = match &l {
+                    HttpLine::Event { .. } => Some(transport::Part::Response),
+                    _ => None,
+                };
+                out.place = Some(f.at.place(part, event));
+                out.http = Some(f.at.http(part, event));
+                out.diags = f.diags.into_iter().map(|d| self.strictly(d)).collect();
+                self.bound(&mut out);
+            }
+            Ok(Http::Message(_)) => unreachable!("read without a message gives a line"),
+            Err(e) => out.diags.push(error("/http", "line.http", e)),
         }
         Some(out)
     }
@@ -466,6 +515,12 @@ impl Checker {
                 .unwrap_or_default();
             out.diags.push(error("", "internal", format!("the checker panicked on this value (a bug): {what}")));
         }
+        self.bound(out);
+    }
+
+    /// Findings kept within `--max-findings` (the rest counted), each message and pointer within
+    /// [`MESSAGE_MAX`], duplicates dropped.
+    pub(crate) fn bound(&self, out: &mut Outcome) {
         dedupe(&mut out.diags);
         // A message or pointer echoing a huge value (a validator's, a schema library's) is cut:
         // output stays proportional to the findings, not to the line.
@@ -548,6 +603,20 @@ impl Checker {
                 }
                 if bad {
                     return;
+                }
+                if let Some(h) = o.get("http") {
+                    match transport::jsonl::read(h, true) {
+                        Ok(Http::Message(at)) => {
+                            self.transport.line = out.line;
+                            let f = self.transport.message(&at, o.get("msg").unwrap_or(&Value::Null));
+                            let event = at.event.map(|i| (i, at.event_id.as_deref()));
+                            out.place = Some(f.at.place(Some(at.part), event));
+                            out.http = Some(f.at.http(Some(at.part), event));
+                            out.diags.extend(f.diags.into_iter().map(|d| self.strictly(d)));
+                        }
+                        Ok(Http::Line(_)) => unreachable!("read with a message gives a message"),
+                        Err(e) => out.diags.push(error("/http", "line.http", e)),
+                    }
                 }
                 value = o.remove("msg").unwrap_or(Value::Null);
                 prefix = "/msg";
@@ -1172,6 +1241,14 @@ impl Checker {
     }
 
     /// A finding of a rule in the session rule table, with the severity it gives (`--strict`: error).
+    /// A transport rule's finding, under `--strict` an error.
+    pub(crate) fn strictly(&self, mut d: Diag) -> Diag {
+        if self.strict {
+            d.severity = Severity::Error;
+        }
+        d
+    }
+
     fn rule(&self, rule: &'static Rule, pointer: &str, message: String) -> Diag {
         let severity = if self.strict { Severity::Error } else { rule.severity };
         Diag { pointer: pointer.to_string(), rule: rule.id, severity, message }
@@ -1195,6 +1272,12 @@ fn unknown_version(s: &str) -> String {
 /// `leg` and `bridge`: a bridge recording's (`proxy --to`); `bridge` is the verdict, not checked.
 /// `http`: what the HTTP layer said (`proxy --http`).
 const WRAPPER_KEYS: [&str; 7] = ["msg", "dir", "protocol", "type", "leg", "bridge", "http"];
+
+/// A line of HTTP context only: an `http` object with `at`, and no message (a document or message
+/// that merely has an `http` key is checked as before).
+fn is_http_line(v: &Value) -> bool {
+    v.get("http").is_some_and(|h| h.get("at").is_some()) && v.get("msg").is_none() && v.get("jsonrpc").is_none()
+}
 
 fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")

@@ -14,6 +14,7 @@ pub mod proxy;
 pub mod report;
 pub mod session;
 pub mod sse;
+pub mod transport;
 pub mod versions;
 
 use std::fs::File;
@@ -114,6 +115,9 @@ pub fn check_files(a: &CheckArgs, out: impl Write, err: &mut impl Write) -> i32 
 /// the whole stream shows (unanswered requests, a UI resource never seen) and keeps what the
 /// summary needs.
 pub(crate) fn end_stream<W: Write>(checker: &mut Checker, file: &str, rep: &mut Reporter<W>, summary: &mut Summary) -> io::Result<()> {
+    for o in checker.finish_transport() {
+        rep.outcome(file, &o)?;
+    }
     let end = checker.finish_stream();
     for o in &end.outcomes {
         rep.late(file, o)?;

@@ -39,6 +39,8 @@ pub struct SseParser {
     last_id: Option<String>,
     /// Events dispatched so far.
     pub dispatched: u64,
+    /// The `retry` of the last block that dispatched no event (no `data`): it takes effect all the same.
+    pub lone_retry: Option<u64>,
 }
 
 impl SseParser {
@@ -57,6 +59,7 @@ impl SseParser {
             has_id: false,
             last_id: None,
             dispatched: 0,
+            lone_retry: None,
         }
     }
 
@@ -178,7 +181,12 @@ impl SseParser {
         let retry = self.retry.take();
         let has_id = std::mem::take(&mut self.has_id);
         let len = std::mem::take(&mut self.data_len);
-        let Some(mut data) = self.data.take() else { return };
+        let Some(mut data) = self.data.take() else {
+            if retry.is_some() {
+                self.lone_retry = retry;
+            }
+            return;
+        };
         let len = len.saturating_sub(1); // the `\n` after the last data line
         let cut = (data.len() != len + 1 || len >= self.cap).then_some(len);
         data.pop();

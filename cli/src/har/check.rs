@@ -2,10 +2,12 @@
 
 use std::io::{self, Read, Write};
 
+use std::collections::{HashSet, VecDeque};
+
 use serde_json::{json, Value};
 
 use super::read::read_entries;
-use super::{Entry, HarStats, Part, Piece, Skip, FILE_MAX, HELD_MAX, UNTERMINATED};
+use super::{Content, Entry, HarStats, Part, Piece, Skip, FILE_MAX, HELD_MAX, UNTERMINATED};
 use crate::check::{Checker, Diag, Outcome};
 use crate::report::Reporter;
 use mcp_spec_types::validate::Severity;
@@ -50,14 +52,13 @@ pub fn check_har<R: Read, W: Write>(
     if stats.reordered {
         order.sort_by_key(|&(t, i)| (t, i));
     }
+    let transport = transport_findings(&entries, &order);
     for (n, group) in by_session(&entries, &order).iter().enumerate() {
         if n > 0 {
             end_stream(checker, rep)?;
             checker.reset_stream();
         }
-        for &i in group {
-            check_entry(checker, name, &entries[i], rep, &mut stats)?;
-        }
+        check_group(checker, name, &entries, group, &transport, rep, &mut stats)?;
     }
     if let Some(e) = stopped {
         let what = if e.contains(CUT) { format!("the HAR is larger than {FILE_MAX} bytes: checked up to there") } else { format!("not a HAR (or cut short): {e}") };
@@ -78,7 +79,7 @@ fn by_session(entries: &[Entry], order: &[(i128, usize)]) -> Vec<Vec<usize>> {
     let mut keys: Vec<Option<&str>> = Vec::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for &(_, i) in order {
-        let mut key = entries[i].ctx.session_id.as_deref();
+        let mut key = entries[i].at.session_id.as_deref();
         if key.is_some() && !keys.contains(&key) && keys.len() >= SESSIONS_MAX {
             key = None;
         }
@@ -93,6 +94,21 @@ fn by_session(entries: &[Entry], order: &[(i128, usize)]) -> Vec<Vec<usize>> {
         groups[g].push(i);
     }
     groups
+}
+
+/// The transport rules over every entry in time order (sessions interleaved, as they happened):
+/// per entry, each finding with the piece it is about (`None`: the entry's request or response).
+fn transport_findings(entries: &[Entry], order: &[(i128, usize)]) -> Vec<Vec<(Option<usize>, Diag)>> {
+    let mut t = crate::transport::Transport::new("entry");
+    let mut out: Vec<Vec<(Option<usize>, Diag)>> = entries.iter().map(|_| Vec::new()).collect();
+    for &(_, i) in order {
+        let e = &entries[i];
+        if e.skip == Some(Skip::HeldFull) {
+            continue;
+        }
+        e.feed(&e.pieces(), &mut t, &mut out[i]);
+    }
+    out
 }
 
 /// Reads at most `left` bytes; one more is an error (so serde reports where it stopped).
@@ -116,31 +132,80 @@ fn diag(pointer: &str, rule: &'static str, severity: Severity, message: String) 
     Diag { pointer: pointer.to_string(), rule, severity, message }
 }
 
-fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, rep: &mut Reporter<W>, stats: &mut HarStats) -> io::Result<()> {
-    let c = &e.ctx;
-    let line = c.entry as u64;
-    let http = format!(
-        "entry {} ({} {}{})",
-        c.entry,
-        c.method.as_deref().unwrap_or("?"),
-        c.path.as_deref().map(crate::bounded::clip).unwrap_or("?".into()),
-        c.status.map(|s| format!(" {s}")).unwrap_or_default()
-    );
-    if e.skip == Some(Skip::HeldFull) {
+/// A response's id, as text (`None` for anything else: a request, a notification, a batch).
+fn response_id(p: &Piece) -> Option<String> {
+    match &p.content {
+        Content::Msg(Value::Object(m)) if !m.contains_key("method") && (m.contains_key("result") || m.contains_key("error")) => m.get("id").map(Value::to_string),
+        _ => None,
+    }
+}
+
+/// Checks one session's entries in order. A 2024-11-05 HTTP+SSE stream (a GET whose first event is
+/// `endpoint`) carries the server's messages for the whole session while the client POSTs its own,
+/// and a HAR keeps no time per event: so its messages are checked after the POSTs, each response
+/// once the POST of its request was checked, with what precedes it on the stream.
+fn check_group<W: Write>(checker: &mut Checker, name: &str, entries: &[Entry], group: &[usize], transport: &[Vec<(Option<usize>, Diag)>], rep: &mut Reporter<W>, stats: &mut HarStats) -> io::Result<()> {
+    let mut streams: Vec<(usize, VecDeque<(usize, Piece)>)> = Vec::new();
+    let mut asked: HashSet<String> = HashSet::new();
+    for &i in group {
+        let e = &entries[i];
+        let pieces = e.pieces();
+        let legacy = e.at.method.as_deref() == Some("GET") && pieces.iter().find(|p| p.part == Part::Response).and_then(|p| p.sse.as_ref()).is_some_and(|m| m.kind.as_deref() == Some("endpoint"));
+        if legacy {
+            check_entry(checker, name, e, Vec::new(), true, &transport[i], rep, stats)?;
+            streams.push((i, pieces.into_iter().enumerate().collect()));
+        } else {
+            for p in pieces.iter().filter(|p| p.part == Part::Request) {
+                if let Content::Msg(Value::Object(m)) = &p.content {
+                    if let (Some(_), Some(id)) = (m.get("method"), m.get("id")) {
+                        asked.insert(id.to_string());
+                    }
+                }
+            }
+            check_entry(checker, name, e, pieces.into_iter().enumerate().collect(), true, &transport[i], rep, stats)?;
+        }
+        for (s, queue) in &mut streams {
+            // Up to the last response whose request was sent: what comes after it waits for the next POST.
+            let mut upto = 0;
+            for (k, (_, p)) in queue.iter().enumerate() {
+                match response_id(p) {
+                    Some(id) if asked.contains(&id) => upto = k + 1,
+                    Some(_) => break,
+                    None => {}
+                }
+            }
+            let ready: Vec<(usize, Piece)> = queue.drain(..upto).collect();
+            check_entry(checker, name, &entries[*s], ready, false, &transport[*s], rep, stats)?;
+        }
+    }
+    for (s, queue) in streams {
+        check_entry(checker, name, &entries[s], queue.into_iter().collect(), false, &transport[s], rep, stats)?;
+    }
+    Ok(())
+}
+
+/// Checks `pieces` of an entry (index and piece), after the findings on the entry as a whole when `head`.
+#[allow(clippy::too_many_arguments)]
+fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, pieces: Vec<(usize, Piece)>, head: bool, transport: &[(Option<usize>, Diag)], rep: &mut Reporter<W>, stats: &mut HarStats) -> io::Result<()> {
+    let line = e.at.line;
+    if head && e.skip == Some(Skip::HeldFull) {
         let msg = format!("not checked: the MCP bodies held to order the entries reached {HELD_MAX} bytes");
-        let o = Outcome { line, place: Some(http), diags: vec![diag("", "har.held", Severity::Error, msg)], ..Outcome::default() };
+        let o = Outcome { line, place: Some(e.at.place(None, None)), diags: vec![diag("", "har.held", Severity::Error, msg)], ..Outcome::default() };
         return rep.outcome(name, &o);
     }
-    for Piece { part, event, value } in e.pieces() {
-        let mut place = format!("{http}, {}", if part == Part::Request { "request" } else { "response" });
-        if let Some((i, id)) = &event {
-            place.push_str(&format!(", SSE event {i}"));
-            if let Some(id) = id {
-                place.push_str(&format!(" (id {})", crate::bounded::shown(&Value::String(id.clone()))));
-            }
-        }
-        let mut o = match value {
-            Ok(msg) => {
+    // What the transport rules found on the entry's request or response as a whole.
+    let whole: Vec<Diag> = transport.iter().filter(|(p, _)| head && p.is_none()).map(|(_, d)| checker.strictly(d.clone())).collect();
+    if !whole.is_empty() {
+        let mut o = Outcome { line, place: Some(e.at.place(None, None)), http: Some(e.at.http(None, None)), diags: whole, ..Outcome::default() };
+        checker.bound(&mut o);
+        rep.outcome(name, &o)?;
+    }
+    for (n, Piece { part, event, content, .. }) in pieces {
+        let tpart = if part == Part::Request { crate::transport::Part::Request } else { crate::transport::Part::Response };
+        let ev = event.as_ref().map(|(i, id)| (*i as u64, id.as_deref()));
+        let own: Vec<Diag> = transport.iter().filter(|(p, _)| *p == Some(n)).map(|(_, d)| checker.strictly(d.clone())).collect();
+        let mut o = match content {
+            Content::Msg(msg) => {
                 stats.messages += 1;
                 let dir = if part == Part::Request { "c2s" } else { "s2c" };
                 let mut o = checker.check_value(json!({"dir": dir, "msg": msg}), line);
@@ -152,19 +217,21 @@ fn check_entry<W: Write>(checker: &mut Checker, name: &str, e: &Entry, rep: &mut
                 }
                 o
             }
-            Err(why) if why.starts_with(UNTERMINATED) => Outcome { line, diags: vec![diag("", "sse.unterminated", Severity::Warning, why)], ..Outcome::default() },
-            Err(why) => {
+            // An event without a message is context: an outcome only if a transport rule reports on it.
+            Content::Bare if own.is_empty() => continue,
+            Content::Bare => Outcome { line, ..Outcome::default() },
+            Content::Bad(why) if why.starts_with(UNTERMINATED) => Outcome { line, diags: vec![diag("", "sse.unterminated", Severity::Warning, why)], ..Outcome::default() },
+            Content::Bad(why) => {
                 let rule = if why.contains("not JSON") { "json" } else { "har.body" };
                 Outcome { line, diags: vec![diag("", rule, Severity::Error, why)], ..Outcome::default() }
             }
         };
-        o.place = Some(place);
-        let mut h = json!({"entry": c.entry, "method": c.method, "path": c.path, "status": c.status, "sessionId": c.session_id, "protocolVersion": c.protocol_version, "part": if part == Part::Request { "request" } else { "response" }});
-        if let Some((i, id)) = event {
-            h["event"] = json!(i);
-            h["eventId"] = json!(id);
+        if !own.is_empty() {
+            o.diags.extend(own);
+            checker.bound(&mut o);
         }
-        o.http = Some(h);
+        o.place = Some(e.at.place(Some(tpart), ev));
+        o.http = Some(e.at.http(Some(tpart), ev));
         rep.outcome(name, &o)?;
     }
     Ok(())
@@ -186,7 +253,10 @@ mod tests {
     #[test]
     fn entries_are_grouped_by_session_and_the_number_of_groups_is_bounded() {
         let entry = |session: Option<String>| Entry {
-            ctx: super::super::HttpContext { session_id: session, ..Default::default() },
+            at: crate::transport::Where { session_id: session, ..Default::default() },
+            query: None,
+            req: Default::default(),
+            resp: Default::default(),
             started: None,
             request: Default::default(),
             response: Default::default(),

@@ -13,7 +13,8 @@ pub mod text;
 use serde_json::Value;
 
 pub use check::{check_har, looks_like_har};
-use read::{Capped, Headers, RawBody};
+use crate::transport::{self, HttpLine, MsgAt, Where};
+use read::{Capped, RawBody};
 use text::{base64, instant, parse_sse};
 
 /// The most of a HAR file read; past it the file is reported as cut and the entries read are checked.
@@ -22,21 +23,6 @@ pub const FILE_MAX: u64 = 1 << 30;
 pub const BODY_MAX: usize = 128 << 20;
 /// The MCP bodies held together while the file is read (they are put in time order before checking).
 pub const HELD_MAX: usize = 256 << 20;
-
-/// What the HTTP layer said about an entry.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HttpContext {
-    /// The entry's index in `log.entries` (0-based, as in the pointer `/log/entries/N`); also the stream.
-    pub entry: usize,
-    pub method: Option<String>,
-    /// The URL's path (no query), `None` if the URL is not absolute or too long.
-    pub path: Option<String>,
-    pub status: Option<i64>,
-    /// `Mcp-Session-Id` of the request, else of the response (the `initialize` answer assigns it).
-    pub session_id: Option<String>,
-    /// `MCP-Protocol-Version` of the request.
-    pub protocol_version: Option<String>,
-}
 
 /// Why an entry's bodies were not read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,10 +90,14 @@ impl Body {
     }
 }
 
-/// An entry as kept: its context, time and bodies.
+/// An entry as kept: its exchange (the same model as a recording's `http` lines), time and bodies.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
-    pub ctx: HttpContext,
+    /// The entry's index (`x`, and `line` in findings), method, path, status, session and version header.
+    pub at: Where,
+    pub query: Option<String>,
+    pub req: transport::Headers,
+    pub resp: transport::Headers,
     pub started: Option<i128>,
     pub request: Body,
     pub response: Body,
@@ -118,31 +108,34 @@ impl Entry {
     fn from_raw(index: usize, started: Option<&str>, req: read::Request, resp: read::Response) -> Entry {
         let (method, url, req_headers, post) = req.parts();
         let (status, resp_headers, content) = resp.parts();
-        let path = url.kept().and_then(url_path);
-        let ctx = HttpContext {
-            entry: index,
+        let (req_headers, resp_headers) = (req_headers.0, resp_headers.0);
+        let (path, query) = url.kept().and_then(url_parts).unzip();
+        let at = Where {
+            noun: "entry",
+            x: index as u64,
+            line: index as u64,
             method: method.kept().map(str::to_string),
             path,
             status,
+            // The request's, else the response's (the `initialize` answer assigns it).
             session_id: req_headers.session_id.clone().or_else(|| resp_headers.session_id.clone()),
             protocol_version: req_headers.protocol_version.clone(),
         };
-        Entry {
+        let mut e = Entry {
             started: started.and_then(instant),
             request: Body::from_raw(post, req_headers.content_type.as_deref()),
             response: Body::from_raw(content, resp_headers.content_type.as_deref()),
             skip: None,
-            ctx,
-        }
-        .with_headers(&req_headers)
-    }
-
-    fn with_headers(mut self, req: &Headers) -> Entry {
+            at,
+            query: query.flatten(),
+            req: req_headers,
+            resp: resp_headers,
+        };
         // A request that names a session or a version is MCP even with no JSON-RPC body (a GET stream, a DELETE).
-        if req.session_id.is_none() && req.protocol_version.is_none() && !self.request.has_jsonrpc() && !self.response.has_jsonrpc() {
-            self.skip = Some(Skip::NotMcp);
+        if e.req.session_id.is_none() && e.req.protocol_version.is_none() && !e.request.has_jsonrpc() && !e.response.has_jsonrpc() {
+            e.skip = Some(Skip::NotMcp);
         }
-        self
+        e
     }
 
     fn is_mcp(&self) -> bool {
@@ -150,8 +143,8 @@ impl Entry {
     }
 
     fn weight(&self) -> usize {
-        // A fixed share for the context, so many small entries count too.
-        256 + self.request.weight() + self.response.weight()
+        // A fixed share for the context, so many small entries count too, and the headers kept.
+        256 + self.req.weight() + self.resp.weight() + self.query.as_ref().map_or(0, String::len) + self.request.weight() + self.response.weight()
     }
 
     fn drop_bodies(&mut self, why: Skip) {
@@ -160,7 +153,8 @@ impl Entry {
         self.skip = Some(why);
     }
 
-    /// What the entry carries, in order: the request body's message, then the response's.
+    /// What the entry carries, in order: the request body's message, then the response's
+    /// (each SSE event, those without a message too).
     pub(crate) fn pieces(&self) -> Vec<Piece> {
         let mut out = Vec::new();
         if let Some(p) = body_piece(&self.request, Part::Request) {
@@ -169,21 +163,83 @@ impl Entry {
         match &self.response {
             Body::Text { mime, text } if is_sse(mime, text) => {
                 let sse = parse_sse(text);
+                let n = sse.events.len();
                 for (i, e) in sse.events.into_iter().enumerate() {
+                    let sse = Some(SseMeta { own_id: e.id.clone().filter(|_| e.own_id), kind: e.event, retry: e.retry });
                     // An event with no data (2025-11-25's priming event) carries no message.
-                    if e.data.is_empty() {
-                        continue;
-                    }
-                    let value = serde_json::from_str::<Value>(&e.data).map_err(|err| format!("the event's data is not JSON: {err}"));
-                    out.push(Piece { part: Part::Response, event: Some((i, e.id)), value });
+                    let content = if e.data.is_empty() {
+                        Content::Bare
+                    } else {
+                        match serde_json::from_str::<Value>(&e.data) {
+                            Ok(v) => Content::Msg(v),
+                            // Another type than `message` (2024-11-05's `endpoint`) carries no message.
+                            Err(_) if sse.as_ref().and_then(|m| m.kind.as_deref()).is_some_and(|k| k != "message") => Content::Bare,
+                            Err(err) => Content::Bad(format!("the event's data is not JSON: {err}")),
+                        }
+                    };
+                    let data = matches!(content, Content::Bare).then_some(e.data).filter(|d| !d.is_empty());
+                    out.push(Piece { part: Part::Response, event: Some((i, e.id)), content, sse, data });
+                }
+                if let Some(r) = sse.lone_retry {
+                    // Not an event (no data), but in effect: kept for the transport rules only.
+                    out.push(Piece { part: Part::Response, event: Some((n, None)), content: Content::Bare, sse: Some(SseMeta { own_id: None, kind: None, retry: Some(r) }), data: None });
                 }
                 if let Some(n) = sse.unterminated {
-                    out.push(Piece { part: Part::Response, event: None, value: Err(format!("{UNTERMINATED}: the stream ends inside an event ({n} bytes of data) with no blank line after it; the SSE rules discard it, so it is not checked")) });
+                    out.push(Piece { part: Part::Response, event: None, content: Content::Bad(format!("{UNTERMINATED}: the stream ends inside an event ({n} bytes of data) with no blank line after it; the SSE rules discard it, so it is not checked")), sse: None, data: None });
                 }
             }
             body => out.extend(body_piece(body, Part::Response)),
         }
         out
+    }
+
+    /// The entry as the transport rules read it: its request, its messages, its response and SSE
+    /// events, its end; each finding goes to `found` with its piece's index (`None`: the entry's head or end).
+    pub(crate) fn feed(&self, pieces: &[Piece], t: &mut transport::Transport, found: &mut Vec<(Option<usize>, crate::check::Diag)>) {
+        let x = self.at.x;
+        t.line = self.at.line;
+        let line = |t: &mut transport::Transport, l: HttpLine, found: &mut Vec<_>| found.extend(t.line(&l).diags.into_iter().map(|d| (None, d)));
+        line(t, HttpLine::Request { x, method: self.at.method.clone().unwrap_or_default(), path: self.at.path.clone().unwrap_or_default(), query: self.query.clone(), headers: self.req.clone() }, found);
+        let mut responded = false;
+        let mut complete = true;
+        for (i, p) in pieces.iter().enumerate() {
+            if p.part == Part::Response && !responded {
+                responded = true;
+                if let Some(status) = self.status() {
+                    line(t, HttpLine::Response { x, status, headers: self.resp.clone() }, found);
+                }
+            }
+            let event = p.event.as_ref().map(|(n, _)| *n as u64);
+            let event_id = p.sse.as_ref().and_then(|m| m.own_id.clone());
+            match &p.content {
+                Content::Msg(v) => {
+                    let at = MsgAt { x, part: if p.part == Part::Request { transport::Part::Request } else { transport::Part::Response }, event, event_id };
+                    found.extend(t.message(&at, v).diags.into_iter().map(|d| (Some(i), d)));
+                }
+                Content::Bare | Content::Bad(_) if event.is_some() => {
+                    let m = p.sse.as_ref();
+                    // Data that is not JSON is the `json` finding of its piece already.
+                    let l = HttpLine::Event { x, event: event.unwrap_or(0), event_id, kind: m.and_then(|m| m.kind.clone()), data: p.data.clone(), retry: m.and_then(|m| m.retry) };
+                    found.extend(t.line(&l).diags.into_iter().map(|d| (Some(i), d)));
+                }
+                Content::Bad(why) => complete &= !why.starts_with(UNTERMINATED),
+                Content::Bare => {}
+            }
+        }
+        if !responded {
+            if let Some(status) = self.status() {
+                line(t, HttpLine::Response { x, status, headers: self.resp.clone() }, found);
+            }
+        }
+        let bytes = match &self.response {
+            Body::Text { text, .. } => text.len() as u64,
+            _ => 0,
+        };
+        line(t, HttpLine::End { x, bytes: Some(bytes), complete, error: None }, found);
+    }
+
+    fn status(&self) -> Option<u16> {
+        self.at.status.and_then(|s| u16::try_from(s).ok()).filter(|s| (100..1000).contains(s))
     }
 }
 
@@ -195,14 +251,15 @@ fn is_sse(mime: &str, text: &str) -> bool {
 }
 
 fn body_piece(body: &Body, part: Part) -> Option<Piece> {
-    match body {
-        Body::Empty => None,
-        Body::Bad(why) => Some(Piece { part, event: None, value: Err(why.clone()) }),
-        Body::Text { text, .. } => {
-            let value = serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(text)).map_err(|e| format!("the body is not JSON: {e}"));
-            Some(Piece { part, event: None, value })
-        }
-    }
+    let content = match body {
+        Body::Empty => return None,
+        Body::Bad(why) => Content::Bad(why.clone()),
+        Body::Text { text, .. } => match serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(text)) {
+            Ok(v) => Content::Msg(v),
+            Err(e) => Content::Bad(format!("the body is not JSON: {e}")),
+        },
+    };
+    Some(Piece { part, event: None, content, sse: None, data: None })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,24 +268,48 @@ pub(crate) enum Part {
     Response,
 }
 
-/// One message (or batch) of an entry, or why a body could not be read.
+/// What a piece holds.
+#[derive(Debug)]
+pub(crate) enum Content {
+    /// A message (or batch).
+    Msg(Value),
+    /// Why a body or event could not be read.
+    Bad(String),
+    /// An SSE event with no message (a priming event, a 2024-11-05 `endpoint`, a lone `retry`).
+    Bare,
+}
+
+/// An SSE event's fields the transport rules read.
+#[derive(Debug)]
+pub(crate) struct SseMeta {
+    /// The event's own `id` (not one it kept from an earlier event).
+    pub own_id: Option<String>,
+    pub kind: Option<String>,
+    pub retry: Option<u64>,
+}
+
+/// One message (or batch) of an entry, an SSE event without one, or why a body could not be read.
 #[derive(Debug)]
 pub(crate) struct Piece {
     pub part: Part,
-    /// The SSE event's index in its stream and its id.
+    /// The SSE event's index in its stream and its id (the last one set, as the SSE rules keep it).
     pub event: Option<(usize, Option<String>)>,
-    pub value: Result<Value, String>,
+    pub content: Content,
+    pub sse: Option<SseMeta>,
+    /// The data of an event without a message (a 2024-11-05 `endpoint`'s URI).
+    pub data: Option<String>,
 }
 
-/// The path of an absolute URL (`scheme://authority/path?query`), without the query or fragment.
-fn url_path(url: &str) -> Option<String> {
+/// The path of an absolute URL (`scheme://authority/path?query`), and its query (without the fragment).
+fn url_parts(url: &str) -> Option<(String, Option<String>)> {
     let (_, rest) = url.split_once("://")?;
-    let path = match rest.find(['/', '?', '#']) {
-        Some(i) if rest.as_bytes()[i] == b'/' => &rest[i..],
-        _ => "/",
+    let rest = rest.split('#').next().unwrap_or("");
+    let (path, query) = match rest.find(['/', '?']) {
+        Some(i) if rest.as_bytes()[i] == b'/' => rest[i..].split_once('?').map_or((&rest[i..], None), |(p, q)| (p, Some(q))),
+        Some(i) => ("/", Some(&rest[i + 1..])),
+        None => ("/", None),
     };
-    let end = path.find(['?', '#']).unwrap_or(path.len());
-    Some(path[..end].to_string())
+    Some((path.to_string(), query.map(str::to_string)))
 }
 
 #[cfg(test)]
@@ -237,9 +318,10 @@ mod tests {
 
     #[test]
     fn url_paths() {
-        assert_eq!(url_path("http://h:1/mcp?x=1#f").as_deref(), Some("/mcp"));
-        assert_eq!(url_path("https://h").as_deref(), Some("/"));
-        assert_eq!(url_path("https://h?q").as_deref(), Some("/"));
-        assert_eq!(url_path("/mcp"), None);
+        let p = |u: &str| url_parts(u).map(|(p, q)| (p, q.unwrap_or_default()));
+        assert_eq!(p("http://h:1/mcp?x=1#f"), Some(("/mcp".into(), "x=1".into())));
+        assert_eq!(p("https://h"), Some(("/".into(), "".into())));
+        assert_eq!(p("https://h?q"), Some(("/".into(), "q".into())));
+        assert_eq!(p("/mcp"), None);
     }
 }

@@ -49,13 +49,9 @@ impl<'de, const N: usize> Deserialize<'de> for Capped<N> {
     }
 }
 
-/// The headers MCP reads, by name (case-insensitive); the others are skipped as they are read.
+/// The headers the transport rules read, by name (case-insensitive); the others are skipped as they are read.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Headers {
-    pub content_type: Option<String>,
-    pub session_id: Option<String>,
-    pub protocol_version: Option<String>,
-}
+pub(crate) struct Headers(pub crate::transport::Headers);
 
 const HEADER_MAX: usize = 4096;
 
@@ -75,19 +71,13 @@ impl<'de> Deserialize<'de> for Headers {
                 f.write_str("an array of headers")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Headers, A::Error> {
-                let mut h = Headers::default();
+                let mut h = crate::transport::Headers::default();
                 while let Some(x) = seq.next_element::<Header>()? {
-                    let (Some(name), Some(value)) = (x.name.kept(), x.value.kept()) else { continue };
-                    let slot = match name.to_ascii_lowercase().as_str() {
-                        "content-type" => &mut h.content_type,
-                        "mcp-session-id" => &mut h.session_id,
-                        "mcp-protocol-version" => &mut h.protocol_version,
-                        _ => continue,
-                    };
-                    // The first of repeated headers, as a server reading one value would see it.
-                    slot.get_or_insert_with(|| value.to_string());
+                    if let (Some(name), Some(value)) = (x.name.kept(), x.value.kept()) {
+                        h.add(name, value);
+                    }
                 }
-                Ok(h)
+                Ok(Headers(h))
             }
             fn visit_unit<E: de::Error>(self) -> Result<Headers, E> {
                 Ok(Headers::default())

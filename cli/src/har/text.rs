@@ -9,6 +9,10 @@ pub struct SseEvent {
     pub id: Option<String>,
     /// The `event` field, if the event had one (MCP sends the default, `message`).
     pub event: Option<String>,
+    /// Whether the event set its id itself (an `id` field), rather than keeping the last one.
+    pub own_id: bool,
+    /// The `retry` field (milliseconds), if the event had a valid one.
+    pub retry: Option<u64>,
 }
 
 /// What an SSE body held: the events a client would have dispatched, and whether the body ended
@@ -18,6 +22,8 @@ pub struct Sse {
     pub events: Vec<SseEvent>,
     /// Bytes of `data` in an event the body ended before the blank line that dispatches it.
     pub unterminated: Option<usize>,
+    /// A `retry` field in a block that dispatched no event (no `data`): it still takes effect.
+    pub lone_retry: Option<u64>,
 }
 
 /// Parses a whole SSE body by the event-stream rules ([`crate::sse`], the parser `proxy --http`
@@ -25,8 +31,9 @@ pub struct Sse {
 pub fn parse_sse(body: &str) -> Sse {
     let mut parser = crate::sse::SseParser::new(usize::MAX);
     let mut out = Sse::default();
-    parser.push(body.as_bytes(), |e| out.events.push(SseEvent { data: e.data, id: e.id, event: e.event }));
+    parser.push(body.as_bytes(), |e| out.events.push(SseEvent { data: e.data, id: e.id, event: e.event, own_id: e.has_id, retry: e.retry }));
     out.unterminated = parser.finish();
+    out.lone_retry = parser.lone_retry;
     out
 }
 
@@ -122,20 +129,23 @@ mod tests {
     use super::*;
 
     fn ev(data: &str, id: Option<&str>) -> SseEvent {
-        SseEvent { data: data.into(), id: id.map(Into::into), event: None }
+        SseEvent { data: data.into(), id: id.map(Into::into), event: None, own_id: id.is_some(), retry: None }
     }
 
     #[test]
     fn sse_lines_end_three_ways() {
         let s = parse_sse(": hi\r\nid: 1\r\ndata: {\"a\":\r\ndata:1}\r\n\r\nid: 2\rdata: x\r\rdata: y\n\n");
-        assert_eq!(s.events, vec![ev("{\"a\":\n1}", Some("1")), ev("x", Some("2")), ev("y", Some("2"))]);
+        assert_eq!(s.events, vec![ev("{\"a\":\n1}", Some("1")), ev("x", Some("2")), SseEvent { own_id: false, ..ev("y", Some("2")) }]);
         assert_eq!(s.unterminated, None);
     }
 
     #[test]
     fn sse_priming_event_and_types() {
         let s = parse_sse("id: p\ndata:\n\nevent: message\ndata: z\nid\n\n");
-        assert_eq!(s.events, vec![ev("", Some("p")), SseEvent { data: "z".into(), id: Some(String::new()), event: Some("message".into()) }]);
+        assert_eq!(s.events, vec![ev("", Some("p")), SseEvent { data: "z".into(), id: Some(String::new()), event: Some("message".into()), own_id: true, retry: None }]);
+        // `retry` on an event, and alone (not dispatched, still in effect).
+        let s = parse_sse("retry: 500\nid: a\ndata:\n\nretry: x\ndata: 1\n\nretry: 9\n\n");
+        assert_eq!((s.events[0].retry, s.events[1].retry, s.lone_retry), (Some(500), None, Some(9)));
         // No data at all: nothing dispatched.
         assert!(parse_sse("id: 3\n\n").events.is_empty());
     }

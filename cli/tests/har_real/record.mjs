@@ -4,7 +4,10 @@
 // TypeScript SDK's client talking to it through the proxy. Each HTTP exchange becomes a HAR 1.2
 // entry (listed by start time, as browsers write them), bodies as text, SSE bodies as they streamed.
 //
-//   node record.mjs OUT.har
+//   node record.mjs OUT.har [sse]
+//
+// With `sse`, the server runs in its `sse` mode and the client uses the 2024-11-05 HTTP+SSE transport
+// (a GET /sse stream that announces the endpoint, POSTs to it), for the legacy transport rules.
 
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -13,20 +16,22 @@ import net from "node:net";
 import { createRequire } from "node:module";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 
 const out = process.argv[2];
 if (!out) {
-  console.error("usage: record.mjs OUT.har");
+  console.error("usage: record.mjs OUT.har [sse]");
   process.exit(2);
 }
+const legacy = process.argv[3] === "sse";
 
 const freePort = () => new Promise((ok) => { const s = net.createServer().listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => ok(p)); }); });
 const port = await freePort();
 const serverJs = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");
-const server = spawn(process.execPath, [serverJs, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+const server = spawn(process.execPath, [serverJs, legacy ? "sse" : "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
 let serverLog = "";
 await new Promise((ok, fail) => {
-  server.stderr.on("data", (d) => { serverLog += d; if (serverLog.includes("listening")) ok(); });
+  server.stderr.on("data", (d) => { serverLog += d; if (serverLog.includes("listening") || serverLog.includes("running")) ok(); });
   server.on("exit", (c) => fail(new Error(`server exited ${c}: ${serverLog}`)));
   setTimeout(() => fail(new Error(`server did not start: ${serverLog}`)), 20000);
 });
@@ -68,7 +73,8 @@ const proxy = http.createServer((req, res) => {
 });
 await new Promise((ok) => proxy.listen(0, "127.0.0.1", ok));
 
-const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${proxy.address().port}/mcp`));
+const base = `http://127.0.0.1:${proxy.address().port}`;
+const transport = legacy ? new SSEClientTransport(new URL(`${base}/sse`)) : new StreamableHTTPClientTransport(new URL(`${base}/mcp`));
 const client = new Client({ name: "mcp-schema-har-test", version: "0.0.0" });
 await client.connect(transport);
 await client.listTools();
@@ -78,7 +84,7 @@ await client.listResources();
 await client.readResource({ uri: "demo://resource/static/document/architecture.md" });
 await client.listPrompts();
 await client.ping();
-await transport.terminateSession();
+if (!legacy) await transport.terminateSession();
 await client.close();
 // Let the proxy see the streams close before writing.
 await new Promise((ok) => setTimeout(ok, 300));
