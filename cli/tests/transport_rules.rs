@@ -120,6 +120,26 @@ impl Rec {
         x
     }
 
+    /// 2026-07-28: the request line just pushed gains `Mcp-Method` (and `Mcp-Name`) from `msg`,
+    /// as a client sends them, unless `over` names the header.
+    fn mirror(&mut self, over: &[(&str, Option<&str>)], msg: &Value) {
+        if !matches!(self.v, "2026-07-28" | "draft") || msg.get("id").is_none() {
+            return;
+        }
+        let Some(method) = msg.get("method").and_then(Value::as_str) else { return };
+        let name = match method {
+            "tools/call" | "prompts/get" => msg.pointer("/params/name"),
+            "resources/read" => msg.pointer("/params/uri"),
+            _ => None,
+        };
+        let headers = self.lines.last_mut().unwrap()["http"]["headers"].as_object_mut().unwrap();
+        for (k, v) in [("mcp-method", Some(json!(method))), ("mcp-name", name.cloned())] {
+            if let (Some(v), false) = (v, over.iter().any(|(o, _)| o.eq_ignore_ascii_case(k))) {
+                headers.insert(k.into(), v);
+            }
+        }
+    }
+
     fn c2s(&mut self, x: u64, msg: Value) {
         self.lines.push(json!({"dir": "c2s", "msg": msg, "http": {"x": x, "part": "request"}}));
     }
@@ -159,6 +179,7 @@ impl Rec {
     /// A POST of `msg` answered `status` with `ctype` and JSON `answers` (in one body).
     fn post(&mut self, over: &[(&str, Option<&str>)], msg: Value, status: u16, ctype: Option<&str>, answers: &[Value]) -> u64 {
         let x = self.request("POST", over);
+        self.mirror(over, &msg);
         self.c2s(x, msg);
         let h = match ctype {
             Some(c) => json!({"content-type": c}),
@@ -175,6 +196,7 @@ impl Rec {
     /// A POST of `msg` answered 200 with an SSE stream of `events`.
     fn post_sse(&mut self, over: &[(&str, Option<&str>)], msg: Value, events: Vec<Ev>, complete: bool) -> u64 {
         let x = self.request("POST", over);
+        self.mirror(over, &msg);
         self.c2s(x, msg);
         self.response(x, 200, json!({"content-type": "text/event-stream"}));
         self.events(x, events);
@@ -697,6 +719,95 @@ fn the_same_rules_apply_to_a_har() {
     assert_eq!(accept["http"]["entry"], 2);
     let priming = lines.iter().find(|l| l.to_string().contains("transport/sse-priming")).expect(&r.stdout);
     assert_eq!(priming["place"], "entry 2 (POST /mcp 200), response, SSE event 0 (id \"e1\")");
+}
+
+/// A 2026-07-28 request with its `_meta` version.
+fn request26(id: i64, method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+const V26: (&str, Option<&str>) = ("mcp-protocol-version", Some("2026-07-28"));
+
+#[test]
+fn mcp_method_header() {
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[listed(1)]);
+    r.accepts("transport/mcp-method-header");
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26, ("mcp-method", None)], request26(1, "tools/list", json!({})), 400, None, &[]);
+    r.reports("transport/mcp-method-header");
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26, ("mcp-method", Some("prompts/list"))], request26(1, "tools/list", json!({})), 400, None, &[]);
+    r.reports("transport/mcp-method-header");
+    // Not a rule before 2026-07-28.
+    let mut r = Rec::new("2025-11-25");
+    r.list(1);
+    r.accepts("transport/mcp-method-header");
+}
+
+#[test]
+fn mcp_name_header() {
+    let call = |name: &str| request26(1, "tools/call", json!({"name": name, "arguments": {}}));
+    let answer = json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [], "resultType": "complete"}});
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26], call("get_weather"), 200, JSON, &[answer.clone()]);
+    // A name outside the header-safe set travels base64-encoded.
+    r.post(&[V26, ("mcp-name", Some("=?base64?R3LDvMOfZQ==?="))], call("Grüße"), 200, JSON, &[answer.clone()]);
+    r.accepts("transport/mcp-name-header");
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26, ("mcp-name", Some("other_tool"))], call("get_weather"), 400, None, &[]);
+    r.reports("transport/mcp-name-header");
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26, ("mcp-name", None)], request26(2, "resources/read", json!({"uri": "file:///a"})), 400, None, &[]);
+    r.reports("transport/mcp-name-header");
+}
+
+/// A `tools/list` answer with one tool whose `region` argument is mirrored as `Mcp-Param-Region`.
+fn marked_tools(region_type: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "tools": [{"name": "sql", "inputSchema": {"type": "object", "properties": {
+        "region": {"type": region_type, "x-mcp-header": "Region"}, "query": {"type": "string"}}}}]}})
+}
+
+#[test]
+fn mcp_param_header() {
+    let call = |args: Value| request26(2, "tools/call", json!({"name": "sql", "arguments": args}));
+    let answer = json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [], "resultType": "complete"}});
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("string")]);
+    r.post(&[V26, ("mcp-param-region", Some("us-west1"))], call(json!({"region": "us-west1", "query": "q"})), 200, JSON, &[answer.clone()]);
+    r.post(&[V26], call(json!({"query": "q"})), 200, JSON, &[answer.clone()]);
+    r.accepts("transport/mcp-param-header");
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("string")]);
+    r.post(&[V26], call(json!({"region": "us-west1", "query": "q"})), 400, None, &[]);
+    r.reports("transport/mcp-param-header");
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("string")]);
+    r.post(&[V26, ("Mcp-Param-Region", Some("eu-west4"))], call(json!({"region": "us-west1", "query": "q"})), 400, None, &[]);
+    r.reports("transport/mcp-param-header");
+}
+
+#[test]
+fn x_mcp_header() {
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("string")]);
+    r.accepts("transport/x-mcp-header");
+    // `number` is not a type a header may mirror.
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("number")]);
+    r.reports("transport/x-mcp-header");
+}
+
+#[test]
+fn header_mismatch_400() {
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26, ("mcp-method", Some("prompts/list"))], request26(1, "tools/list", json!({})), 400, JSON, &[json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32020, "message": "Header mismatch"}})]);
+    r.accepts("transport/header-mismatch-400");
+    let mut r = Rec::bare("2026-07-28");
+    r.post(&[V26, ("mcp-method", Some("prompts/list"))], request26(1, "tools/list", json!({})), 200, JSON, &[listed(1)]);
+    r.reports("transport/header-mismatch-400");
 }
 
 /// Every rule in the table has a rejecting case here, and the README's table lists it with its severity.

@@ -88,6 +88,8 @@ pub(super) struct Exchange {
     pub last_event_known: bool,
     /// The version the `initialize` result in this exchange negotiated.
     pub result_version: Option<&'static str>,
+    /// A request's mirrored headers (2026-07-28) were missing or did not match its body.
+    pub header_mismatch: bool,
 }
 
 /// The transport rules over one recording or HAR.
@@ -99,6 +101,8 @@ pub struct Transport {
     /// Traffic without a session id (sessionless servers, 2026-07-28).
     pub(super) sessionless: Session,
     endpoints: VecDeque<String>,
+    /// The `x-mcp-header` marks of the tools listed so far (2026-07-28).
+    tools: super::mirror::Tools,
     /// Exchanges and sessions forgotten by the bounds.
     pub forgotten: u64,
     /// The line being fed (set by the caller), kept with each exchange's request.
@@ -135,7 +139,7 @@ pub(super) fn same_origin(origin: &str, host: &str) -> bool {
 impl Transport {
     /// `noun` names an exchange in findings: `exchange` for a recording, `entry` for a HAR.
     pub fn new(noun: &'static str) -> Transport {
-        Transport { noun, open: BTreeMap::new(), sessions: HashMap::new(), session_order: VecDeque::new(), sessionless: Session::default(), endpoints: VecDeque::new(), forgotten: 0, line: 0 }
+        Transport { noun, open: BTreeMap::new(), sessions: HashMap::new(), session_order: VecDeque::new(), sessionless: Session::default(), endpoints: VecDeque::new(), tools: super::mirror::Tools::default(), forgotten: 0, line: 0 }
     }
 
     fn session_mut(&mut self, id: Option<&str>) -> &mut Session {
@@ -305,6 +309,11 @@ impl Transport {
                             if ex.requests.len() < IDS_MAX {
                                 ex.requests.push(id);
                             }
+                            if ex.method == "POST" && rules::MCP_METHOD_HEADER.applies(Transport::version_of(ex)) {
+                                let found = super::mirror::check_request(m, &ex.req, &self.tools);
+                                ex.header_mismatch |= !found.is_empty();
+                                diags.extend(found);
+                            }
                         }
                         (Some(_), None) => {}
                         _ => ex.has_response = true,
@@ -318,6 +327,11 @@ impl Transport {
                     let is_request = m.get("method").is_some() && m.get("id").is_some();
                     let is_response = m.get("method").is_none() && (m.get("result").is_some() || m.get("error").is_some());
                     ex.resp_not_error |= m.get("error").is_none();
+                    if let Some(result) = m.get("result").filter(|r| r.get("tools").is_some_and(Value::is_array)) {
+                        if rules::X_MCP_HEADER.applies(Transport::version_of(ex)) {
+                            self.tools.learn(result, &mut diags);
+                        }
+                    }
                     if is_response {
                         if let Some(id) = m.get("id").and_then(IdKey::of) {
                             if ex.initialize_id.as_ref() == Some(&id) || m.pointer("/result/serverInfo").is_some() {

@@ -111,6 +111,9 @@ impl Transport {
                 add(&rules::VERSION_400, format!("a request with `MCP-Protocol-Version` `{}` was answered {status}, not 400", clip(h)));
             }
         }
+        if ex.header_mismatch && ok {
+            add(&rules::HEADER_MISMATCH_400, format!("a request whose mirrored headers do not match its body was answered {status}, not 400 with the error -32020"));
+        }
         let content_type = ex.resp.content_type.as_deref();
         let sse = media_is(content_type, "text/event-stream");
         let json = media_is(content_type, "application/json");

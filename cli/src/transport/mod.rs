@@ -10,6 +10,7 @@
 mod engine;
 mod exchange;
 pub mod jsonl;
+mod mirror;
 pub mod rules;
 
 use serde_json::{json, Value};
@@ -31,7 +32,14 @@ pub struct Headers {
     pub last_event_id: Option<String>,
     pub allow: Option<String>,
     pub location: Option<String>,
+    /// 2026-07-28's mirrored headers: `Mcp-Method`, `Mcp-Name`, and `Mcp-Param-{Name}` (name part, value).
+    pub mcp_method: Option<String>,
+    pub mcp_name: Option<String>,
+    pub mcp_params: Vec<(String, String)>,
 }
+
+/// `Mcp-Param-*` headers kept per message; past it the rest are dropped.
+pub const PARAMS_MAX: usize = 32;
 
 impl Headers {
     /// The slot of a header by its lowercased name, `None` for one the rules do not read.
@@ -46,19 +54,32 @@ impl Headers {
             "last-event-id" => &mut self.last_event_id,
             "allow" => &mut self.allow,
             "location" => &mut self.location,
+            "mcp-method" => &mut self.mcp_method,
+            "mcp-name" => &mut self.mcp_name,
             _ => return None,
         })
     }
 
     /// The bytes the values hold.
     pub fn weight(&self) -> usize {
-        [&self.accept, &self.content_type, &self.origin, &self.host, &self.session_id, &self.protocol_version, &self.last_event_id, &self.allow, &self.location].iter().map(|v| v.as_ref().map_or(0, String::len)).sum()
+        [&self.accept, &self.content_type, &self.origin, &self.host, &self.session_id, &self.protocol_version, &self.last_event_id, &self.allow, &self.location, &self.mcp_method, &self.mcp_name].iter().map(|v| v.as_ref().map_or(0, String::len)).sum::<usize>()
+            + self.mcp_params.iter().map(|(n, v)| n.len() + v.len()).sum::<usize>()
     }
 
     /// Sets a header by name (any case), joining a repeated one with ", " as HTTP allows; the
     /// value is cut to [`VALUE_MAX`].
     pub fn add(&mut self, name: &str, value: &str) {
-        let Some(slot) = self.slot(&name.to_ascii_lowercase()) else { return };
+        let lower = name.to_ascii_lowercase();
+        if let Some(param) = lower.strip_prefix("mcp-param-") {
+            let param = cut(param.to_string());
+            match self.mcp_params.iter().position(|(n, _)| *n == param) {
+                Some(i) => self.mcp_params[i].1 = cut(format!("{}, {value}", self.mcp_params[i].1)),
+                None if self.mcp_params.len() < PARAMS_MAX => self.mcp_params.push((param, cut(value.to_string()))),
+                None => {}
+            }
+            return;
+        }
+        let Some(slot) = self.slot(&lower) else { return };
         let joined = match slot.take() {
             Some(mut v) => {
                 v.push_str(", ");

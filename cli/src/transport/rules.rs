@@ -182,6 +182,32 @@ pub static SSE_POST_ENDPOINT: Rule = error(
 );
 
 /// Every transport rule, in the order cli/README.md lists them.
+pub static MCP_METHOD_HEADER: Rule = error(
+    "transport/mcp-method-header",
+    STATELESS,
+    "Streamable HTTP (2026-07-28), standard request headers: every request's POST MUST carry `Mcp-Method` with the body's `method`",
+);
+pub static MCP_NAME_HEADER: Rule = error(
+    "transport/mcp-name-header",
+    STATELESS,
+    "Streamable HTTP (2026-07-28), standard request headers: a `tools/call`, `prompts/get` or `resources/read` POST MUST carry `Mcp-Name` with `params.name` (or `params.uri`), in the base64 sentinel form `=?base64?...?=` when the value is not plain header-safe ASCII",
+);
+pub static MCP_PARAM_HEADER: Rule = error(
+    "transport/mcp-param-header",
+    STATELESS,
+    "Streamable HTTP (2026-07-28), custom headers from tool parameters: for each argument its tool's `inputSchema` marks with `x-mcp-header`, the client MUST send `Mcp-Param-{Name}` with the argument's value (encoded as the value-encoding rules say), and none when the argument is absent",
+);
+pub static X_MCP_HEADER: Rule = error(
+    "transport/x-mcp-header",
+    STATELESS,
+    "Streamable HTTP (2026-07-28), schema extension: an `x-mcp-header` value MUST be a non-empty HTTP token, unique without case in the `inputSchema`, on an integer, string or boolean property reachable from the root through `properties` alone; otherwise the tool definition is invalid (and clients exclude it)",
+);
+pub static HEADER_MISMATCH_400: Rule = error(
+    "transport/header-mismatch-400",
+    STATELESS,
+    "Streamable HTTP (2026-07-28), server validation: a server MUST reject a request whose mirrored headers are missing or do not match the body with `400 Bad Request` (and the JSON-RPC error -32020 `HeaderMismatch`)",
+);
+
 pub static RULES: &[&Rule] = &[
     &POST_ACCEPT,
     &POST_BODY,
@@ -211,4 +237,9 @@ pub static RULES: &[&Rule] = &[
     &ORIGIN,
     &SSE_ENDPOINT_FIRST,
     &SSE_POST_ENDPOINT,
+    &MCP_METHOD_HEADER,
+    &MCP_NAME_HEADER,
+    &MCP_PARAM_HEADER,
+    &X_MCP_HEADER,
+    &HEADER_MISMATCH_400,
 ];

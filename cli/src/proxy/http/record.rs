@@ -30,7 +30,11 @@ pub const EXCHANGES_MAX: usize = 4096;
 const HELD_MAX: usize = 256;
 
 /// The request headers kept in the recording; no other (`authorization`, `cookie`: secrets).
-pub const REQUEST_HEADERS: [&str; 7] = ["accept", "content-type", "origin", "host", "mcp-session-id", "mcp-protocol-version", "last-event-id"];
+/// 2026-07-28's mirrored `mcp-method` and `mcp-name` too; `mcp-param-*` are kept by prefix ([`PARAM_PREFIX`]).
+pub const REQUEST_HEADERS: [&str; 9] = ["accept", "content-type", "origin", "host", "mcp-session-id", "mcp-protocol-version", "last-event-id", "mcp-method", "mcp-name"];
+/// The `Mcp-Param-{Name}` headers a tool's `x-mcp-header` marks (2026-07-28); at most [`PARAMS_MAX`] kept.
+pub const PARAM_PREFIX: &str = "mcp-param-";
+pub const PARAMS_MAX: usize = crate::transport::PARAMS_MAX;
 pub const RESPONSE_HEADERS: [&str; 4] = ["content-type", "mcp-session-id", "allow", "location"];
 
 /// How a line routes its exchange's messages to a checker stream.
@@ -115,7 +119,10 @@ pub fn header(h: &HeaderMap, name: &str) -> Option<String> {
 }
 
 pub fn request_line(x: u64, method: &str, path: &str, query: Option<&str>, h: &HeaderMap) -> String {
-    let mut o = json!({"x": x, "at": "request", "method": method, "path": path, "headers": headers(h, &REQUEST_HEADERS)});
+    let mut kept = headers(h, &REQUEST_HEADERS);
+    let params: Vec<&str> = h.keys().map(|k| k.as_str()).filter(|k| k.starts_with(PARAM_PREFIX)).take(PARAMS_MAX).collect();
+    kept.extend(headers(h, &params));
+    let mut o = json!({"x": x, "at": "request", "method": method, "path": path, "headers": kept});
     if let Some(q) = query {
         o["query"] = json!(q);
     }
