@@ -4,7 +4,7 @@
 //! Reading is lenient and lossless; validation is where a value is judged.
 //! Every generated type implements [`Validate`]; the rules the schema cannot
 //! express are written once here ([`jsonrpc`], [`meta`], [`icons`], [`links`], [`resources`],
-//! [`v2026`], and, with the `apps` feature, `apps`) and attached to types by `schema/codegen.toml`.
+//! [`v2026`], and, with the `apps` and `tasks` features, `apps` and `tasks`) and attached to types by `schema/codegen.toml`.
 //!
 //! ```
 //! # #[cfg(feature = "v2026-07-28")] {
@@ -29,6 +29,8 @@ pub mod resources;
 pub mod v2026;
 #[cfg(feature = "apps")]
 pub mod apps;
+#[cfg(feature = "tasks")]
+pub mod tasks;
 
 use std::fmt;
 
@@ -49,6 +51,7 @@ pub const RULES: &[(&str, &str)] = &[
     ("format.uri", "`@format uri`: an absolute URI"),
     ("format.uri-template", "`@format uri-template`: an RFC 6570 template"),
     ("format.byte", "`@format byte`: base64"),
+    ("format.int", "`@format int`: an integer JavaScript holds exactly (at most 2^53 - 1 either side of zero)"),
     ("unknown-variant", "a `method`, `type` or other tag the schema version does not define"),
     ("no-variant", "a value matches no member of a union"),
     ("meta.key-name", "`_meta` key syntax: prefix labels and name"),
@@ -82,6 +85,11 @@ pub const RULES: &[(&str, &str)] = &[
     ("apps.csp-origin", "MCP Apps CSP domain lists hold origins (`scheme://host[:port]`, `*.` wildcard not over a public suffix, no IPv6 address), wherever a CSP travels"),
     ("apps.csp-limit", "an MCP Apps CSP domain list holds at most 64 origins, and all together fit a policy of 8 KiB (warning: a host keeps what fits)"),
     ("apps.deprecated-key", "the flat `_meta[\"ui/resourceUri\"]` key (warning)"),
+    ("tasks.timestamp", "a task's `createdAt` and `lastUpdatedAt` are ISO 8601 date-times (Tasks extension)"),
+    ("tasks.timestamp-order", "a task's `lastUpdatedAt` is not before its `createdAt` (warning; Tasks extension)"),
+    ("tasks.duration", "a task's `ttlMs` and `pollIntervalMs` are not negative (Tasks extension)"),
+    ("tasks.failed-message", "a `failed` task carries a `statusMessage` (the extension's \"should\": warning)"),
+    ("tasks.empty-ack", "`tasks/update` and `tasks/cancel` are acknowledged with an empty result (only `resultType` and `_meta`)"),
     ("apps.client-capability", "the `io.modelcontextprotocol/ui` client capability has `mimeTypes` (listing no `text/html;profile=mcp-app`: warning)"),
 ];
 
@@ -371,6 +379,9 @@ impl<'v> Cx<'v> {
 
     /// Checks a `@format` the schema names.
     pub fn format(&mut self, v: &Value, format: &str) {
+        if format == "int" {
+            return self.safe_integer(v);
+        }
         let Some(s) = v.as_str() else { return };
         let problem = match format {
             "uri" => formats::uri(s).err().map(|e| ("format.uri", e)),
@@ -380,6 +391,15 @@ impl<'v> Cx<'v> {
         };
         if let Some((rule, why)) = problem {
             self.error(rule, why);
+        }
+    }
+
+    /// `@format int`: the integer type is checked already; what is left is the range JavaScript peers hold exactly.
+    fn safe_integer(&mut self, v: &Value) {
+        const SAFE: u64 = (1 << 53) - 1;
+        let out = v.as_i64().map(|x| x.unsigned_abs() > SAFE).or_else(|| v.as_u64().map(|x| x > SAFE));
+        if out == Some(true) {
+            self.error("format.int", format!("must be an integer of at most 2^53 - 1 either side of zero, found {v}"));
         }
     }
 

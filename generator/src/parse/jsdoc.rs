@@ -62,10 +62,12 @@ pub enum Format {
     Uri,
     UriTemplate,
     Byte,
+    /// An integer JavaScript holds exactly (`Number.isSafeInteger`): the Tasks extension's `ttlMs` and `pollIntervalMs`.
+    Int,
 }
 
 impl Format {
-    pub const ALL: [Format; 3] = [Format::Uri, Format::UriTemplate, Format::Byte];
+    pub const ALL: [Format; 4] = [Format::Uri, Format::UriTemplate, Format::Byte, Format::Int];
 
     /// The name in `@format` and in JSON Schema.
     pub fn name(self) -> &'static str {
@@ -73,6 +75,7 @@ impl Format {
             Format::Uri => "uri",
             Format::UriTemplate => "uri-template",
             Format::Byte => "byte",
+            Format::Int => "int",
         }
     }
 }
@@ -223,7 +226,7 @@ mod tests {
         let d = Doc::parse("* @maximum 1.5\n * @maxItems 3\n * @format uri-template\n * @minItems -1\n * @format date\n * @nullable\n");
         assert_eq!(d.constraints().collect::<Vec<_>>(), [&Constraint::Maximum(1.5), &Constraint::MaxItems(3), &Constraint::Format(Format::UriTemplate)]);
         let problems: Vec<&str> = d.tags.iter().filter_map(|t| t.rule.as_ref()?.as_ref().err()).map(String::as_str).collect();
-        assert_eq!(problems, ["`@minItems -1` is not a count", "`@format date` is not supported (known: uri, uri-template, byte)"]);
+        assert_eq!(problems, ["`@minItems -1` is not a count", "`@format date` is not supported (known: uri, uri-template, byte, int)"]);
         assert_eq!(d.tags.last().map(|t| t.kind), Some(TagKind::Nullable));
     }
 
