@@ -48,6 +48,8 @@ pub const RULES: &[(&str, &str)] = &[
     ("minimum", "`@minimum`"),
     ("maximum", "`@maximum`"),
     ("max-items", "`@maxItems`"),
+    ("max-length", "`@maxLength`: at most that many characters (Unicode scalar values, as JSON Schema counts)"),
+    ("pattern", "`@pattern`: the string matches the regular expression somewhere (unanchored, as JSON Schema's `pattern`)"),
     ("format.uri", "`@format uri`: an absolute URI"),
     ("format.uri-template", "`@format uri-template`: an RFC 6570 template"),
     ("format.byte", "`@format byte`: base64"),
@@ -377,6 +379,26 @@ impl<'v> Cx<'v> {
         }
     }
 
+    pub fn max_length(&mut self, v: &Value, max: usize) {
+        if let Some(s) = v.as_str() {
+            // Counting stops past the limit: a long string costs no more than the limit to judge.
+            if s.len() > max && s.chars().take(max + 1).count() > max {
+                self.error("max-length", format!("must be at most {max} characters, found {}", s.chars().count()));
+            }
+        }
+    }
+
+    /// `@pattern`: the string matches `pattern` somewhere.
+    pub fn pattern(&mut self, v: &Value, pattern: &Pattern) {
+        let Some(s) = v.as_str() else { return };
+        match &pattern.regex {
+            Some(re) if re.is_match(s) => {}
+            Some(_) => self.error("pattern", format!("`{}` does not match the pattern `{}`", shorten(s), pattern.source)),
+            // The generator compiles every pattern with the same engine; this is only reachable by hand-built values.
+            None => self.error("pattern", format!("the pattern `{}` does not compile", pattern.source)),
+        }
+    }
+
     /// Checks a `@format` the schema names.
     pub fn format(&mut self, v: &Value, format: &str) {
         if format == "int" {
@@ -406,6 +428,19 @@ impl<'v> Cx<'v> {
     /// A union member this schema does not define, kept for forward compatibility.
     pub fn unknown_variant(&mut self, field: &str, value: &str, union: &str, schema: &str) {
         self.error("unknown-variant", format!("`{}` is not a `{field}` of {union} in {schema}", shorten(value)));
+    }
+}
+
+/// A `@pattern`, compiled once per field by the generated code (kept in a `static`).
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    regex: Option<regex_lite::Regex>,
+}
+
+impl Pattern {
+    pub fn new(source: &'static str) -> Pattern {
+        Pattern { source, regex: regex_lite::Regex::new(source).ok() }
     }
 }
 

@@ -85,6 +85,11 @@ fn field_schema(module: &str, f: &Field) -> Value {
             Some(Constraint::Maximum(_)) => "maximum",
             Some(Constraint::MinItems(_)) => "minItems",
             Some(Constraint::MaxItems(_)) => "maxItems",
+            Some(Constraint::MaxLength(_)) => "maxLength",
+            Some(Constraint::Pattern(p)) => {
+                map.insert("pattern".into(), json!(p));
+                continue;
+            }
             // Written as the bounds of a safe integer, as Zod's `.int()` is in the extension's schema.json.
             Some(Constraint::Format(Format::Int)) => {
                 // On the integer itself: the non-null member of `number | null`.

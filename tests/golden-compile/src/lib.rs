@@ -27,6 +27,8 @@ pub mod bindings;
 pub mod builder_api;
 #[path = "../../goldens/boxed_fields/expected.rs"]
 pub mod boxed_fields;
+#[path = "../../goldens/constraint_tags/expected.rs"]
+pub mod constraint_tags;
 #[path = "../../goldens/docs_and_tags/expected.rs"]
 pub mod docs_and_tags;
 #[path = "../../goldens/extends_many/expected.rs"]
@@ -102,3 +104,20 @@ pub mod union_with_catch_all;
 
 #[cfg(test)]
 mod roundtrip;
+
+/// The constraint tags' generated checks run: `@maxLength` and `@pattern` on `constraint_tags::Account`.
+#[cfg(test)]
+mod constraint_tags_run {
+    use mcp_spec_types::validate::{validate_json, Options};
+    use serde_json::json;
+
+    #[test]
+    fn length_and_pattern_are_checked() {
+        let ok = json!({"handle": "ada_1", "avatar": "https://x/a.png", "ttlMs": null});
+        assert!(validate_json::<super::constraint_tags::Account>(&ok, &Options::default()).violations.is_empty());
+        let bad = json!({"handle": "Ada".repeat(11), "avatar": "ftp://x", "ttlMs": 9007199254740992_u64});
+        let r = validate_json::<super::constraint_tags::Account>(&bad, &Options::default());
+        let found: Vec<(&str, &str)> = r.violations.iter().map(|v| (v.rule, v.pointer.as_str())).collect();
+        assert_eq!(found, [("max-length", "/handle"), ("pattern", "/handle"), ("pattern", "/avatar"), ("format.int", "/ttlMs")]);
+    }
+}
