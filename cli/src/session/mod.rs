@@ -309,7 +309,8 @@ impl Session {
 
         let whole = *self.whole.get_or_insert_with(|| match (method, dir) {
             (Some("initialize"), Some(Dir::C2S) | None) => id.is_some(),
-            (Some(_), Some(Dir::C2S) | None) => id.is_some() && !msg.version_has("initialize") && version.is_some(),
+            // A Tasks extension request is one of 2026-07-28, which has no `initialize` (checked as the extension).
+            (Some(m), Some(Dir::C2S) | None) => id.is_some() && !msg.version_has("initialize") && (version.is_some() || (self.tasks_on && m.starts_with("tasks/"))),
             _ => false,
         });
         let answers_ext = msg.answers.as_ref().is_some_and(|r| self.ext_prefixes.iter().any(|p| r.method.starts_with(p)));
