@@ -173,3 +173,28 @@ fn a_tools_call_answer_is_read_by_its_result_type() {
     assert!(matches!(read(old), CallToolOutcome::CallToolResult(_)));
     assert!(matches!(read(input), CallToolOutcome::InputRequiredResult(_)));
 }
+
+/// Every case the hand-written conversions name (`generated/src/convert/tasks.rs`) is a row of `CONVERSIONS.md`
+/// (`[[convert.extension]]`), and every row is named by the code.
+#[test]
+fn the_conversions_name_their_rows() {
+    let root = mcp_schema_tests::workspace_root();
+    let code = std::fs::read_to_string(root.join("generated/src/convert/tasks.rs")).unwrap();
+    let code = &code[..code.find("#[cfg(test)]").unwrap()];
+    let mut named = std::collections::BTreeSet::new();
+    for step in ["TO, \"", "BACK, \""] {
+        for (i, _) in code.match_indices(step) {
+            let rest = &code[i + step.len()..];
+            let case = &rest[..rest.find('"').unwrap()];
+            if !case.is_empty() {
+                named.insert(case.to_string());
+            }
+        }
+    }
+    let rows: std::collections::BTreeSet<String> = mcp_schema_tests::config().convert.extension_cases.iter().map(|c| c.place.clone()).collect();
+    assert_eq!(named, rows);
+    let table = std::fs::read_to_string(root.join("generated/CONVERSIONS.md")).unwrap();
+    for row in &rows {
+        assert!(table.contains(&format!("| `{row}` |")), "CONVERSIONS.md lacks `{row}`");
+    }
+}
