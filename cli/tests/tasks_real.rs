@@ -3,11 +3,14 @@
 //! cli/tests/tasks_real/requirements.txt, recorded through `mcp-schema proxy --record` over stdio by
 //! cli/tests/tasks_real/client.py: a task that completes, one that needs input (`tasks/update`), one
 //! cancelled, one failed by a JSON-RPC error, one whose tool reports `isError`; a scripted 2026-07-28
-//! client without the extension, and task ids the server never issued.
+//! client without the extension, and task ids the server never issued. And the extension's TypeScript client,
+//! `@modelcontextprotocol/ext-tasks` 0.2.2 on the TypeScript SDK v2 client (2.4.0), pinned in
+//! cli/tests/tasks_real/package.json, with the same server (cli/tests/tasks_real/ts-client.mjs: a task that
+//! completes, one that needs input).
 //!
 //! The recordings kept in cli/tests/data/tasks/ check clean with `--ext tasks --roundtrip --strict`,
 //! and a copy with one change each is reported by the rule the change breaks. The peers are recorded
-//! again when python3 (with venv) is there: skipped with a message without it, a failure under `CI=true`.
+//! again when python3 (with venv) and npm are there: skipped with a message without them, a failure under `CI=true`.
 
 mod common;
 
@@ -17,7 +20,7 @@ use std::process::Command;
 use common::{check_json, BIN};
 use serde_json::{json, Value};
 
-const SESSIONS: [&str; 7] = ["completed", "input", "cancelled", "failed", "is-error", "undeclared", "unknown-ids"];
+const SESSIONS: [&str; 8] = ["completed", "input", "cancelled", "failed", "is-error", "undeclared", "unknown-ids", "ts-client"];
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/tasks/{name}.jsonl"))
@@ -156,6 +159,14 @@ const ALTERATIONS: &[Alteration] = &[
         expect: ("session/tasks/undeclared-request", 4),
     },
     Alteration {
+        session: "ts-client",
+        what: "the task handle says it is a complete result",
+        change: |l| {
+            msg(l, 6)["result"]["resultType"] = json!("complete");
+        },
+        expect: ("required", 6),
+    },
+    Alteration {
         session: "unknown-ids",
         what: "tasks/get of an unknown task answered with an internal error",
         change: |l| {
@@ -209,7 +220,19 @@ fn the_pinned_peers_record_clean_sessions_again() {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tasks-sessions");
     let _ = std::fs::remove_dir_all(&out);
     run(Command::new(&python).arg(dir.join("client.py")).arg(BIN).arg(&out)).unwrap();
-    for name in SESSIONS {
+    let mut sessions = SESSIONS.to_vec();
+    if common::npm_found() {
+        let node = common::npm_install(&dir);
+        let record = out.join("ts-client.jsonl");
+        let server = [python.clone(), dir.join("server.py")];
+        let steps = run(Command::new(node).arg(dir.join("ts-client.mjs")).args([BIN, "proxy", "--record", record.to_str().unwrap(), "--"]).args(server)).unwrap();
+        assert_eq!(steps, "add: {\"result\":5}\ngreet: Hello, Ada!\n");
+    } else {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have it for this test");
+        eprintln!("skipped: npm is not installed, so the extension's TypeScript client is not run");
+        sessions.retain(|s| *s != "ts-client");
+    }
+    for name in sessions {
         let path = out.join(format!("{name}.jsonl"));
         let mut args = CLEAN.to_vec();
         args.push(path.to_str().unwrap());
