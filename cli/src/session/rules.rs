@@ -191,6 +191,14 @@ pub static TASKS_CANCEL_NOTIFICATION: Rule = error(
     "session/tasks/cancel-notification",
     "Tasks extension, task cancellation: the `notifications/cancelled` notification MUST NOT be used for task cancellation (here: naming the request a task answered; `tasks/cancel` is the way)",
 );
+pub static TASKS_RESULT_REMOVED: Rule = error(
+    "session/tasks/result-removed",
+    "Tasks extension (SEP-2663, differences from 2025-11-25): `tasks/result` is removed; clients calling it MUST receive `-32601` (Method Not Found)",
+);
+pub static TASKS_LEGACY_CAPABILITY: Rule = error(
+    "session/tasks/legacy-capability",
+    "Tasks extension (SEP-2663, migration): servers that advertised 2025-11-25's `tasks` capability MUST declare `io.modelcontextprotocol/tasks` instead and MUST NOT advertise the legacy capability under a protocol version that includes the extension (here: `server/discover`'s capabilities)",
+);
 pub static TASKS_COMPLETED_RESULT: Rule = error(
     "session/tasks/completed-result",
     "Tasks extension, error handling: if the request completed with a result, the task uses `completed` and the `result` field MUST contain that result: it is checked as the result of the request that created the task (`CallToolResult` for `tools/call`)",
@@ -241,4 +249,6 @@ pub static RULES: &[&Rule] = &[
     &TASKS_UPDATE_KEY,
     &TASKS_CANCEL_NOTIFICATION,
     &TASKS_COMPLETED_RESULT,
+    &TASKS_RESULT_REMOVED,
+    &TASKS_LEGACY_CAPABILITY,
 ];

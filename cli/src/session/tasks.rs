@@ -2,7 +2,8 @@
 //! that declared the extension and only for `tools/call`; each task's status moves as the state
 //! machine allows, its `inputRequests` keys keep their meaning and `tasks/update` answers only
 //! outstanding ones; unknown task ids and undeclared clients get the spec's errors; a completed
-//! task's result is what its request returns; `notifications/cancelled` does not cancel a task.
+//! task's result is what its request returns; `notifications/cancelled` does not cancel a task; 2025-11-25's
+//! `tasks/result` and `tasks` capability are gone.
 //!
 //! The rules see the same [`Msg`]s as the others, the extension's own messages (`tasks/*`,
 //! `notifications/tasks`, and their answers) included. Every table is bounded: tasks by
@@ -12,8 +13,8 @@
 use serde_json::Value;
 
 use super::rules::{
-    TASKS_CANCEL_NOTIFICATION, TASKS_COMPLETED_RESULT, TASKS_GONE, TASKS_INPUT_KEY, TASKS_LISTEN_UNDECLARED, TASKS_STATUS, TASKS_UNDECLARED, TASKS_UNDECLARED_REQUEST,
-    TASKS_UNKNOWN_ID, TASKS_UNKNOWN_ID_ACK, TASKS_UNSUPPORTED_METHOD, TASKS_UPDATE_KEY,
+    TASKS_CANCEL_NOTIFICATION, TASKS_COMPLETED_RESULT, TASKS_GONE, TASKS_INPUT_KEY, TASKS_LEGACY_CAPABILITY, TASKS_LISTEN_UNDECLARED, TASKS_RESULT_REMOVED, TASKS_STATUS,
+    TASKS_UNDECLARED, TASKS_UNDECLARED_REQUEST, TASKS_UNKNOWN_ID, TASKS_UNKNOWN_ID_ACK, TASKS_UNSUPPORTED_METHOD, TASKS_UPDATE_KEY,
 };
 use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, shown, Text, Weigh};
@@ -28,6 +29,7 @@ const SUPPORTED: [&str; 1] = ["tools/call"];
 pub const INPUT_KEYS_CAP: usize = 256;
 const INVALID_PARAMS: i64 = -32602;
 const MISSING_CAPABILITY: i64 = -32021;
+const METHOD_NOT_FOUND: i64 = -32601;
 
 /// What the rules know of one task.
 struct Task {
@@ -213,6 +215,18 @@ impl State {
                 }
                 if let (Some(result), "tasks/get") = (msg.result, method) {
                     self.state(result, &msg.pointer("/result"), Some(task_id), sink);
+                }
+            }
+            "tasks/result" if code != Some(METHOD_NOT_FOUND) => {
+                let got = code.map_or("a result".to_string(), |c| format!("error {c}"));
+                let text = format!("`tasks/result` (2025-11-25's) is removed with the extension and must be answered with -32601, not {got}");
+                sink.report(&TASKS_RESULT_REMOVED, msg.pointer(if code.is_some() { "/error/code" } else { "/result" }), text);
+            }
+            "server/discover" => {
+                if let Some(legacy) = msg.result.and_then(|r| r.get("capabilities")).and_then(|c| c.get("tasks")) {
+                    let declares = msg.result.and_then(|r| r.get("capabilities")).and_then(|c| c.get("extensions")).and_then(|e| e.get(EXTENSION_ID)).is_some();
+                    let text = format!("the server advertises 2025-11-25's `tasks` capability ({}){}", clip(&legacy.to_string()), if declares { " beside the extension" } else { " instead of the extension" });
+                    sink.report(&TASKS_LEGACY_CAPABILITY, msg.pointer("/result/capabilities/tasks"), text);
                 }
             }
             "subscriptions/listen" => {

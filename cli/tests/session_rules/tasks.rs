@@ -70,6 +70,12 @@ fn done() -> Value {
     json!({"result": {"resultType": "complete", "content": [{"type": "text", "text": "done"}]}})
 }
 
+/// `server/discover` (1) answered with `capabilities` (2).
+fn discovered(capabilities: Value) -> Vec<Value> {
+    let result = json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "supportedVersions": ["2026-07-28"], "capabilities": capabilities, "serverInfo": {"name": "s", "version": "1"}});
+    vec![c2s(req(1, "server/discover", with_meta(true, json!({})))), s2c(ok(1, result))]
+}
+
 pub const CASES: &[Case] = &[
     Case {
         name: "tasks: a task answers only a request that declared the extension",
@@ -159,6 +165,20 @@ pub const CASES: &[Case] = &[
         accept: || created(json!({}), vec![c2s(req(5, "tasks/cancel", with_meta(true, json!({"taskId": "t1"})))), s2c(ok(5, json!({"resultType": "complete"})))]),
         reject: || created(json!({}), vec![c2s(note("notifications/cancelled", json!({"requestId": 3})))]),
         expect: ("session/tasks/cancel-notification", 5, "/msg/params/requestId", "error"),
+    },
+    Case {
+        name: "tasks: 2025-11-25's tasks/result is answered -32601",
+        flags: EXT,
+        accept: || created(json!({}), vec![c2s(req(5, "tasks/result", with_meta(true, json!({"taskId": "t1"})))), error(5, -32601)]),
+        reject: || created(json!({}), vec![c2s(req(5, "tasks/result", with_meta(true, json!({"taskId": "t1"})))), error(5, -32602)]),
+        expect: ("session/tasks/result-removed", 6, "/msg/error/code", "error"),
+    },
+    Case {
+        name: "tasks: a server declares the extension, not 2025-11-25's tasks capability",
+        flags: EXT,
+        accept: || discovered(json!({"tools": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})),
+        reject: || discovered(json!({"tools": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}, "tasks": {"requests": {"tools": {"call": {}}}}})),
+        expect: ("session/tasks/legacy-capability", 2, "/msg/result/capabilities/tasks", "error"),
     },
     Case {
         name: "tasks: a completed task's result is its request's result",

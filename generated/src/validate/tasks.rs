@@ -2,8 +2,9 @@
 //! that one value shows, attached to the `tasks` module's types by `schema/codegen.toml`.
 //!
 //! Every MUST, MUST NOT, SHOULD and REQUIRED of `tasks.md` and the SEP, and what became of it.
-//! "session" rules relate two or more messages and are `mcp-schema check --ext tasks`'s (ids
-//! `tasks.*` in the CLI's session rule table); "n/a" ones no recording can show.
+//! "session" rules relate two or more messages and are `mcp-schema check --ext tasks`'s (`tasks.x` here is
+//! `session/tasks/x` in the CLI's session rule table); "n/a" ones no recording can show. Rows marked "SEP" are
+//! the SEP's own (its differences from 2025-11-25 and migration); the rest are tasks.md's, which the SEP repeats.
 //!
 //! | Rule id | The requirement | Decision |
 //! |---|---|---|
@@ -25,8 +26,12 @@
 //! | `tasks.update-key` (session) | each `inputResponses` key of `tasks/update` is a currently outstanding `inputRequests` key | session |
 //! | `tasks.cancel-notification` (session) | `notifications/cancelled` is not used to cancel a task | session |
 //! | `tasks.completed-result` (session) | a `completed` task's `result` is what the request would have returned (a `CallToolResult` for `tools/call`) | session |
+//! | `tasks.result-removed` (session) | SEP: `tasks/result` is removed; calling it gets `-32601` | session |
+//! | `tasks.legacy-capability` (session) | SEP: no 2025-11-25 `tasks` capability under a version with the extension; declare the extension instead | session (on `server/discover`'s answer) |
+//! | `tasks.undeclared` (session) | SEP: the legacy capability or a `task` parameter is no opt-in: a client declaring only those is non-declaring | session (only `extensions` counts as declaring) |
 //! | `tasks.gone` (session) | a task whose `ttlMs` is `null` (unlimited) is not reported missing (warning: retention is the server's choice) | session |
-//! | n/a | a client that declared the extension handles either result shape | client behaviour |
+//! | n/a | a client that declared the extension handles either result shape; it inspects `inputRequests` | client behaviour |
+//! | n/a | SEP (2025-11-25's design): a client puts `task` only on requests whose tool supports tasks | 2025-11-25's rule, checked there by the core's types |
 //! | n/a | a server that cannot serve a non-declaring client without a task answers `-32021` naming the extension | the reason for an error is not in the message |
 //! | n/a | `CreateTaskResult` only once `tasks/get` would resolve it (and after consistency) | shown by `tasks.unknown-id` when a `tasks/get` of a created task fails; not separately |
 //! | n/a | `inputRequests` holds every outstanding request; clients treat each like the standalone request | server state, client behaviour |
