@@ -1,12 +1,16 @@
 //! The Tasks extension (`tasks` module): its imported core is 2026-07-28's, every JSON example of
-//! the synced `tasks.md` reads, validates and writes back unchanged, and a `tools/call` answer is
-//! read by its `resultType`.
+//! the synced `tasks.md` and of the SEP reads, validates and writes back unchanged, a `tools/call`
+//! answer is read by its `resultType`, and the conversions name the rows of `CONVERSIONS.md`.
 
 use mcp_schema_tests::{upstream, Tally};
 use mcp_spec_types::validate::Options;
 use serde_json::Value;
 
 const TASKS_MD: &str = "ext-tasks/specification/draft/tasks.md";
+const SEP_MD: &str = "ext-tasks/seps/2663-tasks-extension.md";
+
+/// The SEP's examples that disagree with schema.ts, as for tasks.md: the same two `tools/call` examples.
+const KNOWN_SEP_DISAGREEMENTS: &[(usize, &str)] = &[(271, "missing field `_meta`"), (527, "missing field `io.modelcontextprotocol/protocolVersion`")];
 
 /// The extension's `spec.types.ts` is the spec's draft schema.ts as it was when it became 2026-07-28:
 /// besides a vendoring header, only its doc links say `draft`. That is why `schema/codegen.toml` binds
@@ -50,7 +54,7 @@ fn json_blocks(md: &str) -> Vec<(usize, Value)> {
             text.push('\n');
         }
         let text = strip_trailing_commas(&text);
-        let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{TASKS_MD}:{}: a {lang} block that is not JSON: {e}", n + 1));
+        let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("line {}: a {lang} block that is not JSON: {e}", n + 1));
         out.push((n + 1, value));
     }
     out
@@ -118,9 +122,18 @@ const KNOWN_DISAGREEMENTS: &[(usize, &str)] = &[
 
 #[test]
 fn every_json_example_of_tasks_md_reads_validates_and_writes_back() {
-    let md = std::fs::read_to_string(upstream().join(TASKS_MD)).unwrap();
+    examples_of(TASKS_MD, 20, KNOWN_DISAGREEMENTS);
+}
+
+#[test]
+fn every_json_example_of_the_sep_reads_validates_and_writes_back() {
+    examples_of(SEP_MD, 20, KNOWN_SEP_DISAGREEMENTS);
+}
+
+fn examples_of(file: &str, at_least: usize, known: &[(usize, &str)]) {
+    let md = std::fs::read_to_string(upstream().join(file)).unwrap();
     let blocks = json_blocks(&md);
-    assert!(blocks.len() >= 20, "tasks.md has {} JSON blocks; the extraction broke", blocks.len());
+    assert!(blocks.len() >= at_least, "{file} has {} JSON blocks; the extraction broke", blocks.len());
     let mut tally = Tally::default();
     let mut messages = 0;
     for (line, value) in blocks {
@@ -139,23 +152,23 @@ fn every_json_example_of_tasks_md_reads_validates_and_writes_back() {
         match roundtrip(module, ty, &text) {
             Some(Ok((back, variant))) if back == part => {
                 if ty == "CallToolOutcome" && variant != "CreateTaskResult" {
-                    tally.failures.push(format!("tasks.md:{line}: read as {variant}, not CreateTaskResult"));
+                    tally.failures.push(format!("{file}:{line}: read as {variant}, not CreateTaskResult"));
                     continue;
                 }
                 let report = validate(module, ty, &part).unwrap();
                 if report.violations.is_empty() {
                     tally.passed += 1;
                 } else {
-                    tally.failures.push(format!("tasks.md:{line} ({ty} at {at:?}): {:?}", report.violations));
+                    tally.failures.push(format!("{file}:{line} ({ty} at {at:?}): {:?}", report.violations));
                 }
             }
-            Some(Ok((back, _))) => tally.failures.push(format!("tasks.md:{line}: {ty} wrote back {back}, read {part}")),
-            Some(Err(e)) if KNOWN_DISAGREEMENTS.iter().any(|(l, what)| *l == line && e.to_string().contains(what)) => tally.passed += 1,
-            Some(Err(e)) => tally.failures.push(format!("tasks.md:{line}: {ty}: {e}")),
-            None => tally.failures.push(format!("tasks.md:{line}: no type {ty} in {module}")),
+            Some(Ok((back, _))) => tally.failures.push(format!("{file}:{line}: {ty} wrote back {back}, read {part}")),
+            Some(Err(e)) if known.iter().any(|(l, what)| *l == line && e.to_string().contains(what)) => tally.passed += 1,
+            Some(Err(e)) => tally.failures.push(format!("{file}:{line}: {ty}: {e}")),
+            None => tally.failures.push(format!("{file}:{line}: no type {ty} in {module}")),
         }
     }
-    eprintln!("tasks.md: {messages} messages, {} passed", tally.passed);
+    eprintln!("{file}: {messages} messages, {} passed", tally.passed);
     assert!(tally.failures.is_empty(), "{:#?}", tally.failures);
 }
 
