@@ -43,7 +43,7 @@ fn every_version_matches_its_schema_json() {
         tally.check(Err(format!("stale allowlist entry {} ({}): matches nothing in {where_}", i + 1, verdict.allowlist.entries[*i].describe())));
     }
     let names: Vec<&str> = verdict.reports.iter().map(|r| r.target.name.as_str()).collect();
-    assert_eq!(names, ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft", "apps"]);
+    assert_eq!(names, ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft", "apps", "tasks"]);
     tally.finish("schema verify");
 }
 
@@ -94,6 +94,13 @@ fn planted_differences_are_reported_at_their_pointer() {
         })),
         ("Resource", "/properties/uri/format", Kind::Format, Box::new(|v| {
             defs(v)["Resource"]["properties"]["uri"].as_object_mut().unwrap().remove("format");
+        })),
+        // No 2025-11-25 field has `@maxLength` or `@pattern`: a bound or pattern only schema.json states is reported.
+        ("Resource", "/properties/uri/maxLength", Kind::Bound, Box::new(|v| {
+            defs(v)["Resource"]["properties"]["uri"]["maxLength"] = json!(2048);
+        })),
+        ("Resource", "/properties/uri/pattern", Kind::Pattern, Box::new(|v| {
+            defs(v)["Resource"]["properties"]["uri"]["pattern"] = json!("^[a-z]+:");
         })),
         ("Tool", "/properties/extra", Kind::Property, Box::new(|v| {
             defs(v)["Tool"]["properties"]["extra"] = json!({ "type": "string" });
@@ -149,4 +156,31 @@ reason = "planted: matches nothing"
     assert!(!verdict.ok());
     assert_eq!(verdict.stale, vec![(0, "2025-11-25".to_string())]);
     assert!(verdict.render(false).contains("STALE schema/verify-allowlist.toml entry 1 (2025-11-25 Tool /properties/name required)"), "{}", verdict.render(false));
+}
+
+/// The constraint tags' fixture (tests/goldens/constraint_tags): `@maxLength`, `@pattern` and `@format int` are
+/// written as schema.json writes them, and a changed bound or pattern in the fixture's schema.json is reported.
+#[test]
+fn constraint_tags_compare_with_a_fixture_schema() {
+    let dir = workspace_root().join("tests/goldens/constraint_tags");
+    let config = generator::Config::from_toml("[[module]]\nname = \"fixture\"\nfeature = \"fixture\"\ninput = \"fixture/schema.ts\"\ntitle = \"t\"\n").unwrap();
+    let inputs = [generator::Input { path: "fixture/schema.ts".into(), source: std::fs::read_to_string(dir.join("input.ts")).unwrap() }];
+    let space = verify::type_space(&inputs, &config).unwrap_or_else(|d| panic!("{d}"));
+    let target = verify::targets(&config).into_iter().next().unwrap();
+    let official: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("schema.json")).unwrap()).unwrap();
+    let differences = |official: &Value| -> Vec<(String, Kind)> {
+        let report = verify::compare_target(&space, &target, official).unwrap();
+        report.definitions.into_iter().flat_map(|d| d.differences).map(|d| (d.pointer, d.kind)).collect()
+    };
+    assert_eq!(differences(&official), vec![]);
+    let mut changed = official.clone();
+    changed["$defs"]["Account"]["properties"]["handle"]["maxLength"] = json!(31);
+    changed["$defs"]["Account"]["properties"]["avatar"]["pattern"] = json!("^https://");
+    changed["$defs"]["Account"]["properties"]["cursor"].as_object_mut().unwrap().remove("maxLength");
+    let mut found = differences(&changed);
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        found,
+        vec![("/properties/avatar/pattern".to_string(), Kind::Pattern), ("/properties/cursor/maxLength".to_string(), Kind::Bound), ("/properties/handle/maxLength".to_string(), Kind::Bound)]
+    );
 }

@@ -25,6 +25,12 @@ macro_rules! check {
     };
 }
 
+// After `check!`, which it uses.
+#[path = "validate/tasks.rs"]
+mod tasks_rules;
+#[path = "validate/constraints.rs"]
+mod constraint_rules;
+
 fn envelope(v: &Value, o: &Options) -> Report {
     let mut cx = validate::Cx::new(*o);
     jsonrpc::envelope(v, &mut cx);
@@ -526,7 +532,9 @@ fn run_case(c: &Case) -> Result<(), String> {
 #[test]
 fn every_rule_accepts_and_rejects() {
     let mut tally = Tally::default();
-    let cases = cases();
+    let mut cases = cases();
+    cases.extend(tasks_rules::cases());
+    cases.extend(constraint_rules::cases());
     for c in &cases {
         tally.check(run_case(c));
     }

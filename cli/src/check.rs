@@ -34,6 +34,8 @@ pub const TASKS_CAP: usize = 4096;
 
 /// The request whose result is the result of the task it names (2025-11-25).
 const TASK_RESULT_METHOD: &str = "tasks/result";
+/// The Tasks extension's task handle (`resultType: "task"`), typed by the extension's module.
+const EXT_TASK_RESULT: &str = "CreateTaskResult";
 
 /// One finding about a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -769,8 +771,13 @@ impl Checker {
         let params = o.get("params");
         let uri = params.and_then(|p| p.get("uri")).and_then(Value::as_str).map(Box::from);
 
-        // An extension's method (`ui/...` with --ext apps): typed by the extension's tables, either direction.
-        if let Some((ei, e, info)) = self.exts.iter().find(|(_, e, _)| method.starts_with(e.method_prefix)) {
+        // An extension's method (`ui/...` with --ext apps, `tasks/...` and `notifications/tasks` with --ext tasks):
+        // typed by the extension's tables, either direction, unless the version's core defines the method itself
+        // (2025-11-25's own `tasks/get`).
+        let core = &self.infos[self.pick(line_protocol, None)];
+        let in_core = if is_request { core.requests.contains_key(method) } else { core.notifications.contains_key(method) };
+        let ext_of = |info: &Info, prefix: &str| method.starts_with(prefix) || info.requests.contains_key(method) || info.notifications.contains_key(method);
+        if let Some((ei, e, info)) = self.exts.iter().filter(|_| !in_core).find(|(_, e, info)| ext_of(info, e.method_prefix)) {
             let (ei, module) = (*ei, info.module);
             out.protocol = Some(e.name);
             let found = if is_request {
@@ -1070,6 +1077,17 @@ impl Checker {
                 self.tasks[req_dir.index()].insert(task_id, TaskOrigin { module: req.module, result: req.result });
             }
             let info = &self.infos[v];
+            // With --ext tasks, `resultType: "task"` is the extension's task handle, whatever the request (answering
+            // an unsupported one is the session rule `session/tasks/unsupported-method`), in versions without core tasks.
+            let ext_task = match (result.get("resultType").and_then(Value::as_str), info.task_result) {
+                (Some("task"), None) => self.exts.iter().find(|(_, _, i)| i.types.contains(EXT_TASK_RESULT)),
+                _ => None,
+            };
+            if let Some((ei, _, ext_info)) = ext_task {
+                out.protocol = Some(EXTENSIONS[*ei].name);
+                self.check_as(ext_info.module, EXT_TASK_RESULT, result, &result_prefix, out);
+                return;
+            }
             if let Some(rt) = task_result.or(req.result) {
                 let typed_by = match req.module {
                     ModRef::Ext(i) => {

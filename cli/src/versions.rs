@@ -114,6 +114,11 @@ macro_rules! extension {
         // The apps input's imports are bound to 2025-11-25 (`[module.imports]` in schema/codegen.toml).
         Extension { name: $name, module: $module, method_prefix: "ui/", options: |o| o.apps = true, replaces: $replaces, channel_base: Some("2025-11-25") }
     };
+    (tasks, $name:literal, $module:expr, $replaces:expr) => {
+        // `tasks/*` and `notifications/tasks` on the client/server channel of 2026-07-28 (the input's imports are
+        // bound to it); in a version whose core has tasks (2025-11-25) the core's types win.
+        Extension { name: $name, module: $module, method_prefix: "tasks/", options: |_| {}, replaces: $replaces, channel_base: None }
+    };
     (resource_metadata, $name:literal, $module:expr, $replaces:expr) => {
         Extension { name: $name, module: $module, method_prefix: "", options: |_| {}, replaces: $replaces, channel_base: None }
     };

@@ -3,6 +3,8 @@
 //! finding, on the line and pointer of the message that breaks it.
 
 mod common;
+#[path = "session_rules/tasks.rs"]
+mod tasks;
 
 use common::lines::{c2s, note, ok, req, s2c};
 use common::{check_json, Cases};
@@ -648,7 +650,7 @@ fn session_findings(flags: &[&str], lines: &[Value]) -> Vec<(String, u64, String
 #[test]
 fn each_rule_accepts_and_rejects() {
     let mut cases = Cases::default();
-    for c in CASES {
+    for c in CASES.iter().chain(tasks::CASES) {
         cases.check(&format!("{} (accept)", c.name), || {
             let found = session_findings(c.flags, &(c.accept)());
             if found.is_empty() {
@@ -676,12 +678,13 @@ fn each_rule_accepts_and_rejects() {
 fn every_rule_is_tested_and_documented() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     for rule in mcp_spec_types_cli::session::RULES {
-        assert!(CASES.iter().any(|c| c.expect.0 == rule.id), "no case rejects with `{}`", rule.id);
+        let every = || CASES.iter().chain(tasks::CASES);
+        assert!(every().any(|c| c.expect.0 == rule.id), "no case rejects with `{}`", rule.id);
         let severity = match rule.severity {
             mcp_spec_types::validate::Severity::Error => "error",
             mcp_spec_types::validate::Severity::Warning => "warning",
         };
-        assert!(CASES.iter().filter(|c| c.expect.0 == rule.id).all(|c| c.expect.3 == severity), "`{}` is a {severity}", rule.id);
+        assert!(every().filter(|c| c.expect.0 == rule.id).all(|c| c.expect.3 == severity), "`{}` is a {severity}", rule.id);
         assert!(readme.contains(&format!("| `{}` |", rule.id)), "cli/README.md lists `{}`", rule.id);
     }
 }

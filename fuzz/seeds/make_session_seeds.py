@@ -23,7 +23,7 @@ import struct
 
 from seed_dirs import reset, write
 
-SOURCES = ["cli/tests/data/sessions/*.jsonl", "cli/tests/data/apps/*.jsonl", "examples/sdk-clients/recorded/*.jsonl", "bench/data/sessions/*.jsonl"]
+SOURCES = ["cli/tests/data/sessions/*.jsonl", "cli/tests/data/apps/*.jsonl", "cli/tests/data/tasks/*.jsonl", "examples/sdk-clients/recorded/*.jsonl", "bench/data/sessions/*.jsonl"]
 SMALL = 20_000
 
 

@@ -12,12 +12,16 @@ use mcp_spec_types::validate::Severity;
 
 use crate::show;
 
-/// The checker's settings for an input: session rules on, `--ext apps`; strictness, the
-/// findings cap and the report format come from the input's length, so every seed gets one
-/// setting and mutations try the others.
+/// The checker's settings for an input: session rules on, `--ext apps`, and `--ext tasks` for every other
+/// setting; strictness, the findings cap and the report format come from the input's length, so every seed
+/// gets one setting and mutations try the others.
 fn args_for(knob: usize) -> CheckArgs {
-    let apps = EXTENSIONS.iter().position(|e| e.name == "apps").expect("the CLI knows the apps extension");
-    CheckArgs { extensions: vec![apps], strict: knob & 1 == 1, json: knob & 8 == 8, max_findings: 1 + (knob >> 1) % 4, ..CheckArgs::default() }
+    let ext = |name: &str| EXTENSIONS.iter().position(|e| e.name == name).expect("the CLI knows the extension");
+    let mut extensions = vec![ext("apps")];
+    if knob & 16 == 16 {
+        extensions.push(ext("tasks"));
+    }
+    CheckArgs { extensions, strict: knob & 1 == 1, json: knob & 8 == 8, max_findings: 1 + (knob >> 1) % 4, ..CheckArgs::default() }
 }
 
 /// Rows of `--summary`'s message counts past [`SUMMARY_METHODS_CAP`]: one `(other)` row per

@@ -130,6 +130,7 @@ macro_rules! fuzzed {
     (draft) => { module!(draft, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]) };
     (resource_metadata) => { module!(resource_metadata, true, [JSONRPCMessage, ClientRequest, ClientNotification, ServerNotification, ClientResult, ServerResult, ContentBlock, ClientMessage, ServerMessage]) };
     (apps) => { module!(apps, true, [McpUiHostContext, McpUiResourceMeta, McpUiToolMeta, McpUiInitializeRequest, McpUiInitializeResult]) };
+    (tasks) => { module!(tasks, true, [CallToolOutcome, GetTaskRequest, GetTaskResult, UpdateTaskRequest, CancelTaskRequest, TaskStatusNotification, DetailedTask]) };
 }
 
 macro_rules! every_module {

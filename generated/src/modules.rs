@@ -24,6 +24,9 @@ pub mod resource_metadata;
 #[cfg(feature = "apps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "apps")))]
 pub mod apps;
+#[cfg(feature = "tasks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tasks")))]
+pub mod tasks;
 /// The newest released protocol version: [`v2026_07_28`].
 #[cfg(feature = "v2026-07-28")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2026-07-28")))]
@@ -134,6 +137,15 @@ pub mod modules {
             base: None,
             released: true,
         },
+        ModuleInfo {
+            name: "tasks",
+            label: "the Tasks extension",
+            feature: "tasks",
+            kind: ModuleKind::Extension,
+            protocol: None,
+            base: None,
+            released: true,
+        },
     ];
     /// The module `latest` re-exports.
     pub const LATEST: Option<&str> = Some("v2026_07_28");
@@ -160,6 +172,7 @@ macro_rules! for_each_module {
             version draft "draft" "draft" _;
             overlay resource_metadata "resource-metadata" "draft" draft;
             extension apps "apps" _ _;
+            extension tasks "tasks" _ _;
         }
     };
     ($callback:ident, $($args:tt)*) => {
@@ -173,6 +186,7 @@ macro_rules! for_each_module {
             version draft "draft" "draft" _;
             overlay resource_metadata "resource-metadata" "draft" draft;
             extension apps "apps" _ _;
+            extension tasks "tasks" _ _;
         }
     };
 }

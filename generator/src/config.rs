@@ -90,6 +90,23 @@ pub struct ConvertConfig {
     /// Fields that must not be kept in `extra` when the target version lacks them: converting fails instead.
     #[serde(default, rename = "refuse")]
     pub refusals: Vec<ConvertRefusal>,
+    /// The hand-written conversions between a version's core and an extension on another version
+    /// (`generated/src/convert/<extension>.rs`): their cases, for `CONVERSIONS.md`.
+    #[serde(default, rename = "extension")]
+    pub extension_cases: Vec<ConvertExtensionCase>,
+}
+
+/// One case of a hand-written conversion to or from an extension, as a row of `CONVERSIONS.md`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConvertExtensionCase {
+    pub from: String,
+    pub to: String,
+    /// What the error's `case` says (`Where`).
+    pub place: String,
+    pub when: String,
+    pub outcome: String,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -24,6 +24,7 @@ mod progress;
 mod resources;
 pub mod rules;
 mod schema_bounds;
+mod tasks;
 mod tools;
 
 use std::collections::BTreeMap;
@@ -62,7 +63,7 @@ pub(crate) struct SentRequest {
 
 /// The params keys a waiting request keeps: a request may be large (a sampling conversation),
 /// and up to [`PENDING_CAP`] of them wait per direction.
-const KEPT_PARAMS: [&str; 4] = ["name", "uri", "cursor", "task"];
+const KEPT_PARAMS: [&str; 5] = ["name", "uri", "cursor", "task", "taskId"];
 
 /// The `_meta` keys a waiting request keeps (progress, and 2026-07-28's per-request capabilities).
 const KEPT_META: [&str; 3] = ["progressToken", crate::check::PROTOCOL_META_KEY, "io.modelcontextprotocol/clientCapabilities"];
@@ -140,6 +141,7 @@ pub(crate) struct Msg<'a> {
     pub id: Option<&'a Value>,
     pub params: Option<&'a Value>,
     pub result: Option<&'a Value>,
+    pub error: Option<&'a Value>,
     /// The request a response answers (already out of flight).
     pub answers: Option<SentRequest>,
     /// What the message meant for the requests in flight and the lifecycle.
@@ -220,6 +222,8 @@ pub struct Session {
     strict: bool,
     enabled: bool,
     apps: bool,
+    /// `--ext tasks`: the Tasks extension's session rules.
+    tasks_on: bool,
     /// The method prefixes of the enabled extensions (`ui/`): their messages are not the session's.
     ext_prefixes: Vec<&'static str>,
     /// Whether the stream's first message makes it a whole session (see the module docs).
@@ -231,6 +235,7 @@ pub struct Session {
     /// Compiled tool schemas, kept across streams (a pure memo of [`tools::State`]'s compiling).
     schemas: tools::SchemaCache,
     resources: resources::State,
+    tasks: tasks::State,
     /// The MCP Apps view<->host channel's lifecycle.
     channel: apps::Channel,
     messages: BTreeMap<MessageKey, u64>,
@@ -249,6 +254,7 @@ impl Session {
             strict: args.strict,
             enabled: args.validate,
             apps: exts().any(|e| e.name == "apps"),
+            tasks_on: exts().any(|e| e.name == "tasks"),
             ext_prefixes: exts().map(|e| e.method_prefix).filter(|p| !p.is_empty()).collect(),
             whole: None,
             observer: observer(),
@@ -256,6 +262,7 @@ impl Session {
             tools: tools::State::new(),
             schemas: tools::SchemaCache::new(),
             resources: resources::State::new(),
+            tasks: tasks::State::default(),
             channel: apps::Channel::new(),
             messages: BTreeMap::new(),
             evicted_before: 0,
@@ -270,6 +277,7 @@ impl Session {
         self.caps = Default::default();
         self.tools = tools::State::new();
         self.resources = resources::State::new();
+        self.tasks = tasks::State::default();
         self.channel = apps::Channel::new();
     }
 
@@ -285,7 +293,7 @@ impl Session {
     }
 
     fn evicted_now(&self) -> u64 {
-        self.observer.forgotten() + self.tools.evicted() + self.resources.evicted() + self.channel.evicted()
+        self.observer.forgotten() + self.tools.evicted() + self.resources.evicted() + self.tasks.evicted() + self.channel.evicted()
     }
 
     /// Entries the bounded tables forgot, over every stream so far.
@@ -323,20 +331,25 @@ impl Session {
         let answers = seen.answered.map(|a| a.attachment.sent);
         // A response travels the other way from its request: the observer says which way.
         let dir = if answers.is_some() { seen.direction.map(Dir::of) } else { dir };
-        let msg = Msg { dir, line: out.line, version, prefix, method, id, params: o.get("params"), result: o.get("result"), answers, observations: &seen.observations };
+        let msg = Msg { dir, line: out.line, version, prefix, method, id, params: o.get("params"), result: o.get("result"), error: o.get("error"), answers, observations: &seen.observations };
         self.count(&msg, o.contains_key("error"));
 
         let whole = *self.whole.get_or_insert_with(|| match (method, dir) {
             (Some("initialize"), Some(Dir::C2S) | None) => id.is_some(),
-            (Some(_), Some(Dir::C2S) | None) => id.is_some() && !msg.version_has("initialize") && version.is_some(),
+            // A Tasks extension request is one of 2026-07-28, which has no `initialize` (checked as the extension).
+            (Some(m), Some(Dir::C2S) | None) => id.is_some() && !msg.version_has("initialize") && (version.is_some() || (self.tasks_on && m.starts_with("tasks/"))),
             _ => false,
         });
         let answers_ext = msg.answers.as_ref().is_some_and(|r| self.ext_prefixes.iter().any(|p| r.method.starts_with(p)));
+        let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
+        // The Tasks extension's rules span its own messages and the core's (`tools/call`, `subscriptions/listen`).
+        if self.tasks_on {
+            self.tasks.observe(&msg, whole, &mut sink);
+        }
         if version.is_none() || answers_ext {
             // An extension's message (`ui/...`, or its answer): only counted and paired.
             return;
         }
-        let mut sink = Sink { strict: self.strict, enabled: self.enabled, out };
 
         lifecycle::report(&msg, &mut sink);
         self.caps.observe(&msg, &self.observer, &mut sink);

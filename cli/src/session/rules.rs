@@ -147,6 +147,63 @@ pub static APPS_TOOL_HIDDEN: Rule = error(
     "MCP Apps (SEP-1865), visibility: Host MUST reject `tools/call` requests from apps for tools that don't include \"app\" in visibility (`_meta.ui.visibility` as the server listed it): reported on the view's call, and again on a host's result that accepts it",
 );
 
+pub static TASKS_UNDECLARED: Rule = error(
+    "session/tasks/undeclared",
+    "Tasks extension, capability negotiation: a server MUST NOT return `CreateTaskResult` (`resultType: \"task\"`) to a client that did not include the extension capability on its request, regardless of prior declarations",
+);
+pub static TASKS_UNSUPPORTED_METHOD: Rule = error(
+    "session/tasks/unsupported-method",
+    "Tasks extension, supported methods and reservations: only `tools/call` may be answered with a task; a client MUST interpret `CreateTaskResult` in answer to another request as invalid, and `resultType: \"task\"` is reserved for it",
+);
+pub static TASKS_UNDECLARED_REQUEST: Rule = error(
+    "session/tasks/undeclared-request",
+    "Tasks extension, protocol errors: servers MUST answer `tasks/get`, `tasks/update` and `tasks/cancel` from a client that does not declare the extension on the request with `-32021` (Missing Required Client Capability)",
+);
+pub static TASKS_LISTEN_UNDECLARED: Rule = error(
+    "session/tasks/listen-undeclared",
+    "Tasks extension, task status notifications: a `subscriptions/listen` asking for `taskIds` from a client that does not declare the extension MUST be answered with `-32021` (not acknowledged)",
+);
+pub static TASKS_UNKNOWN_ID: Rule = error(
+    "session/tasks/unknown-id",
+    "Tasks extension, protocol errors: a `tasks/get` for an invalid or nonexistent `taskId` MUST be answered with `-32602` (Invalid params); whole sessions only, where every task was created in view",
+);
+pub static TASKS_UNKNOWN_ID_ACK: Rule = warning(
+    "session/tasks/unknown-id-ack",
+    "Tasks extension, protocol errors: a `tasks/update` or `tasks/cancel` for an invalid or nonexistent `taskId` SHOULD be answered with `-32602` (warning); whole sessions only",
+);
+pub static TASKS_GONE: Rule = warning(
+    "session/tasks/gone",
+    "Tasks extension, `ttlMs`: null means an unlimited time to live; a task last seen with `ttlMs: null` answered as not found (`-32602`) (warning: servers are not required to retain tasks indefinitely)",
+);
+pub static TASKS_STATUS: Rule = error(
+    "session/tasks/status-transition",
+    "Tasks extension, task status: `working` and `input_required` move to each other or to a terminal status (`completed`, `failed`, `cancelled`), and a terminal status is final",
+);
+pub static TASKS_INPUT_KEY: Rule = error(
+    "session/tasks/input-key",
+    "Tasks extension, task update requests: each `inputRequests` key MUST be unique over the task's lifetime: a server MUST NOT use one key for two distinct requests, nor reuse it for a new request after its answer",
+);
+pub static TASKS_UPDATE_KEY: Rule = error(
+    "session/tasks/update-key",
+    "Tasks extension, UpdateTaskRequest: each `inputResponses` key MUST correspond to a currently outstanding `inputRequests` key of the task (issued in view, and not answered by an earlier `tasks/update`)",
+);
+pub static TASKS_CANCEL_NOTIFICATION: Rule = error(
+    "session/tasks/cancel-notification",
+    "Tasks extension, task cancellation: the `notifications/cancelled` notification MUST NOT be used for task cancellation (here: naming the request a task answered; `tasks/cancel` is the way)",
+);
+pub static TASKS_RESULT_REMOVED: Rule = error(
+    "session/tasks/result-removed",
+    "Tasks extension (SEP-2663, differences from 2025-11-25): `tasks/result` is removed; clients calling it MUST receive `-32601` (Method Not Found)",
+);
+pub static TASKS_LEGACY_CAPABILITY: Rule = error(
+    "session/tasks/legacy-capability",
+    "Tasks extension (SEP-2663, migration): servers that advertised 2025-11-25's `tasks` capability MUST declare `io.modelcontextprotocol/tasks` instead and MUST NOT advertise the legacy capability under a protocol version that includes the extension (here: `server/discover`'s capabilities)",
+);
+pub static TASKS_COMPLETED_RESULT: Rule = error(
+    "session/tasks/completed-result",
+    "Tasks extension, error handling: if the request completed with a result, the task uses `completed` and the `result` field MUST contain that result: it is checked as the result of the request that created the task (`CallToolResult` for `tools/call`)",
+);
+
 /// Every session rule, in the order cli/README.md lists them.
 pub static RULES: &[&Rule] = &[
     &ID_REUSED,
@@ -180,4 +237,18 @@ pub static RULES: &[&Rule] = &[
     &APPS_TOOL_INPUT_ONCE,
     &APPS_PARTIAL_AFTER_INPUT,
     &APPS_TOOL_HIDDEN,
+    &TASKS_UNDECLARED,
+    &TASKS_UNSUPPORTED_METHOD,
+    &TASKS_UNDECLARED_REQUEST,
+    &TASKS_LISTEN_UNDECLARED,
+    &TASKS_UNKNOWN_ID,
+    &TASKS_UNKNOWN_ID_ACK,
+    &TASKS_GONE,
+    &TASKS_STATUS,
+    &TASKS_INPUT_KEY,
+    &TASKS_UPDATE_KEY,
+    &TASKS_CANCEL_NOTIFICATION,
+    &TASKS_COMPLETED_RESULT,
+    &TASKS_RESULT_REMOVED,
+    &TASKS_LEGACY_CAPABILITY,
 ];

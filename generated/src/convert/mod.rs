@@ -78,6 +78,8 @@ macro_rules! route {
 }
 
 mod generated;
+#[cfg(feature = "tasks")]
+mod tasks;
 
 /// Converts a value of one protocol version into the same value in another version.
 pub trait Convert<T>: Sized {

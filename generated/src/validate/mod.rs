@@ -4,7 +4,7 @@
 //! Reading is lenient and lossless; validation is where a value is judged.
 //! Every generated type implements [`Validate`]; the rules the schema cannot
 //! express are written once here ([`jsonrpc`], [`meta`], [`icons`], [`links`], [`resources`],
-//! [`v2026`], and, with the `apps` feature, `apps`) and attached to types by `schema/codegen.toml`.
+//! [`v2026`], and, with the `apps` and `tasks` features, `apps` and `tasks`) and attached to types by `schema/codegen.toml`.
 //!
 //! ```
 //! # #[cfg(feature = "v2026-07-28")] {
@@ -29,6 +29,8 @@ pub mod resources;
 pub mod v2026;
 #[cfg(feature = "apps")]
 pub mod apps;
+#[cfg(feature = "tasks")]
+pub mod tasks;
 
 use std::fmt;
 
@@ -46,9 +48,12 @@ pub const RULES: &[(&str, &str)] = &[
     ("minimum", "`@minimum`"),
     ("maximum", "`@maximum`"),
     ("max-items", "`@maxItems`"),
+    ("max-length", "`@maxLength`: at most that many characters (Unicode scalar values, as JSON Schema counts)"),
+    ("pattern", "`@pattern`: the string matches the regular expression somewhere (unanchored, as JSON Schema's `pattern`)"),
     ("format.uri", "`@format uri`: an absolute URI"),
     ("format.uri-template", "`@format uri-template`: an RFC 6570 template"),
     ("format.byte", "`@format byte`: base64"),
+    ("format.int", "`@format int`: an integer JavaScript holds exactly (at most 2^53 - 1 either side of zero)"),
     ("unknown-variant", "a `method`, `type` or other tag the schema version does not define"),
     ("no-variant", "a value matches no member of a union"),
     ("meta.key-name", "`_meta` key syntax: prefix labels and name"),
@@ -82,6 +87,11 @@ pub const RULES: &[(&str, &str)] = &[
     ("apps.csp-origin", "MCP Apps CSP domain lists hold origins (`scheme://host[:port]`, `*.` wildcard not over a public suffix, no IPv6 address), wherever a CSP travels"),
     ("apps.csp-limit", "an MCP Apps CSP domain list holds at most 64 origins, and all together fit a policy of 8 KiB (warning: a host keeps what fits)"),
     ("apps.deprecated-key", "the flat `_meta[\"ui/resourceUri\"]` key (warning)"),
+    ("tasks.timestamp", "a task's `createdAt` and `lastUpdatedAt` are ISO 8601 date-times (Tasks extension)"),
+    ("tasks.timestamp-order", "a task's `lastUpdatedAt` is not before its `createdAt` (warning; Tasks extension)"),
+    ("tasks.duration", "a task's `ttlMs` and `pollIntervalMs` are not negative (Tasks extension)"),
+    ("tasks.failed-message", "a `failed` task carries a `statusMessage` (the extension's \"should\": warning)"),
+    ("tasks.empty-ack", "`tasks/update` and `tasks/cancel` are acknowledged with an empty result (only `resultType` and `_meta`)"),
     ("apps.client-capability", "the `io.modelcontextprotocol/ui` client capability has `mimeTypes` (listing no `text/html;profile=mcp-app`: warning)"),
 ];
 
@@ -369,8 +379,31 @@ impl<'v> Cx<'v> {
         }
     }
 
+    pub fn max_length(&mut self, v: &Value, max: usize) {
+        if let Some(s) = v.as_str() {
+            // Counting stops past the limit: a long string costs no more than the limit to judge.
+            if s.len() > max && s.chars().take(max + 1).count() > max {
+                self.error("max-length", format!("must be at most {max} characters, found {}", s.chars().count()));
+            }
+        }
+    }
+
+    /// `@pattern`: the string matches `pattern` somewhere.
+    pub fn pattern(&mut self, v: &Value, pattern: &Pattern) {
+        let Some(s) = v.as_str() else { return };
+        match &pattern.regex {
+            Some(re) if re.is_match(s) => {}
+            Some(_) => self.error("pattern", format!("`{}` does not match the pattern `{}`", shorten(s), pattern.source)),
+            // The generator compiles every pattern with the same engine; this is only reachable by hand-built values.
+            None => self.error("pattern", format!("the pattern `{}` does not compile", pattern.source)),
+        }
+    }
+
     /// Checks a `@format` the schema names.
     pub fn format(&mut self, v: &Value, format: &str) {
+        if format == "int" {
+            return self.safe_integer(v);
+        }
         let Some(s) = v.as_str() else { return };
         let problem = match format {
             "uri" => formats::uri(s).err().map(|e| ("format.uri", e)),
@@ -383,9 +416,31 @@ impl<'v> Cx<'v> {
         }
     }
 
+    /// `@format int`: the integer type is checked already; what is left is the range JavaScript peers hold exactly.
+    fn safe_integer(&mut self, v: &Value) {
+        const SAFE: u64 = (1 << 53) - 1;
+        let out = v.as_i64().map(|x| x.unsigned_abs() > SAFE).or_else(|| v.as_u64().map(|x| x > SAFE));
+        if out == Some(true) {
+            self.error("format.int", format!("must be an integer of at most 2^53 - 1 either side of zero, found {v}"));
+        }
+    }
+
     /// A union member this schema does not define, kept for forward compatibility.
     pub fn unknown_variant(&mut self, field: &str, value: &str, union: &str, schema: &str) {
         self.error("unknown-variant", format!("`{}` is not a `{field}` of {union} in {schema}", shorten(value)));
+    }
+}
+
+/// A `@pattern`, compiled once per field by the generated code (kept in a `static`).
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    regex: Option<regex_lite::Regex>,
+}
+
+impl Pattern {
+    pub fn new(source: &'static str) -> Pattern {
+        Pattern { source, regex: regex_lite::Regex::new(source).ok() }
     }
 }
 

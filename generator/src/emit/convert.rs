@@ -713,6 +713,16 @@ impl<'a> Plan<'a> {
         for c in rows {
             out.push_str(&format!("| {} | {} | `{}` | {} | {} |\n", c.from, c.to, c.place, c.what, c.outcome));
         }
+        let extension = &self.config.convert.extension_cases;
+        if !extension.is_empty() {
+            out.push_str("\n## A version's core and an extension on another version\n\n");
+            out.push_str("Hand-written conversions (`generated/src/convert/<extension>.rs`) between types of a protocol version and of an extension ");
+            out.push_str("that takes their place in a later version; the rows are `[[convert.extension]]` in `schema/codegen.toml`. Not listed: a plain copy.\n\n");
+            out.push_str("| From | To | Where | When | What happens |\n|---|---|---|---|---|\n");
+            for c in extension {
+                out.push_str(&format!("| {} | {} | `{}` | {} | {} |\n", c.from, c.to, c.place, c.when, c.outcome));
+            }
+        }
         out
     }
 }

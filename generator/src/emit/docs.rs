@@ -39,6 +39,9 @@ pub fn render(doc: &Doc, resolves: &dyn Fn(&str) -> bool) -> Vec<String> {
                 Some(Constraint::Minimum(_)) => format!("Minimum: `{value}`."),
                 Some(Constraint::Maximum(_)) => format!("Maximum: `{value}`."),
                 Some(Constraint::MaxItems(_)) => format!("At most {value} items."),
+                Some(Constraint::MaxLength(_)) => format!("At most {value} characters."),
+                // As written: a pattern's `{n}` and URLs are not doc markup.
+                Some(Constraint::Pattern(p)) => format!("Matches the pattern {}.", code_span(p)),
                 Some(Constraint::MinItems(_)) | None => shown_as_written(),
             }),
             TagKind::JsonType => notes.push(format!("JSON Schema type: `{value}`.")),
@@ -191,6 +194,14 @@ fn convert(text: &str, resolves: &dyn Fn(&str) -> bool) -> String {
     }
     out.push_str(rest);
     angle_bare_urls(&absolutize_links(&out))
+}
+
+/// `text` as a markdown code span, fenced with more backticks than it holds in a row.
+fn code_span(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 /// Rustdoc wants bare URLs in angle brackets; code spans, fences and markdown links are left alone.

@@ -437,7 +437,7 @@ fn one_or_best(each: Vec<TokenStream>) -> TokenStream {
     }
 }
 
-/// `@minimum`, `@maximum`, `@maxItems` and `@format` on a field.
+/// `@minimum`, `@maximum`, `@maxItems`, `@maxLength`, `@pattern` and `@format` on a field.
 fn constraint_checks(doc: &Doc) -> Vec<TokenStream> {
     let mut out = Vec::new();
     for c in doc.constraints() {
@@ -445,6 +445,14 @@ fn constraint_checks(doc: &Doc) -> Vec<TokenStream> {
             Constraint::Minimum(m) => out.push(quote! { cx.minimum(x, #m); }),
             Constraint::Maximum(m) => out.push(quote! { cx.maximum(x, #m); }),
             Constraint::MaxItems(m) => out.push(quote! { cx.max_items(x, #m); }),
+            Constraint::MaxLength(m) => out.push(quote! { cx.max_length(x, #m); }),
+            // Compiled on first use, once per field: the generator has compiled it already, so it cannot fail.
+            Constraint::Pattern(p) => out.push(quote! {
+                {
+                    static PATTERN: std::sync::OnceLock<__v::Pattern> = std::sync::OnceLock::new();
+                    cx.pattern(x, PATTERN.get_or_init(|| __v::Pattern::new(#p)));
+                }
+            }),
             Constraint::Format(f) => {
                 let name = f.name();
                 out.push(quote! { cx.format(x, #name); });

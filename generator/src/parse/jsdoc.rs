@@ -36,13 +36,13 @@ pub enum TagKind {
     Default,
     /// `@TJS-type`: the JSON Schema type (`number` makes a number field a float).
     JsonType,
-    /// A rule validation applies: `@minimum`, `@maximum`, `@minItems`, `@maxItems`, `@format`.
+    /// A rule validation applies: `@minimum`, `@maximum`, `@minItems`, `@maxItems`, `@maxLength`, `@pattern`, `@format`.
     Constraint,
     /// `@overlay replace|merge|extend`: how an overlay declaration applies.
     Overlay,
     /// `@overlayRemove a, b`: fields an `@overlay merge` removes.
     OverlayRemove,
-    /// A tag the generator only shows in docs.
+    /// A tag the generator does not know: an error on a field (resolve), since it may state a rule validation would skip.
     Other,
 }
 
@@ -53,6 +53,10 @@ pub enum Constraint {
     Maximum(f64),
     MinItems(usize),
     MaxItems(usize),
+    /// At most this many characters (Unicode scalar values, as JSON Schema counts).
+    MaxLength(usize),
+    /// A regular expression the string must match somewhere (JSON Schema's unanchored `pattern`).
+    Pattern(String),
     Format(Format),
 }
 
@@ -62,10 +66,12 @@ pub enum Format {
     Uri,
     UriTemplate,
     Byte,
+    /// An integer JavaScript holds exactly (`Number.isSafeInteger`): the Tasks extension's `ttlMs` and `pollIntervalMs`.
+    Int,
 }
 
 impl Format {
-    pub const ALL: [Format; 3] = [Format::Uri, Format::UriTemplate, Format::Byte];
+    pub const ALL: [Format; 4] = [Format::Uri, Format::UriTemplate, Format::Byte, Format::Int];
 
     /// The name in `@format` and in JSON Schema.
     pub fn name(self) -> &'static str {
@@ -73,6 +79,7 @@ impl Format {
             Format::Uri => "uri",
             Format::UriTemplate => "uri-template",
             Format::Byte => "byte",
+            Format::Int => "int",
         }
     }
 }
@@ -90,7 +97,7 @@ impl TagKind {
             "nullable" => TagKind::Nullable,
             "default" => TagKind::Default,
             "TJS-type" => TagKind::JsonType,
-            "minimum" | "maximum" | "minItems" | "maxItems" | "format" => TagKind::Constraint,
+            "minimum" | "maximum" | "minItems" | "maxItems" | "maxLength" | "pattern" | "format" => TagKind::Constraint,
             "overlay" => TagKind::Overlay,
             "overlayRemove" => TagKind::OverlayRemove,
             _ => TagKind::Other,
@@ -120,6 +127,13 @@ impl Constraint {
             "maximum" => number().map(Constraint::Maximum),
             "minItems" => count().map(Constraint::MinItems),
             "maxItems" => count().map(Constraint::MaxItems),
+            "maxLength" => count().map(Constraint::MaxLength),
+            "pattern" if value.is_empty() => Err("`@pattern` needs a regular expression".to_string()),
+            // Compiled as the validator will (regex-lite), so a pattern that reaches the generated code runs.
+            "pattern" => match regex_lite::Regex::new(value) {
+                Ok(_) => Ok(Constraint::Pattern(value.to_string())),
+                Err(e) => Err(format!("`@pattern {value}` is not a regular expression the validator can run: {}", e.to_string().lines().last().unwrap_or_default().trim())),
+            },
             _ => match Format::ALL.into_iter().find(|f| f.name() == value) {
                 Some(f) => Ok(Constraint::Format(f)),
                 None => Err(format!("`@format {value}` is not supported (known: {})", Format::ALL.map(Format::name).join(", "))),
@@ -223,8 +237,20 @@ mod tests {
         let d = Doc::parse("* @maximum 1.5\n * @maxItems 3\n * @format uri-template\n * @minItems -1\n * @format date\n * @nullable\n");
         assert_eq!(d.constraints().collect::<Vec<_>>(), [&Constraint::Maximum(1.5), &Constraint::MaxItems(3), &Constraint::Format(Format::UriTemplate)]);
         let problems: Vec<&str> = d.tags.iter().filter_map(|t| t.rule.as_ref()?.as_ref().err()).map(String::as_str).collect();
-        assert_eq!(problems, ["`@minItems -1` is not a count", "`@format date` is not supported (known: uri, uri-template, byte)"]);
+        assert_eq!(problems, ["`@minItems -1` is not a count", "`@format date` is not supported (known: uri, uri-template, byte, int)"]);
         assert_eq!(d.tags.last().map(|t| t.kind), Some(TagKind::Nullable));
+    }
+
+    #[test]
+    fn length_and_pattern_are_typed_or_explained() {
+        let d = Doc::parse("* @maxLength 64\n * @pattern ^https://\n * @maxLength -1\n * @pattern (\n * @pattern\n * @maxlength 3\n");
+        assert_eq!(d.constraints().collect::<Vec<_>>(), [&Constraint::MaxLength(64), &Constraint::Pattern("^https://".into())]);
+        let problems: Vec<&str> = d.tags.iter().filter_map(|t| t.rule.as_ref()?.as_ref().err()).map(String::as_str).collect();
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(problems[1].starts_with("`@pattern (` is not a regular expression the validator can run"), "{}", problems[1]);
+        assert_eq!(problems[2], "`@pattern` needs a regular expression");
+        // Tag names are case-sensitive: `@maxlength` is no constraint, and resolve refuses it on a field.
+        assert_eq!(d.tags.last().map(|t| t.kind), Some(TagKind::Other));
     }
 
     #[test]

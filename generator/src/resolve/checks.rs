@@ -6,6 +6,7 @@ use crate::config::{Config, CONFIG_PATH};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ir::*;
 use crate::names::field_ident;
+use crate::parse::TagKind;
 
 /// The field that keeps unknown keys on every struct.
 pub const EXTRA_FIELD: &str = "extra";
@@ -21,6 +22,11 @@ pub fn constraints(space: &TypeSpace, diags: &mut Diagnostics) {
                 for tag in &f.doc.tags {
                     if let Some(Err(p)) = &tag.rule {
                         diags.push(Diagnostic::new(&f.location, format!("field `{}` of `{}`: {p}", f.name, item.name)));
+                    }
+                    // It may state a rule (as `@maxLength` did before the generator knew it): not silently a doc note.
+                    if tag.kind == TagKind::Other {
+                        let msg = format!("field `{}` of `{}`: unknown JSDoc tag `@{}` (a tag the generator acts on or shows is matched in generator/src/parse/jsdoc.rs)", f.name, item.name, tag.name);
+                        diags.push(Diagnostic::new(&f.location, msg));
                     }
                 }
             }

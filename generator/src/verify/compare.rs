@@ -152,6 +152,10 @@ impl<'a> Comparer<'a> {
         }
         self.compare_bound(&a.minimum, &b.minimum, &format!("{pointer}/minimum"));
         self.compare_bound(&a.maximum, &b.maximum, &format!("{pointer}/maximum"));
+        self.compare_bound(&a.max_length, &b.max_length, &format!("{pointer}/maxLength"));
+        if a.pattern != b.pattern {
+            self.report(&format!("{pointer}/pattern"), Kind::Pattern, format!("schema.ts: {}; schema.json: {}", or_none(&a.pattern), or_none(&b.pattern)));
+        }
     }
 
     fn compare_enum(&mut self, x: &[Value], y: &[Value], pointer: &str) {

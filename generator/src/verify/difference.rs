@@ -32,7 +32,9 @@ pub enum Kind {
     OpenEnum,
     Const,
     Format,
-    /// `minimum`, `maximum`, `minItems`, `maxItems`.
+    /// `pattern`.
+    Pattern,
+    /// `minimum`, `maximum`, `minItems`, `maxItems`, `maxLength`.
     Bound,
     /// A property on one side only.
     Property,
@@ -49,7 +51,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 18] = [
+    pub const ALL: [Kind; 19] = [
         Kind::MissingDefinition,
         Kind::ExtraDefinition,
         Kind::Type,
@@ -61,6 +63,7 @@ impl Kind {
         Kind::OpenEnum,
         Kind::Const,
         Kind::Format,
+        Kind::Pattern,
         Kind::Bound,
         Kind::Property,
         Kind::Required,
@@ -83,6 +86,7 @@ impl Kind {
             Kind::OpenEnum => "open-enum",
             Kind::Const => "const",
             Kind::Format => "format",
+            Kind::Pattern => "pattern",
             Kind::Bound => "bound",
             Kind::Property => "property",
             Kind::Required => "required",

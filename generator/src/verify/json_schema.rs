@@ -9,7 +9,10 @@
 use serde_json::{json, Map, Value};
 
 use crate::ir::{Field, ItemKind, Module, Struct, Ty, TypeRef};
-use crate::parse::{Constraint, Literal};
+use crate::parse::{Constraint, Format, Literal};
+
+/// 2^53 - 1: the largest integer a JavaScript number holds exactly.
+const SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
 /// Where a reference to a type of another module points: `<module>.schema.json#/$defs/<name>`.
 pub const FOREIGN_REF_SUFFIX: &str = ".schema.json#/$defs/";
@@ -82,6 +85,22 @@ fn field_schema(module: &str, f: &Field) -> Value {
             Some(Constraint::Maximum(_)) => "maximum",
             Some(Constraint::MinItems(_)) => "minItems",
             Some(Constraint::MaxItems(_)) => "maxItems",
+            Some(Constraint::MaxLength(_)) => "maxLength",
+            Some(Constraint::Pattern(p)) => {
+                map.insert("pattern".into(), json!(p));
+                continue;
+            }
+            // Written as the bounds of a safe integer, as Zod's `.int()` is in the extension's schema.json.
+            Some(Constraint::Format(Format::Int)) => {
+                // On the integer itself: the non-null member of `number | null`.
+                let target = match map.get_mut("anyOf").and_then(Value::as_array_mut).and_then(|ms| ms.first_mut()) {
+                    Some(Value::Object(first)) => first,
+                    _ => &mut *map,
+                };
+                target.insert("minimum".into(), json!(-SAFE_INTEGER));
+                target.insert("maximum".into(), json!(SAFE_INTEGER));
+                continue;
+            }
             Some(Constraint::Format(format)) => {
                 map.insert("format".into(), json!(format.name()));
                 continue;

@@ -65,6 +65,8 @@ pub struct Scalar {
     pub format: Option<String>,
     pub minimum: Option<Number>,
     pub maximum: Option<Number>,
+    pub max_length: Option<Number>,
+    pub pattern: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -241,6 +243,8 @@ impl Reader<'_> {
             format: map.get("format").and_then(Value::as_str).map(str::to_string),
             minimum: number("minimum"),
             maximum: number("maximum"),
+            max_length: number("maxLength"),
+            pattern: map.get("pattern").and_then(Value::as_str).map(str::to_string),
         })
     }
 
@@ -333,7 +337,7 @@ fn simplify_union(alts: Vec<(String, Node)>) -> Node {
         let any_string = strings.iter().any(|s| s.values.is_none());
         let named: Vec<Value> = strings.iter().flat_map(|s| s.values.clone().unwrap_or_default()).collect();
         let (values, open_values) = if any_string { (None, Some(named).filter(|v| !v.is_empty())) } else { (Some(named), None) };
-        return Node::Scalar(Scalar { kind: ScalarKind::String, values, open_values, format: None, minimum: None, maximum: None });
+        return Node::Scalar(Scalar { kind: ScalarKind::String, values, open_values, format: None, minimum: None, maximum: None, max_length: None, pattern: None });
     }
     if flat.len() == 1 {
         return flat.pop().map(|(_, n)| n).unwrap_or(Node::Never);

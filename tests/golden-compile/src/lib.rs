@@ -27,6 +27,10 @@ pub mod bindings;
 pub mod builder_api;
 #[path = "../../goldens/boxed_fields/expected.rs"]
 pub mod boxed_fields;
+#[path = "../../goldens/constraint_tags/expected.rs"]
+pub mod constraint_tags;
+#[path = "../../goldens/intersection_alternatives/expected.rs"]
+pub mod intersection_alternatives;
 #[path = "../../goldens/docs_and_tags/expected.rs"]
 pub mod docs_and_tags;
 #[path = "../../goldens/extends_many/expected.rs"]
@@ -102,3 +106,38 @@ pub mod union_with_catch_all;
 
 #[cfg(test)]
 mod roundtrip;
+
+/// The constraint tags' generated checks run: `@maxLength` and `@pattern` on `constraint_tags::Account`.
+#[cfg(test)]
+mod constraint_tags_run {
+    use mcp_spec_types::validate::{validate_json, Options};
+    use serde_json::json;
+
+    #[test]
+    fn length_and_pattern_are_checked() {
+        let ok = json!({"handle": "ada_1", "avatar": "https://x/a.png", "ttlMs": null});
+        assert!(validate_json::<super::constraint_tags::Account>(&ok, &Options::default()).violations.is_empty());
+        let bad = json!({"handle": "Ada".repeat(11), "avatar": "ftp://x", "ttlMs": 9007199254740992_u64});
+        let r = validate_json::<super::constraint_tags::Account>(&bad, &Options::default());
+        let found: Vec<(&str, &str)> = r.violations.iter().map(|v| (v.rule, v.pointer.as_str())).collect();
+        assert_eq!(found, [("max-length", "/handle"), ("pattern", "/handle"), ("pattern", "/avatar"), ("format.int", "/ttlMs")]);
+    }
+}
+
+/// `Base & (Running | Done) & {...}`: one struct whose `state` holds either member's value.
+#[cfg(test)]
+mod intersection_alternatives_run {
+    use super::intersection_alternatives::{Snapshot, StateState};
+    use mcp_spec_types::validate::{validate_json, Options};
+    use serde_json::json;
+
+    #[test]
+    fn every_members_literal_reads() {
+        for (state, want) in [("running", StateState::Running), ("done", StateState::Done)] {
+            let s: Snapshot = serde_json::from_value(json!({"id": "a", "state": state, "at": 1})).unwrap();
+            assert_eq!(s.state, want);
+        }
+        let r = validate_json::<Snapshot>(&json!({"id": "a", "state": "paused", "at": 1}), &Options::default());
+        assert_eq!(r.violations.iter().map(|v| (v.rule, v.pointer.as_str())).collect::<Vec<_>>(), [("enum", "/state")]);
+    }
+}

@@ -48,6 +48,13 @@ pub fn lower_module(file: &File, module: &ModuleConfig, config: &Config, prior: 
         }
         items.extend(inline);
     }
+    // Inline types found in a declaration's shape after that declaration was lowered (a union alias whose
+    // shape a later intersection takes): placed after their parent and its other inline types.
+    for (parent, extra) in std::mem::take(&mut lw.inline_of) {
+        let owned = |i: &Item| i.name == parent || matches!(&i.origin, Origin::Inline { parent: p, .. } if *p == parent);
+        let at = items.iter().rposition(owned).map_or(items.len(), |i| i + 1);
+        items.splice(at..at, extra);
+    }
     let mut uses: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for imp in lw.imports.values() {
         uses.entry(imp.module.clone()).or_default().push(imp.name.clone());
@@ -289,8 +296,24 @@ impl<'a> Lowerer<'a> {
                 let mut merged = Shape::default();
                 let mut alternatives = Vec::new();
                 let mut required_in_all: Option<BTreeSet<String>> = None;
+                // Per field, the string literals the alternatives fix it to (`None` once one does not).
+                let mut literals: Vec<(String, Option<Vec<String>>)> = Vec::new();
                 for m in members {
                     let s = self.shape_of(m, naming)?;
+                    for f in &s.fields {
+                        let lit = match &f.literal {
+                            Some(Literal::Str(v)) => Some(v.clone()),
+                            _ => None,
+                        };
+                        match literals.iter_mut().find(|(n, _)| *n == f.name) {
+                            None => literals.push((f.name.clone(), lit.map(|v| vec![v]))),
+                            Some((_, slot)) => match (slot.as_mut(), lit) {
+                                (Some(values), Some(v)) if !values.contains(&v) => values.push(v),
+                                (Some(_), None) => *slot = None,
+                                _ => {}
+                            },
+                        }
+                    }
                     let req: BTreeSet<String> = s.fields.iter().filter(|f| !f.optional).map(|f| f.name.clone()).collect();
                     alternatives.push(req.iter().cloned().collect::<Vec<_>>());
                     required_in_all = Some(match required_in_all {
@@ -306,6 +329,16 @@ impl<'a> Lowerer<'a> {
                 let required = required_in_all.unwrap_or_default();
                 for f in &mut merged.fields {
                     f.optional = !required.contains(&f.name);
+                }
+                // A field the alternatives fix to different strings (a status per member) holds any of them:
+                // a closed enum of those values, not the first member's literal.
+                for (name, values) in literals {
+                    let Some(values) = values.filter(|v| v.len() > 1) else { continue };
+                    let ty = self.synth(&naming.field(&name), t, ItemKind::StringEnum(StringEnum { values, open: false }))?;
+                    if let Some(f) = merged.fields.iter_mut().find(|f| f.name == name) {
+                        f.ty = ty;
+                        f.literal = None;
+                    }
                 }
                 merged.alternatives = alternatives;
                 Some(merged)
