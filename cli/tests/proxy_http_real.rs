@@ -110,3 +110,32 @@ fn conformance_client_scenarios_through_the_proxy() {
         assert!(run.status.success() && text.contains(" passed, 0 failed"), "scenarios failed through the proxy:\n{}", common::output_text(&run));
     }
 }
+
+/// The next suite's 2026-07-28 server scenarios (stateless HTTP, SSE streams, `InputRequiredResult`
+/// rounds) against the repository's conformance server with the proxy in front of it
+/// (cli/tests/proxy_http/conformance-server.sh): every scenario must still pass and the proxy
+/// must exit 0.
+#[test]
+fn conformance_server_scenarios_through_the_proxy() {
+    let server = Path::new(BIN).with_file_name("conformance-server");
+    if !common::npm_found() || !server.exists() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm or {} is missing: CI must have both", server.display());
+        eprintln!("skipped: npm or the conformance server ({}) is missing; `cargo build -p mcp-conformance` builds it", server.display());
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = TempFile::new("conformance", b"");
+    let dir = out.0.with_file_name("server-through-the-proxy");
+    let run = Command::new(root.join("cli/tests/proxy_http/conformance-server.sh"))
+        .arg(root.join("examples/conformance/suite-next"))
+        .arg(BIN)
+        .arg(&server)
+        .arg(&dir)
+        .arg("2026-07-28")
+        .output()
+        .expect("bash runs");
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    print!("{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(run.status.success() && text.contains(" passed, 0 failed") && text.contains("proxy exit 0"), "scenarios failed through the proxy:\n{}", common::output_text(&run));
+}
