@@ -79,7 +79,7 @@ impl SseParser {
             if !head.is_empty() {
                 head.extend_from_slice(bytes);
                 let start = if head.starts_with(BOM) { 3 } else { 0 };
-                return self.push(&head[start..].to_vec(), emit);
+                return self.push(&head[start..], emit);
             }
             bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
         }

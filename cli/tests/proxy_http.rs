@@ -132,12 +132,8 @@ impl Proxy {
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
         let mut line = String::new();
         stderr.read_line(&mut line).unwrap();
-        let port = line
-            .split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|r| r.split(',').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no address announced: {line:?}"));
+        let port =
+            line.split("http://127.0.0.1:").nth(1).and_then(|r| r.split(',').next()).and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address announced: {line:?}"));
         std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::stderr()));
         Proxy { child, port, record, findings }
     }
@@ -229,7 +225,9 @@ fn stub(seen: &Seen, _port: u16) -> Answer {
         }
         ("POST", false) => (202, vec![], vec![]),
         ("GET", _) => {
-            let note = |i: u32| format!("id: g{i}\r\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":{i}}}}}\r\n\r\n").into_bytes();
+            let note = |i: u32| {
+                format!("id: g{i}\r\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":{i}}}}}\r\n\r\n").into_bytes()
+            };
             let mut all: Vec<u8> = (0..50).flat_map(note).collect();
             all.extend_from_slice(b": comment\r\nevent: other\r\ndata: x\r\n\r\ndata: not json\r\n\r\n");
             // Cut in 7-byte pieces: events and lines split everywhere.
@@ -315,7 +313,12 @@ async fn a_session_passes_byte_for_byte_and_is_recorded() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streams_pass_as_they_come_and_a_client_that_goes_closes_the_upstream() {
     fn held(seen: &Seen, _: u16) -> Answer {
-        let ev = |i: u32| (if i == 0 { 0 } else { 300 }, format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":{i}}}}}\n\n").into_bytes());
+        let ev = |i: u32| {
+            (
+                if i == 0 { 0 } else { 300 },
+                format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":{i}}}}}\n\n").into_bytes(),
+            )
+        };
         let n = if seen.path.starts_with("/held") { 2 } else { 0 };
         (200, vec![("content-type", "text/event-stream".into())], (0..n).map(ev).collect())
     }
@@ -368,7 +371,8 @@ async fn an_unreachable_upstream_is_a_502_in_the_recording() {
     // A port nobody listens on: bound, then let go.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let mut proxy = Proxy::start(&format!("http://127.0.0.1:{port}/mcp"), &[]);
-    let (status, _, frames) = send(&client(), "POST", &format!("http://127.0.0.1:{}/mcp", proxy.port), &[("content-type", "application/json")], vec![(0, INIT.as_bytes().to_vec())]).await;
+    let (status, _, frames) =
+        send(&client(), "POST", &format!("http://127.0.0.1:{}/mcp", proxy.port), &[("content-type", "application/json")], vec![(0, INIT.as_bytes().to_vec())]).await;
     assert_eq!(status, 502);
     assert!(String::from_utf8_lossy(&frames.concat()).contains("could not be reached"));
     assert_eq!(proxy.stop(), 0);

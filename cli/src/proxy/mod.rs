@@ -63,7 +63,7 @@ pub struct ProxyArgs {
     /// Internal: this process is the checker child (checking.rs), with its role.
     pub checker_child: Option<String>,
     /// `--http --listen ADDR --upstream URL`: a Streamable HTTP reverse proxy (http/), no command.
-    pub http: Option<http::Target>,
+    pub http: Option<Box<http::Target>>,
 }
 
 /// Parses the arguments after `proxy`. The checking options are those of `check`, parsed by
@@ -129,7 +129,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
         let (Some(listen), Some(upstream)) = (listen, upstream) else {
             return Err(UsageError("proxy --http needs --listen ADDR and --upstream URL".into()));
         };
-        Some(http::Target::new(listen, &upstream).map_err(UsageError)?)
+        Some(Box::new(http::Target::new(listen, &upstream).map_err(UsageError)?))
     } else {
         if command.is_empty() {
             return Err(UsageError("no server command after `--`".into()));

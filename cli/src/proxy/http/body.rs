@@ -26,7 +26,10 @@ pub const EVENT_MAX: usize = 16 << 20;
 pub const FIRST_EVENT_MAX: usize = 64 << 10;
 
 enum Kind {
-    Json { buf: Vec<u8>, len: usize },
+    Json {
+        buf: Vec<u8>,
+        len: usize,
+    },
     Sse(Box<SseParser>),
     /// Not MCP (an error page, an empty body): only counted.
     Skip,
@@ -157,7 +160,11 @@ impl Rewrite {
     /// Whether the held bytes are the whole first event (or all that will be held).
     fn ready(&self) -> bool {
         let h = &self.held[..];
-        h.len() >= FIRST_EVENT_MAX || memchr::memmem::find(h, b"\n\n").is_some() || memchr::memmem::find(h, b"\r\r").is_some() || memchr::memmem::find(h, b"\n\r\n").is_some() || memchr::memmem::find(h, b"\r\n\r").is_some()
+        h.len() >= FIRST_EVENT_MAX
+            || memchr::memmem::find(h, b"\n\n").is_some()
+            || memchr::memmem::find(h, b"\r\r").is_some()
+            || memchr::memmem::find(h, b"\n\r\n").is_some()
+            || memchr::memmem::find(h, b"\r\n\r").is_some()
     }
 
     /// The held bytes, with the `endpoint` event's data line rewritten if it has to change.
@@ -176,7 +183,8 @@ impl Rewrite {
                 break;
             }
         }
-        let field = |l: &str, name: &str| l.trim_end_matches(['\r', '\n']).strip_prefix(name).and_then(|v| v.strip_prefix(':')).map(|v| v.strip_prefix(' ').unwrap_or(v).to_string());
+        let field =
+            |l: &str, name: &str| l.trim_end_matches(['\r', '\n']).strip_prefix(name).and_then(|v| v.strip_prefix(':')).map(|v| v.strip_prefix(' ').unwrap_or(v).to_string());
         let is_endpoint = lines.iter().any(|l| field(l, "event").as_deref() == Some("endpoint"));
         let data_lines: Vec<usize> = (0..lines.len()).filter(|&i| field(lines[i], "data").is_some()).collect();
         let ([only], true) = (&data_lines[..], is_endpoint) else { return held };
