@@ -61,6 +61,8 @@ struct Upstream {
     seen: Arc<Mutex<Vec<Seen>>>,
     /// Whether a streamed answer's sender found its client gone.
     closed: Arc<Mutex<Vec<String>>>,
+    /// Bytes of answers handed to hyper so far (it takes more only as the connection drains).
+    sent: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
@@ -68,14 +70,15 @@ async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
     let port = listener.local_addr().unwrap().port();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let closed = Arc::new(Mutex::new(Vec::new()));
-    let (s, c) = (seen.clone(), closed.clone());
+    let sent = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (s, c, n) = (seen.clone(), closed.clone(), sent.clone());
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else { return };
-            let (s, c) = (s.clone(), c.clone());
+            let (s, c, n) = (s.clone(), c.clone(), n.clone());
             tokio::spawn(async move {
                 let service = hyper::service::service_fn(move |req: Request<Incoming>| {
-                    let (s, c) = (s.clone(), c.clone());
+                    let (s, c, n) = (s.clone(), c.clone(), n.clone());
                     async move {
                         let (parts, body) = req.into_parts();
                         let body = body.collect().await.map(|b| b.to_bytes().to_vec()).unwrap_or_default();
@@ -87,9 +90,11 @@ async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
                         tokio::spawn(async move {
                             for (pause, chunk) in chunks {
                                 tokio::time::sleep(Duration::from_millis(pause)).await;
+                                let len = chunk.len();
                                 if tx.send(Bytes::from(chunk)).await.is_err() {
                                     break;
                                 }
+                                n.fetch_add(len, std::sync::atomic::Ordering::SeqCst);
                             }
                             // Held open until the client goes: a stream that never ends by itself.
                             if what.starts_with("GET /held") {
@@ -108,7 +113,7 @@ async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
             });
         }
     });
-    Upstream { port, seen, closed }
+    Upstream { port, seen, closed, sent }
 }
 
 /// The proxy, started on a free port in front of `upstream_url`.
@@ -343,6 +348,42 @@ async fn streams_pass_as_they_come_and_a_client_that_goes_closes_the_upstream() 
     assert_eq!(proxy.stop(), 0);
     let end = proxy.lines().into_iter().find(|l| l["http"]["at"] == "end").unwrap();
     assert_eq!((&end["http"]["complete"], &end["http"]["error"]), (&Value::from(false), &Value::from("the client went away")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_reader_slows_the_upstream_down() {
+    const TOTAL: usize = 64 << 20;
+    fn big(seen: &Seen, _: u16) -> Answer {
+        if seen.path.starts_with("/held") {
+            return (200, vec![("content-type", "text/event-stream".into())], vec![]);
+        }
+        // 64 MiB of SSE events in 64 KiB chunks, as fast as they are taken.
+        let event = format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":\"{}\"}}}}\n\n", "x".repeat(950));
+        let all: Vec<u8> = event.as_bytes().iter().copied().cycle().take(TOTAL).collect();
+        (200, vec![("content-type", "text/event-stream".into())], all.chunks(64 << 10).map(|c| (0, c.to_vec())).collect())
+    }
+    let up = upstream(big).await;
+    let mut proxy = Proxy::start(&format!("http://127.0.0.1:{}/", up.port), &[]);
+    let req = Request::get(format!("http://127.0.0.1:{}/big", proxy.port)).body(chan().1).unwrap();
+    let mut body = client().request(req).await.unwrap().into_body();
+    let mut got = body.frame().await.unwrap().unwrap().into_data().unwrap().len();
+    // The host stops reading: the upstream may fill the sockets' and hyper's buffers, no more.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let sent = up.sent.load(std::sync::atomic::Ordering::SeqCst);
+    println!("{sent} of {TOTAL} bytes sent while the host did not read");
+    assert!(sent < TOTAL / 2, "{sent} bytes sent while the host read nothing: the proxy buffered the stream");
+    while let Some(f) = body.frame().await {
+        got += f.unwrap().into_data().map_or(0, |d| d.len());
+    }
+    assert_eq!(got, TOTAL);
+    // A stream still open when the proxy stops is cut by the proxy.
+    let req = Request::get(format!("http://127.0.0.1:{}/held", proxy.port)).body(chan().1).unwrap();
+    let _open = client().request(req).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(proxy.stop(), 0);
+    let ends: Vec<Value> = proxy.lines().into_iter().filter(|l| l["http"]["at"] == "end").collect();
+    assert_eq!((&ends[0]["http"]["complete"], &ends[0]["http"]["bytes"]), (&Value::from(true), &Value::from(TOTAL)));
+    assert_eq!(ends[1]["http"]["error"], "the proxy stopped", "{ends:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -20,6 +20,9 @@ use crate::proxy::Line;
 use crate::sse::{SseEvent, SseParser};
 use crate::MAX_LINE;
 
+/// Set when the proxy stops: the exchanges still open are cut by the proxy, not by a peer.
+pub static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The most bytes of one SSE event's data (or one line of it) kept for checking.
 pub const EVENT_MAX: usize = 16 << 20;
 /// The most bytes of a stream's start held to read an `endpoint` event.
@@ -292,7 +295,7 @@ impl Tapped {
 impl Drop for Tapped {
     fn drop(&mut self) {
         if let Some(t) = self.tap.take() {
-            let why = t.dropped;
+            let why = if STOPPING.load(std::sync::atomic::Ordering::Relaxed) { "the proxy stopped" } else { t.dropped };
             t.finish(Some(why));
         }
     }

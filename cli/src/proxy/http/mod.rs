@@ -79,6 +79,7 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
     let ctx = Arc::new(server::Ctx { upstream: Arc::new(t.upstream.clone()), client, rec: rec.clone(), next_x: AtomicU64::new(0) });
     runtime.block_on(server::serve(listener, ctx, stop));
     // The exchanges still open end here: their taps record them as cut.
+    body::STOPPING.store(true, std::sync::atomic::Ordering::Relaxed);
     runtime.shutdown_timeout(Duration::from_millis(200));
 
     let queue = rec.queue.clone();
