@@ -460,3 +460,55 @@ fn check_reads_http_lines_as_context() {
     let r = common::run(&["check", "--strict", "--protocol", "2025-11-25", f.path()], None);
     assert_eq!((r.code, r.stdout.as_str()), (0, "2 passed, 0 failed\n"), "{}", r.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_session_is_checked_apart() {
+    static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    fn two(seen: &Seen, _: u16) -> Answer {
+        let body = String::from_utf8_lossy(&seen.body).into_owned();
+        let json = |s: &str| vec![(0, s.as_bytes().to_vec())];
+        if body.contains("\"initialize\"") {
+            let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"stub","version":"1"}}}"#;
+            (200, vec![("content-type", "application/json".into()), ("mcp-session-id", format!("s-{n}"))], json(result))
+        } else if body.contains("tools/list") {
+            (200, vec![("content-type", "application/json".into())], json(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#))
+        } else {
+            (202, vec![], vec![])
+        }
+    }
+    let up = upstream(two).await;
+    let mut proxy = Proxy::start(&format!("http://127.0.0.1:{}/mcp", up.port), &[]);
+    let url = format!("http://127.0.0.1:{}/mcp", proxy.port);
+    let c = client();
+    let json = [("content-type", "application/json"), ("accept", "application/json, text/event-stream")];
+    let mut sessions = Vec::new();
+    for _ in 0..2 {
+        let (_, headers, _) = send(&c, "POST", &url, &json, vec![(0, INIT.as_bytes().to_vec())]).await;
+        sessions.push(headers["mcp-session-id"].to_str().unwrap().to_string());
+    }
+    // The two sessions interleaved, the same request ids in each.
+    for body in [r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#] {
+        for s in &sessions {
+            let h = [json.as_slice(), &[("mcp-session-id", s.as_str())]].concat();
+            send(&c, "POST", &url, &h, vec![(0, body.as_bytes().to_vec())]).await;
+        }
+    }
+    assert_eq!(proxy.stop(), 0);
+    // Read as one stream, the second `initialize` and the reused ids would be findings.
+    let found = std::fs::read_to_string(proxy.findings.path()).unwrap();
+    assert_eq!(found, "10 passed, 0 failed\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_https_upstream_is_reached_over_tls() {
+    // A plain HTTP server behind an https:// URL: the TLS handshake fails, and says so.
+    let up = upstream(stub).await;
+    let mut proxy = Proxy::start(&format!("https://127.0.0.1:{}/mcp", up.port), &[]);
+    let (status, _, frames) = send(&client(), "POST", &format!("http://127.0.0.1:{}/mcp", proxy.port), &[("content-type", "application/json")], vec![(0, INIT.as_bytes().to_vec())]).await;
+    let text = String::from_utf8_lossy(&frames.concat()).into_owned();
+    assert_eq!(status, 502, "{text}");
+    assert!(text.to_lowercase().contains("tls") || text.contains("InvalidContentType") || text.contains("corrupt message"), "{text}");
+    assert!(up.seen.lock().unwrap().is_empty(), "the upstream read a request in clear text");
+    assert_eq!(proxy.stop(), 0);
+}
