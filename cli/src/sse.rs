@@ -228,6 +228,35 @@ mod tests {
     }
 
     #[test]
+    fn random_bytes_in_random_chunks_give_what_the_whole_gives() {
+        // Bytes from a small alphabet where every SSE delimiter is common, split at random.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let alphabet: &[&[u8]] = &[b"\r", b"\n", b"\r\n", b":", b" ", b"data", b"id", b"event", b"retry", b"7", b"\0", b"\xef\xbb\xbf", b"\xff", b"x"];
+        for _ in 0..2000 {
+            let len = (next() % 60) as usize;
+            let body: Vec<u8> = (0..len).flat_map(|_| alphabet[(next() % alphabet.len() as u64) as usize].to_vec()).collect();
+            let cap = 1 + (next() % 24) as usize;
+            let whole = all(&[&body], cap);
+            let mut cuts: Vec<usize> = (0..(next() % 5)).map(|_| (next() % (body.len() as u64 + 1)) as usize).collect();
+            cuts.sort();
+            let mut chunks = Vec::new();
+            let mut at = 0;
+            for c in cuts {
+                chunks.push(&body[at..c]);
+                at = c;
+            }
+            chunks.push(&body[at..]);
+            assert_eq!(all(&chunks, cap), whole, "{body:?} cut as {chunks:?}");
+        }
+    }
+
+    #[test]
     fn data_past_the_cap_is_counted_not_kept() {
         let big = format!("data: {}\n\ndata: ok\n\n", "x".repeat(100));
         let (events, _) = all(&[big.as_bytes()], 16);
