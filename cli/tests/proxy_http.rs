@@ -75,6 +75,7 @@ async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else { return };
+            let _ = stream.set_nodelay(true);
             let (s, c, n) = (s.clone(), c.clone(), n.clone());
             tokio::spawn(async move {
                 let service = hyper::service::service_fn(move |req: Request<Incoming>| {
@@ -174,7 +175,10 @@ impl Drop for Proxy {
 type Client = hyper_util::client::legacy::Client<hyper_util::client::legacy::connect::HttpConnector, Chan>;
 
 fn client() -> Client {
-    hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build_http()
+    // No Nagle delay on bodies sent piece by piece (the proxy sets the same on its sockets).
+    let mut tcp = hyper_util::client::legacy::connect::HttpConnector::new();
+    tcp.set_nodelay(true);
+    hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(tcp)
 }
 
 /// Sends a request whose body goes in `chunks` (a pause before each); returns status, headers
@@ -511,4 +515,36 @@ async fn an_https_upstream_is_reached_over_tls() {
     assert!(text.to_lowercase().contains("tls") || text.contains("InvalidContentType") || text.contains("corrupt message"), "{text}");
     assert!(up.seen.lock().unwrap().is_empty(), "the upstream read a request in clear text");
     assert_eq!(proxy.stop(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_session_frees_its_stream() {
+    static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    fn many(seen: &Seen, _: u16) -> Answer {
+        if seen.body.windows(12).any(|w| w == b"\"initialize\"") {
+            let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"stub","version":"1"}}}"#;
+            (200, vec![("content-type", "application/json".into()), ("mcp-session-id", format!("m-{n}"))], vec![(0, result.as_bytes().to_vec())])
+        } else {
+            (202, vec![], vec![])
+        }
+    }
+    let up = upstream(many).await;
+    let mut proxy = Proxy::start(&format!("http://127.0.0.1:{}/mcp", up.port), &[]);
+    let url = format!("http://127.0.0.1:{}/mcp", proxy.port);
+    let c = client();
+    let json = [("content-type", "application/json"), ("accept", "application/json, text/event-stream")];
+    // More sessions than are kept apart at once: each ends before the next starts.
+    let n = 300;
+    for _ in 0..n {
+        let (_, headers, _) = send(&c, "POST", &url, &json, vec![(0, INIT.as_bytes().to_vec())]).await;
+        let sid = headers["mcp-session-id"].to_str().unwrap().to_string();
+        let h = [json.as_slice(), &[("mcp-session-id", sid.as_str())]].concat();
+        send(&c, "POST", &url, &h, vec![(0, br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_vec())]).await;
+        send(&c, "DELETE", &url, &[("mcp-session-id", sid.as_str())], vec![]).await;
+    }
+    assert_eq!(proxy.stop(), 0);
+    // Past 256 live sessions the rest would share one stream: a second `initialize` there.
+    let found = std::fs::read_to_string(proxy.findings.path()).unwrap();
+    assert_eq!(found, format!("{} passed, 0 failed\n", 3 * n));
 }

@@ -299,6 +299,8 @@ pub(crate) enum CheckEvent {
     Line(Numbered),
     /// The numbers of lines that did not reach their receiver (recorded and checked already).
     Undelivered(Vec<u64>),
+    /// A stream is over (`proxy --http`: its session was deleted): report its end now.
+    EndStream(u64),
     /// The traffic is over: how many lines were lost before the recorder and before the checker.
     End {
         unrecorded: u64,
