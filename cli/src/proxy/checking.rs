@@ -133,7 +133,7 @@ fn drain(from: Receiver<CheckEvent>, queued_bytes: &AtomicUsize) {
                 queued_bytes.fetch_sub(bytes.len(), Ordering::Relaxed);
             }
             CheckEvent::End { .. } => return,
-            CheckEvent::Undelivered(_) => {}
+            CheckEvent::Undelivered(_) | CheckEvent::EndStream(_) => {}
         }
     }
 }
@@ -157,6 +157,10 @@ fn write_frame(w: &mut impl Write, event: &CheckEvent) -> io::Result<()> {
             w.write_all(&[2])?;
             w.write_all(&unrecorded.to_le_bytes())?;
             w.write_all(&unchecked.to_le_bytes())
+        }
+        CheckEvent::EndStream(stream) => {
+            w.write_all(&[4])?;
+            w.write_all(&stream.to_le_bytes())
         }
         CheckEvent::Undelivered(numbers) => {
             w.write_all(&[3])?;
@@ -205,6 +209,7 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
             let count = read_u64(r)?.min(1 << 20);
             (0..count).map(|_| read_u64(r)).collect::<io::Result<Vec<_>>>().map(CheckEvent::Undelivered)
         }
+        4 => Ok(CheckEvent::EndStream(read_u64(r)?)),
         _ => Err(io::Error::new(io::ErrorKind::InvalidData, "unknown frame")),
     }
 }
@@ -280,6 +285,10 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
     // One checker per stream, in the order the streams start (a few at most: `proxy --http` bounds them).
     let mut checkers: Vec<(u64, Checker)> = vec![(0, Checker::new(args))];
     let mut rep = Reporter::new(out.clone(), args.json);
+    // What the streams ended so far leave for the summary.
+    let mut counts = std::collections::BTreeMap::new();
+    let mut summary = Summary::default();
+    let mut ended_evictions = 0;
     let crash_on = crash_marker();
     let (unrecorded, unchecked) = loop {
         let Ok(event) = read_frame(&mut input) else {
@@ -323,29 +332,42 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
                     }
                 }
             }
+            CheckEvent::EndStream(stream) => {
+                let Some(at) = checkers.iter().position(|(s, _)| *s == stream) else { continue };
+                let (_, mut checker) = checkers.remove(at);
+                if crate::end_stream(&mut checker, file, &mut rep, &mut summary).is_err() {
+                    return 0;
+                }
+                for (k, n) in checker.session().message_counts() {
+                    *counts.entry(k.clone()).or_insert(0) += n;
+                }
+                ended_evictions += checker.session().evictions();
+                let mut o = out.clone();
+                if input.buffer().is_empty() && o.flush().is_err() {
+                    return 0;
+                }
+            }
             CheckEvent::End { unrecorded, unchecked } => break (unrecorded, unchecked),
         }
     };
     // The end of the session: what only the whole session shows (unanswered requests, a UI
     // resource never seen), then the summary if asked for, as `check` does at the end of a file.
-    let mut counts = std::collections::BTreeMap::new();
-    let mut summary = Summary::default();
     for (_, checker) in &mut checkers {
         if crate::end_stream(checker, file, &mut rep, &mut summary).is_err() {
             return 0;
         }
     }
     let written = match &checkers[..] {
-        [(_, one)] => !args.summary || crate::write_summary(one, &mut rep, summary).is_ok(),
+        [(_, one)] if counts.is_empty() => !args.summary || crate::write_summary(one, &mut rep, summary).is_ok(),
         // The counts of every stream together.
-        many => {
-            for (_, c) in many {
+        left => {
+            for (_, c) in left {
                 for (k, n) in c.session().message_counts() {
                     *counts.entry(k.clone()).or_insert(0) += n;
                 }
             }
             summary.messages = Some(&counts);
-            summary.evictions = many.iter().map(|(_, c)| c.session().evictions()).sum();
+            summary.evictions = ended_evictions + left.iter().map(|(_, c)| c.session().evictions()).sum::<u64>();
             !args.summary || rep.summary(&summary).is_ok()
         }
     };

@@ -65,7 +65,7 @@ pub struct ProxyArgs {
     /// `--to VERSION` (an index into `VERSIONS`): bridge to a server of this version (`crate::bridge`).
     pub to: Option<usize>,
     /// `--http --listen ADDR --upstream URL`: a Streamable HTTP reverse proxy (http/), no command.
-    pub http: Option<http::Target>,
+    pub http: Option<Box<http::Target>>,
 }
 
 /// Parses the arguments after `proxy`. The checking options are those of `check`, parsed by
@@ -143,7 +143,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
         let (Some(listen), Some(upstream)) = (listen, upstream) else {
             return Err(UsageError("proxy --http needs --listen ADDR and --upstream URL".into()));
         };
-        Some(http::Target::new(listen, &upstream).map_err(UsageError)?)
+        Some(Box::new(http::Target::new(listen, &upstream).map_err(UsageError)?))
     } else {
         if command.is_empty() {
             return Err(UsageError("no server command after `--`".into()));
@@ -346,6 +346,8 @@ pub(crate) enum CheckEvent {
     Wrapped { number: u64, bytes: Vec<u8> },
     /// The numbers of lines that did not reach their receiver (recorded and checked already).
     Undelivered(Vec<u64>),
+    /// A stream is over (`proxy --http`: its session was deleted): report its end now.
+    EndStream(u64),
     /// The traffic is over: how many lines were lost before the recorder and before the checker.
     End {
         unrecorded: u64,

@@ -43,8 +43,8 @@ pub enum Route {
     None,
     /// A request head, with its `Mcp-Session-Id`.
     Request(Option<String>),
-    /// A response head, with its `Mcp-Session-Id`.
-    Response(Option<String>),
+    /// A response head, with its `Mcp-Session-Id`; `ends` when it accepts a DELETE (the session is over).
+    Response { session: Option<String>, ends: bool },
     /// The exchange is over.
     End,
 }
@@ -209,6 +209,8 @@ pub fn event_line(x: u64, index: u64, id: Option<&str>, kind: Option<&str>, data
 struct Exchange {
     stream: Option<u64>,
     held: Vec<Numbered>,
+    /// The request's `Mcp-Session-Id`.
+    session: Option<String>,
 }
 
 /// The recorder thread; see the module's comment. A write error of the recording stops it and is
@@ -218,6 +220,7 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
     let mut unchecked = 0u64;
     let mut exchanges: HashMap<u64, Exchange> = HashMap::new();
     let mut sessions: HashMap<String, u64> = HashMap::new();
+    let mut next_stream = 0u64;
     let send = |n: Numbered, unchecked: &mut u64| {
         let size = n.line.bytes.len();
         if to_checker.try_send(CheckEvent::Line(n)).is_err() {
@@ -243,23 +246,39 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
                 send(n, &mut unchecked);
             }
         }
-        let ex = exchanges.entry(r.x).or_insert(Exchange { stream: None, held: Vec::new() });
+        let ex = exchanges.entry(r.x).or_insert(Exchange { stream: None, held: Vec::new(), session: None });
         let mut stream_of = |s: Option<String>| -> u64 {
             let Some(s) = s else { return 0 };
-            let fresh = sessions.len() as u64 + 1;
             match sessions.get(&s) {
                 Some(&n) => n,
-                None if sessions.len() < SESSIONS_MAX => *sessions.entry(s).or_insert(fresh),
+                None if sessions.len() < SESSIONS_MAX => {
+                    next_stream += 1;
+                    *sessions.entry(s).or_insert(next_stream)
+                }
                 None => 0,
             }
         };
         let mut release = false;
         let ended = r.route == Route::End;
+        let mut ends_stream = None;
         match r.route {
-            Route::Request(s) if s.is_some() => ex.stream = Some(stream_of(s)),
-            Route::Response(s) if ex.stream.is_none() => {
+            Route::Request(s) if s.is_some() => {
+                ex.session = s.clone();
                 ex.stream = Some(stream_of(s));
-                release = true;
+            }
+            Route::Response { session, ends } => {
+                if ex.stream.is_none() {
+                    ex.stream = Some(stream_of(session));
+                    release = true;
+                }
+                // A deleted session's stream ends now (its end's findings come while the proxy runs,
+                // and its room in the table is free again).
+                if let (true, Some(sid), Some(stream)) = (ends, &ex.session, ex.stream.filter(|&n| n != 0)) {
+                    if sessions.get(sid) == Some(&stream) {
+                        sessions.remove(sid);
+                        ends_stream = Some(stream);
+                    }
+                }
             }
             Route::End => release = true,
             _ => {}
@@ -292,6 +311,9 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
                 n.stream = stream;
                 send(n, &mut unchecked);
             }
+        }
+        if let Some(stream) = ends_stream {
+            let _ = to_checker.try_send(CheckEvent::EndStream(stream));
         }
         if ended {
             exchanges.remove(&r.x);
@@ -348,7 +370,10 @@ mod tests {
     #[test]
     fn message_lines_keep_one_line_messages_as_they_travelled() {
         let place = Place { x: 1, dir: Dir::S2C, event: Some((2, Some("e7"))) };
-        assert_eq!(message_line(&place, b" {\"id\":1,  \"result\":{}} "), r#"{"dir":"s2c","msg":{"id":1,  "result":{}},"http":{"event":2,"eventId":"e7","part":"response","x":1}}"#);
+        assert_eq!(
+            message_line(&place, b" {\"id\":1,  \"result\":{}} "),
+            r#"{"dir":"s2c","msg":{"id":1,  "result":{}},"http":{"event":2,"eventId":"e7","part":"response","x":1}}"#
+        );
         let place = Place { x: 0, dir: Dir::C2S, event: None };
         assert_eq!(message_line(&place, b"{\"id\":1,\n\"method\":\"ping\"}"), r#"{"dir":"c2s","msg":{"id":1,"method":"ping"},"http":{"part":"request","x":0}}"#);
         let e = event_line(4, 0, Some("p"), Some("endpoint"), &"é".repeat(1000), Some(3000));
@@ -373,9 +398,9 @@ mod tests {
             rec(0, Route::None, Some("init")),
             rec(1, Route::Request(None), None),
             rec(1, Route::None, Some("stateless")),
-            rec(0, Route::Response(Some("A".into())), None),
+            rec(0, Route::Response { session: Some("A".into()), ends: false }, None),
             rec(2, Route::Request(Some("A".into())), Some("list")),
-            rec(1, Route::Response(None), None),
+            rec(1, Route::Response { session: None, ends: false }, None),
             rec(3, Route::Request(Some("B".into())), Some("other")),
             rec(3, Route::End, None),
             Event::Stop,
@@ -401,11 +426,11 @@ mod tests {
         let r = Recorder { queue: tx.clone(), queued_bytes: Arc::new(AtomicUsize::new(1 << 20)), lost: Arc::new(AtomicU64::new(0)) };
         for e in [
             rec(0, Route::Request(None), None),
-            rec(0, Route::Response(None), None),
+            rec(0, Route::Response { session: None, ends: false }, None),
             rec(1, Route::Request(None), None),
             rec(1, Route::None, Some("request")),
             rec(0, Route::None, Some("answer")),
-            rec(1, Route::Response(None), None),
+            rec(1, Route::Response { session: None, ends: false }, None),
             Event::Stop,
         ] {
             tx.send(e).unwrap();

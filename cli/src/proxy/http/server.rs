@@ -34,12 +34,16 @@ pub struct Ctx {
 
 /// The client to the upstream: HTTP/1.1, `https://` with rustls and the compiled-in Mozilla roots.
 pub fn client() -> Result<Upstreams, String> {
+    // Each frame goes out at once: no Nagle delay on a body passed piece by piece.
+    let mut tcp = HttpConnector::new();
+    tcp.set_nodelay(true);
+    tcp.enforce_http(false);
     let https = hyper_rustls::HttpsConnectorBuilder::new()
         .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
         .map_err(|e| format!("TLS setup: {e}"))?
         .https_or_http()
         .enable_http1()
-        .build();
+        .wrap_connector(tcp);
     Ok(Client::builder(TokioExecutor::new()).build(https))
 }
 
@@ -92,7 +96,7 @@ async fn handle(req: Request<Incoming>, ctx: Arc<Ctx>) -> Result<Answer, Infalli
     let tap = BodyTap::request(ctx.rec.clone(), x, parts.method == Method::POST && is_json(&parts.headers));
     parts.uri = uri;
     upstream::upstream_request_headers(&mut parts.headers, &ctx.upstream);
-    let is_get = parts.method == Method::GET;
+    let (is_get, is_delete) = (parts.method == Method::GET, parts.method == Method::DELETE);
     let up = Request::from_parts(parts, Tapped::new(body, tap, None));
     let resp = match ctx.client.request(up).await {
         Ok(r) => r,
@@ -108,7 +112,9 @@ async fn handle(req: Request<Incoming>, ctx: Arc<Ctx>) -> Result<Answer, Infalli
     };
     let (mut parts, body) = resp.into_parts();
     let session = record::header(&parts.headers, "mcp-session-id");
-    ctx.rec.send(Rec { x, line: record::response_line(x, parts.status.as_u16(), &parts.headers), route: Route::Response(session), check: None });
+    let ends = is_delete && parts.status.is_success();
+    let route = Route::Response { session, ends };
+    ctx.rec.send(Rec { x, line: record::response_line(x, parts.status.as_u16(), &parts.headers), route, check: None });
     upstream::strip_hop_by_hop(&mut parts.headers);
     let content_type = parts.headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
     let sse = content_type.as_deref().is_some_and(|c| c.trim_start().to_ascii_lowercase().starts_with("text/event-stream"));
@@ -131,7 +137,7 @@ fn refuse(ctx: &Ctx, x: u64, status: StatusCode, why: &str) -> Answer {
     let mut resp = Response::new(Either::Right(Full::new(Bytes::from(body.clone()))));
     *resp.status_mut() = status;
     resp.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
-    ctx.rec.send(Rec { x, line: record::response_line(x, status.as_u16(), resp.headers()), route: Route::Response(None), check: None });
+    ctx.rec.send(Rec { x, line: record::response_line(x, status.as_u16(), resp.headers()), route: Route::Response { session: None, ends: false }, check: None });
     ctx.rec.send(Rec { x, line: record::end_line(x, body.len() as u64, Some(why)), route: Route::End, check: None });
     resp
 }
