@@ -147,9 +147,10 @@ fn write_frame(w: &mut impl Write, event: &CheckEvent) -> io::Result<()> {
             }
             w.write_all(&line.bytes)
         }
-        CheckEvent::Wrapped { number, bytes } => {
+        CheckEvent::Wrapped { number, stream, bytes } => {
             w.write_all(&[4])?;
             w.write_all(&number.to_le_bytes())?;
+            w.write_all(&stream.to_le_bytes())?;
             w.write_all(&(bytes.len() as u64).to_le_bytes())?;
             w.write_all(bytes)
         }
@@ -192,14 +193,14 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
         }
         2 => Ok(CheckEvent::End { unrecorded: read_u64(r)?, unchecked: read_u64(r)? }),
         4 => {
-            let (number, len) = (read_u64(r)?, read_u64(r)?);
+            let (number, stream, len) = (read_u64(r)?, read_u64(r)?, read_u64(r)?);
             // A recording line is a message with its wrapper: at most MAX_LINE and the wrapper's few bytes.
             if len > crate::MAX_LINE as u64 + 4096 {
                 return Err(io::Error::new(io::ErrorKind::InvalidData, "frame too long"));
             }
             let mut bytes = vec![0u8; len as usize];
             r.read_exact(&mut bytes)?;
-            Ok(CheckEvent::Wrapped { number, bytes })
+            Ok(CheckEvent::Wrapped { number, stream, bytes })
         }
         3 => {
             let count = read_u64(r)?.min(1 << 20);
@@ -304,12 +305,19 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
                     return 0;
                 }
             }
-            CheckEvent::Wrapped { number, bytes } => {
+            CheckEvent::Wrapped { number, stream, bytes } => {
+                let at = match checkers.iter().position(|(s, _)| *s == stream) {
+                    Some(i) => i,
+                    None => {
+                        checkers.push((stream, Checker::new(args)));
+                        checkers.len() - 1
+                    }
+                };
                 if !checking_line(&out, number, crash_on.as_deref(), &bytes) {
                     return 0;
                 }
-                // A bridge's recording lines (`proxy --to`, stdio: one stream); `leg` splits them in the checker.
-                let outcome = checkers[0].1.check_line(&bytes, number);
+                // A bridge's recording lines (`proxy --to`: a stream per client session); `leg` splits them in the checker.
+                let outcome = checkers[at].1.check_line(&bytes, number);
                 if outcome.is_some_and(|o| rep.outcome(file, &o).is_err()) || (input.buffer().is_empty() && out.clone().flush().is_err()) {
                     return 0;
                 }

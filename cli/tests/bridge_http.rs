@@ -1,0 +1,288 @@
+//! `mcp-schema proxy --http --to VERSION` against upstream stubs written here (hyper), one per
+//! direction of version difference: what the client sees (session ids, JSON or SSE answers, 202,
+//! 404 after DELETE), what the upstream gets (its own session and version headers, per-request
+//! `_meta`), the verdicts in `--summary`, and a recording with both legs' HTTP lines that checks clean.
+
+#![cfg(unix)]
+
+mod common;
+
+use std::convert::Infallible;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use serde_json::{json, Value};
+
+use common::{TempFile, BIN};
+
+#[derive(Debug, Clone)]
+struct Seen {
+    method: String,
+    headers: hyper::HeaderMap,
+    body: Value,
+}
+
+type Answer = (u16, Vec<(&'static str, String)>, String);
+
+/// An upstream whose answer to each request comes from `answer`; every request is kept.
+async fn upstream(answer: fn(&Seen) -> Answer) -> (u16, Arc<Mutex<Vec<Seen>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s = seen.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { return };
+            let s = s.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                    let s = s.clone();
+                    async move {
+                        let (parts, body) = req.into_parts();
+                        let body = body.collect().await.map(|b| b.to_bytes().to_vec()).unwrap_or_default();
+                        let seen = Seen { method: parts.method.to_string(), headers: parts.headers, body: serde_json::from_slice(&body).unwrap_or(Value::Null) };
+                        s.lock().unwrap().push(seen.clone());
+                        let (status, headers, body) = answer(&seen);
+                        let mut resp = Response::builder().status(status);
+                        for (k, v) in headers {
+                            resp = resp.header(k, v);
+                        }
+                        Ok::<_, Infallible>(resp.body(Full::new(Bytes::from(body))).unwrap())
+                    }
+                });
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            });
+        }
+    });
+    (port, seen)
+}
+
+struct Bridge {
+    child: Child,
+    port: u16,
+    record: TempFile,
+    findings: TempFile,
+}
+
+impl Bridge {
+    fn start(upstream: u16, to: &str) -> Bridge {
+        let record = TempFile::new("bridge_http.jsonl", b"");
+        let findings = TempFile::new("findings.txt", b"");
+        let url = format!("http://127.0.0.1:{upstream}/mcp");
+        let mut child = Command::new(BIN)
+            .args(["proxy", "--http", "--listen", "127.0.0.1:0", "--upstream", &url, "--to", to, "--record", record.path(), "--findings", findings.path(), "--summary"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the mcp-schema binary runs");
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let port = line.split("http://127.0.0.1:").nth(1).and_then(|r| r.split(',').next()).and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address announced: {line:?}"));
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::stderr()));
+        Bridge { child, port, record, findings }
+    }
+
+    fn stop(&mut self) -> i32 {
+        // SAFETY: kill(2) with plain integers.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s.code().expect("the bridge exits by itself");
+            }
+            assert!(Instant::now() < deadline, "the bridge did not stop");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn lines(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.record.path()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+type Client = hyper_util::client::legacy::Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
+
+/// One request: status, headers and the whole body.
+async fn send(c: &Client, method: &str, port: u16, session: Option<&str>, body: &str) -> (u16, hyper::HeaderMap, String) {
+    let mut req = Request::builder().method(method).uri(format!("http://127.0.0.1:{port}/mcp")).header("accept", "application/json, text/event-stream").header("content-type", "application/json");
+    if let Some(s) = session {
+        req = req.header("mcp-session-id", s);
+    }
+    let resp = c.request(req.body(Full::new(Bytes::from(body.to_string()))).unwrap()).await.unwrap();
+    let (status, headers) = (resp.status().as_u16(), resp.headers().clone());
+    let body = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// The messages of an SSE body, in order.
+fn events(body: &str) -> Vec<Value> {
+    body.lines().filter_map(|l| l.strip_prefix("data: ")).map(|d| serde_json::from_str(d).unwrap()).collect()
+}
+
+fn content_type(h: &hyper::HeaderMap) -> &str {
+    h.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("")
+}
+
+const META: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// A server of 2026-07-28 only: stateless, `server/discover`, `tools/list` answered on an SSE
+/// stream after a log notification, `tools/call` as JSON.
+fn server26(seen: &Seen) -> Answer {
+    let id = seen.body.get("id").cloned().unwrap_or(Value::Null);
+    let json = |v: Value| (200, vec![("content-type", "application/json".to_string())], v.to_string());
+    match seen.body.get("method").and_then(Value::as_str) {
+        Some("server/discover") => json(json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}, "logging": {}, "resources": {"subscribe": true}}, "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "stub26", "version": "1"}}}})),
+        Some("tools/list") => {
+            let log = json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "listing"}});
+            let result = json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}});
+            (200, vec![("content-type", "text/event-stream".to_string())], format!("id: a\ndata: {log}\n\nid: b\ndata: {result}\n\n"))
+        }
+        Some("tools/call") => json(json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete", "content": [{"type": "text", "text": "hi"}]}})),
+        Some(_) => json(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no such method"}})),
+        None => (400, vec![], String::new()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_client_talks_to_a_2026_07_28_server() {
+    let (up, seen) = upstream(server26).await;
+    let mut bridge = Bridge::start(up, "2026-07-28");
+    let c: Client = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build_http();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}"#;
+    let (status, h, body) = send(&c, "POST", bridge.port, None, init).await;
+    assert_eq!((status, content_type(&h)), (200, "application/json"), "{body}");
+    let session = h.get("mcp-session-id").unwrap().to_str().unwrap().to_string();
+    assert!(session.len() == 32 && session.bytes().all(|b| b.is_ascii_hexdigit()), "{session}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((&answer["id"], &answer["result"]["protocolVersion"], &answer["result"]["serverInfo"]["name"]), (&json!(0), &json!("2025-06-18"), &json!("stub26")), "{answer}");
+    let (status, _, _) = send(&c, "POST", bridge.port, Some(&session), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+    assert_eq!(status, 202);
+    // A notification first: an SSE stream that ends with the answer.
+    let (status, h, body) = send(&c, "POST", bridge.port, Some(&session), r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).await;
+    assert_eq!((status, content_type(&h)), (200, "text/event-stream"));
+    let got = events(&body);
+    assert_eq!(got.len(), 2, "{body}");
+    assert_eq!((&got[0]["method"], &got[1]["id"], &got[1]["result"]["tools"][0]["name"]), (&json!("notifications/message"), &json!(1), &json!("echo")));
+    assert!(got[1]["result"].get("resultType").is_none(), "taken off for 2025-06-18: {}", got[1]);
+    let (status, h, body) = send(&c, "POST", bridge.port, Some(&session), r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#).await;
+    assert_eq!((status, content_type(&h)), (200, "application/json"), "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["result"]["content"][0]["text"], "hi");
+    // `resources/subscribe` has no 2026-07-28 form: refused by the bridge with its reason.
+    let (status, _, body) = send(&c, "POST", bridge.port, Some(&session), r#"{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"file:///a"}}"#).await;
+    let refused: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((status, &refused["id"]), (200, &json!(3)), "{body}");
+    assert!(refused["error"]["message"].as_str().unwrap().starts_with("mcp-schema bridge:"), "{body}");
+    // No session, or an unknown one.
+    assert_eq!(send(&c, "POST", bridge.port, None, r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#).await.0, 400);
+    assert_eq!(send(&c, "DELETE", bridge.port, Some(&session), "").await.0, 200);
+    assert_eq!(send(&c, "POST", bridge.port, Some(&session), r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#).await.0, 404);
+
+    // The upstream: stateless POSTs, each with the version header and the per-request `_meta`.
+    let seen = seen.lock().unwrap().clone();
+    let methods: Vec<&str> = seen.iter().map(|s| s.body["method"].as_str().unwrap_or("")).collect();
+    assert_eq!(methods, ["server/discover", "tools/list", "tools/call"]);
+    for s in &seen {
+        assert_eq!((s.method.as_str(), s.headers.get("mcp-protocol-version").map(|v| v.to_str().unwrap())), ("POST", Some("2026-07-28")));
+        assert!(s.headers.get("mcp-session-id").is_none());
+        assert_eq!(s.body["params"]["_meta"][META], "2026-07-28", "{}", s.body);
+    }
+
+    assert_eq!(bridge.stop(), 0);
+    let lines = bridge.lines();
+    // Both legs, each message line with its exchange; the upstream's exchanges numbered after the client's that caused them.
+    let on = |leg: &str, m: &str| lines.iter().find(|l| l["leg"] == leg && l["msg"]["method"] == m).unwrap_or_else(|| panic!("no {leg} {m}")).clone();
+    let (client_list, server_list) = (on("client", "tools/list"), on("server", "tools/list"));
+    assert_eq!(client_list["bridge"]["verdict"], "converted");
+    assert!(server_list["http"]["x"].as_u64() > client_list["http"]["x"].as_u64());
+    let log = on("client", "notifications/message");
+    assert_eq!((&log["http"]["x"], &log["http"]["event"]), (&client_list["http"]["x"], &json!(0)));
+    assert!(lines.iter().any(|l| l["http"]["at"] == "request" && l["http"]["headers"]["mcp-protocol-version"] == "2026-07-28"));
+    let check = Command::new(BIN).args(["check", bridge.record.path()]).output().unwrap();
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success() && !report.contains("error"), "{report}");
+    let findings = std::fs::read_to_string(bridge.findings.path()).unwrap();
+    assert!(findings.contains("bridge verdicts:") && findings.contains("refused") && findings.contains("resources/subscribe"), "{findings}");
+}
+
+/// A server of 2025-11-25: a session from `initialize`, no GET stream (405), JSON answers.
+fn server25(seen: &Seen) -> Answer {
+    let id = seen.body.get("id").cloned().unwrap_or(Value::Null);
+    let json = |v: Value| (200, vec![("content-type", "application/json".to_string()), ("mcp-session-id", "up-1".to_string())], v.to_string());
+    if seen.method == "GET" {
+        return (405, vec![("allow", "POST, DELETE".to_string())], String::new());
+    }
+    if seen.method == "DELETE" {
+        return (200, vec![], String::new());
+    }
+    match seen.body.get("method").and_then(Value::as_str) {
+        Some("initialize") => json(json!({"jsonrpc": "2.0", "id": id, "result": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}, "prompts": {}}, "serverInfo": {"name": "stub25", "version": "1"}}})),
+        Some("tools/list") => json(json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}})),
+        Some(m) if m.starts_with("notifications/") => (202, vec![], String::new()),
+        Some(_) => json(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no such method"}})),
+        None => (400, vec![], String::new()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_07_28_client_talks_to_an_older_server() {
+    let (up, seen) = upstream(server25).await;
+    let mut bridge = Bridge::start(up, "2025-11-25");
+    let c: Client = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build_http();
+    let meta = json!({META: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "new", "version": "2"}});
+    let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}});
+    let (status, h, body) = send(&c, "POST", bridge.port, None, &discover.to_string()).await;
+    assert_eq!((status, content_type(&h)), (200, "application/json"), "{body}");
+    assert!(h.get("mcp-session-id").is_none(), "stateless");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["result"]["supportedVersions"], json!(["2026-07-28"]), "{answer}");
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta}});
+    let (status, _, body) = send(&c, "POST", bridge.port, None, &list.to_string()).await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((status, &answer["result"]["resultType"], &answer["result"]["tools"][0]["name"]), (200, &json!("complete"), &json!("echo")), "{answer}");
+    // `logging/setLevel` is not a 2026-07-28 request: the client's own version refuses it.
+    let bad = json!({"jsonrpc": "2.0", "id": 3, "method": "logging/setLevel", "params": {"level": "info", "_meta": meta}});
+    let (_, _, body) = send(&c, "POST", bridge.port, None, &bad.to_string()).await;
+    assert!(serde_json::from_str::<Value>(&body).unwrap()["error"]["message"].as_str().unwrap().starts_with("mcp-schema bridge:"), "{body}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    // The upstream: the bridge's own initialize, then its session and version on every later request.
+    let seen = seen.lock().unwrap().clone();
+    let what: Vec<String> = seen.iter().map(|s| format!("{} {}", s.method, s.body["method"].as_str().unwrap_or(""))).collect();
+    assert_eq!(&what[..2], ["POST initialize", "POST notifications/initialized"], "{what:?}");
+    assert!(what.contains(&"GET ".to_string()) && what.contains(&"POST tools/list".to_string()), "{what:?}");
+    for s in &seen[1..] {
+        assert_eq!(s.headers.get("mcp-session-id").map(|v| v.to_str().unwrap()), Some("up-1"), "{}", s.body);
+        assert_eq!(s.headers.get("mcp-protocol-version").map(|v| v.to_str().unwrap()), Some("2025-11-25"));
+    }
+    let list = seen.iter().find(|s| s.body["method"] == "tools/list").unwrap();
+    assert!(list.body["params"].get("_meta").is_none_or(|m| m.get(META).is_none()), "per-request keys taken off: {}", list.body);
+
+    assert_eq!(bridge.stop(), 0);
+    // Clean but for the client's own mistake, which the client leg's checker reports too.
+    let check = Command::new(BIN).args(["check", bridge.record.path()]).output().unwrap();
+    let report = String::from_utf8_lossy(&check.stdout);
+    let errors: Vec<&str> = report.lines().filter(|l| l.contains("error")).collect();
+    assert!(!errors.is_empty() && errors.iter().all(|l| l.contains("logging/setLevel")), "{report}");
+    let lines = bridge.lines();
+    let get = lines.iter().find(|l| l["http"]["at"] == "request" && l["http"]["method"] == "GET").expect("the upstream GET is recorded");
+    let x = &get["http"]["x"];
+    assert!(lines.iter().any(|l| l["http"]["x"] == *x && l["http"]["status"] == 405));
+    let findings = std::fs::read_to_string(bridge.findings.path()).unwrap();
+    assert!(findings.contains("bridge verdicts:") && findings.contains("answered") && findings.contains("server/discover"), "{findings}");
+}
