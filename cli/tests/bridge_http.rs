@@ -2,6 +2,12 @@
 //! direction of version difference: what the client sees (session ids, JSON or SSE answers, 202,
 //! 404 after DELETE), what the upstream gets (its own session and version headers, per-request
 //! `_meta`), the verdicts in `--summary`, and a recording with both legs' HTTP lines that checks clean.
+//!
+//! Then real peers over Streamable HTTP, pinned in cli/tests/bridge_real/package.json (installed
+//! by `npm ci`; skipped with a message without npm, a failure under `CI=true`): the TypeScript SDK
+//! 1.x client with the SDK v2 server served by `createMcpHandler` with `legacy: 'reject'`
+//! (2026-07-28 only) through `--to 2026-07-28`, and the SDK v2 client pinned to 2026-07-28 with
+//! `server-everything streamableHttp` (stops at 2025-11-25) through `--to 2025-11-25`.
 
 #![cfg(unix)]
 
@@ -73,11 +79,16 @@ struct Bridge {
 
 impl Bridge {
     fn start(upstream: u16, to: &str) -> Bridge {
+        Bridge::start_with(upstream, to, &[])
+    }
+
+    fn start_with(upstream: u16, to: &str, extra: &[&str]) -> Bridge {
         let record = TempFile::new("bridge_http.jsonl", b"");
         let findings = TempFile::new("findings.txt", b"");
         let url = format!("http://127.0.0.1:{upstream}/mcp");
         let mut child = Command::new(BIN)
             .args(["proxy", "--http", "--listen", "127.0.0.1:0", "--upstream", &url, "--to", to, "--record", record.path(), "--findings", findings.path(), "--summary"])
+            .args(extra)
             .stderr(Stdio::piped())
             .spawn()
             .expect("the mcp-schema binary runs");
@@ -285,4 +296,127 @@ async fn a_2026_07_28_client_talks_to_an_older_server() {
     assert!(lines.iter().any(|l| l["http"]["x"] == *x && l["http"]["status"] == 405));
     let findings = std::fs::read_to_string(bridge.findings.path()).unwrap();
     assert!(findings.contains("bridge verdicts:") && findings.contains("answered") && findings.contains("server/discover"), "{findings}");
+}
+
+// ---- real peers ----
+
+fn peers() -> Option<(std::path::PathBuf, String)> {
+    if !common::npm_found() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
+        eprintln!("skipped: npm is not installed, so the real peers cannot be installed");
+        return None;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bridge_real");
+    static NODE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let node = NODE.get_or_init(|| common::npm_install(&dir));
+    Some((dir, node.to_str().unwrap().to_string()))
+}
+
+/// A server process, killed when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Waits until something listens on `port`.
+fn wait_for(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "nothing listens on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Runs `client --url` against the bridge in front of `upstream`; checks that the client's steps
+/// all passed, that the bridge's checker passed every message line of both legs, and that the
+/// recording checks clean offline, whole and leg by leg. Returns the verdicts and the recording.
+fn through(dir: &std::path::Path, node: &str, client: &str, steps: usize, upstream: u16, to: &str) -> (Value, Vec<Value>) {
+    let mut bridge = Bridge::start_with(upstream, to, &["--json"]);
+    let url = format!("http://127.0.0.1:{}/mcp", bridge.port);
+    let out = Command::new(node).args([client, "--url", &url]).current_dir(dir).output().expect("node runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    print!("{text}");
+    assert!(out.status.success() && text.ends_with(&format!("{steps} passed, 0 failed\n")), "the client did not get the answers it expected:\n{}", common::output_text(&out));
+    assert_eq!(bridge.stop(), 0);
+    let lines = bridge.lines();
+    let messages = lines.iter().filter(|l| l.get("msg").is_some()).count();
+    let found = std::fs::read_to_string(bridge.findings.path()).unwrap();
+    let reported: Vec<Value> = found.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let counts = reported.iter().find(|l| l.get("passed").is_some()).expect("the checker's counts");
+    println!("{} lines recorded, {messages} messages (both legs)", lines.len());
+    assert_eq!((counts["passed"].as_u64(), counts["failed"].as_u64(), counts["warned"].as_u64()), (Some(messages as u64), Some(0), Some(0)), "the bridge's findings:\n{found}");
+    let again = common::run(&["check", bridge.record.path()], None);
+    assert_eq!((again.code, again.stdout.as_str()), (0, format!("{messages} passed, 0 failed\n").as_str()), "{}", again.stderr);
+    let recording = std::fs::read_to_string(bridge.record.path()).unwrap();
+    for leg in ["client", "server"] {
+        let only: String = recording.lines().filter(|l| l.contains(&format!("\"leg\":\"{leg}\""))).map(|l| format!("{l}\n")).collect();
+        let n = only.lines().count();
+        assert!(n > 10, "only {n} lines on the {leg} leg");
+        let file = TempFile::new("leg.jsonl", only.as_bytes());
+        let checked = common::run(&["check", file.path()], None);
+        assert_eq!((checked.code, checked.stdout.as_str()), (0, format!("{n} passed, 0 failed\n").as_str()), "the {leg} leg: {}", checked.stderr);
+    }
+    let verdicts = reported.iter().find_map(|l| l.get("bridge")).expect("the bridge's verdicts in the summary").clone();
+    println!("verdicts: {verdicts}");
+    (verdicts, lines)
+}
+
+fn count(v: &Value, verdict: &str, method: &str) -> u64 {
+    v[verdict]["methods"][method].as_u64().unwrap_or(0)
+}
+
+fn total(v: &Value, verdict: &str) -> u64 {
+    v[verdict]["total"].as_u64().unwrap_or(0)
+}
+
+#[test]
+fn real_a_2025_client_with_a_2026_only_http_server() {
+    let Some((dir, node)) = peers() else { return };
+    let mut server = Command::new(&node).arg("server26http.mjs").current_dir(&dir).stdout(Stdio::piped()).spawn().expect("node runs");
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let _server = Server(server);
+    let port: u16 = line.trim().strip_prefix("listening ").and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no port: {line:?}"));
+    let (v, lines) = through(&dir, &node, "client25.mjs", 14, port, "2026-07-28");
+    assert_eq!((count(&v, "answered", "initialize"), count(&v, "answered", "ping"), total(&v, "answered")), (1, 1, 2));
+    assert_eq!((count(&v, "dropped", "notifications/initialized"), count(&v, "refused", "resources/subscribe"), total(&v, "refused")), (1, 1, 1));
+    assert_eq!((count(&v, "converted", "elicitation/create result"), total(&v, "forwarded")), (1, 0));
+    // Stateless upstream: no session, the version on every POST; the client got a session of the bridge's.
+    let ups: Vec<&Value> = lines.iter().filter(|l| l["http"]["at"] == "request" && l["http"]["headers"]["host"] == format!("127.0.0.1:{port}")).collect();
+    assert!(ups.len() >= 9 && ups.iter().all(|l| l["http"]["headers"]["mcp-protocol-version"] == "2026-07-28" && l["http"]["headers"].get("mcp-session-id").is_none()));
+    assert!(lines.iter().any(|l| l["http"]["at"] == "response" && l["http"]["headers"]["mcp-session-id"].is_string()));
+    // The elicitation went down the SSE stream of the client's tools/call.
+    let elicit = lines.iter().find(|l| l["leg"] == "client" && l["msg"]["method"] == "elicitation/create").expect("the elicitation");
+    assert!(elicit["http"]["event"].is_u64(), "{elicit}");
+}
+
+#[test]
+fn real_a_2026_client_with_server_everything_over_http() {
+    let Some((dir, node)) = peers() else { return };
+    let port = free_port();
+    let server = Command::new(&node)
+        .args([dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js").to_str().unwrap(), "streamableHttp"])
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("node runs");
+    let _server = Server(server);
+    wait_for(port);
+    let (v, lines) = through(&dir, &node, "client26.mjs", 12, port, "2025-11-25");
+    assert_eq!((count(&v, "answered", "server/discover"), count(&v, "dropped", "initialize result")), (1, 1));
+    assert_eq!((count(&v, "converted", "sampling/createMessage"), total(&v, "refused"), total(&v, "forwarded")), (1, 0, 0));
+    // The upstream session: the bridge's own initialize, then its id and version on every later request.
+    let ups: Vec<&Value> = lines.iter().filter(|l| l["http"]["at"] == "request" && l["http"]["headers"]["host"] == format!("127.0.0.1:{port}")).collect();
+    assert!(ups[1..].iter().all(|l| l["http"]["headers"]["mcp-session-id"].is_string() && l["http"]["headers"]["mcp-protocol-version"] == "2025-11-25"));
+    assert!(ups.iter().any(|l| l["http"]["method"] == "GET"), "the upstream's GET stream");
+    assert!(lines.iter().all(|l| l["http"]["at"] != "response" || l["http"]["headers"]["host"].is_null()));
 }

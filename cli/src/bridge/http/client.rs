@@ -113,7 +113,7 @@ fn end_session(ctx: &Arc<Ctx>, s: &Arc<Mutex<Session>>) {
     ctx.totals.lock().unwrap_or_else(PoisonError::into_inner).merge(&session.bridge.counts);
     session.bridge.counts = Default::default();
     if let Some(up) = session.upstream_session.take() {
-        let headers = session.upstream_headers(ctx, false);
+        let headers = session.upstream_headers(ctx, None);
         drop(session);
         tokio::spawn(upstream::delete(ctx.clone(), up, headers));
     }
@@ -154,7 +154,7 @@ async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, header
     };
     let _ = headers;
     let messages: Vec<Value> = match serde_json::from_slice::<Value>(&body) {
-        Ok(Value::Array(a)) if !a.is_empty() => a,
+        Ok(Value::Array(a)) if !a.is_empty() && a.len() <= crate::bridge::http::BATCH_MAX => a,
         Ok(v @ Value::Object(_)) => vec![v],
         _ => return plain(ctx, x, StatusCode::BAD_REQUEST, "the body is not a JSON-RPC message", None),
     };
@@ -190,7 +190,8 @@ async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, header
         let mut guard = lock(&session);
         let rx = (!ids.is_empty()).then(|| guard.open_post(x, &ids));
         for m in &messages {
-            let line = serde_json::to_vec(m).unwrap_or_default();
+            // One message goes in as it travelled; a batch's are written out one by one.
+            let line = if messages.len() == 1 { body.to_vec() } else { serde_json::to_vec(m).unwrap_or_default() };
             let out = guard.bridge.from_client(&line);
             guard.deliver(ctx, out, Origin::Client(x), rx.as_ref().map(|_| x));
         }

@@ -34,6 +34,9 @@ use crate::proxy::{checking, fail, open_outputs, output, ProxyArgs, QUEUE_LINES}
 
 pub use session::{GET_BACKLOG, POST_QUEUE};
 
+/// Messages of one client batch (2025-03-26) taken; a longer batch is refused with 400.
+pub const BATCH_MAX: usize = 1024;
+
 /// What every request's handler shares.
 pub(crate) struct Ctx {
     pub to: usize,

@@ -91,6 +91,18 @@ pub struct Session {
     pub outbox: Option<mpsc::Sender<Send>>,
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn mirrored_values_are_plain_or_base64() {
+        assert_eq!(super::mirror("echo"), "echo");
+        assert_eq!(super::mirror("file:///a b"), "file:///a b");
+        assert_eq!(super::mirror("ü"), "=?base64?w7w=?=");
+        assert_eq!(super::mirror(" x"), "=?base64?IHg=?=");
+        assert_eq!(super::mirror("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
+    }
+}
+
 fn http_line(x: u64, part: &str, event: Option<(u64, Option<&str>)>) -> Value {
     let mut o = json!({"x": x, "part": part});
     if let Some((i, id)) = event {
@@ -192,7 +204,7 @@ impl Session {
                         let x = ctx.x();
                         let msg: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                         let method = msg.get("method").and_then(Value::as_str);
-                        let headers = self.upstream_headers(ctx, method == Some("initialize"));
+                        let headers = self.upstream_headers(ctx, Some(&msg));
                         let path = ctx.url.path().to_string();
                         ctx.rec.send(request_line(x, "POST", &path, ctx.url.query(), &headers).into_bytes(), None);
                         self.record(ctx, &r, Some(&http_line(x, "request", None)));
@@ -213,8 +225,10 @@ impl Session {
     }
 
     /// The headers of a request to the upstream: its session and, once negotiated (2025-06-18 and
-    /// later), its version.
-    pub fn upstream_headers(&self, ctx: &Ctx, initialize: bool) -> HeaderMap {
+    /// later), its version; to 2026-07-28, those that mirror the message (`Mcp-Method`, `Mcp-Name`).
+    pub fn upstream_headers(&self, ctx: &Ctx, msg: Option<&Value>) -> HeaderMap {
+        let method = msg.and_then(|m| m.get("method")).and_then(Value::as_str);
+        let initialize = method == Some("initialize");
         let mut h = HeaderMap::new();
         h.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
         h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -227,6 +241,18 @@ impl Session {
         let version = self.bridge.server_version();
         if !initialize && version >= "2025-06-18" {
             h.insert("mcp-protocol-version", HeaderValue::from_static(version));
+        }
+        if let (Some(method), true) = (method, version >= "2026-07-28") {
+            let name = match method {
+                "tools/call" | "prompts/get" => msg.and_then(|m| m.pointer("/params/name")),
+                "resources/read" => msg.and_then(|m| m.pointer("/params/uri")),
+                _ => None,
+            };
+            for (header, value) in [("mcp-method", Some(method)), ("mcp-name", name.and_then(Value::as_str))] {
+                if let Some(v) = value.and_then(|v| HeaderValue::from_str(&mirror(v)).ok()) {
+                    h.insert(header, v);
+                }
+            }
         }
         h
     }
@@ -299,6 +325,25 @@ impl Session {
             ctx.rec.send(end_line(g.x, g.bytes, Some("the client went away")).into_bytes(), None);
         }
     }
+}
+
+/// A value as a mirroring header carries it (2026-07-28): as it is when it is visible ASCII or
+/// space with no space at either end and not itself of the encoded form, else `=?base64?...?=` of
+/// its UTF-8 bytes.
+pub fn mirror(v: &str) -> String {
+    let plain = v.bytes().all(|b| (0x20..=0x7e).contains(&b)) && v.trim() == v && !(v.starts_with("=?base64?") && v.ends_with("?="));
+    if plain {
+        return v.to_string();
+    }
+    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::from("=?base64?");
+    for c in v.as_bytes().chunks(3) {
+        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            out.push(if i <= c.len() { B64[(n >> (18 - 6 * i)) as usize & 63] as char } else { '=' });
+        }
+    }
+    out + "?="
 }
 
 fn piece_len(p: &Piece) -> u64 {

@@ -174,7 +174,7 @@ async fn answer(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, x: u64, id: Option<Value>
         _ => Vec::new(),
     };
     for m in &messages {
-        let line = serde_json::to_vec(m).unwrap_or_default();
+        let line = if messages.len() == 1 { buf.clone() } else { serde_json::to_vec(m).unwrap_or_default() };
         from_server(&ctx, &s, &line, Origin::Upstream(x, None), context);
     }
     ctx.rec.send(end_line(x, bytes, error.as_deref()).into_bytes(), None);
@@ -188,7 +188,7 @@ async fn answer(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>, x: u64, id: Option<Value>
 /// The upstream's GET stream (its messages belong to no POST); ends when the upstream ends it.
 async fn get_stream(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>) {
     let x = ctx.x();
-    let mut headers = lock(&s).upstream_headers(&ctx, false);
+    let mut headers = lock(&s).upstream_headers(&ctx, None);
     headers.remove(CONTENT_TYPE);
     headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
     ctx.rec.send(request_line(x, "GET", ctx.url.path(), ctx.url.query(), &headers).into_bytes(), None);
