@@ -48,6 +48,17 @@ options: those of check but --type, and
                            see cli/README.md, Bridging versions)
 
 exit status: the server's (128 + N if signal N ended it); 2 if it did not start.
+
+usage: mcp-schema proxy --http --listen ADDR --upstream URL [OPTIONS]
+
+A reverse proxy for Streamable HTTP (and the 2024-11-05 HTTP+SSE transport):
+the host talks to http://ADDR/..., each request goes to URL's base + its
+path and query (http:// or https://), bodies pass as they come, unchanged,
+and both directions are checked, each Mcp-Session-Id as its own session.
+Runs until SIGINT/SIGTERM/SIGHUP. Options: those of check but --type,
+--record and --findings (the recording gains HTTP lines, see cli/README.md).
+
+exit status: 0; 2 if it could not listen or write its files.
 ";
 
 pub fn usage() -> String {

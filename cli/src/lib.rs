@@ -35,6 +35,7 @@ pub fn run(args: &[String]) -> i32 {
     match args::parse(args) {
         Err(e) => {
             let usage = match args.first().map(String::as_str) {
+                Some("proxy") if args.iter().any(|a| a == "--http") => "proxy --http --listen ADDR --upstream URL [OPTIONS]",
                 Some("proxy") => "proxy [OPTIONS] -- COMMAND [ARGS...]",
                 Some("convert") => "convert --to VERSION [--from VERSION|auto] [--max-findings N] FILE...",
                 _ => "check [OPTIONS] FILE...",

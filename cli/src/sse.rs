@@ -79,7 +79,7 @@ impl SseParser {
             if !head.is_empty() {
                 head.extend_from_slice(bytes);
                 let start = if head.starts_with(BOM) { 3 } else { 0 };
-                return self.push(&head[start..].to_vec(), emit);
+                return self.push(&head[start..], emit);
             }
             bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
         }
@@ -224,6 +224,35 @@ mod tests {
             for j in i..body.len() {
                 assert_eq!(all(&[&body[..i], &body[i..j], &body[j..]], 1 << 20), (whole.clone(), rest), "split at {i}, {j}");
             }
+        }
+    }
+
+    #[test]
+    fn random_bytes_in_random_chunks_give_what_the_whole_gives() {
+        // Bytes from a small alphabet where every SSE delimiter is common, split at random.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let alphabet: &[&[u8]] = &[b"\r", b"\n", b"\r\n", b":", b" ", b"data", b"id", b"event", b"retry", b"7", b"\0", b"\xef\xbb\xbf", b"\xff", b"x"];
+        for _ in 0..2000 {
+            let len = (next() % 60) as usize;
+            let body: Vec<u8> = (0..len).flat_map(|_| alphabet[(next() % alphabet.len() as u64) as usize].to_vec()).collect();
+            let cap = 1 + (next() % 24) as usize;
+            let whole = all(&[&body], cap);
+            let mut cuts: Vec<usize> = (0..(next() % 5)).map(|_| (next() % (body.len() as u64 + 1)) as usize).collect();
+            cuts.sort();
+            let mut chunks = Vec::new();
+            let mut at = 0;
+            for c in cuts {
+                chunks.push(&body[at..c]);
+                at = c;
+            }
+            chunks.push(&body[at..]);
+            assert_eq!(all(&chunks, cap), whole, "{body:?} cut as {chunks:?}");
         }
     }
 

@@ -61,6 +61,8 @@ struct Upstream {
     seen: Arc<Mutex<Vec<Seen>>>,
     /// Whether a streamed answer's sender found its client gone.
     closed: Arc<Mutex<Vec<String>>>,
+    /// Bytes of answers handed to hyper so far (it takes more only as the connection drains).
+    sent: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
@@ -68,14 +70,15 @@ async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
     let port = listener.local_addr().unwrap().port();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let closed = Arc::new(Mutex::new(Vec::new()));
-    let (s, c) = (seen.clone(), closed.clone());
+    let sent = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (s, c, n) = (seen.clone(), closed.clone(), sent.clone());
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else { return };
-            let (s, c) = (s.clone(), c.clone());
+            let (s, c, n) = (s.clone(), c.clone(), n.clone());
             tokio::spawn(async move {
                 let service = hyper::service::service_fn(move |req: Request<Incoming>| {
-                    let (s, c) = (s.clone(), c.clone());
+                    let (s, c, n) = (s.clone(), c.clone(), n.clone());
                     async move {
                         let (parts, body) = req.into_parts();
                         let body = body.collect().await.map(|b| b.to_bytes().to_vec()).unwrap_or_default();
@@ -87,9 +90,11 @@ async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
                         tokio::spawn(async move {
                             for (pause, chunk) in chunks {
                                 tokio::time::sleep(Duration::from_millis(pause)).await;
+                                let len = chunk.len();
                                 if tx.send(Bytes::from(chunk)).await.is_err() {
                                     break;
                                 }
+                                n.fetch_add(len, std::sync::atomic::Ordering::SeqCst);
                             }
                             // Held open until the client goes: a stream that never ends by itself.
                             if what.starts_with("GET /held") {
@@ -108,7 +113,7 @@ async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
             });
         }
     });
-    Upstream { port, seen, closed }
+    Upstream { port, seen, closed, sent }
 }
 
 /// The proxy, started on a free port in front of `upstream_url`.
@@ -132,12 +137,8 @@ impl Proxy {
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
         let mut line = String::new();
         stderr.read_line(&mut line).unwrap();
-        let port = line
-            .split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|r| r.split(',').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no address announced: {line:?}"));
+        let port =
+            line.split("http://127.0.0.1:").nth(1).and_then(|r| r.split(',').next()).and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address announced: {line:?}"));
         std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::stderr()));
         Proxy { child, port, record, findings }
     }
@@ -229,7 +230,9 @@ fn stub(seen: &Seen, _port: u16) -> Answer {
         }
         ("POST", false) => (202, vec![], vec![]),
         ("GET", _) => {
-            let note = |i: u32| format!("id: g{i}\r\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":{i}}}}}\r\n\r\n").into_bytes();
+            let note = |i: u32| {
+                format!("id: g{i}\r\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":{i}}}}}\r\n\r\n").into_bytes()
+            };
             let mut all: Vec<u8> = (0..50).flat_map(note).collect();
             all.extend_from_slice(b": comment\r\nevent: other\r\ndata: x\r\n\r\ndata: not json\r\n\r\n");
             // Cut in 7-byte pieces: events and lines split everywhere.
@@ -315,7 +318,12 @@ async fn a_session_passes_byte_for_byte_and_is_recorded() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streams_pass_as_they_come_and_a_client_that_goes_closes_the_upstream() {
     fn held(seen: &Seen, _: u16) -> Answer {
-        let ev = |i: u32| (if i == 0 { 0 } else { 300 }, format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":{i}}}}}\n\n").into_bytes());
+        let ev = |i: u32| {
+            (
+                if i == 0 { 0 } else { 300 },
+                format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":{i}}}}}\n\n").into_bytes(),
+            )
+        };
         let n = if seen.path.starts_with("/held") { 2 } else { 0 };
         (200, vec![("content-type", "text/event-stream".into())], (0..n).map(ev).collect())
     }
@@ -340,6 +348,42 @@ async fn streams_pass_as_they_come_and_a_client_that_goes_closes_the_upstream() 
     assert_eq!(proxy.stop(), 0);
     let end = proxy.lines().into_iter().find(|l| l["http"]["at"] == "end").unwrap();
     assert_eq!((&end["http"]["complete"], &end["http"]["error"]), (&Value::from(false), &Value::from("the client went away")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_reader_slows_the_upstream_down() {
+    const TOTAL: usize = 64 << 20;
+    fn big(seen: &Seen, _: u16) -> Answer {
+        if seen.path.starts_with("/held") {
+            return (200, vec![("content-type", "text/event-stream".into())], vec![]);
+        }
+        // 64 MiB of SSE events in 64 KiB chunks, as fast as they are taken.
+        let event = format!("data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":\"{}\"}}}}\n\n", "x".repeat(950));
+        let all: Vec<u8> = event.as_bytes().iter().copied().cycle().take(TOTAL).collect();
+        (200, vec![("content-type", "text/event-stream".into())], all.chunks(64 << 10).map(|c| (0, c.to_vec())).collect())
+    }
+    let up = upstream(big).await;
+    let mut proxy = Proxy::start(&format!("http://127.0.0.1:{}/", up.port), &[]);
+    let req = Request::get(format!("http://127.0.0.1:{}/big", proxy.port)).body(chan().1).unwrap();
+    let mut body = client().request(req).await.unwrap().into_body();
+    let mut got = body.frame().await.unwrap().unwrap().into_data().unwrap().len();
+    // The host stops reading: the upstream may fill the sockets' and hyper's buffers, no more.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let sent = up.sent.load(std::sync::atomic::Ordering::SeqCst);
+    println!("{sent} of {TOTAL} bytes sent while the host did not read");
+    assert!(sent < TOTAL / 2, "{sent} bytes sent while the host read nothing: the proxy buffered the stream");
+    while let Some(f) = body.frame().await {
+        got += f.unwrap().into_data().map_or(0, |d| d.len());
+    }
+    assert_eq!(got, TOTAL);
+    // A stream still open when the proxy stops is cut by the proxy.
+    let req = Request::get(format!("http://127.0.0.1:{}/held", proxy.port)).body(chan().1).unwrap();
+    let _open = client().request(req).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(proxy.stop(), 0);
+    let ends: Vec<Value> = proxy.lines().into_iter().filter(|l| l["http"]["at"] == "end").collect();
+    assert_eq!((&ends[0]["http"]["complete"], &ends[0]["http"]["bytes"]), (&Value::from(true), &Value::from(TOTAL)));
+    assert_eq!(ends[1]["http"]["error"], "the proxy stopped", "{ends:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -368,7 +412,8 @@ async fn an_unreachable_upstream_is_a_502_in_the_recording() {
     // A port nobody listens on: bound, then let go.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let mut proxy = Proxy::start(&format!("http://127.0.0.1:{port}/mcp"), &[]);
-    let (status, _, frames) = send(&client(), "POST", &format!("http://127.0.0.1:{}/mcp", proxy.port), &[("content-type", "application/json")], vec![(0, INIT.as_bytes().to_vec())]).await;
+    let (status, _, frames) =
+        send(&client(), "POST", &format!("http://127.0.0.1:{}/mcp", proxy.port), &[("content-type", "application/json")], vec![(0, INIT.as_bytes().to_vec())]).await;
     assert_eq!(status, 502);
     assert!(String::from_utf8_lossy(&frames.concat()).contains("could not be reached"));
     assert_eq!(proxy.stop(), 0);
@@ -414,4 +459,56 @@ fn check_reads_http_lines_as_context() {
     let f = TempFile::new("rec.jsonl", rec.as_bytes());
     let r = common::run(&["check", "--strict", "--protocol", "2025-11-25", f.path()], None);
     assert_eq!((r.code, r.stdout.as_str()), (0, "2 passed, 0 failed\n"), "{}", r.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_session_is_checked_apart() {
+    static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    fn two(seen: &Seen, _: u16) -> Answer {
+        let body = String::from_utf8_lossy(&seen.body).into_owned();
+        let json = |s: &str| vec![(0, s.as_bytes().to_vec())];
+        if body.contains("\"initialize\"") {
+            let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"stub","version":"1"}}}"#;
+            (200, vec![("content-type", "application/json".into()), ("mcp-session-id", format!("s-{n}"))], json(result))
+        } else if body.contains("tools/list") {
+            (200, vec![("content-type", "application/json".into())], json(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#))
+        } else {
+            (202, vec![], vec![])
+        }
+    }
+    let up = upstream(two).await;
+    let mut proxy = Proxy::start(&format!("http://127.0.0.1:{}/mcp", up.port), &[]);
+    let url = format!("http://127.0.0.1:{}/mcp", proxy.port);
+    let c = client();
+    let json = [("content-type", "application/json"), ("accept", "application/json, text/event-stream")];
+    let mut sessions = Vec::new();
+    for _ in 0..2 {
+        let (_, headers, _) = send(&c, "POST", &url, &json, vec![(0, INIT.as_bytes().to_vec())]).await;
+        sessions.push(headers["mcp-session-id"].to_str().unwrap().to_string());
+    }
+    // The two sessions interleaved, the same request ids in each.
+    for body in [r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#] {
+        for s in &sessions {
+            let h = [json.as_slice(), &[("mcp-session-id", s.as_str())]].concat();
+            send(&c, "POST", &url, &h, vec![(0, body.as_bytes().to_vec())]).await;
+        }
+    }
+    assert_eq!(proxy.stop(), 0);
+    // Read as one stream, the second `initialize` and the reused ids would be findings.
+    let found = std::fs::read_to_string(proxy.findings.path()).unwrap();
+    assert_eq!(found, "10 passed, 0 failed\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_https_upstream_is_reached_over_tls() {
+    // A plain HTTP server behind an https:// URL: the TLS handshake fails, and says so.
+    let up = upstream(stub).await;
+    let mut proxy = Proxy::start(&format!("https://127.0.0.1:{}/mcp", up.port), &[]);
+    let (status, _, frames) = send(&client(), "POST", &format!("http://127.0.0.1:{}/mcp", proxy.port), &[("content-type", "application/json")], vec![(0, INIT.as_bytes().to_vec())]).await;
+    let text = String::from_utf8_lossy(&frames.concat()).into_owned();
+    assert_eq!(status, 502, "{text}");
+    assert!(text.to_lowercase().contains("tls") || text.contains("InvalidContentType") || text.contains("corrupt message"), "{text}");
+    assert!(up.seen.lock().unwrap().is_empty(), "the upstream read a request in clear text");
+    assert_eq!(proxy.stop(), 0);
 }

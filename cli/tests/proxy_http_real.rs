@@ -26,7 +26,9 @@ fn run_peers(mode: &str) -> Option<(Value, String, String)> {
         return None;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proxy_http");
-    let node = common::npm_install(&dir);
+    // Once for both tests: `npm ci` empties node_modules first, under the other test's feet.
+    static NODE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let node = NODE.get_or_init(|| common::npm_install(&dir));
     let record = TempFile::new("http.jsonl", b"");
     let findings = TempFile::new("findings.txt", b"");
     let out = Command::new(node).arg(dir.join("peers.mjs")).args([mode, BIN, record.path(), findings.path()]).current_dir(&dir).output().expect("node runs");
@@ -86,13 +88,17 @@ fn server_everything_over_the_2024_11_05_sse_transport_through_the_proxy() {
 /// the pinned suite (every client scenario, SSE retry among them) and its next release's
 /// 2026-07-28 set (stateless HTTP, no session). Every scenario must still pass and the proxy must
 /// exit 0. The client is the workspace's `conformance-client`, built next to `mcp-schema` by
-/// `cargo test --workspace`.
+/// `cargo test --workspace`. Then the next suite's 2026-07-28 server scenarios (stateless HTTP,
+/// SSE streams, `InputRequiredResult` rounds) against the repository's conformance server with
+/// the proxy in front of it (cli/tests/proxy_http/conformance-server.sh). One test: the scripts
+/// run `npm ci` in the suite's folders, which must not happen twice at once.
 #[test]
-fn conformance_client_scenarios_through_the_proxy() {
+fn conformance_scenarios_through_the_proxy() {
     let client = Path::new(BIN).with_file_name("conformance-client");
-    if !common::npm_found() || !client.exists() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm or {} is missing: CI must have both", client.display());
-        eprintln!("skipped: npm or the conformance client ({}) is missing; `cargo build -p mcp-conformance` builds it", client.display());
+    let server = Path::new(BIN).with_file_name("conformance-server");
+    if !common::npm_found() || !client.exists() || !server.exists() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm, {} or {} is missing: CI must have them", client.display(), server.display());
+        eprintln!("skipped: npm or the conformance client and server ({}) are missing; `cargo build -p mcp-conformance` builds them", client.display());
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -109,4 +115,18 @@ fn conformance_client_scenarios_through_the_proxy() {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(run.status.success() && text.contains(" passed, 0 failed"), "scenarios failed through the proxy:\n{}", common::output_text(&run));
     }
+    let out = TempFile::new("conformance", b"");
+    let dir = out.0.with_file_name("server-through-the-proxy");
+    let run = Command::new(root.join("cli/tests/proxy_http/conformance-server.sh"))
+        .arg(root.join("examples/conformance/suite-next"))
+        .arg(BIN)
+        .arg(&server)
+        .arg(&dir)
+        .arg("2026-07-28")
+        .output()
+        .expect("bash runs");
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    print!("{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(run.status.success() && text.contains(" passed, 0 failed") && text.contains("proxy exit 0"), "server scenarios failed through the proxy:\n{}", common::output_text(&run));
 }

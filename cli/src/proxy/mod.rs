@@ -65,7 +65,7 @@ pub struct ProxyArgs {
     /// `--to VERSION` (an index into `VERSIONS`): bridge to a server of this version (`crate::bridge`).
     pub to: Option<usize>,
     /// `--http --listen ADDR --upstream URL`: a Streamable HTTP reverse proxy (http/), no command.
-    pub http: Option<http::Target>,
+    pub http: Option<Box<http::Target>>,
 }
 
 /// Parses the arguments after `proxy`. The checking options are those of `check`, parsed by
@@ -140,7 +140,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
         let (Some(listen), Some(upstream)) = (listen, upstream) else {
             return Err(UsageError("proxy --http needs --listen ADDR and --upstream URL".into()));
         };
-        Some(http::Target::new(listen, &upstream).map_err(UsageError)?)
+        Some(Box::new(http::Target::new(listen, &upstream).map_err(UsageError)?))
     } else {
         if command.is_empty() {
             return Err(UsageError("no server command after `--`".into()));

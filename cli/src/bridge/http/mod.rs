@@ -85,7 +85,11 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
         Ok(c) => c,
         Err(e) => return fail(&e),
     };
-    let stop = runtime.block_on(async { crate::proxy::http::stopped() });
+    // Caught before the address is announced: whoever waits for it may signal at once.
+    let stop = {
+        let _in_runtime = runtime.enter();
+        crate::proxy::http::stopped()
+    };
     let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| t.listen.clone());
     let version = crate::versions::VERSIONS[to].name;
     output::note(&stderr, format!("listening on http://{at}, bridging to {} ({version})", t.upstream_url));

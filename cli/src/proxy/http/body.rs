@@ -20,13 +20,19 @@ use crate::proxy::Line;
 use crate::sse::{SseEvent, SseParser};
 use crate::MAX_LINE;
 
+/// Set when the proxy stops: the exchanges still open are cut by the proxy, not by a peer.
+pub static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The most bytes of one SSE event's data (or one line of it) kept for checking.
 pub const EVENT_MAX: usize = 16 << 20;
 /// The most bytes of a stream's start held to read an `endpoint` event.
 pub const FIRST_EVENT_MAX: usize = 64 << 10;
 
 enum Kind {
-    Json { buf: Vec<u8>, len: usize },
+    Json {
+        buf: Vec<u8>,
+        len: usize,
+    },
     Sse(Box<SseParser>),
     /// Not MCP (an error page, an empty body): only counted.
     Skip,
@@ -157,7 +163,11 @@ impl Rewrite {
     /// Whether the held bytes are the whole first event (or all that will be held).
     fn ready(&self) -> bool {
         let h = &self.held[..];
-        h.len() >= FIRST_EVENT_MAX || memchr::memmem::find(h, b"\n\n").is_some() || memchr::memmem::find(h, b"\r\r").is_some() || memchr::memmem::find(h, b"\n\r\n").is_some() || memchr::memmem::find(h, b"\r\n\r").is_some()
+        h.len() >= FIRST_EVENT_MAX
+            || memchr::memmem::find(h, b"\n\n").is_some()
+            || memchr::memmem::find(h, b"\r\r").is_some()
+            || memchr::memmem::find(h, b"\n\r\n").is_some()
+            || memchr::memmem::find(h, b"\r\n\r").is_some()
     }
 
     /// The held bytes, with the `endpoint` event's data line rewritten if it has to change.
@@ -176,7 +186,8 @@ impl Rewrite {
                 break;
             }
         }
-        let field = |l: &str, name: &str| l.trim_end_matches(['\r', '\n']).strip_prefix(name).and_then(|v| v.strip_prefix(':')).map(|v| v.strip_prefix(' ').unwrap_or(v).to_string());
+        let field =
+            |l: &str, name: &str| l.trim_end_matches(['\r', '\n']).strip_prefix(name).and_then(|v| v.strip_prefix(':')).map(|v| v.strip_prefix(' ').unwrap_or(v).to_string());
         let is_endpoint = lines.iter().any(|l| field(l, "event").as_deref() == Some("endpoint"));
         let data_lines: Vec<usize> = (0..lines.len()).filter(|&i| field(lines[i], "data").is_some()).collect();
         let ([only], true) = (&data_lines[..], is_endpoint) else { return held };
@@ -284,7 +295,7 @@ impl Tapped {
 impl Drop for Tapped {
     fn drop(&mut self) {
         if let Some(t) = self.tap.take() {
-            let why = t.dropped;
+            let why = if STOPPING.load(std::sync::atomic::Ordering::Relaxed) { "the proxy stopped" } else { t.dropped };
             t.finish(Some(why));
         }
     }

@@ -59,7 +59,10 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
         Err(e) => return fail(&e),
     };
     // Caught before the address is announced: whoever waits for it may signal at once.
-    let stop = runtime.block_on(async { stopped() });
+    let stop = {
+        let _in_runtime = runtime.enter();
+        stopped()
+    };
     let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| t.listen.clone());
     output::note(&stderr, format!("listening on http://{at}, forwarding to {}", t.upstream_url));
 
@@ -76,6 +79,7 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
     let ctx = Arc::new(server::Ctx { upstream: Arc::new(t.upstream.clone()), client, rec: rec.clone(), next_x: AtomicU64::new(0) });
     runtime.block_on(server::serve(listener, ctx, stop));
     // The exchanges still open end here: their taps record them as cut.
+    body::STOPPING.store(true, std::sync::atomic::Ordering::Relaxed);
     runtime.shutdown_timeout(Duration::from_millis(200));
 
     let queue = rec.queue.clone();

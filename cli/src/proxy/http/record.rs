@@ -341,7 +341,10 @@ mod tests {
     #[test]
     fn message_lines_keep_one_line_messages_as_they_travelled() {
         let place = Place { x: 1, dir: Dir::S2C, event: Some((2, Some("e7"))) };
-        assert_eq!(message_line(&place, b" {\"id\":1,  \"result\":{}} "), r#"{"dir":"s2c","msg":{"id":1,  "result":{}},"http":{"event":2,"eventId":"e7","part":"response","x":1}}"#);
+        assert_eq!(
+            message_line(&place, b" {\"id\":1,  \"result\":{}} "),
+            r#"{"dir":"s2c","msg":{"id":1,  "result":{}},"http":{"event":2,"eventId":"e7","part":"response","x":1}}"#
+        );
         let place = Place { x: 0, dir: Dir::C2S, event: None };
         assert_eq!(message_line(&place, b"{\"id\":1,\n\"method\":\"ping\"}"), r#"{"dir":"c2s","msg":{"id":1,"method":"ping"},"http":{"part":"request","x":0}}"#);
         let e = event_line(4, 0, Some("p"), Some("endpoint"), &"é".repeat(1000), Some(3000));

@@ -74,13 +74,8 @@ const HOP_BY_HOP: [&str; 8] = ["connection", "keep-alive", "proxy-connection", "
 /// Drops the hop-by-hop headers, and those `Connection` names. `upgrade` goes too: the proxy
 /// forwards no protocol switch.
 pub fn strip_hop_by_hop(h: &mut HeaderMap) {
-    let named: Vec<HeaderName> = h
-        .get_all(CONNECTION)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .filter_map(|n| HeaderName::from_bytes(n.trim().as_bytes()).ok())
-        .collect();
+    let named: Vec<HeaderName> =
+        h.get_all(CONNECTION).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).filter_map(|n| HeaderName::from_bytes(n.trim().as_bytes()).ok()).collect();
     for n in named {
         h.remove(n);
     }
@@ -134,7 +129,15 @@ mod tests {
     #[test]
     fn hop_by_hop_headers_stop_here() {
         let mut h = HeaderMap::new();
-        for (k, v) in [("connection", "keep-alive, x-private"), ("x-private", "1"), ("keep-alive", "5"), ("te", "trailers"), ("accept", "text/event-stream"), ("host", "127.0.0.1:8"), ("upgrade", "h2c")] {
+        for (k, v) in [
+            ("connection", "keep-alive, x-private"),
+            ("x-private", "1"),
+            ("keep-alive", "5"),
+            ("te", "trailers"),
+            ("accept", "text/event-stream"),
+            ("host", "127.0.0.1:8"),
+            ("upgrade", "h2c"),
+        ] {
             h.append(HeaderName::from_static(k), HeaderValue::from_static(v));
         }
         upstream_request_headers(&mut h, &Upstream::parse("https://example.test/mcp").unwrap());
