@@ -158,6 +158,7 @@ async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, header
         Ok(v @ Value::Object(_)) => vec![v],
         _ => return plain(ctx, x, StatusCode::BAD_REQUEST, "the body is not a JSON-RPC message", None),
     };
+    let batch = body.trim_ascii_start().starts_with(b"[");
     let is_request = |m: &Value| m.get("method").is_some() && m.get("id").is_some();
     let session = match known {
         Some(s) => s,
@@ -188,10 +189,10 @@ async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, header
     let ids: Vec<Value> = messages.iter().filter(|m| is_request(m)).filter_map(|m| m.get("id").cloned()).collect();
     let rx = {
         let mut guard = lock(&session);
-        let rx = (!ids.is_empty()).then(|| guard.open_post(x, &ids));
+        let rx = (!ids.is_empty()).then(|| guard.open_post(x, &ids, batch));
         for m in &messages {
             // One message goes in as it travelled; a batch's are written out one by one.
-            let line = if messages.len() == 1 { body.to_vec() } else { serde_json::to_vec(m).unwrap_or_default() };
+            let line = if !batch { body.to_vec() } else { serde_json::to_vec(m).unwrap_or_default() };
             let out = guard.bridge.from_client(&line);
             guard.deliver(ctx, out, Origin::Client(x), rx.as_ref().map(|_| x));
         }

@@ -18,6 +18,8 @@ use crate::proxy::http::record::{end_line, request_line, response_line};
 
 /// Pieces queued for one client response (a POST's answer, the GET stream).
 pub const POST_QUEUE: usize = 1024;
+/// Client POSTs waiting for answers per session; past it the oldest is given up (its response ends).
+pub const POSTS_MAX: usize = 4096;
 /// Messages kept for a client with no GET stream open; past it they are dropped and counted.
 pub const GET_BACKLOG: usize = 256;
 
@@ -91,18 +93,6 @@ pub struct Session {
     pub outbox: Option<mpsc::Sender<Send>>,
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn mirrored_values_are_plain_or_base64() {
-        assert_eq!(super::mirror("echo"), "echo");
-        assert_eq!(super::mirror("file:///a b"), "file:///a b");
-        assert_eq!(super::mirror("ü"), "=?base64?w7w=?=");
-        assert_eq!(super::mirror(" x"), "=?base64?IHg=?=");
-        assert_eq!(super::mirror("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
-    }
-}
-
 fn http_line(x: u64, part: &str, event: Option<(u64, Option<&str>)>) -> Value {
     let mut o = json!({"x": x, "part": part});
     if let Some((i, id)) = event {
@@ -135,13 +125,24 @@ impl Session {
         ctx.rec.send(line, checked.then_some(self.stream));
     }
 
-    /// A client POST with these request ids: its answer waits on the returned queue.
-    pub fn open_post(&mut self, x: u64, ids: &[Value]) -> mpsc::Receiver<Piece> {
+    /// A client POST with these request ids: its answer waits on the returned queue. A batch is
+    /// answered with an SSE stream (a JSON answer to a batch would have to be an array).
+    pub fn open_post(&mut self, x: u64, ids: &[Value], batch: bool) -> mpsc::Receiver<Piece> {
         let (tx, rx) = mpsc::channel(POST_QUEUE);
+        if self.posts.len() >= POSTS_MAX {
+            // The oldest waits no longer: its client's response ends.
+            if let Some(oldest) = self.posts.keys().min().copied() {
+                self.posts.remove(&oldest);
+            }
+        }
+        if self.routes.len() >= 4 * POSTS_MAX {
+            let posts = &self.posts;
+            self.routes.retain(|_, x| posts.contains_key(x));
+        }
         for id in ids {
             self.routes.insert(id.to_string(), x);
         }
-        self.posts.insert(x, Post { tx, left: ids.len(), json: None, events: 0, bytes: 0 });
+        self.posts.insert(x, Post { tx, left: ids.len(), json: batch.then_some(false), events: 0, bytes: 0 });
         rx
     }
 
@@ -268,7 +269,7 @@ impl Session {
         };
         let Some(x) = post else { return self.for_get(ctx, line, r) };
         let Some(p) = self.posts.get_mut(&x) else { return self.for_get(ctx, line, r) };
-        let first = p.json.is_none();
+        let first = p.events == 0 && p.bytes == 0;
         let json = *p.json.get_or_insert(answer.is_some() && p.left == 1);
         if answer.is_some() {
             p.left = p.left.saturating_sub(1);
@@ -349,5 +350,17 @@ pub fn mirror(v: &str) -> String {
 fn piece_len(p: &Piece) -> u64 {
     match p {
         Piece::Json(b) | Piece::Sse(b) => b.len() as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn mirrored_values_are_plain_or_base64() {
+        assert_eq!(super::mirror("echo"), "echo");
+        assert_eq!(super::mirror("file:///a b"), "file:///a b");
+        assert_eq!(super::mirror("ü"), "=?base64?w7w=?=");
+        assert_eq!(super::mirror(" x"), "=?base64?IHg=?=");
+        assert_eq!(super::mirror("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
     }
 }
