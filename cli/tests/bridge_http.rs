@@ -440,3 +440,36 @@ fn real_a_2026_client_with_server_everything_over_http() {
     assert!(ups.iter().any(|l| l["http"]["method"] == "GET"), "the upstream's GET stream");
     assert!(lines.iter().all(|l| l["http"]["at"] != "response" || l["http"]["headers"]["host"].is_null()));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_upstream_fails_the_request_with_the_reason() {
+    // A port nothing listens on (taken and let go).
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut bridge = Bridge::start(port, "2026-07-28");
+    let c: Client = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build_http();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}"#;
+    let (status, _, body) = send(&c, "POST", bridge.port, None, init).await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((status, &answer["id"], &answer["error"]["code"]), (200, &json!(0), &json!(-32603)), "{body}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains("could not be reached"), "{body}");
+    assert_eq!(bridge.stop(), 0);
+    let lines = bridge.lines();
+    let up = lines.iter().find(|l| l["http"]["at"] == "response" && l["http"]["status"] == 502).expect("the bridge's own 502 for the upstream exchange");
+    let x = &up["http"]["x"];
+    assert!(lines.iter().any(|l| l["http"]["x"] == *x && l["http"]["at"] == "end" && l["http"]["complete"] == false && l["http"]["error"].as_str().unwrap().contains("could not be reached")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_http_errors_and_the_bridge_goes_on() {
+    let (up, _) = upstream(server26).await;
+    let mut bridge = Bridge::start(up, "2026-07-28");
+    let c: Client = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build_http();
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    for (method, body, status) in [("POST", "not json", 400), ("POST", "[]", 400), ("POST", "3", 400), ("POST", deep.as_str(), 400), ("PUT", "{}", 405), ("GET", "", 405), ("DELETE", "", 400)] {
+        assert_eq!(send(&c, method, bridge.port, None, body).await.0, status, "{method} {}", &body[..body.len().min(20)]);
+    }
+    assert_eq!(send(&c, "GET", bridge.port, Some("\u{e9}"), "").await.0, 404);
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}"#;
+    assert_eq!(send(&c, "POST", bridge.port, None, init).await.0, 200);
+    assert_eq!(bridge.stop(), 0);
+}
