@@ -52,7 +52,7 @@ pub(crate) struct Ctx {
     pub stateless: Mutex<Option<Arc<Mutex<session::Session>>>>,
     /// The verdicts of ended sessions.
     pub totals: Mutex<Counts>,
-    /// Messages for a client that had no GET stream open, past the backlog.
+    /// Messages for a client's GET stream that found no room (none open and the backlog full, or one not read).
     pub dropped: AtomicU64,
 }
 
@@ -132,7 +132,7 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
     checker.finish(&findings);
     let dropped = ctx.dropped.load(Ordering::Relaxed);
     if dropped > 0 {
-        output::note(&stderr, format!("{dropped} messages for clients without a GET stream open were dropped (at most {GET_BACKLOG} wait per session)"));
+        output::note(&stderr, format!("{dropped} messages for clients were dropped: no GET stream open (at most {GET_BACKLOG} wait per session) or one not read (at most {POST_QUEUE} queued)"));
     }
     if a.check.summary {
         crate::bridge::stdio::write_summary(&Mutex::new(totals), &findings, a.check.json);

@@ -301,11 +301,19 @@ impl Session {
         if let Some(g) = &mut self.get {
             let piece = Piece::Sse(sse_event(&line));
             let size = piece_len(&piece);
-            if g.tx.try_send(piece).is_ok() {
-                g.events += 1;
-                g.bytes += size;
-                let http = http_line(g.x, "response", Some((g.events - 1, None)));
-                return self.record(ctx, &r, Some(&http));
+            match g.tx.try_send(piece) {
+                Ok(()) => {
+                    g.events += 1;
+                    g.bytes += size;
+                    let http = http_line(g.x, "response", Some((g.events - 1, None)));
+                    return self.record(ctx, &r, Some(&http));
+                }
+                // A client that does not read its stream loses what does not fit.
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    ctx.dropped.fetch_add(1, Ordering::Relaxed);
+                    return self.record(ctx, &r, None);
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => {}
             }
             // Gone: later lines wait for the next GET.
             let (x, bytes) = (g.x, g.bytes);
