@@ -473,3 +473,46 @@ async fn bad_requests_get_http_errors_and_the_bridge_goes_on() {
     assert_eq!(send(&c, "POST", bridge.port, None, init).await.0, 200);
     assert_eq!(bridge.stop(), 0);
 }
+
+/// [`server25`], with a GET stream that carries a notification.
+fn server25_streaming(seen: &Seen) -> Answer {
+    if seen.method == "GET" {
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+        return (200, vec![("content-type", "text/event-stream".to_string())], format!("id: g1\ndata: {note}\n\n"));
+    }
+    let (status, headers, body) = server25(seen);
+    let body = body.replace(r#""tools":{}"#, r#""tools":{"listChanged":true}"#);
+    (status, headers, body)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_upstream_sends_outside_any_post_reaches_the_clients_get_stream() {
+    // Both before 2026-07-28, different versions: the client's initialize goes through converted.
+    let (up, seen) = upstream(server25_streaming).await;
+    let mut bridge = Bridge::start(up, "2025-11-25");
+    let c: Client = hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build_http();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}"#;
+    let (_, h, body) = send(&c, "POST", bridge.port, None, init).await;
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["result"]["protocolVersion"], "2025-06-18", "{body}");
+    let session = h.get("mcp-session-id").unwrap().to_str().unwrap().to_string();
+    assert_eq!(send(&c, "POST", bridge.port, Some(&session), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await.0, 202);
+    let req = Request::builder().method("GET").uri(format!("http://127.0.0.1:{}/mcp", bridge.port)).header("accept", "text/event-stream").header("mcp-session-id", &session).body(Full::new(Bytes::new())).unwrap();
+    let resp = c.request(req).await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let mut body = resp.into_body();
+    let frame = tokio::time::timeout(Duration::from_secs(10), body.frame()).await.expect("an event on the GET stream").unwrap().unwrap();
+    let got = events(std::str::from_utf8(frame.data_ref().unwrap()).unwrap());
+    assert_eq!(got[0]["method"], "notifications/tools/list_changed");
+    drop(body);
+    // The upstream: the client's initialize with the upstream's version, its session on the rest.
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!((seen[0].body["method"].as_str(), seen[0].body["params"]["protocolVersion"].as_str()), (Some("initialize"), Some("2025-11-25")));
+    assert!(seen.iter().any(|s| s.method == "GET" && s.headers.get("mcp-session-id").is_some()));
+    assert_eq!(bridge.stop(), 0);
+    let lines = bridge.lines();
+    let note = lines.iter().find(|l| l["leg"] == "client" && l["msg"]["method"] == "notifications/tools/list_changed").expect("recorded on the client leg");
+    let get = lines.iter().find(|l| l["http"]["at"] == "request" && l["http"]["method"] == "GET" && l["http"]["headers"]["mcp-session-id"] == session.as_str()).expect("the client's GET");
+    assert_eq!((&note["http"]["x"], &note["http"]["event"]), (&get["http"]["x"], &json!(0)));
+    let upstream_note = lines.iter().find(|l| l["leg"] == "server" && l["msg"]["method"] == "notifications/tools/list_changed").unwrap();
+    assert_eq!(upstream_note["http"]["eventId"], "g1");
+}
