@@ -57,6 +57,8 @@ path and query (http:// or https://), bodies pass as they come, unchanged,
 and both directions are checked, each Mcp-Session-Id as its own session.
 Runs until SIGINT/SIGTERM/SIGHUP. Options: those of check but --type,
 --record and --findings (the recording gains HTTP lines, see cli/README.md).
+With --to VERSION it is a bridge instead: it serves the client's version of
+the transport itself and is an HTTP client of a VERSION server at URL.
 
 exit status: 0; 2 if it could not listen or write its files.
 ";

@@ -372,7 +372,10 @@ impl Checker {
                 let base = version_index(e.channel_base?)?;
                 Some(AppsChannel::new(i, &e.module, base))
             }),
-            transport: Transport::new("exchange"),
+            transport: match args.protocol {
+                Protocol::Fixed(i) => Transport::new("exchange").with_fallback(VERSIONS[i].name),
+                Protocol::Auto => Transport::new("exchange"),
+            },
         }
     }
 
@@ -462,7 +465,15 @@ impl Checker {
             return None;
         }
         match serde_json::from_str::<Value>(text) {
-            Ok(value) if is_http_line(&value) => return self.http_line(&value["http"], out),
+            Ok(value) if is_http_line(&value) => {
+                // A bridge's HTTP lines belong to their leg's exchanges (`proxy --http --to`).
+                match value.get("leg").and_then(Value::as_str) {
+                    Some("client") => self.switch_leg(Leg::Client),
+                    Some("server") => self.switch_leg(Leg::Server),
+                    _ => {}
+                }
+                return self.http_line(&value["http"], out);
+            }
             Ok(value) => self.check_value_guarded(value, &mut out),
             Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
         }

@@ -270,10 +270,10 @@ async fn a_session_passes_byte_for_byte_and_is_recorded() {
     let (status, _, frames) = send(&c, "POST", &url, &with_session, vec![(0, list.clone())]).await;
     assert_eq!(status, 200);
     assert!(frames.concat().starts_with(br#"{"jsonrpc":"2.0","id":1,"result":{"tools""#));
-    let get = [("accept", "text/event-stream"), ("mcp-session-id", "s-1"), ("last-event-id", "g0")];
+    let get = [("accept", "text/event-stream"), ("mcp-session-id", "s-1"), ("mcp-protocol-version", "2025-11-25"), ("last-event-id", "g0")];
     let (_, _, frames) = send(&c, "GET", &format!("{url}?x=1"), &get, vec![]).await;
     assert_eq!(frames.concat(), joined(&stub(&Seen { method: "GET".into(), path: String::new(), headers: Default::default(), body: vec![] }, 0).2));
-    let (status, _, _) = send(&c, "DELETE", &url, &[("mcp-session-id", "s-1")], vec![]).await;
+    let (status, _, _) = send(&c, "DELETE", &url, &[("mcp-session-id", "s-1"), ("mcp-protocol-version", "2025-11-25")], vec![]).await;
     assert_eq!(status, 200);
 
     // What the upstream got: the bodies as sent, `Host` its own, the other headers as sent.
@@ -309,11 +309,15 @@ async fn a_session_passes_byte_for_byte_and_is_recorded() {
     assert!(pos(&|l| http(l)["x"] == 0 && http(l)["at"] == "request") < pos(&|l| l["msg"]["method"] == "initialize"));
     assert!(pos(&|l| http(l)["x"] == 0 && http(l)["at"] == "response") < pos(&|l| l["msg"]["id"] == 0 && l["dir"] == "s2c"));
 
-    // The recording checks clean; the live checker found only the event that is not JSON.
+    // Every message of the recording checks clean; the transport rules find the event that is not
+    // JSON (the live checker found it too) and warn of the `Last-Event-ID` the stub never sent.
     let check = common::run(&["check", proxy.record.path()], None);
     let messages = lines.iter().filter(|l| l.get("msg").is_some()).count();
     assert_eq!(messages, 55, "{text}");
-    assert!(check.code == 0 && check.stdout.ends_with(&format!("{messages} passed, 0 failed\n")), "{}{}", check.stdout, check.stderr);
+    let found_offline: Vec<&str> = check.stdout.lines().filter_map(|l| l.split('[').nth(1)?.split(']').next()).collect();
+    assert_eq!(found_offline, ["transport/sse-data", "transport/last-event-id-known"], "{}", check.stdout);
+    // The 55 messages and the GET's head (a warning only) pass; the event that is not JSON fails.
+    assert!(check.code == 1 && check.stdout.ends_with(&format!("{} passed, 1 failed\n", messages + 1)), "{}{}", check.stdout, check.stderr);
     let found = std::fs::read_to_string(proxy.findings.path()).unwrap();
     assert!(found.contains("not JSON") && found.contains(&format!("{messages} passed, 1 failed")), "{found}");
     assert!(found.contains("notifications/message"), "no summary: {found}");
@@ -449,7 +453,7 @@ fn a_busy_address_and_bad_arguments_are_status_2() {
 #[test]
 fn check_reads_http_lines_as_context() {
     let rec = concat!(
-        r#"{"http":{"x":0,"at":"request","method":"POST","path":"/mcp","headers":{}}}"#,
+        r#"{"http":{"x":0,"at":"request","method":"POST","path":"/mcp","headers":{"accept":"application/json, text/event-stream","content-type":"application/json"}}}"#,
         "\n",
         r#"{"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"ping"},"http":{"x":0,"part":"request"}}"#,
         "\n",

@@ -439,6 +439,20 @@ impl Bridge {
         out
     }
 
+    /// The request the bridge sent the server as `id` got no answer (the HTTP exchange failed: the
+    /// upstream could not be reached, or answered with an HTTP error and no JSON-RPC message): the
+    /// client's request gets an error saying why; the bridge's own requests are forgotten.
+    pub fn upstream_failed(&mut self, id: &Value, why: &str) -> Output {
+        let mut out = Output::default();
+        let Some(up) = self.up.remove(&key(id)) else { return out };
+        if up.kind == UpKind::OwnInitialize {
+            self.server_initialized(Err(json!({"code": INTERNAL_ERROR, "message": why})), &mut out);
+        } else if let Some(client_id) = up.client_id {
+            self.send_client(&mut out, &error_response(client_id, INTERNAL_ERROR, format!("mcp-schema bridge: {why}")));
+        }
+        out
+    }
+
     /// The client leg's version index (the server's until known).
     pub(super) fn client_v(&self) -> usize {
         self.client.unwrap_or(self.server)

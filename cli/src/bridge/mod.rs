@@ -8,6 +8,7 @@
 
 mod client;
 mod core;
+pub mod http;
 mod input;
 mod record;
 mod server;
@@ -17,4 +18,4 @@ pub mod stdio;
 mod tests;
 
 pub use self::core::{Bridge, Output};
-pub use record::{write_line, Counts, Leg, Note, Record, Verdict};
+pub use record::{write_line, write_line_with, Counts, Leg, Note, Record, Verdict};

@@ -93,6 +93,16 @@ impl Counts {
         *self.0.entry(key).or_default() += 1;
     }
 
+    /// Adds another session's counts (`proxy --http --to`: one bridge per client session).
+    pub fn merge(&mut self, other: &Counts) {
+        for ((v, m), n) in &other.0 {
+            let per_verdict = self.0.keys().filter(|(x, _)| x == v).count();
+            let key = (*v, m.clone());
+            let key = if self.0.contains_key(&key) || per_verdict < METHODS_KEPT { key } else { (*v, "(other)".to_string()) };
+            *self.0.entry(key).or_default() += n;
+        }
+    }
+
     pub fn total(&self, verdict: Verdict) -> u64 {
         self.0.iter().filter(|((v, _), _)| *v == verdict).map(|(_, n)| n).sum()
     }
@@ -126,6 +136,11 @@ impl Counts {
 /// The recording's line for `r`: a JSON message inside its wrapper, with `leg` and, on a received
 /// line, `bridge`; anything else as it travelled (so `check` reports it as it is).
 pub fn write_line(w: &mut impl Write, r: &Record) -> io::Result<()> {
+    write_line_with(w, r, None)
+}
+
+/// [`write_line`] with the line's `http` object (`proxy --http --to`: where the message travelled).
+pub fn write_line_with(w: &mut impl Write, r: &Record, http: Option<&Value>) -> io::Result<()> {
     if serde_json::from_slice::<serde::de::IgnoredAny>(&r.bytes).is_err() {
         w.write_all(&r.bytes)?;
         return w.write_all(b"\n");
@@ -142,6 +157,9 @@ pub fn write_line(w: &mut impl Write, r: &Record) -> io::Result<()> {
             bridge["row"] = Value::from(row.as_str());
         }
         write!(w, ",\"bridge\":{bridge}")?;
+    }
+    if let Some(h) = http {
+        write!(w, ",\"http\":{h}")?;
     }
     w.write_all(b"}\n")
 }

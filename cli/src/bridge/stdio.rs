@@ -169,7 +169,7 @@ fn record_lines(from: Receiver<Recorded>, mut record: Option<io::BufWriter<File>
             let bytes = line.strip_suffix(b"\n").unwrap_or(&line).to_vec();
             let size = bytes.len();
             queued_bytes.fetch_add(size, Ordering::Relaxed);
-            if to_checker.try_send(CheckEvent::Wrapped { number, bytes }).is_err() {
+            if to_checker.try_send(CheckEvent::Wrapped { number, stream: 0, bytes }).is_err() {
                 queued_bytes.fetch_sub(size, Ordering::Relaxed);
                 unchecked += 1;
             }

@@ -138,32 +138,40 @@ fn drain(from: Receiver<CheckEvent>, queued_bytes: &AtomicUsize) {
     }
 }
 
+/// The frames' tags on the pipe to the checker child: one per [`CheckEvent`], named so two kinds never share one.
+const LINE: u8 = 1;
+const END: u8 = 2;
+const UNDELIVERED: u8 = 3;
+const END_STREAM: u8 = 4;
+const WRAPPED: u8 = 5;
+
 fn write_frame(w: &mut impl Write, event: &CheckEvent) -> io::Result<()> {
     match event {
         CheckEvent::Line(Numbered { number, line, stream }) => {
-            w.write_all(&[1, (line.dir == Dir::S2C) as u8, line.terminated as u8])?;
+            w.write_all(&[LINE, (line.dir == Dir::S2C) as u8, line.terminated as u8])?;
             for n in [*number, *stream, line.too_long.unwrap_or(0) as u64, line.bytes.len() as u64] {
                 w.write_all(&n.to_le_bytes())?;
             }
             w.write_all(&line.bytes)
         }
-        CheckEvent::Wrapped { number, bytes } => {
-            w.write_all(&[4])?;
+        CheckEvent::Wrapped { number, stream, bytes } => {
+            w.write_all(&[WRAPPED])?;
             w.write_all(&number.to_le_bytes())?;
+            w.write_all(&stream.to_le_bytes())?;
             w.write_all(&(bytes.len() as u64).to_le_bytes())?;
             w.write_all(bytes)
         }
         CheckEvent::End { unrecorded, unchecked } => {
-            w.write_all(&[2])?;
+            w.write_all(&[END])?;
             w.write_all(&unrecorded.to_le_bytes())?;
             w.write_all(&unchecked.to_le_bytes())
         }
         CheckEvent::EndStream(stream) => {
-            w.write_all(&[4])?;
+            w.write_all(&[END_STREAM])?;
             w.write_all(&stream.to_le_bytes())
         }
         CheckEvent::Undelivered(numbers) => {
-            w.write_all(&[3])?;
+            w.write_all(&[UNDELIVERED])?;
             w.write_all(&(numbers.len() as u64).to_le_bytes())?;
             numbers.iter().try_for_each(|n| w.write_all(&n.to_le_bytes()))
         }
@@ -180,7 +188,7 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
     let mut tag = [0u8; 1];
     r.read_exact(&mut tag)?;
     match tag[0] {
-        1 => {
+        LINE => {
             let mut flags = [0u8; 2];
             r.read_exact(&mut flags)?;
             let (number, stream, too_long, len) = (read_u64(r)?, read_u64(r)?, read_u64(r)?, read_u64(r)?);
@@ -194,22 +202,22 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
             let too_long = (too_long > 0).then_some(too_long as usize);
             Ok(CheckEvent::Line(Numbered { number, line: Line { dir, bytes, too_long, terminated: flags[1] == 1, seq: 0 }, stream }))
         }
-        2 => Ok(CheckEvent::End { unrecorded: read_u64(r)?, unchecked: read_u64(r)? }),
-        4 => {
-            let (number, len) = (read_u64(r)?, read_u64(r)?);
+        END => Ok(CheckEvent::End { unrecorded: read_u64(r)?, unchecked: read_u64(r)? }),
+        WRAPPED => {
+            let (number, stream, len) = (read_u64(r)?, read_u64(r)?, read_u64(r)?);
             // A recording line is a message with its wrapper: at most MAX_LINE and the wrapper's few bytes.
             if len > crate::MAX_LINE as u64 + 4096 {
                 return Err(io::Error::new(io::ErrorKind::InvalidData, "frame too long"));
             }
             let mut bytes = vec![0u8; len as usize];
             r.read_exact(&mut bytes)?;
-            Ok(CheckEvent::Wrapped { number, bytes })
+            Ok(CheckEvent::Wrapped { number, stream, bytes })
         }
-        3 => {
+        UNDELIVERED => {
             let count = read_u64(r)?.min(1 << 20);
             (0..count).map(|_| read_u64(r)).collect::<io::Result<Vec<_>>>().map(CheckEvent::Undelivered)
         }
-        4 => Ok(CheckEvent::EndStream(read_u64(r)?)),
+        END_STREAM => Ok(CheckEvent::EndStream(read_u64(r)?)),
         _ => Err(io::Error::new(io::ErrorKind::InvalidData, "unknown frame")),
     }
 }
@@ -313,12 +321,19 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
                     return 0;
                 }
             }
-            CheckEvent::Wrapped { number, bytes } => {
+            CheckEvent::Wrapped { number, stream, bytes } => {
+                let at = match checkers.iter().position(|(s, _)| *s == stream) {
+                    Some(i) => i,
+                    None => {
+                        checkers.push((stream, Checker::new(args)));
+                        checkers.len() - 1
+                    }
+                };
                 if !checking_line(&out, number, crash_on.as_deref(), &bytes) {
                     return 0;
                 }
-                // A bridge's recording lines (`proxy --to`, stdio: one stream); `leg` splits them in the checker.
-                let outcome = checkers[0].1.check_line(&bytes, number);
+                // A bridge's recording lines (`proxy --to`: a stream per client session); `leg` splits them in the checker.
+                let outcome = checkers[at].1.check_line(&bytes, number);
                 if outcome.is_some_and(|o| rep.outcome(file, &o).is_err()) || (input.buffer().is_empty() && out.clone().flush().is_err()) {
                     return 0;
                 }
@@ -434,3 +449,30 @@ fn lower_priority() {
 
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kind of frame reads back as itself (two kinds once shared a tag, and a bridge's
+    /// recording lines were read as the end of a stream).
+    #[test]
+    fn every_frame_reads_back_as_its_kind() {
+        let events = [
+            CheckEvent::Line(Numbered { number: 7, line: Line { dir: Dir::S2C, bytes: b"{}".to_vec(), too_long: None, terminated: true, seq: 0 }, stream: 3 }),
+            CheckEvent::Wrapped { number: 8, stream: 2, bytes: b"{\"leg\":\"client\"}".to_vec() },
+            CheckEvent::EndStream(5),
+            CheckEvent::Undelivered(vec![1, 2]),
+            CheckEvent::End { unrecorded: 1, unchecked: 2 },
+        ];
+        let mut pipe = Vec::new();
+        for e in &events {
+            write_frame(&mut pipe, e).unwrap();
+        }
+        let mut r = &pipe[..];
+        let read: Vec<String> = events.iter().map(|_| format!("{:?}", std::mem::discriminant(&read_frame(&mut r).unwrap()))).collect();
+        let sent: Vec<String> = events.iter().map(|e| format!("{:?}", std::mem::discriminant(e))).collect();
+        assert_eq!(read, sent);
+        assert!(r.is_empty());
+    }
+}

@@ -137,9 +137,6 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
         if dashes.is_some() {
             return Err(UsageError("proxy --http takes no server command (`--`): it forwards to --upstream URL".into()));
         }
-        if to.is_some() {
-            return Err(UsageError("--to bridges over stdio only: proxy --http does not take it".into()));
-        }
         let (Some(listen), Some(upstream)) = (listen, upstream) else {
             return Err(UsageError("proxy --http needs --listen ADDR and --upstream URL".into()));
         };
@@ -162,6 +159,9 @@ pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
 pub fn run(a: &ProxyArgs) -> i32 {
     if let Some(role) = &a.checker_child {
         return checking::child_main(&a.check, role);
+    }
+    if let (Some(target), Some(to)) = (&a.http, a.to) {
+        return crate::bridge::http::run(a, target, to);
     }
     if let Some(target) = &a.http {
         return http::run(a, target);
@@ -278,7 +278,7 @@ fn same_file(_: Option<std::fs::Metadata>, _: Option<std::fs::Metadata>) -> bool
     false
 }
 
-fn fail(message: &str) -> i32 {
+pub(crate) fn fail(message: &str) -> i32 {
     eprintln!("mcp-schema proxy: {message}");
     2
 }
@@ -342,8 +342,9 @@ pub(crate) struct Numbered {
 
 pub(crate) enum CheckEvent {
     Line(Numbered),
-    /// A recording line checked as `check` reads it (a bridge's line, with its `leg`).
-    Wrapped { number: u64, bytes: Vec<u8> },
+    /// A recording line checked as `check` reads it (a bridge's line, with its `leg`), on a checker
+    /// stream (0 for stdio; `proxy --http --to` gives each client session its own).
+    Wrapped { number: u64, stream: u64, bytes: Vec<u8> },
     /// The numbers of lines that did not reach their receiver (recorded and checked already).
     Undelivered(Vec<u64>),
     /// A stream is over (`proxy --http`: its session was deleted): report its end now.

@@ -107,6 +107,8 @@ pub struct Transport {
     pub forgotten: u64,
     /// The line being fed (set by the caller), kept with each exchange's request.
     pub line: u64,
+    /// The version of an exchange nothing else names: `check --protocol V`'s, else the latest.
+    fallback: &'static str,
 }
 
 pub(super) fn version_name(i: usize) -> &'static str {
@@ -139,7 +141,13 @@ pub(super) fn same_origin(origin: &str, host: &str) -> bool {
 impl Transport {
     /// `noun` names an exchange in findings: `exchange` for a recording, `entry` for a HAR.
     pub fn new(noun: &'static str) -> Transport {
-        Transport { noun, open: BTreeMap::new(), sessions: HashMap::new(), session_order: VecDeque::new(), sessionless: Session::default(), endpoints: VecDeque::new(), tools: super::mirror::Tools::default(), forgotten: 0, line: 0 }
+        Transport { noun, open: BTreeMap::new(), sessions: HashMap::new(), session_order: VecDeque::new(), sessionless: Session::default(), endpoints: VecDeque::new(), tools: super::mirror::Tools::default(), forgotten: 0, line: 0, fallback: LATEST }
+    }
+
+    /// Exchanges that name no version (no negotiation, header or `_meta`) are held to `version`'s rules.
+    pub fn with_fallback(mut self, version: &'static str) -> Transport {
+        self.fallback = version;
+        self
     }
 
     fn session_mut(&mut self, id: Option<&str>) -> &mut Session {
@@ -225,7 +233,7 @@ impl Transport {
             method: method.to_string(),
             path: path.to_string(),
             req: headers.clone(),
-            version: negotiated.or(header).unwrap_or(LATEST),
+            version: negotiated.or(header).unwrap_or(self.fallback),
             negotiated,
             live_session,
             session_ended: ended,
@@ -437,7 +445,7 @@ impl Transport {
 
     /// Forgets everything (a new recording).
     pub fn reset(&mut self) {
-        *self = Transport::new(self.noun);
+        *self = Transport::new(self.noun).with_fallback(self.fallback);
     }
 }
 

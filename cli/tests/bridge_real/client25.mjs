@@ -8,16 +8,19 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const args = process.argv.slice(2);
-if (args[0] !== '--' || args.length < 2) {
-  console.error('usage: client25.mjs -- SERVER_COMMAND...');
+// `--url URL`: over Streamable HTTP instead (cli/tests/bridge_http.rs).
+const url = args[0] === '--url' ? new URL(args[1]) : undefined;
+if (!url && (args[0] !== '--' || args.length < 2)) {
+  console.error('usage: client25.mjs -- SERVER_COMMAND... | --url URL');
   process.exit(2);
 }
 const [command, ...commandArgs] = args.slice(1);
 
-const transport = new StdioClientTransport({ command, args: commandArgs, stderr: 'inherit' });
+const transport = url ? new StreamableHTTPClientTransport(url) : new StdioClientTransport({ command, args: commandArgs, stderr: 'inherit' });
 const client = new Client({ name: 'bridge-test-client-2025', version: '0.0.0' }, { capabilities: { elicitation: { form: {} } } });
 // The server's InputRequiredResult reaches this client as an `elicitation/create` request.
 let elicited = 0;

@@ -9,10 +9,13 @@
 
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const args = process.argv.slice(2);
-if (args[0] !== '--' || args.length < 2) {
-  console.error('usage: client26.mjs -- SERVER_COMMAND...');
+// `--url URL`: over Streamable HTTP instead (cli/tests/bridge_http.rs).
+const url = args[0] === '--url' ? new URL(args[1]) : undefined;
+if (!url && (args[0] !== '--' || args.length < 2)) {
+  console.error('usage: client26.mjs -- SERVER_COMMAND... | --url URL');
   process.exit(2);
 }
 const [command, ...commandArgs] = args.slice(1);
@@ -44,7 +47,7 @@ async function step(name, run, expect) {
 }
 const text = (result) => result.content?.find((c) => c.type === 'text')?.text;
 
-await step('connect (server/discover)', () => client.connect(new StdioClientTransport({ command, args: commandArgs, stderr: 'inherit' })), () =>
+await step('connect (server/discover)', () => client.connect(url ? new StreamableHTTPClientTransport(url) : new StdioClientTransport({ command, args: commandArgs, stderr: 'inherit' })), () =>
   client.getNegotiatedProtocolVersion() === '2026-07-28' ? null : `negotiated ${client.getNegotiatedProtocolVersion()}`);
 await step('server info', async () => client.getServerVersion(), (v) => (v?.name ? null : `no server info: ${JSON.stringify(v)}`));
 await step('tools/list', () => client.listTools(), (r) =>

@@ -9,9 +9,9 @@
 //! each stream and exits.
 
 mod body;
-mod record;
-mod server;
-mod upstream;
+pub(crate) mod record;
+pub(crate) mod server;
+pub(crate) mod upstream;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::mpsc::sync_channel;
@@ -104,7 +104,7 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
 /// Catches SIGINT, SIGTERM and SIGHUP now (call it inside the runtime); the future resolves on
 /// the first of them.
 #[cfg(unix)]
-fn stopped() -> impl std::future::Future<Output = ()> {
+pub(crate) fn stopped() -> impl std::future::Future<Output = ()> {
     use tokio::signal::unix::{signal, SignalKind};
     let kinds = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()];
     let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
@@ -118,7 +118,7 @@ fn stopped() -> impl std::future::Future<Output = ()> {
 }
 
 #[cfg(not(unix))]
-fn stopped() -> impl std::future::Future<Output = ()> {
+pub(crate) fn stopped() -> impl std::future::Future<Output = ()> {
     async {
         let _ = tokio::signal::ctrl_c().await;
     }

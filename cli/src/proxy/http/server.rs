@@ -32,8 +32,13 @@ pub struct Ctx {
     pub next_x: AtomicU64,
 }
 
-/// The client to the upstream: HTTP/1.1, `https://` with rustls and the compiled-in Mozilla roots.
-pub fn client() -> Result<Upstreams, String> {
+/// The client to the upstream: HTTP/1.1, `https://` with rustls and the compiled-in Mozilla roots
+/// (any body type: the bridge sends bodies of its own).
+pub fn client<B>() -> Result<Client<HttpsConnector<HttpConnector>, B>, String>
+where
+    B: hyper::body::Body + Send + 'static,
+    B::Data: Send,
+{
     // Each frame goes out at once: no Nagle delay on a body passed piece by piece.
     let mut tcp = HttpConnector::new();
     tcp.set_nodelay(true);

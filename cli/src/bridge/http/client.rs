@@ -1,0 +1,232 @@
+//! The client's side: the Streamable HTTP transport of the client's version. `initialize` (up to
+//! 2025-11-25) opens a session with an `Mcp-Session-Id` the bridge makes up; later requests name
+//! it (404 once it has ended); GET opens the stream for what belongs to no POST; DELETE ends the
+//! session and its upstream session. A 2026-07-28 client's POSTs carry no session: they all go
+//! through one stateless bridge. A POST of only notifications and responses gets 202; one with
+//! requests gets its answer as JSON when that is the only message for it, else an SSE stream that
+//! ends with the last answer.
+
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Either, Full, Limited};
+use hyper::body::{Body, Frame, Incoming};
+use hyper::header::{HeaderMap, HeaderValue, ALLOW, CONTENT_TYPE};
+use hyper::{Method, Request, Response, StatusCode};
+use mcp_spec_types::negotiate::PROTOCOL_VERSION_META_KEY;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::session::{Origin, Piece, Session};
+use super::{upstream, Ctx};
+use super::record::on_leg;
+use crate::bridge::Leg;
+use crate::proxy::http::record::{end_line, header, request_line, response_line, SESSIONS_MAX};
+use crate::MAX_LINE;
+
+pub type Answer = Response<Either<Stream, Full<Bytes>>>;
+
+/// A client response fed from its session's queue; `on_drop` runs when the client is gone or the
+/// stream has ended.
+pub struct Stream {
+    rx: mpsc::Receiver<Piece>,
+    first: Option<Bytes>,
+    on_drop: Option<Box<dyn FnOnce() + Send + Sync>>,
+}
+
+impl Body for Stream {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let this = self.get_mut();
+        if let Some(b) = this.first.take() {
+            return Poll::Ready(Some(Ok(Frame::data(b))));
+        }
+        this.rx.poll_recv(cx).map(|p| p.map(|p| Ok(Frame::data(p.bytes()))))
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        if let Some(f) = self.on_drop.take() {
+            f();
+        }
+    }
+}
+
+fn lock(s: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+    s.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// An answer of the bridge's own with a short text body, recorded with its end.
+fn plain(ctx: &Ctx, x: u64, status: StatusCode, why: &str, extra: Option<(hyper::header::HeaderName, &'static str)>) -> Answer {
+    let body = if why.is_empty() { String::new() } else { format!("mcp-schema bridge: {why}\n") };
+    let mut resp = Response::new(Either::Right(Full::new(Bytes::from(body.clone()))));
+    *resp.status_mut() = status;
+    if !body.is_empty() {
+        resp.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    }
+    if let Some((name, value)) = extra {
+        resp.headers_mut().insert(name, HeaderValue::from_static(value));
+    }
+    ctx.rec.send(on_leg(response_line(x, status.as_u16(), resp.headers()), Leg::Client), None);
+    ctx.rec.send(on_leg(end_line(x, body.len() as u64, None), Leg::Client), None);
+    resp
+}
+
+pub async fn handle(req: Request<Incoming>, ctx: Arc<Ctx>) -> Result<Answer, Infallible> {
+    let x = ctx.x();
+    let (parts, body) = req.into_parts();
+    ctx.rec.send(on_leg(request_line(x, parts.method.as_str(), parts.uri.path(), parts.uri.query(), &parts.headers), Leg::Client), None);
+    let session_id = header(&parts.headers, "mcp-session-id");
+    let known = session_id.as_ref().map(|id| ctx.sessions.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned());
+    if let Some(None) = known {
+        return Ok(plain(&ctx, x, StatusCode::NOT_FOUND, "no such session (it ended, or the bridge never gave this id)", None));
+    }
+    let known = known.flatten();
+    match parts.method {
+        Method::POST => Ok(post(&ctx, x, known, &parts.headers, body).await),
+        Method::GET => Ok(match known {
+            None => plain(&ctx, x, StatusCode::METHOD_NOT_ALLOWED, "a GET stream needs the Mcp-Session-Id of a session", Some((ALLOW, "POST"))),
+            Some(s) => get(&ctx, x, s),
+        }),
+        Method::DELETE => Ok(match known {
+            None => plain(&ctx, x, StatusCode::BAD_REQUEST, "DELETE needs the Mcp-Session-Id of a session", None),
+            Some(s) => {
+                end_session(&ctx, &s);
+                plain(&ctx, x, StatusCode::OK, "", None)
+            }
+        }),
+        _ => Ok(plain(&ctx, x, StatusCode::METHOD_NOT_ALLOWED, "Streamable HTTP has GET, POST and DELETE", Some((ALLOW, "GET, POST, DELETE")))),
+    }
+}
+
+/// Ends a client session: its upstream session is deleted, its verdicts kept for the summary.
+fn end_session(ctx: &Arc<Ctx>, s: &Arc<Mutex<Session>>) {
+    let mut session = lock(s);
+    if let Some(id) = &session.id {
+        ctx.sessions.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
+    }
+    session.close(ctx);
+    ctx.totals.lock().unwrap_or_else(PoisonError::into_inner).merge(&session.bridge.counts);
+    session.bridge.counts = Default::default();
+    if let Some(up) = session.upstream_session.take() {
+        let headers = session.upstream_headers(ctx, None);
+        drop(session);
+        tokio::spawn(upstream::delete(ctx.clone(), up, headers));
+    }
+}
+
+fn get(ctx: &Arc<Ctx>, x: u64, s: Arc<Mutex<Session>>) -> Answer {
+    let mut session = lock(&s);
+    let Some(rx) = session.open_get(ctx, x) else {
+        drop(session);
+        return plain(ctx, x, StatusCode::CONFLICT, "this session's GET stream is already open", None);
+    };
+    let headers = session.client_headers(false);
+    ctx.rec.send(on_leg(response_line(x, 200, &headers), Leg::Client), None);
+    drop(session);
+    let (ctx2, s2) = (ctx.clone(), s.clone());
+    let on_drop: Box<dyn FnOnce() + Send + Sync> = Box::new(move || lock(&s2).get_ended(&ctx2, x));
+    respond(headers, Stream { rx, first: None, on_drop: Some(on_drop) })
+}
+
+fn respond(headers: HeaderMap, body: Stream) -> Answer {
+    let mut resp = Response::new(Either::Left(body));
+    *resp.headers_mut() = headers;
+    resp
+}
+
+/// Whether a message is a 2026-07-28 request (its `_meta` names that version, or it is `server/discover`).
+fn per_request(msg: &Value) -> bool {
+    msg.get("method").and_then(Value::as_str) == Some("server/discover") || msg.pointer("/params/_meta").and_then(|m| m.get(PROTOCOL_VERSION_META_KEY)).and_then(Value::as_str).is_some_and(|v| v >= "2026-07-28")
+}
+
+async fn post(ctx: &Arc<Ctx>, x: u64, known: Option<Arc<Mutex<Session>>>, headers: &HeaderMap, body: Incoming) -> Answer {
+    let body = match Limited::new(body, MAX_LINE).collect().await {
+        Ok(b) => b.to_bytes(),
+        Err(e) => {
+            let status = if e.is::<http_body_util::LengthLimitError>() { StatusCode::PAYLOAD_TOO_LARGE } else { StatusCode::BAD_REQUEST };
+            return plain(ctx, x, status, &format!("reading the body: {e}"), None);
+        }
+    };
+    let _ = headers;
+    let messages: Vec<Value> = match serde_json::from_slice::<Value>(&body) {
+        Ok(Value::Array(a)) if !a.is_empty() && a.len() <= crate::bridge::http::BATCH_MAX => a,
+        Ok(v @ Value::Object(_)) => vec![v],
+        _ => return plain(ctx, x, StatusCode::BAD_REQUEST, "the body is not a JSON-RPC message", None),
+    };
+    let batch = body.trim_ascii_start().starts_with(b"[");
+    let is_request = |m: &Value| m.get("method").is_some() && m.get("id").is_some();
+    let session = match known {
+        Some(s) => s,
+        None if messages.iter().any(|m| m.get("method").and_then(Value::as_str) == Some("initialize")) => {
+            let mut sessions = ctx.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+            if sessions.len() >= SESSIONS_MAX {
+                drop(sessions);
+                return plain(ctx, x, StatusCode::SERVICE_UNAVAILABLE, &format!("too many sessions (at most {SESSIONS_MAX}): end one with DELETE"), None);
+            }
+            let id = new_session_id();
+            let s = Arc::new(Mutex::new(Session::new(ctx, Some(id.clone()))));
+            upstream::start(ctx, &s);
+            sessions.insert(id, s.clone());
+            s
+        }
+        None if messages.iter().all(per_request) => ctx
+            .stateless
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert_with(|| {
+                let s = Arc::new(Mutex::new(Session::new(ctx, None)));
+                upstream::start(ctx, &s);
+                s
+            })
+            .clone(),
+        None => return plain(ctx, x, StatusCode::BAD_REQUEST, "no Mcp-Session-Id: send initialize first", None),
+    };
+    let ids: Vec<Value> = messages.iter().filter(|m| is_request(m)).filter_map(|m| m.get("id").cloned()).collect();
+    let rx = {
+        let mut guard = lock(&session);
+        let rx = (!ids.is_empty()).then(|| guard.open_post(x, &ids, batch));
+        for m in &messages {
+            // One message goes in as it travelled; a batch's are written out one by one.
+            let line = if !batch { body.to_vec() } else { serde_json::to_vec(m).unwrap_or_default() };
+            let out = guard.bridge.from_client(&line);
+            guard.deliver(ctx, out, Origin::Client(x), rx.as_ref().map(|_| x));
+        }
+        rx
+    };
+    let Some(mut rx) = rx else {
+        return plain(ctx, x, StatusCode::ACCEPTED, "", None);
+    };
+    // The first piece says which: the only answer (JSON), or the start of an SSE stream.
+    match rx.recv().await {
+        None => plain(ctx, x, StatusCode::NOT_FOUND, "the session ended before its answer", None),
+        Some(piece) => {
+            let json = matches!(piece, Piece::Json(_));
+            let headers = lock(&session).client_headers(json);
+            respond(headers, Stream { rx, first: Some(piece.bytes()), on_drop: None })
+        }
+    }
+}
+
+/// A fresh session id: 128 bits in hex, from the standard library's randomly keyed hasher.
+fn new_session_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let half = |salt: u64| {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(n);
+        h.write_u64(nanos);
+        h.write_u64(salt);
+        h.finish()
+    };
+    format!("{:016x}{:016x}", half(1), half(2))
+}

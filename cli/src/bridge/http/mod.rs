@@ -1,0 +1,176 @@
+//! `mcp-schema proxy --http --listen ADDR --upstream URL --to VERSION`: the bridge over Streamable
+//! HTTP. Unlike `proxy --http` it cannot pass bytes through: it ends HTTP on both sides. To the
+//! client it is a Streamable HTTP server of the client's version (client.rs); to the upstream it is
+//! an HTTP client of `--to` (upstream.rs). Between them one [`Bridge`](super::Bridge) core per
+//! client session (session.rs) converts each message and says what became of it; its lines for the
+//! client go to the POST whose request they answer or belong to, else to the session's GET stream.
+//!
+//! The recording numbers the exchanges of both legs with one `x` counter, in the order they begin:
+//! a client's request to the bridge, and the bridge's request to the upstream, each take the next
+//! number; `leg` on a message line says which side it travelled, so `x` never needs it.
+
+mod client;
+mod record;
+mod session;
+mod upstream;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioIo;
+
+use super::Counts;
+use crate::proxy::http::Target;
+use crate::proxy::{checking, fail, open_outputs, output, ProxyArgs, QUEUE_LINES};
+
+pub use session::{GET_BACKLOG, POST_QUEUE};
+
+/// Messages of one client batch (2025-03-26) taken; a longer batch is refused with 400.
+pub const BATCH_MAX: usize = 1024;
+
+/// What every request's handler shares.
+pub(crate) struct Ctx {
+    pub to: usize,
+    pub url: hyper::Uri,
+    pub authority: String,
+    pub client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    pub rec: record::Recorder,
+    pub next_x: AtomicU64,
+    pub next_stream: AtomicU64,
+    /// Client sessions by the `Mcp-Session-Id` the bridge gave them (clients before 2026-07-28).
+    pub sessions: Mutex<HashMap<String, Arc<Mutex<session::Session>>>>,
+    /// The one bridge all 2026-07-28 clients' stateless requests go through.
+    pub stateless: Mutex<Option<Arc<Mutex<session::Session>>>>,
+    /// The verdicts of ended sessions.
+    pub totals: Mutex<Counts>,
+    /// Messages for a client's GET stream that found no room (none open and the backlog full, or one not read).
+    pub dropped: AtomicU64,
+}
+
+impl Ctx {
+    pub fn x(&self) -> u64 {
+        self.next_x.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Runs until a signal ends the bridge; returns 0, or 2 if it could not listen or could not write
+/// the findings or the recording (said on stderr).
+pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
+    let (stderr, findings, record) = match open_outputs(a) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let url: hyper::Uri = match t.upstream_url.parse() {
+        Ok(u) => u,
+        Err(e) => return fail(&format!("--upstream {}: {e}", t.upstream_url)),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(r) => r,
+        Err(e) => return fail(&format!("starting: {e}")),
+    };
+    let listener = match runtime.block_on(tokio::net::TcpListener::bind(&t.listen)) {
+        Ok(l) => l,
+        Err(e) => return fail(&format!("could not listen on {}: {e}", t.listen)),
+    };
+    let client = match crate::proxy::http::server::client() {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    // Caught before the address is announced: whoever waits for it may signal at once.
+    let stop = {
+        let _in_runtime = runtime.enter();
+        crate::proxy::http::stopped()
+    };
+    let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| t.listen.clone());
+    let version = crate::versions::VERSIONS[to].name;
+    output::note(&stderr, format!("listening on http://{at}, bridging to {} ({version})", t.upstream_url));
+
+    let (queue, from_handlers) = sync_channel(QUEUE_LINES);
+    let rec = record::Recorder { queue, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
+    let (to_checker, from_recorder) = sync_channel(QUEUE_LINES);
+    let record_error = Arc::new(Mutex::new(None));
+    let recorder = {
+        let (rec, error) = (rec.clone(), record_error.clone());
+        thread::spawn(move || record::record_lines(from_handlers, record, to_checker, &rec, &error))
+    };
+    let checker = checking::start(a, findings.clone(), from_recorder, rec.queued_bytes.clone());
+
+    let ctx = Arc::new(Ctx {
+        to,
+        authority: t.upstream.authority.clone(),
+        url,
+        client,
+        rec: rec.clone(),
+        next_x: AtomicU64::new(0),
+        next_stream: AtomicU64::new(1),
+        sessions: Mutex::new(HashMap::new()),
+        stateless: Mutex::new(None),
+        totals: Mutex::new(Counts::default()),
+        dropped: AtomicU64::new(0),
+    });
+    runtime.block_on(serve(listener, ctx.clone(), stop));
+    runtime.shutdown_timeout(Duration::from_millis(200));
+
+    // The sessions still open count too.
+    let mut totals = ctx.totals.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let open: Vec<_> = ctx.sessions.lock().unwrap_or_else(PoisonError::into_inner).drain().map(|(_, s)| s).chain(ctx.stateless.lock().unwrap_or_else(PoisonError::into_inner).take()).collect();
+    for s in open {
+        totals.merge(&s.lock().unwrap_or_else(PoisonError::into_inner).bridge.counts);
+    }
+    let queue = rec.queue.clone();
+    thread::spawn(move || queue.send(record::Item::Stop));
+    output::join_unless_stalled(recorder, &[&findings]);
+    checker.finish(&findings);
+    let dropped = ctx.dropped.load(Ordering::Relaxed);
+    if dropped > 0 {
+        output::note(&stderr, format!("{dropped} messages for clients were dropped: no GET stream open (at most {GET_BACKLOG} wait per session) or one not read (at most {POST_QUEUE} queued)"));
+    }
+    if a.check.summary {
+        crate::bridge::stdio::write_summary(&Mutex::new(totals), &findings, a.check.json);
+    }
+    let mut failed = false;
+    let record_error = record_error.lock().unwrap_or_else(PoisonError::into_inner).take();
+    for (error, what) in [(findings.error(), "findings are missing"), (record_error, "the recording is incomplete")] {
+        if let Some(error) = error {
+            failed = true;
+            output::note(&stderr, format!("{error}: {what}"));
+        }
+    }
+    if failed {
+        2
+    } else {
+        0
+    }
+}
+
+/// Accepts connections until `stop` resolves.
+async fn serve(listener: tokio::net::TcpListener, ctx: Arc<Ctx>, stop: impl std::future::Future<Output = ()>) {
+    tokio::pin!(stop);
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => return,
+        };
+        let _ = stream.set_nodelay(true);
+        let ctx = ctx.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req| client::handle(req, ctx.clone()));
+            let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+        });
+    }
+}

@@ -1,0 +1,391 @@
+//! One client session: its [`Bridge`] core, where each line the core gives for the client goes
+//! (the POST whose request it answers or belongs to, else the GET stream), and the recording's
+//! lines of both legs with their HTTP context. Everything here runs under the session's lock and
+//! never waits: the client's streams are bounded queues.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::Ordering;
+
+use bytes::Bytes;
+use hyper::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, HOST};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use super::Ctx;
+use super::record::on_leg;
+use crate::bridge::{write_line_with, Bridge, Leg, Output, Record};
+use crate::check::Dir;
+use crate::proxy::http::record::{end_line, request_line, response_line};
+
+/// Pieces queued for one client response (a POST's answer, the GET stream).
+pub const POST_QUEUE: usize = 1024;
+/// Client POSTs waiting for answers per session; past it the oldest is given up (its response ends).
+pub const POSTS_MAX: usize = 4096;
+/// Messages kept for a client with no GET stream open; past it they are dropped and counted.
+pub const GET_BACKLOG: usize = 256;
+
+/// A piece of a client response: the whole JSON body, or one SSE event.
+pub enum Piece {
+    Json(Bytes),
+    Sse(Bytes),
+}
+
+impl Piece {
+    pub fn bytes(self) -> Bytes {
+        match self {
+            Piece::Json(b) | Piece::Sse(b) => b,
+        }
+    }
+}
+
+/// A client POST with requests, waiting for their answers.
+struct Post {
+    tx: mpsc::Sender<Piece>,
+    left: usize,
+    /// `Some(true)`: answered with JSON; `Some(false)`: an SSE stream; `None`: nothing sent yet.
+    json: Option<bool>,
+    events: u64,
+    bytes: u64,
+}
+
+struct GetStream {
+    x: u64,
+    tx: mpsc::Sender<Piece>,
+    events: u64,
+    bytes: u64,
+}
+
+/// Where the lines the core received came from.
+#[derive(Clone, Copy)]
+pub enum Origin<'a> {
+    /// The body of client POST `x`.
+    Client(u64),
+    /// Upstream exchange `x`, its JSON body or an SSE event (index, id).
+    Upstream(u64, Option<(u64, Option<&'a str>)>),
+    /// The bridge itself (an upstream exchange that failed).
+    Bridge,
+}
+
+/// A message for the upstream, its exchange already numbered and its head recorded.
+pub struct Send {
+    pub x: u64,
+    pub body: Vec<u8>,
+    pub headers: HeaderMap,
+    /// The request's id, if it is one (to fail it when the exchange does).
+    pub id: Option<Value>,
+    /// The client POST the upstream's answers belong to.
+    pub context: Option<u64>,
+    pub initialize: bool,
+}
+
+pub struct Session {
+    pub stream: u64,
+    /// The `Mcp-Session-Id` given to the client (`None`: the stateless 2026-07-28 bridge).
+    pub id: Option<String>,
+    pub bridge: Bridge,
+    pub upstream_session: Option<String>,
+    pub upstream_get: bool,
+    posts: HashMap<u64, Post>,
+    /// Client request id (its JSON text) -> the POST that carried it.
+    routes: HashMap<String, u64>,
+    get: Option<GetStream>,
+    backlog: VecDeque<(Vec<u8>, Record)>,
+    /// Messages for the upstream, sent in this order by the session's sender (upstream.rs).
+    pub outbox: Option<mpsc::Sender<Send>>,
+    /// The exchanges of client lines the core holds while it initializes the upstream, oldest
+    /// first (the core lets them go in this order): their recording lines keep their exchange.
+    held: VecDeque<u64>,
+}
+
+/// Exchanges of held client lines remembered (the core holds at most as many lines).
+const HELD_MAX: usize = 1024;
+
+fn http_line(x: u64, part: &str, event: Option<(u64, Option<&str>)>) -> Value {
+    let mut o = json!({"x": x, "part": part});
+    if let Some((i, id)) = event {
+        o["event"] = json!(i);
+        if let Some(id) = id {
+            o["eventId"] = json!(id);
+        }
+    }
+    o
+}
+
+pub fn sse_event(msg: &[u8]) -> Bytes {
+    let mut b = Vec::with_capacity(msg.len() + 24);
+    b.extend_from_slice(b"event: message\ndata: ");
+    b.extend_from_slice(msg);
+    b.extend_from_slice(b"\n\n");
+    Bytes::from(b)
+}
+
+impl Session {
+    pub fn new(ctx: &Ctx, id: Option<String>) -> Session {
+        let stream = ctx.next_stream.fetch_add(1, Ordering::Relaxed);
+        Session { stream, id, bridge: Bridge::new(ctx.to), upstream_session: None, upstream_get: false, posts: HashMap::new(), routes: HashMap::new(), get: None, backlog: VecDeque::new(), outbox: None, held: VecDeque::new() }
+    }
+
+    fn record(&self, ctx: &Ctx, r: &Record, http: Option<&Value>) {
+        let mut line = Vec::with_capacity(r.bytes.len() + 128);
+        let _ = write_line_with(&mut line, r, http);
+        let checked = serde_json::from_slice::<serde::de::IgnoredAny>(&r.bytes).is_ok();
+        ctx.rec.send(line, checked.then_some(self.stream));
+    }
+
+    /// A client POST with these request ids: its answer waits on the returned queue. A batch is
+    /// answered with an SSE stream (a JSON answer to a batch would have to be an array).
+    pub fn open_post(&mut self, x: u64, ids: &[Value], batch: bool) -> mpsc::Receiver<Piece> {
+        let (tx, rx) = mpsc::channel(POST_QUEUE);
+        if self.posts.len() >= POSTS_MAX {
+            // The oldest waits no longer: its client's response ends.
+            if let Some(oldest) = self.posts.keys().min().copied() {
+                self.posts.remove(&oldest);
+            }
+        }
+        if self.routes.len() >= 4 * POSTS_MAX {
+            let posts = &self.posts;
+            self.routes.retain(|_, x| posts.contains_key(x));
+        }
+        for id in ids {
+            self.routes.insert(id.to_string(), x);
+        }
+        self.posts.insert(x, Post { tx, left: ids.len(), json: batch.then_some(false), events: 0, bytes: 0 });
+        rx
+    }
+
+    /// A GET stream for the client: what waited for it goes first.
+    pub fn open_get(&mut self, ctx: &Ctx, x: u64) -> Option<mpsc::Receiver<Piece>> {
+        if self.get.as_ref().is_some_and(|g| !g.tx.is_closed()) {
+            return None;
+        }
+        let (tx, rx) = mpsc::channel(POST_QUEUE);
+        self.get = Some(GetStream { x, tx, events: 0, bytes: 0 });
+        for (line, r) in std::mem::take(&mut self.backlog) {
+            self.for_get(ctx, line, r);
+        }
+        Some(rx)
+    }
+
+    /// The session is over: its streams close; what waited for a GET stream is recorded undelivered.
+    pub fn close(&mut self, ctx: &Ctx) {
+        self.posts.clear();
+        self.routes.clear();
+        self.get = None;
+        self.outbox = None;
+        for (_, r) in std::mem::take(&mut self.backlog) {
+            self.record(ctx, &r, None);
+        }
+    }
+
+    pub fn client_headers(&self, json: bool) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(CONTENT_TYPE, HeaderValue::from_static(if json { "application/json" } else { "text/event-stream" }));
+        if let Some(v) = self.id.as_deref().and_then(|s| HeaderValue::from_str(s).ok()) {
+            h.insert("mcp-session-id", v);
+        }
+        h
+    }
+
+    /// The core's output: each line the core received recorded where it came from, each line for
+    /// the client routed, each line for the upstream numbered and queued to be sent in order.
+    pub fn deliver(&mut self, ctx: &Ctx, out: Output, origin: Origin, context: Option<u64>) {
+        let mut to_client = out.to_client.into_iter();
+        let mut to_server = out.to_server.into_iter();
+        let mut client_line_recorded = false;
+        for r in out.records {
+            match (&r.note, r.leg, r.dir) {
+                (Some(_), leg, _) => {
+                    let http = match (origin, leg) {
+                        (Origin::Client(x), Leg::Client) => {
+                            client_line_recorded = true;
+                            Some(http_line(x, "request", None))
+                        }
+                        (Origin::Upstream(x, event), Leg::Server) => Some(http_line(x, "response", event)),
+                        // A client line the core held while it initialized the upstream, let go now.
+                        (_, Leg::Client) => self.held.pop_front().map(|x| http_line(x, "request", None)),
+                        _ => None,
+                    };
+                    self.record(ctx, &r, http.as_ref());
+                }
+                (None, Leg::Client, Dir::S2C) => {
+                    if let Some(line) = to_client.next() {
+                        self.route(ctx, line, r, context);
+                    }
+                }
+                (None, Leg::Server, Dir::C2S) => {
+                    if let Some(body) = to_server.next() {
+                        let x = ctx.x();
+                        let msg: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                        let method = msg.get("method").and_then(Value::as_str);
+                        let headers = self.upstream_headers(ctx, Some(&msg));
+                        let path = ctx.url.path().to_string();
+                        ctx.rec.send(on_leg(request_line(x, "POST", &path, ctx.url.query(), &headers), Leg::Server), None);
+                        self.record(ctx, &r, Some(&http_line(x, "request", None)));
+                        let id = msg.get("id").filter(|_| method.is_some()).cloned();
+                        let send = Send { x, body, headers, id: id.clone(), context, initialize: method == Some("initialize") };
+                        if self.outbox.as_ref().is_none_or(|o| o.try_send(send).is_err()) {
+                            ctx.rec.send(on_leg(end_line(x, 0, Some("not sent: the session has ended, or too many messages wait for the upstream")), Leg::Server), None);
+                            if let Some(id) = id {
+                                let out = self.bridge.upstream_failed(&id, "too many messages wait for the upstream");
+                                self.deliver(ctx, out, Origin::Bridge, context);
+                            }
+                        }
+                    }
+                }
+                _ => self.record(ctx, &r, None),
+            }
+        }
+        if let (Origin::Client(x), false) = (origin, client_line_recorded) {
+            if self.held.len() < HELD_MAX {
+                self.held.push_back(x);
+            }
+        }
+    }
+
+    /// The headers of a request to the upstream: its session and, once negotiated (2025-06-18 and
+    /// later), its version; to 2026-07-28, those that mirror the message (`Mcp-Method`, `Mcp-Name`).
+    pub fn upstream_headers(&self, ctx: &Ctx, msg: Option<&Value>) -> HeaderMap {
+        let method = msg.and_then(|m| m.get("method")).and_then(Value::as_str);
+        let initialize = method == Some("initialize");
+        let mut h = HeaderMap::new();
+        h.insert(ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
+        h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if let Ok(v) = HeaderValue::from_str(&ctx.authority) {
+            h.insert(HOST, v);
+        }
+        if let Some(v) = self.upstream_session.as_deref().and_then(|s| HeaderValue::from_str(s).ok()) {
+            h.insert("mcp-session-id", v);
+        }
+        let version = self.bridge.server_version();
+        if !initialize && version >= "2025-06-18" {
+            h.insert("mcp-protocol-version", HeaderValue::from_static(version));
+        }
+        if let (Some(method), true) = (method, version >= "2026-07-28") {
+            let name = match method {
+                "tools/call" | "prompts/get" => msg.and_then(|m| m.pointer("/params/name")),
+                "resources/read" => msg.and_then(|m| m.pointer("/params/uri")),
+                _ => None,
+            };
+            for (header, value) in [("mcp-method", Some(method)), ("mcp-name", name.and_then(Value::as_str))] {
+                if let Some(v) = value.and_then(|v| HeaderValue::from_str(&mirror(v)).ok()) {
+                    h.insert(header, v);
+                }
+            }
+        }
+        h
+    }
+
+    /// A line for the client: to the POST its answer belongs to, else the POST the upstream
+    /// exchange answered (`context`), else the GET stream.
+    fn route(&mut self, ctx: &Ctx, line: Vec<u8>, r: Record, context: Option<u64>) {
+        let msg: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
+        let answer = msg.get("method").is_none().then(|| msg.get("id")).flatten();
+        let post = match answer {
+            Some(id) => self.routes.remove(&id.to_string()),
+            None => context.filter(|x| self.posts.contains_key(x)),
+        };
+        let Some(x) = post else { return self.for_get(ctx, line, r) };
+        let Some(p) = self.posts.get_mut(&x) else { return self.for_get(ctx, line, r) };
+        let first = p.events == 0 && p.bytes == 0;
+        let json = *p.json.get_or_insert(answer.is_some() && p.left == 1);
+        if answer.is_some() {
+            p.left = p.left.saturating_sub(1);
+        }
+        let (piece, http) = if json {
+            (Piece::Json(Bytes::from(line)), http_line(x, "response", None))
+        } else {
+            p.events += 1;
+            (Piece::Sse(sse_event(&line)), http_line(x, "response", Some((p.events - 1, None))))
+        };
+        let size = match &piece {
+            Piece::Json(b) | Piece::Sse(b) => b.len() as u64,
+        };
+        p.bytes += size;
+        let (left, bytes) = (p.left, p.bytes);
+        let sent = p.tx.try_send(piece).is_ok();
+        if first {
+            ctx.rec.send(on_leg(response_line(x, 200, &self.client_headers(json)), Leg::Client), None);
+        }
+        self.record(ctx, &r, Some(&http));
+        if left == 0 {
+            self.posts.remove(&x);
+            let why = (!sent).then_some("the client went away, or its stream was full");
+            ctx.rec.send(on_leg(end_line(x, bytes, why), Leg::Client), None);
+        }
+    }
+
+    fn for_get(&mut self, ctx: &Ctx, line: Vec<u8>, r: Record) {
+        if let Some(g) = &mut self.get {
+            let piece = Piece::Sse(sse_event(&line));
+            let size = piece_len(&piece);
+            match g.tx.try_send(piece) {
+                Ok(()) => {
+                    g.events += 1;
+                    g.bytes += size;
+                    let http = http_line(g.x, "response", Some((g.events - 1, None)));
+                    return self.record(ctx, &r, Some(&http));
+                }
+                // A client that does not read its stream loses what does not fit.
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    ctx.dropped.fetch_add(1, Ordering::Relaxed);
+                    return self.record(ctx, &r, None);
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => {}
+            }
+            // Gone: later lines wait for the next GET.
+            let (x, bytes) = (g.x, g.bytes);
+            self.get = None;
+            ctx.rec.send(on_leg(end_line(x, bytes, Some("the client went away")), Leg::Client), None);
+        }
+        if self.backlog.len() < GET_BACKLOG {
+            self.backlog.push_back((line, r));
+        } else {
+            ctx.dropped.fetch_add(1, Ordering::Relaxed);
+            self.record(ctx, &r, None);
+        }
+    }
+
+    /// The GET stream ended (the client went away): its end line.
+    pub fn get_ended(&mut self, ctx: &Ctx, x: u64) {
+        if let Some(g) = self.get.take_if(|g| g.x == x) {
+            ctx.rec.send(on_leg(end_line(g.x, g.bytes, Some("the client went away")), Leg::Client), None);
+        }
+    }
+}
+
+/// A value as a mirroring header carries it (2026-07-28): as it is when it is visible ASCII or
+/// space with no space at either end and not itself of the encoded form, else `=?base64?...?=` of
+/// its UTF-8 bytes.
+pub fn mirror(v: &str) -> String {
+    let plain = v.bytes().all(|b| (0x20..=0x7e).contains(&b)) && v.trim() == v && !(v.starts_with("=?base64?") && v.ends_with("?="));
+    if plain {
+        return v.to_string();
+    }
+    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::from("=?base64?");
+    for c in v.as_bytes().chunks(3) {
+        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            out.push(if i <= c.len() { B64[(n >> (18 - 6 * i)) as usize & 63] as char } else { '=' });
+        }
+    }
+    out + "?="
+}
+
+fn piece_len(p: &Piece) -> u64 {
+    match p {
+        Piece::Json(b) | Piece::Sse(b) => b.len() as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn mirrored_values_are_plain_or_base64() {
+        assert_eq!(super::mirror("echo"), "echo");
+        assert_eq!(super::mirror("file:///a b"), "file:///a b");
+        assert_eq!(super::mirror("ü"), "=?base64?w7w=?=");
+        assert_eq!(super::mirror(" x"), "=?base64?IHg=?=");
+        assert_eq!(super::mirror("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
+    }
+}
