@@ -196,6 +196,8 @@ pub fn check_request(m: &Value, headers: &Headers, tools: &Tools) -> Vec<Diag> {
     let (key, pointer) = match method {
         "tools/call" | "prompts/get" => ("name", "/params/name"),
         "resources/read" => ("uri", "/params/uri"),
+        // The Tasks extension (tasks.md): a task's requests name it, so intermediaries can route them.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => ("taskId", "/params/taskId"),
         _ => return out,
     };
     if let Some(body) = params.and_then(|p| p.get(key)).and_then(Value::as_str) {
@@ -285,6 +287,9 @@ mod tests {
         let odd = json!({"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "Grüße"}});
         assert!(check_request(&odd, &headers(Some("prompts/get"), Some("=?base64?R3LDvMOfZQ==?="), &[]), &tools).is_empty());
         assert_eq!(rules_of(&check_request(&odd, &headers(Some("prompts/get"), Some("=?base64?!!?="), &[]), &tools)), [rules::MCP_NAME_HEADER.id]);
+        let get = json!({"jsonrpc": "2.0", "id": 5, "method": "tasks/get", "params": {"taskId": "t-1"}});
+        assert!(check_request(&get, &headers(Some("tasks/get"), Some("t-1"), &[]), &tools).is_empty());
+        assert_eq!(rules_of(&check_request(&get, &headers(Some("tasks/get"), None, &[]), &tools)), [rules::MCP_NAME_HEADER.id]);
         let read = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "file:///a b"}});
         assert!(check_request(&read, &headers(Some("resources/read"), Some("file:///a b"), &[]), &tools).is_empty());
         let ping = json!({"jsonrpc": "2.0", "id": 4, "method": "ping"});

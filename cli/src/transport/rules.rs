@@ -190,7 +190,7 @@ pub static MCP_METHOD_HEADER: Rule = error(
 pub static MCP_NAME_HEADER: Rule = error(
     "transport/mcp-name-header",
     STATELESS,
-    "Streamable HTTP (2026-07-28), standard request headers: a `tools/call`, `prompts/get` or `resources/read` POST MUST carry `Mcp-Name` with `params.name` (or `params.uri`), in the base64 sentinel form `=?base64?...?=` when the value is not plain header-safe ASCII",
+    "Streamable HTTP (2026-07-28), standard request headers: a `tools/call`, `prompts/get` or `resources/read` POST MUST carry `Mcp-Name` with `params.name` (or `params.uri`; the Tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`: `params.taskId`), in the base64 sentinel form `=?base64?...?=` when the value is not plain header-safe ASCII",
 );
 pub static MCP_PARAM_HEADER: Rule = error(
     "transport/mcp-param-header",
