@@ -216,14 +216,7 @@ pub fn run(a: &ProxyArgs) -> i32 {
     if let (Some(counts), true) = (&traffic.verdicts, a.check.summary) {
         crate::bridge::stdio::write_summary(counts, &findings, a.check.json);
     }
-    let mut failed = false;
-    let record_error = record_error.lock().unwrap_or_else(PoisonError::into_inner).take();
-    for (error, what) in [(findings.error(), "findings are missing"), (record_error, "the recording is incomplete")] {
-        if let Some(error) = error {
-            failed = true;
-            output::note(&stderr, format!("{error}: {what}"));
-        }
-    }
+    let failed = output::report_write_errors(&stderr, &findings, &record_error);
     match status {
         Ok(s) if failed && exit_code(s) == 0 => 2,
         Ok(s) => exit_code(s),

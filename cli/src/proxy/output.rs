@@ -116,6 +116,19 @@ impl LastRead {
 }
 
 /// Writes a note of the proxy's own to `out` unless `out` stalls.
+/// Says on `stderr` what could not be written (the findings, the recording); whether anything was.
+pub fn report_write_errors(stderr: &Out, findings: &Out, record_error: &std::sync::Mutex<Option<String>>) -> bool {
+    let record_error = record_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+    let mut failed = false;
+    for (error, what) in [(findings.error(), "findings are missing"), (record_error, "the recording is incomplete")] {
+        if let Some(error) = error {
+            failed = true;
+            note(stderr, format!("{error}: {what}"));
+        }
+    }
+    failed
+}
+
 pub fn note(out: &Out, text: String) {
     let o = out.clone();
     let t = thread::spawn(move || o.write_lines(format!("mcp-schema proxy: {text}\n").as_bytes()));

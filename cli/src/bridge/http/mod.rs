@@ -137,14 +137,7 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
     if a.check.summary {
         crate::bridge::stdio::write_summary(&Mutex::new(totals), &findings, a.check.json);
     }
-    let mut failed = false;
-    let record_error = record_error.lock().unwrap_or_else(PoisonError::into_inner).take();
-    for (error, what) in [(findings.error(), "findings are missing"), (record_error, "the recording is incomplete")] {
-        if let Some(error) = error {
-            failed = true;
-            output::note(&stderr, format!("{error}: {what}"));
-        }
-    }
+    let failed = output::report_write_errors(&stderr, &findings, &record_error);
     if failed {
         2
     } else {

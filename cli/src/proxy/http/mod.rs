@@ -15,7 +15,7 @@ pub(crate) mod upstream;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::mpsc::sync_channel;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -86,14 +86,7 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
     thread::spawn(move || queue.send(record::Event::Stop));
     output::join_unless_stalled(recorder, &[&findings]);
     checker.finish(&findings);
-    let mut failed = false;
-    let record_error = record_error.lock().unwrap_or_else(PoisonError::into_inner).take();
-    for (error, what) in [(findings.error(), "findings are missing"), (record_error, "the recording is incomplete")] {
-        if let Some(error) = error {
-            failed = true;
-            output::note(&stderr, format!("{error}: {what}"));
-        }
-    }
+    let failed = output::report_write_errors(&stderr, &findings, &record_error);
     if failed {
         2
     } else {
