@@ -417,8 +417,9 @@ async fn the_legacy_endpoint_event_points_at_the_proxy() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_upstream_is_a_502_in_the_recording() {
-    // A port nobody listens on: bound, then let go.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    // A port nobody listens on: 1 (tcpmux), which only a privileged service could take; a port bound
+    // and let go could be taken by another test's listener meanwhile.
+    let port = 1;
     let mut proxy = Proxy::start(&format!("http://127.0.0.1:{port}/mcp"), &[]);
     let (status, _, frames) =
         send(&client(), "POST", &format!("http://127.0.0.1:{}/mcp", proxy.port), &[("content-type", "application/json")], vec![(0, INIT.as_bytes().to_vec())]).await;
