@@ -319,7 +319,8 @@ async fn a_session_passes_byte_for_byte_and_is_recorded() {
     // The 55 messages and the GET's head (a warning only) pass; the event that is not JSON fails.
     assert!(check.code == 1 && check.stdout.ends_with(&format!("{} passed, 1 failed\n", messages + 1)), "{}{}", check.stdout, check.stderr);
     let found = std::fs::read_to_string(proxy.findings.path()).unwrap();
-    assert!(found.contains("not JSON") && found.contains(&format!("{messages} passed, 1 failed")), "{found}");
+    // Live, the same findings as offline: the transport rules run on the HTTP lines as they come.
+    assert!(found.contains("[transport/sse-data]") && found.contains("[transport/last-event-id-known]") && found.contains(&format!("{} passed, 1 failed", messages + 1)), "{found}");
     assert!(found.contains("notifications/message"), "no summary: {found}");
 }
 
@@ -499,7 +500,7 @@ async fn each_session_is_checked_apart() {
     // The two sessions interleaved, the same request ids in each.
     for body in [r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#] {
         for s in &sessions {
-            let h = [json.as_slice(), &[("mcp-session-id", s.as_str())]].concat();
+            let h = [json.as_slice(), &[("mcp-session-id", s.as_str()), ("mcp-protocol-version", "2025-11-25")]].concat();
             send(&c, "POST", &url, &h, vec![(0, body.as_bytes().to_vec())]).await;
         }
     }
@@ -544,9 +545,9 @@ async fn a_deleted_session_frees_its_stream() {
     for _ in 0..n {
         let (_, headers, _) = send(&c, "POST", &url, &json, vec![(0, INIT.as_bytes().to_vec())]).await;
         let sid = headers["mcp-session-id"].to_str().unwrap().to_string();
-        let h = [json.as_slice(), &[("mcp-session-id", sid.as_str())]].concat();
+        let h = [json.as_slice(), &[("mcp-session-id", sid.as_str()), ("mcp-protocol-version", "2025-11-25")]].concat();
         send(&c, "POST", &url, &h, vec![(0, br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_vec())]).await;
-        send(&c, "DELETE", &url, &[("mcp-session-id", sid.as_str())], vec![]).await;
+        send(&c, "DELETE", &url, &[("mcp-session-id", sid.as_str()), ("mcp-protocol-version", "2025-11-25")], vec![]).await;
     }
     assert_eq!(proxy.stop(), 0);
     // Past 256 live sessions the rest would share one stream: a second `initialize` there.

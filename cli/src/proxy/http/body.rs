@@ -105,7 +105,9 @@ impl BodyTap {
             // (an empty line is not written; findings name the line before).
             String::new()
         };
-        self.rec.send(Rec { x: self.x, line: rec, route: Route::None, check: Some(line) });
+        // A recorded line is checked as recorded; only a body that is not JSON (not recorded) goes raw.
+        let check = rec.is_empty().then_some(line);
+        self.rec.send(Rec { x: self.x, line: rec, route: Route::None, check });
     }
 
     fn event(&self, index: u64, e: SseEvent) {
@@ -113,8 +115,7 @@ impl BodyTap {
         let carries_message = !e.data.is_empty() && e.event.as_deref().is_none_or(|t| t == "message");
         if let Some(len) = e.cut.filter(|_| e.event.as_deref().is_none_or(|t| t == "message")) {
             let place = Place { x: self.x, dir: self.dir, event: Some((index, id)) };
-            let line = Line { dir: self.dir, bytes: Vec::new(), too_long: Some(len), terminated: true, seq: 0 };
-            return self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::None, check: Some(line) });
+            return self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::None, check: None });
         }
         if carries_message {
             let place = Place { x: self.x, dir: self.dir, event: Some((index, id)) };
@@ -130,8 +131,7 @@ impl BodyTap {
             Kind::Json { buf, len } if error.is_none() && len > 0 => {
                 let place = Place { x: self.x, dir: self.dir, event: None };
                 if len > MAX_LINE {
-                    let line = Line { dir: self.dir, bytes: Vec::new(), too_long: Some(len), terminated: true, seq: 0 };
-                    self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::None, check: Some(line) });
+                    self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::None, check: None });
                 } else if !buf.trim_ascii().is_empty() {
                     self.message(&place, &buf);
                 }

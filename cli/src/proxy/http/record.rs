@@ -55,6 +55,7 @@ pub struct Rec {
     pub x: u64,
     pub line: String,
     pub route: Route,
+    /// Checked raw instead of as the recorded line: a body that is not JSON (it is not recorded).
     pub check: Option<Line>,
 }
 
@@ -74,7 +75,8 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn send(&self, rec: Rec) {
-        let size = rec.line.len() + rec.check.as_ref().map_or(0, |l| l.bytes.len());
+        // The recording's copy, and the checker's: the line itself, or the raw body that is not recorded.
+        let size = 2 * rec.line.len() + rec.check.as_ref().map_or(0, |l| l.bytes.len());
         if self.queued_bytes.fetch_add(size, Ordering::Relaxed) + size > QUEUE_BYTES {
             self.queued_bytes.fetch_sub(size, Ordering::Relaxed);
             self.lost.fetch_add(1, Ordering::Relaxed);
@@ -208,9 +210,29 @@ pub fn event_line(x: u64, index: u64, id: Option<&str>, kind: Option<&str>, data
 
 struct Exchange {
     stream: Option<u64>,
-    held: Vec<Numbered>,
+    /// The exchange's lines for the checker while its session (its stream) is not known yet.
+    held: Vec<ForChecker>,
     /// The request's `Mcp-Session-Id`.
     session: Option<String>,
+}
+
+/// What the checker child gets of one line: the recorded line as `check` reads it (HTTP lines
+/// and messages alike, so the transport rules run live), or a raw body that was not recorded.
+enum ForChecker {
+    Recorded { number: u64, bytes: Vec<u8> },
+    Raw(Numbered),
+}
+
+impl ForChecker {
+    fn event(self, stream: u64) -> CheckEvent {
+        match self {
+            ForChecker::Recorded { number, bytes } => CheckEvent::Wrapped { number, stream, bytes },
+            ForChecker::Raw(mut n) => {
+                n.stream = stream;
+                CheckEvent::Line(n)
+            }
+        }
+    }
 }
 
 /// The recorder thread; see the module's comment. A write error of the recording stops it and is
@@ -221,9 +243,12 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
     let mut exchanges: HashMap<u64, Exchange> = HashMap::new();
     let mut sessions: HashMap<String, u64> = HashMap::new();
     let mut next_stream = 0u64;
-    let send = |n: Numbered, unchecked: &mut u64| {
-        let size = n.line.bytes.len();
-        if to_checker.try_send(CheckEvent::Line(n)).is_err() {
+    let send = |f: ForChecker, stream: u64, unchecked: &mut u64| {
+        let size = match &f {
+            ForChecker::Recorded { bytes, .. } => bytes.len(),
+            ForChecker::Raw(n) => n.line.bytes.len(),
+        };
+        if to_checker.try_send(f.event(stream)).is_err() {
             rec.queued_bytes.fetch_sub(size, Ordering::Relaxed);
             *unchecked += 1;
         }
@@ -242,8 +267,8 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
         rec.queued_bytes.fetch_sub(r.line.len(), Ordering::Relaxed);
         if exchanges.len() >= EXCHANGES_MAX && !exchanges.contains_key(&r.x) {
             let oldest = exchanges.keys().min().copied().unwrap_or(r.x);
-            for n in exchanges.remove(&oldest).map(|e| e.held).unwrap_or_default() {
-                send(n, &mut unchecked);
+            for f in exchanges.remove(&oldest).map(|e| e.held).unwrap_or_default() {
+                send(f, 0, &mut unchecked);
             }
         }
         let ex = exchanges.entry(r.x).or_insert(Exchange { stream: None, held: Vec::new(), session: None });
@@ -284,7 +309,8 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
             _ => {}
         }
         let stream = ex.stream;
-        if stream == Some(0) && r.check.is_some() {
+        let is_message = r.check.is_some() || r.line.starts_with("{\"dir\"");
+        if stream == Some(0) && is_message {
             // A message without a session (a 2024-11-05 answer on the GET stream): the held
             // requests without one go first, so that each answer follows its request.
             let mut pending: Vec<(&u64, &mut Exchange)> = exchanges.iter_mut().filter(|(_, e)| e.stream.is_none() && !e.held.is_empty()).collect();
@@ -292,24 +318,28 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
             for (_, other) in pending {
                 other.stream = Some(0);
                 for held in std::mem::take(&mut other.held) {
-                    send(held, &mut unchecked);
+                    send(held, 0, &mut unchecked);
                 }
             }
         }
         let Some(ex) = exchanges.get_mut(&r.x) else { unreachable!("inserted above") };
-        if let Some(line) = r.check {
-            let n = Numbered { number, line, stream: stream.unwrap_or(0) };
-            if stream.is_some() || ex.held.len() >= HELD_MAX {
-                send(n, &mut unchecked);
-            } else {
-                ex.held.push(n);
+        // What was held goes first, so the checker reads the exchange's lines in their order.
+        if release {
+            let stream = *ex.stream.get_or_insert(0);
+            for f in std::mem::take(&mut ex.held) {
+                send(f, stream, &mut unchecked);
             }
         }
-        if release {
-            let stream = ex.stream.unwrap_or(0);
-            for mut n in std::mem::take(&mut ex.held) {
-                n.stream = stream;
-                send(n, &mut unchecked);
+        let this = match r.check {
+            Some(line) => Some(ForChecker::Raw(Numbered { number, line, stream: 0 })),
+            None if !r.line.is_empty() => Some(ForChecker::Recorded { number, bytes: r.line.into_bytes() }),
+            None => None,
+        };
+        if let Some(f) = this {
+            match ex.stream {
+                Some(stream) => send(f, stream, &mut unchecked),
+                None if ex.held.len() >= HELD_MAX => send(f, 0, &mut unchecked),
+                None => ex.held.push(f),
             }
         }
         if let Some(stream) = ends_stream {
@@ -332,8 +362,8 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
     let mut left: Vec<(u64, Exchange)> = exchanges.into_iter().collect();
     left.sort_by_key(|(x, _)| *x);
     for (_, ex) in left {
-        for n in ex.held {
-            send(n, &mut unchecked);
+        for f in ex.held {
+            send(f, ex.stream.unwrap_or(0), &mut unchecked);
         }
     }
     if let Some(Err(e)) = record.as_mut().map(|w| w.flush()) {
@@ -383,9 +413,13 @@ mod tests {
         assert!(!event_line(4, 1, None, None, "", None).contains("data"));
     }
 
-    fn rec(x: u64, route: Route, check: Option<&str>) -> Event {
-        let check = check.map(|c| Line { dir: Dir::C2S, bytes: c.as_bytes().to_vec(), too_long: None, terminated: true, seq: 0 });
-        Event::Rec(Rec { x, line: format!("line{x}"), route, check })
+    /// A line of exchange `x`: a message line when `message` names one, else an HTTP line.
+    fn rec(x: u64, route: Route, message: Option<&str>) -> Event {
+        let line = match message {
+            Some(m) => format!("{{\"dir\":\"c2s\",\"msg\":\"{m}\"}}"),
+            None => format!("{{\"http\":{{\"x\":{x}}}}}"),
+        };
+        Event::Rec(Rec { x, line, route, check: None })
     }
 
     #[test]
@@ -408,14 +442,16 @@ mod tests {
             tx.send(e).unwrap();
         }
         record_lines(rx, None, ctx, &r, &Mutex::new(None));
-        let got: Vec<(u64, u64, String)> = crx
+        // Every line goes to the checker (the transport rules read the HTTP lines too), an exchange's
+        // lines in order and on its session's stream once that is known.
+        let got: Vec<(u64, u64)> = crx
             .try_iter()
             .filter_map(|e| match e {
-                CheckEvent::Line(n) => Some((n.number, n.stream, String::from_utf8(n.line.bytes).unwrap())),
+                CheckEvent::Wrapped { number, stream, .. } => Some((number, stream)),
                 _ => None,
             })
             .collect();
-        assert_eq!(got, vec![(2, 1, "init".into()), (6, 1, "list".into()), (4, 0, "stateless".into()), (8, 2, "other".into())]);
+        assert_eq!(got, vec![(1, 1), (2, 1), (5, 1), (6, 1), (3, 0), (4, 0), (7, 0), (8, 2), (9, 2)]);
     }
 
     #[test]
@@ -436,13 +472,14 @@ mod tests {
             tx.send(e).unwrap();
         }
         record_lines(rx, None, ctx, &r, &Mutex::new(None));
-        let got: Vec<String> = crx
+        let got: Vec<u64> = crx
             .try_iter()
             .filter_map(|e| match e {
-                CheckEvent::Line(n) => Some(String::from_utf8(n.line.bytes).unwrap()),
+                CheckEvent::Wrapped { number, .. } => Some(number),
                 _ => None,
             })
             .collect();
-        assert_eq!(got, ["request", "answer"]);
+        // The held request (line 4) goes before the answer (line 5).
+        assert_eq!(got, [1, 2, 3, 4, 5, 6]);
     }
 }
