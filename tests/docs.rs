@@ -10,9 +10,9 @@ use syn::{Attribute, Fields, ImplItem, Item, Visibility};
 
 /// The generated module files (the hand-written ones are checked by `cargo doc -D warnings`).
 fn generated_modules() -> Vec<(String, syn::File)> {
-    let dir = workspace_root().join("generated/src");
+    let dir = workspace_root().join("generated/src/generated");
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("generated/src") {
+    for entry in std::fs::read_dir(&dir).expect("generated/src/generated") {
         let path = entry.expect("dir entry").path();
         if path.extension().is_none_or(|e| e != "rs") {
             continue;
@@ -249,4 +249,19 @@ fn the_readmes_server_and_client_are_doc_tested_in_the_crates_readme() {
             assert!(tested.contains(&block), "this block of {section:?} is not one of generated/README.md's (doc-tested) blocks:\n{block}");
         }
     }
+}
+
+/// The crate README is the docs.rs front page and the registry's: its title and first line name this
+/// package (`mcp-spec-types`, library `mcp_spec_types`), not another crate's name.
+#[test]
+fn the_crate_readme_is_titled_by_its_package() {
+    let root = workspace_root();
+    let manifest = std::fs::read_to_string(root.join("generated/Cargo.toml")).expect("generated/Cargo.toml");
+    let name = manifest.lines().find_map(|l| l.strip_prefix("name = \"")).and_then(|l| l.strip_suffix('"')).expect("[package] name");
+    let readme = std::fs::read_to_string(root.join("generated/README.md")).expect("generated/README.md");
+    let mut lines = readme.lines().filter(|l| !l.is_empty());
+    assert_eq!(lines.next(), Some(format!("# {name}").as_str()), "generated/README.md's title");
+    let first = lines.next().unwrap_or_default();
+    let lib = name.replace('-', "_");
+    assert!(first.starts_with(&format!("`{name}` (library `{lib}`)")), "generated/README.md's first line names the package and library: {first}");
 }

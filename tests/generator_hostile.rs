@@ -91,7 +91,7 @@ fn generate(case: &Case) -> Outcome {
             payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_else(|| "(non-string panic payload)".into()),
         ),
         Ok(Err(d)) => Outcome::Diagnostics(d.0.iter().map(|x| (x.location.file.clone(), x.location.line, x.location.col, x.message.clone())).collect(), d.to_string()),
-        Ok(Ok(files)) => Outcome::Generated(files.iter().find(|f| f.path == "src/hostile.rs").map(|f| f.contents.clone()).unwrap_or_default()),
+        Ok(Ok(files)) => Outcome::Generated(files.iter().find(|f| f.path == format!("{}/hostile.rs", generator::GENERATED_DIR)).map(|f| f.contents.clone()).unwrap_or_default()),
     }
 }
 

@@ -112,7 +112,7 @@ fn run(config: &Config, inputs: &[Input]) -> Outcome {
         Ok(Ok(files)) => {
             let mut out = Vec::new();
             for m in &config.modules {
-                let path = format!("src/{}.rs", m.name);
+                let path = format!("{}/{}.rs", generator::GENERATED_DIR, m.name);
                 let contents = files.iter().find(|f: &&GeneratedFile| f.path == path).map(|f| f.contents.clone()).unwrap_or_else(|| format!("// generator produced no {path}\n"));
                 out.push((expected_name(config, &m.name), contents));
             }

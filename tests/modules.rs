@@ -209,13 +209,13 @@ fn a_seventh_version_reaches_every_place_or_fails_a_check() {
     // The new module, its declaration and table rows, its features, and the conversions to and from its
     // neighbours (the pair it now stands between, 2026-07-28 and draft, is no longer adjacent).
     let mut expected = vec![
-        "src/v2027_01_01.rs",
-        "src/modules.rs",
+        "src/generated/v2027_01_01.rs",
+        "src/generated/modules.rs",
         "Cargo.toml",
-        "src/convert/generated/v2026_07_28_v2027_01_01.rs",
-        "src/convert/generated/v2027_01_01_draft.rs",
-        "src/convert/generated/mod.rs",
-        "src/convert/generated/chains.rs",
+        "src/generated/convert/v2026_07_28_v2027_01_01.rs",
+        "src/generated/convert/v2027_01_01_draft.rs",
+        "src/generated/convert/mod.rs",
+        "src/generated/convert/chains.rs",
         "CONVERSIONS.md",
     ];
     expected.sort_unstable();
@@ -225,7 +225,7 @@ fn a_seventh_version_reaches_every_place_or_fails_a_check() {
     } else {
         Err(format!("codegen would write {written:?}, not {expected:?}"))
     });
-    tally.check(if files.iter().any(|f| f.path == "src/convert/generated/v2026_07_28_draft.rs") {
+    tally.check(if files.iter().any(|f| f.path == "src/generated/convert/v2026_07_28_draft.rs") {
         Err("the conversions between 2026-07-28 and draft are still adjacent".to_string())
     } else {
         Ok(())
@@ -236,10 +236,10 @@ fn a_seventh_version_reaches_every_place_or_fails_a_check() {
             tally.check(if text.contains(need) { Ok(()) } else { Err(format!("{file} has no `{need}`")) });
         }
     };
-    expect(&mut tally, "src/v2027_01_01.rs", &["pub const SCHEMA_LABEL: &str = \"2027-01-01\";"]);
+    expect(&mut tally, "src/generated/v2027_01_01.rs", &["pub const SCHEMA_LABEL: &str = \"2027-01-01\";"]);
     expect(
         &mut tally,
-        "src/modules.rs",
+        "src/generated/modules.rs",
         &[
             "#[cfg(feature = \"v2027-01-01\")]\n#[cfg_attr(docsrs, doc(cfg(feature = \"v2027-01-01\")))]\npub mod v2027_01_01;",
             "pub mod latest {\n    pub use crate::v2027_01_01::*;\n}",

@@ -6,11 +6,12 @@
 #![forbid(unsafe_code)]
 
 // Written by `cargo xtask codegen` from schema/codegen.toml: a `#[cfg(feature)] pub mod` for each module
-// (`src/v2025_11_25.rs`, ...), `latest`, the table `modules` and `for_each_module!`. First, so that
+// (`src/generated/v2025_11_25.rs`, ...), `latest`, the table `modules` and `for_each_module!`. First, so that
 // the hand-written modules below can call `for_each_module!` by name (a macro an `include!` defines
 // cannot be named by its `crate::` path inside this crate). Included rather than
-// declared as a child so the modules sit at the crate root; their `mod` items resolve in this folder.
-include!("modules.rs");
+// declared as a child so the modules sit at the crate root (docs.rs pages and `crate::v2025_11_25`
+// paths as before, no re-exports); its `mod` items resolve in its own folder, `src/generated/`.
+include!("generated/modules.rs");
 
 pub mod engine;
 pub mod negotiate;

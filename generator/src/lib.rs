@@ -20,7 +20,7 @@ pub mod diff;
 
 pub use config::{Config, InputFile, InputOrigin};
 pub use diagnostics::{Diagnostic, Diagnostics, Location};
-pub use emit::{GeneratedFile, Part, FEATURES_BEGIN, FEATURES_END};
+pub use emit::{GeneratedFile, Part, FEATURES_BEGIN, FEATURES_END, GENERATED_DIR};
 
 /// One input file: its path relative to the synced upstream folder, and its text.
 #[derive(Debug, Clone)]

@@ -77,6 +77,8 @@ macro_rules! route {
     };
 }
 
+// Everything the generator writes lives under `src/generated/`.
+#[path = "../generated/convert/mod.rs"]
 mod generated;
 #[cfg(feature = "tasks")]
 mod tasks;

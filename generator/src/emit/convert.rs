@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::manifest::GENERATED_DIR;
 use super::output::{format_tokens, header, GeneratedFile, Part};
 use crate::config::{Config, CONFIG_PATH};
 use crate::ir::*;
@@ -615,7 +616,7 @@ impl<'a> Plan<'a> {
             format_tokens(tokens),
             impls.concat(),
         );
-        GeneratedFile { path: "src/convert/generated/chains.rs".into(), contents, part: Part::Whole }
+        GeneratedFile { path: format!("{GENERATED_DIR}/convert/chains.rs"), contents, part: Part::Whole }
     }
 
     fn skip_chain(&mut self, i: usize, j: usize, name: &str) {
@@ -686,12 +687,12 @@ impl<'a> Plan<'a> {
             }
             let tokens = quote! { #(#parts)* };
             let doc = format!("from {CONFIG_PATH} and the schemas' IR ({} <-> {})", a.protocol, b.protocol);
-            files.push(GeneratedFile { path: format!("src/convert/generated/{name}.rs"), contents: format!("{}{}", header(&doc), format_tokens(tokens)), part: Part::Whole });
+            files.push(GeneratedFile { path: format!("{GENERATED_DIR}/convert/{name}.rs"), contents: format!("{}{}", header(&doc), format_tokens(tokens)), part: Part::Whole });
             mods.push(name);
         }
         let mod_lines: String = mods.iter().map(|m| format!("mod {m};\n")).collect();
         files.push(GeneratedFile {
-            path: "src/convert/generated/mod.rs".into(),
+            path: format!("{GENERATED_DIR}/convert/mod.rs"),
             contents: format!("{}//! The generated conversions: one file per pair of adjacent versions (both directions), and `chains`.\n\n#![allow(clippy::all, dead_code, deprecated, unused_imports, unused_mut)]\n\n{mod_lines}pub(crate) mod chains;\n", header(&format!("from {CONFIG_PATH}"))),
             part: Part::Whole,
         });

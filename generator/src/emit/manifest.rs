@@ -4,7 +4,7 @@
 //! validators and the package metadata are not generated, so their files are not either. The generator
 //! writes only what follows from the module list:
 //!
-//! - `src/modules.rs`, a whole generated file that the root pulls in with `include!`: one
+//! - `src/generated/modules.rs`, a whole generated file that the root pulls in with `include!`: one
 //!   `#[cfg(feature)] pub mod` per module, `latest`, the table `modules` and `for_each_module!`.
 //!   `include!` rather than a child module because the version modules must sit at the crate root
 //!   (`mcp_spec_types::v2025_11_25`); `mod` items of an included file resolve next to that file, which
@@ -103,7 +103,12 @@ fn module_table(space: &TypeSpace, config: &Config) -> TokenStream {
     }
 }
 
-/// `src/modules.rs`: the module declarations, `latest` and the table of modules, included by the
+/// The folder of the generated crate that the generator owns: every whole file it writes lands
+/// here, and `cargo xtask codegen` removes any other file it finds here. Hand-written code stays
+/// outside it, so tools and readers that skip generated code still see the runtime.
+pub const GENERATED_DIR: &str = "src/generated";
+
+/// `src/generated/modules.rs`: the module declarations, `latest` and the table of modules, included by the
 /// hand-written root (see [`for_each_module`] for the macro that follows them).
 pub fn modules_rs(space: &TypeSpace, config: &Config) -> TokenStream {
     let mods = space.modules.iter().map(|m| {
@@ -129,10 +134,14 @@ pub fn modules_rs(space: &TypeSpace, config: &Config) -> TokenStream {
         }
     });
     let table = module_table(space, config);
+    // `mod` items of this file resolve in its own folder, where only generated files live; the
+    // conversions' front (`Convert`, routes) is hand-written beside the root.
+    let convert_path = "../convert/mod.rs";
     let convert = (version_features(space, config).len() > 1).then(|| {
         quote! {
             #[cfg(feature = "convert")]
             #[cfg_attr(docsrs, doc(cfg(feature = "convert")))]
+            #[path = #convert_path]
             pub mod convert;
         }
     });

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::config::Config;
 use crate::ir::TypeSpace;
 
-pub use manifest::{FEATURES_BEGIN, FEATURES_END};
+pub use manifest::{FEATURES_BEGIN, FEATURES_END, GENERATED_DIR};
 pub use output::{GeneratedFile, Part};
 use output::{format_shown, format_tokens, header};
 
@@ -78,8 +78,8 @@ pub fn emit(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {
     });
     let mut contents = slots.into_iter().map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every job ran"));
     let whole = |path: String, contents: String| GeneratedFile { path, contents, part: Part::Whole };
-    let mut files: Vec<GeneratedFile> = space.modules.iter().map(|m| whole(format!("src/{}.rs", m.name), contents.next().expect("one per module"))).collect();
-    files.push(whole("src/modules.rs".into(), contents.next().expect("modules.rs")));
+    let mut files: Vec<GeneratedFile> = space.modules.iter().map(|m| whole(format!("{GENERATED_DIR}/{}.rs", m.name), contents.next().expect("one per module"))).collect();
+    files.push(whole(format!("{GENERATED_DIR}/modules.rs"), contents.next().expect("modules.rs")));
     files.push(GeneratedFile { path: "Cargo.toml".into(), contents: manifest::features_block(space, config), part: Part::Block });
     files.extend(conversions);
     files

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use super::manifest::{FEATURES_BEGIN, FEATURES_END};
 
 /// One output of the generator: a file of the generated crate, relative to its root
-/// (`src/v2025_11_25.rs`), or the generated block of a hand-written one.
+/// (`src/generated/v2025_11_25.rs`), or the generated block of a hand-written one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GeneratedFile {
     pub path: String,

@@ -152,6 +152,7 @@ pub mod modules {
 }
 #[cfg(feature = "convert")]
 #[cfg_attr(docsrs, doc(cfg(feature = "convert")))]
+#[path = "../convert/mod.rs"]
 pub mod convert;
 
 /// Calls `$callback!` with every module, in `schema/codegen.toml` order, one per line:
