@@ -11,7 +11,7 @@ use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
 
-use super::rules::{self, Rule};
+use super::rules::{self, diag};
 use super::{Headers, HttpLine, MsgAt, Part, Where};
 use crate::check::{Diag, IdKey, PROTOCOL_META_KEY};
 use crate::versions::{version_index, LATEST, VERSIONS};
@@ -123,10 +123,6 @@ pub(super) fn digest(s: &str) -> u64 {
     let mut h = DefaultHasher::new();
     s.hash(&mut h);
     h.finish()
-}
-
-pub(super) fn diag(rule: &'static Rule, pointer: &str, message: String) -> Diag {
-    Diag { pointer: pointer.to_string(), rule: rule.id, severity: rule.severity, message }
 }
 
 /// The `ORIGIN`'s host and port against `Host`: whether they name the same authority.

@@ -1,8 +1,8 @@
 //! The rules on a whole exchange, run when it ends: its request (headers, body, the session's
 //! state when it came) against its response (status, content type, body, stream).
 
-use super::engine::{diag, same_origin, Exchange, Transport};
-use super::rules::{self, Rule};
+use super::engine::{same_origin, Exchange, Transport};
+use super::rules::{self, diag, Rule};
 use crate::bounded::clip;
 use crate::check::Diag;
 use crate::versions::version_index;

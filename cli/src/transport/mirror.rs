@@ -7,8 +7,7 @@ use std::collections::{HashMap, VecDeque};
 
 use serde_json::{Map, Value};
 
-use super::engine::diag;
-use super::rules;
+use super::rules::{self, diag};
 use super::Headers;
 use crate::bounded::clip;
 use crate::check::Diag;

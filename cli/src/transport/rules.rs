@@ -5,6 +5,8 @@
 
 use mcp_spec_types::validate::Severity;
 
+use crate::check::Diag;
+
 /// One transport rule.
 #[derive(Debug)]
 pub struct Rule {
@@ -19,6 +21,11 @@ impl Rule {
     pub fn applies(&self, version: &str) -> bool {
         self.versions.contains(&version)
     }
+}
+
+/// A finding of `rule` at `pointer`.
+pub(super) fn diag(rule: &'static Rule, pointer: &str, message: String) -> Diag {
+    Diag { pointer: pointer.to_string(), rule: rule.id, severity: rule.severity, message }
 }
 
 const fn error(id: &'static str, versions: &'static [&'static str], source: &'static str) -> Rule {
