@@ -1,0 +1,115 @@
+//! Reading input: lines with a length cap, file kinds by extension, and the outcomes that report
+//! input which cannot be read. A leaf shared by `check`, `convert`, `proxy` and the bridge.
+
+use std::io::{self, BufRead};
+use std::path::Path;
+
+use mcp_spec_types::validate::Severity;
+
+use crate::check::{Diag, Outcome};
+
+/// The longest line (or `.json` file) read whole; a longer one is reported and skipped
+/// (memory stays bounded).
+pub const MAX_LINE: usize = 128 << 20;
+
+pub(crate) fn is_har_file(f: &str) -> bool {
+    Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("har"))
+}
+
+pub(crate) fn is_json_file(f: &str) -> bool {
+    Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// One error about the whole line: how `check` and `convert` report input they cannot read.
+pub(crate) fn line_error(line: u64, rule: &'static str, message: String) -> Outcome {
+    Outcome { line, diags: vec![Diag { pointer: String::new(), rule, severity: Severity::Error, message }], ..Outcome::default() }
+}
+
+pub(crate) fn too_long(line: u64, len: usize) -> Outcome {
+    line_error(line, "line.too-long", format!("line too long: {len} bytes (at most {MAX_LINE} are read); skipped"))
+}
+
+pub(crate) fn file_too_large() -> Outcome {
+    line_error(1, "line.too-long", format!("file too large: more than {MAX_LINE} bytes (at most that is read); skipped"))
+}
+
+pub(crate) fn empty_file() -> Outcome {
+    line_error(1, "json", "empty file: no JSON value".into())
+}
+
+pub(crate) enum LineRead {
+    Eof,
+    Line,
+    TooLong(usize),
+}
+
+/// Reads up to the next `\n` (not included) into `buf`; a line longer than `max` is consumed
+/// but not kept.
+pub(crate) fn read_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
+    let mut len = 0usize;
+    let mut any = false;
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(match (any, len > max) {
+                (false, _) => LineRead::Eof,
+                (true, false) => LineRead::Line,
+                (true, true) => LineRead::TooLong(len),
+            });
+        }
+        any = true;
+        let (chunk, done) = match memchr::memchr(b'\n', avail) {
+            Some(i) => (&avail[..i], Some(i + 1)),
+            None => (avail, None),
+        };
+        len += chunk.len();
+        if len <= max {
+            buf.extend_from_slice(chunk);
+        } else {
+            buf.clear();
+        }
+        let used = done.unwrap_or(avail.len());
+        r.consume(used);
+        if done.is_some() {
+            return Ok(if len > max { LineRead::TooLong(len) } else { LineRead::Line });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufReader;
+
+    #[test]
+    fn lines_split_on_newline_only() {
+        let data = "a\u{2028}b\r\n\nc".as_bytes();
+        let mut r = BufReader::with_capacity(2, data);
+        let mut buf = Vec::new();
+        let mut lines = Vec::new();
+        loop {
+            buf.clear();
+            match read_line(&mut r, &mut buf, 100).unwrap() {
+                LineRead::Eof => break,
+                LineRead::Line => lines.push(String::from_utf8(buf.clone()).unwrap()),
+                LineRead::TooLong(n) => lines.push(format!("too long {n}")),
+            }
+        }
+        assert_eq!(lines, vec!["a\u{2028}b\r", "", "c"]);
+    }
+
+    #[test]
+    fn long_lines_are_skipped() {
+        let data = b"0123456789\nab\n";
+        let mut r = BufReader::with_capacity(3, &data[..]);
+        let mut buf = Vec::new();
+        assert!(matches!(read_line(&mut r, &mut buf, 5).unwrap(), LineRead::TooLong(10)));
+        buf.clear();
+        assert!(matches!(read_line(&mut r, &mut buf, 5).unwrap(), LineRead::Line));
+        assert_eq!(buf, b"ab");
+    }
+}
