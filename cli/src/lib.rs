@@ -21,6 +21,7 @@ pub mod sse;
 pub mod stream;
 pub mod transport;
 pub mod versions;
+pub mod vocab;
 
 pub use cmd::run;
 pub use input::MAX_LINE;

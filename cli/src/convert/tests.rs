@@ -1,5 +1,5 @@
 use super::*;
-use crate::check::{Diag, Outcome};
+use crate::vocab::{Diag, Outcome};
 use crate::args::DEFAULT_MAX_FINDINGS;
 use crate::versions::version_index;
 use serde_json::json;

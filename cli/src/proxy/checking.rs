@@ -19,7 +19,8 @@ use mcp_spec_types::validate::Severity;
 use super::output::Out;
 use super::{check_one, CheckEvent, Line, Numbered, ProxyArgs};
 use crate::args::CheckArgs;
-use crate::check::{Checker, Diag, Dir, Outcome};
+use crate::check::Checker;
+use crate::vocab::{Diag, Dir, Outcome};
 use crate::report::{Reporter, Summary};
 
 /// The child writes this line before it checks line N (`\x01N`), and `\x02` when the session's

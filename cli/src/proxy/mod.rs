@@ -30,7 +30,8 @@ use mcp_spec_types::validate::Severity;
 use serde_json::Value;
 
 use crate::args::CheckArgs;
-use crate::check::{Checker, Diag, Dir, Outcome};
+use crate::check::Checker;
+use crate::vocab::{Diag, Dir, Outcome};
 use crate::input::MAX_LINE;
 use output::Out;
 

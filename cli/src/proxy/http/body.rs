@@ -15,7 +15,7 @@ use hyper::body::{Body, Frame, Incoming, SizeHint};
 
 use super::record::{end_line, event_line, message_line, skipped_line, Place, Rec, Recorder, Route};
 use super::upstream::Upstream;
-use crate::check::Dir;
+use crate::vocab::Dir;
 use crate::proxy::Line;
 use crate::sse::{SseEvent, SseParser};
 use crate::input::MAX_LINE;
