@@ -10,7 +10,7 @@ mod tests;
 use std::io::{self, Write};
 
 use clap::error::ErrorKind;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::args::{CheckArgs, UsageError};
 use crate::convert::ConvertArgs;
@@ -29,6 +29,11 @@ enum Sub {
     Check(check::CheckCmd),
     Proxy(proxy::ProxyCmd),
     Convert(convert::ConvertCmd),
+    /// Prints a completion script for SHELL (e.g. `source <(mcp-schema completions bash)`)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// A parsed command line.
@@ -45,10 +50,16 @@ pub enum Command {
 pub fn parse(args: &[String]) -> Result<Command, UsageError> {
     let cli = match Cli::try_parse_from(std::iter::once("mcp-schema").chain(args.iter().map(String::as_str))) {
         Ok(c) => c,
-        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => return Ok(Command::Print(e.render().to_string())),
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let mut text = e.render().to_string();
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            return Ok(Command::Print(text));
+        }
         // clap's first line names the option; its usage and tips are replaced by ours (`run`).
         Err(e) if matches!(e.kind(), ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) => {
-            return Err(UsageError("no command given (the commands are `check`, `proxy` and `convert`)".into()))
+            return Err(UsageError("no command given (the commands are `check`, `proxy`, `convert` and `completions`)".into()))
         }
         Err(e) => return Err(UsageError(message(&e.render().to_string()))),
     };
@@ -56,6 +67,11 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
         Sub::Check(c) => c.resolve().map(Command::Check),
         Sub::Proxy(c) => c.resolve().map(Command::Proxy),
         Sub::Convert(c) => c.resolve().map(Command::Convert),
+        Sub::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "mcp-schema", &mut script);
+            Ok(Command::Print(String::from_utf8_lossy(&script).into_owned()))
+        }
     }
 }
 
@@ -74,7 +90,8 @@ fn usage_line(args: &[String]) -> &'static str {
         Some("proxy") => proxy::USAGE,
         Some("convert") => convert::USAGE,
         Some("check") => check::USAGE,
-        _ => "mcp-schema <check|proxy|convert> ...",
+        Some("completions") => "mcp-schema completions <bash|elvish|fish|powershell|zsh>",
+        _ => "mcp-schema <check|proxy|convert|completions> ...",
     }
 }
 

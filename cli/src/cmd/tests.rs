@@ -101,3 +101,15 @@ fn parses_proxy_arguments() {
     let Ok(Command::Proxy(a)) = p(&["proxy", "--checker-child=-x", "--strict", "--", "-"]) else { panic!() };
     assert_eq!((a.checker_child.as_deref(), a.check.strict), (Some("-x"), true));
 }
+
+#[test]
+fn completions_cover_every_subcommand_and_option() {
+    let Ok(Command::Print(bash)) = p(&["completions", "bash"]) else { panic!() };
+    for word in ["check", "proxy", "convert", "--max-findings", "--upstream", "--from"] {
+        assert!(bash.contains(word), "{word} missing from the bash completions");
+    }
+    let Ok(Command::Print(zsh)) = p(&["completions", "zsh"]) else { panic!() };
+    assert!(zsh.contains("#compdef mcp-schema"));
+    assert!(p(&["completions", "tcsh"]).is_err());
+    assert!(p(&["completions"]).is_err());
+}
