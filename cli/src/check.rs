@@ -7,27 +7,19 @@ use mcp_spec_types::validate::{describe, jsonrpc, Cx, Options, Severity};
 use serde_json::{Map, Value};
 
 use crate::args::{CheckArgs, Protocol};
-use crate::bounded::{clip, shown, Capped, Text, Weigh, MESSAGE_MAX};
+pub use crate::vocab::{AppsSide, Diag, Dir, Outcome, Req, ANSWERED_CAP, PENDING_CAP, PROTOCOL_META_KEY};
+pub(crate) use crate::vocab::{IdKey, ModRef};
+use crate::bounded::{clip, shown, Capped, Weigh, MESSAGE_MAX};
 use crate::session::rules::{Rule, ID_REUSED};
 use crate::session::{Session, StreamEnd};
 use crate::transport::jsonl::Http;
 use crate::transport::{self, HttpLine, Transport};
-use mcp_spec_types::engine::observe::{Direction, Observation, Observer, ObserverConfig};
+use mcp_spec_types::engine::observe::{Observation, Observer, ObserverConfig};
 use crate::versions::{version_index, Extension, Info, Module, Side, EXTENSIONS, LATEST, VERSIONS};
-
-/// The `_meta` key that carries the protocol version in 2026-07-28 and later.
-pub const PROTOCOL_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// The result type of the resource-metadata proposal's `resources/metadata`; a module that has it
 /// applies the proposal's same-URI rule against the requested URI.
 const METADATA_RESULT: &str = "ReadResourceMetadataResult";
-
-/// How many unanswered requests each direction remembers; the oldest are forgotten first.
-pub const PENDING_CAP: usize = 4096;
-
-/// How many answered (or cancelled) request ids each direction remembers to catch a reused
-/// id; the oldest are forgotten first, so memory stays bounded on an endless stream.
-pub const ANSWERED_CAP: usize = 4096;
 
 /// How many tasks (from `CreateTaskResult`) each direction remembers for `tasks/result`.
 pub const TASKS_CAP: usize = 4096;
@@ -36,106 +28,6 @@ pub const TASKS_CAP: usize = 4096;
 const TASK_RESULT_METHOD: &str = "tasks/result";
 /// The Tasks extension's task handle (`resultType: "task"`), typed by the extension's module.
 const EXT_TASK_RESULT: &str = "CreateTaskResult";
-
-/// One finding about a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diag {
-    /// JSON pointer into the line as written (`/msg/...` for a wrapper line); `""` is the whole line.
-    pub pointer: String,
-    pub rule: &'static str,
-    pub severity: Severity,
-    pub message: String,
-}
-
-/// What checking one value found.
-#[derive(Debug, Clone, Default)]
-pub struct Outcome {
-    /// 1-based line of the value in its file.
-    pub line: u64,
-    /// The version it was checked against (`2025-11-25`, `draft`), or the extension (`apps`).
-    pub protocol: Option<&'static str>,
-    /// The schema type it was checked as.
-    pub type_name: Option<&'static str>,
-    pub diags: Vec<Diag>,
-    /// Findings past `--max-findings`: counted, not kept.
-    pub omitted: usize,
-    /// How many of the omitted findings are errors.
-    pub omitted_errors: usize,
-    /// Where the value was, when a line number does not say it (a HAR: the entry and the message's place in it).
-    pub place: Option<String>,
-    /// A HAR message's HTTP context (method, path, status, session, version header, SSE event), for `--json`.
-    pub http: Option<Value>,
-}
-
-impl Outcome {
-    pub fn failed(&self) -> bool {
-        self.omitted_errors > 0 || self.diags.iter().any(|d| d.severity == Severity::Error)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dir {
-    C2S,
-    S2C,
-}
-
-impl Dir {
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-    pub(crate) const fn opposite(self) -> Dir {
-        match self {
-            Dir::C2S => Dir::S2C,
-            Dir::S2C => Dir::C2S,
-        }
-    }
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Dir::C2S => "c2s",
-            Dir::S2C => "s2c",
-        }
-    }
-}
-
-/// A side of the MCP Apps channel between a view (the `App` in its iframe) and its host (the
-/// `AppBridge`): `dir` is `view2host` or `host2view` on a line of that channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AppsSide {
-    View,
-    Host,
-}
-
-impl AppsSide {
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-    pub(crate) const fn opposite(self) -> AppsSide {
-        match self {
-            AppsSide::View => AppsSide::Host,
-            AppsSide::Host => AppsSide::View,
-        }
-    }
-    /// The `dir` of what this side sends.
-    pub(crate) fn dir_name(self) -> &'static str {
-        match self {
-            AppsSide::View => "view2host",
-            AppsSide::Host => "host2view",
-        }
-    }
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            AppsSide::View => "view",
-            AppsSide::Host => "host",
-        }
-    }
-    /// The view opens the channel with `ui/initialize`, as a client does: its side of the observer.
-    fn direction(self) -> Direction {
-        match self {
-            AppsSide::View => Direction::ClientToServer,
-            AppsSide::Host => Direction::ServerToClient,
-        }
-    }
-}
 
 /// What the checker needs for the view<->host channel (with `--ext apps`): the unions of what
 /// each side sends (the generated `ViewRequest`, `HostNotification`, ...), and the protocol
@@ -188,60 +80,6 @@ fn unmatched_why(seen: &[Observation]) -> String {
         .unwrap_or_default()
 }
 
-/// Which module a request was typed by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ModRef {
-    Version(usize),
-    Ext(usize),
-}
-
-/// A request id as a map key; a long string id is kept as its digest ([`Text`]), so a table of
-/// them is small whatever the peer sends.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) enum IdKey {
-    Int(i64),
-    Str(Text),
-    /// Any other number, by its text (ids must be integers, but a response can still match it).
-    Other(Box<str>),
-}
-
-impl IdKey {
-    pub(crate) fn of(v: &Value) -> Option<IdKey> {
-        match v {
-            Value::String(s) => Some(IdKey::Str(Text::of(s))),
-            Value::Number(n) => Some(match n.as_i64() {
-                Some(i) => IdKey::Int(i),
-                None => IdKey::Other(n.to_string().into()),
-            }),
-            _ => None,
-        }
-    }
-}
-
-impl Weigh for IdKey {
-    fn weight(&self) -> usize {
-        match self {
-            IdKey::Int(_) => 0,
-            IdKey::Str(t) => t.weight(),
-            IdKey::Other(s) => s.len(),
-        }
-    }
-}
-
-/// An unanswered request: what its response is checked against.
-#[derive(Debug, Clone)]
-pub struct Req {
-    module: ModRef,
-    /// The method as the schema names it; `None` for a method the module does not define.
-    method: Option<&'static str>,
-    result: Option<&'static str>,
-    /// The params carry `task` and the request type takes it: the answer may be `CreateTaskResult`.
-    task: bool,
-    /// The request's `params.uri` (`resources/read`, ...), for rules on the result that need
-    /// the requested URI.
-    pub uri: Option<Box<str>>,
-}
-
 /// Where a task came from: the request that `CreateTaskResult` answered.
 #[derive(Debug, Clone)]
 struct TaskOrigin {
@@ -251,13 +89,6 @@ struct TaskOrigin {
 
 /// A map from ids of one direction, bounded by count and bytes: the oldest entry is forgotten first.
 type Bounded<V> = Capped<IdKey, V>;
-
-
-impl Weigh for Req {
-    fn weight(&self) -> usize {
-        self.uri.weight()
-    }
-}
 
 impl mcp_spec_types::engine::observe::Weigh for Req {
     fn weight(&self) -> usize {

@@ -8,7 +8,7 @@
 use mcp_spec_types::validate::{Options, Severity};
 use serde_json::Value;
 
-use crate::check::{Diag, Outcome};
+use crate::vocab::{Diag, Outcome};
 use crate::versions::{version_index, Module, LATEST, VERSIONS};
 
 /// Rule id prefixes taken from the later version's findings.

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use mcp_spec_types::validate::Severity;
 use serde_json::json;
 
-use crate::check::Outcome;
+use crate::vocab::Outcome;
 use crate::session::{MessageKey, Unanswered};
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

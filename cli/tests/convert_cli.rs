@@ -150,7 +150,7 @@ not json
     assert_eq!(run(&["convert", "x.jsonl"], None).code, 2);
     assert_eq!(run(&["convert", "--to", "1999-01-01", "x.jsonl"], None).code, 2);
     assert_eq!(run(&["convert", "--to", "2025-11-25", "/nonexistent/x.jsonl"], None).code, 2);
-    assert!(run(&["convert", "--help"], None).stdout.starts_with("usage: mcp-schema convert"));
+    assert!(run(&["convert", "--help"], None).stdout.contains("Usage: mcp-schema convert"));
 }
 
 /// `negotiate::VersionTracker` reads every recorded session's versions as the checker does.

@@ -8,7 +8,7 @@ use super::core::{key, method_of, Bridge, Down, Output, Up, UpKind, INTERNAL_ERR
 use super::input;
 use super::record::{Leg, Verdict};
 use super::shape::{self, Refusal};
-use crate::check::Dir;
+use crate::vocab::Dir;
 use crate::versions::VERSIONS;
 
 /// The longest request kept for a retry with input responses: a longer one that gets an

@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 
 use super::record::{Counts, Leg, Note, Record, Verdict};
 use super::shape::{self, Refusal};
-use crate::check::Dir;
+use crate::vocab::Dir;
 use crate::versions::{version_index, Info, VERSIONS};
 
 /// JSON-RPC error codes the bridge answers with.

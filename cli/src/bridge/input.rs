@@ -22,7 +22,7 @@ use super::core::{error_response, key, method_of, refusal_message, Bridge, Down,
 use super::record::{Leg, Verdict};
 use super::server::convert_result;
 use super::shape::{self, Refusal};
-use crate::check::Dir;
+use crate::vocab::Dir;
 use crate::versions::VERSIONS;
 
 /// Input rounds one request may take; input requests in one result.

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::check::Dir;
+use crate::vocab::Dir;
 
 /// The side of the bridge a line travelled: between the client and the bridge (checked as the
 /// client's version), or between the bridge and the server (checked as `--to`).

@@ -8,7 +8,7 @@ use super::core::{error_response, key, method_of, refusal_message, Bridge, Down,
 use super::input;
 use super::record::{Leg, Verdict};
 use super::shape::{self, Refusal};
-use crate::check::Dir;
+use crate::vocab::Dir;
 use crate::versions::{version_index, Info, VERSIONS};
 
 pub(super) fn request_or_notification(b: &mut Bridge, line: &[u8], msg: Map<String, Value>, out: &mut Output) {

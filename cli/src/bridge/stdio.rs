@@ -16,7 +16,7 @@ use super::record::{write_line, Counts, Record};
 use super::Bridge;
 use crate::proxy::output::Out;
 use crate::proxy::{CheckEvent, Traffic, QUEUE_BYTES, QUEUE_LINES};
-use crate::{read_line, LineRead, MAX_LINE};
+use crate::input::{read_line, LineRead, MAX_LINE};
 
 enum Recorded {
     Records(Vec<Record>),

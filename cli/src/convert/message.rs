@@ -17,7 +17,8 @@ use serde_json::Value;
 use super::rules::{BATCH, DIRECTION, METHOD, REFUSED, RESPONSE, SOURCE, TARGET_INVALID, TYPE};
 use super::ConvertArgs;
 use crate::args::{CheckArgs, Protocol};
-use crate::check::{Checker, Diag, Outcome, PENDING_CAP};
+use crate::check::Checker;
+use crate::vocab::{Diag, Outcome, PENDING_CAP};
 use crate::versions::{version_index, Info, Side, LATEST, VERSIONS};
 
 type Dir = Direction;

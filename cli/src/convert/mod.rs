@@ -14,39 +14,9 @@ use serde_json::{Map, Value};
 
 pub use message::{retype, Converted, Converter};
 
-use crate::args::{Protocol, UsageError, DEFAULT_MAX_FINDINGS};
+use crate::args::Protocol;
 use crate::report::Reporter;
-use crate::versions::{self, version_index};
-use crate::{empty_file, file_too_large, is_json_file, read_line, too_long, LineRead, MAX_LINE};
-
-pub const USAGE: &str = "\
-usage: mcp-schema convert --to VERSION [--from VERSION|auto] [--max-findings N] FILE...
-
-Converts MCP messages to another protocol version. FILE is read like `check`
-reads it (a .json file holding one value, JSONL otherwise, `-` for standard
-input; a JSONL line is a bare message or a wrapper {\"msg\": ..., \"dir\": ...,
-\"protocol\": ..., \"type\": ...}); each converted value is written to standard
-output in the same format as soon as it is converted. Each value is checked
-first as `check --protocol FROM` checks it: one that fails is not converted.
-Findings go to standard error as `check` prints them (FILE:LINE: POINTER:
-SEVERITY [RULE]: MESSAGE); a refused value is left out.
-
-options:
-  --to VERSION             the version to convert to
-  --from VERSION|auto      the version of the input (default auto: the line's
-                           `protocol`, else what the stream negotiated, else
-                           the latest)
-  --max-findings N         findings printed per value (default 100); the rest
-                           are counted in one \"and N more\" line
-  -h, --help               print this help
-
-exit status: 0 everything converted, 1 something failed, 2 usage or I/O error.
-versions: VERSIONS
-";
-
-pub fn usage() -> String {
-    USAGE.replace("VERSIONS", &versions::version_names())
-}
+use crate::input::{empty_file, file_too_large, is_json_file, read_line, too_long, LineRead, MAX_LINE};
 
 #[derive(Debug, Clone)]
 pub struct ConvertArgs {
@@ -56,53 +26,6 @@ pub struct ConvertArgs {
     /// Findings kept per value, as `check --max-findings`.
     pub max_findings: usize,
     pub files: Vec<String>,
-}
-
-/// Parses the arguments after `convert`. `Ok(None)` asks for the help text.
-pub fn parse(args: &[String]) -> Result<Option<ConvertArgs>, UsageError> {
-    let mut to = None;
-    let mut from = Protocol::Auto;
-    let mut max_findings = DEFAULT_MAX_FINDINGS;
-    let mut files = Vec::new();
-    let mut only_files = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if only_files || arg == "-" || !arg.starts_with('-') {
-            files.push(arg.clone());
-            continue;
-        }
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = || inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| UsageError(format!("{flag} needs a value")));
-        match flag {
-            "--" => only_files = true,
-            "-h" | "--help" => return Ok(None),
-            "--to" => to = Some(version(&value()?)?),
-            "--from" => {
-                let v = value()?;
-                from = if v == "auto" { Protocol::Auto } else { Protocol::Fixed(version(&v)?) };
-            }
-            "--max-findings" => {
-                let v = value()?;
-                max_findings = match v.parse::<usize>() {
-                    Ok(n) if n > 0 => n,
-                    _ => return Err(UsageError(format!("--max-findings needs a positive whole number, found `{v}`"))),
-                };
-            }
-            _ => return Err(UsageError(format!("unknown option `{arg}`"))),
-        }
-    }
-    let Some(to) = to else { return Err(UsageError("--to VERSION is required".into())) };
-    if files.is_empty() {
-        return Err(UsageError("no FILE given (use `-` for standard input)".into()));
-    }
-    Ok(Some(ConvertArgs { to, from, max_findings, files }))
-}
-
-fn version(v: &str) -> Result<usize, UsageError> {
-    version_index(v).ok_or_else(|| UsageError(format!("unknown protocol version `{v}` (known: {})", versions::version_names())))
 }
 
 /// Why converting a file stopped early.

@@ -1,21 +1,8 @@
 use super::*;
-use crate::check::{Diag, Outcome};
-use crate::versions::VERSIONS;
+use crate::vocab::{Diag, Outcome};
+use crate::args::DEFAULT_MAX_FINDINGS;
+use crate::versions::version_index;
 use serde_json::json;
-
-fn args(a: &[&str]) -> Result<Option<ConvertArgs>, UsageError> {
-    parse(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-}
-
-#[test]
-fn parses_and_rejects_arguments() {
-    let a = args(&["--to", "2025-06-18", "--from=2024-11-05", "--max-findings", "3", "x.jsonl", "-"]).unwrap().unwrap();
-    assert_eq!((VERSIONS[a.to].name, a.from, a.max_findings, a.files.len()), ("2025-06-18", Protocol::Fixed(0), 3, 2));
-    assert!(args(&["--help"]).unwrap().is_none());
-    for bad in [&["x"][..], &["--to", "1999-01-01", "x"], &["--to", "2025-06-18"], &["--to", "2025-06-18", "--bogus", "x"], &["--to"], &["--to", "2025-06-18", "--max-findings", "0", "x"]] {
-        assert!(args(bad).is_err(), "{bad:?}");
-    }
-}
 
 fn converter(to: &str) -> Converter {
     Converter::new(&ConvertArgs { to: version_index(to).unwrap(), from: Protocol::Auto, max_findings: DEFAULT_MAX_FINDINGS, files: vec![] })

@@ -8,7 +8,8 @@ use serde_json::{json, Value};
 
 use super::read::read_entries;
 use super::{Content, Entry, HarStats, Part, Piece, Skip, FILE_MAX, HELD_MAX, UNTERMINATED};
-use crate::check::{Checker, Diag, Outcome};
+use crate::check::Checker;
+use crate::vocab::{Diag, Outcome};
 use crate::report::Reporter;
 use mcp_spec_types::validate::Severity;
 

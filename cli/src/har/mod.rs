@@ -195,7 +195,7 @@ impl Entry {
 
     /// The entry as the transport rules read it: its request, its messages, its response and SSE
     /// events, its end; each finding goes to `found` with its piece's index (`None`: the entry's head or end).
-    pub(crate) fn feed(&self, pieces: &[Piece], t: &mut transport::Transport, found: &mut Vec<(Option<usize>, crate::check::Diag)>) {
+    pub(crate) fn feed(&self, pieces: &[Piece], t: &mut transport::Transport, found: &mut Vec<(Option<usize>, crate::vocab::Diag)>) {
         let x = self.at.x;
         t.line = self.at.line;
         let line = |t: &mut transport::Transport, l: HttpLine, found: &mut Vec<_>| found.extend(t.line(&l).diags.into_iter().map(|d| (None, d)));

@@ -37,41 +37,8 @@ pub fn parse_sse(body: &str) -> Sse {
     out
 }
 
-/// Decodes standard base64 (padding optional, whitespace between groups allowed, as HAR writers
-/// wrap it); `Err` names the first byte that is not base64.
-pub fn base64(text: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
-    let (mut acc, mut bits, mut pad) = (0u32, 0u32, 0usize);
-    for (i, b) in text.bytes().enumerate() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b'=' => {
-                pad += 1;
-                continue;
-            }
-            b' ' | b'\t' | b'\r' | b'\n' => continue,
-            _ => return Err(format!("byte {} is not base64", i + 1)),
-        };
-        if pad > 0 {
-            return Err(format!("byte {} follows the `=` padding", i + 1));
-        }
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    if bits >= 6 {
-        return Err("a single base64 character is left over at the end".into());
-    }
-    Ok(out)
-}
+// base64 also decodes the Mcp-Name sentinel (transport), so it lives in the leaf `input`.
+pub use crate::input::base64;
 
 /// `startedDateTime` (ISO 8601 with a zone, as HAR 1.2 requires) as nanoseconds since 1970, to
 /// order entries; `None` if it is not such a date.

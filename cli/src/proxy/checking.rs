@@ -19,7 +19,8 @@ use mcp_spec_types::validate::Severity;
 use super::output::Out;
 use super::{check_one, CheckEvent, Line, Numbered, ProxyArgs};
 use crate::args::CheckArgs;
-use crate::check::{Checker, Diag, Dir, Outcome};
+use crate::check::Checker;
+use crate::vocab::{Diag, Dir, Outcome};
 use crate::report::{Reporter, Summary};
 
 /// The child writes this line before it checks line N (`\x01N`), and `\x02` when the session's
@@ -193,7 +194,7 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
             r.read_exact(&mut flags)?;
             let (number, stream, too_long, len) = (read_u64(r)?, read_u64(r)?, read_u64(r)?, read_u64(r)?);
             // The parent never sends more than MAX_LINE bytes; a bigger length is a broken pipe.
-            if len > crate::MAX_LINE as u64 {
+            if len > crate::input::MAX_LINE as u64 {
                 return Err(io::Error::new(io::ErrorKind::InvalidData, "frame too long"));
             }
             let mut bytes = vec![0u8; len as usize];
@@ -206,7 +207,7 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
         WRAPPED => {
             let (number, stream, len) = (read_u64(r)?, read_u64(r)?, read_u64(r)?);
             // A recording line is a message with its wrapper: at most MAX_LINE and the wrapper's few bytes.
-            if len > crate::MAX_LINE as u64 + 4096 {
+            if len > crate::input::MAX_LINE as u64 + 4096 {
                 return Err(io::Error::new(io::ErrorKind::InvalidData, "frame too long"));
             }
             let mut bytes = vec![0u8; len as usize];
@@ -350,7 +351,7 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
             CheckEvent::EndStream(stream) => {
                 let Some(at) = checkers.iter().position(|(s, _)| *s == stream) else { continue };
                 let (_, mut checker) = checkers.remove(at);
-                if crate::end_stream(&mut checker, file, &mut rep, &mut summary).is_err() {
+                if crate::stream::end_stream(&mut checker, file, &mut rep, &mut summary).is_err() {
                     return 0;
                 }
                 for (k, n) in checker.session().message_counts() {
@@ -368,12 +369,12 @@ pub fn child_main(args: &CheckArgs, role: &str) -> i32 {
     // The end of the session: what only the whole session shows (unanswered requests, a UI
     // resource never seen), then the summary if asked for, as `check` does at the end of a file.
     for (_, checker) in &mut checkers {
-        if crate::end_stream(checker, file, &mut rep, &mut summary).is_err() {
+        if crate::stream::end_stream(checker, file, &mut rep, &mut summary).is_err() {
             return 0;
         }
     }
     let written = match &checkers[..] {
-        [(_, one)] if counts.is_empty() => !args.summary || crate::write_summary(one, &mut rep, summary).is_ok(),
+        [(_, one)] if counts.is_empty() => !args.summary || crate::stream::write_summary(one, &mut rep, summary).is_ok(),
         // The counts of every stream together.
         left => {
             for (_, c) in left {

@@ -7,8 +7,8 @@ use std::sync::mpsc::{SyncSender, TrySendError};
 use std::sync::Arc;
 
 use super::{CHUNK, QUEUE_BYTES};
-use crate::check::Dir;
-use crate::MAX_LINE;
+use crate::vocab::Dir;
+use crate::input::MAX_LINE;
 
 /// One line of one direction, without its `\n`.
 #[derive(Debug)]

@@ -29,9 +29,10 @@ use std::thread;
 use mcp_spec_types::validate::Severity;
 use serde_json::Value;
 
-use crate::args::{self, CheckArgs, Command, UsageError};
-use crate::check::{Checker, Diag, Dir, Outcome};
-use crate::MAX_LINE;
+use crate::args::CheckArgs;
+use crate::check::Checker;
+use crate::vocab::{Diag, Dir, Outcome};
+use crate::input::MAX_LINE;
 use output::Out;
 
 pub use checking::CRASH_ENV;
@@ -66,91 +67,6 @@ pub struct ProxyArgs {
     pub to: Option<usize>,
     /// `--http --listen ADDR --upstream URL`: a Streamable HTTP reverse proxy (http/), no command.
     pub http: Option<Box<http::Target>>,
-}
-
-/// Parses the arguments after `proxy`. The checking options are those of `check`, parsed by
-/// the same code, so each option of `check` means the same here.
-pub fn parse_args(args: &[String]) -> Result<Command, UsageError> {
-    let is_http = args.iter().take_while(|a| *a != "--").any(|a| a == "--http");
-    let dashes = args.iter().position(|a| a == "--");
-    if dashes.is_none() && !is_http {
-        return Err(UsageError("the server command goes after `--`: mcp-schema proxy [OPTIONS] -- COMMAND [ARGS...]".into()));
-    }
-    let (options, command) = match dashes {
-        Some(d) => (&args[..d], args[d + 1..].to_vec()),
-        None => (args, Vec::new()),
-    };
-    let mut record = None;
-    let mut findings = None;
-    let mut checker_child = None;
-    let mut to = None;
-    let (mut listen, mut upstream) = (None, None);
-    let mut check_options = vec!["check".to_string()];
-    let mut it = options.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let (slot, what) = match flag {
-            "--record" => (&mut record, "a file name"),
-            "--findings" => (&mut findings, "a file name"),
-            "--checker-child" => (&mut checker_child, "a file name"),
-            "--to" => (&mut to, "a protocol version"),
-            "--listen" if is_http => (&mut listen, "an address (HOST:PORT)"),
-            "--upstream" if is_http => (&mut upstream, "a URL"),
-            "--http" if inline.is_none() => continue,
-            "--listen" | "--upstream" => return Err(UsageError(format!("{flag} goes with --http"))),
-            "--type" => return Err(UsageError("--type is not a proxy option: the proxy checks messages".into())),
-            _ => {
-                check_options.push(arg.clone());
-                continue;
-            }
-        };
-        match inline.or_else(|| it.next().cloned()) {
-            Some(v) if !v.is_empty() => *slot = Some(v),
-            _ => return Err(UsageError(format!("{flag} needs {what}"))),
-        }
-    }
-    let to = match to {
-        None => None,
-        Some(v) => match crate::versions::version_index(&v) {
-            Some(i) => Some(i),
-            None => return Err(UsageError(format!("--to: unknown protocol version `{v}` (known: {})", crate::versions::version_names()))),
-        },
-    };
-    let given = check_options[1..].to_vec();
-    check_options.extend(["--".to_string(), "-".to_string()]);
-    let check = match args::parse(&check_options)? {
-        Command::Check(c) => c,
-        other => return Ok(other),
-    };
-    if check.files.len() != 1 {
-        let stray = &check.files[0];
-        return Err(UsageError(if is_http {
-            format!("unexpected `{stray}`: proxy --http takes no server command")
-        } else {
-            format!("unexpected `{stray}` before `--`: the server command goes after `--`")
-        }));
-    }
-    let http = if is_http {
-        if dashes.is_some() {
-            return Err(UsageError("proxy --http takes no server command (`--`): it forwards to --upstream URL".into()));
-        }
-        let (Some(listen), Some(upstream)) = (listen, upstream) else {
-            return Err(UsageError("proxy --http needs --listen ADDR and --upstream URL".into()));
-        };
-        Some(Box::new(http::Target::new(listen, &upstream).map_err(UsageError)?))
-    } else {
-        if command.is_empty() {
-            return Err(UsageError("no server command after `--`".into()));
-        }
-        None
-    };
-    if record.is_some() && record == findings {
-        return Err(UsageError("--record and --findings name the same file".into()));
-    }
-    Ok(Command::Proxy(ProxyArgs { check, record, findings, command, check_options: given, checker_child, to, http }))
 }
 
 /// Runs the proxy until the server exits; returns the server's exit status (128 + the signal
@@ -491,37 +407,6 @@ pub fn check_one(checker: &mut Checker, number: u64, line: &Line, strict: bool) 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn s(args: &[&str]) -> Vec<String> {
-        args.iter().map(|a| a.to_string()).collect()
-    }
-
-    #[test]
-    fn parses_proxy_arguments() {
-        let Ok(Command::Proxy(p)) =
-            parse_args(&s(&["--ext", "apps", "--record=r.jsonl", "--json", "--findings", "f", "--", "node", "s.js", "--", "x"]))
-        else {
-            panic!("not parsed")
-        };
-        assert_eq!(p.record.as_deref(), Some("r.jsonl"));
-        assert_eq!(p.findings.as_deref(), Some("f"));
-        assert!(p.check.json);
-        assert_eq!(p.check.extensions.len(), 1);
-        assert_eq!(p.command, s(&["node", "s.js", "--", "x"]));
-
-        for bad in [
-            &["node"][..],
-            &["--"][..],
-            &["--record", "--", "x"][..],
-            &["server", "--", "x"][..],
-            &["--type", "Tool", "--", "x"][..],
-            &["--bogus", "--", "x"][..],
-            &["--record", "a", "--findings", "a", "--", "x"][..],
-        ] {
-            assert!(parse_args(&s(bad)).is_err(), "{bad:?} accepted");
-        }
-        assert!(matches!(parse_args(&s(&["--help", "--", "x"])), Ok(Command::Help)));
-    }
 
     fn split(chunks: &[&[u8]]) -> Vec<(Vec<u8>, Option<usize>, bool)> {
         let mut out = Vec::new();

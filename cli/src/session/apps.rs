@@ -16,7 +16,7 @@ use super::rules::{
 };
 use super::{resources, tools, Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::clip;
-use crate::check::{AppsSide, Diag, IdKey, Outcome};
+use crate::vocab::{AppsSide, Diag, IdKey, Outcome};
 
 /// A `resources/read` answered with an error: if a tool names that URI as its UI, the resource
 /// it must have is missing.

@@ -6,8 +6,8 @@ use super::rules::{CLIENT_CAPABILITY, SERVER_CAPABILITY};
 use mcp_spec_types::engine::observe::Observer;
 
 use super::{Msg, Sink, Waiting};
-use crate::check::Dir;
-use crate::check::PROTOCOL_META_KEY;
+use crate::vocab::Dir;
+use crate::vocab::PROTOCOL_META_KEY;
 use crate::versions::version_index;
 
 /// The `_meta` key of a 2026-07-28 request that declares the client's capabilities for it.

@@ -36,7 +36,7 @@ use serde_json::{Map, Value};
 use crate::args::CheckArgs;
 pub(crate) use crate::bounded::Capped;
 use crate::bounded::{clip, Weigh, TABLE_BYTES};
-use crate::check::{AppsSide, Diag, Dir, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
+use crate::vocab::{AppsSide, Diag, Dir, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
 use crate::versions::{version_index, VERSIONS};
 pub use rules::{Rule, RULES};
 
@@ -66,7 +66,7 @@ pub(crate) struct SentRequest {
 const KEPT_PARAMS: [&str; 5] = ["name", "uri", "cursor", "task", "taskId"];
 
 /// The `_meta` keys a waiting request keeps (progress, and 2026-07-28's per-request capabilities).
-const KEPT_META: [&str; 3] = ["progressToken", crate::check::PROTOCOL_META_KEY, "io.modelcontextprotocol/clientCapabilities"];
+const KEPT_META: [&str; 3] = ["progressToken", crate::vocab::PROTOCOL_META_KEY, "io.modelcontextprotocol/clientCapabilities"];
 
 fn kept_params(params: &Value) -> Value {
     let mut kept = Map::new();

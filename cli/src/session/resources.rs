@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::rules::{CURSOR_UNKNOWN, READ_URI, UPDATED_UNSUBSCRIBED};
 use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, Text};
-use crate::check::Dir;
+use crate::vocab::Dir;
 
 pub(crate) struct State {
     /// Subscribed URIs, with the line of the `resources/subscribe`.

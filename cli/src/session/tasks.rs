@@ -18,7 +18,7 @@ use super::rules::{
 };
 use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, shown, Text, Weigh};
-use crate::check::Dir;
+use crate::vocab::Dir;
 use crate::versions::VERSIONS;
 
 /// The extension's id, as a key of `extensions` in capabilities.

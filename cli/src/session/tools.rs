@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::rules::{Rule, TOOL_INPUT, TOOL_OUTPUT, TOOL_PATTERN_UNDECIDED, TOOL_SCHEMA, TOOL_SCHEMA_UNUSABLE, TOOL_UNLISTED};
 use super::{schema_bounds, Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, Text, Weigh};
-use crate::check::Dir;
+use crate::vocab::Dir;
 
 /// Findings kept per schema check (a schema or a value may break many keywords at once).
 const SCHEMA_FINDINGS: usize = 10;

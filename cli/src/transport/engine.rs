@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::rules::{self, diag};
 use super::{Headers, HttpLine, MsgAt, Part, Where};
-use crate::check::{Diag, IdKey, PROTOCOL_META_KEY};
+use crate::vocab::{Diag, IdKey, PROTOCOL_META_KEY};
 use crate::versions::{version_index, LATEST, VERSIONS};
 
 /// Exchanges open at once; past it the oldest is forgotten (its end rules do not run).

@@ -4,7 +4,7 @@
 use super::engine::{same_origin, Exchange, Transport};
 use super::rules::{self, diag, Rule};
 use crate::bounded::clip;
-use crate::check::Diag;
+use crate::vocab::Diag;
 use crate::versions::version_index;
 
 fn lists(header: Option<&str>, media: &str) -> bool {

@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 use super::rules::{self, diag};
 use super::Headers;
 use crate::bounded::clip;
-use crate::check::Diag;
-use crate::har::text::base64;
+use crate::vocab::Diag;
+use crate::input::base64;
 
 /// Tools whose marks are remembered; past it the oldest listed is forgotten.
 pub const TOOLS_MAX: usize = 1024;

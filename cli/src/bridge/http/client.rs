@@ -25,7 +25,7 @@ use super::{upstream, Ctx};
 use super::record::on_leg;
 use crate::bridge::Leg;
 use crate::proxy::http::record::{end_line, header, request_line, response_line, SESSIONS_MAX};
-use crate::MAX_LINE;
+use crate::input::MAX_LINE;
 
 pub type Answer = Response<Either<Stream, Full<Bytes>>>;
 

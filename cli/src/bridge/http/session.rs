@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use super::Ctx;
 use super::record::on_leg;
 use crate::bridge::{write_line_with, Bridge, Leg, Output, Record};
-use crate::check::Dir;
+use crate::vocab::Dir;
 use crate::proxy::http::record::{end_line, request_line, response_line};
 
 /// Pieces queued for one client response (a POST's answer, the GET stream).

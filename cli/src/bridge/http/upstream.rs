@@ -21,7 +21,7 @@ use crate::bridge::Leg;
 use crate::proxy::http::record::{end_line, event_line, header, request_line, response_line};
 use crate::proxy::http::EVENT_MAX;
 use crate::sse::SseParser;
-use crate::MAX_LINE;
+use crate::input::MAX_LINE;
 
 fn lock(s: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
     s.lock().unwrap_or_else(PoisonError::into_inner)

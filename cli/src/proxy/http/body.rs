@@ -15,10 +15,10 @@ use hyper::body::{Body, Frame, Incoming, SizeHint};
 
 use super::record::{end_line, event_line, message_line, skipped_line, Place, Rec, Recorder, Route};
 use super::upstream::Upstream;
-use crate::check::Dir;
+use crate::vocab::Dir;
 use crate::proxy::Line;
 use crate::sse::{SseEvent, SseParser};
-use crate::MAX_LINE;
+use crate::input::MAX_LINE;
 
 /// Set when the proxy stops: the exchanges still open are cut by the proxy, not by a peer.
 pub static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use hyper::header::HeaderMap;
 use serde_json::{json, Map, Value};
 
-use crate::check::Dir;
+use crate::vocab::Dir;
 use crate::proxy::{dir_name, CheckEvent, Line, Numbered, QUEUE_BYTES};
 
 /// The longest header value, and event data, written to the recording (cut beyond).

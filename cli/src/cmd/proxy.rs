@@ -1,0 +1,98 @@
+//! `mcp-schema proxy`: its arguments (the checking options of `check` flattened in) and their
+//! checks; the run is `crate::proxy::run`.
+
+use clap::builder::NonEmptyStringValueParser;
+use clap::Args;
+
+use super::check::CheckOptions;
+use crate::args::UsageError;
+use crate::proxy::{http, ProxyArgs};
+use crate::versions;
+
+pub const USAGE: &str = "mcp-schema proxy [OPTIONS] -- COMMAND [ARGS...]";
+pub const HTTP_USAGE: &str = "mcp-schema proxy --http --listen ADDR --upstream URL [OPTIONS]";
+
+const AFTER_HELP: &str = "\
+stdio: runs the MCP server COMMAND (after `--`), passes every byte between
+this process's stdin/stdout and the server unchanged, and checks both
+directions as one session. Findings go to stderr, with the server's own stderr.
+exit status: the server's (128 + N if signal N ended it); 2 if it did not start.
+
+--http: a reverse proxy for Streamable HTTP (and the 2024-11-05 HTTP+SSE
+transport): the host talks to http://ADDR/..., each request goes to URL's base
++ its path and query (http:// or https://), bodies pass as they come,
+unchanged, and both directions are checked, each Mcp-Session-Id as its own
+session. Runs until SIGINT/SIGTERM/SIGHUP (the recording gains HTTP lines, see
+cli/README.md). With --to VERSION it is a bridge instead: it serves the
+client's version of the transport itself and is an HTTP client of a VERSION
+server at URL.
+exit status: 0; 2 if it could not listen or write its files.";
+
+fn after_help() -> String {
+    format!("{AFTER_HELP}\n\nversions: {}\nextensions: {}", versions::version_names(), versions::extension_names())
+}
+
+/// Checks a live session: between a host and a stdio MCP server, or as a Streamable HTTP reverse proxy (--http).
+#[derive(Debug, Args)]
+#[command(args_override_self = true, override_usage = format!("{USAGE}\n       {HTTP_USAGE}"), after_help = after_help())]
+pub struct ProxyCmd {
+    #[command(flatten)]
+    pub options: CheckOptions,
+    /// Write the session as JSONL wrapper lines
+    #[arg(long, value_name = "FILE", value_parser = NonEmptyStringValueParser::new())]
+    pub record: Option<String>,
+    /// Write findings to FILE instead of stderr
+    #[arg(long, value_name = "FILE", value_parser = NonEmptyStringValueParser::new())]
+    pub findings: Option<String>,
+    /// Bridge: the server speaks VERSION, the client whatever it negotiates; messages are converted between the two (see cli/README.md, Bridging versions)
+    #[arg(long, value_name = "VERSION", value_parser = NonEmptyStringValueParser::new())]
+    pub to: Option<String>,
+    /// A Streamable HTTP reverse proxy (with --listen and --upstream) instead of a stdio server
+    #[arg(long)]
+    pub http: bool,
+    /// With --http: the address the host connects to
+    #[arg(long, value_name = "HOST:PORT", requires = "http", value_parser = NonEmptyStringValueParser::new())]
+    pub listen: Option<String>,
+    /// With --http: the server's URL
+    #[arg(long, value_name = "URL", requires = "http", value_parser = NonEmptyStringValueParser::new())]
+    pub upstream: Option<String>,
+    /// Internal: this process is the proxy's checker child, with its role
+    #[arg(long, value_name = "ROLE", hide = true)]
+    pub checker_child: Option<String>,
+    /// The stdio server command and its arguments
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+impl ProxyCmd {
+    pub fn resolve(self) -> Result<ProxyArgs, UsageError> {
+        let to = match &self.to {
+            None => None,
+            Some(v) => match versions::version_index(v) {
+                Some(i) => Some(i),
+                None => return Err(UsageError(format!("--to: unknown protocol version `{v}` (known: {})", versions::version_names()))),
+            },
+        };
+        let http = if self.http {
+            if !self.command.is_empty() {
+                return Err(UsageError("proxy --http takes no server command (`--`): it forwards to --upstream URL".into()));
+            }
+            let (Some(listen), Some(upstream)) = (self.listen, self.upstream) else {
+                return Err(UsageError("proxy --http needs --listen ADDR and --upstream URL".into()));
+            };
+            Some(Box::new(http::Target::new(listen, &upstream).map_err(UsageError)?))
+        } else {
+            // The checker child reads its framed lines on stdin (`-- -`).
+            if self.command.is_empty() {
+                return Err(UsageError("no server command: it goes after `--`".into()));
+            }
+            None
+        };
+        if self.record.is_some() && self.record == self.findings {
+            return Err(UsageError("--record and --findings name the same file".into()));
+        }
+        let check = self.options.to_check_args(vec!["-".to_string()]);
+        let check_options = self.options.to_args();
+        Ok(ProxyArgs { check, record: self.record, findings: self.findings, command: self.command, check_options, checker_child: self.checker_child, to, http })
+    }
+}
