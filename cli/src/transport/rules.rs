@@ -5,7 +5,7 @@
 
 use mcp_spec_types::validate::Severity;
 
-use crate::check::Diag;
+use crate::vocab::Diag;
 
 /// One transport rule.
 #[derive(Debug)]
