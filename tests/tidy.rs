@@ -31,7 +31,7 @@ const CRATES: &[(&str, &[&str])] = &[
 /// Files over [`MAX_FILE_LINES`], each with why it stays (a path ending in `/` covers a folder).
 /// An entry that no longer matches a long file fails the test, so the list only shrinks.
 const LONG_FILES: &[(&str, &str)] = &[
-    ("cli/src/", "the CLI is being restructured into one module per subcommand (issue 31); its limits are set after that"),
+    ("cli/src/check.rs", "the checker of one line (wrappers, typing, validation, the stream's pairing); issue 31 names it among the files over 900 lines to split"),
     ("generator/src/emit/convert.rs", "plans conversions while it writes them; issue 31 moves the planning into resolve/layout, which shrinks it"),
     ("generator/src/resolve/lower/mod.rs", "lowering one declaration to the IR, 41 lines over; not yet split"),
     ("generated/src/runtime/__private.rs", "the serde engine the generated impls call; issue 31 names it among the files over 900 lines to split"),
@@ -44,14 +44,24 @@ const LONG_FILES: &[(&str, &str)] = &[
 
 /// Functions over [`MAX_FN_LINES`] (`path::name`, or a folder as above), each with why it stays.
 const LONG_FNS: &[(&str, &str)] = &[
-    ("cli/src/", "the CLI is being restructured into one module per subcommand (issue 31)"),
     ("examples/conformance/src/bin/conformance-server/stateless.rs::input_required", "one conformance scenario's input rounds, step by step as the suite drives them; not yet split"),
 ];
 
-/// Crates (`crate/unit`, as printed) whose import circles are reported but allowed, with why.
+/// Import circles left in place (`crate/unit: a ↔ b ↔ ...`, as printed), each with why. A new
+/// circle fails, and so does an entry whose circle is gone.
 const CIRCLES_ALLOWED: &[(&str, &str)] = &[
-    ("cli/lib", "the CLI's modules import each other in one circle; the restructuring of issue 31 removes it"),
-    ("generated/lib", "the runtime's types call the reader, validator and writer (`Message::validate`, `to_json`) and those use the runtime's types; not yet untangled"),
+    (
+        "cli/lib: bridge::http ↔ bridge::record ↔ bridge::stdio ↔ proxy ↔ proxy::checking ↔ proxy::http ↔ proxy::http::body ↔ proxy::http::record ↔ proxy::http::server",
+        "the bridge is a mode of the proxy (`proxy --to`): it runs on the proxy's queues, checker child, outputs and HTTP recording lines, and the stdio proxy starts the bridge in place of its forwarders; moving those shared pieces into a leaf is left for later",
+    ),
+    (
+        "cli/lib: bridge::client ↔ bridge::core ↔ bridge::input ↔ bridge::server",
+        "the bridge core dispatches to each side's handlers, which take the core by reference; making them `impl Bridge` blocks is left for later",
+    ),
+    (
+        "generated/lib: read ↔ rpc ↔ runtime ↔ runtime::__private ↔ validate ↔ write",
+        "the runtime's types call the reader, validator and writer (`Message::validate`, `to_json`) and those use the runtime's types; not yet untangled",
+    ),
 ];
 
 const README_BEGIN: &str = "<!-- BEGIN test files: checked by tests/tidy.rs, rewritten with UPDATE_TIDY=1 -->";
@@ -387,13 +397,13 @@ fn crates_have_no_circles_and_no_unlisted_long_files_or_functions() {
             let modules: BTreeSet<String> = members.iter().map(|s| s.module.clone()).collect();
             let graph: BTreeMap<String, BTreeSet<String>> = members.iter().map(|s| (s.module.clone(), edges(s, &modules))).collect();
             for c in circles(&graph) {
-                let key = format!("{name}/{unit}");
-                crate_circles.push(format!("{key}: {}", c.join(" ↔ ")));
+                let key = format!("{name}/{unit}: {}", c.join(" ↔ "));
+                crate_circles.push(key.clone());
                 match allowed(CIRCLES_ALLOWED, &key) {
                     Some(k) => {
                         used.insert(k);
                     }
-                    None => problems.push(format!("import circle in {key}: {} (break it, or list it in CIRCLES_ALLOWED with a reason)", c.join(", "))),
+                    None => problems.push(format!("import circle {key} (break it, or list it in CIRCLES_ALLOWED with a reason)")),
                 }
             }
         }

@@ -1,17 +1,9 @@
-//! The CLI's modules import each other in one direction: a test fails on an import circle among
-//! the top-level modules of `cli/src` (edges: every `crate::...` and `super::...` path of a file,
-//! comments left out), and on a module that reaches up into the crate root for an item (the root
-//! only declares modules and re-exports).
+//! The crate root only declares modules and re-exports: a test fails on a module that reaches up
+//! into it for an item (every `crate::...` and `super::...` path of a file, comments left out).
+//! Import circles among the CLI's modules are the workspace tidy test's (`tests/tidy.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-
-/// Circles left in place, each with why (the circles the issue named, `args` with `convert`/`proxy` and
-/// `check` with `compat_icons`/`session`/`report`, are broken: `vocab` and `input` are the leaves).
-const ALLOWED: &[(&[&str], &str)] = &[(
-    &["bridge", "proxy"],
-    "the bridge is a mode of the proxy (`proxy --to`): it runs on the proxy's queues, checker child, outputs and HTTP recording lines, and the stdio proxy starts the bridge's traffic in place of its forwarders; moving those shared pieces into a leaf is left for later",
-)];
 
 /// Each `.rs` file under `src` with its module path (`proxy/mod.rs` is `proxy`, `lib.rs` is the root).
 fn files(dir: &Path, prefix: &[String], out: &mut Vec<(Vec<String>, String)>) {
@@ -107,38 +99,6 @@ fn graph() -> (BTreeMap<String, BTreeSet<String>>, Vec<String>) {
     (edges, root_items)
 }
 
-/// Every elementary circle, each listed once from its smallest module.
-fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
-    fn walk(start: &str, at: &str, edges: &BTreeMap<String, BTreeSet<String>>, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-        for next in edges.get(at).into_iter().flatten() {
-            if next == start {
-                out.push(path.clone());
-            } else if next.as_str() > start && !path.contains(next) {
-                path.push(next.clone());
-                walk(start, next, edges, path, out);
-                path.pop();
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for start in edges.keys() {
-        walk(start, start, edges, &mut vec![start.clone()], &mut out);
-    }
-    out
-}
-
-#[test]
-fn no_import_circles_among_cli_modules() {
-    let (edges, _) = graph();
-    let all = circles(&edges);
-    for (allowed, why) in ALLOWED {
-        assert!(all.iter().any(|c| allowed.iter().copied().eq(c.iter().map(String::as_str))), "the allowed circle {allowed:?} is gone: drop it from ALLOWED ({why})");
-    }
-    let found: Vec<_> = all.into_iter().filter(|c| !ALLOWED.iter().any(|(a, _)| a.iter().copied().eq(c.iter().map(String::as_str)))).collect();
-    let shown: Vec<_> = found.iter().map(|c| format!("{} -> {}", c.join(" -> "), c[0])).collect();
-    assert!(found.is_empty(), "import circles among cli/src modules (break them with a leaf module both sides use):\n{}", shown.join("\n"));
-}
-
 #[test]
 fn modules_do_not_reach_up_into_the_crate_root() {
     let (_, root_items) = graph();
@@ -146,12 +106,6 @@ fn modules_do_not_reach_up_into_the_crate_root() {
 }
 
 #[test]
-fn circles_are_found() {
-    let edges: BTreeMap<String, BTreeSet<String>> =
-        [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")].iter().fold(BTreeMap::new(), |mut m, (f, t)| {
-            m.entry(f.to_string()).or_insert_with(BTreeSet::new).insert(t.to_string());
-            m
-        });
-    assert_eq!(circles(&edges), vec![vec!["a".to_string(), "b".into(), "c".into()]]);
+fn paths_are_read_from_use_trees_and_expressions() {
     assert_eq!(crate_paths("use crate::{args::{A, B}, check::C};\nlet x = crate::io::f();", "crate::"), ["args", "check", "io"]);
 }
