@@ -193,18 +193,28 @@ async fn get_stream(ctx: Arc<Ctx>, s: Arc<Mutex<Session>>) {
     let mut headers = lock(&s).upstream_headers(&ctx, None);
     headers.remove(CONTENT_TYPE);
     headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
-    ctx.rec.send(on_leg(request_line(x, "GET", ctx.url.path(), ctx.url.query(), &headers), Leg::Server), None);
+    if let Some(resp) = bodyless(&ctx, x, Method::GET, headers).await {
+        answer(ctx.clone(), s, x, None, None, resp).await;
+    }
+}
+
+/// Sends a request without a body upstream as exchange `x`, recording its head and the answer's
+/// (or, when the upstream cannot be reached, a 502 and the exchange's end).
+async fn bodyless(ctx: &Ctx, x: u64, method: Method, headers: HeaderMap) -> Option<hyper::Response<hyper::body::Incoming>> {
+    ctx.rec.send(on_leg(request_line(x, method.as_str(), ctx.url.path(), ctx.url.query(), &headers), Leg::Server), None);
     let mut req = Request::new(Full::new(Bytes::new()));
+    *req.method_mut() = method;
     *req.uri_mut() = ctx.url.clone();
     *req.headers_mut() = headers;
     match ctx.client.request(req).await {
         Err(e) => {
             ctx.rec.send(on_leg(response_line(x, 502, &HeaderMap::new()), Leg::Server), None);
             ctx.rec.send(on_leg(end_line(x, 0, Some(&format!("the upstream could not be reached: {}", why(&e)))), Leg::Server), None);
+            None
         }
         Ok(resp) => {
             ctx.rec.send(on_leg(response_line(x, resp.status().as_u16(), resp.headers()), Leg::Server), None);
-            answer(ctx.clone(), s, x, None, None, resp).await;
+            Some(resp)
         }
     }
 }
@@ -216,20 +226,8 @@ pub async fn delete(ctx: Arc<Ctx>, upstream_session: String, mut headers: Header
     if let Ok(v) = HeaderValue::from_str(&upstream_session) {
         headers.insert("mcp-session-id", v);
     }
-    ctx.rec.send(on_leg(request_line(x, "DELETE", ctx.url.path(), ctx.url.query(), &headers), Leg::Server), None);
-    let mut req = Request::new(Full::new(Bytes::new()));
-    *req.method_mut() = Method::DELETE;
-    *req.uri_mut() = ctx.url.clone();
-    *req.headers_mut() = headers;
-    match ctx.client.request(req).await {
-        Err(e) => {
-            ctx.rec.send(on_leg(response_line(x, 502, &HeaderMap::new()), Leg::Server), None);
-            ctx.rec.send(on_leg(end_line(x, 0, Some(&format!("the upstream could not be reached: {}", why(&e)))), Leg::Server), None);
-        }
-        Ok(resp) => {
-            ctx.rec.send(on_leg(response_line(x, resp.status().as_u16(), resp.headers()), Leg::Server), None);
-            let bytes = resp.into_body().collect().await.map_or(0, |b| b.to_bytes().len() as u64);
-            ctx.rec.send(on_leg(end_line(x, bytes, None), Leg::Server), None);
-        }
+    if let Some(resp) = bodyless(&ctx, x, Method::DELETE, headers).await {
+        let bytes = resp.into_body().collect().await.map_or(0, |b| b.to_bytes().len() as u64);
+        ctx.rec.send(on_leg(end_line(x, bytes, None), Leg::Server), None);
     }
 }
