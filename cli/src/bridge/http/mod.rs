@@ -26,7 +26,6 @@ use http_body_util::Full;
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioIo;
 
 use super::Counts;
 use crate::proxy::http::Target;
@@ -117,7 +116,7 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
         totals: Mutex::new(Counts::default()),
         dropped: AtomicU64::new(0),
     });
-    runtime.block_on(serve(listener, ctx.clone(), stop));
+    runtime.block_on(crate::proxy::http::server::accept(listener, ctx.clone(), stop, client::handle));
     runtime.shutdown_timeout(Duration::from_millis(200));
 
     // The sessions still open count too.
@@ -145,25 +144,3 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
     }
 }
 
-/// Accepts connections until `stop` resolves.
-async fn serve(listener: tokio::net::TcpListener, ctx: Arc<Ctx>, stop: impl std::future::Future<Output = ()>) {
-    tokio::pin!(stop);
-    loop {
-        let (stream, _) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(a) => a,
-                Err(_) => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = &mut stop => return,
-        };
-        let _ = stream.set_nodelay(true);
-        let ctx = ctx.clone();
-        tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req| client::handle(req, ctx.clone()));
-            let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
-        });
-    }
-}

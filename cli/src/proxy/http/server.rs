@@ -52,8 +52,16 @@ where
     Ok(Client::builder(TokioExecutor::new()).build(https))
 }
 
-/// Accepts connections until `stop` resolves.
-pub async fn serve(listener: TcpListener, ctx: Arc<Ctx>, stop: impl Future<Output = ()>) {
+/// Accepts connections until `stop` resolves, each request answered by `handle` (the proxy's, or
+/// the bridge's over HTTP).
+pub async fn accept<C, F, B>(listener: TcpListener, ctx: Arc<C>, stop: impl Future<Output = ()>, handle: fn(Request<Incoming>, Arc<C>) -> F)
+where
+    C: Send + Sync + 'static,
+    F: Future<Output = Result<Response<B>, Infallible>> + Send + 'static,
+    B: hyper::body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     tokio::pin!(stop);
     loop {
         let (stream, _) = tokio::select! {
@@ -74,6 +82,11 @@ pub async fn serve(listener: TcpListener, ctx: Arc<Ctx>, stop: impl Future<Outpu
             let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
         });
     }
+}
+
+/// The proxy's accept loop.
+pub async fn serve(listener: TcpListener, ctx: Arc<Ctx>, stop: impl Future<Output = ()>) {
+    accept(listener, ctx, stop, handle).await
 }
 
 fn is_json(h: &hyper::HeaderMap) -> bool {
