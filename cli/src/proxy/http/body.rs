@@ -107,7 +107,9 @@ impl BodyTap {
         };
         // A recorded line is checked as recorded; only a body that is not JSON (not recorded) goes raw.
         let check = rec.is_empty().then_some(line);
-        self.rec.send(Rec { x: self.x, line: rec, route: Route::None, check });
+        // An event's data that is not JSON is an event line, not a message.
+        let route = if is_json || rec.is_empty() { Route::Message } else { Route::None };
+        self.rec.send(Rec { x: self.x, line: rec, route, check });
     }
 
     fn event(&self, index: u64, e: SseEvent) {
@@ -115,7 +117,7 @@ impl BodyTap {
         let carries_message = !e.data.is_empty() && e.event.as_deref().is_none_or(|t| t == "message");
         if let Some(len) = e.cut.filter(|_| e.event.as_deref().is_none_or(|t| t == "message")) {
             let place = Place { x: self.x, dir: self.dir, event: Some((index, id)) };
-            return self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::None, check: None });
+            return self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::Message, check: None });
         }
         if carries_message {
             let place = Place { x: self.x, dir: self.dir, event: Some((index, id)) };
@@ -131,7 +133,7 @@ impl BodyTap {
             Kind::Json { buf, len } if error.is_none() && len > 0 => {
                 let place = Place { x: self.x, dir: self.dir, event: None };
                 if len > MAX_LINE {
-                    self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::None, check: None });
+                    self.rec.send(Rec { x: self.x, line: skipped_line(&place, len), route: Route::Message, check: None });
                 } else if !buf.trim_ascii().is_empty() {
                     self.message(&place, &buf);
                 }

@@ -40,7 +40,10 @@ pub const RESPONSE_HEADERS: [&str; 4] = ["content-type", "mcp-session-id", "allo
 /// How a line routes its exchange's messages to a checker stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
+    /// A line of the exchange that routes nothing (an SSE event without a message).
     None,
+    /// A message of the exchange's body (or a body that is not JSON, or one too long to keep).
+    Message,
     /// A request head, with its `Mcp-Session-Id`.
     Request(Option<String>),
     /// A response head, with its `Mcp-Session-Id`; `ends` when it accepts a DELETE (the session is over).
@@ -285,6 +288,7 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
         };
         let mut release = false;
         let ended = r.route == Route::End;
+        let is_message = r.route == Route::Message;
         let mut ends_stream = None;
         match r.route {
             Route::Request(s) if s.is_some() => {
@@ -309,7 +313,6 @@ pub fn record_lines(from: Receiver<Event>, mut record: Option<io::BufWriter<File
             _ => {}
         }
         let stream = ex.stream;
-        let is_message = r.check.is_some() || r.line.starts_with("{\"dir\"");
         if stream == Some(0) && is_message {
             // A message without a session (a 2024-11-05 answer on the GET stream): the held
             // requests without one go first, so that each answer follows its request.
@@ -429,9 +432,9 @@ mod tests {
         let r = Recorder { queue: tx.clone(), queued_bytes: Arc::new(AtomicUsize::new(1 << 20)), lost: Arc::new(AtomicU64::new(0)) };
         for e in [
             rec(0, Route::Request(None), None),
-            rec(0, Route::None, Some("init")),
+            rec(0, Route::Message, Some("init")),
             rec(1, Route::Request(None), None),
-            rec(1, Route::None, Some("stateless")),
+            rec(1, Route::Message, Some("stateless")),
             rec(0, Route::Response { session: Some("A".into()), ends: false }, None),
             rec(2, Route::Request(Some("A".into())), Some("list")),
             rec(1, Route::Response { session: None, ends: false }, None),
@@ -464,8 +467,8 @@ mod tests {
             rec(0, Route::Request(None), None),
             rec(0, Route::Response { session: None, ends: false }, None),
             rec(1, Route::Request(None), None),
-            rec(1, Route::None, Some("request")),
-            rec(0, Route::None, Some("answer")),
+            rec(1, Route::Message, Some("request")),
+            rec(0, Route::Message, Some("answer")),
             rec(1, Route::Response { session: None, ends: false }, None),
             Event::Stop,
         ] {
