@@ -26,6 +26,7 @@ use hyper::{Request, Response};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
+use common::http_proxy::HttpProxy;
 use common::{TempFile, BIN};
 
 #[derive(Debug, Clone)]
@@ -70,60 +71,16 @@ async fn upstream(answer: fn(&Seen) -> Answer) -> (u16, Arc<Mutex<Vec<Seen>>>) {
     (port, seen)
 }
 
-struct Bridge {
-    child: Child,
-    port: u16,
-    record: TempFile,
-    findings: TempFile,
-}
+/// The bridge over HTTP (`proxy --http --to VERSION --summary`) in front of a local upstream.
+struct Bridge;
 
 impl Bridge {
-    fn start(upstream: u16, to: &str) -> Bridge {
+    fn start(upstream: u16, to: &str) -> HttpProxy {
         Bridge::start_with(upstream, to, &[])
     }
 
-    fn start_with(upstream: u16, to: &str, extra: &[&str]) -> Bridge {
-        let record = TempFile::new("bridge_http.jsonl", b"");
-        let findings = TempFile::new("findings.txt", b"");
-        let url = format!("http://127.0.0.1:{upstream}/mcp");
-        let mut child = Command::new(BIN)
-            .args(["proxy", "--http", "--listen", "127.0.0.1:0", "--upstream", &url, "--to", to, "--record", record.path(), "--findings", findings.path(), "--summary"])
-            .args(extra)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the mcp-schema binary runs");
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
-        let port = line.split("http://127.0.0.1:").nth(1).and_then(|r| r.split(',').next()).and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address announced: {line:?}"));
-        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::stderr()));
-        Bridge { child, port, record, findings }
-    }
-
-    fn stop(&mut self) -> i32 {
-        // SAFETY: kill(2) with plain integers.
-        unsafe {
-            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
-        }
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s.code().expect("the bridge exits by itself");
-            }
-            assert!(Instant::now() < deadline, "the bridge did not stop");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn lines(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.record.path()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
-    }
-}
-
-impl Drop for Bridge {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    fn start_with(upstream: u16, to: &str, extra: &[&str]) -> HttpProxy {
+        HttpProxy::start(&format!("http://127.0.0.1:{upstream}/mcp"), &[&["--to", to, "--summary"], extra].concat())
     }
 }
 

@@ -10,9 +10,7 @@
 mod common;
 
 use std::convert::Infallible;
-use std::io::{BufRead, BufReader};
 use std::pin::Pin;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -25,7 +23,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use common::{TempFile, BIN};
+use common::TempFile;
 
 /// A body fed through a channel: each `Bytes` one frame, sent when the test says.
 struct Chan(mpsc::Receiver<Bytes>);
@@ -117,60 +115,8 @@ async fn upstream(answer: fn(&Seen, u16) -> Answer) -> Upstream {
     Upstream { port, seen, closed, sent }
 }
 
-/// The proxy, started on a free port in front of `upstream_url`.
-struct Proxy {
-    child: Child,
-    port: u16,
-    record: TempFile,
-    findings: TempFile,
-}
-
-impl Proxy {
-    fn start(upstream_url: &str, extra: &[&str]) -> Proxy {
-        let record = TempFile::new("http.jsonl", b"");
-        let findings = TempFile::new("findings.txt", b"");
-        let mut child = Command::new(BIN)
-            .args(["proxy", "--http", "--listen", "127.0.0.1:0", "--upstream", upstream_url, "--record", record.path(), "--findings", findings.path()])
-            .args(extra)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the mcp-schema binary runs");
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
-        let port =
-            line.split("http://127.0.0.1:").nth(1).and_then(|r| r.split(',').next()).and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no address announced: {line:?}"));
-        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::stderr()));
-        Proxy { child, port, record, findings }
-    }
-
-    /// Ends the proxy as Ctrl-C does; returns its exit status.
-    fn stop(&mut self) -> i32 {
-        // SAFETY: kill(2) with plain integers.
-        unsafe {
-            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
-        }
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s.code().expect("the proxy exits by itself");
-            }
-            assert!(Instant::now() < deadline, "the proxy did not stop");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn lines(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.record.path()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
-    }
-}
-
-impl Drop for Proxy {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+/// The proxy, started on a free port in front of an upstream URL.
+type Proxy = common::http_proxy::HttpProxy;
 
 type Client = hyper_util::client::legacy::Client<hyper_util::client::legacy::connect::HttpConnector, Chan>;
 

@@ -182,6 +182,9 @@ pub fn npm_install(dir: &Path) -> PathBuf {
 }
 
 /// Recording lines (`{"dir", "msg"}`) and the JSON-RPC messages in them, for tests that write sessions.
+#[cfg(unix)]
+pub mod http_proxy;
+
 pub mod lines {
     use serde_json::{json, Value};
 
