@@ -289,8 +289,7 @@ fn peers() -> Option<(std::path::PathBuf, String)> {
         return None;
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bridge_real");
-    static NODE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-    let node = NODE.get_or_init(|| common::npm_install(&dir));
+    let node = common::npm_install(&dir);
     Some((dir, node.to_str().unwrap().to_string()))
 }
 

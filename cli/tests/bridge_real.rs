@@ -25,7 +25,6 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
 use common::{TempFile, BIN};
 use serde_json::Value;
@@ -37,9 +36,7 @@ fn peers() -> Option<(PathBuf, String)> {
         return None;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bridge_real");
-    // Once for the tests of this file, which run in parallel (`npm ci` empties node_modules first).
-    static NODE: OnceLock<PathBuf> = OnceLock::new();
-    let node = NODE.get_or_init(|| common::npm_install(&dir));
+    let node = common::npm_install(&dir);
     Some((dir, node.to_str().unwrap().to_string()))
 }
 

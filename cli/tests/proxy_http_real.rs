@@ -26,9 +26,7 @@ fn run_peers(mode: &str) -> Option<(Value, String, String)> {
         return None;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proxy_http");
-    // Once for both tests: `npm ci` empties node_modules first, under the other test's feet.
-    static NODE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-    let node = NODE.get_or_init(|| common::npm_install(&dir));
+    let node = common::npm_install(&dir);
     let record = TempFile::new("http.jsonl", b"");
     let findings = TempFile::new("findings.txt", b"");
     let out = Command::new(node).arg(dir.join("peers.mjs")).args([mode, BIN, record.path(), findings.path()]).current_dir(&dir).output().expect("node runs");

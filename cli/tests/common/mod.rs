@@ -170,7 +170,23 @@ pub fn output_text(o: &std::process::Output) -> String {
 
 /// Installs the packages pinned in `dir` (`npm ci`); returns the Node to run them with: the pinned
 /// Node 22 where its package installs (Linux x64), else the `node` on PATH.
+///
+/// Each directory is installed once per test process, under a lock: tests of one binary run in
+/// parallel, and two `npm ci` in one directory delete each other's `node_modules`.
 pub fn npm_install(dir: &Path) -> PathBuf {
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+    static INSTALLED: Mutex<BTreeMap<PathBuf, PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut installed = INSTALLED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(node) = installed.get(dir) {
+        return node.clone();
+    }
+    let node = npm_ci(dir);
+    installed.insert(dir.to_path_buf(), node.clone());
+    node
+}
+
+fn npm_ci(dir: &Path) -> PathBuf {
     let out = Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir).output().expect("npm runs");
     assert!(out.status.success(), "npm ci failed in {}:\n{}", dir.display(), output_text(&out));
     let pinned = dir.join("node_modules/.bin/node");
