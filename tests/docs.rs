@@ -231,24 +231,30 @@ fn rust_blocks(markdown: &str) -> Vec<String> {
     blocks
 }
 
-/// The server and client blocks of the README's "Writing a server" and "Writing a client" are
-/// blocks of the crate's README, whose doc tests compile them: the README cannot show code that
-/// does not build.
+/// Every Rust block of README.md and of the guides in docs/ is a block of the crate's README,
+/// whose doc tests compile and run them: the documentation cannot show code that does not build.
 #[test]
-fn the_readmes_server_and_client_are_doc_tested_in_the_crates_readme() {
+fn the_readmes_and_guides_rust_blocks_are_doc_tested_in_the_crates_readme() {
     let root = workspace_root();
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
     let crate_readme = std::fs::read_to_string(root.join("generated/README.md")).expect("generated/README.md");
     let tested = rust_blocks(&crate_readme);
-    for section in ["## Writing a server\n", "## Writing a client\n"] {
-        let start = readme.find(section).unwrap_or_else(|| panic!("README.md has no {section:?}"));
-        let end = readme[start + section.len()..].find("\n## ").map_or(readme.len(), |e| start + section.len() + e);
-        let blocks = rust_blocks(&readme[start..end]);
-        assert!(!blocks.is_empty(), "{section:?} shows no Rust block");
-        for block in blocks {
-            assert!(tested.contains(&block), "this block of {section:?} is not one of generated/README.md's (doc-tested) blocks:\n{block}");
+    let mut documents = vec![root.join("README.md")];
+    let mut guides: Vec<_> = std::fs::read_dir(root.join("docs")).expect("docs/").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+    guides.sort();
+    documents.extend(guides);
+    let (mut checked, mut untested) = (0, Vec::new());
+    for path in &documents {
+        let text = std::fs::read_to_string(path).expect("a document");
+        for block in rust_blocks(&text) {
+            checked += 1;
+            if !tested.contains(&block) {
+                untested.push(format!("{}:\n{block}", path.display()));
+            }
         }
     }
+    println!("{} passed, {} failed ({} documents)", checked - untested.len(), untested.len(), documents.len());
+    assert!(checked >= 5, "README.md and docs/ show {checked} Rust blocks; the reading, answering, validating, server and client examples are expected");
+    assert!(untested.is_empty(), "these blocks are not blocks of generated/README.md (doc-tested):\n{}", untested.join("\n"));
 }
 
 /// The crate README is the docs.rs front page and the registry's: its title and first line name this

@@ -4,7 +4,7 @@
 //!   outside `#[cfg(test)]` code),
 //! - files under `src/` of at most 600 lines and functions of at most 150, unless an allowlist
 //!   entry below gives the reason (generated files are exempt),
-//! - README.md's list of test files is every test target (the block between its markers,
+//! - docs/development.md's list of test files is every test target (the block between its markers,
 //!   rewritten with `UPDATE_TIDY=1`), and every `tests/*.rs` of the workspace package is a target.
 //!
 //! `cargo test -p mcp-schema-tests --test tidy -- --nocapture` prints the counts and the largest
@@ -491,29 +491,32 @@ fn readme_block(root: &Path) -> String {
     let mut block = format!("{README_BEGIN}\n\n");
     for t in test_targets(root) {
         let text = fs::read_to_string(root.join(&t)).unwrap_or_default();
-        block.push_str(&format!("- [`{t}`]({t}): {}\n", summary(&text)));
+        block.push_str(&format!("- [`{t}`](../{t}): {}\n", summary(&text)));
     }
     block.push('\n');
     block.push_str(README_END);
     block
 }
 
-/// README.md lists every test target, each with the first sentence of its doc comment.
+/// The test list's home: docs/development.md, which the README links to.
+const TEST_LIST: &str = "docs/development.md";
+
+/// docs/development.md lists every test target, each with the first sentence of its doc comment.
 #[test]
 fn readme_lists_every_test_target() {
     let root = root();
-    let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
+    let readme = fs::read_to_string(root.join(TEST_LIST)).expect(TEST_LIST);
     let wanted = readme_block(&root);
     let (Some(begin), Some(end)) = (readme.find(README_BEGIN), readme.find(README_END)) else {
-        panic!("README.md has no block between `{README_BEGIN}` and `{README_END}`");
+        panic!("{TEST_LIST} has no block between `{README_BEGIN}` and `{README_END}`");
     };
     let current = &readme[begin..end + README_END.len()];
     if current != wanted {
         if std::env::var_os("UPDATE_TIDY").is_some() {
-            fs::write(root.join("README.md"), readme.replace(current, &wanted)).expect("write README.md");
+            fs::write(root.join(TEST_LIST), readme.replace(current, &wanted)).expect(TEST_LIST);
             return;
         }
-        panic!("README.md's list of test files is not the test targets (UPDATE_TIDY=1 rewrites it):\n{wanted}");
+        panic!("{TEST_LIST}'s list of test files is not the test targets (UPDATE_TIDY=1 rewrites it):\n{wanted}");
     }
     let manifest = fs::read_to_string(root.join("tests/Cargo.toml")).expect("tests/Cargo.toml");
     let mut orphans = Vec::new();
@@ -524,7 +527,7 @@ fn readme_lists_every_test_target() {
         }
     }
     assert!(orphans.is_empty(), "tests/ files that are no test target in tests/Cargo.toml (never run): {orphans:?}");
-    println!("tidy: README.md names {} test targets", test_targets(&root).len());
+    println!("tidy: {TEST_LIST} names {} test targets", test_targets(&root).len());
 }
 
 /// The measuring itself, on small inputs: paths and groups become edges, circles are found,

@@ -1,5 +1,5 @@
 //! The 2026-07-28 results: what a type conversion cannot do between a 2025-11-25 application and
-//! a 2026-07-28 client (README, "Serving several protocol versions", the lifecycle table).
+//! a 2026-07-28 client (docs/using-the-crate.md, "Serving several protocol versions", the lifecycle table).
 //!
 //! The session engine (`engine::Server`, in `main.rs`) does the rest of the lifecycle: it checks
 //! each request's version (`-32022` with the supported versions, `-32602` without one), keeps the
