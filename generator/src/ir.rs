@@ -3,6 +3,8 @@
 //! Items keep declaration order; inline types are placed right after the item
 //! that contains them. Every item knows where it came from.
 
+pub mod convert;
+
 use crate::diagnostics::Location;
 use crate::parse::{Doc, Literal};
 
@@ -23,6 +25,8 @@ pub struct Layout {
     pub scored: std::collections::BTreeSet<TypeRef>,
     /// Per module, the items it re-exports from the module it shares with (`share_with`).
     pub shared: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    /// The conversions between protocol versions (`mcp_spec_types::convert`).
+    pub convert: convert::ConvertPlan,
 }
 
 /// How a keyed union is read (see `resolve::layout::keyed` for the reasons).

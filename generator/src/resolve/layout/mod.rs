@@ -4,9 +4,11 @@
 //! - which unions are read by keys, and how ([`Layout::keyed`], from `keyed`);
 //! - which types need a key-only score ([`Layout::scored`]);
 //! - which types a module re-exports from the module it shares with ([`Layout::shared`], from `share`);
+//! - how the types of adjacent protocol versions pair up and convert ([`Layout::convert`], from `convert`);
 //! - which members are boxed ([`recursive_member`], [`boxed_by_config`]) and every field's
 //!   Rust name ([`field_rust_name`]), answered on demand from the IR and the config.
 
+mod convert;
 mod keyed;
 mod share;
 
@@ -38,6 +40,8 @@ pub fn decide(space: &TypeSpace, config: &Config) -> Layout {
             layout.shared.insert(m.name.clone(), shared);
         }
     }
+    // Conversions pair types at their home module, so they follow sharing.
+    layout.convert = convert::plan(space, config, &layout.shared);
     layout
 }
 
