@@ -9,8 +9,7 @@ use quote::{format_ident, quote};
 use super::manifest::GENERATED_DIR;
 use super::output::{format_tokens, header, GeneratedFile, Part};
 use crate::config::{Config, CONFIG_PATH};
-use crate::ir::convert::*;
-use crate::ir::{TypeRef, TypeSpace};
+use crate::ir::*;
 use crate::parse::Literal;
 
 pub fn files(space: &TypeSpace, config: &Config) -> Vec<GeneratedFile> {

@@ -7,33 +7,13 @@
 //! [`Case`], and the plan names its row where the code fails, so the table cannot drift from the code.
 
 mod pairs;
+mod planner;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::config::Config;
-use crate::ir::convert::*;
 use crate::ir::*;
-
-/// A pair still to plan, with the step (adjacent versions) it belongs to.
-struct Todo {
-    step: usize,
-    src: TypeRef,
-    dst: TypeRef,
-}
-
-struct Planner<'a> {
-    space: &'a TypeSpace,
-    config: &'a Config,
-    versions: Vec<&'a Module>,
-    plan: ConvertPlan,
-    /// Per module: the module it re-exports shared items from, and their names.
-    shared: BTreeMap<String, (String, &'a BTreeSet<String>)>,
-    /// Pairs already planned, by (source, target) home type.
-    done: BTreeSet<(TypeRef, TypeRef)>,
-    cases: BTreeSet<Case>,
-    /// Per step: schema name in `from` -> schema name in `to`, for the names that convert.
-    names: Vec<BTreeMap<String, String>>,
-}
+use planner::{compatible, kind_word, Planner, Todo};
 
 /// The conversion plan of a resolved type space; `shared` is what the layout pass decided about sharing.
 pub(super) fn plan(space: &TypeSpace, config: &Config, shared: &BTreeMap<String, BTreeSet<String>>) -> ConvertPlan {
@@ -67,94 +47,7 @@ pub(super) fn plan(space: &TypeSpace, config: &Config, shared: &BTreeMap<String,
     p.finish()
 }
 
-/// A type with the JSON forms of its kind compared: `Object` and a `JSONObject` binding are one Rust type.
-fn norm(ty: &Ty) -> Ty {
-    match ty {
-        Ty::Binding(b) if b == "serde_json::Value" => Ty::Value,
-        Ty::Binding(b) if b == "serde_json::Map<String, serde_json::Value>" => Ty::Object,
-        Ty::Binding(b) if b == "Vec<serde_json::Value>" => Ty::Array(Box::new(Ty::Value)),
-        other => other.clone(),
-    }
-}
-
-fn compatible(a: &ItemKind, b: &ItemKind) -> bool {
-    matches!(
-        (a, b),
-        (ItemKind::Struct(_), ItemKind::Struct(_)) | (ItemKind::StringEnum(_), ItemKind::StringEnum(_)) | (ItemKind::Union(_), ItemKind::Union(_)) | (ItemKind::Union(_), ItemKind::Struct(_)) | (ItemKind::Struct(_), ItemKind::Union(_))
-    )
-}
-
-fn kind_word(k: &ItemKind) -> &'static str {
-    match k {
-        ItemKind::Struct(_) => "struct",
-        ItemKind::StringEnum(_) => "string enum",
-        ItemKind::Union(_) => "union",
-        ItemKind::Alias(_) => "alias",
-        ItemKind::Const(_) => "constant",
-    }
-}
-
-impl<'a> Planner<'a> {
-    /// The module that defines a type (a shared type is defined by the module it is re-exported from).
-    fn home(&self, r: &TypeRef) -> TypeRef {
-        let mut r = r.clone();
-        for _ in 0..8 {
-            match self.shared.get(&r.module) {
-                Some((home, names)) if names.contains(&r.name) => r = TypeRef { module: home.clone(), name: r.name.clone() },
-                _ => break,
-            }
-        }
-        r
-    }
-
-    /// The struct, enum or union a type names, through aliases, at its home.
-    fn nominal(&self, ty: &Ty) -> Option<(TypeRef, &'a Item)> {
-        let Ty::Named(r) = self.space.deref(ty) else { return None };
-        let item = self.space.item(&r)?;
-        match item.kind {
-            ItemKind::Struct(_) | ItemKind::StringEnum(_) | ItemKind::Union(_) => Some((self.home(&r), item)),
-            _ => None,
-        }
-    }
-
-    fn nominal_in(&self, version: usize, name: &str) -> Option<TypeRef> {
-        let m = self.versions[version];
-        self.nominal(&Ty::Named(TypeRef { module: m.name.clone(), name: name.to_string() })).map(|(r, _)| r)
-    }
-
-    fn rust_path(&self, r: &TypeRef) -> RustPath {
-        RustPath { module: r.module.clone(), name: self.config.rust_type_name(&r.name).to_string() }
-    }
-
-    fn protocol(&self, version: usize) -> String {
-        self.plan.versions[version].protocol.clone()
-    }
-
-    /// The schema name a type has in the step's target version.
-    fn renamed(&self, step: usize, name: &str) -> String {
-        let (from, to) = (self.plan.steps[step].from, self.plan.steps[step].to);
-        let (lo, hi) = (from.min(to), from.max(to));
-        for r in &self.config.convert.renames {
-            let Some(since) = self.versions.iter().position(|v| v.name == r.since) else { continue };
-            if since > lo && since <= hi {
-                if from < to && name == r.from {
-                    return r.to.clone();
-                }
-                if from > to && name == r.to {
-                    return r.from.clone();
-                }
-            }
-        }
-        name.to_string()
-    }
-
-    /// Records a case of the step; returns its place, which the failing code names.
-    fn case(&mut self, step: usize, place: String, what: String, outcome: &str) -> String {
-        let (from, to) = (self.protocol(self.plan.steps[step].from), self.protocol(self.plan.steps[step].to));
-        self.cases.insert(Case { from, to, place: place.clone(), what, outcome: outcome.to_string() });
-        place
-    }
-
+impl Planner<'_> {
     /// Pairs every named type of the step's source with its namesake in the target, then plans
     /// the pairs those need, until none is left.
     fn step(&mut self, step: usize) {

@@ -3,8 +3,7 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use super::{compatible, norm, Planner, Todo};
-use crate::ir::convert::*;
+use super::planner::{Planner, Todo};
 use crate::ir::*;
 use crate::resolve::checks::field_rust_name;
 
@@ -28,39 +27,6 @@ impl<'a> Planner<'a> {
             (ItemKind::Struct(_), ItemKind::Union(d)) => self.struct_to_union(todo, src_item, dst_item, d, queue),
             _ => unreachable!("only compatible pairs are queued"),
         }
-    }
-
-    /// How a value of `src` becomes a `dst`: `true` when by `Convert` (the pairs it needs are queued),
-    /// `false` when the shapes differ and it goes through JSON.
-    fn direct(&self, step: usize, src: &Ty, dst: &Ty, queue: &mut VecDeque<Todo>) -> bool {
-        let mut needed = Vec::new();
-        let ok = self.direct_into(step, src, dst, &mut needed);
-        if ok {
-            queue.extend(needed);
-        }
-        ok
-    }
-
-    fn direct_into(&self, step: usize, src: &Ty, dst: &Ty, needed: &mut Vec<Todo>) -> bool {
-        let (s, d) = (norm(&self.space.deref(src)), norm(&self.space.deref(dst)));
-        match (&s, &d) {
-            (Ty::Array(a), Ty::Array(b)) | (Ty::Map(a), Ty::Map(b)) | (Ty::Nullable(a), Ty::Nullable(b)) => self.direct_into(step, a, b, needed),
-            (Ty::Named(_), Ty::Named(_)) => match (self.nominal(&s), self.nominal(&d)) {
-                (Some((sr, si)), Some((dr, di))) if compatible(&si.kind, &di.kind) => {
-                    needed.push(Todo { step, src: sr, dst: dr });
-                    true
-                }
-                _ => false,
-            },
-            (Ty::Named(_), _) | (_, Ty::Named(_)) => false,
-            _ => s == d,
-        }
-    }
-
-    /// Whether a field or member of `owner` is stored in a `Box`.
-    fn boxed(&self, owner: &TypeRef, ty: &Ty, field: bool) -> bool {
-        let by_value = super::super::recursive_member(self.space, owner, ty);
-        by_value || (field && matches!(ty, Ty::Named(r) if self.config.is_boxed(&r.name)))
     }
 
     fn structs(&mut self, todo: &Todo, si: &Item, s: &Struct, di: &Item, d: &Struct, queue: &mut VecDeque<Todo>) -> PairConversion {
