@@ -312,15 +312,15 @@ pub struct ConvertPlan {
     /// Steps between adjacent versions: `2 * i` is version `i` -> `i + 1`, `2 * i + 1` the way back.
     pub steps: Vec<ConvertStep>,
     /// Conversions between versions further apart, each through the next version on the way.
-    pub chains: Vec<Chain>,
+    pub chains: Vec<ConvertChain>,
     /// Types that are one Rust type in two versions (a shared module): they convert to themselves.
     pub identity: std::collections::BTreeSet<TypeRef>,
     /// Every named conversion, sorted by (type, from, to): the run-time table `convert_json` reads.
-    pub routes: Vec<Route>,
+    pub routes: Vec<ConvertRoute>,
     /// Request types of a side that sends no requests in another version.
     pub no_requests: Vec<NoRequests>,
     /// Every case that is not a plain field-by-field copy, in the order of `CONVERSIONS.md`.
-    pub cases: Vec<Case>,
+    pub cases: Vec<ConvertCase>,
 }
 
 /// A protocol version: its module and the version string its messages carry.
@@ -336,12 +336,12 @@ pub struct ConvertStep {
     pub from: usize,
     pub to: usize,
     /// Its pairs, in the order they were found (those the types of the source version need come after them).
-    pub pairs: Vec<Pair>,
+    pub pairs: Vec<ConvertPair>,
 }
 
 /// Two nominal types (at their home module) and how one becomes the other.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Pair {
+pub struct ConvertPair {
     pub src: TypeRef,
     pub dst: TypeRef,
     pub how: PairConversion,
@@ -359,8 +359,8 @@ pub enum PairConversion {
     Union { arms: Vec<Arm>, unknown: Option<UnknownArm> },
     /// The member that is the target struct converts; the others fail.
     UnionToStruct { arms: Vec<Arm>, unknown: Option<UnknownArm> },
-    /// Into the member that holds it ([`Target::Convert`] with a variant), or [`Target::NotInTarget`].
-    StructToUnion(Target),
+    /// Into the member that holds it ([`MemberTarget::Convert`] with a variant), or [`MemberTarget::NotInTarget`].
+    StructToUnion(MemberTarget),
 }
 
 /// A source field the target does not define.
@@ -439,11 +439,11 @@ pub struct Arm {
     pub variant: String,
     /// Whether the source stores the member boxed.
     pub boxed: bool,
-    pub to: Target,
+    pub to: MemberTarget,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Target {
+pub enum MemberTarget {
     /// By `Convert`: into this variant of the target union (`None`: the target is the struct itself).
     Convert { variant: Option<String>, boxed: bool },
     /// Through JSON into this variant (the shapes differ; the case's place).
@@ -463,7 +463,7 @@ pub enum UnknownArm {
 
 /// A conversion between versions two or more apart: `src` -> `mid` (the next version) -> `dst`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Chain {
+pub struct ConvertChain {
     pub src: TypeRef,
     pub mid: TypeRef,
     pub dst: TypeRef,
@@ -478,7 +478,7 @@ pub struct RustPath {
 
 /// One row of the run-time table: a type by schema name from one protocol version to another.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Route {
+pub struct ConvertRoute {
     pub name: String,
     pub from: String,
     pub to: String,
@@ -499,7 +499,7 @@ pub struct NoRequests {
 
 /// One row of `CONVERSIONS.md`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Case {
+pub struct ConvertCase {
     pub from: String,
     pub to: String,
     /// `Type.member`, also what the error's `case` says.

@@ -78,7 +78,7 @@ impl Writer<'_> {
         files
     }
 
-    fn pair(&self, pair: &Pair) -> TokenStream {
+    fn pair(&self, pair: &ConvertPair) -> TokenStream {
         let (sp, dp) = (self.path(&pair.src), self.path(&pair.dst));
         let body = match &pair.how {
             PairConversion::ViaJson { place } => quote! { __c::via_json(self, "", STEP, #place) },
@@ -103,13 +103,13 @@ impl Writer<'_> {
                 }));
                 quote! { match self { #(#out)* } }
             }
-            PairConversion::StructToUnion(Target::Convert { variant: Some(w), boxed }) => {
+            PairConversion::StructToUnion(MemberTarget::Convert { variant: Some(w), boxed }) => {
                 let wn = format_ident!("{}", w);
                 let conv = quote! { Convert::convert(self)? };
                 let conv = if *boxed { quote! { Box::new(#conv) } } else { conv };
                 quote! { Ok(#dp::#wn(#conv)) }
             }
-            PairConversion::StructToUnion(Target::NotInTarget { place }) => quote! { Err(__c::not_in_target(STEP, #place)) },
+            PairConversion::StructToUnion(MemberTarget::NotInTarget { place }) => quote! { Err(__c::not_in_target(STEP, #place)) },
             PairConversion::StructToUnion(other) => unreachable!("a struct goes into a union's member or fails: {other:?}"),
         };
         // `#[inline]`: compiled in the crate that uses it, so the library's build does not pay for
@@ -188,16 +188,16 @@ fn arm(dp: &TokenStream, a: &Arm) -> TokenStream {
     let value = if a.boxed { quote! { *v } } else { quote! { v } };
     let wrap = |conv: TokenStream, boxed: bool| if boxed { quote! { Box::new(#conv) } } else { conv };
     match &a.to {
-        Target::Convert { variant: Some(w), boxed } => {
+        MemberTarget::Convert { variant: Some(w), boxed } => {
             let (wn, conv) = (format_ident!("{}", w), wrap(quote! { Convert::convert(#value)? }, *boxed));
             quote! { Self::#vn(v) => Ok(#dp::#wn(#conv)), }
         }
-        Target::Convert { variant: None, .. } => quote! { Self::#vn(v) => Convert::convert(#value), },
-        Target::ViaJson { variant, boxed, place } => {
+        MemberTarget::Convert { variant: None, .. } => quote! { Self::#vn(v) => Convert::convert(#value), },
+        MemberTarget::ViaJson { variant, boxed, place } => {
             let (wn, conv) = (format_ident!("{}", variant), wrap(quote! { __c::via_json(v, "", STEP, #place)? }, *boxed));
             quote! { Self::#vn(v) => Ok(#dp::#wn(#conv)), }
         }
-        Target::NotInTarget { place } => quote! { Self::#vn(_) => Err(__c::not_in_target(STEP, #place)), },
+        MemberTarget::NotInTarget { place } => quote! { Self::#vn(_) => Err(__c::not_in_target(STEP, #place)), },
     }
 }
 

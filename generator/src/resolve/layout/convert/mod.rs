@@ -4,7 +4,7 @@
 //! fields and members need are found on the way (an inline union that became `ContentBlock`, say).
 //! Each pair converts field by field or member by member (`pairs`); versions further apart convert
 //! through the versions in between. Every case that can fail or that takes a fallback becomes a
-//! [`Case`], and the plan names its row where the code fails, so the table cannot drift from the code.
+//! [`ConvertCase`], and the plan names its row where the code fails, so the table cannot drift from the code.
 
 mod pairs;
 mod planner;
@@ -78,7 +78,7 @@ impl Planner<'_> {
                 continue;
             }
             let how = self.pair(&todo, &mut queue);
-            self.plan.steps[step].pairs.push(Pair { src: todo.src, dst: todo.dst, how });
+            self.plan.steps[step].pairs.push(ConvertPair { src: todo.src, dst: todo.dst, how });
         }
     }
 
@@ -108,7 +108,7 @@ impl Planner<'_> {
         for ((i, j), map) in &reach {
             for (name, target) in map {
                 let (Some(src), Some(dst)) = (self.nominal_in(*i, name), self.nominal_in(*j, target)) else { continue };
-                routes.push(Route { name: name.clone(), from: self.protocol(*i), to: self.protocol(*j), target: target.clone(), src: self.rust_path(&src), dst: self.rust_path(&dst) });
+                routes.push(ConvertRoute { name: name.clone(), from: self.protocol(*i), to: self.protocol(*j), target: target.clone(), src: self.rust_path(&src), dst: self.rust_path(&dst) });
             }
         }
         for e in &self.config.envelopes {
@@ -120,7 +120,7 @@ impl Planner<'_> {
                         continue;
                     }
                     let path = |m: &Module| RustPath { module: m.name.clone(), name: e.name.clone() };
-                    routes.push(Route { name: e.name.clone(), from: self.protocol(i), to: self.protocol(j), target: e.name.clone(), src: path(vi), dst: path(vj) });
+                    routes.push(ConvertRoute { name: e.name.clone(), from: self.protocol(i), to: self.protocol(j), target: e.name.clone(), src: path(vi), dst: path(vj) });
                 }
             }
         }
@@ -141,13 +141,13 @@ impl Planner<'_> {
                 continue;
             }
             if self.done.insert((src.clone(), dst.clone())) {
-                self.plan.chains.push(Chain { src, mid, dst });
+                self.plan.chains.push(ConvertChain { src, mid, dst });
             }
         }
         let gaps: Vec<String> = self.versions[i].items.iter().filter(|it| !map.contains_key(&it.name) && self.nominal_in(i, &it.name).is_some() && self.nominal_in(j, &it.name).is_some()).map(|it| it.name.clone()).collect();
         for name in gaps {
             let what = "a version in between lacks the type, or it does not convert there".to_string();
-            self.cases.insert(Case { from: self.protocol(i), to: self.protocol(j), place: name, what, outcome: "not converted (no `Convert` impl): a conversion goes through every version in between".into() });
+            self.cases.insert(ConvertCase { from: self.protocol(i), to: self.protocol(j), place: name, what, outcome: "not converted (no `Convert` impl): a conversion goes through every version in between".into() });
         }
         map
     }
@@ -165,7 +165,7 @@ impl Planner<'_> {
                     let Some(src) = self.nominal_in(i, &e.request) else { continue };
                     let (from, to) = (self.protocol(i), self.protocol(j));
                     let what = format!("any {} (the target's {} sends no requests)", e.request, e.sender);
-                    self.cases.insert(Case { from: from.clone(), to: to.clone(), place: e.request.clone(), what, outcome: "error `NotInTarget`".into() });
+                    self.cases.insert(ConvertCase { from: from.clone(), to: to.clone(), place: e.request.clone(), what, outcome: "error `NotInTarget`".into() });
                     if seen.insert(src.clone()) {
                         self.plan.no_requests.push(NoRequests { src, from, to, place: e.request.clone() });
                     }
@@ -178,7 +178,7 @@ impl Planner<'_> {
     fn finish(mut self) -> ConvertPlan {
         let versions = &self.plan.versions;
         let order = |p: &str| versions.iter().position(|v| v.protocol == p).unwrap_or(usize::MAX);
-        let mut rows: Vec<Case> = std::mem::take(&mut self.cases).into_iter().collect();
+        let mut rows: Vec<ConvertCase> = std::mem::take(&mut self.cases).into_iter().collect();
         rows.sort_by(|a, b| (order(&a.from), order(&a.to), &a.place, &a.what).cmp(&(order(&b.from), order(&b.to), &b.place, &b.what)));
         self.plan.cases = rows;
         self.plan

@@ -138,12 +138,12 @@ impl<'a> Planner<'a> {
             let renamed = self.renamed(step, &self.member_name(v));
             let target = d.variants.iter().find(|w| w.name == v.name).or_else(|| d.variants.iter().find(|w| self.member_name(w) == renamed));
             let to = match target {
-                Some(w) if self.direct(step, &v.ty, &w.ty, queue) => Target::Convert { variant: Some(w.name.clone()), boxed: self.boxed(&todo.dst, &w.ty, false) },
+                Some(w) if self.direct(step, &v.ty, &w.ty, queue) => MemberTarget::Convert { variant: Some(w.name.clone()), boxed: self.boxed(&todo.dst, &w.ty, false) },
                 Some(w) => {
                     let place = self.case(step, format!("{}.{}", si.name, v.name), "a different shape in the target".into(), VIA_JSON);
-                    Target::ViaJson { variant: w.name.clone(), boxed: self.boxed(&todo.dst, &w.ty, false), place }
+                    MemberTarget::ViaJson { variant: w.name.clone(), boxed: self.boxed(&todo.dst, &w.ty, false), place }
                 }
-                None => Target::NotInTarget { place: self.case(step, format!("{}.{}", si.name, v.name), format!("a member `{}`", v.name), NOT_IN_TARGET) },
+                None => MemberTarget::NotInTarget { place: self.case(step, format!("{}.{}", si.name, v.name), format!("a member `{}`", v.name), NOT_IN_TARGET) },
             };
             arms.push(Arm { variant: v.name.clone(), boxed: self.boxed(&todo.src, &v.ty, false), to });
         }
@@ -169,9 +169,9 @@ impl<'a> Planner<'a> {
             let member = self.renamed(step, &self.member_name(v));
             let holds = member == di.name || member == target || self.renamed(step, &v.name) == di.name;
             let to = if holds && self.direct(step, &v.ty, &dst_ty, queue) {
-                Target::Convert { variant: None, boxed: false }
+                MemberTarget::Convert { variant: None, boxed: false }
             } else {
-                Target::NotInTarget { place: self.case(step, format!("{}.{}", si.name, v.name), format!("a member `{}`", v.name), NOT_IN_TARGET) }
+                MemberTarget::NotInTarget { place: self.case(step, format!("{}.{}", si.name, v.name), format!("a member `{}`", v.name), NOT_IN_TARGET) }
             };
             arms.push(Arm { variant: v.name.clone(), boxed, to });
         }
@@ -185,8 +185,8 @@ impl<'a> Planner<'a> {
         let renamed = self.renamed(step, &si.name);
         let target = d.variants.iter().find(|w| self.member_name(w) == renamed || w.name == renamed);
         PairConversion::StructToUnion(match target {
-            Some(w) if self.direct(step, &src_ty, &w.ty, queue) => Target::Convert { variant: Some(w.name.clone()), boxed: self.boxed(&todo.dst, &w.ty, false) },
-            _ => Target::NotInTarget { place: self.case(step, si.name.clone(), format!("no member of `{}` holds it", di.name), NOT_IN_TARGET) },
+            Some(w) if self.direct(step, &src_ty, &w.ty, queue) => MemberTarget::Convert { variant: Some(w.name.clone()), boxed: self.boxed(&todo.dst, &w.ty, false) },
+            _ => MemberTarget::NotInTarget { place: self.case(step, si.name.clone(), format!("no member of `{}` holds it", di.name), NOT_IN_TARGET) },
         })
     }
 }

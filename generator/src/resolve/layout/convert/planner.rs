@@ -23,7 +23,7 @@ pub(super) struct Planner<'a> {
     pub(super) shared: BTreeMap<String, (String, &'a BTreeSet<String>)>,
     /// Pairs already planned, by (source, target) home type.
     pub(super) done: BTreeSet<(TypeRef, TypeRef)>,
-    pub(super) cases: BTreeSet<Case>,
+    pub(super) cases: BTreeSet<ConvertCase>,
     /// Per step: schema name in `from` -> schema name in `to`, for the names that convert.
     pub(super) names: Vec<BTreeMap<String, String>>,
 }
@@ -112,7 +112,7 @@ impl<'a> Planner<'a> {
     /// Records a case of the step; returns its place, which the failing code names.
     pub(super) fn case(&mut self, step: usize, place: String, what: String, outcome: &str) -> String {
         let (from, to) = (self.protocol(self.plan.steps[step].from), self.protocol(self.plan.steps[step].to));
-        self.cases.insert(Case { from, to, place: place.clone(), what, outcome: outcome.to_string() });
+        self.cases.insert(ConvertCase { from, to, place: place.clone(), what, outcome: outcome.to_string() });
         place
     }
 
