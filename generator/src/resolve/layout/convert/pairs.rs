@@ -58,7 +58,7 @@ impl<'a> Planner<'a> {
         for g in &dst_fields {
             let fill = match src_fields.iter().find(|f| f.name == g.name) {
                 Some(f) => self.field(todo, si, di, f, g, queue),
-                None => self.from_extra(todo, di, g),
+                None => self.fill_from_extra(todo, di, g),
             };
             fields.push(TargetField { key: g.name.clone(), ident: field_rust_name(self.config, &di.name, &g.name), fill });
         }
@@ -66,7 +66,7 @@ impl<'a> Planner<'a> {
     }
 
     /// A target field the source does not define: the source's `extra` may carry it.
-    fn from_extra(&mut self, todo: &Todo, di: &Item, g: &Field) -> Fill {
+    fn fill_from_extra(&mut self, todo: &Todo, di: &Item, g: &Field) -> Fill {
         let (step, key) = (todo.step, &g.name);
         let place = format!("{}.{}", di.name, key);
         let take = match (&g.literal, g.optional) {
