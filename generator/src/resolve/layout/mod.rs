@@ -4,17 +4,19 @@
 //! - which unions are read by keys, and how ([`Layout::keyed`], from `keyed`);
 //! - which types need a key-only score ([`Layout::scored`]);
 //! - which types a module re-exports from the module it shares with ([`Layout::shared`], from `share`);
+//! - how the types of adjacent protocol versions pair up and convert ([`Layout::convert`], from `convert`);
 //! - which members are boxed ([`recursive_member`], [`boxed_by_config`]) and every field's
 //!   Rust name ([`field_rust_name`]), answered on demand from the IR and the config.
 
+mod boxing;
+mod convert;
 mod keyed;
 mod share;
-
-use std::collections::BTreeSet;
 
 use crate::config::Config;
 use crate::ir::*;
 
+pub use boxing::{boxed_by_config, contains_by_value, recursive_member};
 pub use crate::resolve::checks::field_rust_name;
 pub use keyed::DEPTH;
 
@@ -38,39 +40,7 @@ pub fn decide(space: &TypeSpace, config: &Config) -> Layout {
             layout.shared.insert(m.name.clone(), shared);
         }
     }
+    // Conversions pair types at their home module, so they follow sharing.
+    layout.convert = convert::plan(space, config, &layout.shared);
     layout
-}
-
-/// Whether a value of `ty` contains a `target` without a `Vec` or map in between: a member
-/// of `target` of that type must be boxed.
-pub fn contains_by_value(space: &TypeSpace, ty: &Ty, target: &TypeRef, seen: &mut BTreeSet<TypeRef>) -> bool {
-    match ty {
-        Ty::Named(r) => {
-            if r == target {
-                return true;
-            }
-            if !seen.insert(r.clone()) {
-                return false;
-            }
-            match space.item(r).map(|i| &i.kind) {
-                Some(ItemKind::Struct(s)) => s.fields.iter().any(|f| !f.never && f.literal.is_none() && contains_by_value(space, &f.ty, target, seen)),
-                Some(ItemKind::Union(u)) => u.variants.iter().any(|v| contains_by_value(space, &v.ty, target, seen)),
-                Some(ItemKind::Alias(t)) => contains_by_value(space, t, target, seen),
-                _ => false,
-            }
-        }
-        Ty::Nullable(inner) => contains_by_value(space, inner, target, seen),
-        _ => false,
-    }
-}
-
-/// Whether a field or variant of `owner` of type `ty` is boxed because it would otherwise contain `owner`.
-pub fn recursive_member(space: &TypeSpace, owner: &TypeRef, ty: &Ty) -> bool {
-    contains_by_value(space, ty, owner, &mut BTreeSet::new())
-}
-
-/// Whether a field of `owner` is boxed only because configuration stores its type boxed
-/// (`[[boxed]]`), not already for recursion.
-pub fn boxed_by_config(space: &TypeSpace, config: &Config, owner: &TypeRef, ty: &Ty) -> bool {
-    matches!(ty, Ty::Named(r) if config.is_boxed(&r.name)) && !recursive_member(space, owner, ty)
 }
