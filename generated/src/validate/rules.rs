@@ -68,7 +68,7 @@ pub const RULES: &[Rule] = &[
     warning("resources.contents-name", "resources", "2026-07-28", "resource-metadata proposal (overlay `resource_metadata`): read contents carry `name` (absent from servers older than the proposal: warning)"),
     warning("resources.size", "resources", "2026-07-28", "resource-metadata proposal (overlay `resource_metadata`): `size` on read contents is that representation's size in bytes"),
     warning("resources.embedded-annotations", "resources", "2026-07-28", "resource-metadata proposal (overlay `resource_metadata`): the top-level `annotations` of an embedded resource, which the proposal removes"),
-    error("input-required.request-or-state", "result", "2026-07-28", "schema.ts (2026-07-28) `InputRequiredResult`: an `InputRequiredResult` carries `inputRequests`, `requestState` or both"),
+    error("input-required.request-or-state", "input-required", "2026-07-28", "schema.ts (2026-07-28) `InputRequiredResult`: an `InputRequiredResult` carries `inputRequests`, `requestState` or both"),
     error("capabilities.extension-key", "capabilities", "2026-07-28", "schema.ts (2026-07-28) capabilities `extensions`: a capabilities `extensions` key follows the `_meta` key syntax, with a prefix"),
     error("sampling.tool-use-id", "sampling", "2026-07-28", "schema.ts (2026-07-28) `ToolResultContent`: a `tool_result` block's `toolUseId` is the `id` of a `tool_use` block in an earlier sampling message"),
     error("apps.ui-uri", "apps", "2024-11-05", "MCP Apps (SEP-1865): an MCP Apps UI resource URI starts with `ui://`"),
