@@ -66,6 +66,9 @@ fn area_and_id_filters() {
     let r = run(&["rules", "--area", "nothing"], None);
     assert_eq!((r.code, r.stdout.lines().count()), (0, 1), "nothing matches: the header only");
     assert_eq!(find("protocol.changed").map(|r| r.id), Some("stream.protocol-changed"));
+    let r = run(&["rules", "--area"], None);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("usage: mcp-schema rules [--json] [--area AREA] [ID...]"), "{}", r.stderr);
 }
 
 /// The one id style: dot-separated kebab-case segments, the first the area's (single-segment ids
