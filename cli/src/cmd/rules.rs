@@ -121,7 +121,8 @@ pub fn document() -> String {
     );
     for area in areas {
         let rules: Vec<Rule> = all.iter().filter(|r| r.area == area).copied().collect();
-        out.push_str(&format!("\n## `{area}` ({} rules)\n\n", rules.len()));
+        let plural = if rules.len() == 1 { "" } else { "s" };
+        out.push_str(&format!("\n## `{area}` ({} rule{plural})\n\n", rules.len()));
         out.push_str(&markdown(&rules));
     }
     out
