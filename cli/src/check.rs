@@ -587,7 +587,7 @@ impl Checker {
         if let (Some(n), None) = (self.negotiated, self.fixed) {
             if n != carried {
                 let msg = format!("the message carries protocol version {} but the session uses {}", VERSIONS[carried].name, VERSIONS[n].name);
-                out.diags.push(self.warning(pointer, "protocol.changed", msg));
+                out.diags.push(self.warning(pointer, "stream.protocol-changed", msg));
             }
         }
     }
@@ -654,7 +654,7 @@ impl Checker {
             match self.initialize_line {
                 Some(first) => {
                     let msg = format!("a second `initialize` in this session (the first is on line {first})");
-                    out.diags.push(self.warning(&format!("{prefix}/method"), "protocol.changed", msg));
+                    out.diags.push(self.warning(&format!("{prefix}/method"), "stream.protocol-changed", msg));
                 }
                 None => self.initialize_line = Some(out.line),
             }
@@ -799,7 +799,7 @@ impl Checker {
                     self.check_as(ext_info.module, results, result, &format!("{prefix}/result"), out);
                     if matched.is_none() {
                         let msg = format!("no {} request with id {} is waiting for this response{why}; checked as any result the {} sends", side.opposite().dir_name(), id.map_or("(none)".to_string(), shown), side.name());
-                        out.diags.push(self.warning(&format!("{prefix}/id"), "response.unmatched", msg));
+                        out.diags.push(self.warning(&format!("{prefix}/id"), "stream.response-unmatched", msg));
                     }
                 }
             }
@@ -846,7 +846,7 @@ impl Checker {
         self.typed = Some(req);
     }
 
-    /// `id.reused`, from what the session's observer saw of the request's id.
+    /// `stream.id-reused`, from what the session's observer saw of the request's id.
     fn id_findings(&self, dir: &str, id: Option<&Value>, seen: &[Observation], prefix: &str, out: &mut Outcome) {
         let Some(id) = id else { return };
         for o in seen {
@@ -920,7 +920,7 @@ impl Checker {
             }
             let info = &self.infos[v];
             // With --ext tasks, `resultType: "task"` is the extension's task handle, whatever the request (answering
-            // an unsupported one is the session rule `session/tasks/unsupported-method`), in versions without core tasks.
+            // an unsupported one is the session rule `session.tasks.unsupported-method`), in versions without core tasks.
             let ext_task = match (result.get("resultType").and_then(Value::as_str), info.task_result) {
                 (Some("task"), None) => self.exts.iter().find(|(_, _, i)| i.types.contains(EXT_TASK_RESULT)),
                 _ => None,
@@ -975,7 +975,7 @@ impl Checker {
                 None => String::new(),
             };
             let msg = format!("no request{way} with id {id} is waiting for this response{}; checked as any result the responder sends", unmatched_why(seen));
-            out.diags.push(self.warning(&format!("{prefix}/id"), "response.unmatched", msg));
+            out.diags.push(self.warning(&format!("{prefix}/id"), "stream.response-unmatched", msg));
         }
     }
 
@@ -1049,7 +1049,7 @@ impl Checker {
                 if let Some(ty) = closest {
                     msg.push_str(&format!("; closest: {ty}"));
                 }
-                out.diags.push(error(prefix, "response.result", msg));
+                out.diags.push(error(prefix, "stream.response-result", msg));
                 if let Some(ty) = closest {
                     self.check_as(module, ty, result, prefix, out);
                 }

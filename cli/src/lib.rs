@@ -16,6 +16,7 @@ pub mod har;
 pub mod input;
 pub mod proxy;
 pub mod report;
+pub mod rules;
 pub mod session;
 pub mod sse;
 pub mod stream;

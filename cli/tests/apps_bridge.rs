@@ -108,7 +108,7 @@ fn the_channel_dirs_need_ext_apps() {
 fn session_findings(capture: &[String]) -> Vec<(String, u64)> {
     let file = TempFile::new("altered.jsonl", (capture.join("\n") + "\n").as_bytes());
     let (_, r) = common::check_json(&["--ext", "apps", file.path()], None);
-    r.found.into_iter().filter(|f| f.rule.starts_with("session/")).map(|f| (f.rule, f.line)).collect()
+    r.found.into_iter().filter(|f| f.rule.starts_with("session.")).map(|f| (f.rule, f.line)).collect()
 }
 
 /// The index of the first line whose `dir` and method are these.
@@ -192,14 +192,14 @@ fn the_sdk_app_and_bridge_traffic_checks_clean() {
         let mut altered = lines.clone();
         let at = find(&altered, "view2host", "ui/notifications/size-changed");
         altered[at] = altered[at].replacen("\"view2host\"", "\"host2view\"", 1);
-        expect(session_findings(&altered), vec![("session/apps/wrong-side".to_string(), at as u64 + 1)])
+        expect(session_findings(&altered), vec![("session.apps.wrong-side".to_string(), at as u64 + 1)])
     });
     cases.check("the host's teardown sent as the view's", || {
         let mut altered = lines.clone();
         let at = find(&altered, "host2view", "ui/resource-teardown");
         altered[at] = altered[at].replacen("\"host2view\"", "\"view2host\"", 1);
         let found = session_findings(&altered);
-        let want = ("session/apps/wrong-side".to_string(), at as u64 + 1);
+        let want = ("session.apps.wrong-side".to_string(), at as u64 + 1);
         if found.first() == Some(&want) {
             Ok(())
         } else {
@@ -213,7 +213,7 @@ fn the_sdk_app_and_bridge_traffic_checks_clean() {
         let moved = altered.remove(log);
         altered.insert(init, moved);
         // The log line now comes first on the channel; ui/initialize is one line later.
-        expect(session_findings(&altered), vec![("session/apps/initialize-first".to_string(), init as u64 + 2)])
+        expect(session_findings(&altered), vec![("session.apps.initialize-first".to_string(), init as u64 + 2)])
     });
     cases.check("the view calls a tool not visible to apps", || {
         let mut altered = lines.clone();
@@ -221,13 +221,13 @@ fn the_sdk_app_and_bridge_traffic_checks_clean() {
         altered[at] = altered[at].replacen("\"name\":\"refresh\"", "\"name\":\"admin-reset\"", 1);
         // The host answered with a result: it did not reject the call either.
         let answer = at + altered[at..].iter().position(|l| l.starts_with("{\"dir\":\"host2view\",\"msg\":{\"result\"")).unwrap();
-        expect(session_findings(&altered), vec![("session/apps/tool-visibility".to_string(), at as u64 + 1), ("session/apps/tool-visibility".to_string(), answer as u64 + 1)])
+        expect(session_findings(&altered), vec![("session.apps.tool-visibility".to_string(), at as u64 + 1), ("session.apps.tool-visibility".to_string(), answer as u64 + 1)])
     });
     cases.check("a message after the teardown's answer", || {
         let mut altered = lines.clone();
         let size = altered[find(&altered, "view2host", "ui/notifications/size-changed")].clone();
         altered.push(size);
-        expect(session_findings(&altered), vec![("session/apps/after-teardown".to_string(), altered.len() as u64)])
+        expect(session_findings(&altered), vec![("session.apps.after-teardown".to_string(), altered.len() as u64)])
     });
     cases.finish();
 }

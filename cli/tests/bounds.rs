@@ -131,7 +131,7 @@ fn long_ids_are_kept_as_digests() {
     });
     let r = run(&["check", "--protocol", "2025-11-25", "--summary", input.path()]);
     assert_eq!(r.code, 0, "{}", r.stdout);
-    assert!(!r.stdout.contains("response.unmatched"), "the long id matched its request");
+    assert!(!r.stdout.contains("stream.response-unmatched"), "the long id matched its request");
     assert!(r.stdout.contains("summary: unanswered requests: 19"), "{}", r.stdout);
     assert!(r.out_bytes < 64 << 10, "the summary shows id prefixes: {} bytes", r.out_bytes);
     assert!(r.peak_mib < PEAK_LIMIT_MIB, "peak RSS {} MiB", r.peak_mib);

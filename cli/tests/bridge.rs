@@ -87,7 +87,7 @@ fn a_bridge_recording_is_checked_as_two_streams() {
     }).collect();
     let file = TempFile::new("one.jsonl", plain.as_bytes());
     let r = run(&["check", file.path()], None);
-    assert!(r.stdout.contains("id.reused"), "{}", r.stdout);
+    assert!(r.stdout.contains("stream.id-reused"), "{}", r.stdout);
 
     // A `leg` that is neither is an error on the line.
     let bad = TempFile::new("bad.jsonl", format!("{}\n", json!({"leg": "middle", "dir": "c2s", "msg": {"jsonrpc": "2.0", "id": 1, "method": "ping"}})).as_bytes());

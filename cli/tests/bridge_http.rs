@@ -337,7 +337,7 @@ fn through(dir: &std::path::Path, node: &str, client: &str, steps: usize, upstre
     // Offline, the transport rules too: the only finding allowed is that the bridge's SSE answers to a
     // 2025-11-25 client start with no priming event (it does not offer resumption, so it sends no id).
     let again = common::run(&["check", bridge.record.path()], None);
-    let others: Vec<&str> = again.stdout.lines().filter(|l| l.contains(": /") && !l.contains("[transport/sse-priming]")).collect();
+    let others: Vec<&str> = again.stdout.lines().filter(|l| l.contains(": /") && !l.contains("[transport.sse-priming]")).collect();
     assert!(again.code == 0 && others.is_empty() && again.stdout.ends_with(&format!("{messages} passed, 0 failed\n")), "{}{}", again.stdout, again.stderr);
     let recording = std::fs::read_to_string(bridge.record.path()).unwrap();
     for leg in ["client", "server"] {
@@ -346,7 +346,7 @@ fn through(dir: &std::path::Path, node: &str, client: &str, steps: usize, upstre
         assert!(n > 10, "only {n} lines on the {leg} leg");
         let file = TempFile::new("leg.jsonl", only.as_bytes());
         let checked = common::run(&["check", file.path()], None);
-        let others: Vec<&str> = checked.stdout.lines().filter(|l| l.contains(": /") && !l.contains("[transport/sse-priming]")).collect();
+        let others: Vec<&str> = checked.stdout.lines().filter(|l| l.contains(": /") && !l.contains("[transport.sse-priming]")).collect();
         assert!(checked.code == 0 && others.is_empty() && checked.stdout.ends_with(&format!("{n} passed, 0 failed\n")), "the {leg} leg: {}{}", checked.stdout, checked.stderr);
     }
     let verdicts = reported.iter().find_map(|l| l.get("bridge")).expect("the bridge's verdicts in the summary").clone();

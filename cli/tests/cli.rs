@@ -89,7 +89,7 @@ fn text_output_format() {
     assert!(lines.contains(&format!("{f}:1: /params: error [required]: CallToolRequestParams requires `name`").as_str()), "{}", r.stdout);
     // The root pointer is printed as `/`.
     assert!(lines.iter().any(|l| l.starts_with(&format!("{f}:3: /: error [jsonrpc.batch]: "))), "{}", r.stdout);
-    assert!(lines.iter().any(|l| l.starts_with(&format!("{f}:4: /id: warning [response.unmatched]: "))), "{}", r.stdout);
+    assert!(lines.iter().any(|l| l.starts_with(&format!("{f}:4: /id: warning [stream.response-unmatched]: "))), "{}", r.stdout);
     assert!(!lines.iter().any(|l| l.starts_with(&format!("{f}:2:"))), "a passing line prints nothing");
     assert_eq!(lines.last(), Some(&"2 passed, 2 failed"));
     for l in &lines[..lines.len() - 1] {
@@ -209,7 +209,7 @@ fn apps_extension() {
         let (code, r) = check_json(&["--ext", "apps", file.path()], None);
         let want = err(5, "/msg/result/tools/0/_meta/ui/resourceUri", "apps.ui-uri");
         // The session never reads that URI (it reads the ui:// one): the session rule says so too.
-        let unread = warn(5, "/msg/result/tools/0/_meta/ui/resourceUri", "session/apps/ui-resource");
+        let unread = warn(5, "/msg/result/tools/0/_meta/ui/resourceUri", "session.apps.ui-resource");
         (code == 1 && r.found == vec![want, unread]).then_some(()).ok_or(format!("{:?}", r.found))
     });
     c.check("without --ext apps the resourceUri is not judged", || {
@@ -288,8 +288,8 @@ fn stream_rules() {
     ]);
     // Unmatched responses: a warning, an error only with --strict.
     let unmatched = vec![json!({"jsonrpc": "2.0", "id": "x", "result": {}})];
-    case(&mut c, "an unmatched response warns", &["--protocol", "2025-11-25"], unmatched.clone(), 0, vec![warn(1, "/id", "response.unmatched")]);
-    case(&mut c, "--strict makes the warning fail", &["--protocol", "2025-11-25", "--strict"], unmatched, 1, vec![err(1, "/id", "response.unmatched")]);
+    case(&mut c, "an unmatched response warns", &["--protocol", "2025-11-25"], unmatched.clone(), 0, vec![warn(1, "/id", "stream.response-unmatched")]);
+    case(&mut c, "--strict makes the warning fail", &["--protocol", "2025-11-25", "--strict"], unmatched, 1, vec![err(1, "/id", "stream.response-unmatched")]);
     // A reserved _meta key is a validator warning.
     let meta = vec![json!({"jsonrpc": "2.0", "method": "notifications/initialized", "params": {"_meta": {"io.modelcontextprotocol/nonsense": 1}}})];
     case(&mut c, "a validator warning", &["--protocol", "2025-11-25"], meta.clone(), 0, vec![warn(1, "/params/_meta/io.modelcontextprotocol~1nonsense", "meta.reserved-key")]);
@@ -329,7 +329,7 @@ fn stream_rules() {
         json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}),
         json!({"jsonrpc": "2.0", "id": 3, "result": {"prompts": []}}),
     ];
-    case(&mut c, "a reused id, then cancelled", &["--protocol", "2025-11-25"], reuse, 1, vec![err(2, "/id", "id.reused"), warn(4, "/id", "response.unmatched")]);
+    case(&mut c, "a reused id, then cancelled", &["--protocol", "2025-11-25"], reuse, 1, vec![err(2, "/id", "stream.id-reused"), warn(4, "/id", "stream.response-unmatched")]);
     // Not a message at all.
     case(&mut c, "not a message", &[], vec![json!("hello"), json!({"jsonrpc": "2.0"})], 1, vec![err(1, "", "type"), err(2, "", "jsonrpc.message"), err(2, "", "no-variant"), err(2, "", "deserialize")]);
     case(&mut c, "a wrapper with a bad type field", &[], vec![json!({"msg": {}, "type": 3})], 1, vec![err(1, "/type", "line.type")]);
@@ -355,5 +355,5 @@ fn several_files_and_long_streams() {
     let file = TempFile::new("many.jsonl", &jsonl(&values));
     let (code, r) = check_json(&["--protocol", "2025-11-25", file.path()], None);
     assert_eq!(code, 0);
-    assert_eq!(r.found, vec![warn(20_002, "/id", "response.unmatched")], "the oldest request was forgotten, the newest matched");
+    assert_eq!(r.found, vec![warn(20_002, "/id", "stream.response-unmatched")], "the oldest request was forgotten, the newest matched");
 }

@@ -342,7 +342,7 @@ fn a_2024_11_05_http_sse_session_is_checked_in_the_order_it_happened() {
     // POSTs to another URI than the endpoint the stream announced.
     let o = check("legacy.har", &har(legacy_session("sessionId=zzz")));
     assert_eq!(o.code, 1, "{:?}", o.found);
-    assert!(o.found.iter().any(|f| f.3 == "transport/sse-post-endpoint" && f.1 == "entry 1 (POST /message 202)"), "{:?}", o.found);
+    assert!(o.found.iter().any(|f| f.3 == "transport.sse-post-endpoint" && f.1 == "entry 1 (POST /message 202)"), "{:?}", o.found);
 }
 
 #[test]
@@ -367,5 +367,5 @@ fn a_real_capture_of_the_2024_11_05_http_sse_transport_passes() {
     let (first, after) = rest.split_once("\n\n").unwrap();
     har["log"]["entries"][0]["response"]["content"]["text"] = json!(format!("{first}\n\n{endpoint}\n\n{after}"));
     let o = check("moved.har", &serde_json::to_vec(&har).unwrap());
-    assert!(o.found.iter().any(|f| f.0 == 0 && f.3 == "transport/sse-endpoint-first"), "{:?}", o.found);
+    assert!(o.found.iter().any(|f| f.0 == 0 && f.3 == "transport.sse-endpoint-first"), "{:?}", o.found);
 }

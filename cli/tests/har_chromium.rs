@@ -62,8 +62,8 @@ fn a_har_recorded_by_headless_chromium_passes_and_an_altered_copy_is_reported() 
     assert!(!found.iter().any(|f| f.1 == "error"), "{found:?}");
     // server-everything allows any origin (CORS `*`): the page's requests from another port were
     // all answered, which the origin rule reports as warnings, and nothing else is reported.
-    assert!(found.iter().any(|f| f.0 == "transport/origin"), "{found:?}");
-    assert!(found.iter().all(|f| f.0 == "transport/origin" && f.1 == "warning"), "{found:?}");
+    assert!(found.iter().any(|f| f.0 == "transport.origin"), "{found:?}");
+    assert!(found.iter().all(|f| f.0 == "transport.origin" && f.1 == "warning"), "{found:?}");
 
     // An altered copy: the tools/list POST no longer accepts SSE.
     let mut altered = har.clone();
@@ -76,5 +76,5 @@ fn a_har_recorded_by_headless_chromium_passes_and_an_altered_copy_is_reported() 
     let copy = TempFile::new("altered.har", &serde_json::to_vec(&altered).unwrap());
     let (code, found, _) = check(copy.path());
     assert_eq!(code, 1, "{found:?}");
-    assert!(found.iter().any(|f| f.0 == "transport/post-accept" && f.1 == "error" && f.2.contains("(POST /mcp 200)")), "{found:?}");
+    assert!(found.iter().any(|f| f.0 == "transport.post-accept" && f.1 == "error" && f.2.contains("(POST /mcp 200)")), "{found:?}");
 }

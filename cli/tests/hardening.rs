@@ -167,11 +167,11 @@ fn stream_rules() {
 
     // Reusing an id after its request was answered, or cancelled.
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}});
-    expect(&mut c, "an id reused after its answer", &v, &[ping(1), ok(1), ping(1), ok(1)], 1, vec![err(3, "/id", "id.reused")]);
-    expect(&mut c, "an id reused after cancelling", &v, &[ping(2), cancel, ping(2)], 1, vec![err(3, "/id", "id.reused")]);
+    expect(&mut c, "an id reused after its answer", &v, &[ping(1), ok(1), ping(1), ok(1)], 1, vec![err(3, "/id", "stream.id-reused")]);
+    expect(&mut c, "an id reused after cancelling", &v, &[ping(2), cancel, ping(2)], 1, vec![err(3, "/id", "stream.id-reused")]);
     let mut strict = v.to_vec();
     strict.push("--strict");
-    expect(&mut c, "a reused id under --strict", &strict, &[ping(1), ok(1), ping(1)], 1, vec![err(3, "/id", "id.reused")]);
+    expect(&mut c, "a reused id under --strict", &strict, &[ping(1), ok(1), ping(1)], 1, vec![err(3, "/id", "stream.id-reused")]);
     // Each side has its own ids.
     let other_side = vec![
         wrap("c2s", ping(1)),
@@ -183,19 +183,19 @@ fn stream_rules() {
 
     // Unmatched responses: a malformed result is an error, an unknown one only the warning.
     let unmatched = |result: Value| vec![wrap("s2c", json!({"jsonrpc": "2.0", "id": "x", "result": result}))];
-    let w = warn(1, "/msg/id", "response.unmatched");
+    let w = warn(1, "/msg/id", "stream.response-unmatched");
     expect(&mut c, "an unmatched well-formed result", &v, &unmatched(json!({"tools": []})), 0, vec![w.clone()]);
     expect(&mut c, "an unmatched empty result", &v, &unmatched(json!({})), 0, vec![w.clone()]);
     expect(&mut c, "an unmatched result with unknown keys", &v, &unmatched(json!({"x-vendor": 1})), 0, vec![w.clone()]);
     expect(&mut c, "an unmatched malformed result", &v, &unmatched(json!({"content": "oops"})), 1, vec![
         err(1, "/msg/result", "deserialize"),
-        err(1, "/msg/result", "response.result"),
+        err(1, "/msg/result", "stream.response-result"),
         err(1, "/msg/result/content", "type"),
         w.clone(),
     ]);
     expect(&mut c, "an unmatched result with a bad item", &v, &unmatched(json!({"tools": [{"inputSchema": {"type": "object"}}]})), 1, vec![
         err(1, "/msg/result", "deserialize"),
-        err(1, "/msg/result", "response.result"),
+        err(1, "/msg/result", "stream.response-result"),
         err(1, "/msg/result/tools/0", "required"),
         w.clone(),
     ]);
@@ -207,11 +207,11 @@ fn stream_rules() {
     let init = |id: i64, v: &str| json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {"protocolVersion": v, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
     let init_result = |id: i64, v: &str| json!({"jsonrpc": "2.0", "id": id, "result": {"protocolVersion": v, "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}});
     let again = [init(0, "2025-06-18"), init_result(0, "2025-06-18"), init(1, "2025-11-25"), init_result(1, "2025-11-25")];
-    expect(&mut c, "a second initialize", &[], &again, 0, vec![warn(3, "/method", "protocol.changed")]);
+    expect(&mut c, "a second initialize", &[], &again, 0, vec![warn(3, "/method", "stream.protocol-changed")]);
     // The server picking another version than proposed is negotiation, not a change.
     expect(&mut c, "a counter-offer", &[], &[init(0, "2025-11-25"), init_result(0, "2025-06-18")], 0, vec![]);
     let meta = |id: i64, v: &str| json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": v, "io.modelcontextprotocol/clientCapabilities": {}}}});
-    expect(&mut c, "a _meta version change", &[], &[meta(1, "2026-07-28"), meta(2, "draft")], 0, vec![warn(2, "/params/_meta/io.modelcontextprotocol~1protocolVersion", "protocol.changed")]);
+    expect(&mut c, "a _meta version change", &[], &[meta(1, "2026-07-28"), meta(2, "draft")], 0, vec![warn(2, "/params/_meta/io.modelcontextprotocol~1protocolVersion", "stream.protocol-changed")]);
     expect(&mut c, "the same _meta version", &[], &[meta(1, "2026-07-28"), meta(2, "2026-07-28")], 0, vec![]);
     c.finish();
 }
@@ -230,7 +230,7 @@ fn answered_ids_are_bounded() {
     values.push(json!({"jsonrpc": "2.0", "id": n - 1, "method": "ping"}));
     let (code, got) = check(&["--protocol", "2025-11-25"], &values);
     assert_eq!(code, 1);
-    assert_eq!(got, vec![err(2 * n as u64 + 2, "/id", "id.reused")]);
+    assert_eq!(got, vec![err(2 * n as u64 + 2, "/id", "stream.id-reused")]);
 }
 
 #[test]

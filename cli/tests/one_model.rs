@@ -1,5 +1,5 @@
-//! Issue 28, "one session model": the checker's rules on requests in flight (`id.reused`,
-//! `response.unmatched`, progress, cancellation, lifecycle) read one model, the engine's
+//! Issue 28, "one session model": the checker's rules on requests in flight (`stream.id-reused`,
+//! `stream.response-unmatched`, progress, cancellation, lifecycle) read one model, the engine's
 //! observer, so a request leaves flight once and every rule agrees on it.
 
 mod common;
@@ -46,8 +46,8 @@ fn late_progress_and_late_result_of_a_cancelled_request() {
     lines.extend([count(2, json!("p")), progress(json!("p"), 1), c2s(note("notifications/cancelled", json!({"requestId": 2}))), progress(json!("p"), 2), s2c(ok(2, result()))]);
     let found = findings(&lines);
     assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(found[0].starts_with("7: /msg/params/progressToken: warning [session/progress/cancelled]: progress for the token \"p\" of a request cancelled on line 6"), "{found:#?}");
-    assert!(found[1].starts_with("8: /msg/id: warning [response.unmatched]: ") && found[1].contains("(the request of line 4 was cancelled on line 6)"), "{found:#?}");
+    assert!(found[0].starts_with("7: /msg/params/progressToken: warning [session.progress.cancelled]: progress for the token \"p\" of a request cancelled on line 6"), "{found:#?}");
+    assert!(found[1].starts_with("8: /msg/id: warning [stream.response-unmatched]: ") && found[1].contains("(the request of line 4 was cancelled on line 6)"), "{found:#?}");
 }
 
 /// A capture that starts mid-session (no `initialize`): a request seen answered is in flight
@@ -57,8 +57,8 @@ fn an_answered_request_is_not_in_flight_for_either_rule() {
     let lines = [count(5, json!("t")), s2c(ok(5, result())), progress(json!("t"), 1), s2c(ok(5, result()))];
     let found = findings(&lines);
     assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(found[0].starts_with("3: /msg/params/progressToken: error [session/progress/token]: progress for the token \"t\" of the request of line 1, answered on line 2"), "{found:#?}");
-    assert!(found[1].starts_with("4: /msg/id: warning [response.unmatched]: ") && found[1].contains("(the request of line 1 was answered already)"), "{found:#?}");
+    assert!(found[0].starts_with("3: /msg/params/progressToken: error [session.progress.token]: progress for the token \"t\" of the request of line 1, answered on line 2"), "{found:#?}");
+    assert!(found[1].starts_with("4: /msg/id: warning [stream.response-unmatched]: ") && found[1].contains("(the request of line 1 was answered already)"), "{found:#?}");
 }
 
 /// The spec forbids cancelling `initialize`, and a server ignores it: the request stays in
@@ -69,7 +69,7 @@ fn a_cancelled_initialize_stays_in_flight() {
     lines.insert(1, c2s(note("notifications/cancelled", json!({"requestId": 1}))));
     let found = findings(&lines);
     assert_eq!(found.len(), 1, "{found:#?}");
-    assert!(found[0].starts_with("2: /msg/params/requestId: error [session/cancel/initialize]: "), "{found:#?}");
+    assert!(found[0].starts_with("2: /msg/params/requestId: error [session.cancel.initialize]: "), "{found:#?}");
 }
 
 /// A long (1 MB) token and id are kept as digests in the observer: the late progress and the
@@ -83,12 +83,12 @@ fn long_ids_and_tokens_are_followed() {
     lines.push(s2c(json!({"jsonrpc": "2.0", "id": long, "result": result()})));
     let found = findings(&lines);
     assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(found[0].starts_with("6: /msg/params/progressToken: warning [session/progress/cancelled]: "), "{found:#?}");
-    assert!(found[1].starts_with("7: /msg/id: warning [response.unmatched]: ") && found[1].contains("cancelled on line 5"), "{found:#?}");
+    assert!(found[0].starts_with("6: /msg/params/progressToken: warning [session.progress.cancelled]: "), "{found:#?}");
+    assert!(found[1].starts_with("7: /msg/id: warning [stream.response-unmatched]: ") && found[1].contains("cancelled on line 5"), "{found:#?}");
 }
 
 /// The MCP Apps view<->host channel pairs its requests on the same model (the view as the
-/// client): an id reused after its answer is `id.reused`, and a second answer names the first.
+/// client): an id reused after its answer is `stream.id-reused`, and a second answer names the first.
 #[test]
 fn the_apps_channel_has_the_same_model() {
     let v2h = |msg: Value| json!({"dir": "view2host", "msg": msg});
@@ -107,6 +107,6 @@ fn the_apps_channel_has_the_same_model() {
     let mut found: Vec<&str> = r.stdout.lines().filter_map(|l| l.strip_prefix("<stdin>:")).collect();
     found.sort();
     assert_eq!(found.len(), 2, "{found:#?}");
-    assert!(found[0].starts_with("6: /msg/id: warning [response.unmatched]: ") && found[0].contains("(the request of line 4 was answered already)"), "{found:#?}");
-    assert!(found[1].starts_with("7: /msg/id: error [id.reused]: id 2 was already used by a view2host request that was answered or cancelled (line 4)"), "{found:#?}");
+    assert!(found[0].starts_with("6: /msg/id: warning [stream.response-unmatched]: ") && found[0].contains("(the request of line 4 was answered already)"), "{found:#?}");
+    assert!(found[1].starts_with("7: /msg/id: error [stream.id-reused]: id 2 was already used by a view2host request that was answered or cancelled (line 4)"), "{found:#?}");
 }

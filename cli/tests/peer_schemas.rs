@@ -52,7 +52,7 @@ fn a_long_ref_chain_is_unusable_not_a_crash() {
     let (code, r) = check_json(&["-"], Some(&jsonl(&lines)));
     assert_eq!(code, 0);
     let found: Vec<_> = r.found.iter().map(|f| (f.line, f.pointer.as_str(), f.rule.as_str(), f.severity.as_str())).collect();
-    let unusable = |i| (5, if i == 0 { "/msg/result/tools/0/inputSchema" } else { "/msg/result/tools/1/inputSchema" }, "session/tools/schema-unusable", "warning");
+    let unusable = |i| (5, if i == 0 { "/msg/result/tools/0/inputSchema" } else { "/msg/result/tools/1/inputSchema" }, "session.tools.schema-unusable", "warning");
     assert_eq!(found, vec![unusable(0), unusable(1)]);
     let text = run(&["check", "-"], Some(&jsonl(&lines))).stdout;
     assert!(text.contains("more than 20000 subschemas") && text.contains("more than 1000 subschemas deep"), "{text}");
@@ -70,10 +70,10 @@ fn a_pattern_past_the_budget_is_undecided() {
     lines.push(call(100, "m", json!({"s": "aab", "t": "y"})));
     let (code, r) = check_json(&["-"], Some(&jsonl(&lines)));
     assert_eq!(code, 1, "only the last call breaks the schema");
-    let undecided = r.found.iter().filter(|f| f.rule == "session/tools/pattern-undecided" && f.severity == "warning" && f.pointer == "/msg/params/arguments/s");
+    let undecided = r.found.iter().filter(|f| f.rule == "session.tools.pattern-undecided" && f.severity == "warning" && f.pointer == "/msg/params/arguments/s");
     assert_eq!(undecided.count(), 50, "{:?}", r.found);
     let broken: Vec<_> = r.found.iter().filter(|f| f.severity == "error").map(|f| (f.line, f.pointer.as_str(), f.rule.as_str())).collect();
-    assert_eq!(broken, vec![(56, "/msg/params/arguments/t", "session/tools/input-schema")]);
+    assert_eq!(broken, vec![(56, "/msg/params/arguments/t", "session.tools.input-schema")]);
 }
 
 /// Behind the proxy, 20,000 links killed the proxy (and the host's connection) on the first call.
@@ -122,5 +122,5 @@ done"#;
     let status = child.wait().unwrap();
     let errors = errors.join().unwrap();
     assert_eq!(status.code(), Some(0), "the proxy exits with the server, not by a signal: {errors}");
-    assert!(errors.contains("session/tools/schema-unusable"), "{errors}");
+    assert!(errors.contains("session.tools.schema-unusable"), "{errors}");
 }

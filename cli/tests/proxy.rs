@@ -195,7 +195,7 @@ fn the_recording_rechecks_like_the_live_session() {
     assert_eq!(out.stderr, "", "findings go to the file");
 
     // Each message's bytes as sent, in order within each direction. Between the directions the
-    // order is causal: an answer comes after its request (else it would be `response.unmatched`).
+    // order is causal: an answer comes after its request (else it would be `stream.response-unmatched`).
     let recorded = std::fs::read_to_string(record.path()).unwrap();
     let in_dir = |dir: &str| -> Vec<String> {
         let prefix = format!("{{\"dir\":\"{dir}\",\"msg\":");
@@ -213,7 +213,7 @@ fn the_recording_rechecks_like_the_live_session() {
     // No answer was recorded ahead of its request. (This host writes its whole script at once,
     // so the session rules may also see `initialized` before the server answered: a true finding
     // that depends on timing, hence no exact counts here.)
-    assert!(!live_found.iter().any(|(_, _, rule)| rule == "response.unmatched"), "{live}");
+    assert!(!live_found.iter().any(|(_, _, rule)| rule == "stream.response-unmatched"), "{live}");
 
     // `check` reads the recording and finds the same.
     let again = common::run(&["check", "--json", record.path()], None);

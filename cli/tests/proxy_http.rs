@@ -261,12 +261,12 @@ async fn a_session_passes_byte_for_byte_and_is_recorded() {
     let messages = lines.iter().filter(|l| l.get("msg").is_some()).count();
     assert_eq!(messages, 55, "{text}");
     let found_offline: Vec<&str> = check.stdout.lines().filter_map(|l| l.split('[').nth(1)?.split(']').next()).collect();
-    assert_eq!(found_offline, ["transport/sse-data", "transport/last-event-id-known"], "{}", check.stdout);
+    assert_eq!(found_offline, ["transport.sse-data", "transport.last-event-id-known"], "{}", check.stdout);
     // The 55 messages and the GET's head (a warning only) pass; the event that is not JSON fails.
     assert!(check.code == 1 && check.stdout.ends_with(&format!("{} passed, 1 failed\n", messages + 1)), "{}{}", check.stdout, check.stderr);
     let found = std::fs::read_to_string(proxy.findings.path()).unwrap();
     // Live, the same findings as offline: the transport rules run on the HTTP lines as they come.
-    assert!(found.contains("[transport/sse-data]") && found.contains("[transport/last-event-id-known]") && found.contains(&format!("{} passed, 1 failed", messages + 1)), "{found}");
+    assert!(found.contains("[transport.sse-data]") && found.contains("[transport.last-event-id-known]") && found.contains(&format!("{} passed, 1 failed", messages + 1)), "{found}");
     assert!(found.contains("notifications/message"), "no summary: {found}");
 }
 

@@ -1,4 +1,4 @@
-//! The session rules (`session/...`): for each rule, a session that keeps it checks without
+//! The session rules (`session.*`): for each rule, a session that keeps it checks without
 //! any session finding, and the same session broken in one place gets exactly that rule's
 //! finding, on the line and pointer of the message that breaks it.
 
@@ -136,7 +136,7 @@ const CASES: &[Case] = &[
         flags: &[],
         accept: || started(vec![c2s(req(5, "ping", json!({}))), s2c(ok(5, json!({}))), c2s(req(6, "ping", json!({})))]),
         reject: || started(vec![c2s(req(5, "ping", json!({}))), s2c(ok(5, json!({}))), c2s(req(5, "ping", json!({})))]),
-        expect: ("id.reused", 6, "/msg/id", "error"),
+        expect: ("stream.id-reused", 6, "/msg/id", "error"),
     },
     Case {
         name: "initialize comes first",
@@ -147,7 +147,7 @@ const CASES: &[Case] = &[
             v.extend(started(vec![]));
             v
         },
-        expect: ("session/lifecycle/initialize-first", 2, "/msg/method", "error"),
+        expect: ("session.lifecycle.initialize-first", 2, "/msg/method", "error"),
     },
     Case {
         name: "the client sends only ping before the initialize result",
@@ -162,7 +162,7 @@ const CASES: &[Case] = &[
             v.insert(1, c2s(req(9, "tools/list", json!({}))));
             v
         },
-        expect: ("session/lifecycle/client-early", 2, "/msg/method", "warning"),
+        expect: ("session.lifecycle.client-early", 2, "/msg/method", "warning"),
     },
     Case {
         name: "the server sends only ping and logging before initialized",
@@ -178,7 +178,7 @@ const CASES: &[Case] = &[
             v.insert(2, s2c(req(1, "roots/list", json!({}))));
             v
         },
-        expect: ("session/lifecycle/server-early", 3, "/msg/method", "warning"),
+        expect: ("session.lifecycle.server-early", 3, "/msg/method", "warning"),
     },
     Case {
         name: "initialized follows the initialize result",
@@ -189,7 +189,7 @@ const CASES: &[Case] = &[
             v.swap(1, 2);
             v
         },
-        expect: ("session/lifecycle/initialized-order", 2, "/msg/method", "error"),
+        expect: ("session.lifecycle.initialized-order", 2, "/msg/method", "error"),
     },
     Case {
         name: "a request needs the server's capability",
@@ -200,7 +200,7 @@ const CASES: &[Case] = &[
             v.push(c2s(req(2, "prompts/list", json!({}))));
             v
         },
-        expect: ("session/capabilities/server", 4, "/msg/method", "error"),
+        expect: ("session.capabilities.server", 4, "/msg/method", "error"),
     },
     Case {
         name: "resources/subscribe needs resources.subscribe",
@@ -211,7 +211,7 @@ const CASES: &[Case] = &[
             v.push(c2s(req(2, "resources/subscribe", json!({"uri": "file:///a"}))));
             v
         },
-        expect: ("session/capabilities/server", 4, "/msg/method", "error"),
+        expect: ("session.capabilities.server", 4, "/msg/method", "error"),
     },
     Case {
         name: "a list-changed notification needs the sender's listChanged",
@@ -222,7 +222,7 @@ const CASES: &[Case] = &[
             v.push(s2c(note("notifications/tools/list_changed", json!({}))));
             v
         },
-        expect: ("session/capabilities/server", 4, "/msg/method", "error"),
+        expect: ("session.capabilities.server", 4, "/msg/method", "error"),
     },
     Case {
         name: "completion/complete needs completions (2025-03-26 and later)",
@@ -233,7 +233,7 @@ const CASES: &[Case] = &[
             v.push(c2s(req(2, "completion/complete", json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": "x"}}))));
             v
         },
-        expect: ("session/capabilities/server", 4, "/msg/method", "error"),
+        expect: ("session.capabilities.server", 4, "/msg/method", "error"),
     },
     Case {
         name: "a server request needs the client's capability",
@@ -244,7 +244,7 @@ const CASES: &[Case] = &[
             v.push(s2c(req(1, "roots/list", json!({}))));
             v
         },
-        expect: ("session/capabilities/client", 4, "/msg/method", "error"),
+        expect: ("session.capabilities.client", 4, "/msg/method", "error"),
     },
     Case {
         name: "URL-mode elicitation needs elicitation.url",
@@ -255,7 +255,7 @@ const CASES: &[Case] = &[
             v.push(s2c(req(1, "elicitation/create", json!({"mode": "url", "message": "Sign in", "url": "https://example.com/login", "elicitationId": "e1"}))));
             v
         },
-        expect: ("session/capabilities/client", 4, "/msg/method", "error"),
+        expect: ("session.capabilities.client", 4, "/msg/method", "error"),
     },
     Case {
         name: "form elicitation: an elicitation object without modes declares form",
@@ -270,7 +270,7 @@ const CASES: &[Case] = &[
             v.push(s2c(req(1, "elicitation/create", json!({"message": "Name?", "requestedSchema": {"type": "object", "properties": {"n": {"type": "string"}}}}))));
             v
         },
-        expect: ("session/capabilities/client", 4, "/msg/method", "error"),
+        expect: ("session.capabilities.client", 4, "/msg/method", "error"),
     },
     Case {
         name: "2026-07-28: the capabilities of the request in flight",
@@ -287,7 +287,7 @@ const CASES: &[Case] = &[
                 s2c(req(7, "sampling/createMessage", json!({"messages": [], "maxTokens": 5}))),
             ]
         },
-        expect: ("session/capabilities/client", 2, "/msg/method", "error"),
+        expect: ("session.capabilities.client", 2, "/msg/method", "error"),
     },
     Case {
         name: "2026-07-28: the server capabilities from server/discover",
@@ -306,14 +306,14 @@ const CASES: &[Case] = &[
                 c2s(req(2, "prompts/list", json!({"_meta": meta_2026(json!({}))}))),
             ]
         },
-        expect: ("session/capabilities/server", 3, "/msg/method", "error"),
+        expect: ("session.capabilities.server", 3, "/msg/method", "error"),
     },
     Case {
         name: "tools/call arguments against the listed inputSchema",
         flags: &[],
         accept: || listed(vec![tool("echo", echo_schema())], vec![call(3, "echo", json!({"message": "hi"}))]),
         reject: || listed(vec![tool("echo", echo_schema())], vec![call(3, "echo", json!({"message": 5}))]),
-        expect: ("session/tools/input-schema", 6, "/msg/params/arguments/message", "error"),
+        expect: ("session.tools.input-schema", 6, "/msg/params/arguments/message", "error"),
     },
     Case {
         name: "structuredContent against the listed outputSchema",
@@ -328,7 +328,7 @@ const CASES: &[Case] = &[
             t["outputSchema"] = json!({"type": "object", "properties": {"t": {"type": "number"}}, "required": ["t"]});
             listed(vec![t], vec![call(3, "temp", json!({})), s2c(ok(3, text_result(json!({"structuredContent": {"t": "warm"}}))))])
         },
-        expect: ("session/tools/output-schema", 7, "/msg/result/structuredContent/t", "warning"),
+        expect: ("session.tools.output-schema", 7, "/msg/result/structuredContent/t", "warning"),
     },
     Case {
         name: "only a complete result is held to the outputSchema (2026-07-28's input_required is not)",
@@ -344,14 +344,14 @@ const CASES: &[Case] = &[
             t["outputSchema"] = json!({"type": "object"});
             listed(vec![t], vec![call(3, "ask", json!({})), s2c(ok(3, text_result(json!({"resultType": "complete"}))))])
         },
-        expect: ("session/tools/output-schema", 7, "/msg/result", "warning"),
+        expect: ("session.tools.output-schema", 7, "/msg/result", "warning"),
     },
     Case {
         name: "a called tool was listed",
         flags: &[],
         accept: || listed(vec![tool("echo", echo_schema())], vec![call(3, "echo", json!({"message": "hi"}))]),
         reject: || listed(vec![tool("echo", echo_schema())], vec![call(3, "ecco", json!({"message": "hi"}))]),
-        expect: ("session/tools/unlisted", 6, "/msg/params/name", "warning"),
+        expect: ("session.tools.unlisted", 6, "/msg/params/name", "warning"),
     },
     Case {
         name: "tool schemas are valid JSON Schema (draft-07 by its $schema)",
@@ -361,35 +361,35 @@ const CASES: &[Case] = &[
             listed(vec![tool("a", schema)], vec![])
         },
         reject: || listed(vec![tool("a", json!({"type": "object", "properties": {"a": {"type": 5}}}))], vec![]),
-        expect: ("session/tools/schema-invalid", 5, "/msg/result/tools/0/inputSchema/properties/a/type", "error"),
+        expect: ("session.tools.schema-invalid", 5, "/msg/result/tools/0/inputSchema/properties/a/type", "error"),
     },
     Case {
         name: "a tool schema with an unknown $schema is not used",
         flags: &[],
         accept: || listed(vec![tool("a", json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}))], vec![]),
         reject: || listed(vec![tool("a", json!({"$schema": "https://example.com/my-meta-schema", "type": "object"}))], vec![]),
-        expect: ("session/tools/schema-unusable", 5, "/msg/result/tools/0/inputSchema/$schema", "warning"),
+        expect: ("session.tools.schema-unusable", 5, "/msg/result/tools/0/inputSchema/$schema", "warning"),
     },
     Case {
         name: "tool schemas past the checker's bounds are not used",
         flags: &[],
         accept: || listed(vec![tool("deep", ref_chain(500))], vec![call(3, "deep", json!({}))]),
         reject: || listed(vec![tool("deep", ref_chain(5_000))], vec![call(3, "deep", json!({}))]),
-        expect: ("session/tools/schema-unusable", 5, "/msg/result/tools/0/inputSchema", "warning"),
+        expect: ("session.tools.schema-unusable", 5, "/msg/result/tools/0/inputSchema", "warning"),
     },
     Case {
         name: "a pattern past the regex budget is undecided",
         flags: &[],
         accept: || listed(vec![tool("m", backtracking_schema())], vec![call(3, "m", json!({"s": "aab"}))]),
         reject: || listed(vec![tool("m", backtracking_schema())], vec![call(3, "m", json!({"s": "a".repeat(30)}))]),
-        expect: ("session/tools/pattern-undecided", 6, "/msg/params/arguments/s", "warning"),
+        expect: ("session.tools.pattern-undecided", 6, "/msg/params/arguments/s", "warning"),
     },
     Case {
         name: "resources/read contents carry the requested URI",
         flags: &[],
         accept: || started(vec![c2s(req(2, "resources/read", json!({"uri": "file:///a.txt"}))), s2c(ok(2, json!({"contents": [{"uri": "file:///a.txt", "text": "a"}]})))]),
         reject: || started(vec![c2s(req(2, "resources/read", json!({"uri": "file:///a.txt"}))), s2c(ok(2, json!({"contents": [{"uri": "file:///b.txt", "text": "b"}]})))]),
-        expect: ("session/resources/read-uri", 5, "/msg/result/contents/0/uri", "warning"),
+        expect: ("session.resources.read-uri", 5, "/msg/result/contents/0/uri", "warning"),
     },
     Case {
         name: "resource updates only for subscribed URIs",
@@ -410,7 +410,7 @@ const CASES: &[Case] = &[
                 s2c(note("notifications/resources/updated", json!({"uri": "file:///a.txt"}))),
             ])
         },
-        expect: ("session/resources/updated-unsubscribed", 8, "/msg/params/uri", "warning"),
+        expect: ("session.resources.updated-unsubscribed", 8, "/msg/params/uri", "warning"),
     },
     Case {
         name: "cursors only as received",
@@ -429,7 +429,7 @@ const CASES: &[Case] = &[
                 c2s(req(3, "prompts/list", json!({"cursor": "page-3"}))),
             ])
         },
-        expect: ("session/pagination/cursor", 6, "/msg/params/cursor", "error"),
+        expect: ("session.pagination.cursor", 6, "/msg/params/cursor", "error"),
     },
     Case {
         name: "progress only for a token of a request in flight",
@@ -448,7 +448,7 @@ const CASES: &[Case] = &[
                 s2c(note("notifications/progress", json!({"progressToken": "p1", "progress": 1}))),
             ])
         },
-        expect: ("session/progress/token", 6, "/msg/params/progressToken", "error"),
+        expect: ("session.progress.token", 6, "/msg/params/progressToken", "error"),
     },
     Case {
         name: "progress increases",
@@ -467,7 +467,7 @@ const CASES: &[Case] = &[
                 s2c(note("notifications/progress", json!({"progressToken": 7, "progress": 2}))),
             ])
         },
-        expect: ("session/progress/increasing", 6, "/msg/params/progress", "error"),
+        expect: ("session.progress.increasing", 6, "/msg/params/progress", "error"),
     },
     Case {
         name: "no progress for a cancelled request",
@@ -490,35 +490,35 @@ const CASES: &[Case] = &[
                 s2c(note("notifications/progress", json!({"progressToken": 7, "progress": 2}))),
             ])
         },
-        expect: ("session/progress/cancelled", 7, "/msg/params/progressToken", "warning"),
+        expect: ("session.progress.cancelled", 7, "/msg/params/progressToken", "warning"),
     },
     Case {
         name: "cancellation of an issued request",
         flags: &[],
         accept: || started(vec![c2s(req(5, "tools/call", json!({"name": "slow"}))), c2s(note("notifications/cancelled", json!({"requestId": 5})))]),
         reject: || started(vec![c2s(req(5, "tools/call", json!({"name": "slow"}))), c2s(note("notifications/cancelled", json!({"requestId": 6})))]),
-        expect: ("session/cancel/unknown-request", 5, "/msg/params/requestId", "error"),
+        expect: ("session.cancel.unknown-request", 5, "/msg/params/requestId", "error"),
     },
     Case {
         name: "cancellation of a request issued the same way",
         flags: &[],
         accept: || started(vec![s2c(req(5, "roots/list", json!({}))), s2c(note("notifications/cancelled", json!({"requestId": 5})))]),
         reject: || started(vec![s2c(req(5, "roots/list", json!({}))), c2s(note("notifications/cancelled", json!({"requestId": 5})))]),
-        expect: ("session/cancel/unknown-request", 5, "/msg/params/requestId", "error"),
+        expect: ("session.cancel.unknown-request", 5, "/msg/params/requestId", "error"),
     },
     Case {
         name: "the client does not cancel initialize",
         flags: &[],
         accept: || started(vec![c2s(req(2, "ping", json!({}))), c2s(note("notifications/cancelled", json!({"requestId": 2})))]),
         reject: || started(vec![c2s(note("notifications/cancelled", json!({"requestId": 1})))]),
-        expect: ("session/cancel/initialize", 4, "/msg/params/requestId", "error"),
+        expect: ("session.cancel.initialize", 4, "/msg/params/requestId", "error"),
     },
     Case {
         name: "apps: a tool's UI resource is listed or read",
         flags: &["--ext", "apps"],
         accept: || listed(vec![ui_tool()], vec![c2s(req(3, "resources/read", json!({"uri": "ui://weather/forecast.html"})))]),
         reject: || listed(vec![ui_tool()], vec![]),
-        expect: ("session/apps/ui-resource", 5, "/msg/result/tools/0/_meta/ui/resourceUri", "warning"),
+        expect: ("session.apps.ui-resource", 5, "/msg/result/tools/0/_meta/ui/resourceUri", "warning"),
     },
     Case {
         name: "apps: a tool's UI resource exists",
@@ -530,14 +530,14 @@ const CASES: &[Case] = &[
             let error = json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32002, "message": "Resource not found"}});
             listed(vec![ui_tool()], vec![c2s(req(3, "resources/read", json!({"uri": "ui://weather/forecast.html"}))), s2c(error)])
         },
-        expect: ("session/apps/ui-resource-missing", 7, "/msg/error", "error"),
+        expect: ("session.apps.ui-resource-missing", 7, "/msg/error", "error"),
     },
     Case {
         name: "apps: each message comes from the side that sends it",
         flags: &["--ext", "apps"],
         accept: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))]),
         reject: || app_started(vec![v2h(note("ui/notifications/tool-input", json!({"arguments": {}})))]),
-        expect: ("session/apps/wrong-side", 4, "/msg/method", "error"),
+        expect: ("session.apps.wrong-side", 4, "/msg/method", "error"),
     },
     Case {
         name: "apps: the view's ui/initialize comes first",
@@ -552,7 +552,7 @@ const CASES: &[Case] = &[
             v.extend(app_start());
             v
         },
-        expect: ("session/apps/initialize-first", 2, "/msg/method", "error"),
+        expect: ("session.apps.initialize-first", 2, "/msg/method", "error"),
     },
     Case {
         name: "apps: the view sends only ping before the ui/initialize result",
@@ -568,7 +568,7 @@ const CASES: &[Case] = &[
             v.insert(1, v2h(req(2, "ui/open-link", json!({"url": "https://example.com"}))));
             v
         },
-        expect: ("session/apps/view-early", 2, "/msg/method", "warning"),
+        expect: ("session.apps.view-early", 2, "/msg/method", "warning"),
     },
     Case {
         name: "apps: the host sends nothing before the view's initialized",
@@ -579,14 +579,14 @@ const CASES: &[Case] = &[
             v.insert(2, h2v(note("ui/notifications/tool-input", json!({"arguments": {"city": "Oslo"}}))));
             v
         },
-        expect: ("session/apps/host-early", 3, "/msg/method", "error"),
+        expect: ("session.apps.host-early", 3, "/msg/method", "error"),
     },
     Case {
         name: "apps: the host sends nothing when the view never sent ui/initialize",
         flags: &["--ext", "apps"],
         accept: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))]),
         reject: || vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))],
-        expect: ("session/apps/host-early", 1, "/msg/method", "error"),
+        expect: ("session.apps.host-early", 1, "/msg/method", "error"),
     },
     Case {
         name: "apps: a host message before ui/initialize is the host's fault, on its line",
@@ -597,35 +597,35 @@ const CASES: &[Case] = &[
             v.extend(app_start());
             v
         },
-        expect: ("session/apps/host-early", 1, "/msg/method", "error"),
+        expect: ("session.apps.host-early", 1, "/msg/method", "error"),
     },
     Case {
         name: "apps: tool-input is sent at most once",
         flags: &["--ext", "apps"],
         accept: || app_started(vec![h2v(note("ui/notifications/tool-input-partial", json!({"arguments": {}}))), h2v(note("ui/notifications/tool-input", json!({"arguments": {"city": "Oslo"}})))]),
         reject: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}}))), h2v(note("ui/notifications/tool-input", json!({"arguments": {}})))]),
-        expect: ("session/apps/tool-input-once", 5, "/msg/method", "warning"),
+        expect: ("session.apps.tool-input-once", 5, "/msg/method", "warning"),
     },
     Case {
         name: "apps: no tool-input-partial after tool-input",
         flags: &["--ext", "apps"],
         accept: || app_started(vec![h2v(note("ui/notifications/tool-input-partial", json!({"arguments": {}}))), h2v(note("ui/notifications/tool-input-partial", json!({"arguments": {"city": "Os"}})))]),
         reject: || app_started(vec![h2v(note("ui/notifications/tool-input", json!({"arguments": {}}))), h2v(note("ui/notifications/tool-input-partial", json!({"arguments": {}})))]),
-        expect: ("session/apps/partial-after-input", 5, "/msg/method", "error"),
+        expect: ("session.apps.partial-after-input", 5, "/msg/method", "error"),
     },
     Case {
         name: "apps: nothing after the teardown's answer",
         flags: &["--ext", "apps"],
         accept: || app_started(vec![v2h(note("ui/notifications/size-changed", json!({"width": 300, "height": 200}))), h2v(req(1, "ui/resource-teardown", json!({}))), v2h(ok(1, json!({})))]),
         reject: || app_started(vec![h2v(req(1, "ui/resource-teardown", json!({}))), v2h(ok(1, json!({}))), v2h(note("ui/notifications/size-changed", json!({"width": 300, "height": 200})))]),
-        expect: ("session/apps/after-teardown", 6, "/msg", "warning"),
+        expect: ("session.apps.after-teardown", 6, "/msg", "warning"),
     },
     Case {
         name: "apps: a view calls only tools visible to apps",
         flags: &["--ext", "apps"],
         accept: || app_calls_listed(json!(["app"])),
         reject: || app_calls_listed(json!(["model"])),
-        expect: ("session/apps/tool-visibility", 9, "/msg/params/name", "error"),
+        expect: ("session.apps.tool-visibility", 9, "/msg/params/name", "error"),
     },
 ];
 
@@ -694,7 +694,7 @@ fn every_rule_is_tested_and_documented() {
 fn strict_makes_session_warnings_errors() {
     let lines = listed(vec![tool("echo", echo_schema())], vec![call(3, "ecco", json!({"message": "hi"}))]);
     let found = session_findings(&["--strict"], &lines);
-    assert_eq!(found, vec![("session/tools/unlisted".to_string(), 6, "/msg/params/name".to_string(), "error".to_string())]);
+    assert_eq!(found, vec![("session.tools.unlisted".to_string(), 6, "/msg/params/name".to_string(), "error".to_string())]);
 }
 
 /// A capture that starts mid-session cannot tell "never sent" from "sent before the capture":
@@ -718,7 +718,7 @@ fn the_last_listing_decides() {
     lines.push(s2c(ok(3, json!({"tools": [tool("echo", json!({"type": "object", "properties": {"message": {"type": "integer"}}}))]}))));
     lines.push(call(4, "echo", json!({"message": "hi"})));
     let found = session_findings(&[], &lines);
-    assert_eq!(found, vec![("session/tools/input-schema".to_string(), 8, "/msg/params/arguments/message".to_string(), "error".to_string())]);
+    assert_eq!(found, vec![("session.tools.input-schema".to_string(), 8, "/msg/params/arguments/message".to_string(), "error".to_string())]);
 }
 
 /// Compiled schemas are reused across listings, findings are not lost: a bad schema is reported
@@ -731,8 +731,8 @@ fn relisting_reuses_schemas_and_reports_again() {
     lines.push(s2c(ok(3, json!({"tools": [bad, tool("echo", echo_schema())]}))));
     lines.push(call(4, "echo", json!({"message": 1})));
     let found = session_findings(&[], &lines);
-    let invalid = |line| ("session/tools/schema-invalid".to_string(), line, "/msg/result/tools/0/inputSchema/properties/a/type".to_string(), "error".to_string());
-    let input = ("session/tools/input-schema".to_string(), 8, "/msg/params/arguments/message".to_string(), "error".to_string());
+    let invalid = |line| ("session.tools.schema-invalid".to_string(), line, "/msg/result/tools/0/inputSchema/properties/a/type".to_string(), "error".to_string());
+    let input = ("session.tools.input-schema".to_string(), 8, "/msg/params/arguments/message".to_string(), "error".to_string());
     assert_eq!(found, vec![invalid(5), invalid(7), input]);
 }
 
@@ -743,8 +743,8 @@ fn apps_host_must_reject_hidden_tool_calls() {
     let mut accepted = app_calls_listed(json!(["model"]));
     accepted.push(h2v(ok(2, text_result(json!({})))));
     let found = session_findings(&["--ext", "apps"], &accepted);
-    let call = ("session/apps/tool-visibility".to_string(), 9, "/msg/params/name".to_string(), "error".to_string());
-    assert_eq!(found, vec![call.clone(), ("session/apps/tool-visibility".to_string(), 10, "/msg/result".to_string(), "error".to_string())]);
+    let call = ("session.apps.tool-visibility".to_string(), 9, "/msg/params/name".to_string(), "error".to_string());
+    assert_eq!(found, vec![call.clone(), ("session.apps.tool-visibility".to_string(), 10, "/msg/result".to_string(), "error".to_string())]);
     let mut rejected = app_calls_listed(json!(["model"]));
     rejected.push(h2v(json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "not visible to apps"}})));
     assert_eq!(session_findings(&["--ext", "apps"], &rejected), vec![call]);

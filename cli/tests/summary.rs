@@ -32,7 +32,7 @@ fn text_summary() {
   s2c result initialize: 1
   s2c result tools/list: 1
 summary: findings per rule
-  session/tools/input-schema (error): 1
+  session.tools.input-schema (error): 1
 summary: unanswered requests: 1
   {}:8: c2s request 4 `tools/call`
 7 passed, 1 failed
@@ -51,7 +51,7 @@ fn json_summary() {
     let lines: Vec<Value> = r.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 3, "one finding line, the summary, the counts: {}", r.stdout);
     let s = &lines[1]["summary"];
-    assert_eq!(s["findings"], json!([{"rule": "session/tools/input-schema", "severity": "error", "count": 1}]));
+    assert_eq!(s["findings"], json!([{"rule": "session.tools.input-schema", "severity": "error", "count": 1}]));
     assert_eq!(s["unanswered"], json!([{"file": f.path(), "line": 8, "dir": "c2s", "id": "4", "method": "tools/call"}]));
     assert_eq!(s["unanswered_total"], 1);
     assert_eq!(s["evicted"], 0);

@@ -67,7 +67,7 @@ const ALTERATIONS: &[Alteration] = &[
         change: |l| {
             msg(l, 3)["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({});
         },
-        expect: ("session/tasks/undeclared", 4),
+        expect: ("session.tasks.undeclared", 4),
     },
     Alteration {
         session: "completed",
@@ -90,7 +90,7 @@ const ALTERATIONS: &[Alteration] = &[
             l.insert(14, answer);
             l.insert(14, get);
         },
-        expect: ("session/tasks/status-transition", 16),
+        expect: ("session.tasks.status-transition", 16),
     },
     Alteration {
         session: "input",
@@ -101,7 +101,7 @@ const ALTERATIONS: &[Alteration] = &[
             responses.clear();
             responses.insert("made-up".into(), v);
         },
-        expect: ("session/tasks/update-key", 7),
+        expect: ("session.tasks.update-key", 7),
     },
     Alteration {
         session: "input",
@@ -109,7 +109,7 @@ const ALTERATIONS: &[Alteration] = &[
         change: |l| {
             msg(l, 10)["result"]["result"]["content"] = json!("Hello");
         },
-        expect: ("session/tasks/completed-result", 10),
+        expect: ("session.tasks.completed-result", 10),
     },
     Alteration {
         session: "cancelled",
@@ -118,7 +118,7 @@ const ALTERATIONS: &[Alteration] = &[
             l[4] = json!({"dir": "c2s", "msg": {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}}});
             l.remove(5);
         },
-        expect: ("session/tasks/cancel-notification", 5),
+        expect: ("session.tasks.cancel-notification", 5),
     },
     Alteration {
         session: "cancelled",
@@ -132,7 +132,7 @@ const ALTERATIONS: &[Alteration] = &[
             l.push(get);
             l.push(again);
         },
-        expect: ("session/tasks/status-transition", 10),
+        expect: ("session.tasks.status-transition", 10),
     },
     Alteration {
         session: "failed",
@@ -156,7 +156,7 @@ const ALTERATIONS: &[Alteration] = &[
         change: |l| {
             msg(l, 4)["error"]["code"] = json!(-32602);
         },
-        expect: ("session/tasks/undeclared-request", 4),
+        expect: ("session.tasks.undeclared-request", 4),
     },
     Alteration {
         session: "ts-client",
@@ -172,7 +172,7 @@ const ALTERATIONS: &[Alteration] = &[
         change: |l| {
             msg(l, 2)["error"]["code"] = json!(-32603);
         },
-        expect: ("session/tasks/unknown-id", 2),
+        expect: ("session.tasks.unknown-id", 2),
     },
 ];
 

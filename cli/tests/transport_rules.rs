@@ -231,7 +231,7 @@ impl Rec {
     /// The transport findings (rule ids) of `check --json`.
     fn found(&self) -> Vec<String> {
         let (_, r) = check_json(&["-"], Some(&self.text()));
-        r.found.into_iter().map(|f| f.rule).filter(|r| r.starts_with("transport/") || r.starts_with("line.")).collect()
+        r.found.into_iter().map(|f| f.rule).filter(|r| r.starts_with("transport.") || r.starts_with("line.")).collect()
     }
 
     fn reports(&self, rule: &str) {
@@ -292,74 +292,74 @@ fn a_finding_names_its_exchange() {
     let mut r = Rec::new("2025-11-25");
     r.post(&[("accept", Some("application/json"))], list(1), 200, JSON, &[listed(1)]);
     let run = run(&["check", "--json", "-"], Some(&r.text()));
-    let line = run.stdout.lines().find(|l| l.contains("transport/post-accept")).expect(&run.stdout);
+    let line = run.stdout.lines().find(|l| l.contains("transport.post-accept")).expect(&run.stdout);
     let v: Value = serde_json::from_str(line).unwrap();
     assert_eq!(v["place"], "exchange 2 (POST /mcp 200)");
     assert_eq!(v["http"]["x"], 2);
     assert_eq!(v["http"]["sessionId"], "s1");
     let text = common::run(&["check", "-"], Some(&r.text()));
-    assert!(text.stdout.contains("<stdin>:exchange 2 (POST /mcp 200): /: error [transport/post-accept]"), "{}", text.stdout);
+    assert!(text.stdout.contains("<stdin>:exchange 2 (POST /mcp 200): /: error [transport.post-accept]"), "{}", text.stdout);
     let sum = common::run(&["check", "--summary", "-"], Some(&r.text()));
-    assert!(sum.stdout.contains("transport/post-accept (error): 1"), "{}", sum.stdout);
+    assert!(sum.stdout.contains("transport.post-accept (error): 1"), "{}", sum.stdout);
 }
 
 #[test]
 fn post_accept() {
     let mut r = Rec::new("2025-06-18");
     r.list(1);
-    r.accepts("transport/post-accept");
+    r.accepts("transport.post-accept");
     r.post(&[("accept", Some("application/json"))], list(2), 200, JSON, &[listed(2)]);
-    r.reports("transport/post-accept");
+    r.reports("transport.post-accept");
 }
 
 #[test]
 fn post_body() {
     let mut r = Rec::new("2025-11-25");
     r.list(1);
-    r.accepts("transport/post-body");
+    r.accepts("transport.post-body");
     let x = r.request("POST", &[]);
     r.response(x, 400, json!({}));
     r.end(x, 0, true);
-    r.reports("transport/post-body");
+    r.reports("transport.post-body");
     // 2026-07-28: a response in a POST body.
     let mut r = Rec::bare("2026-07-28");
     r.post(&[("mcp-protocol-version", Some("2026-07-28"))], pong(1), 202, None, &[]);
-    r.reports("transport/post-body");
+    r.reports("transport.post-body");
 }
 
 #[test]
 fn accepted_202() {
     let mut r = Rec::new("2025-11-25");
-    r.accepts("transport/accepted-202");
+    r.accepts("transport.accepted-202");
     r.post(&[], initialized(), 200, JSON, &[]);
-    r.reports("transport/accepted-202");
+    r.reports("transport.accepted-202");
     let mut r = Rec::new("2025-11-25");
     r.post(&[], initialized(), 202, JSON, &[pong(1)]);
-    r.reports("transport/accepted-202");
+    r.reports("transport.accepted-202");
     // Refused with an error status: a JSON-RPC error is allowed, a result is not.
     let mut r = Rec::new("2025-11-25");
     r.post(&[], initialized(), 400, JSON, &[json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "no"}})]);
-    r.accepts("transport/accepted-202");
+    r.accepts("transport.accepted-202");
     r.post(&[], initialized(), 400, JSON, &[pong(1)]);
-    r.reports("transport/accepted-202");
+    r.reports("transport.accepted-202");
 }
 
 #[test]
 fn request_content_type() {
     let mut r = Rec::new("2025-03-26");
     r.list(1);
-    r.accepts("transport/request-content-type");
+    r.accepts("transport.request-content-type");
     r.post(&[], list(2), 200, Some("text/plain"), &[]);
-    r.reports("transport/request-content-type");
+    r.reports("transport.request-content-type");
 }
 
 #[test]
 fn json_answer() {
     let mut r = Rec::new("2025-11-25");
     r.list(1);
-    r.accepts("transport/json-answer");
+    r.accepts("transport.json-answer");
     r.post(&[], list(2), 200, JSON, &[listed(3)]);
-    r.reports("transport/json-answer");
+    r.reports("transport.json-answer");
 }
 
 #[test]
@@ -368,31 +368,31 @@ fn sse_answer() {
     r.post_sse(&[], ping(1), vec![Ev::Msg(None, log_note()), Ev::Msg(None, pong(1))], true);
     // Cut short (not complete): the answer may still come; not reported.
     r.post_sse(&[], ping(2), vec![Ev::Msg(None, log_note())], false);
-    r.accepts("transport/sse-answer");
+    r.accepts("transport.sse-answer");
     r.post_sse(&[], ping(3), vec![Ev::Msg(None, log_note())], true);
-    r.reports("transport/sse-answer");
+    r.reports("transport.sse-answer");
 }
 
 #[test]
 fn sse_priming() {
     let mut r = Rec::new("2025-11-25");
     r.post_sse(&[], ping(1), vec![priming("p1"), Ev::Msg(Some("e1"), pong(1))], true);
-    r.accepts("transport/sse-priming");
+    r.accepts("transport.sse-priming");
     r.post_sse(&[], ping(2), vec![Ev::Msg(Some("e2"), pong(2))], true);
-    r.reports("transport/sse-priming");
+    r.reports("transport.sse-priming");
     // Not a rule of 2025-06-18.
     let mut r = Rec::new("2025-06-18");
     r.post_sse(&[], ping(2), vec![Ev::Msg(Some("e2"), pong(2))], true);
-    r.accepts("transport/sse-priming");
+    r.accepts("transport.sse-priming");
 }
 
 #[test]
 fn sse_retry() {
     let mut r = Rec::new("2025-11-25");
     r.post_sse(&[], ping(1), vec![Ev::Bare(json!({"eventId": "p1", "retry": 1000}))], true);
-    r.accepts("transport/sse-retry");
+    r.accepts("transport.sse-retry");
     r.post_sse(&[], ping(2), vec![priming("p2")], true);
-    r.reports("transport/sse-retry");
+    r.reports("transport.sse-retry");
 }
 
 #[test]
@@ -402,27 +402,27 @@ fn sse_no_requests() {
     call["params"] = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
     let mut r = Rec::bare("2026-07-28");
     r.post_sse(&head, call.clone(), vec![Ev::Msg(None, log_note()), Ev::Msg(None, listed(1))], true);
-    r.accepts("transport/sse-no-requests");
+    r.accepts("transport.sse-no-requests");
     r.post_sse(&head, call, vec![Ev::Msg(None, json!({"jsonrpc": "2.0", "id": 7, "method": "roots/list"})), Ev::Msg(None, listed(1))], true);
-    r.reports("transport/sse-no-requests");
+    r.reports("transport.sse-no-requests");
 }
 
 #[test]
 fn sse_data() {
     let mut r = Rec::new("2025-11-25");
     r.post_sse(&[], ping(1), vec![priming("p1"), Ev::Msg(Some("e1"), pong(1))], true);
-    r.accepts("transport/sse-data");
+    r.accepts("transport.sse-data");
     r.post_sse(&[], ping(2), vec![priming("p2"), Ev::Bare(json!({"eventId": "e2", "data": "not json"}))], true);
-    r.reports("transport/sse-data");
+    r.reports("transport.sse-data");
 }
 
 #[test]
 fn get_accept() {
     let mut r = Rec::new("2025-11-25");
     r.get(&[], 200, vec![]);
-    r.accepts("transport/get-accept");
+    r.accepts("transport.get-accept");
     r.get(&[("accept", Some("application/json"))], 200, vec![]);
-    r.reports("transport/get-accept");
+    r.reports("transport.get-accept");
 }
 
 #[test]
@@ -430,48 +430,48 @@ fn get_response() {
     let mut r = Rec::new("2025-11-25");
     r.get(&[], 405, vec![]);
     r.get(&[], 200, vec![]);
-    r.accepts("transport/get-response");
+    r.accepts("transport.get-response");
     let x = r.request("GET", &[]);
     r.response(x, 200, json!({"content-type": "application/json"}));
     r.end(x, 2, true);
-    r.reports("transport/get-response");
+    r.reports("transport.get-response");
 }
 
 #[test]
 fn get_no_response() {
     let mut r = Rec::new("2025-11-25");
     r.get(&[], 200, vec![Ev::Msg(Some("g1"), log_note())]);
-    r.accepts("transport/get-no-response");
+    r.accepts("transport.get-no-response");
     r.get(&[], 200, vec![Ev::Msg(Some("g2"), pong(1))]);
-    r.reports("transport/get-no-response");
+    r.reports("transport.get-no-response");
 }
 
 #[test]
 fn session_id_chars() {
     let mut r = Rec::bare("2025-11-25");
     r.handshake(Some("abc-DEF_123~"));
-    r.accepts("transport/session-id-chars");
+    r.accepts("transport.session-id-chars");
     let mut r = Rec::bare("2025-11-25");
     r.handshake(Some("has space"));
-    r.reports("transport/session-id-chars");
+    r.reports("transport.session-id-chars");
 }
 
 #[test]
 fn session_id_missing_and_400() {
     let mut r = Rec::new("2025-11-25");
     r.list(1);
-    r.accepts("transport/session-id-missing");
-    r.accepts("transport/session-required-400");
+    r.accepts("transport.session-id-missing");
+    r.accepts("transport.session-required-400");
     r.post(&[("mcp-session-id", None)], list(2), 400, None, &[]);
-    r.reports("transport/session-id-missing");
-    r.accepts("transport/session-required-400");
+    r.reports("transport.session-id-missing");
+    r.accepts("transport.session-required-400");
     r.post(&[("mcp-session-id", None)], list(3), 200, JSON, &[listed(3)]);
-    r.reports("transport/session-required-400");
+    r.reports("transport.session-required-400");
     // A server that assigns no session: nothing to send.
     let mut r = Rec::bare("2025-11-25");
     r.handshake(None);
     r.list(1);
-    r.accepts("transport/session-id-missing");
+    r.accepts("transport.session-id-missing");
 }
 
 #[test]
@@ -483,47 +483,47 @@ fn session_ended_404_and_restart() {
     r.post(&[], list(1), 404, None, &[]);
     r.handshake(Some("s2"));
     r.list(2);
-    r.accepts("transport/session-ended-404");
-    r.accepts("transport/session-restart");
+    r.accepts("transport.session-ended-404");
+    r.accepts("transport.session-restart");
     let mut bad = Rec::new("2025-11-25");
     let x = bad.request("DELETE", &[]);
     bad.response(x, 200, json!({}));
     bad.end(x, 0, true);
     bad.list(1);
-    bad.reports("transport/session-ended-404");
+    bad.reports("transport.session-ended-404");
     // Answered 404, the client sends the ended id again instead of a new initialize.
     let mut r = Rec::new("2025-11-25");
     r.post(&[], list(1), 404, None, &[]);
     r.post(&[], list(2), 404, None, &[]);
-    r.reports("transport/session-restart");
+    r.reports("transport.session-restart");
 }
 
 #[test]
 fn protocol_version_header() {
     let mut r = Rec::new("2025-06-18");
     r.list(1);
-    r.accepts("transport/protocol-version-header");
+    r.accepts("transport.protocol-version-header");
     r.post(&[("mcp-protocol-version", None)], list(2), 200, JSON, &[listed(2)]);
-    r.reports("transport/protocol-version-header");
+    r.reports("transport.protocol-version-header");
     // On a GET too: every request after initialization.
     let mut r = Rec::new("2025-11-25");
     r.get(&[], 200, vec![]);
-    r.accepts("transport/protocol-version-header");
+    r.accepts("transport.protocol-version-header");
     r.get(&[("mcp-protocol-version", None)], 200, vec![]);
-    r.reports("transport/protocol-version-header");
+    r.reports("transport.protocol-version-header");
     // 2025-03-26 has no such header.
     let mut r = Rec::new("2025-03-26");
     r.post(&[("mcp-protocol-version", None)], list(2), 200, JSON, &[listed(2)]);
-    r.accepts("transport/protocol-version-header");
+    r.accepts("transport.protocol-version-header");
 }
 
 #[test]
 fn protocol_version_negotiated() {
     let mut r = Rec::new("2025-11-25");
     r.list(1);
-    r.accepts("transport/protocol-version-negotiated");
+    r.accepts("transport.protocol-version-negotiated");
     r.post(&[("mcp-protocol-version", Some("2025-06-18"))], list(2), 200, JSON, &[listed(2)]);
-    r.reports("transport/protocol-version-negotiated");
+    r.reports("transport.protocol-version-negotiated");
 }
 
 #[test]
@@ -535,9 +535,9 @@ fn protocol_version_meta() {
     };
     let mut r = Rec::bare("2026-07-28");
     r.post(&[("mcp-protocol-version", Some("2026-07-28"))], body("2026-07-28"), 400, None, &[]);
-    r.accepts("transport/protocol-version-meta");
+    r.accepts("transport.protocol-version-meta");
     r.post(&[("mcp-protocol-version", Some("2026-07-28"))], body("2025-11-25"), 400, None, &[]);
-    r.reports("transport/protocol-version-meta");
+    r.reports("transport.protocol-version-meta");
 }
 
 #[test]
@@ -547,18 +547,18 @@ fn protocol_version_header_in_2026_07_28() {
     // A notification POST: its headers are left undefined by the page.
     let mut r = Rec::bare("2026-07-28");
     r.post(&[], json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}), 202, None, &[]);
-    r.accepts("transport/protocol-version-header");
+    r.accepts("transport.protocol-version-header");
     r.post(&[], call, 200, JSON, &[listed(1)]);
-    r.reports("transport/protocol-version-header");
+    r.reports("transport.protocol-version-header");
 }
 
 #[test]
 fn protocol_version_400() {
     let mut r = Rec::new("2025-11-25");
     r.post(&[("mcp-protocol-version", Some("1999-01-01"))], list(1), 400, None, &[]);
-    r.accepts("transport/protocol-version-400");
+    r.accepts("transport.protocol-version-400");
     r.post(&[("mcp-protocol-version", Some("1999-01-01"))], list(2), 200, JSON, &[listed(2)]);
-    r.reports("transport/protocol-version-400");
+    r.reports("transport.protocol-version-400");
 }
 
 #[test]
@@ -566,12 +566,12 @@ fn event_id_unique() {
     let mut r = Rec::new("2025-11-25");
     r.post_sse(&[], ping(1), vec![priming("a0"), Ev::Msg(Some("a1"), pong(1))], true);
     r.get(&[], 200, vec![Ev::Msg(Some("b1"), log_note())]);
-    r.accepts("transport/event-id-unique");
+    r.accepts("transport.event-id-unique");
     r.get(&[], 200, vec![Ev::Msg(Some("a1"), log_note())]);
-    r.reports("transport/event-id-unique");
+    r.reports("transport.event-id-unique");
     let mut r = Rec::new("2025-11-25");
     r.get(&[], 200, vec![Ev::Msg(Some("c1"), log_note()), Ev::Msg(Some("c1"), log_note())]);
-    r.reports("transport/event-id-unique");
+    r.reports("transport.event-id-unique");
 }
 
 #[test]
@@ -581,16 +581,16 @@ fn last_event_id_and_resumption() {
     r.post_sse(&[], ping(1), vec![Ev::Bare(json!({"eventId": "a0", "retry": 10}))], false);
     r.get(&[], 200, vec![Ev::Msg(Some("b0"), log_note())]);
     r.get(&[("last-event-id", Some("a0"))], 200, vec![Ev::Msg(Some("a1"), pong(1))]);
-    r.accepts("transport/last-event-id-known");
-    r.accepts("transport/resume-same-stream");
-    r.accepts("transport/get-no-response");
-    r.accepts("transport/event-id-unique");
+    r.accepts("transport.last-event-id-known");
+    r.accepts("transport.resume-same-stream");
+    r.accepts("transport.get-no-response");
+    r.accepts("transport.event-id-unique");
     let mut bad = Rec::new("2025-11-25");
     bad.get(&[("last-event-id", Some("never"))], 200, vec![]);
-    bad.reports("transport/last-event-id-known");
+    bad.reports("transport.last-event-id-known");
     // The resumed stream replays an event of the other stream (b0, sent on the GET stream).
     r.get(&[("last-event-id", Some("a0"))], 200, vec![Ev::Msg(Some("b0"), log_note())]);
-    r.reports("transport/resume-same-stream");
+    r.reports("transport.resume-same-stream");
 }
 
 #[test]
@@ -598,9 +598,9 @@ fn origin() {
     let mut r = Rec::new("2025-11-25");
     r.post(&[("origin", Some("http://127.0.0.1:8080"))], list(1), 200, JSON, &[listed(1)]);
     r.post(&[("origin", Some("http://evil.example"))], list(2), 403, None, &[]);
-    r.accepts("transport/origin");
+    r.accepts("transport.origin");
     r.post(&[("origin", Some("http://evil.example"))], list(3), 200, JSON, &[listed(3)]);
-    r.reports("transport/origin");
+    r.reports("transport.origin");
 }
 
 /// The 2024-11-05 HTTP+SSE transport: a GET /sse stream that announces the endpoint and carries
@@ -641,14 +641,14 @@ fn legacy_http_sse_passes() {
 
 #[test]
 fn sse_endpoint_first() {
-    legacy(true, "/messages?sessionId=abc").accepts("transport/sse-endpoint-first");
-    legacy(false, "/messages?sessionId=abc").reports("transport/sse-endpoint-first");
+    legacy(true, "/messages?sessionId=abc").accepts("transport.sse-endpoint-first");
+    legacy(false, "/messages?sessionId=abc").reports("transport.sse-endpoint-first");
 }
 
 #[test]
 fn sse_post_endpoint() {
-    legacy(true, "/messages?sessionId=abc").accepts("transport/sse-post-endpoint");
-    legacy(true, "/messages?sessionId=zzz").reports("transport/sse-post-endpoint");
+    legacy(true, "/messages?sessionId=abc").accepts("transport.sse-post-endpoint");
+    legacy(true, "/messages?sessionId=zzz").reports("transport.sse-post-endpoint");
 }
 
 #[test]
@@ -656,7 +656,7 @@ fn unended_exchanges_are_checked_at_the_end_of_the_recording() {
     let mut r = Rec::new("2025-11-25");
     let x = r.request("POST", &[("accept", Some("text/html"))]);
     r.c2s(x, list(1));
-    r.reports("transport/post-accept");
+    r.reports("transport.post-accept");
 }
 
 #[test]
@@ -709,15 +709,15 @@ fn the_same_rules_apply_to_a_har() {
     let good = common::TempFile::new("good.har", &har(entries("application/json, text/event-stream", "id: p\ndata:\n\n")));
     let r = run(&["check", "--json", good.path()], None);
     assert_eq!(r.code, 0, "{}", r.stdout);
-    assert!(!r.stdout.contains("transport/"), "{}", r.stdout);
+    assert!(!r.stdout.contains("transport."), "{}", r.stdout);
     let bad = common::TempFile::new("bad.har", &har(entries("application/json", "")));
     let r = run(&["check", "--json", bad.path()], None);
     assert_eq!(r.code, 1, "{}", r.stdout);
     let lines: Vec<Value> = r.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let accept = lines.iter().find(|l| l.to_string().contains("transport/post-accept")).expect(&r.stdout);
+    let accept = lines.iter().find(|l| l.to_string().contains("transport.post-accept")).expect(&r.stdout);
     assert_eq!(accept["place"], "entry 2 (POST /mcp 200)");
     assert_eq!(accept["http"]["entry"], 2);
-    let priming = lines.iter().find(|l| l.to_string().contains("transport/sse-priming")).expect(&r.stdout);
+    let priming = lines.iter().find(|l| l.to_string().contains("transport.sse-priming")).expect(&r.stdout);
     assert_eq!(priming["place"], "entry 2 (POST /mcp 200), response, SSE event 0 (id \"e1\")");
 }
 
@@ -734,17 +734,17 @@ const V26: (&str, Option<&str>) = ("mcp-protocol-version", Some("2026-07-28"));
 fn mcp_method_header() {
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[listed(1)]);
-    r.accepts("transport/mcp-method-header");
+    r.accepts("transport.mcp-method-header");
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26, ("mcp-method", None)], request26(1, "tools/list", json!({})), 400, None, &[]);
-    r.reports("transport/mcp-method-header");
+    r.reports("transport.mcp-method-header");
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26, ("mcp-method", Some("prompts/list"))], request26(1, "tools/list", json!({})), 400, None, &[]);
-    r.reports("transport/mcp-method-header");
+    r.reports("transport.mcp-method-header");
     // Not a rule before 2026-07-28.
     let mut r = Rec::new("2025-11-25");
     r.list(1);
-    r.accepts("transport/mcp-method-header");
+    r.accepts("transport.mcp-method-header");
 }
 
 #[test]
@@ -755,13 +755,13 @@ fn mcp_name_header() {
     r.post(&[V26], call("get_weather"), 200, JSON, &[answer.clone()]);
     // A name outside the header-safe set travels base64-encoded.
     r.post(&[V26, ("mcp-name", Some("=?base64?R3LDvMOfZQ==?="))], call("Grüße"), 200, JSON, &[answer.clone()]);
-    r.accepts("transport/mcp-name-header");
+    r.accepts("transport.mcp-name-header");
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26, ("mcp-name", Some("other_tool"))], call("get_weather"), 400, None, &[]);
-    r.reports("transport/mcp-name-header");
+    r.reports("transport.mcp-name-header");
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26, ("mcp-name", None)], request26(2, "resources/read", json!({"uri": "file:///a"})), 400, None, &[]);
-    r.reports("transport/mcp-name-header");
+    r.reports("transport.mcp-name-header");
 }
 
 /// A `tools/list` answer with one tool whose `region` argument is mirrored as `Mcp-Param-Region`.
@@ -778,36 +778,36 @@ fn mcp_param_header() {
     r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("string")]);
     r.post(&[V26, ("mcp-param-region", Some("us-west1"))], call(json!({"region": "us-west1", "query": "q"})), 200, JSON, &[answer.clone()]);
     r.post(&[V26], call(json!({"query": "q"})), 200, JSON, &[answer.clone()]);
-    r.accepts("transport/mcp-param-header");
+    r.accepts("transport.mcp-param-header");
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("string")]);
     r.post(&[V26], call(json!({"region": "us-west1", "query": "q"})), 400, None, &[]);
-    r.reports("transport/mcp-param-header");
+    r.reports("transport.mcp-param-header");
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("string")]);
     r.post(&[V26, ("Mcp-Param-Region", Some("eu-west4"))], call(json!({"region": "us-west1", "query": "q"})), 400, None, &[]);
-    r.reports("transport/mcp-param-header");
+    r.reports("transport.mcp-param-header");
 }
 
 #[test]
 fn x_mcp_header() {
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("string")]);
-    r.accepts("transport/x-mcp-header");
+    r.accepts("transport.x-mcp-header");
     // `number` is not a type a header may mirror.
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26], request26(1, "tools/list", json!({})), 200, JSON, &[marked_tools("number")]);
-    r.reports("transport/x-mcp-header");
+    r.reports("transport.x-mcp-header");
 }
 
 #[test]
 fn header_mismatch_400() {
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26, ("mcp-method", Some("prompts/list"))], request26(1, "tools/list", json!({})), 400, JSON, &[json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32020, "message": "Header mismatch"}})]);
-    r.accepts("transport/header-mismatch-400");
+    r.accepts("transport.header-mismatch-400");
     let mut r = Rec::bare("2026-07-28");
     r.post(&[V26, ("mcp-method", Some("prompts/list"))], request26(1, "tools/list", json!({})), 200, JSON, &[listed(1)]);
-    r.reports("transport/header-mismatch-400");
+    r.reports("transport.header-mismatch-400");
 }
 
 /// Every rule in the table has a rejecting case here, and the README's table lists it with its severity.
@@ -832,10 +832,10 @@ fn strict_makes_transport_warnings_errors() {
     r.post(&[("origin", Some("http://evil.example"))], list(3), 200, JSON, &[listed(3)]);
     let (code, out) = check_json(&["-"], Some(&r.text()));
     assert_eq!(code, 0);
-    assert!(out.found.iter().any(|f| f.rule == "transport/origin" && f.severity == "warning"));
+    assert!(out.found.iter().any(|f| f.rule == "transport.origin" && f.severity == "warning"));
     let (code, out) = check_json(&["--strict", "-"], Some(&r.text()));
     assert_eq!(code, 1);
-    assert!(out.found.iter().any(|f| f.rule == "transport/origin" && f.severity == "error"));
+    assert!(out.found.iter().any(|f| f.rule == "transport.origin" && f.severity == "error"));
 }
 
 #[test]

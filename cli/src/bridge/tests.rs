@@ -276,7 +276,7 @@ fn two_versions_before_2026() {
     assert_eq!(b.server_version(), "2024-11-05");
     // The client asked for what the server (as the bridge told it) did not declare: the client leg's finding.
     let rules: Vec<&str> = s.findings().iter().map(|f| f.1).collect();
-    assert_eq!(rules, vec!["session/capabilities/server"]);
+    assert_eq!(rules, vec!["session.capabilities.server"]);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod convert;
 pub mod proxy;
+pub mod rules;
 #[cfg(test)]
 mod tests;
 
@@ -16,7 +17,7 @@ use crate::args::{CheckArgs, UsageError};
 use crate::convert::ConvertArgs;
 use crate::proxy::ProxyArgs;
 
-/// Checks MCP traffic and documents against every schema version, proxies a live session, converts between versions.
+/// Checks MCP traffic and documents against every schema version, proxies a live session, converts between versions, lists the rules.
 #[derive(Debug, Parser)]
 #[command(name = "mcp-schema", version, subcommand_required = true, after_help = "exit status: 0 nothing failed, 1 something failed, 2 usage or I/O error (see each command's --help).")]
 struct Cli {
@@ -29,6 +30,7 @@ enum Sub {
     Check(check::CheckCmd),
     Proxy(proxy::ProxyCmd),
     Convert(convert::ConvertCmd),
+    Rules(rules::RulesCmd),
     /// Prints a completion script for SHELL (e.g. `source <(mcp-schema completions bash)`)
     Completions {
         #[arg(value_enum)]
@@ -42,6 +44,7 @@ pub enum Command {
     Check(CheckArgs),
     Convert(ConvertArgs),
     Proxy(ProxyArgs),
+    Rules(rules::RulesCmd),
     /// `--help` or `--version`: the text for standard output (exit status 0).
     Print(String),
 }
@@ -59,7 +62,7 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
         }
         // clap's first line names the option; its usage and tips are replaced by ours (`run`).
         Err(e) if matches!(e.kind(), ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) => {
-            return Err(UsageError("no command given (the commands are `check`, `proxy`, `convert` and `completions`)".into()))
+            return Err(UsageError("no command given (the commands are `check`, `proxy`, `convert`, `rules` and `completions`)".into()))
         }
         Err(e) => return Err(UsageError(message(&e.render().to_string()))),
     };
@@ -67,6 +70,7 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
         Sub::Check(c) => c.resolve().map(Command::Check),
         Sub::Proxy(c) => c.resolve().map(Command::Proxy),
         Sub::Convert(c) => c.resolve().map(Command::Convert),
+        Sub::Rules(c) => Ok(Command::Rules(c)),
         Sub::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "mcp-schema", &mut script);
@@ -90,8 +94,9 @@ fn usage_line(args: &[String]) -> &'static str {
         Some("proxy") => proxy::USAGE,
         Some("convert") => convert::USAGE,
         Some("check") => check::USAGE,
+        Some("rules") => rules::USAGE,
         Some("completions") => "mcp-schema completions <bash|elvish|fish|powershell|zsh>",
-        _ => "mcp-schema <check|proxy|convert|completions> ...",
+        _ => "mcp-schema <check|proxy|convert|rules|completions> ...",
     }
 }
 
@@ -109,5 +114,6 @@ pub fn run(args: &[String]) -> i32 {
         Ok(Command::Check(a)) => check::run(&a),
         Ok(Command::Convert(a)) => convert::run(&a),
         Ok(Command::Proxy(a)) => crate::proxy::run(&a),
+        Ok(Command::Rules(c)) => rules::run(&c),
     }
 }

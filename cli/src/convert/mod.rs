@@ -5,7 +5,7 @@
 //! (escaped, capped per value). The conversion of one message is [`message`].
 
 mod message;
-pub mod rules;
+pub use crate::rules::convert as rules;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};

@@ -96,3 +96,17 @@ fn a_client_cancellation_converts_to_2026_where_client_notification_is_an_alias(
     let diags = convert(&mut c, json!({"dir": "c2s", "protocol": "2025-11-25", "msg": progress})).unwrap_err();
     assert!(diags.iter().any(|d| d.pointer == "/msg/method"), "{diags:?}");
 }
+
+/// Each refusal rule, by a value that draws it (without the checker before, as `convert_value` runs).
+#[test]
+fn each_refusal_rule_has_a_case() {
+    let rules = |to: &str, v: Value| -> Vec<&'static str> { convert(&mut converter(to), v).unwrap_err().iter().map(|d| d.rule).collect() };
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    assert_eq!(rules("2025-06-18", json!([ping])), ["convert.batch"]);
+    assert_eq!(rules("2025-06-18", json!(5)), ["convert.type"]);
+    assert_eq!(rules("2025-06-18", json!({"jsonrpc": "2.0", "id": 9, "result": {}})), ["convert.response"]);
+    assert_eq!(rules("2025-06-18", json!({"type": "Tool", "protocol": "2025-03-26", "msg": 5})), ["convert.source"]);
+    // Read leniently and converted, then judged by the target's rules: a `javascript:` icon.
+    let tool = json!({"name": "t", "inputSchema": {"type": "object"}, "icons": [{"src": "javascript:x"}]});
+    assert_eq!(rules("2026-07-28", json!({"type": "Tool", "protocol": "2025-11-25", "msg": tool})), ["convert.target-invalid"]);
+}

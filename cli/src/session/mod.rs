@@ -6,7 +6,7 @@
 //! the direction it travelled and the version it was checked as. Requests in flight, their
 //! answers, cancellations, progress tokens and the lifecycle have one model: the engine's
 //! [`Observer`](mcp_spec_types::engine::observe::Observer), fed every message ([`Session::see`]);
-//! the rules on them (and the checker's `id.reused` and `response.unmatched`) read its
+//! the rules on them (and the checker's `stream.id-reused` and `stream.response-unmatched`) read its
 //! observations, so "in flight" means the same for a late answer and for late progress. Every
 //! table here is bounded (see [`Capped`], and the observer's own bounds); what a full table
 //! forgets is counted in [`Session::evictions`].
@@ -22,7 +22,7 @@ mod capabilities;
 mod lifecycle;
 mod progress;
 mod resources;
-pub mod rules;
+pub use crate::rules::session as rules;
 mod schema_bounds;
 mod tasks;
 mod tools;

@@ -3,7 +3,7 @@
 //!
 //! One notion of in flight, the engine's observer's: a request leaves it once, answered or
 //! cancelled, and its token with it. This maps its observations to rules: progress after the
-//! cancellation is `session/progress/cancelled`, as the late answer is `response.unmatched`
+//! cancellation is `session.progress.cancelled`, as the late answer is `stream.response-unmatched`
 //! (the checker's), both read off the same entry.
 
 use mcp_spec_types::engine::observe::Observation;

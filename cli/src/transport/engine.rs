@@ -11,7 +11,7 @@ use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
 
-use super::rules::{self, diag};
+use super::{diag, rules};
 use super::{Headers, HttpLine, MsgAt, Part, Where};
 use crate::vocab::{Diag, IdKey, PROTOCOL_META_KEY};
 use crate::versions::{version_index, LATEST, VERSIONS};

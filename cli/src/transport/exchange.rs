@@ -2,7 +2,8 @@
 //! state when it came) against its response (status, content type, body, stream).
 
 use super::engine::{same_origin, Exchange, Transport};
-use super::rules::{self, diag, Rule};
+use super::diag;
+use super::rules::{self, Rule};
 use crate::bounded::clip;
 use crate::vocab::Diag;
 use crate::versions::version_index;

@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 
 use serde_json::{Map, Value};
 
-use super::rules::{self, diag};
+use super::{diag, rules};
 use super::Headers;
 use crate::bounded::clip;
 use crate::vocab::Diag;

@@ -11,11 +11,18 @@ mod engine;
 mod exchange;
 pub mod jsonl;
 mod mirror;
-pub mod rules;
+pub use crate::rules::transport as rules;
 
 use serde_json::{json, Value};
 
 pub use engine::{Found, Transport};
+
+use crate::vocab::Diag;
+
+/// A finding of `rule` at `pointer`.
+fn diag(rule: &'static rules::Rule, pointer: &str, message: String) -> Diag {
+    Diag { pointer: pointer.to_string(), rule: rule.id, severity: rule.severity, message }
+}
 
 /// The longest header value kept (the recording writer cuts at the same length).
 pub const VALUE_MAX: usize = 1024;

@@ -46,7 +46,7 @@ if (!init?.result) {
 client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 await wait(300);
 // Only what the server declared: using an undeclared capability is the client's error
-// (`session/capabilities/server`).
+// (`session.capabilities.server`).
 const declared = init.result.capabilities ?? {};
 const listings = { tools: ["tools/list"], prompts: ["prompts/list"], resources: ["resources/list", "resources/templates/list"] };
 for (const [capability, methods] of Object.entries(listings)) {

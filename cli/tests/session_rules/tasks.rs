@@ -86,7 +86,7 @@ pub const CASES: &[Case] = &[
             v[2] = c2s(req(3, "tools/call", with_meta(false, json!({"name": "slow", "arguments": {}}))));
             v
         },
-        expect: ("session/tasks/undeclared", 4, "/msg/result/resultType", "error"),
+        expect: ("session.tasks.undeclared", 4, "/msg/result/resultType", "error"),
     },
     Case {
         name: "tasks: only tools/call is answered with a task",
@@ -97,14 +97,14 @@ pub const CASES: &[Case] = &[
             handle["resultType"] = json!("task");
             listed(vec![c2s(req(3, "prompts/list", with_meta(true, json!({})))), s2c(ok(3, handle))])
         },
-        expect: ("session/tasks/unsupported-method", 4, "/msg/result/resultType", "error"),
+        expect: ("session.tasks.unsupported-method", 4, "/msg/result/resultType", "error"),
     },
     Case {
         name: "tasks: tasks/get from a client without the extension is answered -32021",
         flags: EXT,
         accept: || created(json!({}), vec![get(5, "t1", false), error(5, -32021)]),
         reject: || created(json!({}), vec![get(5, "t1", false), got(5, "working", json!({}))]),
-        expect: ("session/tasks/undeclared-request", 6, "/msg/result", "error"),
+        expect: ("session.tasks.undeclared-request", 6, "/msg/result", "error"),
     },
     Case {
         name: "tasks: a task subscription without the extension is answered -32021",
@@ -115,76 +115,76 @@ pub const CASES: &[Case] = &[
             let ack = s2c(note("notifications/subscriptions/acknowledged", json!({"notifications": {}, "_meta": {"io.modelcontextprotocol/subscriptionId": 5}})));
             created(json!({}), vec![listen, ack])
         },
-        expect: ("session/tasks/listen-undeclared", 6, "/msg", "error"),
+        expect: ("session.tasks.listen-undeclared", 6, "/msg", "error"),
     },
     Case {
         name: "tasks: tasks/get of an unknown task is answered -32602",
         flags: EXT,
         accept: || created(json!({}), vec![get(5, "nope", true), error(5, -32602)]),
         reject: || created(json!({}), vec![get(5, "nope", true), error(5, -32603)]),
-        expect: ("session/tasks/unknown-id", 6, "/msg/error/code", "error"),
+        expect: ("session.tasks.unknown-id", 6, "/msg/error/code", "error"),
     },
     Case {
         name: "tasks: tasks/cancel of an unknown task should be answered -32602",
         flags: EXT,
         accept: || created(json!({}), vec![c2s(req(5, "tasks/cancel", with_meta(true, json!({"taskId": "nope"})))), error(5, -32602)]),
         reject: || created(json!({}), vec![c2s(req(5, "tasks/cancel", with_meta(true, json!({"taskId": "nope"})))), s2c(ok(5, json!({"resultType": "complete"})))]),
-        expect: ("session/tasks/unknown-id-ack", 6, "/msg/result", "warning"),
+        expect: ("session.tasks.unknown-id-ack", 6, "/msg/result", "warning"),
     },
     Case {
         name: "tasks: a task of unlimited lifetime is not reported missing",
         flags: EXT,
         accept: || created(json!({"ttlMs": null}), vec![get(5, "t1", true), got(5, "working", json!({"ttlMs": null}))]),
         reject: || created(json!({"ttlMs": null}), vec![get(5, "t1", true), error(5, -32602)]),
-        expect: ("session/tasks/gone", 6, "/msg/error", "warning"),
+        expect: ("session.tasks.gone", 6, "/msg/error", "warning"),
     },
     Case {
         name: "tasks: a terminal status is final",
         flags: EXT,
         accept: || created(json!({}), vec![get(5, "t1", true), got(5, "completed", done()), get(7, "t1", true), got(7, "completed", done())]),
         reject: || created(json!({}), vec![get(5, "t1", true), got(5, "completed", done()), get(7, "t1", true), got(7, "working", json!({}))]),
-        expect: ("session/tasks/status-transition", 8, "/msg/result/status", "error"),
+        expect: ("session.tasks.status-transition", 8, "/msg/result/status", "error"),
     },
     Case {
         name: "tasks: an input key keeps its request",
         flags: EXT,
         accept: || created(json!({}), vec![get(5, "t1", true), got(5, "input_required", json!({"inputRequests": ask("Name?")})), get(7, "t1", true), got(7, "input_required", json!({"inputRequests": ask("Name?")}))]),
         reject: || created(json!({}), vec![get(5, "t1", true), got(5, "input_required", json!({"inputRequests": ask("Name?")})), get(7, "t1", true), got(7, "input_required", json!({"inputRequests": ask("Age?")}))]),
-        expect: ("session/tasks/input-key", 8, "/msg/result/inputRequests/name", "error"),
+        expect: ("session.tasks.input-key", 8, "/msg/result/inputRequests/name", "error"),
     },
     Case {
         name: "tasks: tasks/update answers only outstanding input requests",
         flags: EXT,
         accept: || created(json!({}), vec![get(5, "t1", true), got(5, "input_required", json!({"inputRequests": ask("Name?")})), update(7, "name"), s2c(ok(7, json!({"resultType": "complete"})))]),
         reject: || created(json!({}), vec![get(5, "t1", true), got(5, "input_required", json!({"inputRequests": ask("Name?")})), update(7, "age"), s2c(ok(7, json!({"resultType": "complete"})))]),
-        expect: ("session/tasks/update-key", 7, "/msg/params/inputResponses/age", "error"),
+        expect: ("session.tasks.update-key", 7, "/msg/params/inputResponses/age", "error"),
     },
     Case {
         name: "tasks: a task is cancelled with tasks/cancel, not notifications/cancelled",
         flags: EXT,
         accept: || created(json!({}), vec![c2s(req(5, "tasks/cancel", with_meta(true, json!({"taskId": "t1"})))), s2c(ok(5, json!({"resultType": "complete"})))]),
         reject: || created(json!({}), vec![c2s(note("notifications/cancelled", json!({"requestId": 3})))]),
-        expect: ("session/tasks/cancel-notification", 5, "/msg/params/requestId", "error"),
+        expect: ("session.tasks.cancel-notification", 5, "/msg/params/requestId", "error"),
     },
     Case {
         name: "tasks: 2025-11-25's tasks/result is answered -32601",
         flags: EXT,
         accept: || created(json!({}), vec![c2s(req(5, "tasks/result", with_meta(true, json!({"taskId": "t1"})))), error(5, -32601)]),
         reject: || created(json!({}), vec![c2s(req(5, "tasks/result", with_meta(true, json!({"taskId": "t1"})))), error(5, -32602)]),
-        expect: ("session/tasks/result-removed", 6, "/msg/error/code", "error"),
+        expect: ("session.tasks.result-removed", 6, "/msg/error/code", "error"),
     },
     Case {
         name: "tasks: a server declares the extension, not 2025-11-25's tasks capability",
         flags: EXT,
         accept: || discovered(json!({"tools": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})),
         reject: || discovered(json!({"tools": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}, "tasks": {"requests": {"tools": {"call": {}}}}})),
-        expect: ("session/tasks/legacy-capability", 2, "/msg/result/capabilities/tasks", "error"),
+        expect: ("session.tasks.legacy-capability", 2, "/msg/result/capabilities/tasks", "error"),
     },
     Case {
         name: "tasks: a completed task's result is its request's result",
         flags: EXT,
         accept: || created(json!({}), vec![get(5, "t1", true), got(5, "completed", done())]),
         reject: || created(json!({}), vec![get(5, "t1", true), got(5, "completed", json!({"result": {"resultType": "complete", "content": "done"}}))]),
-        expect: ("session/tasks/completed-result", 6, "/msg/result/result", "error"),
+        expect: ("session.tasks.completed-result", 6, "/msg/result/result", "error"),
     },
 ];

@@ -26,6 +26,7 @@ pub mod links;
 pub mod message;
 pub mod meta;
 pub mod resources;
+pub mod rules;
 pub mod v2026;
 #[cfg(feature = "apps")]
 pub mod apps;
@@ -38,62 +39,8 @@ use serde_json::Value;
 
 use crate::runtime::{JsonObject, Nullable};
 
-/// Every rule id validation reports, with what it checks.
-pub const RULES: &[(&str, &str)] = &[
-    ("type", "a value has the JSON type the schema gives it (string, integer, number, boolean, object, array)"),
-    ("required", "a field the schema requires is present"),
-    ("literal", "a field the schema fixes to one value has it"),
-    ("enum", "a closed string enumeration holds one of its values"),
-    ("never", "a field typed `never` is absent"),
-    ("minimum", "`@minimum`"),
-    ("maximum", "`@maximum`"),
-    ("max-items", "`@maxItems`"),
-    ("max-length", "`@maxLength`: at most that many characters (Unicode scalar values, as JSON Schema counts)"),
-    ("pattern", "`@pattern`: the string matches the regular expression somewhere (unanchored, as JSON Schema's `pattern`)"),
-    ("format.uri", "`@format uri`: an absolute URI"),
-    ("format.uri-template", "`@format uri-template`: an RFC 6570 template"),
-    ("format.byte", "`@format byte`: base64"),
-    ("format.int", "`@format int`: an integer JavaScript holds exactly (at most 2^53 - 1 either side of zero)"),
-    ("unknown-variant", "a `method`, `type` or other tag the schema version does not define"),
-    ("no-variant", "a value matches no member of a union"),
-    ("meta.key-name", "`_meta` key syntax: prefix labels and name"),
-    ("meta.reserved-key", "a key under an MCP-reserved prefix (`mcp` or `modelcontextprotocol` as the second label, or as any label but the last) that the version does not define (warning)"),
-    ("jsonrpc.version", "a message carries `\"jsonrpc\": \"2.0\"`"),
-    ("jsonrpc.id", "a request or response id is a string or an integer (signed 64-bit), never null"),
-    ("jsonrpc.response", "a response sets exactly one of `result` and `error`"),
-    ("jsonrpc.message", "a message is a request, a notification or a response"),
-    ("jsonrpc.error", "an error has an integer `code` and a string `message`"),
-    ("icon.scheme", "an icon's source is `https:` or `data:`"),
-    ("icon.mime-type", "an icon's type is PNG, JPEG, SVG or WebP (unknown type: warning)"),
-    ("icon.data", "a `data:` icon decodes"),
-    ("icon.size", "a `data:` icon is within the size limit"),
-    ("icon.content", "a `data:` icon's media type, its `mimeType` and its bytes (by magic number) are the same image type"),
-    ("icon.sizes", "each `sizes` entry of an icon is `WxH` in pixels or `any` (the schema's \"should\": warning)"),
-    ("icon.svg-active", "a `data:` SVG icon has no scripts, event handlers, `javascript:` URLs, `foreignObject` or external references"),
-    ("icon.svg-markup", "a `data:` SVG icon is well-formed UTF-8 XML using only the icon allowlist: no DTD subset, entity, CDATA or processing instruction, only listed elements, attributes and value functions (see `validate::icons::svg`)"),
-    ("link.scheme", "`websiteUrl` and the `ui/open-link` URL are `https:` or `http:` (other schemes run code or open local files or apps)"),
-    ("resources.same-uri", "every element of a multi-format read or of a `resources/metadata` result has the requested URI (resource-metadata proposal)"),
-    ("resources.distinct-mime-types", "each element of a multi-format read or metadata result is a different MIME type, compared case-insensitively (warning)"),
-    ("resources.consistent-metadata", "name, title, description and annotations agree across a read's or metadata result's elements (warning)"),
-    ("resources.contents-name", "read contents carry `name` (absent from servers older than the proposal: warning)"),
-    ("resources.size", "`size` on read contents is that representation's size in bytes (warning)"),
-    ("resources.embedded-annotations", "the top-level `annotations` of an embedded resource, which the proposal removes (warning)"),
-    ("input-required.request-or-state", "an `InputRequiredResult` carries `inputRequests`, `requestState` or both (2026-07-28)"),
-    ("capabilities.extension-key", "a capabilities `extensions` key follows the `_meta` key syntax, with a prefix (2026-07-28)"),
-    ("sampling.tool-use-id", "a `tool_result` block's `toolUseId` is the `id` of a `tool_use` block in an earlier sampling message (2026-07-28)"),
-    ("apps.ui-uri", "an MCP Apps UI resource URI starts with `ui://`"),
-    ("apps.mime-type", "an MCP Apps UI resource is `text/html;profile=mcp-app`"),
-    ("apps.content", "an MCP Apps UI resource's content is `text` or `blob`"),
-    ("apps.csp-origin", "MCP Apps CSP domain lists hold origins (`scheme://host[:port]`, `*.` wildcard not over a public suffix, no IPv6 address), wherever a CSP travels"),
-    ("apps.csp-limit", "an MCP Apps CSP domain list holds at most 64 origins, and all together fit a policy of 8 KiB (warning: a host keeps what fits)"),
-    ("apps.deprecated-key", "the flat `_meta[\"ui/resourceUri\"]` key (warning)"),
-    ("tasks.timestamp", "a task's `createdAt` and `lastUpdatedAt` are ISO 8601 date-times (Tasks extension)"),
-    ("tasks.timestamp-order", "a task's `lastUpdatedAt` is not before its `createdAt` (warning; Tasks extension)"),
-    ("tasks.duration", "a task's `ttlMs` and `pollIntervalMs` are not negative (Tasks extension)"),
-    ("tasks.failed-message", "a `failed` task carries a `statusMessage` (the extension's \"should\": warning)"),
-    ("tasks.empty-ack", "`tasks/update` and `tasks/cancel` are acknowledged with an empty result (only `resultType` and `_meta`)"),
-    ("apps.client-capability", "the `io.modelcontextprotocol/ui` client capability has `mimeTypes` (listing no `text/html;profile=mcp-app`: warning)"),
-];
+pub use rules::{Rule, RULES};
+
 
 /// How bad a violation is. Warnings become errors in strict mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -3,7 +3,7 @@
 //!
 //! Every MUST, MUST NOT, SHOULD and REQUIRED of `tasks.md` and the SEP, and what became of it.
 //! "session" rules relate two or more messages and are `mcp-schema check --ext tasks`'s (`tasks.x` here is
-//! `session/tasks/x` in the CLI's session rule table); "n/a" ones no recording can show. Rows marked "SEP" are
+//! `session.tasks.x` in the CLI's session rule table); "n/a" ones no recording can show. Rows marked "SEP" are
 //! the SEP's own (its differences from 2025-11-25 and migration); the rest are tasks.md's, which the SEP repeats.
 //!
 //! | Rule id | The requirement | Decision |
@@ -37,7 +37,7 @@
 //! | n/a | `inputRequests` holds every outstanding request; clients treat each like the standalone request | server state, client behaviour |
 //! | n/a | `failed` only for JSON-RPC errors; an `isError` tool result is `completed` | the type carries it (`FailedTask.error` is a JSON-RPC error object); whether the cause was one is not in the message |
 //! | n/a | no `notifications/progress` or `notifications/message` on a task's `subscriptions/listen` stream | not attributable to a task on stdio; not checked |
-//! | n/a | on Streamable HTTP, `Mcp-Name` is the `taskId` of `tasks/*` requests | transport: `transport/mcp-name-header` in the CLI's transport rule table |
+//! | n/a | on Streamable HTTP, `Mcp-Name` is the `taskId` of `tasks/*` requests | transport: `transport.mcp-name-header` in the CLI's transport rule table |
 //! | n/a | unguessable task ids, authorization on each request, the same trust model for `inputRequests` | security behaviour |
 //! | n/a | clients SHOULD honour `pollIntervalMs`, deduplicate `inputRequests`, persist task ids | client behaviour (timing is not in the messages) |
 

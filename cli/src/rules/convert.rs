@@ -1,12 +1,13 @@
-//! Why `convert` refuses a message (after the source passed `check`'s rules): a stable id, and
-//! where the refusal comes from. Every one is an error: the message is left out of the output.
+//! Why `convert` refuses a message (area `convert`, after the source passed `check`'s rules): a
+//! stable id, and where the refusal comes from. Every one is an error: the message is left out of
+//! the output.
 
 use mcp_spec_types::validate::Severity;
 
-use crate::session::Rule;
+pub use super::Rule;
 
 const fn refusal(id: &'static str, source: &'static str) -> Rule {
-    Rule { id, severity: Severity::Error, source }
+    super::rule(id, "convert", Severity::Error, source)
 }
 
 pub static DIRECTION: Rule = refusal(
