@@ -24,7 +24,7 @@ use serde::de::{self, DeserializeSeed, Visitor};
 use serde::forward_to_deserialize_any;
 
 // The name serde_json's raw-value protocol passes to `deserialize_newtype_struct`.
-use crate::write::RAW_VALUE_TOKEN as RAW_TOKEN;
+use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;
 
 /// serde_json refuses nesting deeper than this; stopping no later keeps its errors its own.
 const MAX_DEPTH: u32 = 127;

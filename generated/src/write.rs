@@ -12,9 +12,9 @@ use serde::ser::{self, Impossible, Serialize};
 use serde_json::ser::Formatter as _;
 use serde_json::Error;
 
-/// The struct names serde_json uses to pass `RawValue` (and, with `arbitrary_precision`,
-/// `Number`) text through a serializer verbatim.
-pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+// The struct names serde_json uses to pass `RawValue` (and, with `arbitrary_precision`,
+// `Number`) text through a serializer verbatim.
+use crate::runtime::__private::RAW_VALUE_TOKEN;
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// Appends the compact JSON of `value` to `out`. Reusing one buffer across messages
