@@ -25,6 +25,6 @@ pub mod validate;
 pub mod write;
 mod read;
 pub use rpc::{read_message, read_message_checked};
-pub use runtime::{from_slice, from_str};
+pub use read::{from_slice, from_str};
 pub use write::{to_string, to_vec, to_vec_into, to_writer, WriteJson};
 
