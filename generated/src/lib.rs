@@ -2,6 +2,13 @@
 // generator writes is pulled in first: the protocol modules and the table of them.
 
 #![doc = include_str!("../README.md")]
+//!
+//! ## Where the examples' names live
+//!
+//! [`runtime::Message`] is one JSON-RPC message typed down to its params and result; each version's
+//! `ClientMessage` and `ServerMessage` is one, matched on its four variants. [`read_message`] and
+//! [`from_slice`] read a line, [`to_vec_into`] and [`WriteJson`] write one, [`validate::validate_json`]
+//! checks a value, and [`engine`] holds the session engine.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 

@@ -397,7 +397,7 @@ impl<T: SchemaType> SchemaType for Box<T> {
     }
 }
 
-/// Typed reading, writing and validation chosen by schema name at run time (feature `dynamic`).
+// Its docs are inside the file, where its links resolve.
 #[cfg(feature = "dynamic")]
 pub mod dynamic;
 

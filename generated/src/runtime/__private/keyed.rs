@@ -18,7 +18,7 @@ pub trait Keyed: Sized {
     /// The builder of the member that `key` alone decides.
     fn builder_for_key(key: &str) -> Option<Self::Builder>;
     /// In a union with a member that takes any object: the struct member that `key`
-    /// alone names, as a guess that [`from_slice`] confirms or
+    /// alone names, as a guess that [`from_slice`](crate::from_slice) confirms or
     /// takes back.
     fn guess_for_key(_key: &str) -> Option<(usize, Self::Builder)> {
         None
@@ -166,7 +166,7 @@ impl<'de, U: Keyed> Visitor<'de> for KeyedVisitor<U> {
 /// the whole object first (see [`Keyed::read`]) would have tried that member first:
 /// its score must beat every other member's best possible score over the same keys.
 /// A wrong guess (taken back, or a member that cannot read the object) is an error
-/// and is also recorded, so that [`from_slice`] reads the input
+/// and is also recorded, so that [`from_slice`](crate::from_slice) reads the input
 /// again without guessing even where a caller swallowed the error and went on.
 pub(super) fn stream_guess<'de, U: Keyed, A: MapAccess<'de>>(member: usize, b: U::Builder, kept: RawObject<'de>, key: Key<'de>, map: A) -> Result<U, A::Error> {
     let read = stream_guessed::<U, A>(member, b, kept, key, map);
