@@ -271,3 +271,297 @@ fn the_crate_readme_is_titled_by_its_package() {
     let lib = name.replace('-', "_");
     assert!(first.starts_with(&format!("`{name}` (library `{lib}`)")), "generated/README.md's first line names the package and library: {first}");
 }
+
+/// The paths a Rust block names in the crate: `mcp_spec_types::a::B`, each leaf of a `use` group
+/// (`{self as mcp, B}`), and `alias::C` for an alias such a group makes. A turbofish or a call ends
+/// a path.
+fn crate_paths(code: &str) -> Vec<Vec<String>> {
+    fn ident_at(b: &[u8], at: usize) -> usize {
+        at + b[at.min(b.len())..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count()
+    }
+    fn skip_ws(b: &[u8], mut at: usize) -> usize {
+        while b.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        at
+    }
+    /// Reads a path (or use tree) at `at` below `prefix`; records leaves and aliases.
+    fn tree(b: &[u8], mut at: usize, prefix: &[String], out: &mut Vec<Vec<String>>, aliases: &mut Vec<(String, Vec<String>)>) -> usize {
+        let mut segs = prefix.to_vec();
+        loop {
+            at = skip_ws(b, at);
+            if b.get(at) == Some(&b'{') {
+                at += 1;
+                loop {
+                    at = skip_ws(b, tree(b, at, &segs, out, aliases));
+                    match b.get(at) {
+                        Some(b',') => at += 1,
+                        Some(b'}') => return at + 1,
+                        _ => return at,
+                    }
+                    if skip_ws(b, at) < b.len() && b[skip_ws(b, at)] == b'}' {
+                        return skip_ws(b, at) + 1;
+                    }
+                }
+            }
+            let end = ident_at(b, at);
+            if end == at {
+                break; // `*`, `<` or the end
+            }
+            let name = String::from_utf8_lossy(&b[at..end]).into_owned();
+            at = end;
+            if name == "self" {
+                out.push(segs.clone()); // `{self, ..}`: the module itself
+            } else {
+                segs.push(name);
+            }
+            if b.get(at..at + 2) == Some(b"::") {
+                at += 2;
+                continue;
+            }
+            let after = skip_ws(b, at);
+            if b.get(after..after + 3) == Some(b"as ") {
+                let alias_start = skip_ws(b, after + 3);
+                let alias_end = ident_at(b, alias_start);
+                aliases.push((String::from_utf8_lossy(&b[alias_start..alias_end]).into_owned(), segs.clone()));
+                at = alias_end;
+            }
+            break;
+        }
+        if segs.len() > prefix.len() {
+            out.push(segs);
+        }
+        at
+    }
+    let b = code.as_bytes();
+    let boundary = |i: usize| i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b':');
+    let (mut out, mut aliases) = (Vec::new(), Vec::new());
+    for (i, m) in code.match_indices("mcp_spec_types::") {
+        if boundary(i) {
+            tree(b, i + m.len(), &[], &mut out, &mut aliases);
+        }
+    }
+    for (alias, target) in aliases.clone() {
+        let head = format!("{alias}::");
+        for (i, _) in code.match_indices(&head) {
+            if boundary(i) {
+                tree(b, i + head.len(), &target, &mut out, &mut Vec::new());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The crate's module tree read from its sources with `syn`: each item with the folder its file
+/// sits in (where `#[path]` is relative to) and the folder its `mod x;` children live in.
+struct Tree {
+    src: std::path::PathBuf,
+    /// Each file's items, parsed once (the generated modules are large).
+    parsed: std::cell::RefCell<std::collections::HashMap<std::path::PathBuf, std::rc::Rc<Items>>>,
+}
+
+type Items = Vec<(Item, std::path::PathBuf, std::path::PathBuf)>;
+
+impl Tree {
+    fn new(src: std::path::PathBuf) -> Tree {
+        Tree { src, parsed: Default::default() }
+    }
+
+    fn file(&self, path: &std::path::Path) -> std::rc::Rc<Items> {
+        if let Some(items) = self.parsed.borrow().get(path) {
+            return items.clone();
+        }
+        let items = std::rc::Rc::new(self.parse(path));
+        self.parsed.borrow_mut().insert(path.to_path_buf(), items.clone());
+        items
+    }
+
+    /// A module file's items; `include!`d files' items join them, their children in their own folder.
+    fn parse(&self, path: &std::path::Path) -> Items {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let dir = path.parent().expect("a folder").to_path_buf();
+        let child_dir = if path.file_name().is_some_and(|n| n == "mod.rs" || n == "lib.rs") { dir.clone() } else { dir.join(path.file_stem().expect("a name")) };
+        let mut out = Vec::new();
+        for item in file.items {
+            if let Item::Macro(m) = &item {
+                if m.mac.path.is_ident("include") {
+                    let lit: syn::LitStr = m.mac.parse_body().expect("include!(\"file\")");
+                    let included = dir.join(lit.value());
+                    let here = included.parent().expect("a folder").to_path_buf();
+                    let text = std::fs::read_to_string(&included).expect("the included file");
+                    out.extend(syn::parse_file(&text).expect("parses").items.into_iter().map(|i| (i, here.clone(), here.clone())));
+                    continue;
+                }
+            }
+            out.push((item, dir.clone(), child_dir.clone()));
+        }
+        out
+    }
+
+    fn module(&self, m: &syn::ItemMod, file_dir: &std::path::Path, child_dir: &std::path::Path) -> std::rc::Rc<Items> {
+        if let Some((_, items)) = &m.content {
+            let dir = child_dir.join(m.ident.to_string());
+            return std::rc::Rc::new(items.iter().cloned().map(|i| (i, file_dir.to_path_buf(), dir.clone())).collect());
+        }
+        let path_attr = m.attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        });
+        let name = m.ident.to_string();
+        let path = match path_attr {
+            Some(p) => file_dir.join(p),
+            None if child_dir.join(format!("{name}.rs")).exists() => child_dir.join(format!("{name}.rs")),
+            None => child_dir.join(&name).join("mod.rs"),
+        };
+        self.file(&path)
+    }
+
+    /// Where `segs` leads from the module `items` (its path `here`): `Ok` when every module on the
+    /// way (when `visible` is asked) and the item are public and not `#[doc(hidden)]`. Items below a
+    /// type (variants, associated functions) are on the type's page.
+    fn find(&self, items: &[(Item, std::path::PathBuf, std::path::PathBuf)], here: &[String], segs: &[String], visible: bool, depth: usize) -> Result<(), String> {
+        let Some((first, rest)) = segs.split_first() else { return Ok(()) };
+        if depth > 16 {
+            return Err(format!("`{first}`: re-exports go round"));
+        }
+        let mut globs = Vec::new();
+        for (item, file_dir, child_dir) in items {
+            let (ident, vis, attrs) = match item {
+                Item::Struct(i) => (&i.ident, &i.vis, &i.attrs),
+                Item::Enum(i) => (&i.ident, &i.vis, &i.attrs),
+                Item::Trait(i) => (&i.ident, &i.vis, &i.attrs),
+                Item::Type(i) => (&i.ident, &i.vis, &i.attrs),
+                Item::Fn(i) => (&i.sig.ident, &i.vis, &i.attrs),
+                Item::Const(i) => (&i.ident, &i.vis, &i.attrs),
+                Item::Static(i) => (&i.ident, &i.vis, &i.attrs),
+                Item::Union(i) => (&i.ident, &i.vis, &i.attrs),
+                Item::Mod(m) if m.ident == first => {
+                    if visible && (!public(&m.vis) || hidden(&m.attrs)) {
+                        return Err(format!("module `{first}` is {}", if hidden(&m.attrs) { "#[doc(hidden)]" } else { "private" }));
+                    }
+                    let mut path = here.to_vec();
+                    path.push(first.clone());
+                    return self.find(&self.module(m, file_dir, child_dir), &path, rest, visible, depth + 1);
+                }
+                Item::Use(u) if public(&u.vis) || !visible => {
+                    let mut leaves = Vec::new();
+                    use_leaves(&u.tree, &mut Vec::new(), &mut leaves);
+                    for (name, target) in leaves {
+                        if name == "*" {
+                            globs.push((target, hidden(&u.attrs)));
+                        } else if name == *first {
+                            if hidden(&u.attrs) {
+                                return Err(format!("the re-export of `{first}` is #[doc(hidden)]"));
+                            }
+                            return self.follow(here, &target, rest, depth);
+                        }
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if ident == first {
+                return match () {
+                    _ if !public(vis) => Err(format!("`{first}` is not public")),
+                    _ if hidden(attrs) => Err(format!("`{first}` is #[doc(hidden)]")),
+                    _ => Ok(()),
+                };
+            }
+        }
+        for (target, glob_hidden) in globs {
+            if !glob_hidden {
+                let mut path = target.clone();
+                path.push(first.clone());
+                if self.follow(here, &path, rest, depth).is_ok() {
+                    return Ok(());
+                }
+            }
+        }
+        Err(format!("no item `{first}` in `{}`", if here.is_empty() { "crate".to_string() } else { here.join("::") }))
+    }
+
+    /// A re-export's target, from the module `here`: its own modules need not be public (the
+    /// docs show the item where it is re-exported), the item must be.
+    fn follow(&self, here: &[String], target: &[String], rest: &[String], depth: usize) -> Result<(), String> {
+        let mut abs: Vec<String> = match target.first().map(String::as_str) {
+            Some("crate") => Vec::new(),
+            Some("self") => here.to_vec(),
+            Some("super") => here[..here.len().saturating_sub(1)].to_vec(),
+            _ => here.to_vec(),
+        };
+        abs.extend(target.iter().skip_while(|s| matches!(s.as_str(), "crate" | "self" | "super")).cloned());
+        abs.extend(rest.iter().cloned());
+        let root = self.file(&self.src.join("lib.rs"));
+        self.find(&root, &[], &abs, false, depth + 1)
+    }
+}
+
+/// Each name a `use` tree brings in (`*` for a glob) with the path it names.
+fn use_leaves(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(String, Vec<String>)>) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_leaves(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        syn::UseTree::Name(n) => out.push((n.ident.to_string(), [prefix.clone(), vec![n.ident.to_string()]].concat())),
+        syn::UseTree::Rename(r) => out.push((r.rename.to_string(), [prefix.clone(), vec![r.ident.to_string()]].concat())),
+        syn::UseTree::Glob(_) => out.push(("*".to_string(), prefix.clone())),
+        syn::UseTree::Group(g) => g.items.iter().for_each(|t| use_leaves(t, prefix, out)),
+    }
+}
+
+/// Every item the READMEs' examples name (`README.md`'s and `generated/README.md`'s Rust blocks:
+/// `mcp_spec_types::...` paths, `use` lines and their aliases) has a page in the crate's docs:
+/// it and the modules on its path are public and not `#[doc(hidden)]`, or it is re-exported
+/// where it is named. Read from the sources with `syn` (rustdoc's JSON output needs a nightly
+/// toolchain); a name the sources do not have fails too.
+#[test]
+fn every_item_the_readmes_name_has_a_docs_page() {
+    let root = workspace_root();
+    let tree = Tree::new(root.join("generated/src"));
+    let crate_root = tree.file(&tree.src.join("lib.rs"));
+    let mut named = 0;
+    let mut problems = Vec::new();
+    for readme in ["README.md", "generated/README.md"] {
+        let text = std::fs::read_to_string(root.join(readme)).expect("a README");
+        for block in rust_blocks(&text) {
+            for path in crate_paths(&block) {
+                named += 1;
+                if let Err(e) = tree.find(&crate_root, &[], &path, true, 0) {
+                    problems.push(format!("{readme}: mcp_spec_types::{}: {e}", path.join("::")));
+                }
+            }
+        }
+    }
+    println!("the READMEs' examples name {named} items of the crate");
+    assert!(named >= 20, "the READMEs' examples name {named} items; expected more");
+    assert!(problems.is_empty(), "{} item(s) the READMEs name have no docs page:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// The path reading and the resolver see what they must: groups, aliases, turbofish, a hidden
+/// item, a private module and a name the crate does not have.
+#[test]
+fn the_readme_name_check_notices_hidden_private_and_missing_items() {
+    let paths = crate_paths("use mcp_spec_types::v2025_11_25::{self as mcp, CallToolResult, Tool};\nlet x = mcp::ServerResult::EmptyResult(Default::default());\nmcp_spec_types::from_slice::<T>(b);\nuse mcp_spec_types::runtime::{Message, RpcError};");
+    let text: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
+    for want in ["v2025_11_25", "v2025_11_25::CallToolResult", "v2025_11_25::Tool", "v2025_11_25::ServerResult::EmptyResult", "from_slice", "runtime::Message", "runtime::RpcError"] {
+        assert!(text.contains(&want.to_string()), "{want} not in {text:?}");
+    }
+    let tree = Tree::new(workspace_root().join("generated/src"));
+    let root = tree.file(&tree.src.join("lib.rs"));
+    let find = |p: &str| tree.find(&root, &[], &p.split("::").map(String::from).collect::<Vec<_>>(), true, 0);
+    for ok in ["runtime::Message::Request", "from_slice", "WriteJson", "validate::validate_json", "engine::Server", "v2025_11_25::ClientMessage"] {
+        assert_eq!(find(ok), Ok(()), "{ok}");
+    }
+    assert!(find("runtime::__private::Raw").unwrap_err().contains("#[doc(hidden)]"));
+    assert!(find("validate::KeyedCheck").unwrap_err().contains("#[doc(hidden)]"));
+    assert!(find("read::from_slice").unwrap_err().contains("private"));
+    assert!(find("runtime::NoSuchThing").unwrap_err().contains("no item"));
+}

@@ -2,6 +2,13 @@
 // generator writes is pulled in first: the protocol modules and the table of them.
 
 #![doc = include_str!("../README.md")]
+//!
+//! ## Where the examples' names live
+//!
+//! [`runtime::Message`] is one JSON-RPC message typed down to its params and result; each version's
+//! `ClientMessage` and `ServerMessage` is one, matched on its four variants. [`read_message`] and
+//! [`from_slice`] read a line, [`to_vec_into`] and [`WriteJson`] write one, [`validate::validate_json`]
+//! checks a value, and [`engine`] holds the session engine.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
@@ -25,6 +32,6 @@ pub mod validate;
 pub mod write;
 mod read;
 pub use rpc::{read_message, read_message_checked};
-pub use runtime::{from_slice, from_str};
+pub use read::{from_slice, from_str};
 pub use write::{to_string, to_vec, to_vec_into, to_writer, WriteJson};
 

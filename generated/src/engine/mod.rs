@@ -289,7 +289,7 @@ impl Request {
         if let Some(params) = &self.params {
             o.insert("params".into(), params.clone());
         }
-        crate::runtime::from_slice(&wire::line(o))
+        crate::from_slice(&wire::line(o))
     }
 
     /// `params._meta[key]`, e.g. [`negotiate::LOG_LEVEL_META_KEY`](crate::negotiate::LOG_LEVEL_META_KEY).

@@ -170,74 +170,6 @@ pub enum Response<T, Id = Value> {
     Error { id: Option<Id>, error: RpcError },
 }
 
-/// Reads `T` from JSON bytes: the same value or error as [`serde_json::from_slice`], faster.
-///
-/// The input is read first by the crate's own JSON reader, which makes the visitor calls
-/// serde_json makes for the same JSON; on anything it does not handle exactly as serde_json
-/// does, and on any error, the input is read by serde_json, whose answer is returned.
-///
-/// It is also faster where a union has a member that takes any object (`ServerResult` and
-/// `ClientResult` hold `EmptyResult`). Through `serde_json`, such a union keeps each of its
-/// keys' values as JSON text until every key is in, because the whole object is ranked: a
-/// later key may rank another member higher. Here a key that only one member names streams
-/// the rest of the object into that member straight away; the guess is kept when that member
-/// reads the object and no other member ranks above it for the keys present, and otherwise
-/// (rare, and any error) the input is read again the `serde_json` way, giving its value or
-/// error. A 10 MB `resources/read` result is read once instead of twice.
-///
-/// The catch-all never takes an object that holds a key identifying another member (one that
-/// only that member requires): a malformed result is an error naming the field, not an
-/// `EmptyResult` with extra keys. An object with only `_meta`, keys no member knows, or keys
-/// several members share (a newer version's result) still reads.
-///
-/// ```
-/// # #[cfg(feature = "v2025-11-25")] {
-/// use mcp_spec_types::v2025_11_25::{ServerMessage, ServerResult};
-/// use mcp_spec_types::runtime::Message;
-/// let line = br#"{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"file:///a","blob":"AAAA"}]}}"#;
-/// let Message::Result(r) = mcp_spec_types::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
-/// assert!(matches!(r.result, ServerResult::ReadResourceResult(_)));
-/// // `contents` is `ReadResourceResult`'s key: its error, not an `EmptyResult`.
-/// let line = br#"{"jsonrpc":"2.0","id":2,"result":{"contents":"not a list"}}"#;
-/// assert!(mcp_spec_types::from_slice::<ServerMessage>(line).is_err());
-/// // Keys no result of this version names: a newer version's result, kept whole.
-/// let line = br#"{"jsonrpc":"2.0","id":3,"result":{"widgets":[]}}"#;
-/// let Message::Result(r) = mcp_spec_types::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
-/// assert!(matches!(r.result, ServerResult::EmptyResult(_)));
-/// # }
-/// ```
-pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, serde_json::Error> {
-    if let Some(v) = std::str::from_utf8(bytes).ok().and_then(read_fast) {
-        return Ok(v);
-    }
-    guess_then_read(|| serde_json::from_slice(bytes))
-}
-
-/// [`from_slice`] for a string.
-pub fn from_str<'a, T: Deserialize<'a>>(json: &'a str) -> Result<T, serde_json::Error> {
-    if let Some(v) = read_fast(json) {
-        return Ok(v);
-    }
-    guess_then_read(|| serde_json::from_str(json))
-}
-
-/// The crate's own reader, guessing, and after a wrong guess not guessing (the order
-/// [`guess_then_read`] follows with serde_json); `None` when serde_json must read the input.
-fn read_fast<'a, T: Deserialize<'a>>(json: &'a str) -> Option<T> {
-    match __private::with_guessing(true, || crate::read::read(json)) {
-        (Some(v), false) => Some(v),
-        (_, true) => __private::with_guessing(false, || crate::read::read(json)).0,
-        (None, false) => None,
-    }
-}
-
-fn guess_then_read<T>(read: impl Fn() -> Result<T, serde_json::Error>) -> Result<T, serde_json::Error> {
-    match __private::with_guessing(true, &read) {
-        (Ok(v), false) => Ok(v),
-        _ => __private::with_guessing(false, read).0,
-    }
-}
-
 /// Reads a JSON-RPC response to a request of type `R`: its `result` as `R::Result`, or its `error`.
 ///
 /// ```
@@ -465,62 +397,9 @@ impl<T: SchemaType> SchemaType for Box<T> {
     }
 }
 
-/// Typed reading, writing and validation chosen by schema name at run time (feature `dynamic`).
+// Its docs are inside the file, where its links resolve.
 #[cfg(feature = "dynamic")]
-pub mod dynamic {
-    use super::*;
-    use crate::validate::{validate_json, Options, Report, Validate};
-
-    type Json<T> = Result<T, serde_json::Error>;
-
-    /// One type's run-time entry points.
-    pub struct DynType {
-        pub name: &'static str,
-        /// Reads JSON text; gives the schema name of what was read (a union's variant).
-        pub read_json: fn(&str) -> Json<&'static str>,
-        pub read_value: fn(&Value) -> Json<&'static str>,
-        /// Reads and writes back.
-        pub roundtrip_json: fn(&str) -> Json<(Value, &'static str)>,
-        pub roundtrip_value: fn(&Value) -> Json<(Value, &'static str)>,
-        pub validate: fn(&Value, &Options) -> Report,
-    }
-
-    impl DynType {
-        pub const fn of<T: Serialize + DeserializeOwned + SchemaType + Validate>(name: &'static str) -> DynType {
-            DynType {
-                name,
-                read_json: read_json::<T>,
-                read_value: read_value::<T>,
-                roundtrip_json: roundtrip_json::<T>,
-                roundtrip_value: roundtrip_value::<T>,
-                validate: validate_json::<T>,
-            }
-        }
-    }
-
-    fn read_json<T: DeserializeOwned + SchemaType>(json: &str) -> Json<&'static str> {
-        Ok(serde_json::from_str::<T>(json)?.schema_name())
-    }
-
-    fn read_value<T: DeserializeOwned + SchemaType>(v: &Value) -> Json<&'static str> {
-        Ok(T::deserialize(v)?.schema_name())
-    }
-
-    fn roundtrip_json<T: Serialize + DeserializeOwned + SchemaType>(json: &str) -> Json<(Value, &'static str)> {
-        let t: T = serde_json::from_str(json)?;
-        Ok((serde_json::to_value(&t)?, t.schema_name()))
-    }
-
-    fn roundtrip_value<T: Serialize + DeserializeOwned + SchemaType>(v: &Value) -> Json<(Value, &'static str)> {
-        let t = T::deserialize(v)?;
-        Ok((serde_json::to_value(&t)?, t.schema_name()))
-    }
-
-    /// Looks a name up in a module's sorted table.
-    pub fn find(table: &'static [DynType], name: &str) -> Option<&'static DynType> {
-        table.binary_search_by(|d| d.name.cmp(name)).ok().map(|i| &table[i])
-    }
-}
+pub mod dynamic;
 
 /// One JSON-RPC message as its receiver reads it, typed down to the params and the result.
 ///

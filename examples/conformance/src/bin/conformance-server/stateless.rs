@@ -246,17 +246,14 @@ fn invalid(message: &str) -> RpcError {
 /// The InputRequiredResult tools and prompt: `None` for any other request.
 fn input_required(engine: &mut Server, request: &Request) -> Option<Result<Answer, RpcError>> {
     let name = request.params.as_ref()?.get("name")?.as_str()?;
-    let responses = request.input_responses().cloned().unwrap_or_default();
-    let state = request.request_state();
-    let has = |key: &str| responses.get(key).is_some_and(Value::is_object);
-    // The field an accepted form filled in.
-    let field = |key: &str, field: &str| {
-        responses
-            .get(key)
-            .and_then(|r| r.pointer(&format!("/content/{field}")))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
+    let round = Round {
+        request,
+        responses: request.input_responses().cloned().unwrap_or_default(),
+        state: request.request_state(),
     };
+    let (responses, state) = (&round.responses, round.state);
+    let has = |key: &str| round.has(key);
+    let field = |key: &str, field: &str| round.field(key, field);
     let mut ask = |asks: Vec<(&str, Value)>, state: Option<String>| -> Result<Answer, RpcError> {
         let asks: Map<String, Value> = asks.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
         match engine.respond_input_required(&request.id, asks, state.as_deref()) {
@@ -333,73 +330,11 @@ fn input_required(engine: &mut Server, request: &Request) -> Option<Result<Answe
             Some(_) => Err(invalid("requestState failed its integrity check")),
         },
         ("tools/call", "test_input_required_result_multiple_inputs") => {
-            match state.and_then(verify) {
-                Some("multiple") if has("name") && has("greeting") && has("roots") => {
-                    Ok(Answer::Result(text("All three inputs received".into())))
-                }
-                Some(_) | None if state.is_some() && state.and_then(verify).is_none() => {
-                    Err(invalid("requestState failed its integrity check"))
-                }
-                _ => ask(
-                    vec![
-                        ("name", elicit("What is your name?", "name")),
-                        ("greeting", sample("Say hello")),
-                        ("roots", roots()),
-                    ],
-                    Some(sign("multiple")),
-                ),
-            }
+            multiple_inputs(&round, &mut ask)
         }
-        ("tools/call", "test_input_required_result_multi_round") => match (
-            state.map(|s| verify(s).ok_or(())),
-            field("step1", "name"),
-            field("step2", "color"),
-        ) {
-            (Some(Err(())), _, _) => Err(invalid("requestState failed its integrity check")),
-            (Some(Ok(p)), _, Some(color)) if p.starts_with("round-2:") => Ok(Answer::Result(text(
-                format!("{} likes {color}", &p["round-2:".len()..]),
-            ))),
-            (Some(Ok("round-1")), Some(name), _) => ask(
-                vec![("step2", elicit("Your favourite colour?", "color"))],
-                Some(sign(&format!("round-2:{name}"))),
-            ),
-            _ => ask(
-                vec![("step1", elicit("What is your name?", "name"))],
-                Some(sign("round-1")),
-            ),
-        },
+        ("tools/call", "test_input_required_result_multi_round") => multi_round(&round, &mut ask),
         ("tools/call", "test_input_required_result_capabilities") => {
-            if !responses.is_empty() {
-                Ok(Answer::Result(text(format!(
-                    "Received {} input(s)",
-                    responses.len()
-                ))))
-            } else {
-                // Only what this request's `_meta` declared: the engine refuses the others.
-                let declared = |c: &str| {
-                    request
-                        .meta(CLIENT_CAPABILITIES_META_KEY)
-                        .and_then(|m| m.get(c))
-                        .is_some()
-                };
-                let mut asks = Vec::new();
-                if declared("elicitation") {
-                    asks.push(("name", elicit("What is your name?", "name")));
-                }
-                if declared("sampling") {
-                    asks.push(("greeting", sample("Say hello")));
-                }
-                if declared("roots") {
-                    asks.push(("roots", roots()));
-                }
-                if asks.is_empty() {
-                    Ok(Answer::Result(text(
-                        "The client declared nothing to ask it with".into(),
-                    )))
-                } else {
-                    ask(asks, None)
-                }
-            }
+            by_capabilities(&round, &mut ask)
         }
         ("prompts/get", "test_input_required_result_prompt") => match field("context", "context") {
             Some(context) => Ok(Answer::Result(
@@ -416,6 +351,109 @@ fn input_required(engine: &mut Server, request: &Request) -> Option<Result<Answe
         _ => return None,
     };
     Some(outcome)
+}
+
+/// What one request of an InputRequiredResult scenario brings back: the client's answers to
+/// the last round's asks, and the state the server signed for that round.
+struct Round<'r> {
+    request: &'r Request,
+    responses: Map<String, Value>,
+    state: Option<&'r str>,
+}
+
+impl Round<'_> {
+    fn has(&self, key: &str) -> bool {
+        self.responses.get(key).is_some_and(Value::is_object)
+    }
+
+    /// The field an accepted form filled in.
+    fn field(&self, key: &str, field: &str) -> Option<String> {
+        self.responses
+            .get(key)
+            .and_then(|r| r.pointer(&format!("/content/{field}")))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    }
+}
+
+/// Answers with a round of asks (and the state to bring back) instead of a result.
+type Ask<'a> = dyn FnMut(Vec<(&str, Value)>, Option<String>) -> Result<Answer, RpcError> + 'a;
+
+/// Three asks in one round; the result once all three come back under a valid state.
+fn multiple_inputs(round: &Round, ask: &mut Ask) -> Result<Answer, RpcError> {
+    let state = round.state;
+    match state.and_then(verify) {
+        Some("multiple") if round.has("name") && round.has("greeting") && round.has("roots") => {
+            Ok(Answer::Result(text("All three inputs received".into())))
+        }
+        Some(_) | None if state.is_some() && state.and_then(verify).is_none() => {
+            Err(invalid("requestState failed its integrity check"))
+        }
+        _ => ask(
+            vec![
+                ("name", elicit("What is your name?", "name")),
+                ("greeting", sample("Say hello")),
+                ("roots", roots()),
+            ],
+            Some(sign("multiple")),
+        ),
+    }
+}
+
+/// Two rounds: a name, then a colour, with the name carried in the signed state.
+fn multi_round(round: &Round, ask: &mut Ask) -> Result<Answer, RpcError> {
+    match (
+        round.state.map(|s| verify(s).ok_or(())),
+        round.field("step1", "name"),
+        round.field("step2", "color"),
+    ) {
+        (Some(Err(())), _, _) => Err(invalid("requestState failed its integrity check")),
+        (Some(Ok(p)), _, Some(color)) if p.starts_with("round-2:") => Ok(Answer::Result(text(
+            format!("{} likes {color}", &p["round-2:".len()..]),
+        ))),
+        (Some(Ok("round-1")), Some(name), _) => ask(
+            vec![("step2", elicit("Your favourite colour?", "color"))],
+            Some(sign(&format!("round-2:{name}"))),
+        ),
+        _ => ask(
+            vec![("step1", elicit("What is your name?", "name"))],
+            Some(sign("round-1")),
+        ),
+    }
+}
+
+/// Asks only with the capabilities this request's `_meta` declared: the engine refuses the others.
+fn by_capabilities(round: &Round, ask: &mut Ask) -> Result<Answer, RpcError> {
+    if !round.responses.is_empty() {
+        return Ok(Answer::Result(text(format!(
+            "Received {} input(s)",
+            round.responses.len()
+        ))));
+    }
+    let declared = |c: &str| {
+        round
+            .request
+            .meta(CLIENT_CAPABILITIES_META_KEY)
+            .and_then(|m| m.get(c))
+            .is_some()
+    };
+    let mut asks = Vec::new();
+    if declared("elicitation") {
+        asks.push(("name", elicit("What is your name?", "name")));
+    }
+    if declared("sampling") {
+        asks.push(("greeting", sample("Say hello")));
+    }
+    if declared("roots") {
+        asks.push(("roots", roots()));
+    }
+    if asks.is_empty() {
+        Ok(Answer::Result(text(
+            "The client declared nothing to ask it with".into(),
+        )))
+    } else {
+        ask(asks, None)
+    }
 }
 
 impl App {

@@ -1,0 +1,163 @@
+//! [`crate::from_slice`] and [`crate::from_str`], and the reader behind them: a JSON deserializer for
+//! complete, valid input, with serde_json as the authority for everything else.
+//!
+//! It checks the input's UTF-8 once, up front, so strings are slices of it; it finds the end
+//! of a string eight bytes at a time, and of a long one in 64-byte blocks; and its framing
+//! (whitespace, commas, colons, brackets) is shared code rather than inlined into every
+//! type's visitor. It makes the same visitor calls
+//! serde_json makes for the same JSON (`visit_borrowed_str` for a string without escapes,
+//! `visit_u64` / `visit_i64` / `visit_f64` by the same rules, serde_json's raw-value protocol).
+//!
+//! It never reports an error of its own. At anything it does not handle exactly as serde_json
+//! does (malformed JSON, integers beyond 64 bits, exponents beyond three digits, `enum`s, byte
+//! strings, nesting deeper than serde_json allows) it gives up, even where a visitor catches
+//! that, and the caller reads the input again with serde_json, whose value or error is then
+//! the answer. An error a visitor makes itself (a missing field, a union member that does not
+//! fit) is one it makes under serde_json too, since it sees the same calls: caught, the read
+//! goes on here; uncaught, it ends the read, and serde_json's error is the answer.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+use serde::de::{self, DeserializeSeed, Visitor};
+use serde::forward_to_deserialize_any;
+
+use crate::runtime::__private::with_guessing;
+
+// The name serde_json's raw-value protocol passes to `deserialize_newtype_struct`.
+use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;
+
+/// serde_json refuses nesting deeper than this; stopping no later keeps its errors its own.
+const MAX_DEPTH: u32 = 127;
+
+thread_local! {
+    static GAVE_UP: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The read ends; the input is to be read by serde_json. When the reader itself gives up
+/// ([`GiveUp::new`]) that is recorded, so a visitor that catches it cannot hide it.
+#[derive(Debug)]
+pub(crate) struct GiveUp;
+
+impl GiveUp {
+    #[cold]
+    fn new() -> Self {
+        GAVE_UP.with(|g| g.set(true));
+        GiveUp
+    }
+}
+
+impl fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("left to serde_json")
+    }
+}
+
+impl std::error::Error for GiveUp {}
+
+impl de::Error for GiveUp {
+    /// A visitor's own error, not recorded: serde_json would hand the visitor the same calls,
+    /// so it would make the same error there.
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        GiveUp
+    }
+}
+
+type Result<T> = std::result::Result<T, GiveUp>;
+
+#[cold]
+fn give_up<T>() -> Result<T> {
+    Err(GiveUp::new())
+}
+
+/// Reads `text` as one `T`, or `None` when serde_json must read it.
+pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
+    let before = GAVE_UP.with(|g| g.replace(false));
+    let mut r = Reader { text, bytes: text.as_bytes(), pos: 0, depth: 0, scratch: String::new() };
+    let out = T::deserialize(&mut r).and_then(|v| match r.peek() {
+        None => Ok(v),
+        Some(_) => give_up(),
+    });
+    let gave_up = GAVE_UP.with(|g| g.replace(before));
+    match out {
+        Ok(v) if !gave_up => Some(v),
+        _ => None,
+    }
+}
+
+mod deserializer;
+mod reader;
+
+use reader::*;
+
+/// Reads `T` from JSON bytes: the same value or error as [`serde_json::from_slice`], faster.
+///
+/// The input is read first by the crate's own JSON reader, which makes the visitor calls
+/// serde_json makes for the same JSON; on anything it does not handle exactly as serde_json
+/// does, and on any error, the input is read by serde_json, whose answer is returned.
+///
+/// It is also faster where a union has a member that takes any object (`ServerResult` and
+/// `ClientResult` hold `EmptyResult`). Through `serde_json`, such a union keeps each of its
+/// keys' values as JSON text until every key is in, because the whole object is ranked: a
+/// later key may rank another member higher. Here a key that only one member names streams
+/// the rest of the object into that member straight away; the guess is kept when that member
+/// reads the object and no other member ranks above it for the keys present, and otherwise
+/// (rare, and any error) the input is read again the `serde_json` way, giving its value or
+/// error. A 10 MB `resources/read` result is read once instead of twice.
+///
+/// The catch-all never takes an object that holds a key identifying another member (one that
+/// only that member requires): a malformed result is an error naming the field, not an
+/// `EmptyResult` with extra keys. An object with only `_meta`, keys no member knows, or keys
+/// several members share (a newer version's result) still reads.
+///
+/// ```
+/// # #[cfg(feature = "v2025-11-25")] {
+/// use mcp_spec_types::v2025_11_25::{ServerMessage, ServerResult};
+/// use mcp_spec_types::runtime::Message;
+/// let line = br#"{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"file:///a","blob":"AAAA"}]}}"#;
+/// let Message::Result(r) = mcp_spec_types::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
+/// assert!(matches!(r.result, ServerResult::ReadResourceResult(_)));
+/// // `contents` is `ReadResourceResult`'s key: its error, not an `EmptyResult`.
+/// let line = br#"{"jsonrpc":"2.0","id":2,"result":{"contents":"not a list"}}"#;
+/// assert!(mcp_spec_types::from_slice::<ServerMessage>(line).is_err());
+/// // Keys no result of this version names: a newer version's result, kept whole.
+/// let line = br#"{"jsonrpc":"2.0","id":3,"result":{"widgets":[]}}"#;
+/// let Message::Result(r) = mcp_spec_types::from_slice::<ServerMessage>(line).unwrap() else { panic!() };
+/// assert!(matches!(r.result, ServerResult::EmptyResult(_)));
+/// # }
+/// ```
+pub fn from_slice<'a, T: de::Deserialize<'a>>(bytes: &'a [u8]) -> std::result::Result<T, serde_json::Error> {
+    if let Some(v) = std::str::from_utf8(bytes).ok().and_then(read_fast) {
+        return Ok(v);
+    }
+    guess_then_read(|| serde_json::from_slice(bytes))
+}
+
+/// [`from_slice`] for a string.
+pub fn from_str<'a, T: de::Deserialize<'a>>(json: &'a str) -> std::result::Result<T, serde_json::Error> {
+    if let Some(v) = read_fast(json) {
+        return Ok(v);
+    }
+    guess_then_read(|| serde_json::from_str(json))
+}
+
+/// The crate's own reader, guessing, and after a wrong guess not guessing (the order
+/// [`guess_then_read`] follows with serde_json); `None` when serde_json must read the input.
+fn read_fast<'a, T: de::Deserialize<'a>>(json: &'a str) -> Option<T> {
+    match with_guessing(true, || read(json)) {
+        (Some(v), false) => Some(v),
+        (_, true) => with_guessing(false, || read(json)).0,
+        (None, false) => None,
+    }
+}
+
+fn guess_then_read<T>(read: impl Fn() -> std::result::Result<T, serde_json::Error>) -> std::result::Result<T, serde_json::Error> {
+    match with_guessing(true, &read) {
+        (Ok(v), false) => Ok(v),
+        _ => with_guessing(false, read).0,
+    }
+}
+
+#[cfg(test)]
+mod tests;

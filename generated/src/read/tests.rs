@@ -1,0 +1,179 @@
+use super::*;
+use serde_json::Value;
+
+/// What serde_json reads, and whether this reader reads the same or leaves it to serde_json.
+fn agrees(json: &str) -> bool {
+    let ours: Option<Value> = read(json);
+    let theirs: Option<Value> = serde_json::from_str(json).ok();
+    match (&ours, &theirs) {
+        (Some(a), Some(b)) => {
+            assert_eq!(a, b, "{json}");
+            assert_eq!(a.to_string(), b.to_string(), "{json}");
+            true
+        }
+        (Some(a), None) => panic!("{json}: serde_json refuses it, this reader gave {a}"),
+        (None, _) => false,
+    }
+}
+
+#[test]
+fn reads_what_serde_json_reads() {
+    for json in [
+        r#"{"a":[1,-2,3.5,true,false,null,"x"],"b":{}}"#,
+        " [ ] ",
+        " \t\n\r{ \"a\" :\n[ 1 ,\t2 ]\r, \"b\":{ } } \n",
+        r#""esc\"aped \\ \/ \b\f\n\r\t \u00e9 \ud83d\ude00 end""#,
+        "18446744073709551615",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "-0",
+        "-0.0",
+        "1e2",
+        "1E-2",
+        "0.1",
+        "2.2250738585072014e-308",
+        "1.7976931348623157e308",
+        "123456789.123456789e-12",
+        r#"{"k":"ünïcödé","long":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"b"}"#,
+    ] {
+        assert!(agrees(json), "left to serde_json: {json}");
+    }
+}
+
+#[test]
+fn leaves_the_rest_to_serde_json() {
+    for json in [
+        "",
+        " ",
+        "[1,]",
+        r#"{"a":1,}"#,
+        "[1 2]",
+        r#"{"a" 1}"#,
+        r#"{1:2}"#,
+        "01",
+        "1.",
+        ".5",
+        "-",
+        "1e",
+        "+1",
+        "1e400",
+        "1e0005",
+        "18446744073709551616",
+        "nul",
+        "nullx",
+        "[true false]",
+        "\"\u{1}\"",
+        r#""\ud800""#,
+        r#""\udc00\ud800""#,
+        r#""\x""#,
+        "\"open",
+        "{} {}",
+        "\u{1}[]",
+        "[\u{b}]",
+        &"[".repeat(200),
+        &format!("{}{}", "[".repeat(130), "]".repeat(130)),
+    ] {
+        assert!(!agrees(json), "read, but expected to be left to serde_json: {json:?}");
+    }
+}
+
+#[test]
+fn a_caught_give_up_still_gives_up_but_a_caught_visitor_error_does_not() {
+    // Reads any value and takes it if it is an unsigned integer: `None` where the read
+    // failed, whatever failed.
+    struct Caught(Option<u64>);
+    impl<'de> de::Deserialize<'de> for Caught {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            struct Unsigned;
+            impl<'de> Visitor<'de> for Unsigned {
+                type Value = u64;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("an unsigned integer")
+                }
+                fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<u64, E> {
+                    Ok(v)
+                }
+            }
+            Ok(Caught(d.deserialize_any(Unsigned).ok()))
+        }
+    }
+    // The reader gives up on an integer beyond 64 bits (serde_json reads it as a float).
+    assert!(read::<Vec<Caught>>("[123456789012345678901234567890]").is_none());
+    // A string is no `u64`: the visitor's error, caught, as it would be under serde_json.
+    let v = read::<Vec<Caught>>(r#"["x", 7]"#).expect("read here");
+    assert_eq!(v.iter().map(|c| c.0).collect::<Vec<_>>(), [None, Some(7)]);
+    assert!(read::<de::IgnoredAny>("1").is_some());
+}
+
+#[test]
+fn raw_values_are_the_input_text() {
+    let v: Option<Box<serde_json::value::RawValue>> = read(r#" { "a" : [1, 2] } "#);
+    assert_eq!(v.unwrap().get(), r#"{ "a" : [1, 2] }"#);
+    let v: Option<Vec<Box<serde_json::value::RawValue>>> = read(r#"[1, "x\n", {}]"#);
+    assert_eq!(v.unwrap().iter().map(|r| r.get()).collect::<Vec<_>>(), ["1", r#""x\n""#, "{}"]);
+}
+
+/// Numbers of every shape the grammar allows (and some it does not), from a fixed seed:
+/// each is read as serde_json reads it, float bits included, or left to serde_json.
+#[test]
+fn numbers_agree_with_serde_json() {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: u64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) % n
+    };
+    let (mut read_here, mut left) = (0, 0);
+    for _ in 0..20_000 {
+        let mut t = String::new();
+        if next(3) == 0 {
+            t.push('-');
+        }
+        for i in 0..1 + next(22) {
+            t.push(char::from(b'0' + if i == 0 { next(10) as u8 } else { next(10) as u8 }));
+        }
+        if next(2) == 0 {
+            t.push('.');
+            for _ in 0..next(20) {
+                t.push(char::from(b'0' + next(10) as u8));
+            }
+        }
+        if next(3) == 0 {
+            t.push(if next(2) == 0 { 'e' } else { 'E' });
+            match next(3) {
+                0 => t.push('-'),
+                1 => t.push('+'),
+                _ => {}
+            }
+            for _ in 0..next(5) {
+                t.push(char::from(b'0' + next(10) as u8));
+            }
+        }
+        let json = format!("[{t}]");
+        if agrees(&json) {
+            let ours: Value = read(&json).unwrap();
+            let theirs: Value = serde_json::from_str(&json).unwrap();
+            let bits = |v: &Value| v[0].as_f64().map(f64::to_bits);
+            assert_eq!(bits(&ours), bits(&theirs), "{json}");
+            assert_eq!((ours[0].is_u64(), ours[0].is_i64()), (theirs[0].is_u64(), theirs[0].is_i64()), "{json}");
+            read_here += 1;
+        } else {
+            left += 1;
+        }
+    }
+    // Most shapes are valid JSON with short exponents: the reader must take them itself.
+    assert!(read_here > 10_000, "read {read_here}, left {left}");
+}
+
+#[test]
+fn strings_at_every_chunk_offset() {
+    for len in 0..70 {
+        for at in 0..len.max(1) {
+            let mut s: String = "x".repeat(len);
+            if len > 0 {
+                s.replace_range(at..at + 1, "\\n");
+            }
+            let json = format!("[\"{s}\",\"{}\"]", "y".repeat(len));
+            assert!(agrees(&json), "{json}");
+        }
+    }
+}

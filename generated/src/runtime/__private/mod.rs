@@ -1,0 +1,26 @@
+//! Building blocks of the generated serde impls. Not a stable API.
+
+use super::*;
+use serde::de::{MapAccess, Visitor};
+use std::fmt;
+use std::marker::PhantomData;
+
+pub use serde;
+pub use serde_json;
+
+mod fields;
+mod keyed;
+mod keys;
+mod message;
+mod raw;
+mod shape;
+
+pub use fields::*;
+pub use keyed::*;
+pub use keys::*;
+pub use message::*;
+pub use raw::*;
+pub use shape::*;
+
+#[cfg(test)]
+mod tests;
