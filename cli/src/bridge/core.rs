@@ -406,9 +406,9 @@ impl Bridge {
             return self.refuse(out, Leg::Client, line, &method_of(&msg), request_id(&msg), r, INTERNAL_ERROR);
         }
         if msg.contains_key("method") {
-            super::client::request_or_notification(self, line, msg, out);
+            self.request_or_notification_from_client(line, msg, out);
         } else {
-            super::client::response(self, line, msg, out);
+            self.response_from_client(line, msg, out);
         }
     }
 
@@ -432,9 +432,9 @@ impl Bridge {
             }
         };
         if msg.contains_key("method") {
-            super::server::request_or_notification(self, line, msg, &mut out);
+            self.request_or_notification_from_server(line, msg, &mut out);
         } else {
-            super::server::response(self, line, msg, &mut out);
+            self.response_from_server(line, msg, &mut out);
         }
         out
     }
