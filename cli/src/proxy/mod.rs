@@ -20,7 +20,7 @@ mod signals;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Write};
-use std::process::{Command as Process, ExitStatus, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command as Process, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -69,19 +69,16 @@ pub struct ProxyArgs {
     pub http: Option<Box<http::Target>>,
 }
 
-/// Runs the proxy until the server exits; returns the server's exit status (128 + the signal
-/// if a signal ended it), 2 if the proxy could not start, or 2 for a server that exited with 0
-/// when the findings or the recording could not be written (said on stderr).
-pub fn run(a: &ProxyArgs) -> i32 {
-    if let Some(role) = &a.checker_child {
-        return checking::child_main(&a.check, role);
-    }
-    if let (Some(target), Some(to)) = (&a.http, a.to) {
-        return crate::bridge::http::run(a, target, to);
-    }
-    if let Some(target) = &a.http {
-        return http::run(a, target);
-    }
+/// The threads that carry a stdio session's traffic, started on the server's pipes: the plain
+/// proxy's [`forward_both`], or the bridge's (`proxy --to`, started by `cmd::proxy`, so the
+/// proxy does not call up into the bridge that runs on its pieces).
+pub(crate) type StartTraffic<'a> = Box<dyn FnOnce(ChildStdin, ChildStdout, Option<io::BufWriter<File>>, SyncSender<CheckEvent>, Arc<Mutex<Option<String>>>) -> Traffic + 'a>;
+
+/// Runs the stdio proxy until the server exits, with `start` carrying the traffic; returns the
+/// server's exit status (128 + the signal if a signal ended it), 2 if the proxy could not start,
+/// or 2 for a server that exited with 0 when the findings or the recording could not be written
+/// (said on stderr).
+pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
     let (stderr, findings, record) = match open_outputs(a) {
         Ok(o) => o,
         Err(code) => return code,
@@ -109,10 +106,7 @@ pub fn run(a: &ProxyArgs) -> i32 {
         let (out, shared, last_read) = (stderr.clone(), stderr.same(&findings), server_log_read.clone());
         thread::spawn(move || output::relay_lines(server_err, out, shared, last_read))
     };
-    let traffic = match a.to {
-        Some(to) => crate::bridge::stdio::start(to, server_in, server_out, record, to_checker, record_error.clone()),
-        None => forward_both(server_in, server_out, record, to_checker, record_error.clone()),
-    };
+    let traffic = start(server_in, server_out, record, to_checker, record_error.clone());
     let checker = checking::start(a, findings.clone(), from_recorder, traffic.queued_bytes.clone());
 
     let status = child.wait();
@@ -129,8 +123,8 @@ pub fn run(a: &ProxyArgs) -> i32 {
     thread::spawn(traffic.end);
     output::join_unless_stalled(traffic.recorder, &[&findings]);
     checker.finish(&findings);
-    if let (Some(counts), true) = (&traffic.verdicts, a.check.summary) {
-        crate::bridge::stdio::write_summary(counts, &findings, a.check.json);
+    if let (Some(summary), true) = (traffic.summary, a.check.summary) {
+        summary(&findings, a.check.json);
     }
     let failed = output::report_write_errors(&stderr, &findings, &record_error);
     match status {
@@ -212,14 +206,15 @@ pub(crate) struct Traffic {
     pub recorder: thread::JoinHandle<()>,
     /// Bytes of lines in the queues to the recorder and the checker.
     pub queued_bytes: Arc<AtomicUsize>,
-    /// The bridge's verdicts (`--to`).
-    pub verdicts: Option<Arc<Mutex<crate::bridge::Counts>>>,
+    /// Writes what the traffic has to add to `--summary` (the bridge's verdicts) to the findings
+    /// output, as JSON if asked.
+    pub summary: Option<Box<dyn FnOnce(&Out, bool) + Send>>,
 }
 
 /// The plain proxy: a forwarder per direction, bytes unchanged, and the recorder.
-fn forward_both(
-    server_in: std::process::ChildStdin,
-    server_out: std::process::ChildStdout,
+pub(crate) fn forward_both(
+    server_in: ChildStdin,
+    server_out: ChildStdout,
     record: Option<io::BufWriter<File>>,
     to_checker: SyncSender<CheckEvent>,
     record_error: Arc<Mutex<Option<String>>>,
@@ -238,7 +233,7 @@ fn forward_both(
         thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes, &error))
     };
     let queue = tap.queue.clone();
-    Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), verdicts: None }
+    Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), summary: None }
 }
 
 /// A line with its number in the session (its line in the recording) and the checker stream it
