@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 
 use super::record::{Counts, Leg, Note, Record, Verdict};
 use super::shape::{self, Refusal};
+use crate::bounded::{Capped, Weigh};
 use crate::vocab::Dir;
 use crate::versions::{version_index, Info, VERSIONS};
 
@@ -30,6 +31,8 @@ const HELD_MAX: usize = 1024;
 const HELD_BYTES: usize = 64 << 20;
 /// Requests waiting for an answer per side; past it, the oldest are forgotten (their answers are then dropped).
 pub(super) const PENDING_MAX: usize = 4096;
+/// The bytes those requests may hold per side (each keeps what it sent for a retry, up to 64 KiB).
+const PENDING_BYTES: usize = 64 << 20;
 
 /// What one line gave.
 #[derive(Debug, Default)]
@@ -102,10 +105,8 @@ pub struct Bridge {
     pub(super) per_request: usize,
     pub(super) phase: Phase,
     next_id: u64,
-    pub(super) up: HashMap<String, Up>,
-    up_order: VecDeque<String>,
-    pub(super) down: HashMap<String, Down>,
-    down_order: VecDeque<String>,
+    pub(super) up: Capped<String, Up>,
+    pub(super) down: Capped<String, Down>,
     held: VecDeque<Vec<u8>>,
     /// The client's capabilities and info in the server's version (client before 2026-07-28 with a 2026-07-28 server).
     pub(super) caps: Value,
@@ -149,10 +150,8 @@ impl Bridge {
             per_request,
             phase: Phase::Start,
             next_id: 0,
-            up: HashMap::new(),
-            up_order: VecDeque::new(),
-            down: HashMap::new(),
-            down_order: VecDeque::new(),
+            up: Capped::with_budget(PENDING_MAX, PENDING_BYTES),
+            down: Capped::with_budget(PENDING_MAX, PENDING_BYTES),
             held: VecDeque::new(),
             caps: json!({}),
             client_info: None,
@@ -168,7 +167,7 @@ impl Bridge {
     /// server's initialization, no input round (2026-07-28 server) waiting for a retry. Once the
     /// client has closed its side, the server's side closes when this holds.
     pub fn settled(&self) -> bool {
-        self.phase != Phase::Initializing && self.held.is_empty() && !self.up.keys().any(|k| k.starts_with("input:"))
+        self.phase != Phase::Initializing && self.held.is_empty() && !self.up.iter().any(|(k, _)| k.starts_with("input:"))
     }
 
     /// The client leg's version, once known.
@@ -190,37 +189,11 @@ impl Bridge {
     }
 
     pub(super) fn track_up(&mut self, id: &Value, up: Up) {
-        let k = key(id);
-        if self.up.insert(k.clone(), up).is_none() {
-            self.up_order.push_back(k);
-        }
-        while self.up.len() > PENDING_MAX {
-            match self.up_order.pop_front() {
-                Some(k) => drop(self.up.remove(&k)),
-                None => break,
-            }
-        }
-        if self.up_order.len() > 2 * PENDING_MAX {
-            let up = &self.up;
-            self.up_order.retain(|k| up.contains_key(k));
-        }
+        self.up.insert(key(id), up);
     }
 
     pub(super) fn track_down(&mut self, id: &Value, down: Down) {
-        let k = key(id);
-        if self.down.insert(k.clone(), down).is_none() {
-            self.down_order.push_back(k);
-        }
-        while self.down.len() > PENDING_MAX {
-            match self.down_order.pop_front() {
-                Some(k) => drop(self.down.remove(&k)),
-                None => break,
-            }
-        }
-        if self.down_order.len() > 2 * PENDING_MAX {
-            let down = &self.down;
-            self.down_order.retain(|k| down.contains_key(k));
-        }
+        self.down.insert(key(id), down);
     }
 
     // ---- output helpers: each sent line is also a line of its leg in the recording ----
@@ -488,6 +461,21 @@ impl Bridge {
             result["instructions"] = i.clone();
         }
         result
+    }
+}
+
+impl Weigh for Up {
+    fn weight(&self) -> usize {
+        self.client_id.weight() + self.method.len() + self.sent.weight() + self.inputs.weight() + self.state.weight() + self.queued.weight() + self.held_answer.weight()
+    }
+}
+
+impl Weigh for Down {
+    fn weight(&self) -> usize {
+        match self {
+            Down::Forward { server_id, method } => server_id.weight() + method.len(),
+            Down::Input { up, key, method } => up.len() + key.len() + method.len(),
+        }
     }
 }
 

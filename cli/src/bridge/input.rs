@@ -96,7 +96,7 @@ impl Bridge {
     /// The older client's answer to an input request (`key` of the request waiting under `wait`).
     pub(super) fn answer_input(&mut self, line: &[u8], wait: &str, k: String, method: &str, msg: Map<String, Value>, out: &mut Output) {
         let label = format!("{method} {}", if msg.contains_key("error") { "error" } else { "result" });
-        if !self.up.contains_key(wait) {
+        if !self.up.contains(wait) {
             return self.note(out, Leg::Client, Dir::C2S, line, Verdict::Dropped, &label, "the request it was for has ended".into(), None);
         }
         let (s, c) = (self.server, self.client_v());

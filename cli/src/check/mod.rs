@@ -45,9 +45,6 @@ struct TaskOrigin {
     result: Option<&'static str>,
 }
 
-/// A map from ids of one direction, bounded by count and bytes: the oldest entry is forgotten first.
-type Bounded<V> = Capped<IdKey, V>;
-
 impl mcp_spec_types::engine::observe::Weigh for Req {
     fn weight(&self) -> usize {
         Weigh::weight(self)
@@ -79,7 +76,7 @@ pub struct Checker {
     /// The request being checked, for the session's observer to keep until its answer.
     typed: Option<Req>,
     /// Tasks per direction of the request that created them.
-    tasks: [Bounded<TaskOrigin>; 2],
+    tasks: [Capped<IdKey, TaskOrigin>; 2],
     /// The line of the stream's first `initialize` request.
     initialize_line: Option<u64>,
     /// The rules that span messages, and the counts for `--summary`.
@@ -104,7 +101,7 @@ enum Leg {
 struct Parked {
     negotiated: Option<usize>,
     typed: Option<Req>,
-    tasks: [Bounded<TaskOrigin>; 2],
+    tasks: [Capped<IdKey, TaskOrigin>; 2],
     initialize_line: Option<u64>,
     session: crate::session::ParkedStream,
     /// Each leg's HTTP exchanges are its own (`proxy --http --to`).
@@ -117,8 +114,8 @@ impl Parked {
     }
 }
 
-fn per_dir<V: Weigh>(cap: usize) -> [Bounded<V>; 2] {
-    [Bounded::new(cap), Bounded::new(cap)]
+fn per_dir<V: Weigh>(cap: usize) -> [Capped<IdKey, V>; 2] {
+    [Capped::new(cap), Capped::new(cap)]
 }
 
 impl Checker {
@@ -307,7 +304,7 @@ mod tests {
     #[test]
     fn pending_is_bounded() {
         let req = Req { module: ModRef::Version(0), method: None, result: None, task: false, uri: None };
-        let mut p = Bounded::<Req>::new(PENDING_CAP);
+        let mut p = Capped::<IdKey, Req>::new(PENDING_CAP);
         for i in 0..(PENDING_CAP as i64 * 5) {
             p.insert(IdKey::Int(i), req.clone());
             if i % 3 == 0 {
