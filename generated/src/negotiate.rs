@@ -251,11 +251,27 @@ fn meta_version(holder: Option<&Value>) -> Option<&str> {
     holder?.get("_meta")?.get(PROTOCOL_VERSION_META_KEY)?.as_str()
 }
 
-/// Which side sent a message.
+/// Which side sent a message: the way it travelled. The one direction type of the crate
+/// ([`engine::observe::Direction`](crate::engine::observe::Direction) is this type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {
     ClientToServer,
     ServerToClient,
+}
+
+impl Direction {
+    /// The way back: where the answer to a request that travelled this way goes.
+    pub const fn opposite(self) -> Direction {
+        match self {
+            Direction::ClientToServer => Direction::ServerToClient,
+            Direction::ServerToClient => Direction::ClientToServer,
+        }
+    }
+
+    /// 0 for client to server, 1 for server to client: an index into a pair of per-direction tables.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// Follows a session and tells the version of each message, as `mcp-schema check --protocol auto`

@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 use super::core::{key, method_of, Bridge, Down, Output, Up, UpKind, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use super::record::{Leg, Verdict};
 use super::shape::{self, Refusal};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 use crate::versions::VERSIONS;
 
 /// The longest request kept for a retry with input responses: a longer one that gets an
@@ -20,7 +20,7 @@ impl Bridge {
         let id = msg.get("id").cloned();
         let (c, s) = (self.client_v(), self.server);
         let (client_new, server_new) = (self.is_per_request(c), self.is_per_request(s));
-        let answered = |b: &mut Bridge, out: &mut Output, what: &str| b.note(out, Leg::Client, Dir::C2S, line, Verdict::Answered, &method, what.to_string(), None);
+        let answered = |b: &mut Bridge, out: &mut Output, what: &str| b.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Answered, &method, what.to_string(), None);
         // What only one side's version has.
         if let Some(id) = &id {
             match method.as_str() {
@@ -64,7 +64,7 @@ impl Bridge {
             }
         } else if method == "notifications/initialized" && server_new {
             let what = format!("{} has no initialize", VERSIONS[s].name);
-            self.note(out, Leg::Client, Dir::C2S, line, Verdict::Dropped, &method, what, None);
+            self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Dropped, &method, what, None);
             return;
         }
         let mut value = Value::Object(msg);
@@ -106,7 +106,7 @@ impl Bridge {
                 if client_new && !server_new && !shape::unstamp(&mut converted).is_empty() {
                     what.push("per-request _meta keys taken off".into());
                 }
-                self.note(out, Leg::Client, Dir::C2S, line, Verdict::Converted, &method, what.join("; "), None);
+                self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Converted, &method, what.join("; "), None);
                 self.send_server(out, &converted);
                 if let Some(id) = id {
                     let kind = if is_initialize { UpKind::Initialize } else { UpKind::Forward };
@@ -125,7 +125,7 @@ impl Bridge {
         match self.down.remove(&key(&id)) {
             None => {
                 let what = "answers no request the bridge sent the client".to_string();
-                self.note(out, Leg::Client, Dir::C2S, line, Verdict::Dropped, &method_of(&msg), what, None);
+                self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Dropped, &method_of(&msg), what, None);
             }
             Some(Down::Input { up, key, method }) => self.answer_input(line, &up, key, &method, msg, out),
             Some(Down::Forward { server_id, method }) => {
@@ -145,7 +145,7 @@ impl Bridge {
                 match converted {
                     Ok(answer) => {
                         let what = format!("{} -> {}", VERSIONS[c].name, VERSIONS[s].name);
-                        self.note(out, Leg::Client, Dir::C2S, line, Verdict::Converted, &label, what, None);
+                        self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Converted, &label, what, None);
                         self.send_server(out, &answer);
                     }
                     Err(r) => {

@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 use super::record::{Counts, Leg, Note, Record, Verdict};
 use super::shape::{self, Refusal};
 use crate::bounded::{Capped, Weigh};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 use crate::versions::{version_index, Info, VERSIONS};
 
 /// JSON-RPC error codes the bridge answers with.
@@ -199,7 +199,7 @@ impl Bridge {
     // ---- output helpers: each sent line is also a line of its leg in the recording ----
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn note(&mut self, out: &mut Output, leg: Leg, dir: Dir, bytes: &[u8], verdict: Verdict, method: &str, what: String, row: Option<String>) {
+    pub(super) fn note(&mut self, out: &mut Output, leg: Leg, dir: Direction, bytes: &[u8], verdict: Verdict, method: &str, what: String, row: Option<String>) {
         let note = Note { verdict, method: method.to_string(), what, row };
         self.counts.add(&note);
         out.records.push(Record { leg, dir, bytes: bytes.to_vec(), note: Some(note) });
@@ -207,13 +207,13 @@ impl Bridge {
 
     pub(super) fn send_server(&self, out: &mut Output, msg: &Value) {
         let bytes = serde_json::to_vec(msg).unwrap_or_default();
-        out.records.push(Record { leg: Leg::Server, dir: Dir::C2S, bytes: bytes.clone(), note: None });
+        out.records.push(Record { leg: Leg::Server, dir: Direction::ClientToServer, bytes: bytes.clone(), note: None });
         out.to_server.push(bytes);
     }
 
     pub(super) fn send_client(&self, out: &mut Output, msg: &Value) {
         let bytes = serde_json::to_vec(msg).unwrap_or_default();
-        out.records.push(Record { leg: Leg::Client, dir: Dir::S2C, bytes: bytes.clone(), note: None });
+        out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
         out.to_client.push(bytes);
     }
 
@@ -232,7 +232,7 @@ impl Bridge {
         let msg = match parse(line) {
             Ok(m) => m,
             Err(why) => {
-                self.note(&mut out, Leg::Client, Dir::C2S, line, Verdict::Refused, "(not a message)", why.clone(), None);
+                self.note(&mut out, Leg::Client, Direction::ClientToServer, line, Verdict::Refused, "(not a message)", why.clone(), None);
                 let code = if why.starts_with("not JSON") { PARSE_ERROR } else { INVALID_REQUEST };
                 self.send_client(&mut out, &error_response(Value::Null, code, format!("mcp-schema bridge: {why}")));
                 return out;
@@ -303,8 +303,8 @@ impl Bridge {
     fn pass(&mut self, line: &[u8], from: Leg) -> Output {
         let mut out = Output::default();
         let (dir, to) = match from {
-            Leg::Client => (Dir::C2S, Leg::Server),
-            Leg::Server => (Dir::S2C, Leg::Client),
+            Leg::Client => (Direction::ClientToServer, Leg::Server),
+            Leg::Server => (Direction::ServerToClient, Leg::Client),
         };
         let method = parse(line).ok().map(|m| method_of(&m)).unwrap_or_else(|| "(not a message)".into());
         self.note(&mut out, from, dir, line, Verdict::Forwarded, &method, String::new(), None);
@@ -320,7 +320,7 @@ impl Bridge {
     /// else is not passed on.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn refuse(&mut self, out: &mut Output, leg: Leg, line: &[u8], method: &str, id: Option<Value>, r: Refusal, code: i64) {
-        let dir = if leg == Leg::Client { Dir::C2S } else { Dir::S2C };
+        let dir = if leg == Leg::Client { Direction::ClientToServer } else { Direction::ServerToClient };
         self.note(out, leg, dir, line, Verdict::Refused, method, r.reason.clone(), r.row.clone());
         if let Some(id) = id {
             let answer = error_response(id, code, refusal_message(&r));
@@ -400,7 +400,7 @@ impl Bridge {
         let msg = match parse(line) {
             Ok(m) => m,
             Err(why) => {
-                self.note(&mut out, Leg::Server, Dir::S2C, line, Verdict::Dropped, "(not a message)", why, None);
+                self.note(&mut out, Leg::Server, Direction::ServerToClient, line, Verdict::Dropped, "(not a message)", why, None);
                 return out;
             }
         };

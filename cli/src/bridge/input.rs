@@ -21,7 +21,7 @@ use serde_json::{json, Map, Value};
 use super::core::{error_response, key, method_of, refusal_message, Bridge, Down, Output, Up, UpKind, INTERNAL_ERROR, METHOD_NOT_FOUND, PENDING_MAX};
 use super::record::{Leg, Verdict};
 use super::shape::{self, convert_result, Refusal};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 use crate::versions::VERSIONS;
 
 /// Input rounds one request may take; input requests in one result.
@@ -40,7 +40,7 @@ impl Bridge {
         let client_id = up.client_id.clone().unwrap_or(Value::Null);
         let (s, c) = (self.server, self.client_v());
         let fail = |b: &mut Bridge, out: &mut Output, r: Refusal| {
-            b.note(out, Leg::Server, Dir::S2C, line, Verdict::Refused, &label, r.reason.clone(), r.row.clone());
+            b.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Refused, &label, r.reason.clone(), r.row.clone());
             b.send_client(out, &error_response(client_id.clone(), INTERNAL_ERROR, refusal_message(&r)));
         };
         up.rounds += 1;
@@ -77,7 +77,7 @@ impl Bridge {
         }
         let wait = waiting_key(server_id);
         let what = format!("InputRequiredResult: {} input requests asked of the client as server requests ({} has no InputRequiredResult)", asks.len(), VERSIONS[c].name);
-        self.note(out, Leg::Server, Dir::S2C, line, Verdict::Converted, &label, what, None);
+        self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &label, what, None);
         for (k, method, mut converted) in asks {
             let id = self.new_id();
             converted["id"] = id.clone();
@@ -97,7 +97,7 @@ impl Bridge {
     pub(super) fn answer_input(&mut self, line: &[u8], wait: &str, k: String, method: &str, msg: Map<String, Value>, out: &mut Output) {
         let label = format!("{method} {}", if msg.contains_key("error") { "error" } else { "result" });
         if !self.up.contains(wait) {
-            return self.note(out, Leg::Client, Dir::C2S, line, Verdict::Dropped, &label, "the request it was for has ended".into(), None);
+            return self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Dropped, &label, "the request it was for has ended".into(), None);
         }
         let (s, c) = (self.server, self.client_v());
         let mut what = vec![format!("{} -> {}", VERSIONS[c].name, VERSIONS[s].name)];
@@ -113,7 +113,7 @@ impl Bridge {
                 }
                 let done = up.inputs.iter().all(|(_, r)| r.is_some());
                 what.push(format!("kept as inputResponses[{k}] for the retry"));
-                self.note(out, Leg::Client, Dir::C2S, line, Verdict::Converted, &label, what.join("; "), None);
+                self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Converted, &label, what.join("; "), None);
                 if done {
                     self.retry_up(wait, out);
                 }
@@ -121,7 +121,7 @@ impl Bridge {
             Err(r) => {
                 // The request it was for cannot go on: its client gets the error.
                 let up = self.up.remove(wait);
-                self.note(out, Leg::Client, Dir::C2S, line, Verdict::Refused, &label, r.reason.clone(), r.row.clone());
+                self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Refused, &label, r.reason.clone(), r.row.clone());
                 if let Some(id) = up.and_then(|u| u.client_id) {
                     self.send_client(out, &error_response(id, INTERNAL_ERROR, refusal_message(&r)));
                 }
@@ -188,12 +188,12 @@ impl Bridge {
         let what = format!("{} has no server requests: became inputRequests[{k}] of an InputRequiredResult answering the client's {client_method}", VERSIONS[c].name);
         if up.awaiting_retry {
             up.queued.push((k, request));
-            self.note(out, Leg::Server, Dir::S2C, line, Verdict::Converted, &method, format!("{what} (next round)"), None);
+            self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &method, format!("{what} (next round)"), None);
             return;
         }
         up.awaiting_retry = true;
         let client_id = up.client_id.clone().unwrap_or(Value::Null);
-        self.note(out, Leg::Server, Dir::S2C, line, Verdict::Converted, &method, what, None);
+        self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &method, what, None);
         self.send_client(out, &json!({"jsonrpc": "2.0", "id": client_id, "result": {"resultType": "input_required", "inputRequests": {k: request}}}));
     }
 
@@ -220,7 +220,7 @@ impl Bridge {
             wait = Some(w);
         }
         let what = format!("a retry with inputResponses: they answer the server's requests; not passed on ({} has no inputResponses)", VERSIONS[s].name);
-        self.note(out, Leg::Client, Dir::C2S, line, Verdict::Converted, &method, what, None);
+        self.note(out, Leg::Client, Direction::ClientToServer, line, Verdict::Converted, &method, what, None);
         let Some(wait) = wait else { return true };
         let Some(up) = self.up.get_mut(&wait) else { return true };
         up.client_id = Some(retry_id.clone());

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use super::core::{error_response, key, method_of, refusal_message, Bridge, Down, Output, UpKind, INTERNAL_ERROR, METHOD_NOT_FOUND};
 use super::record::{Leg, Verdict};
 use super::shape::{self, convert_result, Refusal};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 use crate::versions::{version_index, VERSIONS};
 
 impl Bridge {
@@ -19,7 +19,7 @@ impl Bridge {
             if client_new && !server_new {
                 if method == "ping" {
                     let what = format!("{} has no ping", VERSIONS[c].name);
-                    self.note(out, Leg::Server, Dir::S2C, line, Verdict::Answered, &method, what, None);
+                    self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Answered, &method, what, None);
                     self.send_server(out, &json!({"jsonrpc": "2.0", "id": id, "result": {}}));
                     return;
                 }
@@ -41,7 +41,7 @@ impl Bridge {
         match checked {
             Ok(converted) => {
                 let what = format!("{} -> {}", VERSIONS[s].name, VERSIONS[c].name);
-                self.note(out, Leg::Server, Dir::S2C, line, Verdict::Converted, &method, what, None);
+                self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &method, what, None);
                 self.send_client(out, &converted);
                 if let Some(id) = id {
                     self.track_down(&id, Down::Forward { server_id: id.clone(), method });
@@ -56,7 +56,7 @@ impl Bridge {
         let id = msg.get("id").cloned().unwrap_or(Value::Null);
         let Some(mut up) = self.up.remove(&key(&id)) else {
             let what = "answers no request the bridge sent the server".to_string();
-            return self.note(out, Leg::Server, Dir::S2C, line, Verdict::Dropped, &method_of(&msg), what, None);
+            return self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Dropped, &method_of(&msg), what, None);
         };
         let error = msg.get("error").cloned();
         let label = format!("{} {}", up.method, if error.is_some() { "error" } else { "result" });
@@ -66,7 +66,7 @@ impl Bridge {
         match up.kind {
             UpKind::OwnInitialize => {
                 let what = "the answer to the bridge's own initialize, kept for server/discover".to_string();
-                self.note(out, Leg::Server, Dir::S2C, line, Verdict::Dropped, &label, what, None);
+                self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Dropped, &label, what, None);
                 return self.server_initialized(error.map_or(Ok(result), Err), out);
             }
             UpKind::Discover => {
@@ -75,7 +75,7 @@ impl Bridge {
                     Some(e) => json!({"jsonrpc": "2.0", "id": client_id, "error": e}),
                     None => json!({"jsonrpc": "2.0", "id": client_id, "result": self.initialize_from_discover(&result)}),
                 };
-                self.note(out, Leg::Server, Dir::S2C, line, Verdict::Converted, &label, "server/discover result as the initialize result".into(), None);
+                self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &label, "server/discover result as the initialize result".into(), None);
                 return self.send_client(out, &answer);
             }
             UpKind::Initialize | UpKind::Forward => {}
@@ -83,7 +83,7 @@ impl Bridge {
         let client_id = up.client_id.clone().unwrap_or(Value::Null);
         if let Some(e) = error {
             let verdict = if client_id == id { Verdict::Forwarded } else { Verdict::Converted };
-            self.note(out, Leg::Server, Dir::S2C, line, verdict, &label, String::new(), None);
+            self.note(out, Leg::Server, Direction::ServerToClient, line, verdict, &label, String::new(), None);
             return self.send_client(out, &json!({"jsonrpc": "2.0", "id": client_id, "error": e}));
         }
         if server_new && !client_new && result.get("resultType").and_then(Value::as_str) == Some("input_required") {
@@ -108,14 +108,14 @@ impl Bridge {
                     // A 2026-07-28 client was told `input_required`: the answer waits for its retry.
                     up.held_answer = Some(answer);
                     what.push("held until the client retries".into());
-                    self.note(out, Leg::Server, Dir::S2C, line, Verdict::Converted, &label, what.join("; "), None);
+                    self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &label, what.join("; "), None);
                     return self.track_up(&id, up);
                 }
-                self.note(out, Leg::Server, Dir::S2C, line, Verdict::Converted, &label, what.join("; "), None);
+                self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Converted, &label, what.join("; "), None);
                 self.send_client(out, &answer);
             }
             Err(r) => {
-                self.note(out, Leg::Server, Dir::S2C, line, Verdict::Refused, &label, r.reason.clone(), r.row.clone());
+                self.note(out, Leg::Server, Direction::ServerToClient, line, Verdict::Refused, &label, r.reason.clone(), r.row.clone());
                 self.send_client(out, &error_response(client_id, INTERNAL_ERROR, refusal_message(&r)));
             }
         }

@@ -4,7 +4,7 @@
 use mcp_spec_types::validate::describe;
 use serde_json::Value;
 
-use super::{error, escape_pointer, unknown_version, AppsSide, Checker, Dir, Leg, Outcome};
+use super::{error, escape_pointer, unknown_version, AppsSide, Checker, Direction, Leg, Outcome};
 use crate::bounded::clip;
 use crate::transport::jsonl::Http;
 use crate::transport::{self, HttpLine};
@@ -110,8 +110,8 @@ impl Checker {
                 let mut bad = false;
                 match o.get("dir") {
                     None => {}
-                    Some(Value::String(s)) if s == "c2s" => dir = Some(Dir::C2S),
-                    Some(Value::String(s)) if s == "s2c" => dir = Some(Dir::S2C),
+                    Some(Value::String(s)) if s == "c2s" => dir = Some(Direction::ClientToServer),
+                    Some(Value::String(s)) if s == "s2c" => dir = Some(Direction::ServerToClient),
                     Some(Value::String(s)) if s == "view2host" || s == "host2view" => {
                         if self.apps.is_some() {
                             apps_side = Some(if s == "view2host" { AppsSide::View } else { AppsSide::Host });

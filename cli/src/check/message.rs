@@ -5,8 +5,9 @@ use mcp_spec_types::engine::observe::Observation;
 use mcp_spec_types::validate::{describe, jsonrpc, Cx, Severity};
 use serde_json::{Map, Value};
 
-use super::{error, escape_pointer, push_report, unknown_version, Checker, Dir, IdKey, ModRef, Outcome, Req, TaskOrigin, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
+use super::{error, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
 use crate::bounded::{clip, shown};
+use crate::vocab::dir_name;
 use crate::session::rules::ID_REUSED;
 use crate::versions::{version_index, Info, Side, VERSIONS};
 
@@ -15,7 +16,7 @@ impl Checker {
         line.or(self.fixed).or(carried).or(self.negotiated).unwrap_or(self.latest)
     }
 
-    pub(super) fn check_message(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, value: &Value, prefix: &str, out: &mut Outcome) {
+    pub(super) fn check_message(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: &Value, prefix: &str, out: &mut Outcome) {
         if let Value::Array(items) = value {
             let v = self.pick(line_protocol, None);
             let info = &self.infos[v];
@@ -52,7 +53,7 @@ impl Checker {
         Some(o)
     }
 
-    pub(super) fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, value: &Value, prefix: &str, out: &mut Outcome) {
+    pub(super) fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: &Value, prefix: &str, out: &mut Outcome) {
         let Some(o) = self.envelope(value, prefix, out) else {
             out.protocol = Some(VERSIONS[self.pick(line_protocol, None)].name);
             return;
@@ -61,11 +62,11 @@ impl Checker {
             let dir = self.request_or_notification(line_protocol, dir, o, value, prefix, out);
             let typed = self.typed.take();
             let seen = self.session.see(dir, o, out.line, typed);
-            self.id_findings(dir.unwrap_or(Dir::C2S).name(), o.get("id"), &seen.observations, prefix, out);
+            self.id_findings(dir_name(dir.unwrap_or(Direction::ClientToServer)), o.get("id"), &seen.observations, prefix, out);
             self.session.observe(dir, seen, o, prefix, out);
         } else if o.contains_key("result") || o.contains_key("error") {
             let mut seen = self.session.see(dir, o, out.line, None);
-            let matched = seen.answered.as_mut().and_then(|a| Some((Dir::of(a.request), a.attachment.req.take()?)));
+            let matched = seen.answered.as_mut().and_then(|a| Some((a.request, a.attachment.req.take()?)));
             self.response(line_protocol, dir, o, value, prefix, matched, &seen.observations, out);
             self.session.observe(dir, seen, o, prefix, out);
         } else {
@@ -111,12 +112,12 @@ impl Checker {
     pub(super) fn request_or_notification(
         &mut self,
         line_protocol: Option<usize>,
-        dir: Option<Dir>,
+        dir: Option<Direction>,
         o: &Map<String, Value>,
         value: &Value,
         prefix: &str,
         out: &mut Outcome,
-    ) -> Option<Dir> {
+    ) -> Option<Direction> {
         let id = o.get("id");
         let is_request = id.is_some();
         let Some(method) = o.get("method").and_then(Value::as_str) else {
@@ -195,12 +196,12 @@ impl Checker {
         let dir = dir.or_else(|| {
             let t = specific?;
             match (client.holds(t).unwrap_or(false), server.holds(t).unwrap_or(false)) {
-                (true, false) => Some(Dir::C2S),
-                (false, true) => Some(Dir::S2C),
+                (true, false) => Some(Direction::ClientToServer),
+                (false, true) => Some(Direction::ServerToClient),
                 _ => None,
             }
         });
-        let side = dir.map(|d| if d == Dir::C2S { client } else { server });
+        let side = dir.map(|d| if d == Direction::ClientToServer { client } else { server });
         let what = if is_request { "requests" } else { "notifications" };
         let generic = if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" };
         let ty: &'static str = match (side, specific) {
@@ -208,7 +209,7 @@ impl Checker {
             (Some(Side::Union(name, _)), _) => name,
             (Some(Side::Alias(name)), _) => name,
             (Some(Side::Absent(name)), t) => {
-                let sender = if dir == Some(Dir::C2S) { "a client" } else { "a server" };
+                let sender = if dir == Some(Direction::ClientToServer) { "a client" } else { "a server" };
                 let msg = format!("{} defines no {name}: {sender} sends no {what} in this version", info.module.label);
                 out.diags.push(error(&format!("{prefix}/method"), "direction", msg));
                 t.unwrap_or(generic)
@@ -234,7 +235,7 @@ impl Checker {
             let req_method = info.requests.get_key_value(method).map(|(k, _)| *k);
             let task = params.and_then(|p| p.get("task")).is_some() && info.task_methods.contains(method);
             let mut req = Req { module: ModRef::Version(v), method: req_method, result, task, uri };
-            let dir = dir.unwrap_or(Dir::C2S);
+            let dir = dir.unwrap_or(Direction::ClientToServer);
             if req_method == Some(TASK_RESULT_METHOD) && result.is_some() {
                 // The task's result is the result of the request that created it.
                 if let Some(origin) = params.and_then(|p| p.get("taskId")).and_then(IdKey::of).and_then(|k| self.task(dir, &k)) {
@@ -249,7 +250,7 @@ impl Checker {
     }
 
     /// The task `key` created by a request that travelled `dir`.
-    pub(super) fn task(&self, dir: Dir, key: &IdKey) -> Option<TaskOrigin> {
+    pub(super) fn task(&self, dir: Direction, key: &IdKey) -> Option<TaskOrigin> {
         self.tasks[dir.index()].get(key).cloned()
     }
 

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use mcp_spec_types::validate::{Options, Severity};
 
 use crate::args::{CheckArgs, Protocol};
-pub use crate::vocab::{AppsSide, Diag, Dir, Outcome, Req, ANSWERED_CAP, PENDING_CAP, PROTOCOL_META_KEY};
+pub use crate::vocab::{AppsSide, Diag, Direction, Outcome, Req, ANSWERED_CAP, PENDING_CAP, PROTOCOL_META_KEY};
 pub(crate) use crate::vocab::{IdKey, ModRef};
 use crate::bounded::{clip, Capped, Weigh, MESSAGE_MAX};
 use crate::session::{Session, StreamEnd};

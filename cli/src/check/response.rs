@@ -4,8 +4,9 @@ use mcp_spec_types::engine::observe::Observation;
 use mcp_spec_types::validate::{describe, Cx, Options, Severity};
 use serde_json::{Map, Value};
 
-use super::{error, escape_pointer, push_report, unknown_version, Checker, Dir, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT, PROTOCOL_META_KEY};
+use super::{error, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT, PROTOCOL_META_KEY};
 use crate::bounded::shown;
+use crate::vocab::dir_name;
 use crate::versions::{version_index, EXTENSIONS};
 
 /// Why an answer matched no request in flight, when the observer knows: the one notion of in
@@ -24,7 +25,7 @@ impl Checker {
     /// A response; `matched` is the request the session's observer paired it with (and the way
     /// that request travelled), `seen` what the observer made of it.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn response(&mut self, line_protocol: Option<usize>, dir: Option<Dir>, o: &Map<String, Value>, value: &Value, prefix: &str, matched: Option<(Dir, Req)>, seen: &[Observation], out: &mut Outcome) {
+    pub(super) fn response(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, o: &Map<String, Value>, value: &Value, prefix: &str, matched: Option<(Direction, Req)>, seen: &[Observation], out: &mut Outcome) {
         let result = o.get("result");
         let is_error = o.contains_key("error");
 
@@ -133,7 +134,7 @@ impl Checker {
         if matched.is_none() {
             let id = o.get("id").map(shown).unwrap_or_else(|| "(none)".into());
             let way = match dir {
-                Some(d) => format!(" travelling {}", d.opposite().name()),
+                Some(d) => format!(" travelling {}", dir_name(d.opposite())),
                 None => String::new(),
             };
             let msg = format!("no request{way} with id {id} is waiting for this response{}; checked as any result the responder sends", unmatched_why(seen));
@@ -146,10 +147,10 @@ impl Checker {
     /// only counts when no specific result claims one of the result's keys: a result that a
     /// specific type rejects below its top level (a wrong `content`, a bad `tools` item) is
     /// reported against the closest such type.
-    pub(super) fn check_any_result(&self, v: usize, dir: Option<Dir>, result: &Value, prefix: &str, out: &mut Outcome) {
+    pub(super) fn check_any_result(&self, v: usize, dir: Option<Direction>, result: &Value, prefix: &str, out: &mut Outcome) {
         let info = &self.infos[v];
         let module = info.module;
-        let union = if dir == Some(Dir::C2S) { "ClientResult" } else { "ServerResult" };
+        let union = if dir == Some(Direction::ClientToServer) { "ClientResult" } else { "ServerResult" };
         if !self.validate {
             if info.types.contains(union) {
                 self.check_as(module, union, result, prefix, out);
@@ -162,8 +163,8 @@ impl Checker {
         }
         // The responder answers the other side's requests.
         let requester = match dir {
-            Some(Dir::C2S) => Some(&info.server_requests),
-            Some(Dir::S2C) => Some(&info.client_requests),
+            Some(Direction::ClientToServer) => Some(&info.server_requests),
+            Some(Direction::ServerToClient) => Some(&info.client_requests),
             None => None,
         };
         let mut candidates: Vec<&'static str> = Vec::new();

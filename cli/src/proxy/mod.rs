@@ -31,7 +31,7 @@ use serde_json::Value;
 
 use crate::args::CheckArgs;
 use crate::check::Checker;
-use crate::vocab::{Diag, Dir, Outcome};
+use crate::vocab::{dir_name, Diag, Direction, Outcome};
 use crate::input::MAX_LINE;
 use output::Out;
 
@@ -223,10 +223,10 @@ pub(crate) fn forward_both(
     let tap = Tap { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
     // The host's side is not joined: it may wait on the host's stdin long after the server is gone.
     let host_tap = tap.clone();
-    thread::spawn(move || forward(io::stdin().lock(), server_in, Dir::C2S, &host_tap));
+    thread::spawn(move || forward(io::stdin().lock(), server_in, Direction::ClientToServer, &host_tap));
     let server_tap = tap.clone();
     let server_side = thread::spawn(move || {
-        forward(server_out, io::stdout().lock(), Dir::S2C, &server_tap);
+        forward(server_out, io::stdout().lock(), Direction::ServerToClient, &server_tap);
     });
     let recorder = {
         let (lost, queued_bytes, error) = (tap.lost.clone(), tap.queued_bytes.clone(), record_error);
@@ -354,13 +354,6 @@ pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
-pub fn dir_name(dir: Dir) -> &'static str {
-    match dir {
-        Dir::C2S => "c2s",
-        Dir::S2C => "s2c",
-    }
-}
-
 /// Checks one line as a message of its direction (the pipe it came through): a JSON line as
 /// `{"dir": .., "msg": LINE}` (the recording's line, so pointers and line numbers match it);
 /// anything else is reported as not UTF-8 or not JSON, never read as a wrapper line.
@@ -405,7 +398,7 @@ mod tests {
 
     fn split(chunks: &[&[u8]]) -> Vec<(Vec<u8>, Option<usize>, bool)> {
         let mut out = Vec::new();
-        let mut splitter = LineSplitter::new(Dir::C2S);
+        let mut splitter = LineSplitter::new(Direction::ClientToServer);
         for c in chunks {
             splitter.push(c, |l| out.push((l.bytes, l.too_long, l.terminated)));
         }
@@ -421,7 +414,7 @@ mod tests {
 
     #[test]
     fn a_line_too_long_to_keep_is_reported_by_its_length() {
-        let mut splitter = LineSplitter::new(Dir::S2C);
+        let mut splitter = LineSplitter::new(Direction::ServerToClient);
         let mut got = Vec::new();
         let mib = vec![b'x'; 1 << 20];
         let chunks = MAX_LINE / mib.len() + 1;
@@ -449,14 +442,14 @@ mod tests {
         // A queue nobody reads: the lines past its room are lost, the bytes all pass.
         let (full, _rx) = tap(10);
         let mut out = Vec::new();
-        assert_eq!(forward(&input[..], &mut out, Dir::C2S, &full), input.len() as u64);
+        assert_eq!(forward(&input[..], &mut out, Direction::ClientToServer, &full), input.len() as u64);
         assert_eq!(out, input);
         assert_eq!(full.lost.load(Ordering::Relaxed), 10_000 - 10);
         // No reader at all (the checker is gone): the same.
         let (gone, rx) = tap(10);
         drop(rx);
         let mut out = Vec::new();
-        forward(&input[..], &mut out, Dir::C2S, &gone);
+        forward(&input[..], &mut out, Direction::ClientToServer, &gone);
         assert_eq!(out, input);
         assert_eq!(gone.lost.load(Ordering::Relaxed), 10_000);
     }
@@ -464,7 +457,7 @@ mod tests {
     #[test]
     fn record_lines_keep_the_message_bytes() {
         let mut out = Vec::new();
-        let line = |bytes: &[u8], too_long, terminated| Line { dir: Dir::S2C, bytes: bytes.to_vec(), too_long, terminated, seq: 0 };
+        let line = |bytes: &[u8], too_long, terminated| Line { dir: Direction::ServerToClient, bytes: bytes.to_vec(), too_long, terminated, seq: 0 };
         write_record_line(&mut out, &line(b"{\"id\":1,  \"result\":{}}\r", None, true)).unwrap();
         write_record_line(&mut out, &line(b"not json \xff", None, false)).unwrap();
         write_record_line(&mut out, &line(b"", Some(MAX_LINE + 1), true)).unwrap();
