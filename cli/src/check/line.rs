@@ -184,7 +184,7 @@ impl Checker {
         match line_type.as_deref().or(self.type_name.as_deref()) {
             Some(ty) => {
                 let ty = ty.to_string();
-                let v = line_protocol.or(self.fixed).or(self.negotiated).unwrap_or(self.latest);
+                let v = line_protocol.or(self.fixed).or(self.negotiated()).unwrap_or(self.latest);
                 self.check_document(v, &ty, &value, prefix, out);
             }
             None => self.check_message(line_protocol, dir, &value, prefix, out),

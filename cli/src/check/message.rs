@@ -2,7 +2,8 @@
 //! direction and type, and the request kept for its answer.
 
 use mcp_spec_types::engine::observe::Observation;
-use mcp_spec_types::validate::{describe, jsonrpc, Cx, Severity};
+use mcp_spec_types::negotiate::{Carried, VersionNote};
+use mcp_spec_types::validate::{describe, jsonrpc, Cx};
 use serde_json::{Map, Value};
 
 use super::{error, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
@@ -13,7 +14,7 @@ use crate::versions::{version_index, Info, Side, VERSIONS};
 
 impl Checker {
     pub(super) fn pick(&self, line: Option<usize>, carried: Option<usize>) -> usize {
-        line.or(self.fixed).or(carried).or(self.negotiated).unwrap_or(self.latest)
+        line.or(self.fixed).or(carried).or(self.negotiated()).unwrap_or(self.latest)
     }
 
     pub(super) fn check_message(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: &Value, prefix: &str, out: &mut Outcome) {
@@ -75,38 +76,42 @@ impl Checker {
         }
     }
 
-    /// The version a message carries itself: `_meta["io.modelcontextprotocol/protocolVersion"]`
-    /// in `params` or `result`. An unknown string is reported with `severity`.
-    pub(super) fn meta_version(&self, holder: Option<&Value>, prefix: &str, field: &str, severity: Severity, out: &mut Outcome) -> Option<usize> {
-        let meta = holder?.get("_meta")?.get(PROTOCOL_META_KEY)?;
-        let s = meta.as_str()?;
-        match version_index(s) {
-            Some(i) => Some(i),
-            None => {
-                let p = format!("{prefix}/{field}/_meta/{}", escape_pointer(PROTOCOL_META_KEY));
-                let diag = match severity {
-                    Severity::Error => error(&p, "protocol", unknown_version(s)),
-                    Severity::Warning => {
-                        // The schema types the key as any string, and the receiver answers an unknown
-                        // one with an error: the message is fine, checked as the stream's version.
-                        let msg = format!("{}; checked as the stream's version (the receiver may answer UNSUPPORTED_PROTOCOL_VERSION)", unknown_version(s));
-                        self.warning(&p, "protocol", msg)
-                    }
-                };
-                out.diags.push(diag);
-                None
-            }
+    /// The session's version tracker reads the message (`field`: `params` or `result`); what it
+    /// notes becomes findings. Returns the known version the message names itself.
+    pub(super) fn read_version(&mut self, value: &Value, dir: Option<Direction>, prefix: &str, field: &str, line_protocol: Option<usize>, out: &mut Outcome) -> Option<usize> {
+        let reading = self.versions.read(value, dir);
+        let meta = format!("{prefix}/{field}/_meta/{}", escape_pointer(PROTOCOL_META_KEY));
+        for note in &reading.notes {
+            let diag = match *note {
+                // The schema types the key as any string, and the receiver answers an unknown one
+                // with an error: the request is fine, checked as the stream's version. A result
+                // answers with the version the session uses, so an unknown one there is an error.
+                VersionNote::Unknown(Carried::Meta(s)) if field == "params" => {
+                    let msg = format!("{}; checked as the stream's version (the receiver may answer UNSUPPORTED_PROTOCOL_VERSION)", unknown_version(s));
+                    self.warning(&meta, "protocol", msg)
+                }
+                VersionNote::Unknown(Carried::Meta(s)) => error(&meta, "protocol", unknown_version(s)),
+                VersionNote::Changed { from, to } if self.fixed.is_none() => {
+                    let msg = format!("the message carries protocol version {to} but the session uses {from}");
+                    self.warning(&meta, "protocol.changed", msg)
+                }
+                VersionNote::InitializeAgain => {
+                    let first = self.initialize_line.map_or_else(|| "?".to_string(), |l| l.to_string());
+                    let msg = format!("a second `initialize` in this session (the first is on line {first})");
+                    self.warning(&format!("{prefix}/method"), "protocol.changed", msg)
+                }
+                // A client may propose a version the server does not know; the server answers with its own.
+                VersionNote::Unknown(Carried::Proposed(s)) if line_protocol.or(self.fixed).is_none() => {
+                    let newest = reading.carried.unwrap_or("?");
+                    let msg = format!("{}; checking `initialize` as {newest} (the server may answer with another version)", unknown_version(s));
+                    self.warning(&format!("{prefix}/params/protocolVersion"), "protocol", msg)
+                }
+                VersionNote::Unknown(Carried::Answered(s)) => error(&format!("{prefix}/result/protocolVersion"), "protocol", unknown_version(s)),
+                _ => continue,
+            };
+            out.diags.push(diag);
         }
-    }
-
-    /// Reports a version carried by a message that differs from the one the stream uses.
-    pub(super) fn note_version_change(&self, carried: usize, pointer: &str, out: &mut Outcome) {
-        if let (Some(n), None) = (self.negotiated, self.fixed) {
-            if n != carried {
-                let msg = format!("the message carries protocol version {} but the session uses {}", VERSIONS[carried].name, VERSIONS[n].name);
-                out.diags.push(self.warning(pointer, "protocol.changed", msg));
-            }
-        }
+        reading.carried.and_then(version_index)
     }
 
     pub(super) fn request_or_notification(
@@ -163,24 +168,9 @@ impl Checker {
         }
 
         // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
-        let mut carried = self.meta_version(params, prefix, "params", Severity::Warning, out);
-        if let Some(c) = carried {
-            self.note_version_change(c, &format!("{prefix}/params/_meta/{}", escape_pointer(PROTOCOL_META_KEY)), out);
-        }
-        if is_request && method == "initialize" {
-            match self.initialize_line {
-                Some(first) => {
-                    let msg = format!("a second `initialize` in this session (the first is on line {first})");
-                    out.diags.push(self.warning(&format!("{prefix}/method"), "protocol.changed", msg));
-                }
-                None => self.initialize_line = Some(out.line),
-            }
-            if line_protocol.or(self.fixed).is_none() {
-                carried = self.initialize_version(o, prefix, out);
-            }
-        }
-        if let (Some(c), None) = (carried, self.fixed) {
-            self.negotiated = Some(c);
+        let carried = self.read_version(value, dir, prefix, "params", line_protocol, out);
+        if is_request && method == "initialize" && self.initialize_line.is_none() {
+            self.initialize_line = Some(out.line);
         }
         let v = self.pick(line_protocol, carried);
         let info = &self.infos[v];
@@ -252,26 +242,6 @@ impl Checker {
     /// The task `key` created by a request that travelled `dir`.
     pub(super) fn task(&self, dir: Direction, key: &IdKey) -> Option<TaskOrigin> {
         self.tasks[dir.index()].get(key).cloned()
-    }
-
-    /// The version to check an `initialize` request as: the one it proposes when that version
-    /// has `initialize`, else the newest version that has it (a client may propose a version
-    /// the server does not know; the server answers with its own).
-    pub(super) fn initialize_version(&self, o: &Map<String, Value>, prefix: &str, out: &mut Outcome) -> Option<usize> {
-        let has_initialize = |i: usize| self.infos[i].requests.contains_key("initialize");
-        let newest = (0..VERSIONS.len()).rev().find(|&i| VERSIONS[i].name != "draft" && has_initialize(i));
-        // No string to go by (missing, a number): the newest `initialize` type names the field.
-        let Some(proposed) = o.get("params").and_then(|p| p.get("protocolVersion")).and_then(Value::as_str) else { return newest };
-        match version_index(proposed) {
-            Some(i) if has_initialize(i) => Some(i),
-            Some(_) => newest,
-            None => {
-                let newest_name = newest.map(|i| VERSIONS[i].name).unwrap_or("?");
-                let msg = format!("{}; checking `initialize` as {newest_name} (the server may answer with another version)", unknown_version(proposed));
-                out.diags.push(self.warning(&format!("{prefix}/params/protocolVersion"), "protocol", msg));
-                newest
-            }
-        }
     }
 
     /// Keeps the typed request for the session's observer, which pairs it with its answer.

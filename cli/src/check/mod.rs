@@ -14,6 +14,7 @@ mod typed;
 
 use std::collections::HashSet;
 
+use mcp_spec_types::negotiate::VersionTracker;
 use mcp_spec_types::validate::{Options, Severity};
 
 use crate::args::{CheckArgs, Protocol};
@@ -72,7 +73,8 @@ pub struct Checker {
     exts: Vec<(usize, &'static Extension, Info)>,
     max_findings: usize,
     // Stream state, reset per file.
-    negotiated: Option<usize>,
+    /// The session's version as the messages name it (the crate's tracker, with its notes).
+    versions: VersionTracker,
     /// The request being checked, for the session's observer to keep until its answer.
     typed: Option<Req>,
     /// Tasks per direction of the request that created them.
@@ -99,7 +101,7 @@ enum Leg {
 
 /// The stream state of the leg not being checked.
 struct Parked {
-    negotiated: Option<usize>,
+    versions: VersionTracker,
     typed: Option<Req>,
     tasks: [Capped<IdKey, TaskOrigin>; 2],
     initialize_line: Option<u64>,
@@ -110,7 +112,7 @@ struct Parked {
 
 impl Parked {
     fn new() -> Parked {
-        Parked { negotiated: None, typed: None, tasks: per_dir(TASKS_CAP), initialize_line: None, session: crate::session::ParkedStream::new(), transport: Transport::new("exchange") }
+        Parked { versions: VersionTracker::new(), typed: None, tasks: per_dir(TASKS_CAP), initialize_line: None, session: crate::session::ParkedStream::new(), transport: Transport::new("exchange") }
     }
 }
 
@@ -146,7 +148,7 @@ impl Checker {
             modules,
             exts,
             max_findings: args.max_findings.max(1),
-            negotiated: None,
+            versions: VersionTracker::new(),
             typed: None,
             tasks: per_dir(TASKS_CAP),
             initialize_line: None,
@@ -167,7 +169,7 @@ impl Checker {
 
     /// Forgets what the previous stream negotiated, its requests and its tasks.
     pub fn reset_stream(&mut self) {
-        self.negotiated = None;
+        self.versions = VersionTracker::new();
         self.typed = None;
         self.tasks = per_dir(TASKS_CAP);
         self.initialize_line = None;
@@ -187,7 +189,7 @@ impl Checker {
         }
         if self.leg.is_some() {
             let p = self.parked.get_or_insert_with(|| Box::new(Parked::new()));
-            std::mem::swap(&mut self.negotiated, &mut p.negotiated);
+            std::mem::swap(&mut self.versions, &mut p.versions);
             std::mem::swap(&mut self.typed, &mut p.typed);
             std::mem::swap(&mut self.tasks, &mut p.tasks);
             std::mem::swap(&mut self.initialize_line, &mut p.initialize_line);
@@ -223,6 +225,11 @@ impl Checker {
             end.unanswered_total += other.unanswered_total;
         }
         end
+    }
+
+    /// The session's version so far (`None` with `--protocol VERSION`: that one is used).
+    fn negotiated(&self) -> Option<usize> {
+        self.versions.current().filter(|_| self.fixed.is_none()).and_then(version_index)
     }
 
     /// The session state (message counts for `--summary`, evictions).

@@ -1,13 +1,13 @@
 //! Responses: typed by the request they answer, else as any result the responder sends.
 
 use mcp_spec_types::engine::observe::Observation;
-use mcp_spec_types::validate::{describe, Cx, Options, Severity};
+use mcp_spec_types::validate::{describe, Cx, Options};
 use serde_json::{Map, Value};
 
-use super::{error, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT, PROTOCOL_META_KEY};
+use super::{error, push_report, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, EXT_TASK_RESULT, METADATA_RESULT};
 use crate::bounded::shown;
 use crate::vocab::dir_name;
-use crate::versions::{version_index, EXTENSIONS};
+use crate::versions::EXTENSIONS;
 
 /// Why an answer matched no request in flight, when the observer knows: the one notion of in
 /// flight, which a request answered or cancelled has left.
@@ -29,28 +29,13 @@ impl Checker {
         let result = o.get("result");
         let is_error = o.contains_key("error");
 
-        let mut carried = self.meta_version(result, prefix, "result", Severity::Error, out);
-        if let Some(c) = carried {
-            self.note_version_change(c, &format!("{prefix}/result/_meta/{}", escape_pointer(PROTOCOL_META_KEY)), out);
-        }
-        if let (Some((_, req)), Some(r)) = (&matched, result) {
-            if req.method == Some("initialize") {
-                if let Some(Value::String(s)) = r.get("protocolVersion") {
-                    match version_index(s) {
-                        Some(i) => carried = Some(i),
-                        None => out.diags.push(error(&format!("{prefix}/result/protocolVersion"), "protocol", unknown_version(s))),
-                    }
-                }
-            }
-        }
-        if let (Some(c), None) = (carried, self.fixed) {
-            self.negotiated = Some(c);
-        }
+        // The version: an `initialize` answer, or a `_meta` key, is carried by the message itself.
+        let carried = self.read_version(value, dir, prefix, "result", line_protocol, out);
         let request_version = match matched.as_ref().map(|(_, r)| r.module) {
             Some(ModRef::Version(v)) => Some(v),
             _ => None,
         };
-        let v = line_protocol.or(self.fixed).or(carried).or(request_version).or(self.negotiated).unwrap_or(self.latest);
+        let v = line_protocol.or(self.fixed).or(carried).or(request_version).or(self.negotiated()).unwrap_or(self.latest);
         let info = &self.infos[v];
         out.protocol = Some(info.module.name);
 
