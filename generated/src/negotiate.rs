@@ -343,10 +343,9 @@ impl VersionTracker {
         let mut notes = Vec::new();
         let answers_initialize = self.take_initialize_answer(message, direction);
         let is_initialize = message.get("method").is_some_and(|m| m == "initialize");
+        let mut again = false;
         if let (true, Some(id)) = (is_initialize, message.get("id")) {
-            if std::mem::replace(&mut self.initialized, true) {
-                notes.push(VersionNote::InitializeAgain);
-            }
+            again = std::mem::replace(&mut self.initialized, true);
             if self.initialize_ids.len() >= INITIALIZE_PENDING_MAX {
                 self.initialize_ids.pop_front();
             }
@@ -360,6 +359,9 @@ impl VersionTracker {
                 (Some(to), Some(from)) if from != to => notes.push(VersionNote::Changed { from, to }),
                 _ => {}
             }
+        }
+        if again {
+            notes.push(VersionNote::InitializeAgain);
         }
         let carried = carried_version(message, answers_initialize);
         let version = match carried {
