@@ -197,6 +197,10 @@ fn exit_code(s: ExitStatus) -> i32 {
     s.code().unwrap_or(1)
 }
 
+/// Writes what the traffic has to add to `--summary` (the bridge's verdicts) to the findings
+/// output, as JSON if asked.
+pub(crate) type Summary = Box<dyn FnOnce(&Out, bool) + Send>;
+
 /// The threads that carry the traffic (forwarders or the bridge) and record it.
 pub(crate) struct Traffic {
     /// Ends when the server's output has reached the host.
@@ -206,9 +210,7 @@ pub(crate) struct Traffic {
     pub recorder: thread::JoinHandle<()>,
     /// Bytes of lines in the queues to the recorder and the checker.
     pub queued_bytes: Arc<AtomicUsize>,
-    /// Writes what the traffic has to add to `--summary` (the bridge's verdicts) to the findings
-    /// output, as JSON if asked.
-    pub summary: Option<Box<dyn FnOnce(&Out, bool) + Send>>,
+    pub summary: Option<Summary>,
 }
 
 /// The plain proxy: a forwarder per direction, bytes unchanged, and the recorder.
