@@ -1,7 +1,7 @@
 //! Bounds on what a peer controls: tables capped by count and by bytes ([`Capped`]), long keys
 //! kept as a digest ([`Text`]), and long values shortened before a finding echoes them ([`clip`]).
 
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
@@ -201,15 +201,24 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Capped<K, V> {
         old
     }
 
-    pub fn get(&self, key: &K) -> Option<&V> {
+    pub fn get<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
         self.map.get(key)
     }
 
-    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
+    pub fn get_mut<Q: Hash + Eq + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
         self.map.get_mut(key)
     }
 
-    pub fn remove(&mut self, key: &K) -> Option<V> {
+    pub fn remove<Q: Hash + Eq + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
         let (k, v) = self.map.remove_entry(key)?;
         // The key stays queued (and counted) until `order` drops it.
         self.bytes = self.bytes.saturating_sub(k.weight() + v.weight() + entry_cost::<K, V>());
@@ -220,7 +229,10 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Capped<K, V> {
         Some(v)
     }
 
-    pub fn contains(&self, key: &K) -> bool {
+    pub fn contains<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
         self.map.contains_key(key)
     }
 
@@ -241,6 +253,11 @@ impl<K: Hash + Eq + Clone + Weigh, V: Weigh> Capped<K, V> {
         self.map.clear();
         self.order.clear();
         self.bytes = 0;
+    }
+
+    /// Entries in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.map.iter()
     }
 
     /// Entries oldest first.

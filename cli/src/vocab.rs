@@ -1,12 +1,14 @@
 //! The checker's vocabulary, shared by every module that reports or routes messages: findings
-//! ([`Diag`], [`Outcome`]), directions ([`Dir`], [`AppsSide`]), request ids as keys ([`IdKey`]) and
+//! ([`Diag`], [`Outcome`]), directions ([`Direction`], the crate's, and [`AppsSide`]), request ids as keys ([`IdKey`]) and
 //! the checker's typed request ([`Req`]). A leaf: it imports no other module of the CLI but `bounded`.
 
-use mcp_spec_types::engine::observe::Direction;
 use mcp_spec_types::validate::Severity;
 use serde_json::Value;
 
 use crate::bounded::{Text, Weigh};
+
+/// The way a message travelled: the crate's one direction type, used throughout the CLI.
+pub use mcp_spec_types::negotiate::Direction;
 
 /// The `_meta` key that carries the protocol version in 2026-07-28 and later.
 pub const PROTOCOL_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
@@ -54,27 +56,11 @@ impl Outcome {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dir {
-    C2S,
-    S2C,
-}
-
-impl Dir {
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-    pub(crate) const fn opposite(self) -> Dir {
-        match self {
-            Dir::C2S => Dir::S2C,
-            Dir::S2C => Dir::C2S,
-        }
-    }
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Dir::C2S => "c2s",
-            Dir::S2C => "s2c",
-        }
+/// A direction's name as the `dir` of a JSONL line (and in findings).
+pub fn dir_name(dir: Direction) -> &'static str {
+    match dir {
+        Direction::ClientToServer => "c2s",
+        Direction::ServerToClient => "s2c",
     }
 }
 

@@ -298,7 +298,7 @@ fn a_process_the_server_left_holding_its_stderr_does_not_hold_the_proxy() {
 #[test]
 fn the_recording_reads_back_to_the_proxys_findings() {
     use mcp_spec_types_cli::args::{CheckArgs, Protocol};
-    use mcp_spec_types_cli::check::{Checker, Dir};
+    use mcp_spec_types_cli::check::{Checker, Direction};
     use mcp_spec_types_cli::proxy::{check_one, write_record_line, Line};
 
     let lines: [&[u8]; 4] = [
@@ -310,7 +310,7 @@ fn the_recording_reads_back_to_the_proxys_findings() {
     ];
     let versions = mcp_spec_types_cli::versions::VERSIONS;
     for (i, bytes) in lines.iter().enumerate() {
-        for (dir, v) in [Dir::C2S, Dir::S2C].into_iter().flat_map(|d| (0..versions.len()).map(move |v| (d, v))) {
+        for (dir, v) in [Direction::ClientToServer, Direction::ServerToClient].into_iter().flat_map(|d| (0..versions.len()).map(move |v| (d, v))) {
             let args = CheckArgs { protocol: Protocol::Fixed(v), ..CheckArgs::default() };
             let line = Line { dir, bytes: bytes.to_vec(), too_long: None, terminated: true, seq: 0 };
             let live = check_one(&mut Checker::new(&args), 1, &line, false);

@@ -2,11 +2,12 @@
 //! proxy's line handling (`proxy_lines`). See tests/HOSTILE.md, section Fuzzing.
 
 use mcp_spec_types_cli::args::CheckArgs;
-use mcp_spec_types_cli::check::{Checker, Dir, Outcome, PENDING_CAP};
+use mcp_spec_types_cli::check::{Checker, Direction, Outcome, PENDING_CAP};
 use mcp_spec_types_cli::proxy::{self, Line, LineSplitter};
 use mcp_spec_types_cli::report::Reporter;
 use mcp_spec_types_cli::session::{SESSION_CAP, SUMMARY_METHODS_CAP, UNANSWERED_LISTED};
 use mcp_spec_types_cli::versions::EXTENSIONS;
+use mcp_spec_types_cli::vocab::dir_name;
 use mcp_spec_types_cli::MAX_LINE;
 use mcp_spec_types::validate::Severity;
 
@@ -97,17 +98,17 @@ fn counts_by_dir(c: &Checker) -> [u64; 3] {
 }
 
 /// Asserts that the messages `c` counted since `before` all went the way of `dir`.
-fn counted_as(c: &Checker, before: [u64; 3], dir: Dir, what: &str, line: &[u8]) {
+fn counted_as(c: &Checker, before: [u64; 3], dir: Direction, what: &str, line: &[u8]) {
     let after = counts_by_dir(c);
     let (own, others) = match dir {
-        Dir::C2S => (0, [1, 2]),
-        Dir::S2C => (1, [0, 2]),
+        Direction::ClientToServer => (0, [1, 2]),
+        Direction::ServerToClient => (1, [0, 2]),
     };
     for i in others {
         assert!(
             after[i] == before[i],
             "{what}: a line from the {} pipe was read as a message of another direction ({} more {})\nline: {}",
-            proxy::dir_name(dir),
+            dir_name(dir),
             after[i] - before[i],
             ["c2s", "s2c", "without a direction"][i],
             show(line)
@@ -119,14 +120,14 @@ fn counted_as(c: &Checker, before: [u64; 3], dir: Dir, what: &str, line: &[u8]) 
 /// Reads the input of `proxy_lines`: `[count: u16 LE][count × (flags, len u16 LE)][bytes]`.
 /// Each descriptor sends the next `len` bytes (at least one) down the pipe its flags' low bit
 /// names (0: host to server, 1: server to host); the bytes left go down the last pipe used.
-pub fn proxy_chunks(data: &[u8]) -> Vec<(Dir, &[u8])> {
-    let [lo, hi, rest @ ..] = data else { return vec![(Dir::C2S, data)] };
+pub fn proxy_chunks(data: &[u8]) -> Vec<(Direction, &[u8])> {
+    let [lo, hi, rest @ ..] = data else { return vec![(Direction::ClientToServer, data)] };
     let count = (u16::from_le_bytes([*lo, *hi]) as usize).min(rest.len() / 3);
     let (heads, mut bytes) = rest.split_at(count * 3);
     let mut chunks = Vec::new();
-    let mut dir = Dir::C2S;
+    let mut dir = Direction::ClientToServer;
     for h in heads.chunks_exact(3) {
-        dir = if h[0] & 1 == 0 { Dir::C2S } else { Dir::S2C };
+        dir = if h[0] & 1 == 0 { Direction::ClientToServer } else { Direction::ServerToClient };
         let len = (u16::from_le_bytes([h[1], h[2]]) as usize).max(1).min(bytes.len());
         let (chunk, more) = bytes.split_at(len);
         chunks.push((dir, chunk));
@@ -163,7 +164,7 @@ fn expected_lines(stream: &[u8]) -> Vec<(&[u8], bool)> {
 pub fn proxy_lines(data: &[u8]) {
     let chunks = proxy_chunks(data);
     let a = args_for(data.len());
-    let mut splitters = [LineSplitter::new(Dir::C2S), LineSplitter::new(Dir::S2C)];
+    let mut splitters = [LineSplitter::new(Direction::ClientToServer), LineSplitter::new(Direction::ServerToClient)];
     let mut lines: Vec<Line> = Vec::new();
     for &(dir, chunk) in &chunks {
         splitters[dir as usize].push(chunk, |l| lines.push(l));
@@ -172,17 +173,17 @@ pub fn proxy_lines(data: &[u8]) {
         s.finish(|l| lines.push(l));
     }
 
-    for dir in [Dir::C2S, Dir::S2C] {
+    for dir in [Direction::ClientToServer, Direction::ServerToClient] {
         let stream: Vec<u8> = chunks.iter().filter(|(d, _)| *d == dir).flat_map(|(_, c)| c.iter().copied()).collect();
         let expected = expected_lines(&stream);
         let got: Vec<&Line> = lines.iter().filter(|l| l.dir == dir).collect();
-        assert_eq!(got.len(), expected.len(), "{}: {} lines, expected {}\nstream: {}", proxy::dir_name(dir), got.len(), expected.len(), show(&stream));
+        assert_eq!(got.len(), expected.len(), "{}: {} lines, expected {}\nstream: {}", dir_name(dir), got.len(), expected.len(), show(&stream));
         for (l, (want, terminated)) in got.iter().zip(&expected) {
             match l.too_long {
                 Some(len) => assert!(len == want.len() && len > MAX_LINE && l.bytes.is_empty(), "a line reported too long at {len} bytes is {}", want.len()),
-                None => assert!(l.bytes == *want, "{}: line {} is not the stream's {}", proxy::dir_name(dir), show(&l.bytes), show(want)),
+                None => assert!(l.bytes == *want, "{}: line {} is not the stream's {}", dir_name(dir), show(&l.bytes), show(want)),
             }
-            assert_eq!(l.terminated, *terminated, "{}: the end of the line {}", proxy::dir_name(dir), show(want));
+            assert_eq!(l.terminated, *terminated, "{}: the end of the line {}", dir_name(dir), show(want));
         }
     }
 

@@ -18,6 +18,8 @@
 //!
 //! Nothing here needs a version module's feature: versions are strings, messages `serde_json::Value`.
 
+use std::collections::VecDeque;
+
 use serde_json::{json, Map, Value};
 
 /// The `_meta` key (on request params, 2026-07-28 and later) that carries the protocol version.
@@ -251,11 +253,27 @@ fn meta_version(holder: Option<&Value>) -> Option<&str> {
     holder?.get("_meta")?.get(PROTOCOL_VERSION_META_KEY)?.as_str()
 }
 
-/// Which side sent a message.
+/// Which side sent a message: the way it travelled. The one direction type of the crate
+/// ([`engine::observe::Direction`](crate::engine::observe::Direction) is this type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {
     ClientToServer,
     ServerToClient,
+}
+
+impl Direction {
+    /// The way back: where the answer to a request that travelled this way goes.
+    pub const fn opposite(self) -> Direction {
+        match self {
+            Direction::ClientToServer => Direction::ServerToClient,
+            Direction::ServerToClient => Direction::ClientToServer,
+        }
+    }
+
+    /// 0 for client to server, 1 for server to client: an index into a pair of per-direction tables.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// Follows a session and tells the version of each message, as `mcp-schema check --protocol auto`
@@ -263,11 +281,45 @@ pub enum Direction {
 /// otherwise the session's version so far. An `initialize` proposing a version without the handshake,
 /// or one this crate does not know, is in the latest version that has `initialize`; its answer then
 /// sets the session's version.
+///
+/// [`VersionTracker::read`] also says what it noticed that is worth reporting ([`VersionNote`]):
+/// a version it does not know, a `_meta` version other than the session's, a second `initialize`.
+/// Memory is bounded: it remembers at most [`INITIALIZE_PENDING_MAX`] unanswered `initialize` ids.
 #[derive(Debug, Clone, Default)]
 pub struct VersionTracker {
     current: Option<&'static str>,
-    /// Ids of `initialize` requests not yet answered, per direction of the request.
-    initialize_ids: Vec<(Direction, Value)>,
+    /// Ids of `initialize` requests not yet answered, per direction of the request, oldest first.
+    initialize_ids: VecDeque<(Direction, Value)>,
+    /// An `initialize` request was seen.
+    initialized: bool,
+}
+
+/// Unanswered `initialize` requests a [`VersionTracker`] remembers; past it the oldest is forgotten
+/// (its answer then no longer sets the version). A session has one.
+pub const INITIALIZE_PENDING_MAX: usize = 16;
+
+/// What [`VersionTracker::read`] made of one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reading<'m> {
+    /// The message's version: the one it names, else the session's so far (as [`VersionTracker::observe`]).
+    pub version: Option<&'static str>,
+    /// The known version the message names itself (a proposal as the version it is read in).
+    pub carried: Option<&'static str>,
+    /// What is worth reporting, in the order it was found.
+    pub notes: Vec<VersionNote<'m>>,
+}
+
+/// Something a [`VersionTracker`] noticed in a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VersionNote<'m> {
+    /// The message names a version this crate does not know: an unknown proposal is read as the
+    /// latest handshake version, any other unknown version leaves the session's.
+    Unknown(Carried<'m>),
+    /// `_meta` names a known version other than the session's so far (which it becomes).
+    Changed { from: &'static str, to: &'static str },
+    /// An `initialize` request after the session's first.
+    InitializeAgain,
 }
 
 impl VersionTracker {
@@ -283,12 +335,33 @@ impl VersionTracker {
     /// Reads one message; gives its version, `None` if neither it nor the session names one yet.
     /// `direction` is the side that sent it, when known (it pairs a response with its request).
     pub fn observe(&mut self, message: &Value, direction: Option<Direction>) -> Option<&'static str> {
+        self.read(message, direction).version
+    }
+
+    /// [`VersionTracker::observe`], with the known version the message names and the notes.
+    pub fn read<'m>(&mut self, message: &'m Value, direction: Option<Direction>) -> Reading<'m> {
+        let mut notes = Vec::new();
         let answers_initialize = self.take_initialize_answer(message, direction);
         let is_initialize = message.get("method").is_some_and(|m| m == "initialize");
-        if is_initialize {
-            if let Some(id) = message.get("id") {
-                self.initialize_ids.push((direction.unwrap_or(Direction::ClientToServer), id.clone()));
+        let mut again = false;
+        if let (true, Some(id)) = (is_initialize, message.get("id")) {
+            again = std::mem::replace(&mut self.initialized, true);
+            if self.initialize_ids.len() >= INITIALIZE_PENDING_MAX {
+                self.initialize_ids.pop_front();
             }
+            self.initialize_ids.push_back((direction.unwrap_or(Direction::ClientToServer), id.clone()));
+        }
+        // `_meta` is read on every message, also where a proposal or an answer decides.
+        let holder = if message.get("method").is_some() { message.get("params") } else { message.get("result") };
+        if let Some(m) = meta_version(holder) {
+            match (known(m), self.current) {
+                (None, _) => notes.push(VersionNote::Unknown(Carried::Meta(m))),
+                (Some(to), Some(from)) if from != to => notes.push(VersionNote::Changed { from, to }),
+                _ => {}
+            }
+        }
+        if again {
+            notes.push(VersionNote::InitializeAgain);
         }
         let carried = carried_version(message, answers_initialize);
         let version = match carried {
@@ -300,10 +373,13 @@ impl VersionTracker {
             None if is_initialize => Some(latest_handshake()),
             None => None,
         };
+        if let Some(c @ (Carried::Proposed(_) | Carried::Answered(_))) = carried.filter(|c| known(c.version()).is_none()) {
+            notes.push(VersionNote::Unknown(c));
+        }
         if version.is_some() {
             self.current = version;
         }
-        self.current
+        Reading { version: self.current, carried: version, notes }
     }
 
     /// Whether `message` is a response to a pending `initialize` (which it then no longer is).
@@ -313,10 +389,7 @@ impl VersionTracker {
         }
         let Some(id) = message.get("id") else { return false };
         // A response travels against its request.
-        let request_direction = direction.map(|d| match d {
-            Direction::ClientToServer => Direction::ServerToClient,
-            Direction::ServerToClient => Direction::ClientToServer,
-        });
+        let request_direction = direction.map(Direction::opposite);
         let found = self
             .initialize_ids
             .iter()
@@ -438,6 +511,44 @@ mod tests {
         assert_eq!(t.observe(&meta("2026-07-28"), c2s), Some("2026-07-28"));
         assert_eq!(t.observe(&meta("2999-01-01"), c2s), Some("2026-07-28"));
         assert_eq!(t.current(), Some("2026-07-28"));
+    }
+
+    #[test]
+    fn tracker_notes_what_is_worth_reporting() {
+        let c2s = Some(Direction::ClientToServer);
+        let s2c = Some(Direction::ServerToClient);
+        let mut t = VersionTracker::new();
+        let init = |v: &str| json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": v}});
+        let first = init("1999-01-01");
+        let r = t.read(&first, c2s);
+        assert_eq!((r.version, r.carried), (Some("2025-11-25"), Some("2025-11-25")));
+        assert_eq!(r.notes, [VersionNote::Unknown(Carried::Proposed("1999-01-01"))]);
+        let answer = json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "1998-01-01"}});
+        assert_eq!(t.read(&answer, s2c).notes, [VersionNote::Unknown(Carried::Answered("1998-01-01"))]);
+        assert_eq!(t.current(), Some("2025-11-25"), "an unknown answer leaves the version");
+        let meta = |v: &str| json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {PROTOCOL_VERSION_META_KEY: v}}});
+        let (same, other, unknown) = (meta("2025-11-25"), meta("2026-07-28"), meta("2999-01-01"));
+        assert_eq!(t.read(&same, c2s).notes, []);
+        let r = t.read(&other, c2s);
+        assert_eq!((r.notes, r.carried), (vec![VersionNote::Changed { from: "2025-11-25", to: "2026-07-28" }], Some("2026-07-28")));
+        let r = t.read(&unknown, c2s);
+        assert_eq!((r.notes, r.carried, r.version), (vec![VersionNote::Unknown(Carried::Meta("2999-01-01"))], None, Some("2026-07-28")));
+        let result_meta = json!({"jsonrpc": "2.0", "id": 2, "result": {"_meta": {PROTOCOL_VERSION_META_KEY: "2025-06-18"}}});
+        assert_eq!(t.read(&result_meta, s2c).notes, [VersionNote::Changed { from: "2026-07-28", to: "2025-06-18" }]);
+        let second = init("2025-06-18");
+        assert_eq!(t.read(&second, c2s).notes, [VersionNote::InitializeAgain]);
+    }
+
+    #[test]
+    fn tracker_remembers_a_bounded_number_of_initialize_ids() {
+        let mut t = VersionTracker::new();
+        for i in 0..10_000 {
+            t.observe(&json!({"jsonrpc": "2.0", "id": i, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}), None);
+        }
+        assert_eq!(t.initialize_ids.len(), INITIALIZE_PENDING_MAX);
+        // The newest is still answered; the oldest was forgotten.
+        assert_eq!(t.observe(&json!({"jsonrpc": "2.0", "id": 9_999, "result": {"protocolVersion": "2024-11-05"}}), None), Some("2024-11-05"));
+        assert_eq!(t.observe(&json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-03-26"}}), None), Some("2024-11-05"));
     }
 
     #[test]

@@ -14,7 +14,8 @@ use serde_json::{json, Map, Value};
 
 use super::record::{Counts, Leg, Note, Record, Verdict};
 use super::shape::{self, Refusal};
-use crate::vocab::Dir;
+use crate::bounded::{Capped, Weigh};
+use crate::vocab::Direction;
 use crate::versions::{version_index, Info, VERSIONS};
 
 /// JSON-RPC error codes the bridge answers with.
@@ -30,6 +31,8 @@ const HELD_MAX: usize = 1024;
 const HELD_BYTES: usize = 64 << 20;
 /// Requests waiting for an answer per side; past it, the oldest are forgotten (their answers are then dropped).
 pub(super) const PENDING_MAX: usize = 4096;
+/// The bytes those requests may hold per side (each keeps what it sent for a retry, up to 64 KiB).
+const PENDING_BYTES: usize = 64 << 20;
 
 /// What one line gave.
 #[derive(Debug, Default)]
@@ -102,10 +105,8 @@ pub struct Bridge {
     pub(super) per_request: usize,
     pub(super) phase: Phase,
     next_id: u64,
-    pub(super) up: HashMap<String, Up>,
-    up_order: VecDeque<String>,
-    pub(super) down: HashMap<String, Down>,
-    down_order: VecDeque<String>,
+    pub(super) up: Capped<String, Up>,
+    pub(super) down: Capped<String, Down>,
     held: VecDeque<Vec<u8>>,
     /// The client's capabilities and info in the server's version (client before 2026-07-28 with a 2026-07-28 server).
     pub(super) caps: Value,
@@ -149,10 +150,8 @@ impl Bridge {
             per_request,
             phase: Phase::Start,
             next_id: 0,
-            up: HashMap::new(),
-            up_order: VecDeque::new(),
-            down: HashMap::new(),
-            down_order: VecDeque::new(),
+            up: Capped::with_budget(PENDING_MAX, PENDING_BYTES),
+            down: Capped::with_budget(PENDING_MAX, PENDING_BYTES),
             held: VecDeque::new(),
             caps: json!({}),
             client_info: None,
@@ -168,7 +167,7 @@ impl Bridge {
     /// server's initialization, no input round (2026-07-28 server) waiting for a retry. Once the
     /// client has closed its side, the server's side closes when this holds.
     pub fn settled(&self) -> bool {
-        self.phase != Phase::Initializing && self.held.is_empty() && !self.up.keys().any(|k| k.starts_with("input:"))
+        self.phase != Phase::Initializing && self.held.is_empty() && !self.up.iter().any(|(k, _)| k.starts_with("input:"))
     }
 
     /// The client leg's version, once known.
@@ -190,43 +189,17 @@ impl Bridge {
     }
 
     pub(super) fn track_up(&mut self, id: &Value, up: Up) {
-        let k = key(id);
-        if self.up.insert(k.clone(), up).is_none() {
-            self.up_order.push_back(k);
-        }
-        while self.up.len() > PENDING_MAX {
-            match self.up_order.pop_front() {
-                Some(k) => drop(self.up.remove(&k)),
-                None => break,
-            }
-        }
-        if self.up_order.len() > 2 * PENDING_MAX {
-            let up = &self.up;
-            self.up_order.retain(|k| up.contains_key(k));
-        }
+        self.up.insert(key(id), up);
     }
 
     pub(super) fn track_down(&mut self, id: &Value, down: Down) {
-        let k = key(id);
-        if self.down.insert(k.clone(), down).is_none() {
-            self.down_order.push_back(k);
-        }
-        while self.down.len() > PENDING_MAX {
-            match self.down_order.pop_front() {
-                Some(k) => drop(self.down.remove(&k)),
-                None => break,
-            }
-        }
-        if self.down_order.len() > 2 * PENDING_MAX {
-            let down = &self.down;
-            self.down_order.retain(|k| down.contains_key(k));
-        }
+        self.down.insert(key(id), down);
     }
 
     // ---- output helpers: each sent line is also a line of its leg in the recording ----
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn note(&mut self, out: &mut Output, leg: Leg, dir: Dir, bytes: &[u8], verdict: Verdict, method: &str, what: String, row: Option<String>) {
+    pub(super) fn note(&mut self, out: &mut Output, leg: Leg, dir: Direction, bytes: &[u8], verdict: Verdict, method: &str, what: String, row: Option<String>) {
         let note = Note { verdict, method: method.to_string(), what, row };
         self.counts.add(&note);
         out.records.push(Record { leg, dir, bytes: bytes.to_vec(), note: Some(note) });
@@ -234,13 +207,13 @@ impl Bridge {
 
     pub(super) fn send_server(&self, out: &mut Output, msg: &Value) {
         let bytes = serde_json::to_vec(msg).unwrap_or_default();
-        out.records.push(Record { leg: Leg::Server, dir: Dir::C2S, bytes: bytes.clone(), note: None });
+        out.records.push(Record { leg: Leg::Server, dir: Direction::ClientToServer, bytes: bytes.clone(), note: None });
         out.to_server.push(bytes);
     }
 
     pub(super) fn send_client(&self, out: &mut Output, msg: &Value) {
         let bytes = serde_json::to_vec(msg).unwrap_or_default();
-        out.records.push(Record { leg: Leg::Client, dir: Dir::S2C, bytes: bytes.clone(), note: None });
+        out.records.push(Record { leg: Leg::Client, dir: Direction::ServerToClient, bytes: bytes.clone(), note: None });
         out.to_client.push(bytes);
     }
 
@@ -259,7 +232,7 @@ impl Bridge {
         let msg = match parse(line) {
             Ok(m) => m,
             Err(why) => {
-                self.note(&mut out, Leg::Client, Dir::C2S, line, Verdict::Refused, "(not a message)", why.clone(), None);
+                self.note(&mut out, Leg::Client, Direction::ClientToServer, line, Verdict::Refused, "(not a message)", why.clone(), None);
                 let code = if why.starts_with("not JSON") { PARSE_ERROR } else { INVALID_REQUEST };
                 self.send_client(&mut out, &error_response(Value::Null, code, format!("mcp-schema bridge: {why}")));
                 return out;
@@ -330,8 +303,8 @@ impl Bridge {
     fn pass(&mut self, line: &[u8], from: Leg) -> Output {
         let mut out = Output::default();
         let (dir, to) = match from {
-            Leg::Client => (Dir::C2S, Leg::Server),
-            Leg::Server => (Dir::S2C, Leg::Client),
+            Leg::Client => (Direction::ClientToServer, Leg::Server),
+            Leg::Server => (Direction::ServerToClient, Leg::Client),
         };
         let method = parse(line).ok().map(|m| method_of(&m)).unwrap_or_else(|| "(not a message)".into());
         self.note(&mut out, from, dir, line, Verdict::Forwarded, &method, String::new(), None);
@@ -347,7 +320,7 @@ impl Bridge {
     /// else is not passed on.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn refuse(&mut self, out: &mut Output, leg: Leg, line: &[u8], method: &str, id: Option<Value>, r: Refusal, code: i64) {
-        let dir = if leg == Leg::Client { Dir::C2S } else { Dir::S2C };
+        let dir = if leg == Leg::Client { Direction::ClientToServer } else { Direction::ServerToClient };
         self.note(out, leg, dir, line, Verdict::Refused, method, r.reason.clone(), r.row.clone());
         if let Some(id) = id {
             let answer = error_response(id, code, refusal_message(&r));
@@ -406,9 +379,9 @@ impl Bridge {
             return self.refuse(out, Leg::Client, line, &method_of(&msg), request_id(&msg), r, INTERNAL_ERROR);
         }
         if msg.contains_key("method") {
-            super::client::request_or_notification(self, line, msg, out);
+            self.request_or_notification_from_client(line, msg, out);
         } else {
-            super::client::response(self, line, msg, out);
+            self.response_from_client(line, msg, out);
         }
     }
 
@@ -427,14 +400,14 @@ impl Bridge {
         let msg = match parse(line) {
             Ok(m) => m,
             Err(why) => {
-                self.note(&mut out, Leg::Server, Dir::S2C, line, Verdict::Dropped, "(not a message)", why, None);
+                self.note(&mut out, Leg::Server, Direction::ServerToClient, line, Verdict::Dropped, "(not a message)", why, None);
                 return out;
             }
         };
         if msg.contains_key("method") {
-            super::server::request_or_notification(self, line, msg, &mut out);
+            self.request_or_notification_from_server(line, msg, &mut out);
         } else {
-            super::server::response(self, line, msg, &mut out);
+            self.response_from_server(line, msg, &mut out);
         }
         out
     }
@@ -488,6 +461,21 @@ impl Bridge {
             result["instructions"] = i.clone();
         }
         result
+    }
+}
+
+impl Weigh for Up {
+    fn weight(&self) -> usize {
+        self.client_id.weight() + self.method.len() + self.sent.weight() + self.inputs.weight() + self.state.weight() + self.queued.weight() + self.held_answer.weight()
+    }
+}
+
+impl Weigh for Down {
+    fn weight(&self) -> usize {
+        match self {
+            Down::Forward { server_id, method } => server_id.weight() + method.len(),
+            Down::Input { up, key, method } => up.len() + key.len() + method.len(),
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 
 /// The side of the bridge a line travelled: between the client and the bridge (checked as the
 /// client's version), or between the bridge and the server (checked as `--to`).
@@ -71,7 +71,7 @@ pub struct Note {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     pub leg: Leg,
-    pub dir: Dir,
+    pub dir: Direction,
     /// The message's JSON text as it travelled; anything else as it travelled.
     pub bytes: Vec<u8>,
     /// On the lines the bridge received (each gets one); `None` on what it sent.
@@ -145,7 +145,7 @@ pub fn write_line_with(w: &mut impl Write, r: &Record, http: Option<&Value>) -> 
         w.write_all(&r.bytes)?;
         return w.write_all(b"\n");
     }
-    let dir = crate::proxy::dir_name(r.dir);
+    let dir = crate::vocab::dir_name(r.dir);
     write!(w, "{{\"leg\":\"{}\",\"dir\":\"{dir}\",\"msg\":", r.leg.name())?;
     w.write_all(&r.bytes)?;
     if let Some(n) = &r.note {

@@ -2,7 +2,7 @@
 //! side's version has: the per-request `_meta` keys and `resultType` of 2026-07-28, which the
 //! bridge adds on the way to a 2026-07-28 peer and takes off on the way back.
 
-use mcp_spec_types::convert::convert_json;
+use mcp_spec_types::convert::{convert_json, target_type_name};
 use mcp_spec_types::negotiate::{CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY};
 use mcp_spec_types::validate::{Options, Severity};
 use serde_json::{Map, Value};
@@ -163,4 +163,36 @@ pub fn plain_result(result: &mut Value) -> Vec<&'static str> {
         }
     }
     taken
+}
+
+/// A result of `method` from `from` to `to`. To 2026-07-28 it gains `resultType` (and the cache
+/// keys a list result requires); from it, those are taken off. A 2026-07-28 result type that is a
+/// union with `InputRequiredResult` (`CallToolResultResponseResult`) converts as its plain member.
+pub fn convert_result(from: &Info, to: &Info, method: &str, result: &mut Value, what: &mut Vec<String>) -> Result<Value, Refusal> {
+    let (Some(source), Some(target)) = (from.requests.get(method).map(|r| r.1), to.requests.get(method).map(|r| r.1)) else {
+        return Err(Refusal::new(format!("`{method}` is a request of only one of the versions")));
+    };
+    let source = if target_type_name(source, from.module.name, to.module.name).is_some() { source } else { target };
+    // Version names are dates, and `draft` sorts after them.
+    let (from_new, to_new) = (from.module.name >= "2026-07-28", to.module.name >= "2026-07-28");
+    if to_new && !from_new {
+        let mut added = complete_result(result, false);
+        let mut r = convert(from, to, source, target, result.clone());
+        if r.as_ref().err().and_then(|e| e.row.as_deref()).is_some_and(|row| row.ends_with(".ttlMs") || row.ends_with(".cacheScope")) {
+            added.extend(complete_result(result, true));
+            r = convert(from, to, source, target, result.clone());
+        }
+        if !added.is_empty() {
+            what.push(format!("added {}", added.join(", ")));
+        }
+        return r;
+    }
+    let mut r = convert(from, to, source, target, result.clone())?;
+    if from_new && !to_new {
+        let taken = plain_result(&mut r);
+        if !taken.is_empty() {
+            what.push(format!("took off {}", taken.join(", ")));
+        }
+    }
+    Ok(r)
 }

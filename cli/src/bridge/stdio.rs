@@ -107,7 +107,7 @@ pub(crate) fn start(
             *verdicts.lock().unwrap_or_else(PoisonError::into_inner) = wiring.bridge.lock().unwrap_or_else(PoisonError::into_inner).counts.clone();
         })
     };
-    Traffic { server_side, end: Box::new(move || drop(records.send(Recorded::End))), recorder, queued_bytes, verdicts: Some(verdicts) }
+    Traffic { server_side, end: Box::new(move || drop(records.send(Recorded::End))), recorder, queued_bytes, summary: Some(Box::new(move |findings: &Out, json| write_summary(&verdicts, findings, json))) }
 }
 
 /// Reads lines (without `\n`) until the end; a line longer than [`MAX_LINE`] is skipped (said on stderr).

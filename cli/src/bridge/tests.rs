@@ -371,3 +371,15 @@ fn a_server_that_refuses_the_bridges_initialize_fails_the_held_requests() {
     let out = b.from_client(&line(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {META: meta}})));
     assert_eq!(values(&out.to_client)[0]["id"], 2);
 }
+
+#[test]
+fn requests_waiting_per_side_are_bounded_by_bytes_as_well_as_count() {
+    use super::core::{key, Up, UpKind};
+    let mut b = bridge("2025-11-25");
+    let big = Value::String("x".repeat(1 << 20));
+    for i in 0..200 {
+        b.track_up(&json!(i), Up::forward(json!(i), "tools/call", UpKind::Forward, big.clone()));
+    }
+    assert!(b.up.bytes() <= 64 << 20, "{}", b.up.bytes());
+    assert!(b.up.len() < 200 && b.up.contains(&key(&json!(199))) && !b.up.contains(&key(&json!(0))));
+}

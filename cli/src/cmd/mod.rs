@@ -113,7 +113,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         Ok(Command::Check(a)) => check::run(&a),
         Ok(Command::Convert(a)) => convert::run(&a),
-        Ok(Command::Proxy(a)) => crate::proxy::run(&a),
+        Ok(Command::Proxy(a)) => proxy::run(&a),
         Ok(Command::Rules(c)) => rules::run(&c),
     }
 }

@@ -1,5 +1,6 @@
 //! `mcp-schema proxy`: its arguments (the checking options of `check` flattened in) and their
-//! checks; the run is `crate::proxy::run`.
+//! checks, and its run: which of the proxy's modes (`crate::proxy`, `crate::proxy::http`) or the
+//! bridge's (`crate::bridge`, `--to`) the arguments ask for.
 
 use clap::builder::NonEmptyStringValueParser;
 use clap::Args;
@@ -94,5 +95,19 @@ impl ProxyCmd {
         let check = self.options.to_check_args(vec!["-".to_string()]);
         let check_options = self.options.to_args();
         Ok(ProxyArgs { check, record: self.record, findings: self.findings, command: self.command, check_options, checker_child: self.checker_child, to, http })
+    }
+}
+
+/// Runs `proxy` in the mode the arguments ask for: the checker child, the HTTP proxy or bridge
+/// (`--http`), or the stdio proxy with its forwarders or the bridge (`--to`) carrying the traffic.
+pub fn run(a: &ProxyArgs) -> i32 {
+    if let Some(role) = &a.checker_child {
+        return crate::proxy::checking::child_main(&a.check, role);
+    }
+    match (&a.http, a.to) {
+        (Some(target), Some(to)) => crate::bridge::http::run(a, target, to),
+        (Some(target), None) => http::run(a, target),
+        (None, Some(to)) => crate::proxy::run_stdio(a, Box::new(move |server_in, server_out, record, to_checker, record_error| crate::bridge::stdio::start(to, server_in, server_out, record, to_checker, record_error))),
+        (None, None) => crate::proxy::run_stdio(a, Box::new(crate::proxy::forward_both)),
     }
 }

@@ -21,8 +21,6 @@ use crate::check::Checker;
 use crate::vocab::{Diag, Outcome, PENDING_CAP};
 use crate::versions::{version_index, Info, Side, LATEST, VERSIONS};
 
-type Dir = Direction;
-
 /// What converting one line gave.
 #[derive(Debug, Clone)]
 pub struct Converted {
@@ -61,8 +59,8 @@ struct Sent {
 /// [`PENDING_CAP`] the oldest is forgotten, and a long id is kept as its length and hash.
 #[derive(Default)]
 struct Pending {
-    map: HashMap<(Option<Dir>, String), Sent>,
-    order: VecDeque<(Option<Dir>, String)>,
+    map: HashMap<(Option<Direction>, String), Sent>,
+    order: VecDeque<(Option<Direction>, String)>,
 }
 
 /// An id as a bounded key: its JSON text, or past 64 bytes its length and hash.
@@ -77,7 +75,7 @@ fn id_key(id: &Value) -> String {
 }
 
 impl Pending {
-    fn insert(&mut self, dir: Option<Dir>, id: &Value, sent: Sent) {
+    fn insert(&mut self, dir: Option<Direction>, id: &Value, sent: Sent) {
         let key = (dir, id_key(id));
         if self.map.insert(key.clone(), sent).is_none() {
             self.order.push_back(key);
@@ -96,14 +94,14 @@ impl Pending {
     }
 
     /// The request a response (travelling `dir`) answers, which is then answered.
-    fn answered(&mut self, dir: Option<Dir>, id: Option<&Value>) -> Option<Sent> {
+    fn answered(&mut self, dir: Option<Direction>, id: Option<&Value>) -> Option<Sent> {
         let id = id_key(id?);
         // A request of unknown direction answers a response of any direction, and a response of
         // unknown direction a request of any.
-        let dirs: &[Option<Dir>] = match dir {
-            Some(Dir::ClientToServer) => &[Some(Dir::ServerToClient), None],
-            Some(Dir::ServerToClient) => &[Some(Dir::ClientToServer), None],
-            None => &[None, Some(Dir::ClientToServer), Some(Dir::ServerToClient)],
+        let dirs: &[Option<Direction>] = match dir {
+            Some(Direction::ClientToServer) => &[Some(Direction::ServerToClient), None],
+            Some(Direction::ServerToClient) => &[Some(Direction::ClientToServer), None],
+            None => &[None, Some(Direction::ClientToServer), Some(Direction::ServerToClient)],
         };
         dirs.iter().find_map(|&d| self.map.remove(&(d, id.clone())))
     }
@@ -194,8 +192,8 @@ impl Converter {
         let Value::Object(mut wrapper) = value else { unreachable!("a wrapper is an object") };
         // Anything the checker would refuse here failed the line already; these are the fallbacks.
         let dir = match wrapper.get("dir").and_then(Value::as_str) {
-            Some("c2s") => Some(Dir::ClientToServer),
-            Some("s2c") => Some(Dir::ServerToClient),
+            Some("c2s") => Some(Direction::ClientToServer),
+            Some("s2c") => Some(Direction::ServerToClient),
             _ => None,
         };
         let line_protocol = wrapper.get("protocol").and_then(Value::as_str).and_then(version_index);
@@ -210,7 +208,7 @@ impl Converter {
         Some(Value::Object(wrapper))
     }
 
-    fn convert_message(&mut self, msg: Value, dir: Option<Dir>, checked: Option<usize>, type_name: Option<&str>, prefix: &str, out: &mut Outcome) -> Option<Value> {
+    fn convert_message(&mut self, msg: Value, dir: Option<Direction>, checked: Option<usize>, type_name: Option<&str>, prefix: &str, out: &mut Outcome) -> Option<Value> {
         let from = checked.or(self.from).unwrap_or(self.latest);
         let max = self.max_findings;
         if let Some(ty) = type_name {
@@ -236,7 +234,7 @@ impl Converter {
         self.convert_one(msg, dir, from, prefix, out)
     }
 
-    fn convert_one(&mut self, mut msg: Value, dir: Option<Dir>, from: usize, prefix: &str, out: &mut Outcome) -> Option<Value> {
+    fn convert_one(&mut self, mut msg: Value, dir: Option<Direction>, from: usize, prefix: &str, out: &mut Outcome) -> Option<Value> {
         let (max, line, read) = (self.max_findings, self.line, self.read);
         let (from, to) = (&self.infos[from], &self.infos[self.to]);
         let Some(o) = msg.as_object() else {
@@ -320,11 +318,11 @@ impl Converter {
 }
 
 /// The side that sends the type `ty` in `info`, if only one does (as `check` decides it without `dir`).
-fn sender(info: &Info, ty: &str, is_request: bool) -> Option<Dir> {
+fn sender(info: &Info, ty: &str, is_request: bool) -> Option<Direction> {
     let (client, server) = sides(info, is_request);
     match (client.holds(ty).unwrap_or(false), server.holds(ty).unwrap_or(false)) {
-        (true, false) => Some(Dir::ClientToServer),
-        (false, true) => Some(Dir::ServerToClient),
+        (true, false) => Some(Direction::ClientToServer),
+        (false, true) => Some(Direction::ServerToClient),
         _ => None,
     }
 }
@@ -341,7 +339,7 @@ fn sides(info: &Info, is_request: bool) -> (&Side, &Side) {
 /// server requests in 2026-07-28), or lacks the message's type. The reason names the case of
 /// CONVERSIONS.md the generated conversion of the sender's union gives, where it gives one.
 #[allow(clippy::too_many_arguments)]
-fn direction_refusal(from: &Info, to: &Info, dir: Option<Dir>, is_request: bool, method: &str, target: Option<&str>, msg: &Value, prefix: &str) -> Option<Diag> {
+fn direction_refusal(from: &Info, to: &Info, dir: Option<Direction>, is_request: bool, method: &str, target: Option<&str>, msg: &Value, prefix: &str) -> Option<Diag> {
     let dir = dir?;
     let (from_side, to_side) = (pick_side(from, is_request, dir), pick_side(to, is_request, dir));
     let carried = match (to_side, target) {
@@ -353,7 +351,7 @@ fn direction_refusal(from: &Info, to: &Info, dir: Option<Dir>, is_request: bool,
     if carried {
         return None;
     }
-    let sender = if dir == Dir::ClientToServer { "a client" } else { "a server" };
+    let sender = if dir == Direction::ClientToServer { "a client" } else { "a server" };
     let what = if is_request { "requests" } else { "notifications" };
     let union = from_side.name();
     let reason = match convert_json(union, from.module.name, to.module.name, msg) {
@@ -372,9 +370,9 @@ fn direction_refusal(from: &Info, to: &Info, dir: Option<Dir>, is_request: bool,
     Some(refuse(format!("{prefix}/method"), DIRECTION.id, reason))
 }
 
-fn pick_side(info: &Info, is_request: bool, dir: Dir) -> &Side {
+fn pick_side(info: &Info, is_request: bool, dir: Direction) -> &Side {
     let (c, s) = sides(info, is_request);
-    if dir == Dir::ClientToServer {
+    if dir == Direction::ClientToServer {
         c
     } else {
         s

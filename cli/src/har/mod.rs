@@ -14,7 +14,7 @@ use serde_json::Value;
 
 pub use check::{check_har, looks_like_har};
 use crate::transport::{self, HttpLine, MsgAt, Where};
-use read::{Capped, RawBody};
+use read::{StrUpTo, RawBody};
 use text::{base64, instant, parse_sse};
 
 /// The most of a HAR file read; past it the file is reported as cut and the entries read are checked.
@@ -59,9 +59,9 @@ impl Body {
         let Some(raw) = raw else { return Body::Empty };
         let mime = raw.mime_type.kept().or(content_type).unwrap_or("").to_ascii_lowercase();
         let text = match raw.text {
-            Capped::Absent => return Body::Empty,
-            Capped::Long(n) => return Body::Bad(format!("the body is {n} bytes, more than the {BODY_MAX} read; skipped")),
-            Capped::Kept(t) => t,
+            StrUpTo::Absent => return Body::Empty,
+            StrUpTo::Long(n) => return Body::Bad(format!("the body is {n} bytes, more than the {BODY_MAX} read; skipped")),
+            StrUpTo::Kept(t) => t,
         };
         let text = match raw.encoding.kept() {
             Some(e) if e.eq_ignore_ascii_case("base64") => match base64(&text).map(String::from_utf8) {

@@ -9,40 +9,41 @@ use serde::Deserialize;
 
 use super::{Entry, HarStats, Skip, BODY_MAX, HELD_MAX};
 
-/// A string kept only up to `N` bytes: a longer one is dropped as soon as it is read, with its length.
+/// A string kept only up to `N` bytes: a longer one is dropped as soon as it is read, with its length
+/// (a capped string; the capped map is `bounded::Capped`).
 #[derive(Debug, Clone, Default)]
-pub(crate) enum Capped<const N: usize> {
+pub(crate) enum StrUpTo<const N: usize> {
     #[default]
     Absent,
     Kept(String),
     Long(usize),
 }
 
-impl<const N: usize> Capped<N> {
+impl<const N: usize> StrUpTo<N> {
     pub(crate) fn kept(&self) -> Option<&str> {
         match self {
-            Capped::Kept(s) => Some(s),
+            StrUpTo::Kept(s) => Some(s),
             _ => None,
         }
     }
 }
 
-impl<'de, const N: usize> Deserialize<'de> for Capped<N> {
+impl<'de, const N: usize> Deserialize<'de> for StrUpTo<N> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<const N: usize>;
         impl<const N: usize> Visitor<'_> for V<N> {
-            type Value = Capped<N>;
+            type Value = StrUpTo<N>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a string")
             }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Capped<N>, E> {
-                Ok(if s.len() > N { Capped::Long(s.len()) } else { Capped::Kept(s.to_string()) })
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<StrUpTo<N>, E> {
+                Ok(if s.len() > N { StrUpTo::Long(s.len()) } else { StrUpTo::Kept(s.to_string()) })
             }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<Capped<N>, E> {
-                Ok(if s.len() > N { Capped::Long(s.len()) } else { Capped::Kept(s) })
+            fn visit_string<E: de::Error>(self, s: String) -> Result<StrUpTo<N>, E> {
+                Ok(if s.len() > N { StrUpTo::Long(s.len()) } else { StrUpTo::Kept(s) })
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Capped<N>, E> {
-                Ok(Capped::Absent)
+            fn visit_unit<E: de::Error>(self) -> Result<StrUpTo<N>, E> {
+                Ok(StrUpTo::Absent)
             }
         }
         d.deserialize_any(V::<N>)
@@ -60,9 +61,9 @@ impl<'de> Deserialize<'de> for Headers {
         #[derive(Deserialize)]
         struct Header {
             #[serde(default)]
-            name: Capped<256>,
+            name: StrUpTo<256>,
             #[serde(default)]
-            value: Capped<HEADER_MAX>,
+            value: StrUpTo<HEADER_MAX>,
         }
         struct V;
         impl<'de> Visitor<'de> for V {
@@ -91,21 +92,21 @@ impl<'de> Deserialize<'de> for Headers {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct RawBody {
     #[serde(default)]
-    pub mime_type: Capped<256>,
+    pub mime_type: StrUpTo<256>,
     #[serde(default)]
-    pub text: Capped<BODY_MAX>,
+    pub text: StrUpTo<BODY_MAX>,
     /// `base64` for a binary body; HAR 1.2 has it on `content`, some writers on `postData` too.
     #[serde(default)]
-    pub encoding: Capped<64>,
+    pub encoding: StrUpTo<64>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Request {
     #[serde(default)]
-    method: Capped<64>,
+    method: StrUpTo<64>,
     #[serde(default)]
-    url: Capped<8192>,
+    url: StrUpTo<8192>,
     #[serde(default)]
     headers: Headers,
     #[serde(default)]
@@ -126,7 +127,7 @@ pub(crate) struct Response {
 #[serde(rename_all = "camelCase")]
 struct RawEntry {
     #[serde(default)]
-    started_date_time: Capped<64>,
+    started_date_time: StrUpTo<64>,
     #[serde(default)]
     request: Request,
     #[serde(default)]
@@ -192,7 +193,7 @@ impl<'de> Visitor<'de> for Root<'_, '_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen = false;
-        while let Some(k) = map.next_key::<Capped<64>>()? {
+        while let Some(k) = map.next_key::<StrUpTo<64>>()? {
             if k.kept() == Some("log") && !seen {
                 seen = true;
                 map.next_value_seed(Log(&mut *self.0))?;
@@ -221,7 +222,7 @@ impl<'de> Visitor<'de> for Log<'_, '_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen = false;
-        while let Some(k) = map.next_key::<Capped<64>>()? {
+        while let Some(k) = map.next_key::<StrUpTo<64>>()? {
             if k.kept() == Some("entries") && !seen {
                 seen = true;
                 map.next_value_seed(Entries(&mut *self.0))?;
@@ -257,7 +258,7 @@ impl<'de> Visitor<'de> for Entries<'_, '_> {
 }
 
 impl Request {
-    pub(crate) fn parts(self) -> (Capped<64>, Capped<8192>, Headers, Option<RawBody>) {
+    pub(crate) fn parts(self) -> (StrUpTo<64>, StrUpTo<8192>, Headers, Option<RawBody>) {
         (self.method, self.url, self.headers, self.post_data)
     }
 }
@@ -275,9 +276,9 @@ mod tests {
 
     #[test]
     fn a_long_string_is_dropped_with_its_length() {
-        let c: Capped<4> = serde_json::from_str("\"hello\"").unwrap();
-        assert!(matches!(c, Capped::Long(5)));
-        let c: Capped<5> = serde_json::from_str("\"hello\"").unwrap();
+        let c: StrUpTo<4> = serde_json::from_str("\"hello\"").unwrap();
+        assert!(matches!(c, StrUpTo::Long(5)));
+        let c: StrUpTo<5> = serde_json::from_str("\"hello\"").unwrap();
         assert_eq!(c.kept(), Some("hello"));
     }
 

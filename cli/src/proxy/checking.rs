@@ -20,7 +20,7 @@ use super::output::Out;
 use super::{check_one, CheckEvent, Line, Numbered, ProxyArgs};
 use crate::args::CheckArgs;
 use crate::check::Checker;
-use crate::vocab::{Diag, Dir, Outcome};
+use crate::vocab::{Diag, Direction, Outcome};
 use crate::report::{Reporter, Summary};
 
 /// The child writes this line before it checks line N (`\x01N`), and `\x02` when the session's
@@ -149,7 +149,7 @@ const WRAPPED: u8 = 5;
 fn write_frame(w: &mut impl Write, event: &CheckEvent) -> io::Result<()> {
     match event {
         CheckEvent::Line(Numbered { number, line, stream }) => {
-            w.write_all(&[LINE, (line.dir == Dir::S2C) as u8, line.terminated as u8])?;
+            w.write_all(&[LINE, (line.dir == Direction::ServerToClient) as u8, line.terminated as u8])?;
             for n in [*number, *stream, line.too_long.unwrap_or(0) as u64, line.bytes.len() as u64] {
                 w.write_all(&n.to_le_bytes())?;
             }
@@ -199,7 +199,7 @@ fn read_frame(r: &mut impl Read) -> io::Result<CheckEvent> {
             }
             let mut bytes = vec![0u8; len as usize];
             r.read_exact(&mut bytes)?;
-            let dir = if flags[0] == 1 { Dir::S2C } else { Dir::C2S };
+            let dir = if flags[0] == 1 { Direction::ServerToClient } else { Direction::ClientToServer };
             let too_long = (too_long > 0).then_some(too_long as usize);
             Ok(CheckEvent::Line(Numbered { number, line: Line { dir, bytes, too_long, terminated: flags[1] == 1, seq: 0 }, stream }))
         }
@@ -460,7 +460,7 @@ mod tests {
     #[test]
     fn every_frame_reads_back_as_its_kind() {
         let events = [
-            CheckEvent::Line(Numbered { number: 7, line: Line { dir: Dir::S2C, bytes: b"{}".to_vec(), too_long: None, terminated: true, seq: 0 }, stream: 3 }),
+            CheckEvent::Line(Numbered { number: 7, line: Line { dir: Direction::ServerToClient, bytes: b"{}".to_vec(), too_long: None, terminated: true, seq: 0 }, stream: 3 }),
             CheckEvent::Wrapped { number: 8, stream: 2, bytes: b"{\"leg\":\"client\"}".to_vec() },
             CheckEvent::EndStream(5),
             CheckEvent::Undelivered(vec![1, 2]),

@@ -7,13 +7,13 @@ use std::sync::mpsc::{SyncSender, TrySendError};
 use std::sync::Arc;
 
 use super::{CHUNK, QUEUE_BYTES};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 use crate::input::MAX_LINE;
 
 /// One line of one direction, without its `\n`.
 #[derive(Debug)]
 pub struct Line {
-    pub dir: Dir,
+    pub dir: Direction,
     /// Empty for a line longer than [`MAX_LINE`] (not kept).
     pub bytes: Vec<u8>,
     /// The length of a line longer than [`MAX_LINE`].
@@ -28,7 +28,7 @@ pub struct Line {
 pub enum Event {
     Line(Line),
     /// Writing to the receiver failed: the lines of `dir` from `from_seq` on did not reach it.
-    Undelivered { dir: Dir, from_seq: u64 },
+    Undelivered { dir: Direction, from_seq: u64 },
     End,
 }
 
@@ -65,7 +65,7 @@ impl Tap {
 /// the server's stdin) or when `to` fails (its reader is gone; `from` is dropped with it): then
 /// the lines of the chunk that did not go out are reported undelivered, and the unfinished last
 /// line is not offered at all. Returns the bytes forwarded.
-pub fn forward(mut from: impl Read, mut to: impl Write, dir: Dir, tap: &Tap) -> u64 {
+pub fn forward(mut from: impl Read, mut to: impl Write, dir: Direction, tap: &Tap) -> u64 {
     let mut buf = vec![0u8; CHUNK];
     let mut lines = LineSplitter::new(dir);
     let mut total = 0u64;
@@ -115,7 +115,7 @@ fn write_counted(to: &mut impl Write, bytes: &[u8]) -> usize {
 
 /// Cuts a byte stream into lines on `\n`, keeping at most [`MAX_LINE`] bytes of a line.
 pub struct LineSplitter {
-    dir: Dir,
+    dir: Direction,
     current: Vec<u8>,
     /// The length of the current line so far, kept or not.
     len: usize,
@@ -124,7 +124,7 @@ pub struct LineSplitter {
 }
 
 impl LineSplitter {
-    pub fn new(dir: Dir) -> Self {
+    pub fn new(dir: Direction) -> Self {
         LineSplitter { dir, current: Vec::new(), len: 0, seq: 0 }
     }
 

@@ -20,7 +20,7 @@ mod signals;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Write};
-use std::process::{Command as Process, ExitStatus, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command as Process, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -31,7 +31,7 @@ use serde_json::Value;
 
 use crate::args::CheckArgs;
 use crate::check::Checker;
-use crate::vocab::{Diag, Dir, Outcome};
+use crate::vocab::{dir_name, Diag, Direction, Outcome};
 use crate::input::MAX_LINE;
 use output::Out;
 
@@ -69,19 +69,16 @@ pub struct ProxyArgs {
     pub http: Option<Box<http::Target>>,
 }
 
-/// Runs the proxy until the server exits; returns the server's exit status (128 + the signal
-/// if a signal ended it), 2 if the proxy could not start, or 2 for a server that exited with 0
-/// when the findings or the recording could not be written (said on stderr).
-pub fn run(a: &ProxyArgs) -> i32 {
-    if let Some(role) = &a.checker_child {
-        return checking::child_main(&a.check, role);
-    }
-    if let (Some(target), Some(to)) = (&a.http, a.to) {
-        return crate::bridge::http::run(a, target, to);
-    }
-    if let Some(target) = &a.http {
-        return http::run(a, target);
-    }
+/// The threads that carry a stdio session's traffic, started on the server's pipes: the plain
+/// proxy's [`forward_both`], or the bridge's (`proxy --to`, started by `cmd::proxy`, so the
+/// proxy does not call up into the bridge that runs on its pieces).
+pub(crate) type StartTraffic<'a> = Box<dyn FnOnce(ChildStdin, ChildStdout, Option<io::BufWriter<File>>, SyncSender<CheckEvent>, Arc<Mutex<Option<String>>>) -> Traffic + 'a>;
+
+/// Runs the stdio proxy until the server exits, with `start` carrying the traffic; returns the
+/// server's exit status (128 + the signal if a signal ended it), 2 if the proxy could not start,
+/// or 2 for a server that exited with 0 when the findings or the recording could not be written
+/// (said on stderr).
+pub(crate) fn run_stdio(a: &ProxyArgs, start: StartTraffic) -> i32 {
     let (stderr, findings, record) = match open_outputs(a) {
         Ok(o) => o,
         Err(code) => return code,
@@ -109,10 +106,7 @@ pub fn run(a: &ProxyArgs) -> i32 {
         let (out, shared, last_read) = (stderr.clone(), stderr.same(&findings), server_log_read.clone());
         thread::spawn(move || output::relay_lines(server_err, out, shared, last_read))
     };
-    let traffic = match a.to {
-        Some(to) => crate::bridge::stdio::start(to, server_in, server_out, record, to_checker, record_error.clone()),
-        None => forward_both(server_in, server_out, record, to_checker, record_error.clone()),
-    };
+    let traffic = start(server_in, server_out, record, to_checker, record_error.clone());
     let checker = checking::start(a, findings.clone(), from_recorder, traffic.queued_bytes.clone());
 
     let status = child.wait();
@@ -129,8 +123,8 @@ pub fn run(a: &ProxyArgs) -> i32 {
     thread::spawn(traffic.end);
     output::join_unless_stalled(traffic.recorder, &[&findings]);
     checker.finish(&findings);
-    if let (Some(counts), true) = (&traffic.verdicts, a.check.summary) {
-        crate::bridge::stdio::write_summary(counts, &findings, a.check.json);
+    if let (Some(summary), true) = (traffic.summary, a.check.summary) {
+        summary(&findings, a.check.json);
     }
     let failed = output::report_write_errors(&stderr, &findings, &record_error);
     match status {
@@ -203,6 +197,10 @@ fn exit_code(s: ExitStatus) -> i32 {
     s.code().unwrap_or(1)
 }
 
+/// Writes what the traffic has to add to `--summary` (the bridge's verdicts) to the findings
+/// output, as JSON if asked.
+pub(crate) type Summary = Box<dyn FnOnce(&Out, bool) + Send>;
+
 /// The threads that carry the traffic (forwarders or the bridge) and record it.
 pub(crate) struct Traffic {
     /// Ends when the server's output has reached the host.
@@ -212,14 +210,13 @@ pub(crate) struct Traffic {
     pub recorder: thread::JoinHandle<()>,
     /// Bytes of lines in the queues to the recorder and the checker.
     pub queued_bytes: Arc<AtomicUsize>,
-    /// The bridge's verdicts (`--to`).
-    pub verdicts: Option<Arc<Mutex<crate::bridge::Counts>>>,
+    pub summary: Option<Summary>,
 }
 
 /// The plain proxy: a forwarder per direction, bytes unchanged, and the recorder.
-fn forward_both(
-    server_in: std::process::ChildStdin,
-    server_out: std::process::ChildStdout,
+pub(crate) fn forward_both(
+    server_in: ChildStdin,
+    server_out: ChildStdout,
     record: Option<io::BufWriter<File>>,
     to_checker: SyncSender<CheckEvent>,
     record_error: Arc<Mutex<Option<String>>>,
@@ -228,17 +225,17 @@ fn forward_both(
     let tap = Tap { queue: to_recorder, queued_bytes: Arc::new(AtomicUsize::new(0)), lost: Arc::new(AtomicU64::new(0)) };
     // The host's side is not joined: it may wait on the host's stdin long after the server is gone.
     let host_tap = tap.clone();
-    thread::spawn(move || forward(io::stdin().lock(), server_in, Dir::C2S, &host_tap));
+    thread::spawn(move || forward(io::stdin().lock(), server_in, Direction::ClientToServer, &host_tap));
     let server_tap = tap.clone();
     let server_side = thread::spawn(move || {
-        forward(server_out, io::stdout().lock(), Dir::S2C, &server_tap);
+        forward(server_out, io::stdout().lock(), Direction::ServerToClient, &server_tap);
     });
     let recorder = {
         let (lost, queued_bytes, error) = (tap.lost.clone(), tap.queued_bytes.clone(), record_error);
         thread::spawn(move || record_lines(from_forwarders, record, to_checker, &lost, &queued_bytes, &error))
     };
     let queue = tap.queue.clone();
-    Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), verdicts: None }
+    Traffic { server_side, end: Box::new(move || drop(queue.send(Event::End))), recorder, queued_bytes: tap.queued_bytes.clone(), summary: None }
 }
 
 /// A line with its number in the session (its line in the recording) and the checker stream it
@@ -359,13 +356,6 @@ pub fn write_record_line(w: &mut impl Write, line: &Line) -> io::Result<()> {
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
-pub fn dir_name(dir: Dir) -> &'static str {
-    match dir {
-        Dir::C2S => "c2s",
-        Dir::S2C => "s2c",
-    }
-}
-
 /// Checks one line as a message of its direction (the pipe it came through): a JSON line as
 /// `{"dir": .., "msg": LINE}` (the recording's line, so pointers and line numbers match it);
 /// anything else is reported as not UTF-8 or not JSON, never read as a wrapper line.
@@ -410,7 +400,7 @@ mod tests {
 
     fn split(chunks: &[&[u8]]) -> Vec<(Vec<u8>, Option<usize>, bool)> {
         let mut out = Vec::new();
-        let mut splitter = LineSplitter::new(Dir::C2S);
+        let mut splitter = LineSplitter::new(Direction::ClientToServer);
         for c in chunks {
             splitter.push(c, |l| out.push((l.bytes, l.too_long, l.terminated)));
         }
@@ -426,7 +416,7 @@ mod tests {
 
     #[test]
     fn a_line_too_long_to_keep_is_reported_by_its_length() {
-        let mut splitter = LineSplitter::new(Dir::S2C);
+        let mut splitter = LineSplitter::new(Direction::ServerToClient);
         let mut got = Vec::new();
         let mib = vec![b'x'; 1 << 20];
         let chunks = MAX_LINE / mib.len() + 1;
@@ -454,14 +444,14 @@ mod tests {
         // A queue nobody reads: the lines past its room are lost, the bytes all pass.
         let (full, _rx) = tap(10);
         let mut out = Vec::new();
-        assert_eq!(forward(&input[..], &mut out, Dir::C2S, &full), input.len() as u64);
+        assert_eq!(forward(&input[..], &mut out, Direction::ClientToServer, &full), input.len() as u64);
         assert_eq!(out, input);
         assert_eq!(full.lost.load(Ordering::Relaxed), 10_000 - 10);
         // No reader at all (the checker is gone): the same.
         let (gone, rx) = tap(10);
         drop(rx);
         let mut out = Vec::new();
-        forward(&input[..], &mut out, Dir::C2S, &gone);
+        forward(&input[..], &mut out, Direction::ClientToServer, &gone);
         assert_eq!(out, input);
         assert_eq!(gone.lost.load(Ordering::Relaxed), 10_000);
     }
@@ -469,7 +459,7 @@ mod tests {
     #[test]
     fn record_lines_keep_the_message_bytes() {
         let mut out = Vec::new();
-        let line = |bytes: &[u8], too_long, terminated| Line { dir: Dir::S2C, bytes: bytes.to_vec(), too_long, terminated, seq: 0 };
+        let line = |bytes: &[u8], too_long, terminated| Line { dir: Direction::ServerToClient, bytes: bytes.to_vec(), too_long, terminated, seq: 0 };
         write_record_line(&mut out, &line(b"{\"id\":1,  \"result\":{}}\r", None, true)).unwrap();
         write_record_line(&mut out, &line(b"not json \xff", None, false)).unwrap();
         write_record_line(&mut out, &line(b"", Some(MAX_LINE + 1), true)).unwrap();

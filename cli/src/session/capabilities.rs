@@ -6,7 +6,7 @@ use super::rules::{CLIENT_CAPABILITY, SERVER_CAPABILITY};
 use mcp_spec_types::engine::observe::Observer;
 
 use super::{Msg, Sink, Waiting};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 use crate::vocab::PROTOCOL_META_KEY;
 use crate::versions::version_index;
 
@@ -19,55 +19,55 @@ const CLIENT_CAPABILITIES_META_KEY: &str = "io.modelcontextprotocol/clientCapabi
 struct Need {
     method: &'static str,
     /// The side that sends it.
-    sender: Dir,
+    sender: Direction,
     /// Whose capabilities: `C2S` the client's, `S2C` the server's.
-    owner: Dir,
+    owner: Direction,
     path: &'static [&'static str],
     /// The first version whose capabilities gate it (`completions` came in 2025-03-26).
     since: &'static str,
 }
 
-const fn need(method: &'static str, sender: Dir, path: &'static [&'static str]) -> Need {
+const fn need(method: &'static str, sender: Direction, path: &'static [&'static str]) -> Need {
     let owner = if method.as_bytes()[0] == b'n' { sender } else { sender.opposite() };
     Need { method, sender, owner, path, since: "2024-11-05" }
 }
 
 const NEEDS: &[Need] = &[
-    need("tools/list", Dir::C2S, &["tools"]),
-    need("tools/call", Dir::C2S, &["tools"]),
-    need("resources/list", Dir::C2S, &["resources"]),
-    need("resources/templates/list", Dir::C2S, &["resources"]),
-    need("resources/read", Dir::C2S, &["resources"]),
-    need("resources/subscribe", Dir::C2S, &["resources", "subscribe"]),
-    need("resources/unsubscribe", Dir::C2S, &["resources", "subscribe"]),
-    need("prompts/list", Dir::C2S, &["prompts"]),
-    need("prompts/get", Dir::C2S, &["prompts"]),
-    need("logging/setLevel", Dir::C2S, &["logging"]),
-    Need { method: "completion/complete", sender: Dir::C2S, owner: Dir::S2C, path: &["completions"], since: "2025-03-26" },
-    need("tasks/get", Dir::C2S, &["tasks"]),
-    need("tasks/result", Dir::C2S, &["tasks"]),
-    need("tasks/list", Dir::C2S, &["tasks", "list"]),
-    need("tasks/cancel", Dir::C2S, &["tasks", "cancel"]),
-    need("notifications/tools/list_changed", Dir::S2C, &["tools", "listChanged"]),
-    need("notifications/prompts/list_changed", Dir::S2C, &["prompts", "listChanged"]),
-    need("notifications/resources/list_changed", Dir::S2C, &["resources", "listChanged"]),
-    need("notifications/resources/updated", Dir::S2C, &["resources", "subscribe"]),
-    need("notifications/message", Dir::S2C, &["logging"]),
-    need("sampling/createMessage", Dir::S2C, &["sampling"]),
-    need("roots/list", Dir::S2C, &["roots"]),
-    need("elicitation/create", Dir::S2C, &["elicitation"]),
-    need("tasks/get", Dir::S2C, &["tasks"]),
-    need("tasks/result", Dir::S2C, &["tasks"]),
-    need("tasks/list", Dir::S2C, &["tasks", "list"]),
-    need("tasks/cancel", Dir::S2C, &["tasks", "cancel"]),
-    need("notifications/roots/list_changed", Dir::C2S, &["roots", "listChanged"]),
+    need("tools/list", Direction::ClientToServer, &["tools"]),
+    need("tools/call", Direction::ClientToServer, &["tools"]),
+    need("resources/list", Direction::ClientToServer, &["resources"]),
+    need("resources/templates/list", Direction::ClientToServer, &["resources"]),
+    need("resources/read", Direction::ClientToServer, &["resources"]),
+    need("resources/subscribe", Direction::ClientToServer, &["resources", "subscribe"]),
+    need("resources/unsubscribe", Direction::ClientToServer, &["resources", "subscribe"]),
+    need("prompts/list", Direction::ClientToServer, &["prompts"]),
+    need("prompts/get", Direction::ClientToServer, &["prompts"]),
+    need("logging/setLevel", Direction::ClientToServer, &["logging"]),
+    Need { method: "completion/complete", sender: Direction::ClientToServer, owner: Direction::ServerToClient, path: &["completions"], since: "2025-03-26" },
+    need("tasks/get", Direction::ClientToServer, &["tasks"]),
+    need("tasks/result", Direction::ClientToServer, &["tasks"]),
+    need("tasks/list", Direction::ClientToServer, &["tasks", "list"]),
+    need("tasks/cancel", Direction::ClientToServer, &["tasks", "cancel"]),
+    need("notifications/tools/list_changed", Direction::ServerToClient, &["tools", "listChanged"]),
+    need("notifications/prompts/list_changed", Direction::ServerToClient, &["prompts", "listChanged"]),
+    need("notifications/resources/list_changed", Direction::ServerToClient, &["resources", "listChanged"]),
+    need("notifications/resources/updated", Direction::ServerToClient, &["resources", "subscribe"]),
+    need("notifications/message", Direction::ServerToClient, &["logging"]),
+    need("sampling/createMessage", Direction::ServerToClient, &["sampling"]),
+    need("roots/list", Direction::ServerToClient, &["roots"]),
+    need("elicitation/create", Direction::ServerToClient, &["elicitation"]),
+    need("tasks/get", Direction::ServerToClient, &["tasks"]),
+    need("tasks/result", Direction::ServerToClient, &["tasks"]),
+    need("tasks/list", Direction::ServerToClient, &["tasks", "list"]),
+    need("tasks/cancel", Direction::ServerToClient, &["tasks", "cancel"]),
+    need("notifications/roots/list_changed", Direction::ClientToServer, &["roots", "listChanged"]),
 ];
 
 /// Requests that may carry `task`, and the capability that lets the receiver take them as tasks.
 const TASK_NEEDS: &[Need] = &[
-    need("tools/call", Dir::C2S, &["tasks", "requests", "tools", "call"]),
-    need("sampling/createMessage", Dir::S2C, &["tasks", "requests", "sampling", "createMessage"]),
-    need("elicitation/create", Dir::S2C, &["tasks", "requests", "elicitation", "create"]),
+    need("tools/call", Direction::ClientToServer, &["tasks", "requests", "tools", "call"]),
+    need("sampling/createMessage", Direction::ServerToClient, &["tasks", "requests", "sampling", "createMessage"]),
+    need("elicitation/create", Direction::ServerToClient, &["tasks", "requests", "elicitation", "create"]),
 ];
 
 /// What a side declared, and on which line.
@@ -97,7 +97,7 @@ fn declared(caps: &Value, path: &[&str]) -> bool {
 impl State {
     pub fn observe(&mut self, msg: &Msg, requests: &Observer<Waiting>, sink: &mut Sink) {
         let (Some(v), Some(dir)) = (msg.version, msg.dir) else { return };
-        if msg.method == Some("initialize") && dir == Dir::C2S {
+        if msg.method == Some("initialize") && dir == Direction::ClientToServer {
             if let Some(caps) = msg.param("capabilities") {
                 self.client = Some(Declared { caps: caps.clone(), line: msg.line });
             }
@@ -131,7 +131,7 @@ impl State {
             needed.push(vec!["sampling", "tools"]);
         }
         match owner {
-            Dir::S2C => {
+            Direction::ServerToClient => {
                 let Some(server) = &self.server else { return };
                 for path in needed {
                     if !declared(&server.caps, &path) {
@@ -140,11 +140,11 @@ impl State {
                     }
                 }
             }
-            Dir::C2S => {
+            Direction::ClientToServer => {
                 // 2026-07-28: each request declares the client's capabilities in its `_meta`; the
                 // server may use what a request it is still serving declared.
                 let per_request: Vec<(u64, &Value)> = requests
-                    .in_flight(Dir::C2S.direction())
+                    .in_flight(Direction::ClientToServer)
                     .filter_map(|f| {
                         let r = &f.attachment.sent;
                         let meta = r.param("_meta")?;

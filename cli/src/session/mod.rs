@@ -36,7 +36,7 @@ use serde_json::{Map, Value};
 use crate::args::CheckArgs;
 pub(crate) use crate::bounded::Capped;
 use crate::bounded::{clip, Weigh, TABLE_BYTES};
-use crate::vocab::{AppsSide, Diag, Dir, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
+use crate::vocab::{dir_name, AppsSide, Diag, Outcome, Req, ANSWERED_CAP, PENDING_CAP};
 use crate::versions::{version_index, VERSIONS};
 pub use rules::{Rule, RULES};
 
@@ -104,22 +104,6 @@ impl observe::Weigh for Waiting {
     }
 }
 
-impl Dir {
-    pub(crate) fn direction(self) -> Direction {
-        match self {
-            Dir::C2S => Direction::ClientToServer,
-            Dir::S2C => Direction::ServerToClient,
-        }
-    }
-
-    pub(crate) fn of(d: Direction) -> Dir {
-        match d {
-            Direction::ClientToServer => Dir::C2S,
-            Direction::ServerToClient => Dir::S2C,
-        }
-    }
-}
-
 impl SentRequest {
     pub fn param(&self, key: &str) -> Option<&Value> {
         self.params.as_ref()?.get(key)
@@ -132,7 +116,7 @@ impl SentRequest {
 /// One message as the session rules see it.
 pub(crate) struct Msg<'a> {
     /// The way it travelled; for a response, found from its request when the line has no `dir`.
-    pub dir: Option<Dir>,
+    pub dir: Option<Direction>,
     pub line: u64,
     /// The version index it was checked as; `None` for an extension's message (`ui/...`).
     pub version: Option<usize>,
@@ -308,13 +292,13 @@ impl Session {
 
     /// Requests waiting for an answer in the current stream.
     pub fn waiting(&self) -> usize {
-        [Dir::C2S, Dir::S2C].iter().map(|d| self.observer.in_flight_len(d.direction())).sum()
+        [Direction::ClientToServer, Direction::ServerToClient].iter().map(|&d| self.observer.in_flight_len(d)).sum()
     }
 
     /// Feeds one message to the observer: `dir` as the line gave it (or as the method decided
     /// it), `line` its position, `req` what the checker types the answer to a request with.
-    pub(crate) fn see(&mut self, dir: Option<Dir>, o: &Map<String, Value>, line: u64, req: Option<Req>) -> Seen<Waiting> {
-        self.observer.observe(line, dir.map(Dir::direction), o, || {
+    pub(crate) fn see(&mut self, dir: Option<Direction>, o: &Map<String, Value>, line: u64, req: Option<Req>) -> Seen<Waiting> {
+        self.observer.observe(line, dir, o, || {
             let (method, id) = (o.get("method").and_then(Value::as_str).unwrap_or_default(), o.get("id").unwrap_or(&Value::Null));
             let sent = SentRequest { method: clip(method).into(), line, id: crate::bounded::shown(id).into(), params: o.get("params").map(kept_params) };
             Waiting { req, sent }
@@ -324,20 +308,20 @@ impl Session {
     /// Sees one message after the checker typed it and the observer saw it ([`Session::see`]):
     /// `dir` as the line gave it (or as the method decided it), `o` the message object; findings
     /// go to `out`.
-    pub(crate) fn observe(&mut self, dir: Option<Dir>, seen: Seen<Waiting>, o: &Map<String, Value>, prefix: &str, out: &mut Outcome) {
+    pub(crate) fn observe(&mut self, dir: Option<Direction>, seen: Seen<Waiting>, o: &Map<String, Value>, prefix: &str, out: &mut Outcome) {
         let version = out.protocol.and_then(version_index);
         let method = o.get("method").and_then(Value::as_str);
         let id = o.get("id");
         let answers = seen.answered.map(|a| a.attachment.sent);
         // A response travels the other way from its request: the observer says which way.
-        let dir = if answers.is_some() { seen.direction.map(Dir::of) } else { dir };
+        let dir = if answers.is_some() { seen.direction } else { dir };
         let msg = Msg { dir, line: out.line, version, prefix, method, id, params: o.get("params"), result: o.get("result"), error: o.get("error"), answers, observations: &seen.observations };
         self.count(&msg, o.contains_key("error"));
 
         let whole = *self.whole.get_or_insert_with(|| match (method, dir) {
-            (Some("initialize"), Some(Dir::C2S) | None) => id.is_some(),
+            (Some("initialize"), Some(Direction::ClientToServer) | None) => id.is_some(),
             // A Tasks extension request is one of 2026-07-28, which has no `initialize` (checked as the extension).
-            (Some(m), Some(Dir::C2S) | None) => id.is_some() && !msg.version_has("initialize") && (version.is_some() || (self.tasks_on && m.starts_with("tasks/"))),
+            (Some(m), Some(Direction::ClientToServer) | None) => id.is_some() && !msg.version_has("initialize") && (version.is_some() || (self.tasks_on && m.starts_with("tasks/"))),
             _ => false,
         });
         let answers_ext = msg.answers.as_ref().is_some_and(|r| self.ext_prefixes.iter().any(|p| r.method.starts_with(p)));
@@ -380,7 +364,7 @@ impl Session {
     }
 
     fn count(&mut self, msg: &Msg, is_error: bool) {
-        let dir = msg.dir.map_or("?", Dir::name);
+        let dir = msg.dir.map_or("?", dir_name);
         let (kind, method) = match (msg.method, msg.id, &msg.answers) {
             (Some(m), Some(_), _) => ("request", m),
             (Some(m), None, _) => ("notification", m),
@@ -405,11 +389,11 @@ impl Session {
     /// The end of the stream: late findings, and the requests still waiting.
     pub fn finish(&mut self) -> StreamEnd {
         let mut end = StreamEnd::default();
-        for d in [Dir::C2S, Dir::S2C] {
-            end.unanswered_total += self.observer.in_flight_len(d.direction());
-            for r in self.observer.in_flight(d.direction()).map(|f| &f.attachment.sent) {
+        for d in [Direction::ClientToServer, Direction::ServerToClient] {
+            end.unanswered_total += self.observer.in_flight_len(d);
+            for r in self.observer.in_flight(d).map(|f| &f.attachment.sent) {
                 if end.unanswered.len() < UNANSWERED_LISTED {
-                    end.unanswered.push(Unanswered { dir: d.name(), id: r.id.to_string(), method: r.method.to_string(), line: r.line });
+                    end.unanswered.push(Unanswered { dir: dir_name(d), id: r.id.to_string(), method: r.method.to_string(), line: r.line });
                 }
             }
         }
@@ -440,8 +424,8 @@ mod tests {
         for i in 0..n {
             let msg = json!({"jsonrpc": "2.0", "id": i, "method": "ping"});
             let mut out = Outcome { line: i + 1, protocol: Some("2025-11-25"), ..Outcome::default() };
-            let seen = s.see(Some(Dir::C2S), msg.as_object().unwrap(), i + 1, None);
-            s.observe(Some(Dir::C2S), seen, msg.as_object().unwrap(), "", &mut out);
+            let seen = s.see(Some(Direction::ClientToServer), msg.as_object().unwrap(), i + 1, None);
+            s.observe(Some(Direction::ClientToServer), seen, msg.as_object().unwrap(), "", &mut out);
         }
         assert_eq!(s.waiting(), PENDING_CAP);
         // One table of requests in flight (before, a waiting table and a table of issued ids each forgot 100).

@@ -10,6 +10,7 @@ use mcp_spec_types::engine::observe::Observation;
 
 use super::rules::{CANCEL_INITIALIZE, CANCEL_UNKNOWN, PROGRESS_CANCELLED, PROGRESS_INCREASING, PROGRESS_TOKEN};
 use super::{Msg, Sink};
+use crate::vocab::dir_name;
 use crate::bounded::shown;
 
 pub(crate) fn report(msg: &Msg, whole: bool, sink: &mut Sink) {
@@ -27,7 +28,7 @@ pub(crate) fn report(msg: &Msg, whole: bool, sink: &mut Sink) {
             Observation::ProgressNotIncreasing { last, last_at, progress } => (&PROGRESS_INCREASING, "/params/progress", format!("`progress` is {progress}, not more than the {last} of line {last_at}")),
             Observation::CancelInitialize => (&CANCEL_INITIALIZE, "/params/requestId", format!("request {} is the `initialize` request, which the client must not cancel", request_id())),
             Observation::CancelUnknown { forgotten: false } if whole => {
-                let way = msg.dir.map(|d| format!(" {}", d.name())).unwrap_or_default();
+                let way = msg.dir.map(|d| format!(" {}", dir_name(d))).unwrap_or_default();
                 (&CANCEL_UNKNOWN, "/params/requestId", format!("no{way} request with id {} was issued in this session", request_id()))
             }
             _ => continue,

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::rules::{CURSOR_UNKNOWN, READ_URI, UPDATED_UNSUBSCRIBED};
 use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, Text};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 
 pub(crate) struct State {
     /// Subscribed URIs, with the line of the `resources/subscribe`.
@@ -63,7 +63,7 @@ impl State {
             ("resources/read", Some(uri), _) => {
                 self.seen_uris.insert(uri.to_string(), ());
             }
-            ("notifications/resources/updated", Some(uri), Some(Dir::S2C) | None) => {
+            ("notifications/resources/updated", Some(uri), Some(Direction::ServerToClient) | None) => {
                 // 2026-07-28 delivers updates on `subscriptions/listen` streams instead.
                 let known = self.subscribed.evicted == 0;
                 if whole && known && msg.version_has("resources/subscribe") && !self.subscribed.contains(&uri.to_string()) {

@@ -18,7 +18,7 @@ use super::rules::{
 };
 use super::{Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, shown, Text, Weigh};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 use crate::versions::VERSIONS;
 
 /// The extension's id, as a key of `extensions` in capabilities.
@@ -145,7 +145,7 @@ impl State {
                     self.state(params, &msg.pointer("/params"), None, sink);
                 }
             }
-            "notifications/cancelled" if msg.dir != Some(Dir::S2C) => {
+            "notifications/cancelled" if msg.dir != Some(Direction::ServerToClient) => {
                 let Some(request_id) = msg.param("requestId") else { return };
                 let created = self.creators.as_ref().is_some_and(|c| c.contains(&Text::of(&shown(request_id))));
                 if created {

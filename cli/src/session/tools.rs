@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::rules::{Rule, TOOL_INPUT, TOOL_OUTPUT, TOOL_PATTERN_UNDECIDED, TOOL_SCHEMA, TOOL_SCHEMA_UNUSABLE, TOOL_UNLISTED};
 use super::{schema_bounds, Capped, Msg, Sink, SESSION_CAP};
 use crate::bounded::{clip, Text, Weigh};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 
 /// Findings kept per schema check (a schema or a value may break many keywords at once).
 const SCHEMA_FINDINGS: usize = 10;
@@ -91,7 +91,7 @@ impl State {
             }
             return;
         }
-        if msg.method == Some("tools/call") && msg.id.is_some() && msg.dir != Some(Dir::S2C) {
+        if msg.method == Some("tools/call") && msg.id.is_some() && msg.dir != Some(Direction::ServerToClient) {
             let Some(name) = msg.param("name").and_then(Value::as_str) else { return };
             match self.tools.get(&name.to_string()) {
                 Some(tool) => {

@@ -3,13 +3,11 @@
 //! The tools' marks are learnt from `tools/list` answers (bounded); a `tools/call` of a tool not
 //! listed in the recording has its `Mcp-Param-*` headers left unchecked.
 
-use std::collections::{HashMap, VecDeque};
-
 use serde_json::{Map, Value};
 
 use super::{diag, rules};
 use super::Headers;
-use crate::bounded::clip;
+use crate::bounded::{clip, Capped, Weigh};
 use crate::vocab::Diag;
 use crate::input::base64;
 
@@ -27,11 +25,21 @@ pub struct Mark {
     pub path: Vec<String>,
 }
 
+impl Weigh for Mark {
+    fn weight(&self) -> usize {
+        self.name.len() + self.path.weight()
+    }
+}
+
 /// The marks of the tools listed so far.
-#[derive(Debug, Default)]
 pub struct Tools {
-    marks: HashMap<String, Vec<Mark>>,
-    order: VecDeque<String>,
+    marks: Capped<String, Vec<Mark>>,
+}
+
+impl Default for Tools {
+    fn default() -> Tools {
+        Tools { marks: Capped::new(TOOLS_MAX) }
+    }
 }
 
 impl Tools {
@@ -43,14 +51,6 @@ impl Tools {
             let Some(schema) = tool.get("inputSchema") else { continue };
             let pointer = format!("/result/tools/{i}/inputSchema");
             let marks = marks_of(schema, &pointer, diags);
-            if !self.marks.contains_key(name) {
-                if self.order.len() >= TOOLS_MAX {
-                    if let Some(old) = self.order.pop_front() {
-                        self.marks.remove(&old);
-                    }
-                }
-                self.order.push_back(name.to_string());
-            }
             self.marks.insert(name.to_string(), marks);
         }
     }
@@ -253,6 +253,20 @@ mod tests {
 
     fn rules_of(d: &[Diag]) -> Vec<&'static str> {
         d.iter().map(|d| d.rule).collect()
+    }
+
+    #[test]
+    fn the_tools_remembered_are_bounded_by_count_and_bytes() {
+        let tool = |name: String| json!({"name": name, "inputSchema": {"type": "object", "properties": {"r": {"type": "string", "x-mcp-header": "R"}}}});
+        let mut t = Tools::default();
+        let many: Vec<Value> = (0..TOOLS_MAX + 10).map(|i| tool(format!("t{i}"))).collect();
+        t.learn(&json!({ "tools": many }), &mut Vec::new());
+        assert!(t.of("t0").is_none() && t.of(&format!("t{}", TOOLS_MAX + 9)).is_some());
+        // Long names count against the table's bytes: the oldest go before the count is reached.
+        let long = |i: usize| format!("{i}{}", "x".repeat(1 << 20));
+        t.learn(&json!({ "tools": (0..20).map(|i| tool(long(i))).collect::<Vec<_>>() }), &mut Vec::new());
+        assert!(t.marks.bytes() <= crate::bounded::TABLE_BYTES, "{}", t.marks.bytes());
+        assert!(t.of(&long(0)).is_none() && t.of(&long(19)).is_some());
     }
 
     #[test]

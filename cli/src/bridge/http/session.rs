@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use super::Ctx;
 use super::record::on_leg;
 use crate::bridge::{write_line_with, Bridge, Leg, Output, Record};
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 use crate::proxy::http::record::{end_line, request_line, response_line};
 
 /// Pieces queued for one client response (a POST's answer, the GET stream).
@@ -207,12 +207,12 @@ impl Session {
                     };
                     self.record(ctx, &r, http.as_ref());
                 }
-                (None, Leg::Client, Dir::S2C) => {
+                (None, Leg::Client, Direction::ServerToClient) => {
                     if let Some(line) = to_client.next() {
                         self.route(ctx, line, r, context);
                     }
                 }
-                (None, Leg::Server, Dir::C2S) => {
+                (None, Leg::Server, Direction::ClientToServer) => {
                     if let Some(body) = to_server.next() {
                         let x = ctx.x();
                         let msg: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);

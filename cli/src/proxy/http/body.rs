@@ -15,7 +15,7 @@ use hyper::body::{Body, Frame, Incoming, SizeHint};
 
 use super::record::{end_line, event_line, message_line, skipped_line, Place, Rec, Recorder, Route};
 use super::upstream::Upstream;
-use crate::vocab::Dir;
+use crate::vocab::Direction;
 use crate::proxy::Line;
 use crate::sse::{SseEvent, SseParser};
 use crate::input::MAX_LINE;
@@ -42,7 +42,7 @@ enum Kind {
 pub struct BodyTap {
     rec: Recorder,
     x: u64,
-    dir: Dir,
+    dir: Direction,
     kind: Kind,
     bytes: u64,
     /// A response body's end is a line of its own (`"at":"end"`); a request body's is not.
@@ -55,7 +55,7 @@ impl BodyTap {
     /// The request body's tap: a POST body read as JSON.
     pub fn request(rec: Recorder, x: u64, json: bool) -> BodyTap {
         let kind = if json { Kind::Json { buf: Vec::new(), len: 0 } } else { Kind::Skip };
-        BodyTap { rec, x, dir: Dir::C2S, kind, bytes: 0, end_line: false, dropped: "the request body was not read to its end" }
+        BodyTap { rec, x, dir: Direction::ClientToServer, kind, bytes: 0, end_line: false, dropped: "the request body was not read to its end" }
     }
 
     /// The response body's tap, by its media type.
@@ -66,7 +66,7 @@ impl BodyTap {
             m if m == "application/json" || m.ends_with("+json") => Kind::Json { buf: Vec::new(), len: 0 },
             _ => Kind::Skip,
         };
-        BodyTap { rec, x, dir: Dir::S2C, kind, bytes: 0, end_line: true, dropped: "the client went away" }
+        BodyTap { rec, x, dir: Direction::ServerToClient, kind, bytes: 0, end_line: true, dropped: "the client went away" }
     }
 
     fn feed(&mut self, data: &[u8]) {
@@ -290,7 +290,7 @@ impl Body for Tapped {
 
 impl Tapped {
     fn tap_is_response(&self) -> bool {
-        self.tap.as_ref().is_none_or(|t| t.dir == Dir::S2C)
+        self.tap.as_ref().is_none_or(|t| t.dir == Direction::ServerToClient)
     }
 }
 

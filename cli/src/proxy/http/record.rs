@@ -17,8 +17,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use hyper::header::HeaderMap;
 use serde_json::{json, Map, Value};
 
-use crate::vocab::Dir;
-use crate::proxy::{dir_name, CheckEvent, Line, Numbered, QUEUE_BYTES};
+use crate::vocab::{dir_name, Direction};
+use crate::proxy::{CheckEvent, Line, Numbered, QUEUE_BYTES};
 
 /// The longest header value, and event data, written to the recording (cut beyond).
 pub const VALUE_MAX: usize = 1024;
@@ -149,13 +149,13 @@ pub fn end_line(x: u64, bytes: u64, error: Option<&str>) -> String {
 /// event its index and own `id`.
 pub struct Place<'a> {
     pub x: u64,
-    pub dir: Dir,
+    pub dir: Direction,
     pub event: Option<(u64, Option<&'a str>)>,
 }
 
 impl Place<'_> {
     fn http(&self) -> Value {
-        let part = if self.dir == Dir::C2S { "request" } else { "response" };
+        let part = if self.dir == Direction::ClientToServer { "request" } else { "response" };
         let mut o = json!({"x": self.x, "part": part});
         if let Some((i, id)) = self.event {
             o["event"] = json!(i);
@@ -402,12 +402,12 @@ mod tests {
 
     #[test]
     fn message_lines_keep_one_line_messages_as_they_travelled() {
-        let place = Place { x: 1, dir: Dir::S2C, event: Some((2, Some("e7"))) };
+        let place = Place { x: 1, dir: Direction::ServerToClient, event: Some((2, Some("e7"))) };
         assert_eq!(
             message_line(&place, b" {\"id\":1,  \"result\":{}} "),
             r#"{"dir":"s2c","msg":{"id":1,  "result":{}},"http":{"event":2,"eventId":"e7","part":"response","x":1}}"#
         );
-        let place = Place { x: 0, dir: Dir::C2S, event: None };
+        let place = Place { x: 0, dir: Direction::ClientToServer, event: None };
         assert_eq!(message_line(&place, b"{\"id\":1,\n\"method\":\"ping\"}"), r#"{"dir":"c2s","msg":{"id":1,"method":"ping"},"http":{"part":"request","x":0}}"#);
         let e = event_line(4, 0, Some("p"), Some("endpoint"), &"é".repeat(1000), Some(3000));
         let v: Value = serde_json::from_str(&e).unwrap();

@@ -40,26 +40,12 @@ use serde_json::{Map, Value};
 
 use table::{Key, Table};
 
-/// The way a message travelled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Direction {
-    ClientToServer,
-    ServerToClient,
-}
+/// The way a message travelled: [`negotiate::Direction`](crate::negotiate::Direction), one type
+/// under both names.
+pub use crate::negotiate::Direction;
 
+#[cfg(test)]
 impl Direction {
-    pub fn opposite(self) -> Direction {
-        match self {
-            Direction::ClientToServer => Direction::ServerToClient,
-            Direction::ServerToClient => Direction::ClientToServer,
-        }
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-
-    #[cfg(test)]
     fn from_index(i: usize) -> Direction {
         BOTH[i]
     }

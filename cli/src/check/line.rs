@@ -1,0 +1,220 @@
+//! Reading a line: its wrapper keys (`dir`, `protocol`, `leg`, `type`, `http`), HTTP context lines, and
+//! the value inside, handed to the message or document checks.
+
+use mcp_spec_types::validate::describe;
+use serde_json::Value;
+
+use super::{error, escape_pointer, unknown_version, AppsSide, Checker, Direction, Leg, Outcome};
+use crate::bounded::clip;
+use crate::transport::jsonl::Http;
+use crate::transport::{self, HttpLine};
+use crate::versions::version_index;
+
+impl Checker {
+    /// Checks one JSONL line (without its `\n`). `None` for a blank line.
+    pub fn check_line(&mut self, bytes: &[u8], line: u64) -> Option<Outcome> {
+        let mut out = Outcome { line, ..Outcome::default() };
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let at = e.valid_up_to();
+                out.diags.push(error("", "utf8", format!("not UTF-8: invalid byte sequence at byte {} of the line", at + 1)));
+                return Some(out);
+            }
+        };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.trim_start_matches([' ', '\t', '\r', '\n']).is_empty() {
+            return None;
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) if is_http_line(&value) => {
+                // A bridge's HTTP lines belong to their leg's exchanges (`proxy --http --to`).
+                match value.get("leg").and_then(Value::as_str) {
+                    Some("client") => self.switch_leg(Leg::Client),
+                    Some("server") => self.switch_leg(Leg::Server),
+                    _ => {}
+                }
+                return self.http_line(&value["http"], out);
+            }
+            Ok(value) => self.check_value_guarded(value, &mut out),
+            Err(e) => out.diags.push(error("", "json", format!("not JSON: {e}"))),
+        }
+        Some(out)
+    }
+
+    /// A recording's line of HTTP context: `None` (not counted) unless a transport rule reports on it.
+    pub(super) fn http_line(&mut self, http: &Value, mut out: Outcome) -> Option<Outcome> {
+        self.transport.line = out.line;
+        match transport::jsonl::read(http, false) {
+            Ok(Http::Line(l)) => {
+                let f = self.transport.line(&l);
+                let l = *l;
+                if f.diags.is_empty() {
+                    return None;
+                }
+                let event = match &l {
+                    HttpLine::Event { event, event_id, .. } => Some((*event, event_id.as_deref())),
+                    _ => None,
+                };
+                let part = match &l {
+                    HttpLine::Event { .. } => Some(transport::Part::Response),
+                    _ => None,
+                };
+                out.place = Some(f.at.place(part, event));
+                out.http = Some(f.at.http(part, event));
+                out.diags = f.diags.into_iter().map(|d| self.strictly(d)).collect();
+                self.bound(&mut out);
+            }
+            Ok(Http::Message(_)) => unreachable!("read without a message gives a line"),
+            Err(e) => out.diags.push(error("/http", "line.http", e)),
+        }
+        Some(out)
+    }
+
+    /// Checks an already parsed value (a line's value, or a `.json` file's).
+    pub fn check_value(&mut self, value: Value, line: u64) -> Outcome {
+        let mut out = Outcome { line, ..Outcome::default() };
+        self.check_value_guarded(value, &mut out);
+        out
+    }
+
+    pub(super) fn check_value_guarded(&mut self, value: Value, out: &mut Outcome) {
+        // A panic is a bug in the checker or the generated crate, never a verdict on the input:
+        // report it on its line and go on with the next.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.check_value_inner(value, out)));
+        if let Err(p) = r {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            out.diags.push(error("", "internal", format!("the checker panicked on this value (a bug): {what}")));
+        }
+        self.bound(out);
+    }
+
+
+    pub(super) fn check_value_inner(&mut self, mut value: Value, out: &mut Outcome) {
+        let mut prefix = "";
+        let mut dir = None;
+        let mut line_protocol = None;
+        let mut line_type: Option<String> = None;
+        let mut apps_side = None;
+        if let Value::Object(o) = &mut value {
+            if o.contains_key("msg") && !o.contains_key("jsonrpc") {
+                // A key no wrapper has may mean a message with a `msg` key that lacks `jsonrpc`.
+                for k in o.keys().filter(|k| !WRAPPER_KEYS.contains(&k.as_str())) {
+                    let msg = format!("`{}` is not a wrapper key ({}); a message with a `msg` key needs `jsonrpc` to be read as one", clip(k), WRAPPER_KEYS.join(", "));
+                    out.diags.push(self.warning(&format!("/{}", escape_pointer(k)), "line.key", msg));
+                }
+                let mut bad = false;
+                match o.get("dir") {
+                    None => {}
+                    Some(Value::String(s)) if s == "c2s" => dir = Some(Direction::ClientToServer),
+                    Some(Value::String(s)) if s == "s2c" => dir = Some(Direction::ServerToClient),
+                    Some(Value::String(s)) if s == "view2host" || s == "host2view" => {
+                        if self.apps.is_some() {
+                            apps_side = Some(if s == "view2host" { AppsSide::View } else { AppsSide::Host });
+                        } else {
+                            bad = true;
+                            out.diags.push(error("/dir", "line.dir", format!("`dir` \"{}\" is a line of the MCP Apps view<->host channel: check with `--ext apps`", clip(s))));
+                        }
+                    }
+                    Some(other) => {
+                        bad = true;
+                        let apps = if self.apps.is_some() { ", \"view2host\" or \"host2view\"" } else { "" };
+                        out.diags.push(error("/dir", "line.dir", format!("`dir` must be \"c2s\" or \"s2c\"{apps}, found {}", describe(other))));
+                    }
+                }
+                match o.get("protocol") {
+                    None => {}
+                    Some(Value::String(s)) => match version_index(s) {
+                        Some(i) => line_protocol = Some(i),
+                        None => {
+                            bad = true;
+                            out.diags.push(error("/protocol", "protocol", unknown_version(s)));
+                        }
+                    },
+                    Some(other) => {
+                        bad = true;
+                        out.diags.push(error("/protocol", "protocol", format!("`protocol` must be a version string, found {}", describe(other))));
+                    }
+                }
+                match o.get("leg") {
+                    None => {}
+                    Some(Value::String(s)) if s == "client" => self.switch_leg(Leg::Client),
+                    Some(Value::String(s)) if s == "server" => self.switch_leg(Leg::Server),
+                    Some(other) => {
+                        bad = true;
+                        out.diags.push(error("/leg", "line.leg", format!("`leg` must be \"client\" or \"server\" (a bridge recording's two streams), found {}", describe(other))));
+                    }
+                }
+                match o.get("type") {
+                    None => {}
+                    Some(Value::String(s)) => line_type = Some(s.clone()),
+                    Some(other) => {
+                        bad = true;
+                        out.diags.push(error("/type", "line.type", format!("`type` must be a type name, found {}", describe(other))));
+                    }
+                }
+                if bad {
+                    return;
+                }
+                if let Some(h) = o.get("http") {
+                    match transport::jsonl::read(h, true) {
+                        Ok(Http::Message(at)) => {
+                            self.transport.line = out.line;
+                            let f = self.transport.message(&at, o.get("msg").unwrap_or(&Value::Null));
+                            let event = at.event.map(|i| (i, at.event_id.as_deref()));
+                            out.place = Some(f.at.place(Some(at.part), event));
+                            out.http = Some(f.at.http(Some(at.part), event));
+                            out.diags.extend(f.diags.into_iter().map(|d| self.strictly(d)));
+                        }
+                        Ok(Http::Line(_)) => unreachable!("read with a message gives a message"),
+                        Err(e) => out.diags.push(error("/http", "line.http", e)),
+                    }
+                }
+                value = o.remove("msg").unwrap_or(Value::Null);
+                prefix = "/msg";
+            }
+        }
+        if let (Some(side), None) = (apps_side, &line_type) {
+            return self.check_apps_message(side, &value, prefix, out);
+        }
+        match line_type.as_deref().or(self.type_name.as_deref()) {
+            Some(ty) => {
+                let ty = ty.to_string();
+                let v = line_protocol.or(self.fixed).or(self.negotiated()).unwrap_or(self.latest);
+                self.check_document(v, &ty, &value, prefix, out);
+            }
+            None => self.check_message(line_protocol, dir, &value, prefix, out),
+        }
+    }
+
+    /// `--type` (or a line's `type`): the value as that type of the version, or of an enabled extension.
+    pub(super) fn check_document(&self, v: usize, ty: &str, value: &Value, prefix: &str, out: &mut Outcome) {
+        let info = &self.infos[v];
+        out.protocol = Some(info.module.name);
+        if let Some(t) = info.types.get(ty) {
+            return self.check_as(info.module, t, value, prefix, out);
+        }
+        for (_, e, info) in &self.exts {
+            if let Some(t) = info.types.get(ty) {
+                out.protocol = Some(e.name);
+                return self.check_as(info.module, t, value, prefix, out);
+            }
+        }
+        out.diags.push(error(prefix, "type-name", format!("{} has no type `{ty}`", info.module.label)));
+    }
+}
+
+/// The wrapper keys a JSONL line may have around its message.
+/// `leg` and `bridge`: a bridge recording's (`proxy --to`); `bridge` is the verdict, not checked.
+/// `http`: what the HTTP layer said (`proxy --http`).
+pub(super) const WRAPPER_KEYS: [&str; 7] = ["msg", "dir", "protocol", "type", "leg", "bridge", "http"];
+
+/// A line of HTTP context only: an `http` object with `at`, and no message (a document or message
+/// that merely has an `http` key is checked as before).
+pub(super) fn is_http_line(v: &Value) -> bool {
+    v.get("http").is_some_and(|h| h.get("at").is_some()) && v.get("msg").is_none() && v.get("jsonrpc").is_none()
+}

@@ -1,0 +1,264 @@
+//! A request or notification: the version it is checked as (negotiated, carried, proposed), its
+//! direction and type, and the request kept for its answer.
+
+use mcp_spec_types::engine::observe::Observation;
+use mcp_spec_types::negotiate::{Carried, VersionNote};
+use mcp_spec_types::validate::{describe, jsonrpc, Cx};
+use serde_json::{Map, Value};
+
+use super::{error, escape_pointer, push_report, unknown_version, Checker, Direction, IdKey, ModRef, Outcome, Req, TaskOrigin, PROTOCOL_META_KEY, TASK_RESULT_METHOD};
+use crate::bounded::{clip, shown};
+use crate::vocab::dir_name;
+use crate::session::rules::ID_REUSED;
+use crate::versions::{version_index, Info, Side, VERSIONS};
+
+impl Checker {
+    pub(super) fn pick(&self, line: Option<usize>, carried: Option<usize>) -> usize {
+        line.or(self.fixed).or(carried).or(self.negotiated()).unwrap_or(self.latest)
+    }
+
+    pub(super) fn check_message(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: &Value, prefix: &str, out: &mut Outcome) {
+        if let Value::Array(items) = value {
+            let v = self.pick(line_protocol, None);
+            let info = &self.infos[v];
+            out.protocol = Some(info.module.name);
+            if !info.batches {
+                let msg = format!("a JSON array is not a message in {} (only 2025-03-26 defines batches)", info.module.label);
+                out.diags.push(error(prefix, "jsonrpc.batch", msg));
+            } else if items.is_empty() {
+                out.diags.push(error(prefix, "jsonrpc.batch", "an empty batch"));
+            } else {
+                for (i, item) in items.iter().enumerate() {
+                    self.check_one(line_protocol, dir, item, &format!("{prefix}/{i}"), out);
+                }
+            }
+            return;
+        }
+        self.check_one(line_protocol, dir, value, prefix, out);
+    }
+
+    /// The message as an object, once the JSON-RPC envelope rules have run on it; `None`, with the
+    /// error, when it is not an object. Both channels (client/server and MCP Apps view/host) start here.
+    pub(super) fn envelope<'v>(&self, value: &'v Value, prefix: &str, out: &mut Outcome) -> Option<&'v serde_json::Map<String, Value>> {
+        let Some(o) = value.as_object() else {
+            out.diags.push(error(prefix, "type", format!("a JSON-RPC message is an object, found {}", describe(value))));
+            return None;
+        };
+        if self.validate {
+            let mut cx = Cx::new(self.options);
+            jsonrpc::envelope(value, &mut cx);
+            // The envelope rules include `jsonrpc.version`; the message's own type checks the literal again
+            // only where the version's types declare it, so the envelope is the one place for it.
+            push_report(prefix, cx.finish(), out);
+        }
+        Some(o)
+    }
+
+    pub(super) fn check_one(&mut self, line_protocol: Option<usize>, dir: Option<Direction>, value: &Value, prefix: &str, out: &mut Outcome) {
+        let Some(o) = self.envelope(value, prefix, out) else {
+            out.protocol = Some(VERSIONS[self.pick(line_protocol, None)].name);
+            return;
+        };
+        if o.contains_key("method") {
+            let dir = self.request_or_notification(line_protocol, dir, o, value, prefix, out);
+            let typed = self.typed.take();
+            let seen = self.session.see(dir, o, out.line, typed);
+            self.id_findings(dir_name(dir.unwrap_or(Direction::ClientToServer)), o.get("id"), &seen.observations, prefix, out);
+            self.session.observe(dir, seen, o, prefix, out);
+        } else if o.contains_key("result") || o.contains_key("error") {
+            let mut seen = self.session.see(dir, o, out.line, None);
+            let matched = seen.answered.as_mut().and_then(|a| Some((a.request, a.attachment.req.take()?)));
+            self.response(line_protocol, dir, o, value, prefix, matched, &seen.observations, out);
+            self.session.observe(dir, seen, o, prefix, out);
+        } else {
+            let v = self.pick(line_protocol, None);
+            self.check_as(self.modules[v], "JSONRPCMessage", value, prefix, out);
+        }
+    }
+
+    /// The session's version tracker reads the message (`field`: `params` or `result`); what it
+    /// notes becomes findings. Returns the known version the message names itself.
+    pub(super) fn read_version(&mut self, value: &Value, dir: Option<Direction>, prefix: &str, field: &str, line_protocol: Option<usize>, out: &mut Outcome) -> Option<usize> {
+        let reading = self.versions.read(value, dir);
+        let meta = format!("{prefix}/{field}/_meta/{}", escape_pointer(PROTOCOL_META_KEY));
+        for note in &reading.notes {
+            let diag = match *note {
+                // The schema types the key as any string, and the receiver answers an unknown one
+                // with an error: the request is fine, checked as the stream's version. A result
+                // answers with the version the session uses, so an unknown one there is an error.
+                VersionNote::Unknown(Carried::Meta(s)) if field == "params" => {
+                    let msg = format!("{}; checked as the stream's version (the receiver may answer UNSUPPORTED_PROTOCOL_VERSION)", unknown_version(s));
+                    self.warning(&meta, "protocol", msg)
+                }
+                VersionNote::Unknown(Carried::Meta(s)) => error(&meta, "protocol", unknown_version(s)),
+                VersionNote::Changed { from, to } if self.fixed.is_none() => {
+                    let msg = format!("the message carries protocol version {to} but the session uses {from}");
+                    self.warning(&meta, "stream.protocol-changed", msg)
+                }
+                VersionNote::InitializeAgain => {
+                    let first = self.initialize_line.map_or_else(|| "?".to_string(), |l| l.to_string());
+                    let msg = format!("a second `initialize` in this session (the first is on line {first})");
+                    self.warning(&format!("{prefix}/method"), "stream.protocol-changed", msg)
+                }
+                // A client may propose a version the server does not know; the server answers with its own.
+                VersionNote::Unknown(Carried::Proposed(s)) if line_protocol.or(self.fixed).is_none() => {
+                    let newest = reading.carried.unwrap_or("?");
+                    let msg = format!("{}; checking `initialize` as {newest} (the server may answer with another version)", unknown_version(s));
+                    self.warning(&format!("{prefix}/params/protocolVersion"), "protocol", msg)
+                }
+                VersionNote::Unknown(Carried::Answered(s)) => error(&format!("{prefix}/result/protocolVersion"), "protocol", unknown_version(s)),
+                _ => continue,
+            };
+            out.diags.push(diag);
+        }
+        reading.carried.and_then(version_index)
+    }
+
+    pub(super) fn request_or_notification(
+        &mut self,
+        line_protocol: Option<usize>,
+        dir: Option<Direction>,
+        o: &Map<String, Value>,
+        value: &Value,
+        prefix: &str,
+        out: &mut Outcome,
+    ) -> Option<Direction> {
+        let id = o.get("id");
+        let is_request = id.is_some();
+        let Some(method) = o.get("method").and_then(Value::as_str) else {
+            // A non-string method: the generic message type reports it.
+            let v = self.pick(line_protocol, None);
+            let ty = if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" };
+            self.check_as(self.modules[v], ty, value, prefix, out);
+            return dir;
+        };
+        let params = o.get("params");
+        let uri = params.and_then(|p| p.get("uri")).and_then(Value::as_str).map(Box::from);
+
+        // An extension's method (`ui/...` with --ext apps, `tasks/...` and `notifications/tasks` with --ext tasks):
+        // typed by the extension's tables, either direction, unless the version's core defines the method itself
+        // (2025-11-25's own `tasks/get`).
+        let core = &self.infos[self.pick(line_protocol, None)];
+        let in_core = if is_request { core.requests.contains_key(method) } else { core.notifications.contains_key(method) };
+        let ext_of = |info: &Info, prefix: &str| method.starts_with(prefix) || info.requests.contains_key(method) || info.notifications.contains_key(method);
+        if let Some((ei, e, info)) = self.exts.iter().filter(|_| !in_core).find(|(_, e, info)| ext_of(info, e.method_prefix)) {
+            let (ei, module) = (*ei, info.module);
+            out.protocol = Some(e.name);
+            let found = if is_request {
+                info.requests.get(method).map(|&(req, res)| (req, Some(res)))
+            } else {
+                info.notifications.get(method).map(|&t| (t, None))
+            };
+            let (req_method, result) = match found {
+                Some((ty, result)) => {
+                    self.check_as(module, ty, value, prefix, out);
+                    (info.requests.get_key_value(method).map(|(k, _)| *k), result)
+                }
+                None => {
+                    let what = if is_request { "request" } else { "notification" };
+                    let msg = format!("`{}` is not a {what} method of {}", clip(method), module.label);
+                    out.diags.push(error(&format!("{prefix}/method"), "unknown-variant", msg));
+                    (None, None)
+                }
+            };
+            if id.is_some() {
+                self.remember(Req { module: ModRef::Ext(ei), method: req_method, result, task: false, uri });
+            }
+            return dir;
+        }
+
+        // The version: a proposal in `initialize`, or a `_meta` key, is carried by the message itself.
+        let carried = self.read_version(value, dir, prefix, "params", line_protocol, out);
+        if is_request && method == "initialize" && self.initialize_line.is_none() {
+            self.initialize_line = Some(out.line);
+        }
+        let v = self.pick(line_protocol, carried);
+        let info = &self.infos[v];
+        out.protocol = Some(info.module.name);
+
+        let (specific, result, client, server) = if is_request {
+            let found = info.requests.get_key_value(method);
+            (found.map(|(_, (t, _))| *t), found.map(|(_, (_, r))| *r), &info.client_requests, &info.server_requests)
+        } else {
+            (info.notifications.get(method).copied(), None, &info.client_notifications, &info.server_notifications)
+        };
+        // Without `dir`, the side that sends this method decides it, if only one does.
+        let dir = dir.or_else(|| {
+            let t = specific?;
+            match (client.holds(t).unwrap_or(false), server.holds(t).unwrap_or(false)) {
+                (true, false) => Some(Direction::ClientToServer),
+                (false, true) => Some(Direction::ServerToClient),
+                _ => None,
+            }
+        });
+        let side = dir.map(|d| if d == Direction::ClientToServer { client } else { server });
+        let what = if is_request { "requests" } else { "notifications" };
+        let generic = if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" };
+        let ty: &'static str = match (side, specific) {
+            (Some(Side::Union(_, members)), Some(t)) if members.contains(t) => t,
+            (Some(Side::Union(name, _)), _) => name,
+            (Some(Side::Alias(name)), _) => name,
+            (Some(Side::Absent(name)), t) => {
+                let sender = if dir == Some(Direction::ClientToServer) { "a client" } else { "a server" };
+                let msg = format!("{} defines no {name}: {sender} sends no {what} in this version", info.module.label);
+                out.diags.push(error(&format!("{prefix}/method"), "direction", msg));
+                t.unwrap_or(generic)
+            }
+            (None, Some(t)) => t,
+            // An unknown method and no side: the first side that is a union reports it.
+            (None, None) => match [client, server].into_iter().find(|s| matches!(s, Side::Union(..))) {
+                Some(s) => s.name(),
+                None => {
+                    let msg = format!("`{}` is not a method of {}", clip(method), info.module.label);
+                    out.diags.push(error(&format!("{prefix}/method"), "unknown-variant", msg));
+                    generic
+                }
+            },
+        };
+        let module = info.module;
+        self.check_as(module, ty, value, prefix, out);
+        // A request the side does not send (checked as the union) gets no typed result.
+        let result = if specific == Some(ty) { result } else { None };
+
+        if id.is_some() {
+            let info = &self.infos[v];
+            let req_method = info.requests.get_key_value(method).map(|(k, _)| *k);
+            let task = params.and_then(|p| p.get("task")).is_some() && info.task_methods.contains(method);
+            let mut req = Req { module: ModRef::Version(v), method: req_method, result, task, uri };
+            let dir = dir.unwrap_or(Direction::ClientToServer);
+            if req_method == Some(TASK_RESULT_METHOD) && result.is_some() {
+                // The task's result is the result of the request that created it.
+                if let Some(origin) = params.and_then(|p| p.get("taskId")).and_then(IdKey::of).and_then(|k| self.task(dir, &k)) {
+                    req.module = origin.module;
+                    req.result = origin.result;
+                }
+            }
+            self.remember(req);
+        }
+        // A cancellation is the session observer's: the request leaves flight there.
+        dir
+    }
+
+    /// The task `key` created by a request that travelled `dir`.
+    pub(super) fn task(&self, dir: Direction, key: &IdKey) -> Option<TaskOrigin> {
+        self.tasks[dir.index()].get(key).cloned()
+    }
+
+    /// Keeps the typed request for the session's observer, which pairs it with its answer.
+    pub(super) fn remember(&mut self, req: Req) {
+        self.typed = Some(req);
+    }
+
+    /// `stream.id-reused`, from what the session's observer saw of the request's id.
+    pub(super) fn id_findings(&self, dir: &str, id: Option<&Value>, seen: &[Observation], prefix: &str, out: &mut Outcome) {
+        let Some(id) = id else { return };
+        for o in seen {
+            let msg = match *o {
+                Observation::ReusedId { request_at } => format!("id {} was already used by a {dir} request that was answered or cancelled (line {request_at}); ids must not be reused in a session", shown(id)),
+                Observation::DuplicateId { open_at } => format!("id {} is already used by an unanswered {dir} request (line {open_at})", shown(id)),
+                _ => continue,
+            };
+            out.diags.push(self.rule(&ID_REUSED, &format!("{prefix}/id"), msg));
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! The checker: one value at a time, with the little state a stream needs
+//! (the negotiated version, and which requests are waiting for a response).
+
+//!
+//! One file per part: [`line`] reads a line's wrapper, [`message`] types requests and
+//! notifications, [`response`] responses, [`apps`] the MCP Apps channel, [`typed`] one value as
+//! one type.
+
+mod apps;
+mod line;
+mod message;
+mod response;
+mod typed;
+
+use std::collections::HashSet;
+
+use mcp_spec_types::negotiate::VersionTracker;
+use mcp_spec_types::validate::{Options, Severity};
+
+use crate::args::{CheckArgs, Protocol};
+pub use crate::vocab::{AppsSide, Diag, Direction, Outcome, Req, ANSWERED_CAP, PENDING_CAP, PROTOCOL_META_KEY};
+pub(crate) use crate::vocab::{IdKey, ModRef};
+use crate::bounded::{clip, Capped, Weigh, MESSAGE_MAX};
+use crate::session::{Session, StreamEnd};
+use crate::transport::{self, Transport};
+use crate::versions::{version_index, Extension, Info, Module, EXTENSIONS, LATEST, VERSIONS};
+use apps::{apps_observer, AppsChannel};
+pub use typed::first_difference;
+
+/// The result type of the resource-metadata proposal's `resources/metadata`; a module that has it
+/// applies the proposal's same-URI rule against the requested URI.
+const METADATA_RESULT: &str = "ReadResourceMetadataResult";
+
+/// How many tasks (from `CreateTaskResult`) each direction remembers for `tasks/result`.
+pub const TASKS_CAP: usize = 4096;
+
+/// The request whose result is the result of the task it names (2025-11-25).
+const TASK_RESULT_METHOD: &str = "tasks/result";
+/// The Tasks extension's task handle (`resultType: "task"`), typed by the extension's module.
+const EXT_TASK_RESULT: &str = "CreateTaskResult";
+
+/// Where a task came from: the request that `CreateTaskResult` answered.
+#[derive(Debug, Clone)]
+struct TaskOrigin {
+    module: ModRef,
+    result: Option<&'static str>,
+}
+
+impl mcp_spec_types::engine::observe::Weigh for Req {
+    fn weight(&self) -> usize {
+        Weigh::weight(self)
+    }
+}
+
+impl Weigh for TaskOrigin {
+    fn weight(&self) -> usize {
+        0
+    }
+}
+
+/// Settings and derived tables shared by every file.
+pub struct Checker {
+    fixed: Option<usize>,
+    latest: usize,
+    type_name: Option<String>,
+    roundtrip: bool,
+    validate: bool,
+    strict: bool,
+    options: Options,
+    /// The module of each version (an overlay given with `--ext` stands in for its base).
+    modules: Vec<&'static Module>,
+    infos: Vec<Info>,
+    exts: Vec<(usize, &'static Extension, Info)>,
+    max_findings: usize,
+    // Stream state, reset per file.
+    /// The session's version as the messages name it (the crate's tracker, with its notes).
+    versions: VersionTracker,
+    /// The request being checked, for the session's observer to keep until its answer.
+    typed: Option<Req>,
+    /// Tasks per direction of the request that created them.
+    tasks: [Capped<IdKey, TaskOrigin>; 2],
+    /// The line of the stream's first `initialize` request.
+    initialize_line: Option<u64>,
+    /// The rules that span messages, and the counts for `--summary`.
+    session: Session,
+    /// The view<->host channel, with `--ext apps`.
+    apps: Option<AppsChannel>,
+    /// A bridge recording's legs (`leg`): the one being checked, and the other's stream, parked.
+    /// The transport rules over a recording's `http` lines.
+    transport: Transport,
+    leg: Option<Leg>,
+    parked: Option<Box<Parked>>,
+}
+
+/// A bridge recording's leg: its lines are one stream, the other leg's another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leg {
+    Client,
+    Server,
+}
+
+/// The stream state of the leg not being checked.
+struct Parked {
+    versions: VersionTracker,
+    typed: Option<Req>,
+    tasks: [Capped<IdKey, TaskOrigin>; 2],
+    initialize_line: Option<u64>,
+    session: crate::session::ParkedStream,
+    /// Each leg's HTTP exchanges are its own (`proxy --http --to`).
+    transport: Transport,
+}
+
+impl Parked {
+    fn new() -> Parked {
+        Parked { versions: VersionTracker::new(), typed: None, tasks: per_dir(TASKS_CAP), initialize_line: None, session: crate::session::ParkedStream::new(), transport: Transport::new("exchange") }
+    }
+}
+
+fn per_dir<V: Weigh>(cap: usize) -> [Capped<IdKey, V>; 2] {
+    [Capped::new(cap), Capped::new(cap)]
+}
+
+impl Checker {
+    pub fn new(args: &CheckArgs) -> Checker {
+        let mut options = Options { strict: args.strict, ..Options::default() };
+        let mut modules: Vec<&'static Module> = VERSIONS.iter().collect();
+        let mut exts = Vec::new();
+        for &i in &args.extensions {
+            let e = &EXTENSIONS[i];
+            (e.options)(&mut options);
+            match e.replaces.and_then(version_index) {
+                Some(v) => modules[v] = &e.module,
+                None => exts.push((i, e, Info::new(&e.module))),
+            }
+        }
+        Checker {
+            fixed: match args.protocol {
+                Protocol::Auto => None,
+                Protocol::Fixed(i) => Some(i),
+            },
+            latest: version_index(LATEST).expect("the latest version is in the table"),
+            type_name: args.type_name.clone(),
+            roundtrip: args.roundtrip,
+            validate: args.validate,
+            strict: args.strict,
+            options,
+            infos: modules.iter().map(|m| Info::new(m)).collect(),
+            modules,
+            exts,
+            max_findings: args.max_findings.max(1),
+            versions: VersionTracker::new(),
+            typed: None,
+            tasks: per_dir(TASKS_CAP),
+            initialize_line: None,
+            session: Session::new(args),
+            leg: None,
+            parked: None,
+            apps: args.extensions.iter().find_map(|&i| {
+                let e = &EXTENSIONS[i];
+                let base = version_index(e.channel_base?)?;
+                Some(AppsChannel::new(i, &e.module, base))
+            }),
+            transport: match args.protocol {
+                Protocol::Fixed(i) => Transport::new("exchange").with_fallback(VERSIONS[i].name),
+                Protocol::Auto => Transport::new("exchange"),
+            },
+        }
+    }
+
+    /// Forgets what the previous stream negotiated, its requests and its tasks.
+    pub fn reset_stream(&mut self) {
+        self.versions = VersionTracker::new();
+        self.typed = None;
+        self.tasks = per_dir(TASKS_CAP);
+        self.initialize_line = None;
+        if let Some(apps) = &mut self.apps {
+            apps.pending = apps_observer();
+        }
+        self.session.reset();
+        self.leg = None;
+        self.parked = None;
+        self.transport.reset();
+    }
+
+    /// Checks the lines of `leg` from here on: the other leg's stream is parked, this one's taken back.
+    fn switch_leg(&mut self, leg: Leg) {
+        if self.leg == Some(leg) {
+            return;
+        }
+        if self.leg.is_some() {
+            let p = self.parked.get_or_insert_with(|| Box::new(Parked::new()));
+            std::mem::swap(&mut self.versions, &mut p.versions);
+            std::mem::swap(&mut self.typed, &mut p.typed);
+            std::mem::swap(&mut self.tasks, &mut p.tasks);
+            std::mem::swap(&mut self.initialize_line, &mut p.initialize_line);
+            self.session.swap_stream(&mut p.session);
+            std::mem::swap(&mut self.transport, &mut p.transport);
+        }
+        self.leg = Some(leg);
+    }
+
+    /// Ends the exchanges of the current stream that never ended: what their end rules find, on
+    /// the line of each one's request. Call before [`Checker::finish_stream`].
+    pub fn finish_transport(&mut self) -> Vec<Outcome> {
+        let found = self.transport.finish();
+        let outcome = |f: transport::Found| {
+            let mut o = Outcome { line: f.at.line, place: Some(f.at.place(None, None)), http: Some(f.at.http(None, None)), diags: f.diags.into_iter().map(|d| self.strictly(d)).collect(), ..Outcome::default() };
+            self.bound(&mut o);
+            o
+        };
+        found.into_iter().map(outcome).collect()
+    }
+
+    /// Ends the current stream: the findings only its end can show (attached to the line they
+    /// concern) and the requests left unanswered. Call before [`Checker::reset_stream`].
+    pub fn finish_stream(&mut self) -> StreamEnd {
+        let mut end = self.session.finish();
+        // A bridge recording: the other leg ends too.
+        if let (Some(leg), Some(_)) = (self.leg, &self.parked) {
+            self.switch_leg(if leg == Leg::Client { Leg::Server } else { Leg::Client });
+            let other = self.session.finish();
+            end.outcomes.extend(other.outcomes);
+            end.outcomes.sort_by_key(|o| o.line);
+            end.unanswered.extend(other.unanswered);
+            end.unanswered_total += other.unanswered_total;
+        }
+        end
+    }
+
+    /// The session's version so far (`None` with `--protocol VERSION`: that one is used).
+    fn negotiated(&self) -> Option<usize> {
+        self.versions.current().filter(|_| self.fixed.is_none()).and_then(version_index)
+    }
+
+    /// The session state (message counts for `--summary`, evictions).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// How many requests are remembered as unanswered (bounded by twice [`PENDING_CAP`]).
+    pub fn pending_requests(&self) -> usize {
+        self.session.waiting()
+    }
+
+
+    /// [`MESSAGE_MAX`], duplicates dropped.
+    pub(crate) fn bound(&self, out: &mut Outcome) {
+        dedupe(&mut out.diags);
+        // A message or pointer echoing a huge value (a validator's, a schema library's) is cut:
+        // output stays proportional to the findings, not to the line.
+        for d in &mut out.diags {
+            for s in [&mut d.message, &mut d.pointer] {
+                if s.len() > MESSAGE_MAX {
+                    *s = crate::bounded::cut(s);
+                }
+            }
+        }
+        if out.diags.len() > self.max_findings {
+            let rest = out.diags.split_off(self.max_findings);
+            out.omitted += rest.len();
+            out.omitted_errors += rest.iter().filter(|d| d.severity == Severity::Error).count();
+        }
+    }
+}
+
+fn error(pointer: &str, rule: &'static str, message: impl Into<String>) -> Diag {
+    Diag { pointer: pointer.to_string(), rule, severity: Severity::Error, message: message.into() }
+}
+
+fn unknown_version(s: &str) -> String {
+    format!("unknown protocol version `{}` (known: {})", clip(s), crate::versions::version_names())
+}
+
+fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn push_report(prefix: &str, report: mcp_spec_types::validate::Report, out: &mut Outcome) {
+    out.omitted += report.omitted;
+    out.omitted_errors += report.omitted_errors;
+    for v in report.violations {
+        let pointer = if prefix.is_empty() { v.pointer } else { format!("{prefix}{}", v.pointer) };
+        out.diags.push(Diag { pointer, rule: v.rule, severity: v.severity, message: v.message });
+    }
+}
+
+/// Drops exact repeats (the envelope rules run both on their own and inside some types).
+fn dedupe(diags: &mut Vec<Diag>) {
+    if diags.len() < 2 {
+        return;
+    }
+    let mut seen = HashSet::new();
+    diags.retain(|d| seen.insert((d.pointer.clone(), d.rule, d.message.clone())));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn differences() {
+        assert_eq!(first_difference(&json!({"a": [1, 2]}), &json!({"a": [1, 2]})), None);
+        assert_eq!(first_difference(&json!({"a": [1, 2]}), &json!({"a": [1, 2.0]})).unwrap().0, "/a/1");
+        assert_eq!(first_difference(&json!({"a/b": 1, "c": 2}), &json!({"a/b": 1})).unwrap().0, "/c");
+        assert_eq!(first_difference(&json!({"a/b": 1}), &json!({})).unwrap().0, "/a~1b");
+        assert_eq!(first_difference(&json!([1]), &json!([1, 3])).unwrap().0, "/1");
+        assert_eq!(first_difference(&json!(1), &json!("1")).unwrap().0, "");
+    }
+
+    #[test]
+    fn pending_is_bounded() {
+        let req = Req { module: ModRef::Version(0), method: None, result: None, task: false, uri: None };
+        let mut p = Capped::<IdKey, Req>::new(PENDING_CAP);
+        for i in 0..(PENDING_CAP as i64 * 5) {
+            p.insert(IdKey::Int(i), req.clone());
+            if i % 3 == 0 {
+                p.remove(&IdKey::Int(i));
+            }
+        }
+        assert!(p.len() <= PENDING_CAP);
+        assert!(p.contains(&IdKey::Int(PENDING_CAP as i64 * 5 - 1)));
+    }
+}
