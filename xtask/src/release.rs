@@ -13,8 +13,10 @@ const MAX_CRATE_BYTES: u64 = 10 * 1024 * 1024;
 /// the CLI against the library it just packaged (not against the registry, where a new version of
 /// the library is not yet published). Then checks what went into the packages.
 pub fn dry_run(root: &Path, lib: &str) -> Result<(), String> {
-    forget_earlier_dry_runs(lib, &package_version(&root.join("generated/Cargo.toml"))?)?;
-    crate::cargo(root, &["publish", "--dry-run", "--quiet", "--allow-dirty", "-p", lib, "-p", CLI], &[])?;
+    let check_dir = target_dir(root).join("publish-check");
+    forget_earlier_dry_runs(lib, &package_version(&root.join("generated/Cargo.toml"))?, &check_dir)?;
+    let check_dir_arg = check_dir.to_string_lossy().into_owned();
+    crate::cargo(root, &["publish", "--dry-run", "--quiet", "--allow-dirty", "--target-dir", &check_dir_arg, "-p", lib, "-p", CLI], &[])?;
     // The dry run keeps its archives in a scratch folder; this writes them where cargo documents.
     crate::cargo(root, &["package", "--no-verify", "--quiet", "--allow-dirty", "-p", lib, "-p", CLI], &[])?;
     let dir = target_dir(root).join("package");
@@ -35,7 +37,20 @@ pub fn dry_run(root: &Path, lib: &str) -> Result<(), String> {
 /// and never unpacks the same name and version again, so a second dry run of an unchanged version
 /// would build the CLI against the first run's library sources. Removes those copies (only under
 /// the scratch registries' folders, whose names start with `-`; the real registries' are left alone).
-fn forget_earlier_dry_runs(lib: &str, version: &str) -> Result<(), String> {
+/// Cargo also takes a registry package's build as current whatever its sources say, so the CLI
+/// would link the first run's library even from fresh sources: the dry run builds in its own
+/// folder, where this forgets the builds of both packages (the dependencies' stay).
+fn forget_earlier_dry_runs(lib: &str, version: &str, check_dir: &Path) -> Result<(), String> {
+    let fingerprints = check_dir.join("debug").join(".fingerprint");
+    if let Ok(entries) = std::fs::read_dir(&fingerprints) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let ours = [lib, CLI].iter().any(|p| name.strip_prefix(p).and_then(|rest| rest.strip_prefix('-')).is_some_and(|hash| hash.bytes().all(|b| b.is_ascii_hexdigit())));
+            if ours {
+                std::fs::remove_dir_all(entry.path()).map_err(|e| format!("{}: {e}", entry.path().display()))?;
+            }
+        }
+    }
     let home = std::env::var_os("CARGO_HOME").map(std::path::PathBuf::from).or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
     let Some(src) = home.map(|h| h.join("registry").join("src")) else { return Ok(()) };
     let Ok(entries) = std::fs::read_dir(&src) else { return Ok(()) };
