@@ -123,7 +123,10 @@ def main(argv):
         _, plan_file, toml_file, target = argv
         plan, manifest = json.load(open(plan_file)), tomllib.load(open(toml_file, "rb"))
         package = manifest["package"]
-        art = next(a for _, a in archives(plan, package["name"]) if target in a["target_triples"])
+        art = next((a for _, a in archives(plan, package["name"]) if target in a["target_triples"]), None)
+        if art is None:
+            print(f"dist plan has no archive for {target} (dist-workspace.toml's targets)", file=sys.stderr)
+            return 1
         print(art["name"], bin_path(package["metadata"]["binstall"], package, target, art))
         return 0
     plan_file, toml_file = argv[0], argv[1]
