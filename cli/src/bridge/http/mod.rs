@@ -72,24 +72,10 @@ pub fn run(a: &ProxyArgs, t: &Target, to: usize) -> i32 {
         Ok(u) => u,
         Err(e) => return fail(&format!("--upstream {}: {e}", t.upstream_url)),
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
-        Ok(r) => r,
-        Err(e) => return fail(&format!("starting: {e}")),
-    };
-    let listener = match runtime.block_on(tokio::net::TcpListener::bind(&t.listen)) {
+    let crate::proxy::http::Listening { runtime, listener, client, stop, at } = match crate::proxy::http::listen(&t.listen) {
         Ok(l) => l,
-        Err(e) => return fail(&format!("could not listen on {}: {e}", t.listen)),
-    };
-    let client = match crate::proxy::http::server::client() {
-        Ok(c) => c,
         Err(e) => return fail(&e),
     };
-    // Caught before the address is announced: whoever waits for it may signal at once.
-    let stop = {
-        let _in_runtime = runtime.enter();
-        crate::proxy::http::stopped()
-    };
-    let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| t.listen.clone());
     let version = crate::versions::VERSIONS[to].name;
     output::note(&stderr, format!("listening on http://{at}, bridging to {} ({version})", t.upstream_url));
 

@@ -46,24 +46,10 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
-        Ok(r) => r,
-        Err(e) => return fail(&format!("starting: {e}")),
-    };
-    let listener = match runtime.block_on(tokio::net::TcpListener::bind(&t.listen)) {
+    let Listening { runtime, listener, client, stop, at } = match listen(&t.listen) {
         Ok(l) => l,
-        Err(e) => return fail(&format!("could not listen on {}: {e}", t.listen)),
-    };
-    let client = match server::client() {
-        Ok(c) => c,
         Err(e) => return fail(&e),
     };
-    // Caught before the address is announced: whoever waits for it may signal at once.
-    let stop = {
-        let _in_runtime = runtime.enter();
-        stopped()
-    };
-    let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| t.listen.clone());
     output::note(&stderr, format!("listening on http://{at}, forwarding to {}", t.upstream_url));
 
     let (to_recorder, from_forwarders) = sync_channel(QUEUE_LINES);
@@ -92,6 +78,35 @@ pub fn run(a: &ProxyArgs, t: &Target) -> i32 {
     } else {
         0
     }
+}
+
+/// What both HTTP modes (`--http`, and the bridge over HTTP) run on: the runtime, the bound
+/// listener, a client for the upstream, the stop signal and the address bound.
+pub(crate) struct Listening<B, S> {
+    pub runtime: tokio::runtime::Runtime,
+    pub listener: tokio::net::TcpListener,
+    pub client: hyper_util::client::legacy::Client<hyper_rustls::HttpsConnector<hyper_util::client::legacy::connect::HttpConnector>, B>,
+    pub stop: S,
+    /// The address actually bound (`--listen` may ask for port 0).
+    pub at: String,
+}
+
+/// Starts the runtime, binds `listen` and makes the upstream client; an error says which step failed.
+pub(crate) fn listen<B>(listen: &str) -> Result<Listening<B, impl std::future::Future<Output = ()>>, String>
+where
+    B: hyper::body::Body + Send + 'static,
+    B::Data: Send,
+{
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| format!("starting: {e}"))?;
+    let listener = runtime.block_on(tokio::net::TcpListener::bind(listen)).map_err(|e| format!("could not listen on {listen}: {e}"))?;
+    let client = server::client()?;
+    // Caught before the address is announced: whoever waits for it may signal at once.
+    let stop = {
+        let _in_runtime = runtime.enter();
+        stopped()
+    };
+    let at = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| listen.to_string());
+    Ok(Listening { runtime, listener, client, stop, at })
 }
 
 /// Catches SIGINT, SIGTERM and SIGHUP now (call it inside the runtime); the future resolves on
