@@ -14,7 +14,6 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::Command;
 
 use common::{Cases, TempFile};
@@ -124,13 +123,7 @@ fn find(lines: &[String], dir: &str, method: &str) -> usize {
 
 #[test]
 fn the_sdk_app_and_bridge_traffic_checks_clean() {
-    if !common::npm_found() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
-        eprintln!("skipped: npm is not installed, so the ext-apps SDK cannot be installed");
-        return;
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/apps_bridge");
-    let node = common::npm_install(&dir);
+    let Some((dir, node)) = common::pinned_npm("apps_bridge", "the ext-apps SDK") else { return };
     let record = TempFile::new("apps-session.jsonl", b"");
     let run = Command::new(&node).arg(dir.join("session.mjs")).arg(record.path()).current_dir(&dir).output().expect("node runs");
     assert!(run.status.success(), "the SDK session failed:\n{}", common::output_text(&run));

@@ -283,13 +283,7 @@ async fn a_2026_07_28_client_talks_to_an_older_server() {
 // ---- real peers ----
 
 fn peers() -> Option<(std::path::PathBuf, String)> {
-    if !common::npm_found() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
-        eprintln!("skipped: npm is not installed, so the real peers cannot be installed");
-        return None;
-    }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bridge_real");
-    let node = common::npm_install(&dir);
+    let (dir, node) = common::pinned_npm("bridge_real", "the real peers")?;
     Some((dir, node.to_str().unwrap().to_string()))
 }
 

@@ -30,13 +30,7 @@ use common::{TempFile, BIN};
 use serde_json::Value;
 
 fn peers() -> Option<(PathBuf, String)> {
-    if !common::npm_found() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
-        eprintln!("skipped: npm is not installed, so the real peers cannot be installed");
-        return None;
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bridge_real");
-    let node = common::npm_install(&dir);
+    let (dir, node) = common::pinned_npm("bridge_real", "the real peers")?;
     Some((dir, node.to_str().unwrap().to_string()))
 }
 

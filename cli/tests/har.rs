@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{npm_found, npm_install, output_text, run, TempFile};
+use common::{output_text, run, TempFile};
 use serde_json::{json, Value};
 
 const URL: &str = "http://127.0.0.1:3001/mcp";
@@ -244,13 +244,7 @@ fn hostile_hars_are_reported_never_a_panic() {
 
 #[test]
 fn a_real_capture_of_the_typescript_client_and_server_everything_passes() {
-    if !npm_found() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
-        eprintln!("skipped: npm is not installed (the real capture needs the pinned packages of tests/har_real)");
-        return;
-    }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/har_real");
-    let node = npm_install(&dir);
+    let Some((dir, node)) = common::pinned_npm("har_real", "the real capture's packages") else { return };
     let out = TempFile::new("real.har", b"");
     let rec = std::process::Command::new(&node).arg("record.mjs").arg(out.path()).current_dir(&dir).output().unwrap();
     assert!(rec.status.success(), "recording failed: {}", output_text(&rec));
@@ -347,13 +341,7 @@ fn a_2024_11_05_http_sse_session_is_checked_in_the_order_it_happened() {
 
 #[test]
 fn a_real_capture_of_the_2024_11_05_http_sse_transport_passes() {
-    if !npm_found() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
-        eprintln!("skipped: npm is not installed (the real capture needs the pinned packages of tests/har_real)");
-        return;
-    }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/har_real");
-    let node = npm_install(&dir);
+    let Some((dir, node)) = common::pinned_npm("har_real", "the real capture's packages") else { return };
     let out = TempFile::new("legacy.har", b"");
     let rec = std::process::Command::new(&node).arg("record.mjs").arg(out.path()).arg("sse").current_dir(&dir).output().unwrap();
     assert!(rec.status.success(), "recording failed: {}", output_text(&rec));

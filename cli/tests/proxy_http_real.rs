@@ -20,13 +20,7 @@ use common::{TempFile, BIN};
 use serde_json::Value;
 
 fn run_peers(mode: &str) -> Option<(Value, String, String)> {
-    if !common::npm_found() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
-        eprintln!("skipped: npm is not installed, so the real server and client cannot be installed");
-        return None;
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proxy_http");
-    let node = common::npm_install(&dir);
+    let (dir, node) = common::pinned_npm("proxy_http", "the real server and client")?;
     let record = TempFile::new("http.jsonl", b"");
     let findings = TempFile::new("findings.txt", b"");
     let out = Command::new(node).arg(dir.join("peers.mjs")).args([mode, BIN, record.path(), findings.path()]).current_dir(&dir).output().expect("node runs");

@@ -11,20 +11,13 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::Command;
 
 use common::{TempFile, BIN};
 
 #[test]
 fn a_real_client_and_server_talk_through_the_proxy() {
-    if !common::npm_found() {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
-        eprintln!("skipped: npm is not installed, so the real server and client cannot be installed");
-        return;
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/proxy");
-    let node = common::npm_install(&dir);
+    let Some((dir, node)) = common::pinned_npm("proxy", "the real server and client") else { return };
     let node = node.to_str().unwrap();
     let server = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     let record = TempFile::new("session.jsonl", b"");

@@ -168,6 +168,19 @@ pub fn output_text(o: &std::process::Output) -> String {
     format!("stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
+/// The pinned npm packages of `tests/FOLDER`, installed: the folder and the Node to run them with.
+/// `None`, with the reason on stderr, where npm is missing; under `CI=true` that is a failure.
+pub fn pinned_npm(folder: &str, what: &str) -> Option<(PathBuf, PathBuf)> {
+    if !npm_found() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "npm is missing: CI must have npm (and node) for this test");
+        eprintln!("skipped: npm is not installed, so {what} cannot be installed");
+        return None;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(folder);
+    let node = npm_install(&dir);
+    Some((dir, node))
+}
+
 /// Installs the packages pinned in `dir` (`npm ci`); returns the Node to run them with: the pinned
 /// Node 22 where its package installs (Linux x64), else the `node` on PATH.
 ///
