@@ -246,11 +246,11 @@ pub fn routes() -> impl Iterator<Item = (&'static str, &'static str, &'static st
 #[allow(dead_code)]
 mod __c {
     use serde::de::DeserializeOwned;
-    use serde::Serialize;
     use serde_json::Value;
 
     use super::{Convert, ConvertError, Details, Reason};
     use crate::runtime::JsonObject;
+    use crate::write::WriteJson;
 
     /// The adjacent versions an impl converts between.
     #[derive(Clone, Copy)]
@@ -268,17 +268,35 @@ mod __c {
     }
 
     /// For values whose shape differs between the versions (an `object` that became a named type).
-    pub fn via_json<S: Serialize, T: DeserializeOwned>(value: S, key: &'static str, step: Step, case: &'static str) -> Result<T, ConvertError> {
-        let unreadable = |e: serde_json::Error| error(step, case, Reason::Unreadable { message: e.to_string() }).at(key);
-        let v = serde_json::to_value(value).map_err(unreadable)?;
-        T::deserialize(v).map_err(unreadable)
+    pub fn via_json<S: WriteJson, T: DeserializeOwned>(value: S, key: &'static str, step: Step, case: &'static str) -> Result<T, ConvertError> {
+        let v = written(&value).map_err(|e| unreadable(e, step, case).at(key))?;
+        T::deserialize(&v).map_err(|e| unreadable(e, step, case).at(key))
     }
 
     /// A field the target does not define, kept in its `extra`.
-    pub fn put<T: Serialize>(extra: &mut JsonObject, key: &'static str, value: &T, step: Step) -> Result<(), ConvertError> {
-        let v = serde_json::to_value(value).map_err(|e| error(step, "", Reason::Unreadable { message: e.to_string() }).at(key))?;
+    pub fn put<T: WriteJson + ?Sized>(extra: &mut JsonObject, key: &'static str, value: &T, step: Step) -> Result<(), ConvertError> {
+        let v = written(value).map_err(|e| unreadable(e, step, "").at(key))?;
         extra.insert(key.to_string(), v);
         Ok(())
+    }
+
+    /// The JSON tree of a typed value. Through its JSON text rather than `serde_json::to_value`, so that
+    /// a conversion reuses each type's one `WriteJson` impl instead of compiling its `Serialize` impl for
+    /// serde_json's tree serializer as well (the same tree: the text reads back exactly). Out of line and
+    /// generic only in the write, so that each route's code stays small.
+    fn written<T: WriteJson + ?Sized>(value: &T) -> Result<Value, serde_json::Error> {
+        tree(&value.to_json_vec())
+    }
+
+    #[inline(never)]
+    fn tree(text: &[u8]) -> Result<Value, serde_json::Error> {
+        serde_json::from_slice(text)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unreadable(e: serde_json::Error, step: Step, case: &'static str) -> ConvertError {
+        error(step, case, Reason::Unreadable { message: e.to_string() })
     }
 
     /// A field the source does not define, out of its `extra`. A `null` the target's reader would
@@ -289,7 +307,7 @@ mod __c {
             Some(Value::Null) if keep_null => Ok(None),
             Some(_) => {
                 let v = extra.remove(key).unwrap_or(Value::Null);
-                T::deserialize(v).map(Some).map_err(|e| error(step, "", Reason::Unreadable { message: e.to_string() }).at(key))
+                T::deserialize(&v).map(Some).map_err(|e| unreadable(e, step, "").at(key))
             }
         }
     }
@@ -355,10 +373,10 @@ mod __c {
     }
 
     #[cfg(feature = "dynamic")]
-    pub fn json_route<S: DeserializeOwned + Convert<T>, T: Serialize>(value: &Value) -> Result<Value, ConvertError> {
-        let unreadable = |e: serde_json::Error| error(Step { from: "", to: "" }, "", Reason::Unreadable { message: e.to_string() });
-        let source = S::deserialize(value).map_err(unreadable)?;
-        serde_json::to_value(source.convert()?).map_err(unreadable)
+    pub fn json_route<S: DeserializeOwned + Convert<T>, T: WriteJson>(value: &Value) -> Result<Value, ConvertError> {
+        const NO_STEP: Step = Step { from: "", to: "" };
+        let source = S::deserialize(value).map_err(|e| unreadable(e, NO_STEP, ""))?;
+        written(&source.convert()?).map_err(|e| unreadable(e, NO_STEP, ""))
     }
 }
 

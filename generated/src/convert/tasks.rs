@@ -12,7 +12,7 @@
 //! 2025-11-25 counterpart, `tasks/list` and `tasks/result` no extension one (see the table).
 
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use crate::write::WriteJson;
 use serde_json::Value;
 
 use super::__c::{self, Step};
@@ -28,7 +28,7 @@ const RENAMED: [(&str, &str); 2] = [("ttl", "ttlMs"), ("pollInterval", "pollInte
 /// The fields of a task's state, as the extension names them.
 const TASK_FIELDS: [&str; 7] = ["taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"];
 
-fn object<S: Serialize>(value: S, step: Step, case: &'static str) -> Result<JsonObject, ConvertError> {
+fn object<S: WriteJson>(value: S, step: Step, case: &'static str) -> Result<JsonObject, ConvertError> {
     match __c::via_json::<S, Value>(value, "", step, case)? {
         Value::Object(o) => Ok(o),
         _ => Err(__c::not_in_target(step, case)),
