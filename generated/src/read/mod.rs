@@ -75,9 +75,7 @@ fn give_up<T>() -> Result<T> {
 pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
     let before = GAVE_UP.with(|g| g.replace(false));
     let mut r = Reader { text, bytes: text.as_bytes(), pos: 0, depth: 0, scratch: String::new() };
-    // The hot path stays monomorphic: through the erased deserializer it read at about half the
-    // speed (BENCHMARKS.md, "Issue 32, one erased deserializer"); only serde_json's fallback is erased.
-    let out = T::deserialize(&mut r).and_then(|v| match r.peek() {
+    let out = crate::runtime::__private::read_erased(&mut r).and_then(|v| match r.peek() {
         None => Ok(v),
         Some(_) => give_up(),
     });
