@@ -250,7 +250,6 @@ mod __c {
 
     use super::{Convert, ConvertError, Details, Reason};
     use crate::runtime::JsonObject;
-    use crate::runtime::__private::read_erased;
     use crate::write::WriteJson;
 
     /// The adjacent versions an impl converts between.
@@ -271,7 +270,7 @@ mod __c {
     /// For values whose shape differs between the versions (an `object` that became a named type).
     pub fn via_json<S: WriteJson, T: DeserializeOwned>(value: S, key: &'static str, step: Step, case: &'static str) -> Result<T, ConvertError> {
         let v = written(&value).map_err(|e| unreadable(e, step, case).at(key))?;
-        read_erased(&v).map_err(|e| unreadable(e, step, case).at(key))
+        T::deserialize(&v).map_err(|e| unreadable(e, step, case).at(key))
     }
 
     /// A field the target does not define, kept in its `extra`.
@@ -308,7 +307,7 @@ mod __c {
             Some(Value::Null) if keep_null => Ok(None),
             Some(_) => {
                 let v = extra.remove(key).unwrap_or(Value::Null);
-                read_erased(&v).map(Some).map_err(|e| unreadable(e, step, "").at(key))
+                T::deserialize(&v).map(Some).map_err(|e| unreadable(e, step, "").at(key))
             }
         }
     }
@@ -376,7 +375,7 @@ mod __c {
     #[cfg(feature = "dynamic")]
     pub fn json_route<S: DeserializeOwned + Convert<T>, T: WriteJson>(value: &Value) -> Result<Value, ConvertError> {
         const NO_STEP: Step = Step { from: "", to: "" };
-        let source: S = read_erased(value).map_err(|e| unreadable(e, NO_STEP, ""))?;
+        let source = S::deserialize(value).map_err(|e| unreadable(e, NO_STEP, ""))?;
         written(&source.convert()?).map_err(|e| unreadable(e, NO_STEP, ""))
     }
 }

@@ -23,7 +23,7 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
 use serde::forward_to_deserialize_any;
 
-use crate::runtime::__private::{json_from_slice, json_from_str, with_guessing};
+use crate::runtime::__private::with_guessing;
 
 // The name serde_json's raw-value protocol passes to `deserialize_newtype_struct`.
 use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;
@@ -75,7 +75,7 @@ fn give_up<T>() -> Result<T> {
 pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
     let before = GAVE_UP.with(|g| g.replace(false));
     let mut r = Reader { text, bytes: text.as_bytes(), pos: 0, depth: 0, scratch: String::new() };
-    let out = crate::runtime::__private::read_erased(&mut r).and_then(|v| match r.peek() {
+    let out = T::deserialize(&mut r).and_then(|v| match r.peek() {
         None => Ok(v),
         Some(_) => give_up(),
     });
@@ -131,7 +131,7 @@ pub fn from_slice<'a, T: de::Deserialize<'a>>(bytes: &'a [u8]) -> std::result::R
     if let Some(v) = std::str::from_utf8(bytes).ok().and_then(read_fast) {
         return Ok(v);
     }
-    guess_then_read(|| json_from_slice(bytes))
+    guess_then_read(|| serde_json::from_slice(bytes))
 }
 
 /// [`from_slice`] for a string.
@@ -139,7 +139,7 @@ pub fn from_str<'a, T: de::Deserialize<'a>>(json: &'a str) -> std::result::Resul
     if let Some(v) = read_fast(json) {
         return Ok(v);
     }
-    guess_then_read(|| json_from_str(json))
+    guess_then_read(|| serde_json::from_str(json))
 }
 
 /// The crate's own reader, guessing, and after a wrong guess not guessing (the order

@@ -2,7 +2,6 @@
 //! each module's table of [`DynType`]s, generated, names these entry points.
 
 use super::*;
-use crate::runtime::__private::{json_from_str, read_erased};
 use crate::validate::{validate_json, Options, Report, Validate};
 
 type Json<T> = Result<T, serde_json::Error>;
@@ -33,20 +32,20 @@ impl DynType {
 }
 
 fn read_json<T: DeserializeOwned + SchemaType>(json: &str) -> Json<&'static str> {
-    Ok(json_from_str::<T>(json)?.schema_name())
+    Ok(serde_json::from_str::<T>(json)?.schema_name())
 }
 
 fn read_value<T: DeserializeOwned + SchemaType>(v: &Value) -> Json<&'static str> {
-    Ok(read_erased::<T, _>(v)?.schema_name())
+    Ok(T::deserialize(v)?.schema_name())
 }
 
 fn roundtrip_json<T: Serialize + DeserializeOwned + SchemaType>(json: &str) -> Json<(Value, &'static str)> {
-    let t: T = json_from_str(json)?;
+    let t: T = serde_json::from_str(json)?;
     Ok((serde_json::to_value(&t)?, t.schema_name()))
 }
 
 fn roundtrip_value<T: Serialize + DeserializeOwned + SchemaType>(v: &Value) -> Json<(Value, &'static str)> {
-    let t: T = read_erased(v)?;
+    let t = T::deserialize(v)?;
     Ok((serde_json::to_value(&t)?, t.schema_name()))
 }
 

@@ -36,12 +36,12 @@ pub trait JsonConvert: Serialize + DeserializeOwned {
     }
 
     fn from_json(value: Value) -> Result<Self, serde_json::Error> {
-        __private::read_erased(value)
+        serde_json::from_value(value)
     }
 
     /// Reads from a borrowed value, without cloning it first.
     fn from_json_ref(value: &Value) -> Result<Self, serde_json::Error> {
-        __private::read_erased(value)
+        Self::deserialize(value)
     }
 }
 

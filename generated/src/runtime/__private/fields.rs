@@ -81,7 +81,7 @@ impl<E> FromValue<E> {
 impl<'de, E: de::Error> FieldSource<'de> for FromValue<E> {
     type Error = E;
     fn take<T: Deserialize<'de>>(self) -> Result<T, E> {
-        read_erased(self.0).map_err(E::custom)
+        T::deserialize(self.0).map_err(E::custom)
     }
 }
 

@@ -257,10 +257,10 @@ impl<'r, 'de, E: de::Error> MapAccess<'de> for RawMap<'r, 'de, E> {
         match self.value.take() {
             Some(Raw::Text(text)) => {
                 within_depth::<E>(text)?;
-                seed_erased(seed, &mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
+                seed.deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
             }
-            Some(Raw::Value(v)) => seed_erased(seed, v.clone()).map_err(E::custom),
-            Some(Raw::Str(s)) => seed_erased(seed, StrValue::<E>(s, PhantomData)),
+            Some(Raw::Value(v)) => seed.deserialize(v.clone()).map_err(E::custom),
+            Some(Raw::Str(s)) => seed.deserialize(StrValue::<E>(s, PhantomData)),
             None => Err(E::custom("value asked for before its key")),
         }
     }
@@ -269,7 +269,7 @@ impl<'r, 'de, E: de::Error> MapAccess<'de> for RawMap<'r, 'de, E> {
 impl<'de> RawObject<'de> {
     /// Reads the kept fields as one `T`.
     pub fn read_as<T: Deserialize<'de>, E: de::Error>(&self) -> Result<T, E> {
-        read_erased(de::value::MapAccessDeserializer::new(RawMap::<E> { fields: self.0.iter(), value: None, error: PhantomData }))
+        T::deserialize(de::value::MapAccessDeserializer::new(RawMap::<E> { fields: self.0.iter(), value: None, error: PhantomData }))
     }
 }
 

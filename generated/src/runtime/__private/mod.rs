@@ -8,7 +8,6 @@ use std::marker::PhantomData;
 pub use serde;
 pub use serde_json;
 
-mod erased;
 mod fields;
 mod keyed;
 mod keys;
@@ -16,7 +15,6 @@ mod message;
 mod raw;
 mod shape;
 
-pub use erased::{json_from_slice, json_from_str, read_erased, seed_erased};
 pub use fields::*;
 pub use keyed::*;
 pub use keys::*;

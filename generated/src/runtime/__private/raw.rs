@@ -130,10 +130,10 @@ impl<'de> Raw<'de> {
         match self {
             Raw::Text(text) => {
                 within_depth::<E>(text)?;
-                read_erased(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
+                T::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(E::custom)
             }
-            Raw::Value(v) => read_erased(v.clone()).map_err(E::custom),
-            Raw::Str(s) => read_erased(StrValue::<E>(s, PhantomData)),
+            Raw::Value(v) => T::deserialize(v.clone()).map_err(E::custom),
+            Raw::Str(s) => T::deserialize(StrValue::<E>(s, PhantomData)),
         }
     }
 

@@ -147,11 +147,11 @@ pub fn move_into<T: Serialize + DeserializeOwned, E: de::Error>(target: &mut T, 
         }
         _ => return Ok(Some(value)),
     }
-    *target = read_erased(v).map_err(E::custom)?;
+    *target = T::deserialize(v).map_err(E::custom)?;
     Ok(None)
 }
 
 /// Reads a union decided by the keys present, once the best variant is known.
 pub fn from_value<T: DeserializeOwned, E: de::Error>(v: Value) -> Result<T, E> {
-    read_erased(v).map_err(E::custom)
+    T::deserialize(v).map_err(E::custom)
 }
