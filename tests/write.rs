@@ -1,5 +1,5 @@
-//! `mcp_spec_types::serialize_to_vec` must write exactly the bytes `serde_json::to_vec` writes,
-//! for every value: spec examples (as `Value` and as their typed schema types), recorded
+//! `mcp_spec_types::to_vec` and `serialize_to_vec` must write exactly the bytes `serde_json::to_vec`
+//! writes, for every value: spec examples (as `Value` and as their typed schema types), recorded
 //! sessions, strings built around the writer's 8-byte scanning, numbers, nesting, enums,
 //! non-string map keys and `RawValue`. So must the JSON-only path (`WriteJson::write_json` and
 //! the entry points users call, `mcp_spec_types::to_vec`, `to_vec_into`, `to_string` and
