@@ -1,8 +1,10 @@
-//! `mcp_spec_types::to_vec` must write exactly the bytes `serde_json::to_vec` writes, for
-//! every value: spec examples (as `Value` and as their typed schema types), recorded
+//! `mcp_spec_types::to_vec` and `serialize_to_vec` must write exactly the bytes `serde_json::to_vec`
+//! writes, for every value: spec examples (as `Value` and as their typed schema types), recorded
 //! sessions, strings built around the writer's 8-byte scanning, numbers, nesting, enums,
-//! non-string map keys and `RawValue`. So must the JSON-only path, `WriteJson::write_json`,
-//! for every typed value here and for random `Value` trees inside a typed struct.
+//! non-string map keys and `RawValue`. So must the JSON-only path (`WriteJson::write_json` and
+//! the entry points users call, `mcp_spec_types::to_vec`, `to_vec_into`, `to_string` and
+//! `to_writer`) for every typed value here, for envelopes and for random `Value` trees inside a
+//! typed struct.
 
 // The 2026-07-28 examples include types that version deprecates.
 #![allow(deprecated)]
@@ -18,19 +20,19 @@ use serde_json::{json, Value};
 
 /// Both writers' output (or both errors) for `v`.
 fn diff<T: Serialize + ?Sized + Debug>(label: &str, v: &T) -> Result<(), String> {
-    let ours = mcp_spec_types::to_vec(v);
+    let ours = mcp_spec_types::serialize_to_vec(v);
     let theirs = serde_json::to_vec(v);
     let show = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     match (ours, theirs) {
         (Ok(a), Ok(b)) if a == b => {
             // The other entry points agree with `to_vec`.
             let mut buf = b"prefix".to_vec();
-            mcp_spec_types::to_vec_into(&mut buf, v).map_err(|e| format!("{label}: to_vec_into: {e}"))?;
+            mcp_spec_types::serialize_to_vec_into(&mut buf, v).map_err(|e| format!("{label}: serialize_to_vec_into: {e}"))?;
             let mut w = Vec::new();
-            mcp_spec_types::to_writer(&mut w, v).map_err(|e| format!("{label}: to_writer: {e}"))?;
-            let s = mcp_spec_types::to_string(v).map_err(|e| format!("{label}: to_string: {e}"))?;
+            mcp_spec_types::serialize_to_writer(&mut w, v).map_err(|e| format!("{label}: serialize_to_writer: {e}"))?;
+            let s = mcp_spec_types::serialize_to_string(v).map_err(|e| format!("{label}: serialize_to_string: {e}"))?;
             if buf[6..] != b[..] || w != b || s.as_bytes() != &b[..] {
-                return Err(format!("{label}: to_vec_into/to_writer/to_string differ from to_vec"));
+                return Err(format!("{label}: serialize_to_vec_into/_writer/_string differ from serialize_to_vec"));
             }
             Ok(())
         }
@@ -53,6 +55,21 @@ fn diff_typed<T: Serialize + WriteJson + ?Sized + Debug>(label: &str, v: &T) -> 
     }
     if v.to_json_vec() != theirs {
         return Err(format!("{label}: to_json_vec differs from write_json"));
+    }
+    entry_points(label, v, &theirs)
+}
+
+/// The entry points users call, `mcp_spec_types::{to_vec, to_vec_into, to_string, to_writer}`,
+/// against serde_json's bytes `want`.
+fn entry_points<T: WriteJson + ?Sized>(label: &str, v: &T, want: &[u8]) -> Result<(), String> {
+    let mut buf = b"prefix".to_vec();
+    mcp_spec_types::to_vec_into(&mut buf, v);
+    let mut w = Vec::new();
+    mcp_spec_types::to_writer(&mut w, v).map_err(|e| format!("{label}: to_writer: {e}"))?;
+    let ours = mcp_spec_types::to_vec(v);
+    if ours != want || buf[6..] != *want || w != want || mcp_spec_types::to_string(v).as_bytes() != want {
+        let show = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        return Err(format!("{label}: to_vec wrote\n  {}\nserde_json wrote\n  {}\n(or to_vec_into/to_writer/to_string differ)", show(&ours), show(want)));
     }
     Ok(())
 }
@@ -263,6 +280,46 @@ fn recorded_sessions_write_like_serde_json() {
 fn typed_message<T: Serialize + WriteJson + serde::de::DeserializeOwned + Debug>(label: &str, text: &str) -> Result<(), String> {
     let v: T = serde_json::from_str(text).map_err(|e| format!("{label}: {e}"))?;
     diff_typed(&format!("{label} typed"), &v)
+}
+
+/// The envelopes a server or client writes, through the entry points users call, on what a
+/// writer most easily gets wrong: keys it does not know (in params, in a result, beside
+/// `result`), `_meta`, `null`, integers beyond `i64`/`f64`'s exact range and floats.
+#[test]
+fn envelopes_write_like_serde_json_through_the_entry_points() {
+    let lines = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":null,"big":18446744073709551615,"neg":-9223372036854775808,"f":0.1,"e":1e300},"_meta":{"progressToken":"p","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"x.io/k":[1.5,-0.0,null]},"unknownParam":{"z":null}}}"#,
+        r#"{"jsonrpc":"2.0","id":"a","result":{"content":[{"type":"text","text":"hi\n\u0001","_meta":{"k":null}}],"isError":false,"_meta":{"n":9007199254740993},"extraField":12345678901234567890},"extraTop":[true,null]}"#,
+        r#"{"jsonrpc":"2.0","id":9223372036854775807,"error":{"code":-32602,"message":"bad","data":null}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"é😀","data":{"at":[1,2.5e-8]}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":0.5,"total":1e21,"message":null}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":null,"_meta":{}}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+    ];
+    let mut tally = Tally::default();
+    for (i, line) in lines.iter().enumerate() {
+        macro_rules! each {
+            ($($m:ident),*) => {$(
+                let label = format!("line {} as {}", i + 1, stringify!($m));
+                tally.check(typed_message::<mcp_spec_types::$m::JSONRPCMessage>(&format!("{label}::JSONRPCMessage"), line));
+                // Each line is one direction's message: the other direction's type refuses it.
+                let mut read = 0;
+                if let Ok(v) = serde_json::from_str::<mcp_spec_types::$m::ClientMessage>(line) {
+                    read += 1;
+                    tally.check(diff_typed(&format!("{label}::ClientMessage"), &v));
+                }
+                if let Ok(v) = serde_json::from_str::<mcp_spec_types::$m::ServerMessage>(line) {
+                    read += 1;
+                    tally.check(diff_typed(&format!("{label}::ServerMessage"), &v));
+                }
+                tally.check(if read > 0 { Ok(()) } else { Err(format!("{label}: neither ClientMessage nor ServerMessage reads it")) });
+            )*};
+        }
+        each!(v2024_11_05, v2025_06_18, v2025_11_25, v2026_07_28);
+        let value: Value = serde_json::from_str(line).unwrap();
+        tally.check(diff_typed(&format!("line {} as Value", i + 1), &value));
+    }
+    tally.finish("envelopes written like serde_json through to_vec, to_vec_into, to_string and to_writer");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -542,7 +599,7 @@ fn raw_values_pass_through_like_serde_json() {
         t.check(diff(&format!("raw inside a struct {text:?}"), &w));
         t.check(diff(&format!("raw as Option {text:?}"), &Some(raw.clone())));
         // Verbatim: the bytes are the raw text itself.
-        t.check(match mcp_spec_types::to_vec(&raw) {
+        t.check(match mcp_spec_types::serialize_to_vec(&raw) {
             Ok(b) if b == raw.get().as_bytes() => Ok(()),
             other => Err(format!("raw {text:?} not verbatim: {other:?}")),
         });

@@ -383,7 +383,7 @@ fn report(
 
 /// Issue 21's targets, from the rounds only: the typed message (or, where a corpus has no
 /// messages, the specific type) read at least as fast as `Value` and 3× rmcp, written with
-/// `WriteJson` 1.5× `Value`, validated for at most a quarter of its read.
+/// `mcp_spec_types::to_vec_into` 1.5× `Value`, validated for at most a quarter of its read.
 fn targets(corpora: &[Corpus], ratios: &BTreeMap<(usize, String), Vec<f64>>) {
     let mut t = Vec::new();
     for (ci, c) in corpora.iter().enumerate() {
@@ -409,7 +409,7 @@ fn targets(corpora: &[Corpus], ratios: &BTreeMap<(usize, String), Vec<f64>>) {
     print!(
         "{}",
         markdown_table(
-            &["corpus", "typed read", "parse ×Value (≥ 1.0)", "parse ×rmcp (≥ 3)", "write ×Value, WriteJson (≥ 1.5)", "validate (≤ +25%)"],
+            &["corpus", "typed read", "parse ×Value (≥ 1.0)", "parse ×rmcp (≥ 3)", "write ×Value, to_vec_into (≥ 1.5)", "validate (≤ +25%)"],
             &t
         )
     );

@@ -33,5 +33,5 @@ pub mod write;
 mod read;
 pub use rpc::{read_message, read_message_checked};
 pub use read::{from_slice, from_str};
-pub use write::{to_string, to_vec, to_vec_into, to_writer, WriteJson};
+pub use write::{serialize_to_string, serialize_to_vec, serialize_to_vec_into, serialize_to_writer, to_string, to_vec, to_vec_into, to_writer, WriteJson};
 

@@ -466,7 +466,7 @@ mod tests {
                     let invalid = read_message_checked::<ClientMessage>(line).unwrap_err();
                     assert_eq!(invalid.code(), code, "{line}");
                     let answer: ServerMessage = invalid.error_response().unwrap().into();
-                    let written = crate::to_string(&answer).unwrap();
+                    let written = crate::to_string(&answer);
                     let want = format!(r#"{{"jsonrpc":"2.0","error":{{"code":{code},"message":{}}}}}"#, Value::from(message));
                     assert_eq!(written, want, "{line}");
                     assert_eq!(serde_json::to_string(&answer).unwrap(), want, "{line}");

@@ -17,8 +17,8 @@ use serde_json::Value;
 pub trait Write {
     /// With `serde_json::to_writer`.
     fn write_to(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
-    /// With the generated crate's writer (same bytes): its JSON-only path, `WriteJson::write_json`,
-    /// for a value in [`Fast`], else `mcp_spec_types::to_vec_into`.
+    /// With the generated crate's writer (same bytes): `mcp_spec_types::to_vec_into`, the entry
+    /// point users call, for a value in [`Fast`], else `mcp_spec_types::serialize_to_vec_into`.
     fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
 }
 
@@ -27,7 +27,7 @@ impl<T: Serialize> Write for T {
         serde_json::to_writer(out, self)
     }
     fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        mcp_spec_types::to_vec_into(out, self)
+        mcp_spec_types::serialize_to_vec_into(out, self)
     }
 }
 
@@ -39,7 +39,7 @@ impl<T: Serialize + WriteJson> Write for Fast<T> {
         serde_json::to_writer(out, &self.0)
     }
     fn write_fast(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        self.0.write_json(out);
+        mcp_spec_types::to_vec_into(out, &self.0);
         Ok(())
     }
 }
@@ -468,18 +468,19 @@ pub fn contenders(c: &Corpus) -> Vec<Contender> {
 }
 
 /// Adds, after the rows, a write-only copy of `Value` and of every mcp-schema reading that
-/// writes with the generated crate's JSON-only path, `mcp_spec_types::WriteJson::write_json`,
+/// writes with the generated crate's JSON-only path through the entry point users call,
+/// `mcp_spec_types::to_vec_into` (over `WriteJson`),
 /// instead of `serde_json::to_writer`.
 fn with_fast_writer(mut v: Vec<Contender>) -> Vec<Contender> {
     let mut extra = Vec::new();
     for k in &mut v {
         let Ok((parse, Some(decode))) = &k.run else { continue };
         let (name, id) = match k.id {
-            "value" => ("serde_json::Value through mcp_spec_types::WriteJson", "value-mcpw"),
-            "mcp-envelope" => ("mcp-schema JSONRPCMessage (envelope), mcp_spec_types::WriteJson", "mcp-envelope-mcpw"),
-            "mcp-typed" => ("mcp-schema typed message, mcp_spec_types::WriteJson", "mcp-typed-mcpw"),
-            "mcp-specific" if k.name.ends_with("type") => ("mcp-schema specific type, mcp_spec_types::WriteJson", "mcp-specific-mcpw"),
-            "mcp-specific" => ("mcp-schema specific result, mcp_spec_types::WriteJson", "mcp-specific-mcpw"),
+            "value" => ("serde_json::Value through mcp_spec_types::to_vec_into", "value-mcpw"),
+            "mcp-envelope" => ("mcp-schema JSONRPCMessage (envelope), mcp_spec_types::to_vec_into", "mcp-envelope-mcpw"),
+            "mcp-typed" => ("mcp-schema typed message, mcp_spec_types::to_vec_into", "mcp-typed-mcpw"),
+            "mcp-specific" if k.name.ends_with("type") => ("mcp-schema specific type, mcp_spec_types::to_vec_into", "mcp-specific-mcpw"),
+            "mcp-specific" => ("mcp-schema specific result, mcp_spec_types::to_vec_into", "mcp-specific-mcpw"),
             _ => {
                 k.reads_as.push_str("; writes with serde_json::to_writer");
                 continue;
@@ -488,7 +489,7 @@ fn with_fast_writer(mut v: Vec<Contender>) -> Vec<Contender> {
         extra.push(Contender {
             name,
             id,
-            reads_as: format!("{}; writes with mcp_spec_types::WriteJson::write_json (write only)", k.reads_as),
+            reads_as: format!("{}; writes with mcp_spec_types::to_vec_into (write only)", k.reads_as),
             run: Ok((parse.clone(), Some(decode.clone()))),
             writer: Writer::McpSchema,
             write_only: true,

@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use super::{Client, Error, Event, Id, Request, Sent, Server};
 use crate::rpc::INTERNAL_ERROR;
 use crate::runtime::RpcError;
+use crate::write::WriteJson;
 
 mod sealed {
     pub trait Sealed {}
@@ -37,7 +38,7 @@ pub trait Role: sealed::Sealed + Send + 'static {
     #[doc(hidden)]
     fn poll_event(&mut self) -> Option<Event>;
     #[doc(hidden)]
-    fn respond_value(&mut self, id: &Id, result: &Value) -> Result<Sent, Error>;
+    fn respond_serialized(&mut self, id: &Id, result: &Serialized) -> Result<Sent, Error>;
     #[doc(hidden)]
     fn respond_rpc_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error>;
 }
@@ -61,7 +62,7 @@ macro_rules! role {
             fn poll_event(&mut self) -> Option<Event> {
                 <$role>::poll_event(self)
             }
-            fn respond_value(&mut self, id: &Id, result: &Value) -> Result<Sent, Error> {
+            fn respond_serialized(&mut self, id: &Id, result: &Serialized) -> Result<Sent, Error> {
                 <$role>::respond(self, id, result)
             }
             fn respond_rpc_error(&mut self, id: &Id, error: &RpcError) -> Result<Sent, Error> {
@@ -73,6 +74,25 @@ macro_rules! role {
 
 role!(Client, ("s2c", "c2s"));
 role!(Server, ("c2s", "s2c"));
+
+/// A [`Context`]'s answer, written as JSON on the context's thread; the loop puts it in its
+/// envelope as it is. Not a public type: it only crosses [`Role`].
+#[doc(hidden)]
+pub struct Serialized(String);
+
+impl WriteJson for Serialized {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.0.as_bytes())
+    }
+}
+
+/// Only where the engine completes or reads the result (a 2026-07-28 result, `initialize`): the
+/// text read back as the `Value` it is.
+impl Serialize for Serialized {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde_json::from_str::<Value>(&self.0).map_err(serde::ser::Error::custom)?.serialize(s)
+    }
+}
 
 /// Something for the adapter's loop to run on its engine, sent from a [`Context`].
 pub(crate) enum Work<E> {
@@ -117,11 +137,15 @@ impl<E: Role> Context<E> {
         self.token
     }
 
-    /// Answers the request with `result` (serialized on this thread).
+    /// Answers the request with `result`, written as JSON on this thread (the crate's
+    /// [`serialize_to_string`](crate::serialize_to_string), no `Value` in between).
     pub fn respond<T: Serialize>(mut self, result: &T) {
         self.answered = true;
-        match serde_json::to_value(result) {
-            Ok(value) => self.finish(move |e, id| drop(e.respond_value(id, &value))),
+        match crate::write::serialize_to_string(result) {
+            Ok(json) => {
+                let answer = Serialized(json);
+                self.finish(move |e, id| drop(e.respond_serialized(id, &answer)))
+            }
             Err(err) => {
                 let error = RpcError { code: INTERNAL_ERROR, message: format!("the result did not serialize: {err}"), data: None };
                 self.finish(move |e, id| drop(e.respond_rpc_error(id, &error)))

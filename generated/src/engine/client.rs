@@ -143,7 +143,9 @@ impl Client {
     }
 
     /// Answers the server's request `id` with `result` (or an input request's: its response).
-    pub fn respond<T: Serialize>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
+    /// `result` is any type of this crate or a `Value`, written as it is (its
+    /// [`WriteJson`](crate::WriteJson)); an input request's response is made a `Value` first.
+    pub fn respond<T: Serialize + crate::WriteJson + ?Sized>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
         if self.inputs.contains_key(id) {
             let result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
             return self.answer_input(id, Ok(result)).map(|sent| sent.unwrap_or(Sent::Written));

@@ -13,6 +13,7 @@ use super::wire::{self, Incoming};
 use super::{Answer, Config, Dropped, Error, Event, Failure, Handle, Id, Request, Sent};
 use crate::rpc::{INVALID_REQUEST, PARSE_ERROR};
 use crate::runtime::{RequestMethod, RpcError};
+use crate::write::WriteJson;
 
 pub(crate) struct Pending {
     pub method: &'static str,
@@ -300,7 +301,7 @@ impl Endpoint {
                     return Ok(());
                 }
                 match route(&id, &method, params.as_ref()) {
-                    Route::Answer(result) => self.write_for(Some(&id), wire::result(&id, result)),
+                    Route::Answer(result) => self.write_for(Some(&id), wire::result(&id, &result)),
                     Route::Refuse(error) => self.write_for(Some(&id), wire::error(Some(&id), false, &error)),
                     Route::Offer if self.in_flight.len() >= self.config.max_in_flight => {
                         let message = format!("too many requests in flight (at most {})", self.config.max_in_flight);
@@ -386,8 +387,8 @@ impl Endpoint {
         }
     }
 
-    pub fn respond<T: Serialize>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
-        let result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
+    /// Writes `result` as it is, through its `WriteJson`: no `Value` in between.
+    pub fn respond<T: WriteJson + ?Sized>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
         Ok(match self.finish(id)? {
             None => Sent::Dropped,
             Some(()) => {

@@ -139,14 +139,25 @@ impl Server {
     /// in the version its `protocolVersion` names. A 2026-07-28 result gets `resultType`
     /// (`"complete"` unless set), the server's identity in `_meta`, and, when cacheable and
     /// without them, `ttlMs: 0` and `cacheScope: "private"`.
-    pub fn respond<T: Serialize>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
+    ///
+    /// `result` is any type of this crate or a `Value` (a type of your own: its `Value`). It is
+    /// written as it is (its [`WriteJson`](crate::WriteJson)); only what the engine completes or
+    /// reads (a 2026-07-28 result, the `initialize` answer) is made a `Value` first.
+    pub fn respond<T: Serialize + crate::WriteJson + ?Sized>(&mut self, id: &Id, result: &T) -> Result<Sent, Error> {
+        let per_request = self.state.info.as_ref().and_then(|info| Some((info, self.state.per_request.get(id)?)));
+        let initializing = self.state.lifecycle == Lifecycle::Initializing(id.clone());
+        if per_request.is_none() && !initializing {
+            let sent = self.endpoint.respond(id, result)?;
+            self.state.per_request.remove(id);
+            return Ok(sent);
+        }
         let mut result = serde_json::to_value(result).map_err(|e| Error::Serialize(e.to_string()))?;
-        if let (Some(p), Some(info)) = (self.state.per_request.get(id), &self.state.info) {
+        if let Some((info, p)) = per_request {
             info.complete(&p.method, &mut result);
         }
         let sent = self.endpoint.respond(id, &result)?;
         self.state.per_request.remove(id);
-        if self.state.lifecycle == Lifecycle::Initializing(id.clone()) {
+        if initializing {
             self.state.version = result.get("protocolVersion").and_then(Value::as_str).map(str::to_owned);
             self.endpoint.null_id = needs_null_id(self.state.version.as_deref());
             self.state.lifecycle = Lifecycle::Initialized;

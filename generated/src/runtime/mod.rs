@@ -422,7 +422,7 @@ pub mod dynamic;
 ///     Ok(Message::Notification(_) | Message::Result(_) | Message::Error(_)) => None,
 ///     Err(invalid) => invalid.error_response().map(Into::into),
 /// };
-/// assert_eq!(mcp_spec_types::to_string(&answer.unwrap()).unwrap(), r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+/// assert_eq!(mcp_spec_types::to_string(&answer.unwrap()), r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
 /// # }
 /// ```
 ///

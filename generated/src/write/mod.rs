@@ -17,13 +17,42 @@ use serde_json::Error;
 use crate::runtime::__private::RAW_VALUE_TOKEN;
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
-/// Appends the compact JSON of `value` to `out`. Reusing one buffer across messages
-/// avoids an allocation per message. On error `out` is left as it was.
+/// Appends the compact JSON of `value` to `out`, byte for byte what `serde_json::to_vec`
+/// writes. Reusing one buffer across messages avoids an allocation per message.
 ///
-/// For the crate's own types and `Value`, [`WriteJson::write_json`] writes the same bytes
-/// faster. This entry point stays generic over `Serialize` so that any value can be
-/// written, a caller's own envelope around the crate's types included.
-pub fn to_vec_into<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
+/// `value` is any type of this crate (messages, envelopes, results, params), a
+/// `serde_json::Value` or a std type of those: see [`WriteJson`]. For any other `Serialize`
+/// value, a caller's own envelope around the crate's types included, use
+/// [`serialize_to_vec_into`].
+#[inline]
+pub fn to_vec_into<T: WriteJson + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    value.write_json(out)
+}
+
+/// The compact JSON of `value`, byte for byte what `serde_json::to_vec` returns. It cannot
+/// fail: see [`to_vec_into`] for what `value` may be.
+#[inline]
+pub fn to_vec<T: WriteJson + ?Sized>(value: &T) -> Vec<u8> {
+    value.to_json_vec()
+}
+
+/// The compact JSON of `value` as a `String`, what `serde_json::to_string` returns.
+pub fn to_string<T: WriteJson + ?Sized>(value: &T) -> String {
+    utf8(value.to_json_vec())
+}
+
+/// Writes the compact JSON of `value` to `writer` with one `write_all`; the only error is
+/// the writer's own.
+pub fn to_writer<W: io::Write, T: WriteJson + ?Sized>(mut writer: W, value: &T) -> io::Result<()> {
+    writer.write_all(&value.to_json_vec())
+}
+
+/// Appends the compact JSON of any `Serialize` value to `out`, byte for byte what
+/// `serde_json::to_vec` writes; on error `out` is left as it was. [`to_vec_into`] writes the
+/// crate's own types and `Value` faster; this is for everything else, e.g. a caller's own
+/// envelope around them. Errors are the ones serde_json gives for the same value (a map key
+/// that is not a string, a non-finite float key, a custom error from a `Serialize` impl).
+pub fn serialize_to_vec_into<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
     let start = out.len();
     let r = value.serialize(Ser { out: &mut *out });
     if r.is_err() {
@@ -32,23 +61,22 @@ pub fn to_vec_into<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Resul
     r
 }
 
-/// The compact JSON of `value`, byte for byte what `serde_json::to_vec` returns.
-pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+/// [`serialize_to_vec_into`] into a new buffer, what `serde_json::to_vec` returns.
+pub fn serialize_to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(128);
-    to_vec_into(&mut out, value)?;
+    serialize_to_vec_into(&mut out, value)?;
     Ok(out)
 }
 
-/// The compact JSON of `value` as a `String`, what `serde_json::to_string` returns.
-pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
-    // Only UTF-8 is ever written (str contents, ASCII syntax), so this never fails.
-    String::from_utf8(to_vec(value)?).map_err(<Error as ser::Error>::custom)
+/// [`serialize_to_vec_into`] as a `String`, what `serde_json::to_string` returns.
+pub fn serialize_to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    Ok(utf8(serialize_to_vec(value)?))
 }
 
-/// Writes the compact JSON of `value` to `writer` with one `write_all`. The value is
-/// written to a buffer first, so nothing reaches `writer` when serializing fails.
-pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<(), Error> {
-    let buf = to_vec(value)?;
+/// Writes the compact JSON of any `Serialize` value to `writer` with one `write_all`. The
+/// value is written to a buffer first, so nothing reaches `writer` when serializing fails.
+pub fn serialize_to_writer<W: io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<(), Error> {
+    let buf = serialize_to_vec(value)?;
     // serde_json has no public constructor for its I/O error, so the bytes go out
     // through its own serializer: `()` asks the formatter for `null`, which writes `buf`.
     struct Dump<'a>(&'a [u8]);
@@ -61,6 +89,12 @@ pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> R
     ().serialize(&mut ser)
 }
 
+/// Only UTF-8 is ever written (str contents, ASCII syntax, number text), so the lossy branch
+/// is never taken; it stands in for a panic.
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 // ---------------------------------------------------------------------------------------
 // The JSON-only path
 
@@ -68,11 +102,12 @@ pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> R
 /// going through `serde::Serialize`.
 ///
 /// Every type of this crate implements it, as do `serde_json::Value` and the std types its
-/// fields use. It is faster than [`to_vec_into`] on the same value because it knows the
-/// types it writes: object keys are written as precomputed literals and `Value` trees (tool
+/// fields use; [`to_vec`], [`to_vec_into`], [`to_string`] and [`to_writer`] take any of them.
+/// It is faster than [`serialize_to_vec_into`] on the same value because it knows the types
+/// it writes: object keys are written as precomputed literals and `Value` trees (tool
 /// schemas, `_meta`, arguments) are walked directly instead of through serde's generic
 /// `Serialize` impls. It cannot fail: every map key is a string and a `Value` number is
-/// always finite. The `Serialize` impls stay for other formats and for [`to_vec_into`].
+/// always finite. The `Serialize` impls stay for other formats and for [`serialize_to_vec_into`].
 pub trait WriteJson {
     /// Appends the compact JSON of `self` to `out`.
     fn write_json(&self, out: &mut Vec<u8>);

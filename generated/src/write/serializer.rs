@@ -1,4 +1,4 @@
-//! The serializer behind [`to_vec_into`](super::to_vec_into): values, sequences, maps and structs.
+//! The serializer behind [`serialize_to_vec_into`](super::serialize_to_vec_into): values, sequences, maps and structs.
 
 use super::*;
 

@@ -1,7 +1,7 @@
 use super::*;
 
 fn same<T: Serialize + ?Sized>(v: &T) {
-    assert_eq!(String::from_utf8(to_vec(v).unwrap()).unwrap(), serde_json::to_string(v).unwrap());
+    assert_eq!(String::from_utf8(serialize_to_vec(v).unwrap()).unwrap(), serde_json::to_string(v).unwrap());
 }
 
 #[test]
@@ -36,22 +36,55 @@ fn small_values_match_serde_json() {
 }
 
 #[test]
-fn to_vec_into_appends_and_restores_on_error() {
+fn serialize_to_vec_into_appends_and_restores_on_error() {
     let mut buf = b"x".to_vec();
-    to_vec_into(&mut buf, &[1, 2]).unwrap();
+    serialize_to_vec_into(&mut buf, &[1, 2]).unwrap();
     assert_eq!(buf, b"x[1,2]");
     let mut bad = std::collections::BTreeMap::new();
     bad.insert(vec![1], 2);
-    let e = to_vec_into(&mut buf, &[bad.clone()]).unwrap_err();
+    let e = serialize_to_vec_into(&mut buf, &[bad.clone()]).unwrap_err();
     assert_eq!(buf, b"x[1,2]");
     assert_eq!(e.to_string(), serde_json::to_vec(&bad).unwrap_err().to_string());
 }
 
 #[test]
-fn to_writer_and_to_string() {
+fn serialize_to_writer_and_serialize_to_string() {
     let v = serde_json::json!({"k": "v\n"});
     let mut out = Vec::new();
-    to_writer(&mut out, &v).unwrap();
+    serialize_to_writer(&mut out, &v).unwrap();
     assert_eq!(out, serde_json::to_vec(&v).unwrap());
-    assert_eq!(to_string(&v).unwrap(), serde_json::to_string(&v).unwrap());
+    assert_eq!(serialize_to_string(&v).unwrap(), serde_json::to_string(&v).unwrap());
+}
+
+#[test]
+fn entry_points_write_json_like_serde_json() {
+    let v = serde_json::json!({"k": "v\n", "n": null, "big": u64::MAX, "neg": i64::MIN, "f": [0.1, -0.0, 1e300, 2.5e-8], "_meta": {"a": [true]}});
+    let want = serde_json::to_vec(&v).unwrap();
+    assert_eq!(to_vec(&v), want);
+    let mut buf = b"x".to_vec();
+    to_vec_into(&mut buf, &v);
+    assert_eq!(buf[1..], want[..]);
+    let mut out = Vec::new();
+    to_writer(&mut out, &v).unwrap();
+    assert_eq!(out, want);
+    assert_eq!(to_string(&v).as_bytes(), &want[..]);
+    // Through references, boxes and options, as `serde_json` writes them.
+    assert_eq!(to_vec(&&v), want);
+    assert_eq!(to_vec(&Box::new(v.clone())), want);
+    assert_eq!(to_vec(&None::<serde_json::Value>), b"null");
+    assert_eq!(to_vec(&[Some(1u64), None][..]), b"[1,null]");
+}
+
+#[test]
+fn to_writer_reports_the_writers_error() {
+    struct Full;
+    impl io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::new(io::ErrorKind::StorageFull, "full"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    assert_eq!(to_writer(Full, &serde_json::json!([1])).unwrap_err().kind(), io::ErrorKind::StorageFull);
 }

@@ -127,6 +127,27 @@ fn long_work_on_a_thread_while_other_requests_are_answered() {
     assert_eq!(ids, [json!(1.0), json!(2), json!(2.0), json!(1)], "{:?}", out.lines());
 }
 
+/// A context's answer is written on its thread as its type writes it (not made a `Value`), and
+/// the loop puts those bytes in the engine's envelope.
+#[cfg(feature = "v2025-11-25")]
+#[test]
+fn a_contexts_answer_is_written_as_its_type_writes_it() {
+    use crate::v2025_11_25::CallToolResult;
+    let (mut conn, feed, out) = initialized();
+    send(&feed, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t"}}));
+    let call = next_request(&mut conn);
+    let context = conn.context(&call);
+    let mut typed = CallToolResult::text("a\"b");
+    typed.structured_content = json!({"z": 1, "a": [0.1, null]}).as_object().cloned();
+    typed.is_error = Some(false);
+    let want = [&b"{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":"[..], &crate::to_vec(&typed), b"}\n"].concat();
+    std::thread::spawn(move || context.respond(&typed)).join().unwrap();
+    drop(feed);
+    assert_eq!(conn.next_event().unwrap(), None);
+    let written = out.0.lock().unwrap().clone();
+    assert!(written.ends_with(&want), "{}", String::from_utf8_lossy(&written));
+}
+
 #[test]
 fn a_cancelled_context_learns_it_and_nothing_more_is_written() {
     let (mut conn, feed, out) = initialized();

@@ -421,3 +421,33 @@ fn mangled_per_request_lines_never_panic() {
         }
     }
 }
+
+/// An answer goes out as its own type writes it (`WriteJson`, no `Value` in between) in the
+/// envelope the engine's other lines have; a `Value` answer, as the whole line as a `Map` was.
+#[cfg(feature = "v2025-11-25")]
+#[test]
+fn answers_are_written_as_their_type_writes_them() {
+    use crate::v2025_11_25::{CallToolResult, ContentBlock, TextContent};
+    let mut s = session(Config::default(), json!({}));
+    let call = |s: &mut Server, id: i64| send(s, json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "t"}}));
+    call(&mut s, 1);
+    let mut typed = CallToolResult::new(vec![ContentBlock::TextContent(TextContent::new("a\"b"))]);
+    typed.structured_content = json!({"z": 1, "a": [1.5, null, u64::MAX]}).as_object().cloned();
+    typed.is_error = Some(false);
+    s.respond(&Id::Number(1), &typed).unwrap();
+    let line = s.poll_transmit().unwrap();
+    let want = [&b"{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":"[..], &crate::to_vec(&typed), b"}"].concat();
+    assert_eq!(String::from_utf8_lossy(&line), String::from_utf8_lossy(&want));
+    // Not the `Value`'s order: its keys would be sorted.
+    assert_ne!(crate::to_vec(&typed), serde_json::to_vec(&serde_json::to_value(&typed).unwrap()).unwrap());
+
+    call(&mut s, 2);
+    let value = json!({"content": [{"type": "text", "text": "x"}], "isError": true, "_meta": {"k": 0.1}});
+    s.respond(&Id::Number(2), &value).unwrap();
+    let line = s.poll_transmit().unwrap();
+    assert_eq!(line, serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 2, "result": value})).unwrap());
+    send(&mut s, json!({"jsonrpc": "2.0", "id": "s\"4", "method": "tools/call", "params": {"name": "t"}}));
+    s.respond(&Id::String("s\"4".into()), &value).unwrap();
+    let line = s.poll_transmit().unwrap();
+    assert_eq!(line, serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": "s\"4", "result": value})).unwrap());
+}
