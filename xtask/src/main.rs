@@ -9,6 +9,7 @@ mod sync;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+use std::time::Instant;
 
 const USAGE: &str = "usage: cargo xtask <command>
 
@@ -91,11 +92,14 @@ fn test(root: &Path) -> Result<(), String> {
 /// The steps of `test`. A failure before `cargo test` stops the run (later steps would test stale
 /// or broken code); from there on every group runs and its counts are added up.
 fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
+    let started = Instant::now();
     codegen::run(root, true)?;
     tally.step_passed();
+    tally.timed("codegen --check", started);
     let lib = codegen::package_name(root)?;
     let mut features = vec![String::new()];
     features.extend(codegen::module_features(root)?);
+    let started = Instant::now();
     for f in &features {
         let shown = if f.is_empty() { "no features".to_string() } else { format!("feature {f} alone") };
         cargo(root, &["check", "--quiet", "-p", &lib, "--no-default-features", "--features", f], &[])
@@ -103,6 +107,7 @@ fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
         println!("check: {lib} with {shown} compiles");
         tally.step_passed();
     }
+    tally.timed("feature checks", started);
     // A doc link can resolve under one feature set and not another, so each gets its own doc build.
     let mut doc_sets: Vec<(String, Vec<&str>)> = features
         .iter()
@@ -113,6 +118,7 @@ fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
         .collect();
     doc_sets.push(("default features".to_string(), vec![]));
     doc_sets.push(("all features".to_string(), vec!["--all-features"]));
+    let started = Instant::now();
     for (shown, flags) in &doc_sets {
         let mut args = vec!["doc", "--quiet", "-p", &lib, "--no-deps"];
         args.extend(flags);
@@ -120,15 +126,24 @@ fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
         println!("doc: {lib} docs with {shown} build without warnings");
         tally.step_passed();
     }
+    tally.timed("docs", started);
+    let started = Instant::now();
     release::dry_run(root, &lib)?;
     tally.step_passed();
+    tally.timed("release packages", started);
 
+    let started = Instant::now();
     let tests = summary::run_counted(root, cargo_command(root).args(["test", "--workspace", "--all-features", "--no-fail-fast"]))?;
     tally.add_cargo_test(&tests);
+    tally.timed("cargo test", started);
+    let started = Instant::now();
     let latest = conformance(root, &[])?;
     tally.add_group("conformance", &latest);
+    tally.timed("conformance", started);
+    let started = Instant::now();
     let next = conformance(root, &["--next"])?;
     tally.add_group("conformance (next release)", &next);
+    tally.timed("conformance (next release)", started);
     Ok(())
 }
 
