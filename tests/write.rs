@@ -2,7 +2,8 @@
 //! every value: spec examples (as `Value` and as their typed schema types), recorded
 //! sessions, strings built around the writer's 8-byte scanning, numbers, nesting, enums,
 //! non-string map keys and `RawValue`. So must the JSON-only path, `WriteJson::write_json`,
-//! for every typed value here and for random `Value` trees inside a typed struct.
+//! for every typed value here and for random `Value` trees inside a typed struct; and
+//! `dynamic`'s round trips, which write through it, give what `serde_json::to_value` gives.
 
 // The 2026-07-28 examples include types that version deprecates.
 #![allow(deprecated)]
@@ -57,6 +58,18 @@ fn diff_typed<T: Serialize + WriteJson + ?Sized + Debug>(label: &str, v: &T) -> 
     Ok(())
 }
 
+/// `dynamic`'s round trip (which writes through `WriteJson` and reads the bytes back) gives
+/// the `Value` that `serde_json::to_value` gives for the same typed value.
+fn dynamic_like_to_value<T: Serialize>(label: &str, dynamic: Option<Result<(Value, &'static str), serde_json::Error>>, v: &T) -> Result<(), String> {
+    let expected = serde_json::to_value(v).map_err(|e| format!("{label}: to_value: {e}"))?;
+    match dynamic {
+        Some(Ok((got, _))) if got == expected => Ok(()),
+        Some(Ok((got, _))) => Err(format!("{label}: roundtrip_json gave\n  {got}\nto_value gives\n  {expected}")),
+        Some(Err(e)) => Err(format!("{label}: roundtrip_json: {e}")),
+        None => Err(format!("{label}: roundtrip_json knows no such type")),
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // (a) Spec examples and recorded sessions
 
@@ -69,7 +82,7 @@ macro_rules! typed_2026 {
             use mcp_spec_types::v2026_07_28 as m;
             Some(match ty {
                 $(stringify!($t) => match serde_json::from_str::<m::$t>(text) {
-                    Ok(v) => diff_typed(label, &v),
+                    Ok(v) => diff_typed(label, &v).and_then(|()| dynamic_like_to_value(label, m::roundtrip_json(ty, text), &v)),
                     Err(e) => Err(format!("read: {e}")),
                 },)*
                 _ => return None,
@@ -80,7 +93,7 @@ macro_rules! typed_2026 {
             use mcp_spec_types::draft as m;
             Some(match ty {
                 $(stringify!($t) => match serde_json::from_str::<m::$t>(text) {
-                    Ok(v) => diff_typed(label, &v),
+                    Ok(v) => diff_typed(label, &v).and_then(|()| dynamic_like_to_value(label, m::roundtrip_json(ty, text), &v)),
                     Err(e) => Err(format!("read: {e}")),
                 },)*
                 _ => return None,

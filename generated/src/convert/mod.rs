@@ -355,10 +355,11 @@ mod __c {
     }
 
     #[cfg(feature = "dynamic")]
-    pub fn json_route<S: DeserializeOwned + Convert<T>, T: Serialize>(value: &Value) -> Result<Value, ConvertError> {
+    pub fn json_route<S: DeserializeOwned + Convert<T>, T: crate::WriteJson>(value: &Value) -> Result<Value, ConvertError> {
         let unreadable = |e: serde_json::Error| error(Step { from: "", to: "" }, "", Reason::Unreadable { message: e.to_string() });
         let source = S::deserialize(value).map_err(unreadable)?;
-        serde_json::to_value(source.convert()?).map_err(unreadable)
+        // Through `WriteJson`, like the `dynamic` round trips: no `Serialize` into `Value` per target type.
+        crate::runtime::dynamic::written(&source.convert()?).map_err(unreadable)
     }
 }
 
