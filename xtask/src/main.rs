@@ -75,6 +75,14 @@ pub fn schema_sync(root: &Path) -> Result<(), String> {
 /// the conformance suite. Ends with one `N passed, N failed` line over all of them (each cargo test
 /// binary prints its own, the last of which may be a doc test binary's `0 passed`).
 fn test(root: &Path) -> Result<(), String> {
+    // A run that builds everything gains nothing from incremental caches (the workspace's crates are
+    // built from scratch, or once after an edit) and pays for them: about a third more CPU for the
+    // library and a cache as large as its rlib per feature set (BENCHMARKS.md, "Issue 32, the test
+    // run"). Every cargo this run starts (steps, tests that build, the conformance script) inherits
+    // it; a value the caller set wins.
+    if let Some(value) = incremental_for_test(std::env::var_os("CARGO_INCREMENTAL").as_deref()) {
+        std::env::set_var("CARGO_INCREMENTAL", value);
+    }
     let mut tally = summary::Tally::default();
     let result = test_steps(root, &mut tally);
     if let Err(e) = &result {
@@ -87,6 +95,11 @@ fn test(root: &Path) -> Result<(), String> {
     } else {
         Err(format!("xtask test: {} failed", tally.failed))
     }
+}
+
+/// What `test` sets `CARGO_INCREMENTAL` to: off, unless the caller chose.
+fn incremental_for_test(set: Option<&std::ffi::OsStr>) -> Option<&'static str> {
+    set.is_none().then_some("0")
 }
 
 /// The steps of `test`. A failure before `cargo test` stops the run (later steps would test stale
@@ -173,5 +186,17 @@ fn cargo(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<(), String>
         Ok(())
     } else {
         Err(format!("`cargo {}` failed", args.join(" ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::incremental_for_test;
+
+    #[test]
+    fn the_test_run_builds_without_incremental_caches_unless_told() {
+        assert_eq!(incremental_for_test(None), Some("0"));
+        assert_eq!(incremental_for_test(Some("1".as_ref())), None);
+        assert_eq!(incremental_for_test(Some("0".as_ref())), None);
     }
 }
