@@ -7,7 +7,8 @@
 //! - the generator matches JSDoc tag names only in `generator/src/parse/` (everything later reads
 //!   the typed tag),
 //! - docs/development.md's list of test files is every test target (the block between its markers,
-//!   rewritten with `UPDATE_TIDY=1`), and every `tests/*.rs` of the workspace package is a target.
+//!   rewritten with `UPDATE_TIDY=1`), and every `tests/*.rs` of the workspace package is a target
+//!   or a module of the one that merges them (`tests/all.rs`).
 //!
 //! `cargo test -p mcp-schema-tests --test tidy -- --nocapture` prints the counts and the largest
 //! files and functions per crate. `MCP_TIDY_ROOT=DIR` measures another checkout (the figures only).
@@ -433,10 +434,12 @@ fn crates_have_no_circles_and_no_unlisted_long_files_or_functions() {
     assert!(problems.is_empty(), "{} tidy problem(s):\n  {}", problems.len(), problems.join("\n  "));
 }
 
-/// Every test target: the workspace package's `[[test]]` paths and each package's `tests/*.rs`.
+/// Every test target: the workspace package's `[[test]]` paths and the files `tests/all.rs` makes
+/// modules of it, and each package's `tests/*.rs`.
 fn test_targets(root: &Path) -> Vec<String> {
     let manifest = fs::read_to_string(root.join("tests/Cargo.toml")).expect("tests/Cargo.toml");
     let mut out: Vec<String> = manifest.lines().filter_map(|l| l.trim().strip_prefix("path = \"")).filter_map(|p| p.strip_suffix('"')).filter(|p| *p != "support.rs").map(|p| format!("tests/{p}")).collect();
+    out.extend(merged_modules(root).iter().map(|m| format!("tests/{m}.rs")));
     for pkg in ["generator", "cli", "xtask", "examples", "examples/conformance"] {
         let mut files = Vec::new();
         if let Ok(entries) = fs::read_dir(root.join(pkg).join("tests")) {
@@ -499,12 +502,19 @@ fn readme_lists_every_test_target() {
     let mut orphans = Vec::new();
     for e in fs::read_dir(root.join("tests")).expect("tests/").flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".rs") && !manifest.contains(&format!("path = \"{name}\"")) {
+        let merged = name.strip_suffix(".rs").is_some_and(|m| merged_modules(&root).iter().any(|x| x == m));
+        if name.ends_with(".rs") && !manifest.contains(&format!("path = \"{name}\"")) && !merged {
             orphans.push(name);
         }
     }
-    assert!(orphans.is_empty(), "tests/ files that are no test target in tests/Cargo.toml (never run): {orphans:?}");
+    assert!(orphans.is_empty(), "tests/ files that are no test target in tests/Cargo.toml nor a module of tests/all.rs (never run): {orphans:?}");
     println!("tidy: {TEST_LIST} names {} test targets", test_targets(&root).len());
+}
+
+/// The files `tests/all.rs` compiles as its modules (`mod NAME;` lines).
+fn merged_modules(root: &Path) -> Vec<String> {
+    let text = fs::read_to_string(root.join("tests/all.rs")).unwrap_or_default();
+    text.lines().filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';')).map(str::to_string).collect()
 }
 
 /// JSDoc tags whose names only the generator's `parse/jsdoc.rs` may match: everything later reads the typed tag.

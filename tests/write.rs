@@ -4,7 +4,8 @@
 //! non-string map keys and `RawValue`. So must the JSON-only path (`WriteJson::write_json` and
 //! the entry points users call, `mcp_spec_types::to_vec`, `to_vec_into`, `to_string` and
 //! `to_writer`) for every typed value here, for envelopes and for random `Value` trees inside a
-//! typed struct.
+//! typed struct; and `dynamic`'s round trips, which write through it, give what
+//! `serde_json::to_value` gives.
 
 // The 2026-07-28 examples include types that version deprecates.
 #![allow(deprecated)]
@@ -74,6 +75,18 @@ fn entry_points<T: WriteJson + ?Sized>(label: &str, v: &T, want: &[u8]) -> Resul
     Ok(())
 }
 
+/// `dynamic`'s round trip (which writes through `WriteJson` and reads the bytes back) gives
+/// the `Value` that `serde_json::to_value` gives for the same typed value.
+fn dynamic_like_to_value<T: Serialize>(label: &str, dynamic: Option<Result<(Value, &'static str), serde_json::Error>>, v: &T) -> Result<(), String> {
+    let expected = serde_json::to_value(v).map_err(|e| format!("{label}: to_value: {e}"))?;
+    match dynamic {
+        Some(Ok((got, _))) if got == expected => Ok(()),
+        Some(Ok((got, _))) => Err(format!("{label}: roundtrip_json gave\n  {got}\nto_value gives\n  {expected}")),
+        Some(Err(e)) => Err(format!("{label}: roundtrip_json: {e}")),
+        None => Err(format!("{label}: roundtrip_json knows no such type")),
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // (a) Spec examples and recorded sessions
 
@@ -86,7 +99,7 @@ macro_rules! typed_2026 {
             use mcp_spec_types::v2026_07_28 as m;
             Some(match ty {
                 $(stringify!($t) => match serde_json::from_str::<m::$t>(text) {
-                    Ok(v) => diff_typed(label, &v),
+                    Ok(v) => diff_typed(label, &v).and_then(|()| dynamic_like_to_value(label, m::roundtrip_json(ty, text), &v)),
                     Err(e) => Err(format!("read: {e}")),
                 },)*
                 _ => return None,
@@ -97,7 +110,7 @@ macro_rules! typed_2026 {
             use mcp_spec_types::draft as m;
             Some(match ty {
                 $(stringify!($t) => match serde_json::from_str::<m::$t>(text) {
-                    Ok(v) => diff_typed(label, &v),
+                    Ok(v) => diff_typed(label, &v).and_then(|()| dynamic_like_to_value(label, m::roundtrip_json(ty, text), &v)),
                     Err(e) => Err(format!("read: {e}")),
                 },)*
                 _ => return None,

@@ -12,7 +12,7 @@
 //! The recording needs npm (and the registry); it is skipped with a message when npm is missing,
 //! except under `CI=true`, where that is a failure.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

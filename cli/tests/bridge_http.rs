@@ -11,7 +11,7 @@
 
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::convert::Infallible;
 use std::io::{BufRead, BufReader};

@@ -1,7 +1,7 @@
 //! The command's surface: flags, exit codes, output formats, standard input, `--type`,
 //! `--ext apps`, and lines that must not be split.
 
-mod common;
+use crate::common;
 
 use common::{check_json, data, run, Cases, Found, TempFile};
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! clean against the target version. Also: the version reading helpers of
 //! `mcp_spec_types::negotiate` agree with the checker, line by line.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

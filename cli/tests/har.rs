@@ -3,7 +3,7 @@
 //! cut short, base64 garbage, an SSE stream that never ends its last event), and a real capture:
 //! the TypeScript SDK client and server-everything over Streamable HTTP (`har_real/`, needs npm).
 
-mod common;
+use crate::common;
 
 use common::{output_text, run, TempFile};
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! the server pinned by `har_real/`): `check` passes it with its transport rules, and reports an
 //! altered copy. Needs `/usr/bin/chromium` and npm; skips without them, fails under `CI=true`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

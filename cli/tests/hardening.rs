@@ -2,7 +2,7 @@
 //! reused ids, unmatched results, version changes, what the text report prints, and the caps
 //! on findings and `.json` files.
 
-mod common;
+use crate::common;
 
 use common::{check_json, run, Cases, Found, TempFile};
 use serde_json::{json, Value};

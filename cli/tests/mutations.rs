@@ -2,7 +2,7 @@
 //! (values of another type, dropped and added keys, truncated lines, stray bytes) are each
 //! reported on their own line, with no `internal` finding and every line counted.
 
-mod common;
+use crate::common;
 
 use common::{check_json, data, Cases, TempFile};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! `stream.response-unmatched`, progress, cancellation, lifecycle) read one model, the engine's
 //! observer, so a request leaves flight once and every rule agrees on it.
 
-mod common;
+use crate::common;
 
 use common::lines::{c2s, note, ok, req, s2c};
 use common::run;

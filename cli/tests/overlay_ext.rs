@@ -1,6 +1,6 @@
 //! `--ext resource-metadata` checks draft traffic with the resource-metadata proposal overlay.
 
-mod common;
+use crate::common;
 
 use common::{run, TempFile};
 

@@ -2,7 +2,7 @@
 //! stack and a `pattern` that backtracks for ever neither crash nor stall `check` or `proxy`; the
 //! schema is reported as unusable and the undecided match as a warning.
 
-mod common;
+use crate::common;
 
 use common::{check_json, run};
 use serde_json::{json, Value};

@@ -5,7 +5,7 @@
 
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::process::{Child, Command, Stdio};

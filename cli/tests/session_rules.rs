@@ -2,8 +2,7 @@
 //! any session finding, and the same session broken in one place gets exactly that rule's
 //! finding, on the line and pointer of the message that breaks it.
 
-mod common;
-#[path = "session_rules/tasks.rs"]
+use crate::common;
 mod tasks;
 
 use common::lines::{c2s, note, ok, req, s2c};

@@ -2,7 +2,7 @@
 //! known to be wrong in them; corrupted copies fail exactly at the corrupted line and pointer
 //! while every other line still passes.
 
-mod common;
+use crate::common;
 
 use common::{check_json, data, Cases, Found, TempFile};
 use serde_json::Value;

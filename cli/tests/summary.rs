@@ -1,7 +1,7 @@
 //! `--summary`: messages per method and direction, findings per rule, unanswered requests, in
 //! text and in `--json`.
 
-mod common;
+use crate::common;
 
 use common::{run, TempFile};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! `tools/call` is the extension's `CreateTaskResult`, `tasks/*` and `notifications/tasks` are its
 //! types, and a 2025-11-25 session keeps its own core `tasks/*`.
 
-mod common;
+use crate::common;
 
 use common::check_json;
 use common::lines::{c2s, note, ok, req, s2c};

@@ -12,7 +12,7 @@
 //! and a copy with one change each is reported by the rule the change breaks. The peers are recorded
 //! again when python3 (with venv) and npm are there: skipped with a message without them, a failure under `CI=true`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! The transport rules on recordings with HTTP context (cli/README.md, "Transport rules"): for
 //! each rule a recording it accepts and one it reports, built here and checked by the binary.
 
-mod common;
+use crate::common;
 
 use common::{check_json, run};
 use serde_json::{json, Map, Value};

@@ -9,6 +9,7 @@ mod sync;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+use std::time::Instant;
 
 const USAGE: &str = "usage: cargo xtask <command>
 
@@ -74,6 +75,14 @@ pub fn schema_sync(root: &Path) -> Result<(), String> {
 /// the conformance suite. Ends with one `N passed, N failed` line over all of them (each cargo test
 /// binary prints its own, the last of which may be a doc test binary's `0 passed`).
 fn test(root: &Path) -> Result<(), String> {
+    // A run that builds everything gains nothing from incremental caches (the workspace's crates are
+    // built from scratch, or once after an edit) and pays for them: 13% more CPU for the workspace's
+    // crates in the CLI's test build and 0.7 GB of cache for that build alone (BENCHMARKS.md, "Issue
+    // 32, the test run"). Every cargo this run starts (steps, tests that build, the conformance script) inherits
+    // it; a value the caller set wins.
+    if let Some(value) = incremental_for_test(std::env::var_os("CARGO_INCREMENTAL").as_deref()) {
+        std::env::set_var("CARGO_INCREMENTAL", value);
+    }
     let mut tally = summary::Tally::default();
     let result = test_steps(root, &mut tally);
     if let Err(e) = &result {
@@ -88,14 +97,22 @@ fn test(root: &Path) -> Result<(), String> {
     }
 }
 
+/// What `test` sets `CARGO_INCREMENTAL` to: off, unless the caller chose.
+fn incremental_for_test(set: Option<&std::ffi::OsStr>) -> Option<&'static str> {
+    set.is_none().then_some("0")
+}
+
 /// The steps of `test`. A failure before `cargo test` stops the run (later steps would test stale
 /// or broken code); from there on every group runs and its counts are added up.
 fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
+    let started = Instant::now();
     codegen::run(root, true)?;
     tally.step_passed();
+    tally.timed("codegen --check", started);
     let lib = codegen::package_name(root)?;
     let mut features = vec![String::new()];
     features.extend(codegen::module_features(root)?);
+    let started = Instant::now();
     for f in &features {
         let shown = if f.is_empty() { "no features".to_string() } else { format!("feature {f} alone") };
         cargo(root, &["check", "--quiet", "-p", &lib, "--no-default-features", "--features", f], &[])
@@ -103,6 +120,7 @@ fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
         println!("check: {lib} with {shown} compiles");
         tally.step_passed();
     }
+    tally.timed("feature checks", started);
     // A doc link can resolve under one feature set and not another, so each gets its own doc build.
     let mut doc_sets: Vec<(String, Vec<&str>)> = features
         .iter()
@@ -113,6 +131,7 @@ fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
         .collect();
     doc_sets.push(("default features".to_string(), vec![]));
     doc_sets.push(("all features".to_string(), vec!["--all-features"]));
+    let started = Instant::now();
     for (shown, flags) in &doc_sets {
         let mut args = vec!["doc", "--quiet", "-p", &lib, "--no-deps"];
         args.extend(flags);
@@ -120,15 +139,24 @@ fn test_steps(root: &Path, tally: &mut summary::Tally) -> Result<(), String> {
         println!("doc: {lib} docs with {shown} build without warnings");
         tally.step_passed();
     }
+    tally.timed("docs", started);
+    let started = Instant::now();
     release::dry_run(root, &lib)?;
     tally.step_passed();
+    tally.timed("release packages", started);
 
+    let started = Instant::now();
     let tests = summary::run_counted(root, cargo_command(root).args(["test", "--workspace", "--all-features", "--no-fail-fast"]))?;
     tally.add_cargo_test(&tests);
+    tally.timed("cargo test", started);
+    let started = Instant::now();
     let latest = conformance(root, &[])?;
     tally.add_group("conformance", &latest);
+    tally.timed("conformance", started);
+    let started = Instant::now();
     let next = conformance(root, &["--next"])?;
     tally.add_group("conformance (next release)", &next);
+    tally.timed("conformance (next release)", started);
     Ok(())
 }
 
@@ -158,5 +186,17 @@ fn cargo(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<(), String>
         Ok(())
     } else {
         Err(format!("`cargo {}` failed", args.join(" ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::incremental_for_test;
+
+    #[test]
+    fn the_test_run_builds_without_incremental_caches_unless_told() {
+        assert_eq!(incremental_for_test(None), Some("0"));
+        assert_eq!(incremental_for_test(Some("1".as_ref())), None);
+        assert_eq!(incremental_for_test(Some("0".as_ref())), None);
     }
 }

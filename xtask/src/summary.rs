@@ -5,6 +5,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::thread;
+use std::time::{Duration, Instant};
 
 /// Counts read from one command's output.
 #[derive(Debug, Default, PartialEq)]
@@ -118,6 +119,8 @@ pub struct Tally {
     /// Cases that tests counted themselves (already inside `tests`, shown for information).
     pub cases: Counts,
     pub groups: Vec<(&'static str, Counts)>,
+    /// Wall time of each step that finished, in order, so a slow run shows where it went.
+    pub times: Vec<(&'static str, Duration)>,
     pub passed: u64,
     pub failed: u64,
     pub ignored: u64,
@@ -127,6 +130,11 @@ impl Tally {
     pub fn step_passed(&mut self) {
         self.steps += 1;
         self.passed += 1;
+    }
+
+    /// Records the wall time of a step that began at `started`.
+    pub fn timed(&mut self, name: &'static str, started: Instant) {
+        self.times.push((name, started.elapsed()));
     }
 
     /// `cargo test`: every test binary's result line. A run that failed without a failing test
@@ -178,6 +186,11 @@ impl Tally {
             if c.ignored > 0 {
                 detail.push_str(&format!(", {} skipped", c.ignored));
             }
+        }
+        if !self.times.is_empty() {
+            let steps: Vec<String> = self.times.iter().map(|(name, d)| format!("{name} {:.1} s", d.as_secs_f64())).collect();
+            let all: Duration = self.times.iter().map(|(_, d)| *d).sum();
+            detail.push_str(&format!("\nwall time: {} (together {:.1} s)", steps.join(", "), all.as_secs_f64()));
         }
         let mut line = format!("{detail}\ntotal: {} passed, {} failed", self.passed, self.failed);
         if self.ignored > 0 {
@@ -232,6 +245,22 @@ mod tests {
         let text = tally.closing_line();
         assert_eq!(text.lines().last(), Some("total: 51 passed, 0 failed, 1 skipped"), "{text}");
         assert_eq!(tally.failed, 0);
+    }
+
+    /// Each step's wall time shows on its own line, above the total.
+    #[test]
+    fn step_times_show_above_the_total() {
+        let mut tally = Tally::default();
+        tally.step_passed();
+        tally.times.push(("codegen --check", Duration::from_millis(2_340)));
+        tally.times.push(("cargo test", Duration::from_secs(400)));
+        let text = tally.closing_line();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[lines.len() - 2], "wall time: codegen --check 2.3 s, cargo test 400.0 s (together 402.3 s)", "{text}");
+        assert_eq!(lines.last(), Some(&"total: 1 passed, 0 failed"), "{text}");
+        let started = Instant::now();
+        tally.timed("docs", started);
+        assert_eq!(tally.times.last().map(|t| t.0), Some("docs"));
     }
 
     #[test]

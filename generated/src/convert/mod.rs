@@ -269,28 +269,15 @@ mod __c {
 
     /// For values whose shape differs between the versions (an `object` that became a named type).
     pub fn via_json<S: WriteJson, T: DeserializeOwned>(value: S, key: &'static str, step: Step, case: &'static str) -> Result<T, ConvertError> {
-        let v = written(&value).map_err(|e| unreadable(e, step, case).at(key))?;
+        let v = crate::write::tree(&value).map_err(|e| unreadable(e, step, case).at(key))?;
         T::deserialize(&v).map_err(|e| unreadable(e, step, case).at(key))
     }
 
     /// A field the target does not define, kept in its `extra`.
     pub fn put<T: WriteJson + ?Sized>(extra: &mut JsonObject, key: &'static str, value: &T, step: Step) -> Result<(), ConvertError> {
-        let v = written(value).map_err(|e| unreadable(e, step, "").at(key))?;
+        let v = crate::write::tree(value).map_err(|e| unreadable(e, step, "").at(key))?;
         extra.insert(key.to_string(), v);
         Ok(())
-    }
-
-    /// The JSON tree of a typed value. Through its JSON text rather than `serde_json::to_value`, so that
-    /// a conversion reuses each type's one `WriteJson` impl instead of compiling its `Serialize` impl for
-    /// serde_json's tree serializer as well (the same tree: the text reads back exactly). Out of line and
-    /// generic only in the write, so that each route's code stays small.
-    fn written<T: WriteJson + ?Sized>(value: &T) -> Result<Value, serde_json::Error> {
-        tree(&value.to_json_vec())
-    }
-
-    #[inline(never)]
-    fn tree(text: &[u8]) -> Result<Value, serde_json::Error> {
-        serde_json::from_slice(text)
     }
 
     #[cold]
@@ -376,7 +363,7 @@ mod __c {
     pub fn json_route<S: DeserializeOwned + Convert<T>, T: WriteJson>(value: &Value) -> Result<Value, ConvertError> {
         const NO_STEP: Step = Step { from: "", to: "" };
         let source = S::deserialize(value).map_err(|e| unreadable(e, NO_STEP, ""))?;
-        written(&source.convert()?).map_err(|e| unreadable(e, NO_STEP, ""))
+        crate::write::tree(&source.convert()?).map_err(|e| unreadable(e, NO_STEP, ""))
     }
 }
 

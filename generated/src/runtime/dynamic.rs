@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::validate::{validate_json, Options, Report, Validate};
+use crate::write::WriteJson;
 
 type Json<T> = Result<T, serde_json::Error>;
 
@@ -19,7 +20,7 @@ pub struct DynType {
 }
 
 impl DynType {
-    pub const fn of<T: Serialize + DeserializeOwned + SchemaType + Validate>(name: &'static str) -> DynType {
+    pub const fn of<T: WriteJson + DeserializeOwned + SchemaType + Validate>(name: &'static str) -> DynType {
         DynType {
             name,
             read_json: read_json::<T>,
@@ -39,14 +40,14 @@ fn read_value<T: DeserializeOwned + SchemaType>(v: &Value) -> Json<&'static str>
     Ok(T::deserialize(v)?.schema_name())
 }
 
-fn roundtrip_json<T: Serialize + DeserializeOwned + SchemaType>(json: &str) -> Json<(Value, &'static str)> {
+fn roundtrip_json<T: WriteJson + DeserializeOwned + SchemaType>(json: &str) -> Json<(Value, &'static str)> {
     let t: T = serde_json::from_str(json)?;
-    Ok((serde_json::to_value(&t)?, t.schema_name()))
+    Ok((crate::write::tree(&t)?, t.schema_name()))
 }
 
-fn roundtrip_value<T: Serialize + DeserializeOwned + SchemaType>(v: &Value) -> Json<(Value, &'static str)> {
+fn roundtrip_value<T: WriteJson + DeserializeOwned + SchemaType>(v: &Value) -> Json<(Value, &'static str)> {
     let t = T::deserialize(v)?;
-    Ok((serde_json::to_value(&t)?, t.schema_name()))
+    Ok((crate::write::tree(&t)?, t.schema_name()))
 }
 
 /// Looks a name up in a module's sorted table.

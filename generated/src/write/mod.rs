@@ -400,5 +400,14 @@ use raw::*;
 use serializer::*;
 use strings::*;
 
+/// What `t` writes, as a `Value`: the same as `serde_json::to_value(&t)` (the bytes are
+/// `serde_json::to_vec`'s, and `float_roundtrip` reads every float back exactly), without
+/// instantiating every type's `Serialize` for serde_json's value serializer (`dynamic`'s round
+/// trips and the conversion routes).
+pub(crate) fn tree<T: WriteJson + ?Sized>(t: &T) -> Result<serde_json::Value, Error> {
+    serde_json::from_slice(&t.to_json_vec())
+}
+
 #[cfg(test)]
 mod tests;
+
