@@ -404,6 +404,7 @@ use strings::*;
 /// `serde_json::to_vec`'s, and `float_roundtrip` reads every float back exactly), without
 /// instantiating every type's `Serialize` for serde_json's value serializer (`dynamic`'s round
 /// trips and the conversion routes).
+#[cfg(any(feature = "convert", feature = "dynamic"))]
 pub(crate) fn tree<T: WriteJson + ?Sized>(t: &T) -> Result<serde_json::Value, Error> {
     serde_json::from_slice(&t.to_json_vec())
 }
