@@ -439,7 +439,7 @@ fn crates_have_no_circles_and_no_unlisted_long_files_or_functions() {
 fn test_targets(root: &Path) -> Vec<String> {
     let manifest = fs::read_to_string(root.join("tests/Cargo.toml")).expect("tests/Cargo.toml");
     let mut out: Vec<String> = manifest.lines().filter_map(|l| l.trim().strip_prefix("path = \"")).filter_map(|p| p.strip_suffix('"')).filter(|p| *p != "support.rs").map(|p| format!("tests/{p}")).collect();
-    out.extend(merged_modules(root).iter().map(|m| format!("tests/{m}.rs")));
+    out.extend(merged_modules(root, "tests").iter().map(|m| format!("tests/{m}.rs")));
     for pkg in ["generator", "cli", "xtask", "examples", "examples/conformance"] {
         let mut files = Vec::new();
         if let Ok(entries) = fs::read_dir(root.join(pkg).join("tests")) {
@@ -498,23 +498,43 @@ fn readme_lists_every_test_target() {
         }
         panic!("{TEST_LIST}'s list of test files is not the test targets (UPDATE_TIDY=1 rewrites it):\n{wanted}");
     }
-    let manifest = fs::read_to_string(root.join("tests/Cargo.toml")).expect("tests/Cargo.toml");
-    let mut orphans = Vec::new();
-    for e in fs::read_dir(root.join("tests")).expect("tests/").flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let merged = name.strip_suffix(".rs").is_some_and(|m| merged_modules(&root).iter().any(|x| x == m));
-        if name.ends_with(".rs") && !manifest.contains(&format!("path = \"{name}\"")) && !merged {
-            orphans.push(name);
-        }
+    for pkg in ["tests", "cli"] {
+        let orphans = orphan_test_files(&root, pkg);
+        let folder = test_dir(Path::new(""), pkg);
+        assert!(orphans.is_empty(), "{} files that are no test target in the package's Cargo.toml nor a module of its all.rs (never run): {orphans:?}", folder.display());
     }
-    assert!(orphans.is_empty(), "tests/ files that are no test target in tests/Cargo.toml nor a module of tests/all.rs (never run): {orphans:?}");
     println!("tidy: {TEST_LIST} names {} test targets", test_targets(&root).len());
 }
 
-/// The files `tests/all.rs` compiles as its modules (`mod NAME;` lines).
-fn merged_modules(root: &Path) -> Vec<String> {
-    let text = fs::read_to_string(root.join("tests/all.rs")).unwrap_or_default();
+/// The files `all.rs` compiles as its modules (`mod NAME;` lines), in a package's test folder
+/// (`tests` is the workspace package, whose folder is its root).
+fn merged_modules(root: &Path, pkg: &str) -> Vec<String> {
+    let text = fs::read_to_string(test_dir(root, pkg).join("all.rs")).unwrap_or_default();
     text.lines().filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';')).map(str::to_string).collect()
+}
+
+fn test_dir(root: &Path, pkg: &str) -> std::path::PathBuf {
+    match pkg {
+        "tests" => root.join("tests"),
+        _ => root.join(pkg).join("tests"),
+    }
+}
+
+/// A package's test files that are neither a `[[test]]` path in its manifest nor a module of its
+/// `all.rs`: with test targets listed by hand, such a file is never compiled or run.
+fn orphan_test_files(root: &Path, pkg: &str) -> Vec<String> {
+    let manifest = fs::read_to_string(root.join(pkg).join("Cargo.toml")).expect("Cargo.toml");
+    let merged = merged_modules(root, pkg);
+    let prefix = if pkg == "tests" { "" } else { "tests/" };
+    let mut orphans = Vec::new();
+    for e in fs::read_dir(test_dir(root, pkg)).expect("a test folder").flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(module) = name.strip_suffix(".rs") else { continue };
+        if !manifest.contains(&format!("path = \"{prefix}{name}\"")) && !merged.iter().any(|m| m == module) {
+            orphans.push(name);
+        }
+    }
+    orphans
 }
 
 /// JSDoc tags whose names only the generator's `parse/jsdoc.rs` may match: everything later reads the typed tag.
