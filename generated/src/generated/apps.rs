@@ -14391,69 +14391,60 @@ impl __p::Keyed for HostResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__McpUiInitializeResultBuilder::default())
+                        .feed(__McpUiInitializeResultBuilder::default())
                         .map(HostResult::McpUiInitializeResult),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__McpUiRequestDisplayModeResultBuilder::default())
+                        .feed(__McpUiRequestDisplayModeResultBuilder::default())
                         .map(HostResult::McpUiRequestDisplayModeResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__McpUiOpenLinkResultBuilder::default())
+                        .feed(__McpUiOpenLinkResultBuilder::default())
                         .map(HostResult::McpUiOpenLinkResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__CallToolResultBuilder::default())
+                        .feed(crate::v2025_11_25::__CallToolResultBuilder::default())
                         .map(HostResult::CallToolResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__ReadResourceResultBuilder::default())
+                        .feed(crate::v2025_11_25::__ReadResourceResultBuilder::default())
                         .map(HostResult::ReadResourceResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__ListResourcesResultBuilder::default())
+                        .feed(
+                            crate::v2025_11_25::__ListResourcesResultBuilder::default(),
+                        )
                         .map(HostResult::ListResourcesResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(
+                        .feed(
                             crate::v2025_11_25::__ListResourceTemplatesResultBuilder::default(),
                         )
                         .map(HostResult::ListResourceTemplatesResult),
@@ -14462,27 +14453,23 @@ impl __p::Keyed for HostResult {
             7usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__ListPromptsResultBuilder::default())
+                        .feed(crate::v2025_11_25::__ListPromptsResultBuilder::default())
                         .map(HostResult::ListPromptsResult),
                 )
             }
             8usize => {
                 Some(
                     o
-                        .feed::<
-                            _,
-                            E,
-                        >(crate::v2025_11_25::__CreateMessageResultBuilder::default())
+                        .feed(
+                            crate::v2025_11_25::__CreateMessageResultBuilder::default(),
+                        )
                         .map(HostResult::CreateMessageResult),
                 )
             }
             9usize => {
                 Some(
                     o
-                        .feed::<_, E>(crate::v2025_11_25::__ResultBuilder::default())
+                        .feed(crate::v2025_11_25::__ResultBuilder::default())
                         .map(HostResult::EmptyResult),
                 )
             }

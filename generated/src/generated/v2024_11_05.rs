@@ -165,36 +165,37 @@ impl __p::Keyed for JSONRPCMessage {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .feed(__JSONRPCRequestBuilder::default())
                         .map(JSONRPCMessage::JSONRPCRequest),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .feed(__JSONRPCNotificationBuilder::default())
                         .map(JSONRPCMessage::JSONRPCNotification),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCResponseBuilder::default())
+                        .feed(__JSONRPCResponseBuilder::default())
                         .map(JSONRPCMessage::JSONRPCResponse),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCErrorBuilder::default())
+                        .feed(__JSONRPCErrorBuilder::default())
                         .map(JSONRPCMessage::JSONRPCError),
                 )
             }
@@ -6456,22 +6457,23 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::BlobResourceContents),
                 )
             }
@@ -10383,22 +10385,23 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::BlobResourceContents),
                 )
             }
@@ -17793,29 +17796,26 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ClientResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ClientResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .feed(__CreateMessageResultBuilder::default())
                         .map(ClientResult::CreateMessageResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .feed(__ListRootsResultBuilder::default())
                         .map(ClientResult::ListRootsResult),
                 )
             }
@@ -18827,78 +18827,75 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ServerResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ServerResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__InitializeResultBuilder::default())
+                        .feed(__InitializeResultBuilder::default())
                         .map(ServerResult::InitializeResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .feed(__CompleteResultBuilder::default())
                         .map(ServerResult::CompleteResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .feed(__GetPromptResultBuilder::default())
                         .map(ServerResult::GetPromptResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .feed(__ListPromptsResultBuilder::default())
                         .map(ServerResult::ListPromptsResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .feed(__ListResourcesResultBuilder::default())
                         .map(ServerResult::ListResourcesResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .feed(__ListResourceTemplatesResultBuilder::default())
                         .map(ServerResult::ListResourceTemplatesResult),
                 )
             }
             7usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .feed(__ReadResourceResultBuilder::default())
                         .map(ServerResult::ReadResourceResult),
                 )
             }
             8usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .feed(__CallToolResultBuilder::default())
                         .map(ServerResult::CallToolResult),
                 )
             }
             9usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .feed(__ListToolsResultBuilder::default())
                         .map(ServerResult::ListToolsResult),
                 )
             }

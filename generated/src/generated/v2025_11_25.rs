@@ -152,28 +152,29 @@ impl __p::Keyed for JSONRPCMessage {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .feed(__JSONRPCRequestBuilder::default())
                         .map(JSONRPCMessage::JSONRPCRequest),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .feed(__JSONRPCNotificationBuilder::default())
                         .map(JSONRPCMessage::JSONRPCNotification),
                 )
             }
             2usize => {
                 Some(
-                    <JSONRPCResponse as __p::Keyed>::read::<E>(o)
+                    <JSONRPCResponse as __p::Keyed>::read(o)
                         .map(JSONRPCMessage::JSONRPCResponse),
                 )
             }
@@ -2632,22 +2633,23 @@ impl __p::Keyed for JSONRPCResponse {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCResultResponseBuilder::default())
+                        .feed(__JSONRPCResultResponseBuilder::default())
                         .map(JSONRPCResponse::JSONRPCResultResponse),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCErrorResponseBuilder::default())
+                        .feed(__JSONRPCErrorResponseBuilder::default())
                         .map(JSONRPCResponse::JSONRPCErrorResponse),
                 )
             }
@@ -10231,22 +10233,23 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::BlobResourceContents),
                 )
             }
@@ -15153,22 +15156,23 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::BlobResourceContents),
                 )
             }
@@ -29249,35 +29253,36 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__StringSchemaBuilder::default())
+                        .feed(__StringSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::StringSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__NumberSchemaBuilder::default())
+                        .feed(__NumberSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::NumberSchema),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BooleanSchemaBuilder::default())
+                        .feed(__BooleanSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::BooleanSchema),
                 )
             }
             3usize => {
                 Some(
-                    <EnumSchema as __p::Keyed>::read::<E>(o)
+                    <EnumSchema as __p::Keyed>::read(o)
                         .map(PrimitiveSchemaDefinition::EnumSchema),
                 )
             }
@@ -31182,22 +31187,23 @@ impl __p::Keyed for SingleSelectEnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__UntitledSingleSelectEnumSchemaBuilder::default())
+                        .feed(__UntitledSingleSelectEnumSchemaBuilder::default())
                         .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TitledSingleSelectEnumSchemaBuilder::default())
+                        .feed(__TitledSingleSelectEnumSchemaBuilder::default())
                         .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
                 )
             }
@@ -32412,22 +32418,23 @@ impl __p::Keyed for MultiSelectEnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__UntitledMultiSelectEnumSchemaBuilder::default())
+                        .feed(__UntitledMultiSelectEnumSchemaBuilder::default())
                         .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TitledMultiSelectEnumSchemaBuilder::default())
+                        .feed(__TitledMultiSelectEnumSchemaBuilder::default())
                         .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
                 )
             }
@@ -32928,27 +32935,28 @@ impl __p::Keyed for EnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
-                    <SingleSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                    <SingleSelectEnumSchema as __p::Keyed>::read(o)
                         .map(EnumSchema::SingleSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
-                    <MultiSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                    <MultiSelectEnumSchema as __p::Keyed>::read(o)
                         .map(EnumSchema::MultiSelectEnumSchema),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__LegacyTitledEnumSchemaBuilder::default())
+                        .feed(__LegacyTitledEnumSchemaBuilder::default())
                         .map(EnumSchema::LegacyTitledEnumSchema),
                 )
             }
@@ -35100,64 +35108,61 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ClientResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ClientResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .feed(__CreateMessageResultBuilder::default())
                         .map(ClientResult::CreateMessageResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .feed(__ListRootsResultBuilder::default())
                         .map(ClientResult::ListRootsResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ElicitResultBuilder::default())
+                        .feed(__ElicitResultBuilder::default())
                         .map(ClientResult::ElicitResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetTaskResultBuilder::default())
+                        .feed(__GetTaskResultBuilder::default())
                         .map(ClientResult::GetTaskResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetTaskPayloadResultBuilder::default())
+                        .feed(__GetTaskPayloadResultBuilder::default())
                         .map(ClientResult::GetTaskPayloadResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListTasksResultBuilder::default())
+                        .feed(__ListTasksResultBuilder::default())
                         .map(ClientResult::ListTasksResult),
                 )
             }
             7usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CancelTaskResultBuilder::default())
+                        .feed(__CancelTaskResultBuilder::default())
                         .map(ClientResult::CancelTaskResult),
                 )
             }
@@ -36518,106 +36523,103 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ServerResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ServerResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__InitializeResultBuilder::default())
+                        .feed(__InitializeResultBuilder::default())
                         .map(ServerResult::InitializeResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .feed(__CompleteResultBuilder::default())
                         .map(ServerResult::CompleteResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .feed(__GetPromptResultBuilder::default())
                         .map(ServerResult::GetPromptResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .feed(__ListPromptsResultBuilder::default())
                         .map(ServerResult::ListPromptsResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .feed(__ListResourceTemplatesResultBuilder::default())
                         .map(ServerResult::ListResourceTemplatesResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .feed(__ListResourcesResultBuilder::default())
                         .map(ServerResult::ListResourcesResult),
                 )
             }
             7usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .feed(__ReadResourceResultBuilder::default())
                         .map(ServerResult::ReadResourceResult),
                 )
             }
             8usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .feed(__CallToolResultBuilder::default())
                         .map(ServerResult::CallToolResult),
                 )
             }
             9usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .feed(__ListToolsResultBuilder::default())
                         .map(ServerResult::ListToolsResult),
                 )
             }
             10usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetTaskResultBuilder::default())
+                        .feed(__GetTaskResultBuilder::default())
                         .map(ServerResult::GetTaskResult),
                 )
             }
             11usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetTaskPayloadResultBuilder::default())
+                        .feed(__GetTaskPayloadResultBuilder::default())
                         .map(ServerResult::GetTaskPayloadResult),
                 )
             }
             12usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListTasksResultBuilder::default())
+                        .feed(__ListTasksResultBuilder::default())
                         .map(ServerResult::ListTasksResult),
                 )
             }
             13usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CancelTaskResultBuilder::default())
+                        .feed(__CancelTaskResultBuilder::default())
                         .map(ServerResult::CancelTaskResult),
                 )
             }

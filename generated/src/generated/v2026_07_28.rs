@@ -158,28 +158,29 @@ impl __p::Keyed for JSONRPCMessage {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCRequestBuilder::default())
+                        .feed(__JSONRPCRequestBuilder::default())
                         .map(JSONRPCMessage::JSONRPCRequest),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCNotificationBuilder::default())
+                        .feed(__JSONRPCNotificationBuilder::default())
                         .map(JSONRPCMessage::JSONRPCNotification),
                 )
             }
             2usize => {
                 Some(
-                    <JSONRPCResponse as __p::Keyed>::read::<E>(o)
+                    <JSONRPCResponse as __p::Keyed>::read(o)
                         .map(JSONRPCMessage::JSONRPCResponse),
                 )
             }
@@ -3159,22 +3160,23 @@ impl __p::Keyed for JSONRPCResponse {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCResultResponseBuilder::default())
+                        .feed(__JSONRPCResultResponseBuilder::default())
                         .map(JSONRPCResponse::JSONRPCResultResponse),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__JSONRPCErrorResponseBuilder::default())
+                        .feed(__JSONRPCErrorResponseBuilder::default())
                         .map(JSONRPCResponse::JSONRPCErrorResponse),
                 )
             }
@@ -5842,29 +5844,30 @@ impl __p::Keyed for InputResponse {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CreateMessageResultBuilder::default())
+                        .feed(__CreateMessageResultBuilder::default())
                         .map(InputResponse::CreateMessageResult),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListRootsResultBuilder::default())
+                        .feed(__ListRootsResultBuilder::default())
                         .map(InputResponse::ListRootsResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ElicitResultBuilder::default())
+                        .feed(__ElicitResultBuilder::default())
                         .map(InputResponse::ElicitResult),
                 )
             }
@@ -13211,22 +13214,23 @@ impl __p::Keyed for ReadResourceResultContentsItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
                         .map(ReadResourceResultContentsItem::BlobResourceContents),
                 )
             }
@@ -20049,22 +20053,23 @@ impl __p::Keyed for EmbeddedResourceResource {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TextResourceContentsBuilder::default())
+                        .feed(__TextResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::TextResourceContents),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BlobResourceContentsBuilder::default())
+                        .feed(__BlobResourceContentsBuilder::default())
                         .map(EmbeddedResourceResource::BlobResourceContents),
                 )
             }
@@ -30711,35 +30716,36 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__StringSchemaBuilder::default())
+                        .feed(__StringSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::StringSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__NumberSchemaBuilder::default())
+                        .feed(__NumberSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::NumberSchema),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__BooleanSchemaBuilder::default())
+                        .feed(__BooleanSchemaBuilder::default())
                         .map(PrimitiveSchemaDefinition::BooleanSchema),
                 )
             }
             3usize => {
                 Some(
-                    <EnumSchema as __p::Keyed>::read::<E>(o)
+                    <EnumSchema as __p::Keyed>::read(o)
                         .map(PrimitiveSchemaDefinition::EnumSchema),
                 )
             }
@@ -32659,22 +32665,23 @@ impl __p::Keyed for SingleSelectEnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__UntitledSingleSelectEnumSchemaBuilder::default())
+                        .feed(__UntitledSingleSelectEnumSchemaBuilder::default())
                         .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TitledSingleSelectEnumSchemaBuilder::default())
+                        .feed(__TitledSingleSelectEnumSchemaBuilder::default())
                         .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
                 )
             }
@@ -33895,22 +33902,23 @@ impl __p::Keyed for MultiSelectEnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
                     o
-                        .feed::<_, E>(__UntitledMultiSelectEnumSchemaBuilder::default())
+                        .feed(__UntitledMultiSelectEnumSchemaBuilder::default())
                         .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__TitledMultiSelectEnumSchemaBuilder::default())
+                        .feed(__TitledMultiSelectEnumSchemaBuilder::default())
                         .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
                 )
             }
@@ -34411,27 +34419,28 @@ impl __p::Keyed for EnumSchema {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
                 Some(
-                    <SingleSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                    <SingleSelectEnumSchema as __p::Keyed>::read(o)
                         .map(EnumSchema::SingleSelectEnumSchema),
                 )
             }
             1usize => {
                 Some(
-                    <MultiSelectEnumSchema as __p::Keyed>::read::<E>(o)
+                    <MultiSelectEnumSchema as __p::Keyed>::read(o)
                         .map(EnumSchema::MultiSelectEnumSchema),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__LegacyTitledEnumSchemaBuilder::default())
+                        .feed(__LegacyTitledEnumSchemaBuilder::default())
                         .map(EnumSchema::LegacyTitledEnumSchema),
                 )
             }
@@ -36299,92 +36308,89 @@ impl __p::Keyed for ServerResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    #[inline]
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ServerResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ServerResult::EmptyResult))
             }
             1usize => {
                 Some(
                     o
-                        .feed::<_, E>(__DiscoverResultBuilder::default())
+                        .feed(__DiscoverResultBuilder::default())
                         .map(ServerResult::DiscoverResult),
                 )
             }
             2usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CompleteResultBuilder::default())
+                        .feed(__CompleteResultBuilder::default())
                         .map(ServerResult::CompleteResult),
                 )
             }
             3usize => {
                 Some(
                     o
-                        .feed::<_, E>(__GetPromptResultBuilder::default())
+                        .feed(__GetPromptResultBuilder::default())
                         .map(ServerResult::GetPromptResult),
                 )
             }
             4usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListPromptsResultBuilder::default())
+                        .feed(__ListPromptsResultBuilder::default())
                         .map(ServerResult::ListPromptsResult),
                 )
             }
             5usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourceTemplatesResultBuilder::default())
+                        .feed(__ListResourceTemplatesResultBuilder::default())
                         .map(ServerResult::ListResourceTemplatesResult),
                 )
             }
             6usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListResourcesResultBuilder::default())
+                        .feed(__ListResourcesResultBuilder::default())
                         .map(ServerResult::ListResourcesResult),
                 )
             }
             7usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ReadResourceResultBuilder::default())
+                        .feed(__ReadResourceResultBuilder::default())
                         .map(ServerResult::ReadResourceResult),
                 )
             }
             8usize => {
                 Some(
                     o
-                        .feed::<_, E>(__SubscriptionsListenResultBuilder::default())
+                        .feed(__SubscriptionsListenResultBuilder::default())
                         .map(ServerResult::SubscriptionsListenResult),
                 )
             }
             9usize => {
                 Some(
                     o
-                        .feed::<_, E>(__CallToolResultBuilder::default())
+                        .feed(__CallToolResultBuilder::default())
                         .map(ServerResult::CallToolResult),
                 )
             }
             10usize => {
                 Some(
                     o
-                        .feed::<_, E>(__ListToolsResultBuilder::default())
+                        .feed(__ListToolsResultBuilder::default())
                         .map(ServerResult::ListToolsResult),
                 )
             }
             11usize => {
                 Some(
                     o
-                        .feed::<_, E>(__InputRequiredResultBuilder::default())
+                        .feed(__InputRequiredResultBuilder::default())
                         .map(ServerResult::InputRequiredResult),
                 )
             }

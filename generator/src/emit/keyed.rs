@@ -83,9 +83,9 @@ impl<'a> Ctx<'a> {
                 quote! { #name::#v }
             };
             let read = match m.kind {
-                MemberKind::Struct => quote! { Some(o.feed::<_, E>(#b::default()).map(#wrap)) },
-                MemberKind::Tagged => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed::<_, E>(b).map(#wrap)) },
-                MemberKind::Keyed => quote! { Some(<#t as __p::Keyed>::read::<E>(o).map(#wrap)) },
+                MemberKind::Struct => quote! { Some(o.feed(#b::default()).map(#wrap)) },
+                MemberKind::Tagged => quote! { __p::tagged_builder::<#t>(o).map(|b| o.feed(b).map(#wrap)) },
+                MemberKind::Keyed => quote! { Some(<#t as __p::Keyed>::read(o).map(#wrap)) },
             };
             quote! { #i => #read, }
         });
@@ -98,6 +98,8 @@ impl<'a> Ctx<'a> {
                 }
             }
         });
+        // `read_member` is `#[inline]`: not generic, it would otherwise be compiled into the crate for
+        // every keyed union, where a read of the union compiles it only where it is used.
         let n = u.variants.len();
         let expecting = format!("a {} object", item.name);
         quote! {
@@ -142,7 +144,8 @@ impl<'a> Ctx<'a> {
                         _ => None,
                     }
                 }
-                fn read_member<'de, E: serde::de::Error>(member: usize, o: &__p::RawObject<'de>) -> Option<::core::result::Result<Self, E>> {
+                #[inline]
+                fn read_member(member: usize, o: &__p::RawObject<'_>) -> Option<::core::result::Result<Self, __p::KeptError>> {
                     match member {
                         #(#reads)*
                         _ => None,

@@ -2495,23 +2495,17 @@ impl __p::Keyed for ClientResult {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ResultBuilder::default())
-                        .map(ClientResult::EmptyResult),
-                )
+                Some(o.feed(__ResultBuilder::default()).map(ClientResult::EmptyResult))
             }
             1usize => {
                 Some(
-                    o
-                        .feed::<_, E>(__ReadResultBuilder::default())
-                        .map(ClientResult::ReadResult),
+                    o.feed(__ReadResultBuilder::default()).map(ClientResult::ReadResult),
                 )
             }
             _ => None,
@@ -3451,19 +3445,14 @@ impl __p::Keyed for Twice {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => {
-                Some(
-                    o.feed::<_, E>(__AudioBlockBuilder::default()).map(Twice::AudioBlock),
-                )
-            }
+            0usize => Some(o.feed(__AudioBlockBuilder::default()).map(Twice::AudioBlock)),
             1usize => {
-                __p::tagged_builder::<Block>(o)
-                    .map(|b| o.feed::<_, E>(b).map(Twice::Block))
+                __p::tagged_builder::<Block>(o).map(|b| o.feed(b).map(Twice::Block))
             }
             _ => None,
         }

@@ -820,24 +820,16 @@ impl __p::Keyed for DrawingShapesItem {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
             0usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__CircleBuilder::default())
-                        .map(DrawingShapesItem::Circle),
-                )
+                Some(o.feed(__CircleBuilder::default()).map(DrawingShapesItem::Circle))
             }
             1usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__SquareBuilder::default())
-                        .map(DrawingShapesItem::Square),
-                )
+                Some(o.feed(__SquareBuilder::default()).map(DrawingShapesItem::Square))
             }
             _ => None,
         }

@@ -822,15 +822,15 @@ impl __p::Keyed for Field {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => Some(o.feed::<_, E>(__ScaleBuilder::default()).map(Field::Scale)),
-            1usize => Some(o.feed::<_, E>(__ToggleBuilder::default()).map(Field::Toggle)),
-            2usize => Some(o.feed::<_, E>(__TextBuilder::default()).map(Field::Text)),
-            3usize => Some(o.feed::<_, E>(__ChoiceBuilder::default()).map(Field::Choice)),
+            0usize => Some(o.feed(__ScaleBuilder::default()).map(Field::Scale)),
+            1usize => Some(o.feed(__ToggleBuilder::default()).map(Field::Toggle)),
+            2usize => Some(o.feed(__TextBuilder::default()).map(Field::Text)),
+            3usize => Some(o.feed(__ChoiceBuilder::default()).map(Field::Choice)),
             _ => None,
         }
     }
@@ -1304,13 +1304,13 @@ impl __p::Keyed for Frame {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => Some(o.feed::<_, E>(__CallBuilder::default()).map(Frame::Call)),
-            1usize => Some(o.feed::<_, E>(__SignalBuilder::default()).map(Frame::Signal)),
+            0usize => Some(o.feed(__CallBuilder::default()).map(Frame::Call)),
+            1usize => Some(o.feed(__SignalBuilder::default()).map(Frame::Signal)),
             _ => None,
         }
     }
@@ -2314,14 +2314,14 @@ impl __p::Keyed for Outcome {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => Some(o.feed::<_, E>(__ReplyBuilder::default()).map(Outcome::Reply)),
-            1usize => Some(o.feed::<_, E>(__QuickBuilder::default()).map(Outcome::Quick)),
-            2usize => Some(o.feed::<_, E>(__NoteBuilder::default()).map(Outcome::Note)),
+            0usize => Some(o.feed(__ReplyBuilder::default()).map(Outcome::Reply)),
+            1usize => Some(o.feed(__QuickBuilder::default()).map(Outcome::Quick)),
+            2usize => Some(o.feed(__NoteBuilder::default()).map(Outcome::Note)),
             _ => None,
         }
     }

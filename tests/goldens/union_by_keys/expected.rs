@@ -536,20 +536,14 @@ impl __p::Keyed for Lookup {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => {
-                Some(o.feed::<_, E>(__ByNameBuilder::default()).map(Lookup::ByName))
-            }
-            1usize => {
-                Some(o.feed::<_, E>(__ByCodeBuilder::default()).map(Lookup::ByCode))
-            }
-            2usize => {
-                Some(o.feed::<_, E>(__ByRangeBuilder::default()).map(Lookup::ByRange))
-            }
+            0usize => Some(o.feed(__ByNameBuilder::default()).map(Lookup::ByName)),
+            1usize => Some(o.feed(__ByCodeBuilder::default()).map(Lookup::ByCode)),
+            2usize => Some(o.feed(__ByRangeBuilder::default()).map(Lookup::ByRange)),
             _ => None,
         }
     }

@@ -613,27 +613,17 @@ impl __p::Keyed for AnyReply {
             _ => None,
         }
     }
-    fn read_member<'de, E: serde::de::Error>(
+    fn read_member(
         member: usize,
-        o: &__p::RawObject<'de>,
-    ) -> Option<::core::result::Result<Self, E>> {
+        o: &__p::RawObject<'_>,
+    ) -> Option<::core::result::Result<Self, __p::KeptError>> {
         match member {
-            0usize => {
-                Some(o.feed::<_, E>(__ReplyBuilder::default()).map(AnyReply::Reply))
-            }
+            0usize => Some(o.feed(__ReplyBuilder::default()).map(AnyReply::Reply)),
             1usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__ListReplyBuilder::default())
-                        .map(AnyReply::ListReply),
-                )
+                Some(o.feed(__ListReplyBuilder::default()).map(AnyReply::ListReply))
             }
             2usize => {
-                Some(
-                    o
-                        .feed::<_, E>(__CountReplyBuilder::default())
-                        .map(AnyReply::CountReply),
-                )
+                Some(o.feed(__CountReplyBuilder::default()).map(AnyReply::CountReply))
             }
             _ => None,
         }

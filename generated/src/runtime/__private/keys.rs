@@ -10,9 +10,9 @@ impl<'de> RawObject<'de> {
         self.0.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
     }
 
-    pub fn feed<B: Builder, E: de::Error>(&self, mut b: B) -> Result<B::Output, E> {
+    pub fn feed<B: Builder>(&self, mut b: B) -> Result<B::Output, KeptError> {
         for (k, v) in &self.0 {
-            b.field(k.reborrow(), FromRaw::<E>(v, PhantomData))?;
+            b.field(k.reborrow(), FromRaw(v))?;
         }
         b.finish()
     }

@@ -56,9 +56,9 @@ pub(super) fn stream_tagged<'de, U: Tagged, A: MapAccess<'de>>(tag: Key<'de>, ke
         Key::Borrowed(s) => Raw::Str(s),
         Key::Owned(s) => Raw::Value(Value::String(s)),
     };
-    b.field(Key::Borrowed(U::TAG), FromRaw::<A::Error>(&tag, PhantomData))?;
+    b.field(Key::Borrowed(U::TAG), FromRaw(&tag)).map_err(kept_error)?;
     for (k, v) in kept.0 {
-        b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+        b.field(k, FromRaw(&v)).map_err(kept_error)?;
     }
     read_fields(map, &mut b)?;
     b.finish()
@@ -137,15 +137,15 @@ where
                         kept.0.push((k, v));
                     }
                     return if kept.get("id").is_some() {
-                        kept.read_as::<Req, A::Error>().map(Message::Request)
+                        kept.read_as::<Req>().map(Message::Request).map_err(kept_error)
                     } else {
-                        kept.read_as::<Notif, A::Error>().map(Message::Notification)
+                        kept.read_as::<Notif>().map(Message::Notification).map_err(kept_error)
                     };
                 }
                 "result" => {
                     let mut b = ResultResponseBuilder::<Id, Res>::default();
                     for (k, v) in kept.0 {
-                        b.field(k, FromRaw::<A::Error>(&v, PhantomData))?;
+                        b.field(k, FromRaw(&v)).map_err(kept_error)?;
                     }
                     b.map_field(key, &mut map)?;
                     read_fields(&mut map, &mut b)?;
@@ -158,7 +158,7 @@ where
                         let v = keep(&mut map)?;
                         kept.0.push((k, v));
                     }
-                    return kept.read_as::<Err, A::Error>().map(Message::Error);
+                    return kept.read_as::<Err>().map(Message::Error).map_err(kept_error);
                 }
                 _ => {
                     let v = keep(&mut map)?;
