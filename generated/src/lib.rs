@@ -33,5 +33,7 @@ pub mod write;
 mod read;
 pub use rpc::{read_message, read_message_checked};
 pub use read::{from_slice, from_str};
+#[doc(hidden)]
+pub use read::read_here as __read_here;
 pub use write::{serialize_to_string, serialize_to_vec, serialize_to_vec_into, serialize_to_writer, to_string, to_vec, to_vec_into, to_writer, WriteJson};
 

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 pub use crate::v2026_07_28::{
     CallToolResult, InputRequests, InputRequiredResult, InputResponses, Error,
@@ -74,6 +75,13 @@ impl crate::write::WriteJson for TaskStatus {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatus {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for TaskStatus {
@@ -222,11 +230,80 @@ impl __p::Builder for __TaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Value(&mut self.status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Task {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Task {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __TaskBuilder>(d, "Task")
+        __f::deserialize(d, __p::StructVisitor::<__TaskBuilder>::new("Task"))
     }
 }
 impl serde::Serialize for Task {
@@ -514,11 +591,83 @@ impl __p::Builder for __WorkingTaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __WorkingTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("working")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for WorkingTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__WorkingTaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for WorkingTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __WorkingTaskBuilder>(d, "WorkingTask")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__WorkingTaskBuilder>::new("WorkingTask"),
+        )
     }
 }
 impl serde::Serialize for WorkingTask {
@@ -812,11 +961,88 @@ impl __p::Builder for __InputRequiredTaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InputRequiredTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("input_required")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputRequests",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            7usize => __f::Slot::Value(&mut self.input_requests),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InputRequiredTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InputRequiredTaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InputRequiredTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __InputRequiredTaskBuilder>(d, "InputRequiredTask")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__InputRequiredTaskBuilder>::new("InputRequiredTask"),
+        )
     }
 }
 impl serde::Serialize for InputRequiredTask {
@@ -1139,11 +1365,88 @@ impl __p::Builder for __CompletedTaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompletedTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("completed")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            7usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompletedTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompletedTaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompletedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CompletedTaskBuilder>(d, "CompletedTask")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CompletedTaskBuilder>::new("CompletedTask"),
+        )
     }
 }
 impl serde::Serialize for CompletedTask {
@@ -1447,11 +1750,85 @@ impl __p::Builder for __FailedTaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __FailedTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("failed")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            7usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for FailedTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__FailedTaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for FailedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __FailedTaskBuilder>(d, "FailedTask")
+        __f::deserialize(d, __p::StructVisitor::<__FailedTaskBuilder>::new("FailedTask"))
     }
 }
 impl serde::Serialize for FailedTask {
@@ -1750,11 +2127,83 @@ impl __p::Builder for __CancelledTaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelledTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Literal(__p::Lit::Str("cancelled")),
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Seen(&mut self.__lit_status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl_ms),
+            6usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledTaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelledTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CancelledTaskBuilder>(d, "CancelledTask")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CancelledTaskBuilder>::new("CancelledTask"),
+        )
     }
 }
 impl serde::Serialize for CancelledTask {
@@ -2034,6 +2483,64 @@ impl __p::Shape for DetailedTask {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __DetailedTaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::WorkingTask(b) => __f::Slots::known(b),
+            Self::InputRequiredTask(b) => __f::Slots::known(b),
+            Self::CompletedTask(b) => __f::Slots::known(b),
+            Self::FailedTask(b) => __f::Slots::known(b),
+            Self::CancelledTask(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::WorkingTask(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredTask(b) => __f::Slots::slot(b, i),
+            Self::CompletedTask(b) => __f::Slots::slot(b, i),
+            Self::FailedTask(b) => __f::Slots::slot(b, i),
+            Self::CancelledTask(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::WorkingTask(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredTask(b) => __f::Slots::unknown(b, key, r),
+            Self::CompletedTask(b) => __f::Slots::unknown(b, key, r),
+            Self::FailedTask(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelledTask(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::WorkingTask(b) => __f::Slots::extra(b),
+            Self::InputRequiredTask(b) => __f::Slots::extra(b),
+            Self::CompletedTask(b) => __f::Slots::extra(b),
+            Self::FailedTask(b) => __f::Slots::extra(b),
+            Self::CancelledTask(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DetailedTask {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __DetailedTaskBuilder {
     WorkingTask(__WorkingTaskBuilder),
     InputRequiredTask(__InputRequiredTaskBuilder),
@@ -2137,7 +2644,7 @@ impl<'de> serde::Deserialize<'de> for DetailedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, DetailedTask>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<DetailedTask>::default())
     }
 }
 impl __v::Validate for DetailedTask {
@@ -2251,6 +2758,13 @@ impl crate::write::WriteJson for DetailedTaskStatus {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DetailedTaskStatus {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for DetailedTaskStatus {
@@ -2419,11 +2933,93 @@ impl __p::Builder for __CreateTaskResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CreateTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("task")),
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            2usize => __f::Slot::Value(&mut self.task_id),
+            3usize => __f::Slot::Value(&mut self.status),
+            4usize => __f::Slot::Value(&mut self.status_message),
+            5usize => __f::Slot::Value(&mut self.created_at),
+            6usize => __f::Slot::Value(&mut self.last_updated_at),
+            7usize => __f::Slot::Value(&mut self.ttl_ms),
+            8usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateTaskResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CreateTaskResultBuilder>(d, "CreateTaskResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CreateTaskResultBuilder>::new("CreateTaskResult"),
+        )
     }
 }
 impl serde::Serialize for CreateTaskResult {
@@ -2722,11 +3318,68 @@ impl __p::Builder for __GetTaskRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/get")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __GetTaskRequestBuilder>(d, "GetTaskRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__GetTaskRequestBuilder>::new("GetTaskRequest"),
+        )
     }
 }
 impl serde::Serialize for GetTaskRequest {
@@ -2884,14 +3537,55 @@ impl __p::Builder for __GetTaskRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __GetTaskRequestParamsBuilder,
-        >(d, "GetTaskRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __GetTaskRequestParamsBuilder,
+            >::new("GetTaskRequestParams"),
+        )
     }
 }
 impl serde::Serialize for GetTaskRequestParams {
@@ -3094,11 +3788,108 @@ impl __p::Builder for __GetTaskResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("complete")),
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputRequests",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            2usize => __f::Slot::Value(&mut self.task_id),
+            3usize => __f::Slot::Value(&mut self.status),
+            4usize => __f::Slot::Value(&mut self.status_message),
+            5usize => __f::Slot::Value(&mut self.created_at),
+            6usize => __f::Slot::Value(&mut self.last_updated_at),
+            7usize => __f::Slot::Value(&mut self.ttl_ms),
+            8usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            9usize => __f::Slot::Value(&mut self.input_requests),
+            10usize => __f::Slot::Value(&mut self.result),
+            11usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __GetTaskResultBuilder>(d, "GetTaskResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__GetTaskResultBuilder>::new("GetTaskResult"),
+        )
     }
 }
 impl serde::Serialize for GetTaskResult {
@@ -3472,11 +4263,68 @@ impl __p::Builder for __UpdateTaskRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UpdateTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/update")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UpdateTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UpdateTaskRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UpdateTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __UpdateTaskRequestBuilder>(d, "UpdateTaskRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__UpdateTaskRequestBuilder>::new("UpdateTaskRequest"),
+        )
     }
 }
 impl serde::Serialize for UpdateTaskRequest {
@@ -3645,14 +4493,60 @@ impl __p::Builder for __UpdateTaskRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UpdateTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "inputResponses",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Value(&mut self.input_responses),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UpdateTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UpdateTaskRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UpdateTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __UpdateTaskRequestParamsBuilder,
-        >(d, "UpdateTaskRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __UpdateTaskRequestParamsBuilder,
+            >::new("UpdateTaskRequestParams"),
+        )
     }
 }
 impl serde::Serialize for UpdateTaskRequestParams {
@@ -3797,11 +4691,58 @@ impl __p::Builder for __UpdateTaskResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UpdateTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("complete")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UpdateTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UpdateTaskResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UpdateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __UpdateTaskResultBuilder>(d, "UpdateTaskResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__UpdateTaskResultBuilder>::new("UpdateTaskResult"),
+        )
     }
 }
 impl serde::Serialize for UpdateTaskResult {
@@ -3972,11 +4913,68 @@ impl __p::Builder for __CancelTaskRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/cancel")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CancelTaskRequestBuilder>(d, "CancelTaskRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CancelTaskRequestBuilder>::new("CancelTaskRequest"),
+        )
     }
 }
 impl serde::Serialize for CancelTaskRequest {
@@ -4137,14 +5135,55 @@ impl __p::Builder for __CancelTaskRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CancelTaskRequestParamsBuilder,
-        >(d, "CancelTaskRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CancelTaskRequestParamsBuilder,
+            >::new("CancelTaskRequestParams"),
+        )
     }
 }
 impl serde::Serialize for CancelTaskRequestParams {
@@ -4268,11 +5307,58 @@ impl __p::Builder for __CancelTaskResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resultType",
+                rule: __f::Rule::Literal(__p::Lit::Str("complete")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Seen(&mut self.__lit_result_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CancelTaskResultBuilder>(d, "CancelTaskResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CancelTaskResultBuilder>::new("CancelTaskResult"),
+        )
     }
 }
 impl serde::Serialize for CancelTaskResult {
@@ -4496,14 +5582,105 @@ impl __p::Builder for __TaskStatusNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskStatusNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttlMs",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollIntervalMs",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputRequests",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task_id),
+            2usize => __f::Slot::Value(&mut self.status),
+            3usize => __f::Slot::Value(&mut self.status_message),
+            4usize => __f::Slot::Value(&mut self.created_at),
+            5usize => __f::Slot::Value(&mut self.last_updated_at),
+            6usize => __f::Slot::Value(&mut self.ttl_ms),
+            7usize => __f::Slot::Value(&mut self.poll_interval_ms),
+            8usize => __f::Slot::Value(&mut self.input_requests),
+            9usize => __f::Slot::Value(&mut self.result),
+            10usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatusNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskStatusNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TaskStatusNotificationParamsBuilder,
-        >(d, "TaskStatusNotificationParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TaskStatusNotificationParamsBuilder,
+            >::new("TaskStatusNotificationParams"),
+        )
     }
 }
 impl serde::Serialize for TaskStatusNotificationParams {
@@ -4867,14 +6044,65 @@ impl __p::Builder for __TaskStatusNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskStatusNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/tasks")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatusNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskStatusNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TaskStatusNotificationBuilder,
-        >(d, "TaskStatusNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TaskStatusNotificationBuilder,
+            >::new("TaskStatusNotification"),
+        )
     }
 }
 impl serde::Serialize for TaskStatusNotification {
@@ -5032,14 +6260,55 @@ impl __p::Builder for __TaskSubscriptionNotificationsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskSubscriptionNotificationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskIds",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_ids),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskSubscriptionNotifications {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskSubscriptionNotificationsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskSubscriptionNotifications {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TaskSubscriptionNotificationsBuilder,
-        >(d, "TaskSubscriptionNotifications")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TaskSubscriptionNotificationsBuilder,
+            >::new("TaskSubscriptionNotifications"),
+        )
     }
 }
 impl serde::Serialize for TaskSubscriptionNotifications {
@@ -5151,14 +6420,55 @@ impl __p::Builder for __TaskSubscriptionAcknowledgedNotificationsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskSubscriptionAcknowledgedNotificationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskIds",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_ids),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskSubscriptionAcknowledgedNotifications {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskSubscriptionAcknowledgedNotificationsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskSubscriptionAcknowledgedNotifications {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TaskSubscriptionAcknowledgedNotificationsBuilder,
-        >(d, "TaskSubscriptionAcknowledgedNotifications")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TaskSubscriptionAcknowledgedNotificationsBuilder,
+            >::new("TaskSubscriptionAcknowledgedNotifications"),
+        )
     }
 }
 impl serde::Serialize for TaskSubscriptionAcknowledgedNotifications {
@@ -5306,6 +6616,52 @@ impl __p::Shape for CallToolOutcome {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __CallToolOutcomeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::InputRequiredResult(b) => __f::Slots::known(b),
+            Self::CreateTaskResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::InputRequiredResult(b) => __f::Slots::slot(b, i),
+            Self::CreateTaskResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InputRequiredResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateTaskResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::InputRequiredResult(b) => __f::Slots::extra(b),
+            Self::CreateTaskResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolOutcome {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __CallToolOutcomeBuilder {
     CallToolResult(crate::v2026_07_28::__CallToolResultBuilder),
     InputRequiredResult(crate::v2026_07_28::__InputRequiredResultBuilder),
@@ -5391,7 +6747,7 @@ impl<'de> serde::Deserialize<'de> for CallToolOutcome {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, CallToolOutcome>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<CallToolOutcome>::default())
     }
 }
 impl __v::Validate for CallToolOutcome {

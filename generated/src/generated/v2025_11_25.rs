@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "2025-11-25";
@@ -180,6 +181,52 @@ impl __p::Keyed for JSONRPCMessage {
             }
             _ => None,
         }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::known(b),
+            Self::JSONRPCNotification(b) => __f::Slots::known(b),
+            Self::JSONRPCResponse(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCNotification(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCResponse(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCResponse(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::JSONRPCRequest(b) => __f::Slots::extra(b),
+            Self::JSONRPCNotification(b) => __f::Slots::extra(b),
+            Self::JSONRPCResponse(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
@@ -366,6 +413,26 @@ impl __p::Shape for ProgressToken {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ProgressToken {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(ProgressToken::String(<String as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(ProgressToken::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -427,7 +494,15 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
                 )
             }
         }
-        d.deserialize_any(V)
+        impl<'de> __p::Entry<'de> for V {
+            fn enter<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> ::core::result::Result<ProgressToken, D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+        __f::deserialize(d, V)
     }
 }
 impl __v::Validate for ProgressToken {
@@ -526,14 +601,60 @@ impl __p::Builder for __TaskAugmentedRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskAugmentedRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskAugmentedRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskAugmentedRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TaskAugmentedRequestParamsBuilder,
-        >(d, "TaskAugmentedRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TaskAugmentedRequestParamsBuilder,
+            >::new("TaskAugmentedRequestParams"),
+        )
     }
 }
 impl serde::Serialize for TaskAugmentedRequestParams {
@@ -670,11 +791,53 @@ impl __p::Builder for __RequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__RequestParamsBuilder>::new("RequestParams"),
+        )
     }
 }
 impl serde::Serialize for RequestParams {
@@ -788,11 +951,53 @@ impl __p::Builder for __RequestParamsMetaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RequestParamsMetaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "progressToken",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.progress_token),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RequestParamsMeta {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestParamsMetaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__RequestParamsMetaBuilder>::new("RequestParamsMeta"),
+        )
     }
 }
 impl serde::Serialize for RequestParamsMeta {
@@ -908,11 +1113,55 @@ impl __p::Builder for __RequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Request {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
+        __f::deserialize(d, __p::StructVisitor::<__RequestBuilder>::new("Request"))
     }
 }
 impl serde::Serialize for Request {
@@ -1052,14 +1301,53 @@ impl __p::Builder for __NotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for NotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __NotificationParamsBuilder,
-        >(d, "NotificationParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__NotificationParamsBuilder>::new("NotificationParams"),
+        )
     }
 }
 impl serde::Serialize for NotificationParams {
@@ -1176,11 +1464,58 @@ impl __p::Builder for __NotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Notification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__NotificationBuilder>::new("Notification"),
+        )
     }
 }
 impl serde::Serialize for Notification {
@@ -1318,11 +1653,50 @@ impl __p::Builder for __ResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BaseResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
+        __f::deserialize(d, __p::StructVisitor::<__ResultBuilder>::new("Result"))
     }
 }
 impl serde::Serialize for BaseResult {
@@ -1445,11 +1819,60 @@ impl __p::Builder for __ErrorBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Error {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ErrorBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
+        __f::deserialize(d, __p::StructVisitor::<__ErrorBuilder>::new("Error"))
     }
 }
 impl serde::Serialize for Error {
@@ -1610,6 +2033,24 @@ impl __p::Shape for RequestId {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for RequestId {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => Ok(RequestId::String(<String as __f::FastRead>::read_fast(r)?)),
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    __f::refuse()
+                } else {
+                    Ok(RequestId::Integer(<i64 as __f::FromNumber>::from_number(n)?))
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1671,7 +2112,15 @@ impl<'de> serde::Deserialize<'de> for RequestId {
                 )
             }
         }
-        d.deserialize_any(V)
+        impl<'de> __p::Entry<'de> for V {
+            fn enter<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> ::core::result::Result<RequestId, D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+        __f::deserialize(d, V)
     }
 }
 impl __v::Validate for RequestId {
@@ -1774,11 +2223,68 @@ impl __p::Builder for __JSONRPCRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__JSONRPCRequestBuilder>::new("JSONRPCRequest"),
+        )
     }
 }
 impl serde::Serialize for JSONRPCRequest {
@@ -1969,14 +2475,65 @@ impl __p::Builder for __JSONRPCNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __JSONRPCNotificationBuilder,
-        >(d, "JSONRPCNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __JSONRPCNotificationBuilder,
+            >::new("JSONRPCNotification"),
+        )
     }
 }
 impl serde::Serialize for JSONRPCNotification {
@@ -2167,14 +2724,65 @@ impl __p::Builder for __JSONRPCResultResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCResultResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "result",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.result),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCResultResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCResultResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __JSONRPCResultResponseBuilder,
-        >(d, "JSONRPCResultResponse")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __JSONRPCResultResponseBuilder,
+            >::new("JSONRPCResultResponse"),
+        )
     }
 }
 impl serde::Serialize for JSONRPCResultResponse {
@@ -2342,14 +2950,65 @@ impl __p::Builder for __JSONRPCErrorResponseBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCErrorResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCErrorResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__JSONRPCErrorResponseBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __JSONRPCErrorResponseBuilder,
-        >(d, "JSONRPCErrorResponse")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __JSONRPCErrorResponseBuilder,
+            >::new("JSONRPCErrorResponse"),
+        )
     }
 }
 impl serde::Serialize for JSONRPCErrorResponse {
@@ -2657,6 +3316,48 @@ impl __p::Keyed for JSONRPCResponse {
         }
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __JSONRPCResponseBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::known(b),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::slot(b, i),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::unknown(b, key, r),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::JSONRPCResultResponse(b) => __f::Slots::extra(b),
+            Self::JSONRPCErrorResponse(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for JSONRPCResponse {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -2808,14 +3509,65 @@ impl __p::Builder for __URLElicitationRequiredErrorBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __URLElicitationRequiredErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "error",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for URLElicitationRequiredError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__URLElicitationRequiredErrorBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for URLElicitationRequiredError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __URLElicitationRequiredErrorBuilder,
-        >(d, "URLElicitationRequiredError")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __URLElicitationRequiredErrorBuilder,
+            >::new("URLElicitationRequiredError"),
+        )
     }
 }
 impl serde::Serialize for URLElicitationRequiredError {
@@ -2969,14 +3721,55 @@ impl __p::Builder for __URLElicitationRequiredErrorErrorDataBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __URLElicitationRequiredErrorErrorDataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "elicitations",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.elicitations),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for URLElicitationRequiredErrorErrorData {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__URLElicitationRequiredErrorErrorDataBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __URLElicitationRequiredErrorErrorDataBuilder,
-        >(d, "URLElicitationRequiredErrorErrorData")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __URLElicitationRequiredErrorErrorDataBuilder,
+            >::new("URLElicitationRequiredErrorErrorData"),
+        )
     }
 }
 impl serde::Serialize for URLElicitationRequiredErrorErrorData {
@@ -3107,14 +3900,65 @@ impl __p::Builder for __URLElicitationRequiredErrorErrorBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __URLElicitationRequiredErrorErrorBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Literal(__p::Lit::Int(-32042i64)),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_code),
+            1usize => __f::Slot::Value(&mut self.message),
+            2usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for URLElicitationRequiredErrorError {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__URLElicitationRequiredErrorErrorBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __URLElicitationRequiredErrorErrorBuilder,
-        >(d, "URLElicitationRequiredErrorError")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __URLElicitationRequiredErrorErrorBuilder,
+            >::new("URLElicitationRequiredErrorError"),
+        )
     }
 }
 impl serde::Serialize for URLElicitationRequiredErrorError {
@@ -3284,14 +4128,65 @@ impl __p::Builder for __CancelledNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelledNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requestId",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "reason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.request_id),
+            2usize => __f::Slot::Value(&mut self.reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CancelledNotificationParamsBuilder,
-        >(d, "CancelledNotificationParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CancelledNotificationParamsBuilder,
+            >::new("CancelledNotificationParams"),
+        )
     }
 }
 impl serde::Serialize for CancelledNotificationParams {
@@ -3477,14 +4372,65 @@ impl __p::Builder for __CancelledNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelledNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/cancelled")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelledNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelledNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CancelledNotificationBuilder,
-        >(d, "CancelledNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CancelledNotificationBuilder,
+            >::new("CancelledNotification"),
+        )
     }
 }
 impl serde::Serialize for CancelledNotification {
@@ -3646,14 +4592,70 @@ impl __p::Builder for __InitializeRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InitializeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "protocolVersion",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "capabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "clientInfo",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.protocol_version),
+            2usize => __f::Slot::Value(&mut self.capabilities),
+            3usize => __f::Slot::Value(&mut self.client_info),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializeRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __InitializeRequestParamsBuilder,
-        >(d, "InitializeRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __InitializeRequestParamsBuilder,
+            >::new("InitializeRequestParams"),
+        )
     }
 }
 impl serde::Serialize for InitializeRequestParams {
@@ -3852,11 +4854,68 @@ impl __p::Builder for __InitializeRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InitializeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("initialize")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializeRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__InitializeRequestBuilder>::new("InitializeRequest"),
+        )
     }
 }
 impl serde::Serialize for InitializeRequest {
@@ -4040,11 +5099,73 @@ impl __p::Builder for __InitializeResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InitializeResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "protocolVersion",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "capabilities",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "serverInfo",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "instructions",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.protocol_version),
+            2usize => __f::Slot::Value(&mut self.capabilities),
+            3usize => __f::Slot::Value(&mut self.server_info),
+            4usize => __f::Slot::Value(&mut self.instructions),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializeResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializeResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__InitializeResultBuilder>::new("InitializeResult"),
+        )
     }
 }
 impl serde::Serialize for InitializeResult {
@@ -4268,14 +5389,65 @@ impl __p::Builder for __InitializedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __InitializedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/initialized")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for InitializedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__InitializedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __InitializedNotificationBuilder,
-        >(d, "InitializedNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __InitializedNotificationBuilder,
+            >::new("InitializedNotification"),
+        )
     }
 }
 impl serde::Serialize for InitializedNotification {
@@ -4442,14 +5614,73 @@ impl __p::Builder for __ClientCapabilitiesBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "roots",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sampling",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "elicitation",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tasks",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.roots),
+            2usize => __f::Slot::Value(&mut self.sampling),
+            3usize => __f::Slot::Value(&mut self.elicitation),
+            4usize => __f::Slot::Value(&mut self.tasks),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ClientCapabilitiesBuilder,
-        >(d, "ClientCapabilities")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ClientCapabilitiesBuilder>::new("ClientCapabilities"),
+        )
     }
 }
 impl serde::Serialize for ClientCapabilities {
@@ -4663,14 +5894,55 @@ impl __p::Builder for __ClientCapabilitiesRootsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesRootsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesRoots {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesRootsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ClientCapabilitiesRootsBuilder,
-        >(d, "ClientCapabilitiesRoots")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ClientCapabilitiesRootsBuilder,
+            >::new("ClientCapabilitiesRoots"),
+        )
     }
 }
 impl serde::Serialize for ClientCapabilitiesRoots {
@@ -4787,14 +6059,60 @@ impl __p::Builder for __ClientCapabilitiesSamplingBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesSamplingBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "context",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.context),
+            1usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesSampling {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesSamplingBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ClientCapabilitiesSamplingBuilder,
-        >(d, "ClientCapabilitiesSampling")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ClientCapabilitiesSamplingBuilder,
+            >::new("ClientCapabilitiesSampling"),
+        )
     }
 }
 impl serde::Serialize for ClientCapabilitiesSampling {
@@ -4933,14 +6251,60 @@ impl __p::Builder for __ClientCapabilitiesElicitationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesElicitationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "form",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "url",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.form),
+            1usize => __f::Slot::Value(&mut self.url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesElicitation {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesElicitationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ClientCapabilitiesElicitationBuilder,
-        >(d, "ClientCapabilitiesElicitation")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ClientCapabilitiesElicitationBuilder,
+            >::new("ClientCapabilitiesElicitation"),
+        )
     }
 }
 impl serde::Serialize for ClientCapabilitiesElicitation {
@@ -5076,14 +6440,55 @@ impl __p::Builder for __ClientCapabilitiesTasksRequestsSamplingBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesTasksRequestsSamplingBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "createMessage",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.create_message),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesTasksRequestsSampling {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesTasksRequestsSamplingBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ClientCapabilitiesTasksRequestsSamplingBuilder,
-        >(d, "ClientCapabilitiesTasksRequestsSampling")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ClientCapabilitiesTasksRequestsSamplingBuilder,
+            >::new("ClientCapabilitiesTasksRequestsSampling"),
+        )
     }
 }
 impl serde::Serialize for ClientCapabilitiesTasksRequestsSampling {
@@ -5196,14 +6601,55 @@ impl __p::Builder for __ClientCapabilitiesTasksRequestsElicitationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesTasksRequestsElicitationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "create",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.create),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesTasksRequestsElicitation {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesTasksRequestsElicitationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ClientCapabilitiesTasksRequestsElicitationBuilder,
-        >(d, "ClientCapabilitiesTasksRequestsElicitation")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ClientCapabilitiesTasksRequestsElicitationBuilder,
+            >::new("ClientCapabilitiesTasksRequestsElicitation"),
+        )
     }
 }
 impl serde::Serialize for ClientCapabilitiesTasksRequestsElicitation {
@@ -5323,14 +6769,60 @@ impl __p::Builder for __ClientCapabilitiesTasksRequestsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesTasksRequestsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "sampling",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "elicitation",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.sampling),
+            1usize => __f::Slot::Value(&mut self.elicitation),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesTasksRequests {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesTasksRequestsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ClientCapabilitiesTasksRequestsBuilder,
-        >(d, "ClientCapabilitiesTasksRequests")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ClientCapabilitiesTasksRequestsBuilder,
+            >::new("ClientCapabilitiesTasksRequests"),
+        )
     }
 }
 impl serde::Serialize for ClientCapabilitiesTasksRequests {
@@ -5488,14 +6980,65 @@ impl __p::Builder for __ClientCapabilitiesTasksBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientCapabilitiesTasksBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "list",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "cancel",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requests",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list),
+            1usize => __f::Slot::Value(&mut self.cancel),
+            2usize => __f::Slot::Value(&mut self.requests),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientCapabilitiesTasks {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ClientCapabilitiesTasksBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasks {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ClientCapabilitiesTasksBuilder,
-        >(d, "ClientCapabilitiesTasks")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ClientCapabilitiesTasksBuilder,
+            >::new("ClientCapabilitiesTasks"),
+        )
     }
 }
 impl serde::Serialize for ClientCapabilitiesTasks {
@@ -5687,14 +7230,83 @@ impl __p::Builder for __ServerCapabilitiesBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "experimental",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "logging",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "completions",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "prompts",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resources",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tasks",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.experimental),
+            1usize => __f::Slot::Value(&mut self.logging),
+            2usize => __f::Slot::Value(&mut self.completions),
+            3usize => __f::Slot::Value(&mut self.prompts),
+            4usize => __f::Slot::Value(&mut self.resources),
+            5usize => __f::Slot::Value(&mut self.tools),
+            6usize => __f::Slot::Value(&mut self.tasks),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilities {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ServerCapabilitiesBuilder,
-        >(d, "ServerCapabilities")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ServerCapabilitiesBuilder>::new("ServerCapabilities"),
+        )
     }
 }
 impl serde::Serialize for ServerCapabilities {
@@ -5941,14 +7553,55 @@ impl __p::Builder for __ServerCapabilitiesPromptsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesPromptsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesPrompts {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesPromptsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ServerCapabilitiesPromptsBuilder,
-        >(d, "ServerCapabilitiesPrompts")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ServerCapabilitiesPromptsBuilder,
+            >::new("ServerCapabilitiesPrompts"),
+        )
     }
 }
 impl serde::Serialize for ServerCapabilitiesPrompts {
@@ -6066,14 +7719,60 @@ impl __p::Builder for __ServerCapabilitiesResourcesBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesResourcesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "subscribe",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.subscribe),
+            1usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesResources {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesResourcesBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ServerCapabilitiesResourcesBuilder,
-        >(d, "ServerCapabilitiesResources")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ServerCapabilitiesResourcesBuilder,
+            >::new("ServerCapabilitiesResources"),
+        )
     }
 }
 impl serde::Serialize for ServerCapabilitiesResources {
@@ -6209,14 +7908,55 @@ impl __p::Builder for __ServerCapabilitiesToolsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesToolsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "listChanged",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list_changed),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTools {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesToolsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ServerCapabilitiesToolsBuilder,
-        >(d, "ServerCapabilitiesTools")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ServerCapabilitiesToolsBuilder,
+            >::new("ServerCapabilitiesTools"),
+        )
     }
 }
 impl serde::Serialize for ServerCapabilitiesTools {
@@ -6327,14 +8067,55 @@ impl __p::Builder for __ServerCapabilitiesTasksRequestsToolsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesTasksRequestsToolsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "call",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.call),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTasksRequestsTools {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesTasksRequestsToolsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ServerCapabilitiesTasksRequestsToolsBuilder,
-        >(d, "ServerCapabilitiesTasksRequestsTools")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ServerCapabilitiesTasksRequestsToolsBuilder,
+            >::new("ServerCapabilitiesTasksRequestsTools"),
+        )
     }
 }
 impl serde::Serialize for ServerCapabilitiesTasksRequestsTools {
@@ -6447,14 +8228,55 @@ impl __p::Builder for __ServerCapabilitiesTasksRequestsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesTasksRequestsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTasksRequests {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesTasksRequestsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ServerCapabilitiesTasksRequestsBuilder,
-        >(d, "ServerCapabilitiesTasksRequests")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ServerCapabilitiesTasksRequestsBuilder,
+            >::new("ServerCapabilitiesTasksRequests"),
+        )
     }
 }
 impl serde::Serialize for ServerCapabilitiesTasksRequests {
@@ -6584,14 +8406,65 @@ impl __p::Builder for __ServerCapabilitiesTasksBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ServerCapabilitiesTasksBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "list",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "cancel",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "requests",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.list),
+            1usize => __f::Slot::Value(&mut self.cancel),
+            2usize => __f::Slot::Value(&mut self.requests),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerCapabilitiesTasks {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ServerCapabilitiesTasksBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasks {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ServerCapabilitiesTasksBuilder,
-        >(d, "ServerCapabilitiesTasks")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ServerCapabilitiesTasksBuilder,
+            >::new("ServerCapabilitiesTasks"),
+        )
     }
 }
 impl serde::Serialize for ServerCapabilitiesTasks {
@@ -6779,11 +8652,65 @@ impl __p::Builder for __IconBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __IconBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "src",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sizes",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "theme",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.src),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.sizes),
+            3usize => __f::Slot::Value(&mut self.theme),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Icon {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__IconBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Icon {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __IconBuilder>(d, "Icon")
+        __f::deserialize(d, __p::StructVisitor::<__IconBuilder>::new("Icon"))
     }
 }
 impl serde::Serialize for Icon {
@@ -6975,6 +8902,13 @@ impl crate::write::WriteJson for IconTheme {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for IconTheme {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for IconTheme {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -7078,11 +9012,50 @@ impl __p::Builder for __IconsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __IconsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.icons),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Icons {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__IconsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Icons {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __IconsBuilder>(d, "Icons")
+        __f::deserialize(d, __p::StructVisitor::<__IconsBuilder>::new("Icons"))
     }
 }
 impl serde::Serialize for Icons {
@@ -7203,11 +9176,58 @@ impl __p::Builder for __BaseMetadataBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __BaseMetadataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BaseMetadata {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BaseMetadataBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for BaseMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__BaseMetadataBuilder>::new("BaseMetadata"),
+        )
     }
 }
 impl serde::Serialize for BaseMetadata {
@@ -7389,11 +9409,78 @@ impl __p::Builder for __ImplementationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ImplementationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "version",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "websiteUrl",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.version),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.website_url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Implementation {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ImplementationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Implementation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ImplementationBuilder>::new("Implementation"),
+        )
     }
 }
 impl serde::Serialize for Implementation {
@@ -7636,11 +9723,68 @@ impl __p::Builder for __PingRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PingRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("ping")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PingRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PingRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__PingRequestBuilder>::new("PingRequest"),
+        )
     }
 }
 impl serde::Serialize for PingRequest {
@@ -7835,14 +9979,75 @@ impl __p::Builder for __ProgressNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ProgressNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "progressToken",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "progress",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "total",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.progress_token),
+            2usize => __f::Slot::Value(&mut self.progress),
+            3usize => __f::Slot::Value(&mut self.total),
+            4usize => __f::Slot::Value(&mut self.message),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ProgressNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ProgressNotificationParamsBuilder,
-        >(d, "ProgressNotificationParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ProgressNotificationParamsBuilder,
+            >::new("ProgressNotificationParams"),
+        )
     }
 }
 impl serde::Serialize for ProgressNotificationParams {
@@ -8059,14 +10264,65 @@ impl __p::Builder for __ProgressNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ProgressNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/progress")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ProgressNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ProgressNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ProgressNotificationBuilder,
-        >(d, "ProgressNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ProgressNotificationBuilder,
+            >::new("ProgressNotification"),
+        )
     }
 }
 impl serde::Serialize for ProgressNotification {
@@ -8219,14 +10475,60 @@ impl __p::Builder for __PaginatedRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PaginatedRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "cursor",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.cursor),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __PaginatedRequestParamsBuilder,
-        >(d, "PaginatedRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __PaginatedRequestParamsBuilder,
+            >::new("PaginatedRequestParams"),
+        )
     }
 }
 impl serde::Serialize for PaginatedRequestParams {
@@ -8383,11 +10685,68 @@ impl __p::Builder for __PaginatedRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PaginatedRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__PaginatedRequestBuilder>::new("PaginatedRequest"),
+        )
     }
 }
 impl serde::Serialize for PaginatedRequest {
@@ -8561,11 +10920,58 @@ impl __p::Builder for __PaginatedResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PaginatedResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PaginatedResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PaginatedResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__PaginatedResultBuilder>::new("PaginatedResult"),
+        )
     }
 }
 impl serde::Serialize for PaginatedResult {
@@ -8727,14 +11133,70 @@ impl __p::Builder for __ListResourcesRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourcesRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourcesRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourcesRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ListResourcesRequestBuilder,
-        >(d, "ListResourcesRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ListResourcesRequestBuilder,
+            >::new("ListResourcesRequest"),
+        )
     }
 }
 impl serde::Serialize for ListResourcesRequest {
@@ -8916,14 +11378,65 @@ impl __p::Builder for __ListResourcesResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourcesResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resources",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.resources),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourcesResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourcesResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ListResourcesResultBuilder,
-        >(d, "ListResourcesResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ListResourcesResultBuilder,
+            >::new("ListResourcesResult"),
+        )
     }
 }
 impl serde::Serialize for ListResourcesResult {
@@ -9112,14 +11625,70 @@ impl __p::Builder for __ListResourceTemplatesRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourceTemplatesRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/templates/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourceTemplatesRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourceTemplatesRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ListResourceTemplatesRequestBuilder,
-        >(d, "ListResourceTemplatesRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ListResourceTemplatesRequestBuilder,
+            >::new("ListResourceTemplatesRequest"),
+        )
     }
 }
 impl serde::Serialize for ListResourceTemplatesRequest {
@@ -9303,14 +11872,65 @@ impl __p::Builder for __ListResourceTemplatesResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListResourceTemplatesResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "resourceTemplates",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.resource_templates),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListResourceTemplatesResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ListResourceTemplatesResultBuilder,
-        >(d, "ListResourceTemplatesResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ListResourceTemplatesResultBuilder,
+            >::new("ListResourceTemplatesResult"),
+        )
     }
 }
 impl serde::Serialize for ListResourceTemplatesResult {
@@ -9491,14 +12111,60 @@ impl __p::Builder for __ResourceRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ResourceRequestParamsBuilder,
-        >(d, "ResourceRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ResourceRequestParamsBuilder,
+            >::new("ResourceRequestParams"),
+        )
     }
 }
 impl serde::Serialize for ResourceRequestParams {
@@ -9645,14 +12311,60 @@ impl __p::Builder for __ReadResourceRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ReadResourceRequestParamsBuilder,
-        >(d, "ReadResourceRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ReadResourceRequestParamsBuilder,
+            >::new("ReadResourceRequestParams"),
+        )
     }
 }
 impl serde::Serialize for ReadResourceRequestParams {
@@ -9817,14 +12529,70 @@ impl __p::Builder for __ReadResourceRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/read")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ReadResourceRequestBuilder,
-        >(d, "ReadResourceRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ReadResourceRequestBuilder,
+            >::new("ReadResourceRequest"),
+        )
     }
 }
 impl serde::Serialize for ReadResourceRequest {
@@ -9989,14 +12757,58 @@ impl __p::Builder for __ReadResourceResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "contents",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.contents),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReadResourceResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ReadResourceResultBuilder,
-        >(d, "ReadResourceResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ReadResourceResultBuilder>::new("ReadResourceResult"),
+        )
     }
 }
 impl serde::Serialize for ReadResourceResult {
@@ -10257,6 +13069,48 @@ impl __p::Keyed for ReadResourceResultContentsItem {
         }
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReadResourceResultContentsItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -10385,14 +13239,67 @@ impl __p::Builder for __ResourceListChangedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/resources/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceListChangedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ResourceListChangedNotificationBuilder,
-        >(d, "ResourceListChangedNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ResourceListChangedNotificationBuilder,
+            >::new("ResourceListChangedNotification"),
+        )
     }
 }
 impl serde::Serialize for ResourceListChangedNotification {
@@ -10544,14 +13451,60 @@ impl __p::Builder for __SubscribeRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SubscribeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscribeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscribeRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __SubscribeRequestParamsBuilder,
-        >(d, "SubscribeRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __SubscribeRequestParamsBuilder,
+            >::new("SubscribeRequestParams"),
+        )
     }
 }
 impl serde::Serialize for SubscribeRequestParams {
@@ -10714,11 +13667,68 @@ impl __p::Builder for __SubscribeRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SubscribeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/subscribe")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SubscribeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SubscribeRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__SubscribeRequestBuilder>::new("SubscribeRequest"),
+        )
     }
 }
 impl serde::Serialize for SubscribeRequest {
@@ -10885,14 +13895,60 @@ impl __p::Builder for __UnsubscribeRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UnsubscribeRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UnsubscribeRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UnsubscribeRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __UnsubscribeRequestParamsBuilder,
-        >(d, "UnsubscribeRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __UnsubscribeRequestParamsBuilder,
+            >::new("UnsubscribeRequestParams"),
+        )
     }
 }
 impl serde::Serialize for UnsubscribeRequestParams {
@@ -11057,14 +14113,68 @@ impl __p::Builder for __UnsubscribeRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UnsubscribeRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("resources/unsubscribe")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UnsubscribeRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UnsubscribeRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __UnsubscribeRequestBuilder,
-        >(d, "UnsubscribeRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__UnsubscribeRequestBuilder>::new("UnsubscribeRequest"),
+        )
     }
 }
 impl serde::Serialize for UnsubscribeRequest {
@@ -11231,14 +14341,60 @@ impl __p::Builder for __ResourceUpdatedNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceUpdatedNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceUpdatedNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceUpdatedNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ResourceUpdatedNotificationParamsBuilder,
-        >(d, "ResourceUpdatedNotificationParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ResourceUpdatedNotificationParamsBuilder,
+            >::new("ResourceUpdatedNotificationParams"),
+        )
     }
 }
 impl serde::Serialize for ResourceUpdatedNotificationParams {
@@ -11398,14 +14554,67 @@ impl __p::Builder for __ResourceUpdatedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceUpdatedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/resources/updated"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceUpdatedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceUpdatedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ResourceUpdatedNotificationBuilder,
-        >(d, "ResourceUpdatedNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ResourceUpdatedNotificationBuilder,
+            >::new("ResourceUpdatedNotification"),
+        )
     }
 }
 impl serde::Serialize for ResourceUpdatedNotification {
@@ -11618,11 +14827,90 @@ impl __p::Builder for __ResourceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.uri),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.mime_type),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.size),
+            8usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Resource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Resource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
+        __f::deserialize(d, __p::StructVisitor::<__ResourceBuilder>::new("Resource"))
     }
 }
 impl serde::Serialize for Resource {
@@ -11968,11 +15256,88 @@ impl __p::Builder for __ResourceTemplateBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceTemplateBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uriTemplate",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.uri_template),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.mime_type),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceTemplate {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceTemplateBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ResourceTemplateBuilder>::new("ResourceTemplate"),
+        )
     }
 }
 impl serde::Serialize for ResourceTemplate {
@@ -12254,11 +15619,63 @@ impl __p::Builder for __ResourceContentsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceContentsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ResourceContentsBuilder>::new("ResourceContents"),
+        )
     }
 }
 impl serde::Serialize for ResourceContents {
@@ -12437,14 +15854,70 @@ impl __p::Builder for __TextResourceContentsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TextResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.meta),
+            3usize => __f::Slot::Value(&mut self.text),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextResourceContentsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TextResourceContentsBuilder,
-        >(d, "TextResourceContents")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TextResourceContentsBuilder,
+            >::new("TextResourceContents"),
+        )
     }
 }
 impl serde::Serialize for TextResourceContents {
@@ -12648,14 +16121,70 @@ impl __p::Builder for __BlobResourceContentsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __BlobResourceContentsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "blob",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.mime_type),
+            2usize => __f::Slot::Value(&mut self.meta),
+            3usize => __f::Slot::Value(&mut self.blob),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BlobResourceContents {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BlobResourceContentsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __BlobResourceContentsBuilder,
-        >(d, "BlobResourceContents")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __BlobResourceContentsBuilder,
+            >::new("BlobResourceContents"),
+        )
     }
 }
 impl serde::Serialize for BlobResourceContents {
@@ -12866,14 +16395,68 @@ impl __p::Builder for __ListPromptsRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListPromptsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("prompts/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListPromptsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListPromptsRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ListPromptsRequestBuilder,
-        >(d, "ListPromptsRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ListPromptsRequestBuilder>::new("ListPromptsRequest"),
+        )
     }
 }
 impl serde::Serialize for ListPromptsRequest {
@@ -13055,11 +16638,63 @@ impl __p::Builder for __ListPromptsResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListPromptsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "prompts",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.prompts),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListPromptsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListPromptsResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ListPromptsResultBuilder>::new("ListPromptsResult"),
+        )
     }
 }
 impl serde::Serialize for ListPromptsResult {
@@ -13233,14 +16868,65 @@ impl __p::Builder for __GetPromptRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.name),
+            2usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __GetPromptRequestParamsBuilder,
-        >(d, "GetPromptRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __GetPromptRequestParamsBuilder,
+            >::new("GetPromptRequestParams"),
+        )
     }
 }
 impl serde::Serialize for GetPromptRequestParams {
@@ -13424,11 +17110,68 @@ impl __p::Builder for __GetPromptRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("prompts/get")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__GetPromptRequestBuilder>::new("GetPromptRequest"),
+        )
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -13598,11 +17341,63 @@ impl __p::Builder for __GetPromptResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetPromptResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.description),
+            2usize => __f::Slot::Value(&mut self.messages),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetPromptResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetPromptResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__GetPromptResultBuilder>::new("GetPromptResult"),
+        )
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -13804,11 +17599,75 @@ impl __p::Builder for __PromptBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PromptBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.description),
+            4usize => __f::Slot::Value(&mut self.arguments),
+            5usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Prompt {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Prompt {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
+        __f::deserialize(d, __p::StructVisitor::<__PromptBuilder>::new("Prompt"))
     }
 }
 impl serde::Serialize for Prompt {
@@ -14053,11 +17912,68 @@ impl __p::Builder for __PromptArgumentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PromptArgumentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptArgument {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptArgumentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__PromptArgumentBuilder>::new("PromptArgument"),
+        )
     }
 }
 impl serde::Serialize for PromptArgument {
@@ -14247,6 +18163,13 @@ impl crate::write::WriteJson for Role {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for Role {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Role {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -14346,11 +18269,58 @@ impl __p::Builder for __PromptMessageBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PromptMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptMessageBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__PromptMessageBuilder>::new("PromptMessage"),
+        )
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -14555,11 +18525,98 @@ impl __p::Builder for __ResourceLinkBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceLinkBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "size",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("resource_link")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.uri),
+            4usize => __f::Slot::Value(&mut self.description),
+            5usize => __f::Slot::Value(&mut self.mime_type),
+            6usize => __f::Slot::Value(&mut self.annotations),
+            7usize => __f::Slot::Value(&mut self.size),
+            8usize => __f::Slot::Value(&mut self.meta),
+            9usize => __f::Slot::Seen(&mut self.__lit_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceLink {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceLinkBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ResourceLinkBuilder>::new("ResourceLink"),
+        )
     }
 }
 impl serde::Serialize for ResourceLink {
@@ -14885,11 +18942,68 @@ impl __p::Builder for __EmbeddedResourceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("resource")),
+            },
+            __f::Known {
+                key: "resource",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.resource),
+            2usize => __f::Slot::Value(&mut self.annotations),
+            3usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__EmbeddedResourceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__EmbeddedResourceBuilder>::new("EmbeddedResource"),
+        )
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -15180,6 +19294,48 @@ impl __p::Keyed for EmbeddedResourceResource {
         }
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __EmbeddedResourceResourceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::known(b),
+            Self::BlobResourceContents(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::slot(b, i),
+            Self::BlobResourceContents(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::unknown(b, key, r),
+            Self::BlobResourceContents(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextResourceContents(b) => __f::Slots::extra(b),
+            Self::BlobResourceContents(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EmbeddedResourceResource {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -15308,14 +19464,67 @@ impl __p::Builder for __PromptListChangedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PromptListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/prompts/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptListChangedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __PromptListChangedNotificationBuilder,
-        >(d, "PromptListChangedNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __PromptListChangedNotificationBuilder,
+            >::new("PromptListChangedNotification"),
+        )
     }
 }
 impl serde::Serialize for PromptListChangedNotification {
@@ -15483,11 +19692,68 @@ impl __p::Builder for __ListToolsRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListToolsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tools/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListToolsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListToolsRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ListToolsRequestBuilder>::new("ListToolsRequest"),
+        )
     }
 }
 impl serde::Serialize for ListToolsRequest {
@@ -15667,11 +19933,63 @@ impl __p::Builder for __ListToolsResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListToolsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.tools),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListToolsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListToolsResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ListToolsResultBuilder>::new("ListToolsResult"),
+        )
     }
 }
 impl serde::Serialize for ListToolsResult {
@@ -15861,11 +20179,68 @@ impl __p::Builder for __CallToolResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.content),
+            2usize => __f::Slot::Value(&mut self.structured_content),
+            3usize => __f::Slot::Value(&mut self.is_error),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CallToolResultBuilder>::new("CallToolResult"),
+        )
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -16079,14 +20454,70 @@ impl __p::Builder for __CallToolRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            2usize => __f::Slot::Value(&mut self.name),
+            3usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CallToolRequestParamsBuilder,
-        >(d, "CallToolRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CallToolRequestParamsBuilder,
+            >::new("CallToolRequestParams"),
+        )
     }
 }
 impl serde::Serialize for CallToolRequestParams {
@@ -16292,11 +20723,68 @@ impl __p::Builder for __CallToolRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallToolRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tools/call")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CallToolRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallToolRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CallToolRequestBuilder>::new("CallToolRequest"),
+        )
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -16476,14 +20964,67 @@ impl __p::Builder for __ToolListChangedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/tools/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolListChangedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ToolListChangedNotificationBuilder,
-        >(d, "ToolListChangedNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ToolListChangedNotificationBuilder,
+            >::new("ToolListChangedNotification"),
+        )
     }
 }
 impl serde::Serialize for ToolListChangedNotification {
@@ -16676,11 +21217,73 @@ impl __p::Builder for __ToolAnnotationsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolAnnotationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "readOnlyHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "destructiveHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "idempotentHint",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "openWorldHint",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.title),
+            1usize => __f::Slot::Value(&mut self.read_only_hint),
+            2usize => __f::Slot::Value(&mut self.destructive_hint),
+            3usize => __f::Slot::Value(&mut self.idempotent_hint),
+            4usize => __f::Slot::Value(&mut self.open_world_hint),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolAnnotations {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolAnnotationsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ToolAnnotationsBuilder>::new("ToolAnnotations"),
+        )
     }
 }
 impl serde::Serialize for ToolAnnotations {
@@ -16885,11 +21488,53 @@ impl __p::Builder for __ToolExecutionBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolExecutionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskSupport",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_support),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolExecution {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolExecutionBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolExecution {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ToolExecutionBuilder>(d, "ToolExecution")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ToolExecutionBuilder>::new("ToolExecution"),
+        )
     }
 }
 impl serde::Serialize for ToolExecution {
@@ -17017,6 +21662,13 @@ impl crate::write::WriteJson for ToolExecutionTaskSupport {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolExecutionTaskSupport {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolExecutionTaskSupport {
@@ -17183,11 +21835,90 @@ impl __p::Builder for __ToolBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "icons",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "inputSchema",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "execution",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "outputSchema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.icons),
+            3usize => __f::Slot::Value(&mut self.description),
+            4usize => __f::Slot::Value(&mut self.input_schema),
+            5usize => __f::Slot::Value(&mut self.execution),
+            6usize => __f::Slot::Value(&mut self.output_schema),
+            7usize => __f::Slot::Value(&mut self.annotations),
+            8usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Tool {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
+        __f::deserialize(d, __p::StructVisitor::<__ToolBuilder>::new("Tool"))
     }
 }
 impl serde::Serialize for Tool {
@@ -17493,11 +22224,68 @@ impl __p::Builder for __ToolInputSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolInputSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "$schema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("object")),
+            },
+            __f::Known {
+                key: "properties",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.schema),
+            1usize => __f::Slot::Seen(&mut self.__lit_type),
+            2usize => __f::Slot::Value(&mut self.properties),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolInputSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolInputSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ToolInputSchemaBuilder>::new("ToolInputSchema"),
+        )
     }
 }
 impl serde::Serialize for ToolInputSchema {
@@ -17683,11 +22471,68 @@ impl __p::Builder for __ToolOutputSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolOutputSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "$schema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("object")),
+            },
+            __f::Known {
+                key: "properties",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.schema),
+            1usize => __f::Slot::Seen(&mut self.__lit_type),
+            2usize => __f::Slot::Value(&mut self.properties),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolOutputSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolOutputSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ToolOutputSchemaBuilder>::new("ToolOutputSchema"),
+        )
     }
 }
 impl serde::Serialize for ToolOutputSchema {
@@ -17878,6 +22723,13 @@ impl crate::write::WriteJson for TaskStatus {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for TaskStatus {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -17973,11 +22825,53 @@ impl __p::Builder for __TaskMetadataBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskMetadataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.ttl),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskMetadata {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskMetadataBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __TaskMetadataBuilder>(d, "TaskMetadata")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__TaskMetadataBuilder>::new("TaskMetadata"),
+        )
     }
 }
 impl serde::Serialize for TaskMetadata {
@@ -18084,14 +22978,55 @@ impl __p::Builder for __RelatedTaskMetadataBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RelatedTaskMetadataBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RelatedTaskMetadata {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RelatedTaskMetadataBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RelatedTaskMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __RelatedTaskMetadataBuilder,
-        >(d, "RelatedTaskMetadata")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __RelatedTaskMetadataBuilder,
+            >::new("RelatedTaskMetadata"),
+        )
     }
 }
 impl serde::Serialize for RelatedTaskMetadata {
@@ -18243,11 +23178,80 @@ impl __p::Builder for __TaskBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollInterval",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            1usize => __f::Slot::Value(&mut self.status),
+            2usize => __f::Slot::Value(&mut self.status_message),
+            3usize => __f::Slot::Value(&mut self.created_at),
+            4usize => __f::Slot::Value(&mut self.last_updated_at),
+            5usize => __f::Slot::Value(&mut self.ttl),
+            6usize => __f::Slot::Value(&mut self.poll_interval),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Task {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Task {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __TaskBuilder>(d, "Task")
+        __f::deserialize(d, __p::StructVisitor::<__TaskBuilder>::new("Task"))
     }
 }
 impl serde::Serialize for Task {
@@ -18476,11 +23480,58 @@ impl __p::Builder for __CreateTaskResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CreateTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateTaskResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CreateTaskResultBuilder>(d, "CreateTaskResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CreateTaskResultBuilder>::new("CreateTaskResult"),
+        )
     }
 }
 impl serde::Serialize for CreateTaskResult {
@@ -18642,11 +23693,68 @@ impl __p::Builder for __GetTaskRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/get")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __GetTaskRequestBuilder>(d, "GetTaskRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__GetTaskRequestBuilder>::new("GetTaskRequest"),
+        )
     }
 }
 impl serde::Serialize for GetTaskRequest {
@@ -18804,14 +23912,55 @@ impl __p::Builder for __GetTaskRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __GetTaskRequestParamsBuilder,
-        >(d, "GetTaskRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __GetTaskRequestParamsBuilder,
+            >::new("GetTaskRequestParams"),
+        )
     }
 }
 impl serde::Serialize for GetTaskRequestParams {
@@ -18970,11 +24119,88 @@ impl __p::Builder for __GetTaskResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollInterval",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task_id),
+            2usize => __f::Slot::Value(&mut self.status),
+            3usize => __f::Slot::Value(&mut self.status_message),
+            4usize => __f::Slot::Value(&mut self.created_at),
+            5usize => __f::Slot::Value(&mut self.last_updated_at),
+            6usize => __f::Slot::Value(&mut self.ttl),
+            7usize => __f::Slot::Value(&mut self.poll_interval),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __GetTaskResultBuilder>(d, "GetTaskResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__GetTaskResultBuilder>::new("GetTaskResult"),
+        )
     }
 }
 impl serde::Serialize for GetTaskResult {
@@ -19265,14 +24491,70 @@ impl __p::Builder for __GetTaskPayloadRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskPayloadRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/result")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskPayloadRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskPayloadRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __GetTaskPayloadRequestBuilder,
-        >(d, "GetTaskPayloadRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __GetTaskPayloadRequestBuilder,
+            >::new("GetTaskPayloadRequest"),
+        )
     }
 }
 impl serde::Serialize for GetTaskPayloadRequest {
@@ -19433,14 +24715,55 @@ impl __p::Builder for __GetTaskPayloadRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskPayloadRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskPayloadRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskPayloadRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __GetTaskPayloadRequestParamsBuilder,
-        >(d, "GetTaskPayloadRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __GetTaskPayloadRequestParamsBuilder,
+            >::new("GetTaskPayloadRequestParams"),
+        )
     }
 }
 impl serde::Serialize for GetTaskPayloadRequestParams {
@@ -19556,14 +24879,55 @@ impl __p::Builder for __GetTaskPayloadResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __GetTaskPayloadResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for GetTaskPayloadResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__GetTaskPayloadResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetTaskPayloadResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __GetTaskPayloadResultBuilder,
-        >(d, "GetTaskPayloadResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __GetTaskPayloadResultBuilder,
+            >::new("GetTaskPayloadResult"),
+        )
     }
 }
 impl serde::Serialize for GetTaskPayloadResult {
@@ -19705,11 +25069,68 @@ impl __p::Builder for __CancelTaskRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/cancel")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CancelTaskRequestBuilder>(d, "CancelTaskRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CancelTaskRequestBuilder>::new("CancelTaskRequest"),
+        )
     }
 }
 impl serde::Serialize for CancelTaskRequest {
@@ -19867,14 +25288,55 @@ impl __p::Builder for __CancelTaskRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.task_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CancelTaskRequestParamsBuilder,
-        >(d, "CancelTaskRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CancelTaskRequestParamsBuilder,
+            >::new("CancelTaskRequestParams"),
+        )
     }
 }
 impl serde::Serialize for CancelTaskRequestParams {
@@ -20033,11 +25495,88 @@ impl __p::Builder for __CancelTaskResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CancelTaskResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollInterval",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task_id),
+            2usize => __f::Slot::Value(&mut self.status),
+            3usize => __f::Slot::Value(&mut self.status_message),
+            4usize => __f::Slot::Value(&mut self.created_at),
+            5usize => __f::Slot::Value(&mut self.last_updated_at),
+            6usize => __f::Slot::Value(&mut self.ttl),
+            7usize => __f::Slot::Value(&mut self.poll_interval),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CancelTaskResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CancelTaskResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CancelTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CancelTaskResultBuilder>(d, "CancelTaskResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CancelTaskResultBuilder>::new("CancelTaskResult"),
+        )
     }
 }
 impl serde::Serialize for CancelTaskResult {
@@ -20326,11 +25865,68 @@ impl __p::Builder for __ListTasksRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListTasksRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("tasks/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListTasksRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListTasksRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListTasksRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ListTasksRequestBuilder>(d, "ListTasksRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ListTasksRequestBuilder>::new("ListTasksRequest"),
+        )
     }
 }
 impl serde::Serialize for ListTasksRequest {
@@ -20510,11 +26106,63 @@ impl __p::Builder for __ListTasksResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListTasksResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "nextCursor",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tasks",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.next_cursor),
+            2usize => __f::Slot::Value(&mut self.tasks),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListTasksResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListTasksResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListTasksResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ListTasksResultBuilder>(d, "ListTasksResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ListTasksResultBuilder>::new("ListTasksResult"),
+        )
     }
 }
 impl serde::Serialize for ListTasksResult {
@@ -20725,14 +26373,90 @@ impl __p::Builder for __TaskStatusNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskStatusNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "taskId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "status",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "statusMessage",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "createdAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "lastUpdatedAt",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "ttl",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "pollInterval",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task_id),
+            2usize => __f::Slot::Value(&mut self.status),
+            3usize => __f::Slot::Value(&mut self.status_message),
+            4usize => __f::Slot::Value(&mut self.created_at),
+            5usize => __f::Slot::Value(&mut self.last_updated_at),
+            6usize => __f::Slot::Value(&mut self.ttl),
+            7usize => __f::Slot::Value(&mut self.poll_interval),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatusNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskStatusNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TaskStatusNotificationParamsBuilder,
-        >(d, "TaskStatusNotificationParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TaskStatusNotificationParamsBuilder,
+            >::new("TaskStatusNotificationParams"),
+        )
     }
 }
 impl serde::Serialize for TaskStatusNotificationParams {
@@ -21001,14 +26725,65 @@ impl __p::Builder for __TaskStatusNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TaskStatusNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/tasks/status")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TaskStatusNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TaskStatusNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TaskStatusNotificationBuilder,
-        >(d, "TaskStatusNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TaskStatusNotificationBuilder,
+            >::new("TaskStatusNotification"),
+        )
     }
 }
 impl serde::Serialize for TaskStatusNotification {
@@ -21163,14 +26938,60 @@ impl __p::Builder for __SetLevelRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SetLevelRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "level",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.level),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SetLevelRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SetLevelRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __SetLevelRequestParamsBuilder,
-        >(d, "SetLevelRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __SetLevelRequestParamsBuilder,
+            >::new("SetLevelRequestParams"),
+        )
     }
 }
 impl serde::Serialize for SetLevelRequestParams {
@@ -21332,11 +27153,68 @@ impl __p::Builder for __SetLevelRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SetLevelRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("logging/setLevel")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SetLevelRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SetLevelRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__SetLevelRequestBuilder>::new("SetLevelRequest"),
+        )
     }
 }
 impl serde::Serialize for SetLevelRequest {
@@ -21511,14 +27389,70 @@ impl __p::Builder for __LoggingMessageNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __LoggingMessageNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "level",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "logger",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.level),
+            2usize => __f::Slot::Value(&mut self.logger),
+            3usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LoggingMessageNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LoggingMessageNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __LoggingMessageNotificationParamsBuilder,
-        >(d, "LoggingMessageNotificationParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __LoggingMessageNotificationParamsBuilder,
+            >::new("LoggingMessageNotificationParams"),
+        )
     }
 }
 impl serde::Serialize for LoggingMessageNotificationParams {
@@ -21713,14 +27647,65 @@ impl __p::Builder for __LoggingMessageNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __LoggingMessageNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("notifications/message")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LoggingMessageNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LoggingMessageNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __LoggingMessageNotificationBuilder,
-        >(d, "LoggingMessageNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __LoggingMessageNotificationBuilder,
+            >::new("LoggingMessageNotification"),
+        )
     }
 }
 impl serde::Serialize for LoggingMessageNotification {
@@ -21915,6 +27900,13 @@ impl crate::write::WriteJson for LoggingLevel {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for LoggingLevel {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LoggingLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22095,14 +28087,110 @@ impl __p::Builder for __CreateMessageRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "messages",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "modelPreferences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "systemPrompt",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "includeContext",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "temperature",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxTokens",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopSequences",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "metadata",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "tools",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "toolChoice",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            2usize => __f::Slot::Value(&mut self.messages),
+            3usize => __f::Slot::Value(&mut self.model_preferences),
+            4usize => __f::Slot::Value(&mut self.system_prompt),
+            5usize => __f::Slot::Value(&mut self.include_context),
+            6usize => __f::Slot::Value(&mut self.temperature),
+            7usize => __f::Slot::Value(&mut self.max_tokens),
+            8usize => __f::Slot::Value(&mut self.stop_sequences),
+            9usize => __f::Slot::Value(&mut self.metadata),
+            10usize => __f::Slot::Value(&mut self.tools),
+            11usize => __f::Slot::Value(&mut self.tool_choice),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CreateMessageRequestParamsBuilder,
-        >(d, "CreateMessageRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CreateMessageRequestParamsBuilder,
+            >::new("CreateMessageRequestParams"),
+        )
     }
 }
 impl serde::Serialize for CreateMessageRequestParams {
@@ -22472,6 +28560,13 @@ impl crate::write::WriteJson for CreateMessageRequestParamsIncludeContext {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequestParamsIncludeContext {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsIncludeContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -22573,11 +28668,50 @@ impl __p::Builder for __ToolChoiceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolChoiceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.mode),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolChoice {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolChoiceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolChoice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ToolChoiceBuilder>(d, "ToolChoice")
+        __f::deserialize(d, __p::StructVisitor::<__ToolChoiceBuilder>::new("ToolChoice"))
     }
 }
 impl serde::Serialize for ToolChoice {
@@ -22700,6 +28834,13 @@ impl crate::write::WriteJson for ToolChoiceMode {
     #[inline]
     fn write_json(&self, out: &mut Vec<u8>) {
         crate::write::WriteJson::write_json(self.as_str(), out)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolChoiceMode {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
     }
 }
 impl<'de> serde::Deserialize<'de> for ToolChoiceMode {
@@ -22826,14 +28967,70 @@ impl __p::Builder for __CreateMessageRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("sampling/createMessage")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CreateMessageRequestBuilder,
-        >(d, "CreateMessageRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CreateMessageRequestBuilder,
+            >::new("CreateMessageRequest"),
+        )
     }
 }
 impl serde::Serialize for CreateMessageRequest {
@@ -23025,14 +29222,75 @@ impl __p::Builder for __CreateMessageResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CreateMessageResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "model",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "stopReason",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.role),
+            2usize => __f::Slot::Value(&mut self.content),
+            3usize => __f::Slot::Value(&mut self.model),
+            4usize => __f::Slot::Value(&mut self.stop_reason),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CreateMessageResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CreateMessageResultBuilder,
-        >(d, "CreateMessageResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CreateMessageResultBuilder,
+            >::new("CreateMessageResult"),
+        )
     }
 }
 impl serde::Serialize for CreateMessageResult {
@@ -23252,6 +29510,13 @@ impl crate::write::WriteJson for CreateMessageResultStopReason {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for CreateMessageResultStopReason {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CreateMessageResultStopReason {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -23351,11 +29616,63 @@ impl __p::Builder for __SamplingMessageBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SamplingMessageBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "role",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.role),
+            1usize => __f::Slot::Value(&mut self.content),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessage {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SamplingMessageBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__SamplingMessageBuilder>::new("SamplingMessage"),
+        )
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -23536,6 +29853,31 @@ impl __p::Shape for SamplingMessageContent {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'[') => {
+                Ok(
+                    SamplingMessageContent::SamplingMessageContentBlockArray(
+                        <Vec<
+                            SamplingMessageContentBlock,
+                        > as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'{') => {
+                Ok(
+                    SamplingMessageContent::SamplingMessageContentBlock(
+                        <SamplingMessageContentBlock as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -23573,7 +29915,15 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
                 )
             }
         }
-        d.deserialize_any(V)
+        impl<'de> __p::Entry<'de> for V {
+            fn enter<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> ::core::result::Result<SamplingMessageContent, D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+        __f::deserialize(d, V)
     }
 }
 impl __v::Validate for SamplingMessageContent {
@@ -23738,6 +30088,64 @@ impl __p::Shape for SamplingMessageContentBlock {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __SamplingMessageContentBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::ToolUseContent(b) => __f::Slots::known(b),
+            Self::ToolResultContent(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::ToolUseContent(b) => __f::Slots::slot(b, i),
+            Self::ToolResultContent(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolUseContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolResultContent(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::ToolUseContent(b) => __f::Slots::extra(b),
+            Self::ToolResultContent(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SamplingMessageContentBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __SamplingMessageContentBlockBuilder {
     TextContent(__TextContentBuilder),
     ImageContent(__ImageContentBuilder),
@@ -23853,7 +30261,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<SamplingMessageContentBlock>::default())
     }
 }
 impl __v::Validate for SamplingMessageContentBlock {
@@ -23977,11 +30385,63 @@ impl __p::Builder for __AnnotationsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __AnnotationsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "audience",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "priority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "lastModified",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.audience),
+            1usize => __f::Slot::Value(&mut self.priority),
+            2usize => __f::Slot::Value(&mut self.last_modified),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Annotations {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AnnotationsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__AnnotationsBuilder>::new("Annotations"),
+        )
     }
 }
 impl serde::Serialize for Annotations {
@@ -24189,6 +30649,64 @@ impl __p::Shape for ContentBlock {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ContentBlockBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::TextContent(b) => __f::Slots::known(b),
+            Self::ImageContent(b) => __f::Slots::known(b),
+            Self::AudioContent(b) => __f::Slots::known(b),
+            Self::ResourceLink(b) => __f::Slots::known(b),
+            Self::EmbeddedResource(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::TextContent(b) => __f::Slots::slot(b, i),
+            Self::ImageContent(b) => __f::Slots::slot(b, i),
+            Self::AudioContent(b) => __f::Slots::slot(b, i),
+            Self::ResourceLink(b) => __f::Slots::slot(b, i),
+            Self::EmbeddedResource(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::TextContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ImageContent(b) => __f::Slots::unknown(b, key, r),
+            Self::AudioContent(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceLink(b) => __f::Slots::unknown(b, key, r),
+            Self::EmbeddedResource(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::TextContent(b) => __f::Slots::extra(b),
+            Self::ImageContent(b) => __f::Slots::extra(b),
+            Self::AudioContent(b) => __f::Slots::extra(b),
+            Self::ResourceLink(b) => __f::Slots::extra(b),
+            Self::EmbeddedResource(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ContentBlock {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ContentBlockBuilder {
     TextContent(__TextContentBuilder),
     ImageContent(__ImageContentBuilder),
@@ -24288,7 +30806,7 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, ContentBlock>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<ContentBlock>::default())
     }
 }
 impl __v::Validate for ContentBlock {
@@ -24399,11 +30917,68 @@ impl __p::Builder for __TextContentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TextContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("text")),
+            },
+            __f::Known {
+                key: "text",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.text),
+            2usize => __f::Slot::Value(&mut self.annotations),
+            3usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TextContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextContentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__TextContentBuilder>::new("TextContent"),
+        )
     }
 }
 impl serde::Serialize for TextContent {
@@ -24598,11 +31173,73 @@ impl __p::Builder for __ImageContentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ImageContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("image")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            2usize => __f::Slot::Value(&mut self.mime_type),
+            3usize => __f::Slot::Value(&mut self.annotations),
+            4usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ImageContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ImageContentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ImageContentBuilder>::new("ImageContent"),
+        )
     }
 }
 impl serde::Serialize for ImageContent {
@@ -24816,11 +31453,73 @@ impl __p::Builder for __AudioContentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __AudioContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("audio")),
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "mimeType",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "annotations",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.data),
+            2usize => __f::Slot::Value(&mut self.mime_type),
+            3usize => __f::Slot::Value(&mut self.annotations),
+            4usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for AudioContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AudioContentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__AudioContentBuilder>::new("AudioContent"),
+        )
     }
 }
 impl serde::Serialize for AudioContent {
@@ -25040,11 +31739,73 @@ impl __p::Builder for __ToolUseContentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolUseContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("tool_use")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "input",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.id),
+            2usize => __f::Slot::Value(&mut self.name),
+            3usize => __f::Slot::Value(&mut self.input),
+            4usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolUseContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolUseContentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolUseContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ToolUseContentBuilder>(d, "ToolUseContent")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ToolUseContentBuilder>::new("ToolUseContent"),
+        )
     }
 }
 impl serde::Serialize for ToolUseContent {
@@ -25276,11 +32037,78 @@ impl __p::Builder for __ToolResultContentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToolResultContentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("tool_result")),
+            },
+            __f::Known {
+                key: "toolUseId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "structuredContent",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "isError",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.tool_use_id),
+            2usize => __f::Slot::Value(&mut self.content),
+            3usize => __f::Slot::Value(&mut self.structured_content),
+            4usize => __f::Slot::Value(&mut self.is_error),
+            5usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ToolResultContent {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToolResultContentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ToolResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ToolResultContentBuilder>::new("ToolResultContent"),
+        )
     }
 }
 impl serde::Serialize for ToolResultContent {
@@ -25551,11 +32379,68 @@ impl __p::Builder for __ModelPreferencesBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ModelPreferencesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "hints",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "costPriority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "speedPriority",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "intelligencePriority",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.hints),
+            1usize => __f::Slot::Value(&mut self.cost_priority),
+            2usize => __f::Slot::Value(&mut self.speed_priority),
+            3usize => __f::Slot::Value(&mut self.intelligence_priority),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ModelPreferences {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ModelPreferencesBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ModelPreferencesBuilder>::new("ModelPreferences"),
+        )
     }
 }
 impl serde::Serialize for ModelPreferences {
@@ -25749,11 +32634,50 @@ impl __p::Builder for __ModelHintBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ModelHintBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ModelHint {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ModelHintBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
+        __f::deserialize(d, __p::StructVisitor::<__ModelHintBuilder>::new("ModelHint"))
     }
 }
 impl serde::Serialize for ModelHint {
@@ -25881,14 +32805,70 @@ impl __p::Builder for __CompleteRequestParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "ref",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "argument",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "context",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.r#ref),
+            2usize => __f::Slot::Value(&mut self.argument),
+            3usize => __f::Slot::Value(&mut self.context),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CompleteRequestParamsBuilder,
-        >(d, "CompleteRequestParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CompleteRequestParamsBuilder,
+            >::new("CompleteRequestParams"),
+        )
     }
 }
 impl serde::Serialize for CompleteRequestParams {
@@ -26102,6 +33082,52 @@ impl __p::Shape for CompleteRequestParamsRef {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsRefBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PromptReference(b) => __f::Slots::known(b),
+            Self::ResourceTemplateReference(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::slot(b, i),
+            Self::ResourceTemplateReference(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceTemplateReference(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PromptReference(b) => __f::Slots::extra(b),
+            Self::ResourceTemplateReference(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsRef {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __CompleteRequestParamsRefBuilder {
     PromptReference(__PromptReferenceBuilder),
     ResourceTemplateReference(__ResourceTemplateReferenceBuilder),
@@ -26182,7 +33208,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<CompleteRequestParamsRef>::default())
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
@@ -26266,14 +33292,60 @@ impl __p::Builder for __CompleteRequestParamsArgumentBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsArgumentBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "value",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.value),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsArgument {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsArgumentBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CompleteRequestParamsArgumentBuilder,
-        >(d, "CompleteRequestParamsArgument")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CompleteRequestParamsArgumentBuilder,
+            >::new("CompleteRequestParamsArgument"),
+        )
     }
 }
 impl serde::Serialize for CompleteRequestParamsArgument {
@@ -26401,14 +33473,55 @@ impl __p::Builder for __CompleteRequestParamsContextBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestParamsContextBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "arguments",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.arguments),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequestParamsContext {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestParamsContextBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CompleteRequestParamsContextBuilder,
-        >(d, "CompleteRequestParamsContext")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CompleteRequestParamsContextBuilder,
+            >::new("CompleteRequestParamsContext"),
+        )
     }
 }
 impl serde::Serialize for CompleteRequestParamsContext {
@@ -26544,11 +33657,68 @@ impl __p::Builder for __CompleteRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("completion/complete")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CompleteRequestBuilder>::new("CompleteRequest"),
+        )
     }
 }
 impl serde::Serialize for CompleteRequest {
@@ -26711,11 +33881,58 @@ impl __p::Builder for __CompleteResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "completion",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.completion),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__CompleteResultBuilder>::new("CompleteResult"),
+        )
     }
 }
 impl serde::Serialize for CompleteResult {
@@ -26868,14 +34085,65 @@ impl __p::Builder for __CompleteResultCompletionBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CompleteResultCompletionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "values",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "total",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "hasMore",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.values),
+            1usize => __f::Slot::Value(&mut self.total),
+            2usize => __f::Slot::Value(&mut self.has_more),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CompleteResultCompletion {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CompleteResultCompletionBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __CompleteResultCompletionBuilder,
-        >(d, "CompleteResultCompletion")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __CompleteResultCompletionBuilder,
+            >::new("CompleteResultCompletion"),
+        )
     }
 }
 impl serde::Serialize for CompleteResultCompletion {
@@ -27047,14 +34315,60 @@ impl __p::Builder for __ResourceTemplateReferenceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ResourceTemplateReferenceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("ref/resource")),
+            },
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.uri),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ResourceTemplateReference {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ResourceTemplateReferenceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ResourceTemplateReferenceBuilder,
-        >(d, "ResourceTemplateReference")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ResourceTemplateReferenceBuilder,
+            >::new("ResourceTemplateReference"),
+        )
     }
 }
 impl serde::Serialize for ResourceTemplateReference {
@@ -27201,11 +34515,63 @@ impl __p::Builder for __PromptReferenceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PromptReferenceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("ref/prompt")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Seen(&mut self.__lit_type),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PromptReference {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__PromptReferenceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__PromptReferenceBuilder>::new("PromptReference"),
+        )
     }
 }
 impl serde::Serialize for PromptReference {
@@ -27387,11 +34753,68 @@ impl __p::Builder for __ListRootsRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListRootsRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("roots/list")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListRootsRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListRootsRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ListRootsRequestBuilder>::new("ListRootsRequest"),
+        )
     }
 }
 impl serde::Serialize for ListRootsRequest {
@@ -27565,11 +34988,58 @@ impl __p::Builder for __ListRootsResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListRootsResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "roots",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.roots),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListRootsResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListRootsResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ListRootsResultBuilder>::new("ListRootsResult"),
+        )
     }
 }
 impl serde::Serialize for ListRootsResult {
@@ -27725,11 +35195,60 @@ impl __p::Builder for __RootBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RootBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "uri",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.uri),
+            1usize => __f::Slot::Value(&mut self.name),
+            2usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Root {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RootBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Root {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
+        __f::deserialize(d, __p::StructVisitor::<__RootBuilder>::new("Root"))
     }
 }
 impl serde::Serialize for Root {
@@ -27913,14 +35432,67 @@ impl __p::Builder for __RootsListChangedNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __RootsListChangedNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/roots/list_changed"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for RootsListChangedNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__RootsListChangedNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __RootsListChangedNotificationBuilder,
-        >(d, "RootsListChangedNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __RootsListChangedNotificationBuilder,
+            >::new("RootsListChangedNotification"),
+        )
     }
 }
 impl serde::Serialize for RootsListChangedNotification {
@@ -28096,14 +35668,75 @@ impl __p::Builder for __ElicitRequestFormParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestFormParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Literal(__p::Lit::Str("form")),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "requestedSchema",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            2usize => __f::Slot::Seen(&mut self.__lit_mode),
+            3usize => __f::Slot::Value(&mut self.message),
+            4usize => __f::Slot::Value(&mut self.requested_schema),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestFormParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestFormParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ElicitRequestFormParamsBuilder,
-        >(d, "ElicitRequestFormParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ElicitRequestFormParamsBuilder,
+            >::new("ElicitRequestFormParams"),
+        )
     }
 }
 impl serde::Serialize for ElicitRequestFormParams {
@@ -28320,14 +35953,70 @@ impl __p::Builder for __ElicitRequestFormParamsRequestedSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestFormParamsRequestedSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "$schema",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("object")),
+            },
+            __f::Known {
+                key: "properties",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "required",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.schema),
+            1usize => __f::Slot::Seen(&mut self.__lit_type),
+            2usize => __f::Slot::Value(&mut self.properties),
+            3usize => __f::Slot::Value(&mut self.required),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestFormParamsRequestedSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestFormParamsRequestedSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ElicitRequestFormParamsRequestedSchemaBuilder,
-        >(d, "ElicitRequestFormParamsRequestedSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ElicitRequestFormParamsRequestedSchemaBuilder,
+            >::new("ElicitRequestFormParamsRequestedSchema"),
+        )
     }
 }
 impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
@@ -28547,14 +36236,80 @@ impl __p::Builder for __ElicitRequestURLParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestURLParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "task",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Literal(__p::Lit::Str("url")),
+            },
+            __f::Known {
+                key: "message",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "elicitationId",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "url",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.task),
+            2usize => __f::Slot::Seen(&mut self.__lit_mode),
+            3usize => __f::Slot::Value(&mut self.message),
+            4usize => __f::Slot::Value(&mut self.elicitation_id),
+            5usize => __f::Slot::Value(&mut self.url),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestURLParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestURLParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitRequestURLParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ElicitRequestURLParamsBuilder,
-        >(d, "ElicitRequestURLParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ElicitRequestURLParamsBuilder,
+            >::new("ElicitRequestURLParams"),
+        )
     }
 }
 impl serde::Serialize for ElicitRequestURLParams {
@@ -28794,6 +36549,52 @@ impl __p::Shape for ElicitRequestParams {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ElicitRequestParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::known(b),
+            Self::ElicitRequestURLParams(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::slot(b, i),
+            Self::ElicitRequestURLParams(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitRequestURLParams(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::ElicitRequestFormParams(b) => __f::Slots::extra(b),
+            Self::ElicitRequestURLParams(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequestParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ElicitRequestParamsBuilder {
     ElicitRequestFormParams(__ElicitRequestFormParamsBuilder),
     ElicitRequestURLParams(__ElicitRequestURLParamsBuilder),
@@ -28876,7 +36677,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, ElicitRequestParams>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<ElicitRequestParams>::default())
     }
 }
 impl __v::Validate for ElicitRequestParams {
@@ -28975,11 +36776,68 @@ impl __p::Builder for __ElicitRequestBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(__p::Lit::Str("elicitation/create")),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            3usize => __f::Slot::Value(&mut self.id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitRequestBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ElicitRequestBuilder>::new("ElicitRequest"),
+        )
     }
 }
 impl serde::Serialize for ElicitRequest {
@@ -29290,6 +37148,56 @@ impl __p::Keyed for PrimitiveSchemaDefinition {
         }
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __PrimitiveSchemaDefinitionBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::StringSchema(b) => __f::Slots::known(b),
+            Self::NumberSchema(b) => __f::Slots::known(b),
+            Self::BooleanSchema(b) => __f::Slots::known(b),
+            Self::EnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::StringSchema(b) => __f::Slots::slot(b, i),
+            Self::NumberSchema(b) => __f::Slots::slot(b, i),
+            Self::BooleanSchema(b) => __f::Slots::slot(b, i),
+            Self::EnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::StringSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::NumberSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::BooleanSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::EnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::StringSchema(b) => __f::Slots::extra(b),
+            Self::NumberSchema(b) => __f::Slots::extra(b),
+            Self::BooleanSchema(b) => __f::Slots::extra(b),
+            Self::EnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for PrimitiveSchemaDefinition {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -29546,11 +37454,83 @@ impl __p::Builder for __StringSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __StringSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minLength",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxLength",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "format",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.min_length),
+            4usize => __f::Slot::Value(&mut self.max_length),
+            5usize => __f::Slot::Value(&mut self.format),
+            6usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for StringSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__StringSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for StringSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__StringSchemaBuilder>::new("StringSchema"),
+        )
     }
 }
 impl serde::Serialize for StringSchema {
@@ -29805,6 +37785,13 @@ impl crate::write::WriteJson for StringSchemaFormat {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for StringSchemaFormat {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for StringSchemaFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -29927,11 +37914,78 @@ impl __p::Builder for __NumberSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NumberSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minimum",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maximum",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.minimum),
+            4usize => __f::Slot::Value(&mut self.maximum),
+            5usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for NumberSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NumberSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NumberSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__NumberSchemaBuilder>::new("NumberSchema"),
+        )
     }
 }
 impl serde::Serialize for NumberSchema {
@@ -30173,6 +38227,13 @@ impl crate::write::WriteJson for NumberSchemaType {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for NumberSchemaType {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for NumberSchemaType {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -30286,11 +38347,68 @@ impl __p::Builder for __BooleanSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __BooleanSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("boolean")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for BooleanSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__BooleanSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for BooleanSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__BooleanSchemaBuilder>::new("BooleanSchema"),
+        )
     }
 }
 impl serde::Serialize for BooleanSchema {
@@ -30488,14 +38606,75 @@ impl __p::Builder for __UntitledSingleSelectEnumSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UntitledSingleSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.r#enum),
+            4usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UntitledSingleSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UntitledSingleSelectEnumSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __UntitledSingleSelectEnumSchemaBuilder,
-        >(d, "UntitledSingleSelectEnumSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __UntitledSingleSelectEnumSchemaBuilder,
+            >::new("UntitledSingleSelectEnumSchema"),
+        )
     }
 }
 impl serde::Serialize for UntitledSingleSelectEnumSchema {
@@ -30722,14 +38901,75 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TitledSingleSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "oneOf",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.one_of),
+            4usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledSingleSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledSingleSelectEnumSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TitledSingleSelectEnumSchemaBuilder,
-        >(d, "TitledSingleSelectEnumSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TitledSingleSelectEnumSchemaBuilder,
+            >::new("TitledSingleSelectEnumSchema"),
+        )
     }
 }
 impl serde::Serialize for TitledSingleSelectEnumSchema {
@@ -30943,14 +39183,60 @@ impl __p::Builder for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TitledSingleSelectEnumSchemaOneOfItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "const",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#const),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledSingleSelectEnumSchemaOneOfItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledSingleSelectEnumSchemaOneOfItemBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TitledSingleSelectEnumSchemaOneOfItemBuilder,
-        >(d, "TitledSingleSelectEnumSchemaOneOfItem")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TitledSingleSelectEnumSchemaOneOfItemBuilder,
+            >::new("TitledSingleSelectEnumSchemaOneOfItem"),
+        )
     }
 }
 impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
@@ -31211,6 +39497,48 @@ impl __p::Keyed for SingleSelectEnumSchema {
         }
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SingleSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::UntitledSingleSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::TitledSingleSelectEnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for SingleSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -31368,14 +39696,85 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UntitledMultiSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("array")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.min_items),
+            4usize => __f::Slot::Value(&mut self.max_items),
+            5usize => __f::Slot::Value(&mut self.items),
+            6usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UntitledMultiSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UntitledMultiSelectEnumSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __UntitledMultiSelectEnumSchemaBuilder,
-        >(d, "UntitledMultiSelectEnumSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __UntitledMultiSelectEnumSchemaBuilder,
+            >::new("UntitledMultiSelectEnumSchema"),
+        )
     }
 }
 impl serde::Serialize for UntitledMultiSelectEnumSchema {
@@ -31632,14 +40031,60 @@ impl __p::Builder for __UntitledMultiSelectEnumSchemaItemsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __UntitledMultiSelectEnumSchemaItemsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.r#enum),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for UntitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__UntitledMultiSelectEnumSchemaItemsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __UntitledMultiSelectEnumSchemaItemsBuilder,
-        >(d, "UntitledMultiSelectEnumSchemaItems")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __UntitledMultiSelectEnumSchemaItemsBuilder,
+            >::new("UntitledMultiSelectEnumSchemaItems"),
+        )
     }
 }
 impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
@@ -31799,14 +40244,85 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TitledMultiSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("array")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "minItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "maxItems",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.min_items),
+            4usize => __f::Slot::Value(&mut self.max_items),
+            5usize => __f::Slot::Value(&mut self.items),
+            6usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledMultiSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledMultiSelectEnumSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TitledMultiSelectEnumSchemaBuilder,
-        >(d, "TitledMultiSelectEnumSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TitledMultiSelectEnumSchemaBuilder,
+            >::new("TitledMultiSelectEnumSchema"),
+        )
     }
 }
 impl serde::Serialize for TitledMultiSelectEnumSchema {
@@ -32061,14 +40577,60 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "const",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#const),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder,
-        >(d, "TitledMultiSelectEnumSchemaItemsAnyOfItem")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder,
+            >::new("TitledMultiSelectEnumSchemaItemsAnyOfItem"),
+        )
     }
 }
 impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -32198,14 +40760,55 @@ impl __p::Builder for __TitledMultiSelectEnumSchemaItemsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TitledMultiSelectEnumSchemaItemsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "anyOf",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.any_of),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TitledMultiSelectEnumSchemaItems {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TitledMultiSelectEnumSchemaItemsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __TitledMultiSelectEnumSchemaItemsBuilder,
-        >(d, "TitledMultiSelectEnumSchemaItems")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __TitledMultiSelectEnumSchemaItemsBuilder,
+            >::new("TitledMultiSelectEnumSchemaItems"),
+        )
     }
 }
 impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
@@ -32442,6 +41045,48 @@ impl __p::Keyed for MultiSelectEnumSchema {
         }
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __MultiSelectEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::UntitledMultiSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::TitledMultiSelectEnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for MultiSelectEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -32595,14 +41240,80 @@ impl __p::Builder for __LegacyTitledEnumSchemaBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __LegacyTitledEnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "description",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "enumNames",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "default",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            2usize => __f::Slot::Value(&mut self.description),
+            3usize => __f::Slot::Value(&mut self.r#enum),
+            4usize => __f::Slot::Value(&mut self.enum_names),
+            5usize => __f::Slot::Value(&mut self.default),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for LegacyTitledEnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__LegacyTitledEnumSchemaBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __LegacyTitledEnumSchemaBuilder,
-        >(d, "LegacyTitledEnumSchema")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __LegacyTitledEnumSchemaBuilder,
+            >::new("LegacyTitledEnumSchema"),
+        )
     }
 }
 impl serde::Serialize for LegacyTitledEnumSchema {
@@ -32964,6 +41675,52 @@ impl __p::Keyed for EnumSchema {
         }
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __EnumSchemaBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::known(b),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::slot(b, i),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::unknown(b, key, r),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::SingleSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::MultiSelectEnumSchema(b) => __f::Slots::extra(b),
+            Self::LegacyTitledEnumSchema(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for EnumSchema {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -33159,11 +41916,63 @@ impl __p::Builder for __ElicitResultBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "action",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "content",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.action),
+            2usize => __f::Slot::Value(&mut self.content),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitResultBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__ElicitResultBuilder>::new("ElicitResult"),
+        )
     }
 }
 impl serde::Serialize for ElicitResult {
@@ -33346,6 +42155,13 @@ impl crate::write::WriteJson for ElicitResultAction {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ElicitResultAction {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResultAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -33481,6 +42297,52 @@ impl __p::Shape for ElicitResultContentValue {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ElicitResultContentValue {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(
+                    ElicitResultContentValue::String(
+                        <String as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b't' | b'f') => {
+                Ok(
+                    ElicitResultContentValue::Boolean(
+                        <bool as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'[') => {
+                Ok(
+                    ElicitResultContentValue::StringArray(
+                        <Vec<String> as __f::FastRead>::read_fast(r)?,
+                    ),
+                )
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    Ok(
+                        ElicitResultContentValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                } else {
+                    Ok(
+                        ElicitResultContentValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -33582,7 +42444,15 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 )
             }
         }
-        d.deserialize_any(V)
+        impl<'de> __p::Entry<'de> for V {
+            fn enter<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> ::core::result::Result<ElicitResultContentValue, D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+        __f::deserialize(d, V)
     }
 }
 impl __v::Validate for ElicitResultContentValue {
@@ -33702,14 +42572,67 @@ impl __p::Builder for __ElicitationCompleteNotificationBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitationCompleteNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "method",
+                rule: __f::Rule::Literal(
+                    __p::Lit::Str("notifications/elicitation/complete"),
+                ),
+            },
+            __f::Known {
+                key: "params",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "jsonrpc",
+                rule: __f::Rule::Literal(__p::Lit::Str("2.0")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_method),
+            1usize => __f::Slot::Value(&mut self.params),
+            2usize => __f::Slot::Seen(&mut self.__lit_jsonrpc),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitationCompleteNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitationCompleteNotificationBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ElicitationCompleteNotificationBuilder,
-        >(d, "ElicitationCompleteNotification")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ElicitationCompleteNotificationBuilder,
+            >::new("ElicitationCompleteNotification"),
+        )
     }
 }
 impl serde::Serialize for ElicitationCompleteNotification {
@@ -33865,14 +42788,55 @@ impl __p::Builder for __ElicitationCompleteNotificationParamsBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ElicitationCompleteNotificationParamsBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "elicitationId",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.elicitation_id),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ElicitationCompleteNotificationParams {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ElicitationCompleteNotificationParamsBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __ElicitationCompleteNotificationParamsBuilder,
-        >(d, "ElicitationCompleteNotificationParams")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __ElicitationCompleteNotificationParamsBuilder,
+            >::new("ElicitationCompleteNotificationParams"),
+        )
     }
 }
 impl serde::Serialize for ElicitationCompleteNotificationParams {
@@ -34125,6 +43089,112 @@ impl __p::Shape for ClientRequest {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ClientRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PingRequest(b) => __f::Slots::known(b),
+            Self::InitializeRequest(b) => __f::Slots::known(b),
+            Self::CompleteRequest(b) => __f::Slots::known(b),
+            Self::SetLevelRequest(b) => __f::Slots::known(b),
+            Self::GetPromptRequest(b) => __f::Slots::known(b),
+            Self::ListPromptsRequest(b) => __f::Slots::known(b),
+            Self::ListResourcesRequest(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::known(b),
+            Self::ReadResourceRequest(b) => __f::Slots::known(b),
+            Self::SubscribeRequest(b) => __f::Slots::known(b),
+            Self::UnsubscribeRequest(b) => __f::Slots::known(b),
+            Self::CallToolRequest(b) => __f::Slots::known(b),
+            Self::ListToolsRequest(b) => __f::Slots::known(b),
+            Self::GetTaskRequest(b) => __f::Slots::known(b),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::known(b),
+            Self::ListTasksRequest(b) => __f::Slots::known(b),
+            Self::CancelTaskRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::slot(b, i),
+            Self::InitializeRequest(b) => __f::Slots::slot(b, i),
+            Self::CompleteRequest(b) => __f::Slots::slot(b, i),
+            Self::SetLevelRequest(b) => __f::Slots::slot(b, i),
+            Self::GetPromptRequest(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesRequest(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceRequest(b) => __f::Slots::slot(b, i),
+            Self::SubscribeRequest(b) => __f::Slots::slot(b, i),
+            Self::UnsubscribeRequest(b) => __f::Slots::slot(b, i),
+            Self::CallToolRequest(b) => __f::Slots::slot(b, i),
+            Self::ListToolsRequest(b) => __f::Slots::slot(b, i),
+            Self::GetTaskRequest(b) => __f::Slots::slot(b, i),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::slot(b, i),
+            Self::ListTasksRequest(b) => __f::Slots::slot(b, i),
+            Self::CancelTaskRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::InitializeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::SetLevelRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::SubscribeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::UnsubscribeRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListTasksRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelTaskRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::extra(b),
+            Self::InitializeRequest(b) => __f::Slots::extra(b),
+            Self::CompleteRequest(b) => __f::Slots::extra(b),
+            Self::SetLevelRequest(b) => __f::Slots::extra(b),
+            Self::GetPromptRequest(b) => __f::Slots::extra(b),
+            Self::ListPromptsRequest(b) => __f::Slots::extra(b),
+            Self::ListResourcesRequest(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesRequest(b) => __f::Slots::extra(b),
+            Self::ReadResourceRequest(b) => __f::Slots::extra(b),
+            Self::SubscribeRequest(b) => __f::Slots::extra(b),
+            Self::UnsubscribeRequest(b) => __f::Slots::extra(b),
+            Self::CallToolRequest(b) => __f::Slots::extra(b),
+            Self::ListToolsRequest(b) => __f::Slots::extra(b),
+            Self::GetTaskRequest(b) => __f::Slots::extra(b),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::extra(b),
+            Self::ListTasksRequest(b) => __f::Slots::extra(b),
+            Self::CancelTaskRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ClientRequestBuilder {
     PingRequest(__PingRequestBuilder),
     InitializeRequest(__InitializeRequestBuilder),
@@ -34368,7 +43438,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, ClientRequest>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<ClientRequest>::default())
     }
 }
 impl __v::Validate for ClientRequest {
@@ -34661,6 +43731,64 @@ impl __p::Shape for ClientNotification {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ClientNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::known(b),
+            Self::ProgressNotification(b) => __f::Slots::known(b),
+            Self::InitializedNotification(b) => __f::Slots::known(b),
+            Self::RootsListChangedNotification(b) => __f::Slots::known(b),
+            Self::TaskStatusNotification(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::ProgressNotification(b) => __f::Slots::slot(b, i),
+            Self::InitializedNotification(b) => __f::Slots::slot(b, i),
+            Self::RootsListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::TaskStatusNotification(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ProgressNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::InitializedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::RootsListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::TaskStatusNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::extra(b),
+            Self::ProgressNotification(b) => __f::Slots::extra(b),
+            Self::InitializedNotification(b) => __f::Slots::extra(b),
+            Self::RootsListChangedNotification(b) => __f::Slots::extra(b),
+            Self::TaskStatusNotification(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ClientNotificationBuilder {
     CancelledNotification(__CancelledNotificationBuilder),
     ProgressNotification(__ProgressNotificationBuilder),
@@ -34778,7 +43906,7 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, ClientNotification>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<ClientNotification>::default())
     }
 }
 impl __v::Validate for ClientNotification {
@@ -35170,6 +44298,72 @@ impl __p::Keyed for ClientResult {
         }
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ClientResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::known(b),
+            Self::CreateMessageResult(b) => __f::Slots::known(b),
+            Self::ListRootsResult(b) => __f::Slots::known(b),
+            Self::ElicitResult(b) => __f::Slots::known(b),
+            Self::GetTaskResult(b) => __f::Slots::known(b),
+            Self::GetTaskPayloadResult(b) => __f::Slots::known(b),
+            Self::ListTasksResult(b) => __f::Slots::known(b),
+            Self::CancelTaskResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+            Self::CreateMessageResult(b) => __f::Slots::slot(b, i),
+            Self::ListRootsResult(b) => __f::Slots::slot(b, i),
+            Self::ElicitResult(b) => __f::Slots::slot(b, i),
+            Self::GetTaskResult(b) => __f::Slots::slot(b, i),
+            Self::GetTaskPayloadResult(b) => __f::Slots::slot(b, i),
+            Self::ListTasksResult(b) => __f::Slots::slot(b, i),
+            Self::CancelTaskResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateMessageResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskPayloadResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListTasksResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelTaskResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+            Self::CreateMessageResult(b) => __f::Slots::extra(b),
+            Self::ListRootsResult(b) => __f::Slots::extra(b),
+            Self::ElicitResult(b) => __f::Slots::extra(b),
+            Self::GetTaskResult(b) => __f::Slots::extra(b),
+            Self::GetTaskPayloadResult(b) => __f::Slots::extra(b),
+            Self::ListTasksResult(b) => __f::Slots::extra(b),
+            Self::CancelTaskResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ClientResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -35421,6 +44615,76 @@ impl __p::Shape for ServerRequest {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ServerRequestBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::PingRequest(b) => __f::Slots::known(b),
+            Self::CreateMessageRequest(b) => __f::Slots::known(b),
+            Self::ListRootsRequest(b) => __f::Slots::known(b),
+            Self::ElicitRequest(b) => __f::Slots::known(b),
+            Self::GetTaskRequest(b) => __f::Slots::known(b),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::known(b),
+            Self::ListTasksRequest(b) => __f::Slots::known(b),
+            Self::CancelTaskRequest(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::slot(b, i),
+            Self::CreateMessageRequest(b) => __f::Slots::slot(b, i),
+            Self::ListRootsRequest(b) => __f::Slots::slot(b, i),
+            Self::ElicitRequest(b) => __f::Slots::slot(b, i),
+            Self::GetTaskRequest(b) => __f::Slots::slot(b, i),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::slot(b, i),
+            Self::ListTasksRequest(b) => __f::Slots::slot(b, i),
+            Self::CancelTaskRequest(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CreateMessageRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListRootsRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::ListTasksRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelTaskRequest(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::PingRequest(b) => __f::Slots::extra(b),
+            Self::CreateMessageRequest(b) => __f::Slots::extra(b),
+            Self::ListRootsRequest(b) => __f::Slots::extra(b),
+            Self::ElicitRequest(b) => __f::Slots::extra(b),
+            Self::GetTaskRequest(b) => __f::Slots::extra(b),
+            Self::GetTaskPayloadRequest(b) => __f::Slots::extra(b),
+            Self::ListTasksRequest(b) => __f::Slots::extra(b),
+            Self::CancelTaskRequest(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerRequest {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ServerRequestBuilder {
     PingRequest(__PingRequestBuilder),
     CreateMessageRequest(__CreateMessageRequestBuilder),
@@ -35562,7 +44826,7 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, ServerRequest>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<ServerRequest>::default())
     }
 }
 impl __v::Validate for ServerRequest {
@@ -35810,6 +45074,80 @@ impl __p::Shape for ServerNotification {
     }
 }
 #[doc(hidden)]
+impl __f::Slots for __ServerNotificationBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::known(b),
+            Self::ProgressNotification(b) => __f::Slots::known(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::known(b),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::known(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::known(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::known(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::known(b),
+            Self::ElicitationCompleteNotification(b) => __f::Slots::known(b),
+            Self::TaskStatusNotification(b) => __f::Slots::known(b),
+            Self::Unknown(_) => &[],
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::slot(b, i),
+            Self::ProgressNotification(b) => __f::Slots::slot(b, i),
+            Self::LoggingMessageNotification(b) => __f::Slots::slot(b, i),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::slot(b, i),
+            Self::ResourceListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::ToolListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::PromptListChangedNotification(b) => __f::Slots::slot(b, i),
+            Self::ElicitationCompleteNotification(b) => __f::Slots::slot(b, i),
+            Self::TaskStatusNotification(b) => __f::Slots::slot(b, i),
+            Self::Unknown(_) => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ProgressNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::LoggingMessageNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ResourceListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ToolListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::PromptListChangedNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::ElicitationCompleteNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::TaskStatusNotification(b) => __f::Slots::unknown(b, key, r),
+            Self::Unknown(m) => __f::unknown(m, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::CancelledNotification(b) => __f::Slots::extra(b),
+            Self::ProgressNotification(b) => __f::Slots::extra(b),
+            Self::LoggingMessageNotification(b) => __f::Slots::extra(b),
+            Self::ResourceUpdatedNotification(b) => __f::Slots::extra(b),
+            Self::ResourceListChangedNotification(b) => __f::Slots::extra(b),
+            Self::ToolListChangedNotification(b) => __f::Slots::extra(b),
+            Self::PromptListChangedNotification(b) => __f::Slots::extra(b),
+            Self::ElicitationCompleteNotification(b) => __f::Slots::extra(b),
+            Self::TaskStatusNotification(b) => __f::Slots::extra(b),
+            Self::Unknown(m) => Some(m),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerNotification {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_tagged::<Self>(r)
+    }
+}
+#[doc(hidden)]
 pub enum __ServerNotificationBuilder {
     CancelledNotification(__CancelledNotificationBuilder),
     ProgressNotification(__ProgressNotificationBuilder),
@@ -35991,7 +45329,7 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_tagged::<D, ServerNotification>(d)
+        __f::deserialize(d, __p::TaggedVisitor::<ServerNotification>::default())
     }
 }
 impl __v::Validate for ServerNotification {
@@ -36625,6 +45963,96 @@ impl __p::Keyed for ServerResult {
             }
             _ => None,
         }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __ServerResultBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::known(b),
+            Self::InitializeResult(b) => __f::Slots::known(b),
+            Self::CompleteResult(b) => __f::Slots::known(b),
+            Self::GetPromptResult(b) => __f::Slots::known(b),
+            Self::ListPromptsResult(b) => __f::Slots::known(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::known(b),
+            Self::ListResourcesResult(b) => __f::Slots::known(b),
+            Self::ReadResourceResult(b) => __f::Slots::known(b),
+            Self::CallToolResult(b) => __f::Slots::known(b),
+            Self::ListToolsResult(b) => __f::Slots::known(b),
+            Self::GetTaskResult(b) => __f::Slots::known(b),
+            Self::GetTaskPayloadResult(b) => __f::Slots::known(b),
+            Self::ListTasksResult(b) => __f::Slots::known(b),
+            Self::CancelTaskResult(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::slot(b, i),
+            Self::InitializeResult(b) => __f::Slots::slot(b, i),
+            Self::CompleteResult(b) => __f::Slots::slot(b, i),
+            Self::GetPromptResult(b) => __f::Slots::slot(b, i),
+            Self::ListPromptsResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::slot(b, i),
+            Self::ListResourcesResult(b) => __f::Slots::slot(b, i),
+            Self::ReadResourceResult(b) => __f::Slots::slot(b, i),
+            Self::CallToolResult(b) => __f::Slots::slot(b, i),
+            Self::ListToolsResult(b) => __f::Slots::slot(b, i),
+            Self::GetTaskResult(b) => __f::Slots::slot(b, i),
+            Self::GetTaskPayloadResult(b) => __f::Slots::slot(b, i),
+            Self::ListTasksResult(b) => __f::Slots::slot(b, i),
+            Self::CancelTaskResult(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::unknown(b, key, r),
+            Self::InitializeResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CompleteResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetPromptResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListPromptsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListResourcesResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ReadResourceResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CallToolResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListToolsResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskResult(b) => __f::Slots::unknown(b, key, r),
+            Self::GetTaskPayloadResult(b) => __f::Slots::unknown(b, key, r),
+            Self::ListTasksResult(b) => __f::Slots::unknown(b, key, r),
+            Self::CancelTaskResult(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::EmptyResult(b) => __f::Slots::extra(b),
+            Self::InitializeResult(b) => __f::Slots::extra(b),
+            Self::CompleteResult(b) => __f::Slots::extra(b),
+            Self::GetPromptResult(b) => __f::Slots::extra(b),
+            Self::ListPromptsResult(b) => __f::Slots::extra(b),
+            Self::ListResourceTemplatesResult(b) => __f::Slots::extra(b),
+            Self::ListResourcesResult(b) => __f::Slots::extra(b),
+            Self::ReadResourceResult(b) => __f::Slots::extra(b),
+            Self::CallToolResult(b) => __f::Slots::extra(b),
+            Self::ListToolsResult(b) => __f::Slots::extra(b),
+            Self::GetTaskResult(b) => __f::Slots::extra(b),
+            Self::GetTaskPayloadResult(b) => __f::Slots::extra(b),
+            Self::ListTasksResult(b) => __f::Slots::extra(b),
+            Self::CancelTaskResult(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ServerResult {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerResult {

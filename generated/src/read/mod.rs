@@ -21,9 +21,8 @@ use std::fmt;
 
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
-use serde::forward_to_deserialize_any;
 
-use crate::runtime::__private::with_guessing;
+use crate::runtime::__private::{hand_over, take_read, with_guessing, Handover, Key, FAST_TOKEN};
 
 // The name serde_json's raw-value protocol passes to `deserialize_newtype_struct`.
 use crate::runtime::__private::RAW_VALUE_TOKEN as RAW_TOKEN;
@@ -74,7 +73,7 @@ fn give_up<T>() -> Result<T> {
 /// Reads `text` as one `T`, or `None` when serde_json must read it.
 pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
     let before = GAVE_UP.with(|g| g.replace(false));
-    let mut r = Reader { text, bytes: text.as_bytes(), pos: 0, depth: 0, scratch: String::new() };
+    let mut r = Reader::new(text, 0);
     let out = T::deserialize(&mut r).and_then(|v| match r.peek() {
         None => Ok(v),
         Some(_) => give_up(),
@@ -87,6 +86,7 @@ pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
 }
 
 mod deserializer;
+pub(crate) mod fast;
 mod reader;
 
 use reader::*;
@@ -150,6 +150,13 @@ fn read_fast<'a, T: de::Deserialize<'a>>(json: &'a str) -> Option<T> {
         (_, true) => with_guessing(false, || read(json)).0,
         (None, false) => None,
     }
+}
+
+/// The crate's own reader alone: `Some` when it read `json` as `T`, `None` when [`from_str`]
+/// would leave it to serde_json. For tests that check which path read a value, not only the value.
+#[doc(hidden)]
+pub fn read_here<'a, T: de::Deserialize<'a>>(json: &'a str) -> Option<T> {
+    read_fast(json)
 }
 
 fn guess_then_read<T>(read: impl Fn() -> std::result::Result<T, serde_json::Error>) -> std::result::Result<T, serde_json::Error> {

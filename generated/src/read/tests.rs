@@ -105,12 +105,27 @@ fn a_caught_give_up_still_gives_up_but_a_caught_visitor_error_does_not() {
     assert!(read::<de::IgnoredAny>("1").is_some());
 }
 
+/// The crate's kept values take a value's text from this reader; serde_json's `RawValue`,
+/// which takes it only as serde_json's one-entry map, is left to serde_json, and is the text.
 #[test]
 fn raw_values_are_the_input_text() {
-    let v: Option<Box<serde_json::value::RawValue>> = read(r#" { "a" : [1, 2] } "#);
-    assert_eq!(v.unwrap().get(), r#"{ "a" : [1, 2] }"#);
-    let v: Option<Vec<Box<serde_json::value::RawValue>>> = read(r#"[1, "x\n", {}]"#);
-    assert_eq!(v.unwrap().iter().map(|r| r.get()).collect::<Vec<_>>(), ["1", r#""x\n""#, "{}"]);
+    use crate::runtime::__private::Raw;
+    struct Kept(String);
+    impl<'de> de::Deserialize<'de> for Kept {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            match Raw::deserialize(d)? {
+                Raw::Text(t) => Ok(Kept(t.to_string())),
+                _ => Err(de::Error::custom("not kept as text")),
+            }
+        }
+    }
+    let v: Option<Vec<Kept>> = read(r#"[1, "x\n", { "a" : [1, 2] }]"#);
+    assert_eq!(v.unwrap().iter().map(|k| k.0.as_str()).collect::<Vec<_>>(), ["1", r#""x\n""#, r#"{ "a" : [1, 2] }"#]);
+    assert!(read::<Box<serde_json::value::RawValue>>(r#" { "a" : [1, 2] } "#).is_none());
+    let v: Box<serde_json::value::RawValue> = crate::from_str(r#" { "a" : [1, 2] } "#).unwrap();
+    assert_eq!(v.get(), r#"{ "a" : [1, 2] }"#);
+    let v: Vec<Box<serde_json::value::RawValue>> = crate::from_str(r#"[1, "x\n", {}]"#).unwrap();
+    assert_eq!(v.iter().map(|r| r.get()).collect::<Vec<_>>(), ["1", r#""x\n""#, "{}"]);
 }
 
 /// Numbers of every shape the grammar allows (and some it does not), from a fixed seed:

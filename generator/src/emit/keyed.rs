@@ -100,6 +100,7 @@ impl<'a> Ctx<'a> {
         });
         // `read_member` is `#[inline]`: not generic, it would otherwise be compiled into the crate for
         // every keyed union, where a read of the union compiles it only where it is used.
+        let slots = super::unions::member_slots(&builder, &vnames, false);
         let n = u.variants.len();
         let expecting = format!("a {} object", item.name);
         quote! {
@@ -150,6 +151,16 @@ impl<'a> Ctx<'a> {
                         #(#reads)*
                         _ => None,
                     }
+                }
+            }
+
+            #slots
+
+            #[doc(hidden)]
+            impl __f::FastRead for #name {
+                #[inline]
+                fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+                    __f::read_serde::<Self>(r)
                 }
             }
 

@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "inline_objects";
@@ -48,11 +49,50 @@ impl __p::Builder for __CircleBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CircleBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "radius",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.radius),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Circle {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CircleBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Circle {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CircleBuilder>(d, "Circle")
+        __f::deserialize(d, __p::StructVisitor::<__CircleBuilder>::new("Circle"))
     }
 }
 impl serde::Serialize for Circle {
@@ -165,11 +205,50 @@ impl __p::Builder for __SquareBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SquareBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "side",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.side),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Square {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SquareBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Square {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __SquareBuilder>(d, "Square")
+        __f::deserialize(d, __p::StructVisitor::<__SquareBuilder>::new("Square"))
     }
 }
 impl serde::Serialize for Square {
@@ -292,11 +371,60 @@ impl __p::Builder for __DrawingBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __DrawingBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "canvas",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "shapes",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "layers",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.canvas),
+            1usize => __f::Slot::Value(&mut self.shapes),
+            2usize => __f::Slot::Value(&mut self.layers),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Drawing {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__DrawingBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Drawing {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __DrawingBuilder>(d, "Drawing")
+        __f::deserialize(d, __p::StructVisitor::<__DrawingBuilder>::new("Drawing"))
     }
 }
 impl serde::Serialize for Drawing {
@@ -451,14 +579,60 @@ impl __p::Builder for __DrawingCanvasMarginBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __DrawingCanvasMarginBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "x",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "y",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.x),
+            1usize => __f::Slot::Value(&mut self.y),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DrawingCanvasMargin {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__DrawingCanvasMarginBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for DrawingCanvasMargin {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<
-            D,
-            __DrawingCanvasMarginBuilder,
-        >(d, "DrawingCanvasMargin")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<
+                __DrawingCanvasMarginBuilder,
+            >::new("DrawingCanvasMargin"),
+        )
     }
 }
 impl serde::Serialize for DrawingCanvasMargin {
@@ -594,11 +768,63 @@ impl __p::Builder for __DrawingCanvasBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __DrawingCanvasBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "width",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "height",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "margin",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.width),
+            1usize => __f::Slot::Value(&mut self.height),
+            2usize => __f::Slot::Value(&mut self.margin),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DrawingCanvas {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__DrawingCanvasBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for DrawingCanvas {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __DrawingCanvasBuilder>(d, "DrawingCanvas")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__DrawingCanvasBuilder>::new("DrawingCanvas"),
+        )
     }
 }
 impl serde::Serialize for DrawingCanvas {
@@ -820,6 +1046,7 @@ impl __p::Keyed for DrawingShapesItem {
             _ => None,
         }
     }
+    #[inline]
     fn read_member(
         member: usize,
         o: &__p::RawObject<'_>,
@@ -833,6 +1060,48 @@ impl __p::Keyed for DrawingShapesItem {
             }
             _ => None,
         }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __DrawingShapesItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Circle(b) => __f::Slots::known(b),
+            Self::Square(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Circle(b) => __f::Slots::slot(b, i),
+            Self::Square(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Circle(b) => __f::Slots::unknown(b, key, r),
+            Self::Square(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Circle(b) => __f::Slots::extra(b),
+            Self::Square(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DrawingShapesItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for DrawingShapesItem {
@@ -943,11 +1212,58 @@ impl __p::Builder for __DrawingLayersItemBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __DrawingLayersItemBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "hidden",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.hidden),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for DrawingLayersItem {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__DrawingLayersItemBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for DrawingLayersItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __DrawingLayersItemBuilder>(d, "DrawingLayersItem")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__DrawingLayersItemBuilder>::new("DrawingLayersItem"),
+        )
     }
 }
 impl serde::Serialize for DrawingLayersItem {

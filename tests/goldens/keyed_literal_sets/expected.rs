@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "keyed_literal_sets";
@@ -54,11 +55,55 @@ impl __p::Builder for __ScaleBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ScaleBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.r#type),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Scale {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ScaleBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Scale {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ScaleBuilder>(d, "Scale")
+        __f::deserialize(d, __p::StructVisitor::<__ScaleBuilder>::new("Scale"))
     }
 }
 impl serde::Serialize for Scale {
@@ -207,6 +252,13 @@ impl crate::write::WriteJson for ScaleType {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ScaleType {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ScaleType {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -307,11 +359,55 @@ impl __p::Builder for __ToggleBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ToggleBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("boolean")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Toggle {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ToggleBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Toggle {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ToggleBuilder>(d, "Toggle")
+        __f::deserialize(d, __p::StructVisitor::<__ToggleBuilder>::new("Toggle"))
     }
 }
 impl serde::Serialize for Toggle {
@@ -446,11 +542,55 @@ impl __p::Builder for __TextBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TextBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "title",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.title),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Text {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TextBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Text {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __TextBuilder>(d, "Text")
+        __f::deserialize(d, __p::StructVisitor::<__TextBuilder>::new("Text"))
     }
 }
 impl serde::Serialize for Text {
@@ -585,11 +725,55 @@ impl __p::Builder for __ChoiceBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ChoiceBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "type",
+                rule: __f::Rule::Literal(__p::Lit::Str("string")),
+            },
+            __f::Known {
+                key: "enum",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_type),
+            1usize => __f::Slot::Value(&mut self.r#enum),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Choice {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ChoiceBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Choice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ChoiceBuilder>(d, "Choice")
+        __f::deserialize(d, __p::StructVisitor::<__ChoiceBuilder>::new("Choice"))
     }
 }
 impl serde::Serialize for Choice {
@@ -822,6 +1006,7 @@ impl __p::Keyed for Field {
             _ => None,
         }
     }
+    #[inline]
     fn read_member(
         member: usize,
         o: &__p::RawObject<'_>,
@@ -833,6 +1018,56 @@ impl __p::Keyed for Field {
             3usize => Some(o.feed(__ChoiceBuilder::default()).map(Field::Choice)),
             _ => None,
         }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __FieldBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Scale(b) => __f::Slots::known(b),
+            Self::Toggle(b) => __f::Slots::known(b),
+            Self::Text(b) => __f::Slots::known(b),
+            Self::Choice(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Scale(b) => __f::Slots::slot(b, i),
+            Self::Toggle(b) => __f::Slots::slot(b, i),
+            Self::Text(b) => __f::Slots::slot(b, i),
+            Self::Choice(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Scale(b) => __f::Slots::unknown(b, key, r),
+            Self::Toggle(b) => __f::Slots::unknown(b, key, r),
+            Self::Text(b) => __f::Slots::unknown(b, key, r),
+            Self::Choice(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Scale(b) => __f::Slots::extra(b),
+            Self::Toggle(b) => __f::Slots::extra(b),
+            Self::Text(b) => __f::Slots::extra(b),
+            Self::Choice(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Field {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Field {
@@ -979,11 +1214,55 @@ impl __p::Builder for __CallBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CallBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "id",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "op",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.id),
+            1usize => __f::Slot::Value(&mut self.op),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Call {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CallBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Call {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CallBuilder>(d, "Call")
+        __f::deserialize(d, __p::StructVisitor::<__CallBuilder>::new("Call"))
     }
 }
 impl serde::Serialize for Call {
@@ -1114,11 +1393,50 @@ impl __p::Builder for __SignalBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SignalBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "op",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.op),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Signal {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SignalBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Signal {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __SignalBuilder>(d, "Signal")
+        __f::deserialize(d, __p::StructVisitor::<__SignalBuilder>::new("Signal"))
     }
 }
 impl serde::Serialize for Signal {
@@ -1304,6 +1622,7 @@ impl __p::Keyed for Frame {
             _ => None,
         }
     }
+    #[inline]
     fn read_member(
         member: usize,
         o: &__p::RawObject<'_>,
@@ -1313,6 +1632,48 @@ impl __p::Keyed for Frame {
             1usize => Some(o.feed(__SignalBuilder::default()).map(Frame::Signal)),
             _ => None,
         }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __FrameBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Call(b) => __f::Slots::known(b),
+            Self::Signal(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Call(b) => __f::Slots::slot(b, i),
+            Self::Signal(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Call(b) => __f::Slots::unknown(b, key, r),
+            Self::Signal(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Call(b) => __f::Slots::extra(b),
+            Self::Signal(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Frame {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Frame {
@@ -1426,11 +1787,55 @@ impl __p::Builder for __AnswerBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __AnswerBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "values",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "count",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.values),
+            1usize => __f::Slot::Value(&mut self.count),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Answer {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__AnswerBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Answer {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __AnswerBuilder>(d, "Answer")
+        __f::deserialize(d, __p::StructVisitor::<__AnswerBuilder>::new("Answer"))
     }
 }
 impl serde::Serialize for Answer {
@@ -1587,6 +1992,34 @@ impl __p::Shape for AnswerValuesValue {
             .max()
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for AnswerValuesValue {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        match __f::peek(r) {
+            Some(b'"') => {
+                Ok(AnswerValuesValue::String(<String as __f::FastRead>::read_fast(r)?))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = __f::number(r)?;
+                if n.is_float() {
+                    Ok(
+                        AnswerValuesValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                } else {
+                    Ok(
+                        AnswerValuesValue::Number(
+                            <serde_json::Number as __f::FromNumber>::from_number(n)?,
+                        ),
+                    )
+                }
+            }
+            _ => __f::refuse(),
+        }
+    }
+}
 impl<'de> serde::Deserialize<'de> for AnswerValuesValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1660,7 +2093,15 @@ impl<'de> serde::Deserialize<'de> for AnswerValuesValue {
                 )
             }
         }
-        d.deserialize_any(V)
+        impl<'de> __p::Entry<'de> for V {
+            fn enter<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> ::core::result::Result<AnswerValuesValue, D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+        __f::deserialize(d, V)
     }
 }
 impl __v::Validate for AnswerValuesValue {
@@ -1748,11 +2189,55 @@ impl __p::Builder for __ReplyBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "data",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.mode),
+            1usize => __f::Slot::Value(&mut self.data),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Reply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReplyBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Reply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ReplyBuilder>(d, "Reply")
+        __f::deserialize(d, __p::StructVisitor::<__ReplyBuilder>::new("Reply"))
     }
 }
 impl serde::Serialize for Reply {
@@ -1893,6 +2378,13 @@ impl crate::write::WriteJson for ReplyMode {
         crate::write::WriteJson::write_json(self.as_str(), out)
     }
 }
+#[doc(hidden)]
+impl __f::FastRead for ReplyMode {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_enum(r, Self::from_wire)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ReplyMode {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
@@ -1986,11 +2478,50 @@ impl __p::Builder for __QuickBuilder {
         Ok(Quick { extra: self.extra })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __QuickBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "mode",
+                rule: __f::Rule::Literal(__p::Lit::Str("instant")),
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Seen(&mut self.__lit_mode),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Quick {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__QuickBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Quick {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __QuickBuilder>(d, "Quick")
+        __f::deserialize(d, __p::StructVisitor::<__QuickBuilder>::new("Quick"))
     }
 }
 impl serde::Serialize for Quick {
@@ -2088,11 +2619,50 @@ impl __p::Builder for __NoteBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __NoteBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "note",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.note),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Note {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__NoteBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Note {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __NoteBuilder>(d, "Note")
+        __f::deserialize(d, __p::StructVisitor::<__NoteBuilder>::new("Note"))
     }
 }
 impl serde::Serialize for Note {
@@ -2314,6 +2884,7 @@ impl __p::Keyed for Outcome {
             _ => None,
         }
     }
+    #[inline]
     fn read_member(
         member: usize,
         o: &__p::RawObject<'_>,
@@ -2324,6 +2895,52 @@ impl __p::Keyed for Outcome {
             2usize => Some(o.feed(__NoteBuilder::default()).map(Outcome::Note)),
             _ => None,
         }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __OutcomeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Reply(b) => __f::Slots::known(b),
+            Self::Quick(b) => __f::Slots::known(b),
+            Self::Note(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Reply(b) => __f::Slots::slot(b, i),
+            Self::Quick(b) => __f::Slots::slot(b, i),
+            Self::Note(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Reply(b) => __f::Slots::unknown(b, key, r),
+            Self::Quick(b) => __f::Slots::unknown(b, key, r),
+            Self::Note(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Reply(b) => __f::Slots::extra(b),
+            Self::Quick(b) => __f::Slots::extra(b),
+            Self::Note(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Outcome {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Outcome {

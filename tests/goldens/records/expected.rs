@@ -11,6 +11,7 @@
 )]
 use std::collections::BTreeMap;
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "records";
@@ -49,11 +50,50 @@ impl __p::Builder for __SeatBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __SeatBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "row",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.row),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Seat {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__SeatBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Seat {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __SeatBuilder>(d, "Seat")
+        __f::deserialize(d, __p::StructVisitor::<__SeatBuilder>::new("Seat"))
     }
 }
 impl serde::Serialize for Seat {
@@ -173,11 +213,60 @@ impl __p::Builder for __TheatreBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TheatreBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "seats",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "notes",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "sides",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.seats),
+            1usize => __f::Slot::Value(&mut self.notes),
+            2usize => __f::Slot::Value(&mut self.sides),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Theatre {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TheatreBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Theatre {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __TheatreBuilder>(d, "Theatre")
+        __f::deserialize(d, __p::StructVisitor::<__TheatreBuilder>::new("Theatre"))
     }
 }
 impl serde::Serialize for Theatre {
@@ -330,11 +419,58 @@ impl __p::Builder for __TheatreSidesBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __TheatreSidesBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "left",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "right",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.left),
+            1usize => __f::Slot::Value(&mut self.right),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for TheatreSides {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__TheatreSidesBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for TheatreSides {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __TheatreSidesBuilder>(d, "TheatreSides")
+        __f::deserialize(
+            d,
+            __p::StructVisitor::<__TheatreSidesBuilder>::new("TheatreSides"),
+        )
     }
 }
 impl serde::Serialize for TheatreSides {

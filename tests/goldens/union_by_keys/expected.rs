@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "union_by_keys";
@@ -53,11 +54,55 @@ impl __p::Builder for __ByNameBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ByNameBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "name",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "exact",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.name),
+            1usize => __f::Slot::Value(&mut self.exact),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ByName {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ByNameBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ByName {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ByNameBuilder>(d, "ByName")
+        __f::deserialize(d, __p::StructVisitor::<__ByNameBuilder>::new("ByName"))
     }
 }
 impl serde::Serialize for ByName {
@@ -194,11 +239,50 @@ impl __p::Builder for __ByCodeBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ByCodeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "code",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.code),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ByCode {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ByCodeBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ByCode {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ByCodeBuilder>(d, "ByCode")
+        __f::deserialize(d, __p::StructVisitor::<__ByCodeBuilder>::new("ByCode"))
     }
 }
 impl serde::Serialize for ByCode {
@@ -316,11 +400,55 @@ impl __p::Builder for __ByRangeBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ByRangeBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "from",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "to",
+                rule: __f::Rule::Required,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.from),
+            1usize => __f::Slot::Value(&mut self.to),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ByRange {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ByRangeBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ByRange {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ByRangeBuilder>(d, "ByRange")
+        __f::deserialize(d, __p::StructVisitor::<__ByRangeBuilder>::new("ByRange"))
     }
 }
 impl serde::Serialize for ByRange {
@@ -536,6 +664,7 @@ impl __p::Keyed for Lookup {
             _ => None,
         }
     }
+    #[inline]
     fn read_member(
         member: usize,
         o: &__p::RawObject<'_>,
@@ -546,6 +675,52 @@ impl __p::Keyed for Lookup {
             2usize => Some(o.feed(__ByRangeBuilder::default()).map(Lookup::ByRange)),
             _ => None,
         }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __LookupBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::ByName(b) => __f::Slots::known(b),
+            Self::ByCode(b) => __f::Slots::known(b),
+            Self::ByRange(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::ByName(b) => __f::Slots::slot(b, i),
+            Self::ByCode(b) => __f::Slots::slot(b, i),
+            Self::ByRange(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::ByName(b) => __f::Slots::unknown(b, key, r),
+            Self::ByCode(b) => __f::Slots::unknown(b, key, r),
+            Self::ByRange(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::ByName(b) => __f::Slots::extra(b),
+            Self::ByCode(b) => __f::Slots::extra(b),
+            Self::ByRange(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Lookup {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for Lookup {

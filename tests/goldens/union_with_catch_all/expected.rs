@@ -10,6 +10,7 @@
     clippy::too_many_arguments
 )]
 use crate::runtime::{self as __rt, __private as __p};
+use crate::read::fast as __f;
 use crate::validate as __v;
 /// How validation messages name this schema.
 pub const SCHEMA_LABEL: &str = "union_with_catch_all";
@@ -48,11 +49,50 @@ impl __p::Builder for __ReplyBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for Reply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ReplyBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Reply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ReplyBuilder>(d, "Reply")
+        __f::deserialize(d, __p::StructVisitor::<__ReplyBuilder>::new("Reply"))
     }
 }
 impl serde::Serialize for Reply {
@@ -174,11 +214,60 @@ impl __p::Builder for __ListReplyBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __ListReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "next",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.items),
+            2usize => __f::Slot::Value(&mut self.next),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for ListReply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__ListReplyBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListReply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __ListReplyBuilder>(d, "ListReply")
+        __f::deserialize(d, __p::StructVisitor::<__ListReplyBuilder>::new("ListReply"))
     }
 }
 impl serde::Serialize for ListReply {
@@ -347,11 +436,60 @@ impl __p::Builder for __CountReplyBuilder {
         })
     }
 }
+#[doc(hidden)]
+impl __f::Slots for __CountReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        const KNOWN: &[__f::Known] = &[
+            __f::Known {
+                key: "_meta",
+                rule: __f::Rule::Optional,
+            },
+            __f::Known {
+                key: "count",
+                rule: __f::Rule::Required,
+            },
+            __f::Known {
+                key: "items",
+                rule: __f::Rule::Optional,
+            },
+        ];
+        KNOWN
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match i {
+            0usize => __f::Slot::Value(&mut self.meta),
+            1usize => __f::Slot::Value(&mut self.count),
+            2usize => __f::Slot::Value(&mut self.items),
+            _ => __f::Slot::Gone,
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        __f::unknown(&mut self.extra, key, r)
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for CountReply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_struct::<__CountReplyBuilder>(r)
+    }
+}
 impl<'de> serde::Deserialize<'de> for CountReply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_struct::<D, __CountReplyBuilder>(d, "CountReply")
+        __f::deserialize(d, __p::StructVisitor::<__CountReplyBuilder>::new("CountReply"))
     }
 }
 impl serde::Serialize for CountReply {
@@ -613,6 +751,7 @@ impl __p::Keyed for AnyReply {
             _ => None,
         }
     }
+    #[inline]
     fn read_member(
         member: usize,
         o: &__p::RawObject<'_>,
@@ -627,6 +766,52 @@ impl __p::Keyed for AnyReply {
             }
             _ => None,
         }
+    }
+}
+#[doc(hidden)]
+impl __f::Slots for __AnyReplyBuilder {
+    #[inline]
+    fn known(&self) -> &'static [__f::Known] {
+        match self {
+            Self::Reply(b) => __f::Slots::known(b),
+            Self::ListReply(b) => __f::Slots::known(b),
+            Self::CountReply(b) => __f::Slots::known(b),
+        }
+    }
+    #[inline]
+    fn slot(&mut self, i: usize) -> __f::Slot<'_> {
+        match self {
+            Self::Reply(b) => __f::Slots::slot(b, i),
+            Self::ListReply(b) => __f::Slots::slot(b, i),
+            Self::CountReply(b) => __f::Slots::slot(b, i),
+        }
+    }
+    #[inline]
+    fn unknown<'de>(
+        &mut self,
+        key: __p::Key<'de>,
+        r: &mut __f::Reader<'de>,
+    ) -> __f::Fast<()> {
+        match self {
+            Self::Reply(b) => __f::Slots::unknown(b, key, r),
+            Self::ListReply(b) => __f::Slots::unknown(b, key, r),
+            Self::CountReply(b) => __f::Slots::unknown(b, key, r),
+        }
+    }
+    #[inline]
+    fn extra(&mut self) -> Option<&mut __rt::JsonObject> {
+        match self {
+            Self::Reply(b) => __f::Slots::extra(b),
+            Self::ListReply(b) => __f::Slots::extra(b),
+            Self::CountReply(b) => __f::Slots::extra(b),
+        }
+    }
+}
+#[doc(hidden)]
+impl __f::FastRead for AnyReply {
+    #[inline]
+    fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
+        __f::read_serde::<Self>(r)
     }
 }
 impl<'de> serde::Deserialize<'de> for AnyReply {

@@ -113,7 +113,13 @@ pub(super) fn read_fields<'de, A: MapAccess<'de>>(map: &mut A, b: &mut dyn MapFi
     Ok(())
 }
 
-pub(super) struct StructVisitor<B>(&'static str, PhantomData<B>);
+pub struct StructVisitor<B>(&'static str, PhantomData<B>);
+
+impl<B> StructVisitor<B> {
+    pub fn new(name: &'static str) -> Self {
+        StructVisitor(name, PhantomData)
+    }
+}
 
 impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
     type Value = B::Output;
@@ -127,11 +133,24 @@ impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
     }
 }
 
+/// Reads a struct through serde alone (the crate's own types without tables).
 pub fn deserialize_struct<'de, D: Deserializer<'de>, B: Builder + Default>(d: D, name: &'static str) -> Result<B::Output, D::Error> {
-    d.deserialize_map(StructVisitor::<B>(name, PhantomData))
+    d.deserialize_map(StructVisitor::<B>::new(name))
 }
 
-pub(super) struct TaggedVisitor<U>(PhantomData<U>);
+impl<'de, B: Builder + Default> Entry<'de> for StructVisitor<B> {
+    fn enter<D: Deserializer<'de>>(self, d: D) -> Result<B::Output, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+pub struct TaggedVisitor<U>(PhantomData<U>);
+
+impl<U> Default for TaggedVisitor<U> {
+    fn default() -> Self {
+        TaggedVisitor(PhantomData)
+    }
+}
 
 impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
     type Value = U;
@@ -179,8 +198,10 @@ impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
     }
 }
 
-pub fn deserialize_tagged<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::Error> {
-    d.deserialize_map(TaggedVisitor::<U>(PhantomData))
+impl<'de, U: Tagged> Entry<'de> for TaggedVisitor<U> {
+    fn enter<D: Deserializer<'de>>(self, d: D) -> Result<U, D::Error> {
+        d.deserialize_map(self)
+    }
 }
 
 pub fn kind_name(v: &Value) -> &'static str {

@@ -56,6 +56,13 @@ impl<'de> Deserialize<'de> for Raw<'de> {
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Raw<'de>, E> {
                 Ok(Raw::Value(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)))
             }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Raw<'de>, E> {
+                // The crate's reader hands a value's text over this way.
+                match take_handover() {
+                    Some(Handover::Raw) => Ok(Raw::Text(v)),
+                    _ => self.visit_str(v),
+                }
+            }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Raw<'de>, E> {
                 Ok(Raw::Value(Value::String(v.to_string())))
             }
