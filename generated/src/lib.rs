@@ -30,7 +30,9 @@ pub mod shortcuts;
 pub mod tools;
 pub mod validate;
 pub mod write;
-mod read;
+// Public only for the generated code (`read::fast`, like `runtime::__private`): not a stable API.
+#[doc(hidden)]
+pub mod read;
 pub use rpc::{read_message, read_message_checked};
 pub use read::{from_slice, from_str};
 #[doc(hidden)]

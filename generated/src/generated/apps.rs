@@ -1761,10 +1761,7 @@ impl<'de> serde::Deserialize<'de> for McpUiStyles {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__McpUiStylesBuilder>::new("McpUiStyles"),
-        )
+        __p::deserialize_struct::<D, __McpUiStylesBuilder>(d, "McpUiStyles")
     }
 }
 impl serde::Serialize for McpUiStyles {
@@ -3544,12 +3541,10 @@ impl<'de> serde::Deserialize<'de> for McpUiOpenLinkRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiOpenLinkRequestBuilder,
-            >::new("McpUiOpenLinkRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiOpenLinkRequestBuilder,
+        >(d, "McpUiOpenLinkRequest")
     }
 }
 impl serde::Serialize for McpUiOpenLinkRequest {
@@ -3724,12 +3719,10 @@ impl<'de> serde::Deserialize<'de> for McpUiOpenLinkRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiOpenLinkRequestParamsBuilder,
-            >::new("McpUiOpenLinkRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiOpenLinkRequestParamsBuilder,
+        >(d, "McpUiOpenLinkRequestParams")
     }
 }
 impl serde::Serialize for McpUiOpenLinkRequestParams {
@@ -3886,12 +3879,10 @@ impl<'de> serde::Deserialize<'de> for McpUiOpenLinkResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiOpenLinkResultBuilder,
-            >::new("McpUiOpenLinkResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiOpenLinkResultBuilder,
+        >(d, "McpUiOpenLinkResult")
     }
 }
 impl serde::Serialize for McpUiOpenLinkResult {
@@ -4072,12 +4063,10 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiDownloadFileRequestBuilder,
-            >::new("McpUiDownloadFileRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiDownloadFileRequestBuilder,
+        >(d, "McpUiDownloadFileRequest")
     }
 }
 impl serde::Serialize for McpUiDownloadFileRequest {
@@ -4372,10 +4361,7 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParamsContentsItem
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::TaggedVisitor::<McpUiDownloadFileRequestParamsContentsItem>::default(),
-        )
+        __p::deserialize_tagged::<D, McpUiDownloadFileRequestParamsContentsItem>(d)
     }
 }
 impl __v::Validate for McpUiDownloadFileRequestParamsContentsItem {
@@ -4506,12 +4492,10 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiDownloadFileRequestParamsBuilder,
-            >::new("McpUiDownloadFileRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiDownloadFileRequestParamsBuilder,
+        >(d, "McpUiDownloadFileRequestParams")
     }
 }
 impl serde::Serialize for McpUiDownloadFileRequestParams {
@@ -4676,12 +4660,10 @@ impl<'de> serde::Deserialize<'de> for McpUiDownloadFileResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiDownloadFileResultBuilder,
-            >::new("McpUiDownloadFileResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiDownloadFileResultBuilder,
+        >(d, "McpUiDownloadFileResult")
     }
 }
 impl serde::Serialize for McpUiDownloadFileResult {
@@ -4854,12 +4836,10 @@ impl<'de> serde::Deserialize<'de> for McpUiMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiMessageRequestBuilder,
-            >::new("McpUiMessageRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiMessageRequestBuilder,
+        >(d, "McpUiMessageRequest")
     }
 }
 impl serde::Serialize for McpUiMessageRequest {
@@ -5040,12 +5020,10 @@ impl<'de> serde::Deserialize<'de> for McpUiMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiMessageRequestParamsBuilder,
-            >::new("McpUiMessageRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiMessageRequestParamsBuilder,
+        >(d, "McpUiMessageRequestParams")
     }
 }
 impl serde::Serialize for McpUiMessageRequestParams {
@@ -5224,10 +5202,10 @@ impl<'de> serde::Deserialize<'de> for McpUiMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__McpUiMessageResultBuilder>::new("McpUiMessageResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiMessageResultBuilder,
+        >(d, "McpUiMessageResult")
     }
 }
 impl serde::Serialize for McpUiMessageResult {
@@ -5404,12 +5382,10 @@ impl<'de> serde::Deserialize<'de> for McpUiSandboxProxyReadyNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiSandboxProxyReadyNotificationBuilder,
-            >::new("McpUiSandboxProxyReadyNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiSandboxProxyReadyNotificationBuilder,
+        >(d, "McpUiSandboxProxyReadyNotification")
     }
 }
 impl serde::Serialize for McpUiSandboxProxyReadyNotification {
@@ -5603,12 +5579,10 @@ impl<'de> serde::Deserialize<'de> for McpUiSandboxResourceReadyNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiSandboxResourceReadyNotificationBuilder,
-            >::new("McpUiSandboxResourceReadyNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiSandboxResourceReadyNotificationBuilder,
+        >(d, "McpUiSandboxResourceReadyNotification")
     }
 }
 impl serde::Serialize for McpUiSandboxResourceReadyNotification {
@@ -5822,12 +5796,10 @@ impl<'de> serde::Deserialize<'de> for McpUiSandboxResourceReadyNotificationParam
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiSandboxResourceReadyNotificationParamsBuilder,
-            >::new("McpUiSandboxResourceReadyNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiSandboxResourceReadyNotificationParamsBuilder,
+        >(d, "McpUiSandboxResourceReadyNotificationParams")
     }
 }
 impl serde::Serialize for McpUiSandboxResourceReadyNotificationParams {
@@ -6074,12 +6046,10 @@ impl<'de> serde::Deserialize<'de> for McpUiSizeChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiSizeChangedNotificationBuilder,
-            >::new("McpUiSizeChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiSizeChangedNotificationBuilder,
+        >(d, "McpUiSizeChangedNotification")
     }
 }
 impl serde::Serialize for McpUiSizeChangedNotification {
@@ -6265,12 +6235,10 @@ impl<'de> serde::Deserialize<'de> for McpUiSizeChangedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiSizeChangedNotificationParamsBuilder,
-            >::new("McpUiSizeChangedNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiSizeChangedNotificationParamsBuilder,
+        >(d, "McpUiSizeChangedNotificationParams")
     }
 }
 impl serde::Serialize for McpUiSizeChangedNotificationParams {
@@ -6464,12 +6432,10 @@ impl<'de> serde::Deserialize<'de> for McpUiToolInputNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiToolInputNotificationBuilder,
-            >::new("McpUiToolInputNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiToolInputNotificationBuilder,
+        >(d, "McpUiToolInputNotification")
     }
 }
 impl serde::Serialize for McpUiToolInputNotification {
@@ -6645,12 +6611,10 @@ impl<'de> serde::Deserialize<'de> for McpUiToolInputNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiToolInputNotificationParamsBuilder,
-            >::new("McpUiToolInputNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiToolInputNotificationParamsBuilder,
+        >(d, "McpUiToolInputNotificationParams")
     }
 }
 impl serde::Serialize for McpUiToolInputNotificationParams {
@@ -6823,12 +6787,10 @@ impl<'de> serde::Deserialize<'de> for McpUiToolInputPartialNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiToolInputPartialNotificationBuilder,
-            >::new("McpUiToolInputPartialNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiToolInputPartialNotificationBuilder,
+        >(d, "McpUiToolInputPartialNotification")
     }
 }
 impl serde::Serialize for McpUiToolInputPartialNotification {
@@ -7008,12 +6970,10 @@ impl<'de> serde::Deserialize<'de> for McpUiToolInputPartialNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiToolInputPartialNotificationParamsBuilder,
-            >::new("McpUiToolInputPartialNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiToolInputPartialNotificationParamsBuilder,
+        >(d, "McpUiToolInputPartialNotificationParams")
     }
 }
 impl serde::Serialize for McpUiToolInputPartialNotificationParams {
@@ -7186,12 +7146,10 @@ impl<'de> serde::Deserialize<'de> for McpUiToolResultNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiToolResultNotificationBuilder,
-            >::new("McpUiToolResultNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiToolResultNotificationBuilder,
+        >(d, "McpUiToolResultNotification")
     }
 }
 impl serde::Serialize for McpUiToolResultNotification {
@@ -7388,12 +7346,10 @@ impl<'de> serde::Deserialize<'de> for McpUiToolCancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiToolCancelledNotificationBuilder,
-            >::new("McpUiToolCancelledNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiToolCancelledNotificationBuilder,
+        >(d, "McpUiToolCancelledNotification")
     }
 }
 impl serde::Serialize for McpUiToolCancelledNotification {
@@ -7573,12 +7529,10 @@ impl<'de> serde::Deserialize<'de> for McpUiToolCancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiToolCancelledNotificationParamsBuilder,
-            >::new("McpUiToolCancelledNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiToolCancelledNotificationParamsBuilder,
+        >(d, "McpUiToolCancelledNotificationParams")
     }
 }
 impl serde::Serialize for McpUiToolCancelledNotificationParams {
@@ -7732,10 +7686,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCss {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__McpUiHostCssBuilder>::new("McpUiHostCss"),
-        )
+        __p::deserialize_struct::<D, __McpUiHostCssBuilder>(d, "McpUiHostCss")
     }
 }
 impl serde::Serialize for McpUiHostCss {
@@ -7897,10 +7848,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostStyles {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__McpUiHostStylesBuilder>::new("McpUiHostStyles"),
-        )
+        __p::deserialize_struct::<D, __McpUiHostStylesBuilder>(d, "McpUiHostStyles")
     }
 }
 impl serde::Serialize for McpUiHostStyles {
@@ -8201,10 +8149,7 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__McpUiHostContextBuilder>::new("McpUiHostContext"),
-        )
+        __p::deserialize_struct::<D, __McpUiHostContextBuilder>(d, "McpUiHostContext")
     }
 }
 impl serde::Serialize for McpUiHostContext {
@@ -8613,12 +8558,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextToolInfo {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostContextToolInfoBuilder,
-            >::new("McpUiHostContextToolInfo"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostContextToolInfoBuilder,
+        >(d, "McpUiHostContextToolInfo")
     }
 }
 impl serde::Serialize for McpUiHostContextToolInfo {
@@ -8829,12 +8772,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextContainerDimensions {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostContextContainerDimensionsBuilder,
-            >::new("McpUiHostContextContainerDimensions"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostContextContainerDimensionsBuilder,
+        >(d, "McpUiHostContextContainerDimensions")
     }
 }
 impl serde::Serialize for McpUiHostContextContainerDimensions {
@@ -9183,12 +9124,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextDeviceCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostContextDeviceCapabilitiesBuilder,
-            >::new("McpUiHostContextDeviceCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostContextDeviceCapabilitiesBuilder,
+        >(d, "McpUiHostContextDeviceCapabilities")
     }
 }
 impl serde::Serialize for McpUiHostContextDeviceCapabilities {
@@ -9395,12 +9334,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextSafeAreaInsets {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostContextSafeAreaInsetsBuilder,
-            >::new("McpUiHostContextSafeAreaInsets"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostContextSafeAreaInsetsBuilder,
+        >(d, "McpUiHostContextSafeAreaInsets")
     }
 }
 impl serde::Serialize for McpUiHostContextSafeAreaInsets {
@@ -9625,12 +9562,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostContextChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostContextChangedNotificationBuilder,
-            >::new("McpUiHostContextChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostContextChangedNotificationBuilder,
+        >(d, "McpUiHostContextChangedNotification")
     }
 }
 impl serde::Serialize for McpUiHostContextChangedNotification {
@@ -9829,12 +9764,10 @@ impl<'de> serde::Deserialize<'de> for McpUiUpdateModelContextRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiUpdateModelContextRequestBuilder,
-            >::new("McpUiUpdateModelContextRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiUpdateModelContextRequestBuilder,
+        >(d, "McpUiUpdateModelContextRequest")
     }
 }
 impl serde::Serialize for McpUiUpdateModelContextRequest {
@@ -10024,12 +9957,10 @@ impl<'de> serde::Deserialize<'de> for McpUiUpdateModelContextRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiUpdateModelContextRequestParamsBuilder,
-            >::new("McpUiUpdateModelContextRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiUpdateModelContextRequestParamsBuilder,
+        >(d, "McpUiUpdateModelContextRequestParams")
     }
 }
 impl serde::Serialize for McpUiUpdateModelContextRequestParams {
@@ -10233,12 +10164,10 @@ impl<'de> serde::Deserialize<'de> for McpUiResourceTeardownRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiResourceTeardownRequestBuilder,
-            >::new("McpUiResourceTeardownRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiResourceTeardownRequestBuilder,
+        >(d, "McpUiResourceTeardownRequest")
     }
 }
 impl serde::Serialize for McpUiResourceTeardownRequest {
@@ -10465,12 +10394,10 @@ impl<'de> serde::Deserialize<'de> for McpUiSupportedContentBlockModalities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiSupportedContentBlockModalitiesBuilder,
-            >::new("McpUiSupportedContentBlockModalities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiSupportedContentBlockModalitiesBuilder,
+        >(d, "McpUiSupportedContentBlockModalities")
     }
 }
 impl serde::Serialize for McpUiSupportedContentBlockModalities {
@@ -10758,12 +10685,10 @@ impl<'de> serde::Deserialize<'de> for McpUiRequestTeardownNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiRequestTeardownNotificationBuilder,
-            >::new("McpUiRequestTeardownNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiRequestTeardownNotificationBuilder,
+        >(d, "McpUiRequestTeardownNotification")
     }
 }
 impl serde::Serialize for McpUiRequestTeardownNotification {
@@ -11035,12 +10960,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostCapabilitiesBuilder,
-            >::new("McpUiHostCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostCapabilitiesBuilder,
+        >(d, "McpUiHostCapabilities")
     }
 }
 impl serde::Serialize for McpUiHostCapabilities {
@@ -11420,12 +11343,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesServerTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostCapabilitiesServerToolsBuilder,
-            >::new("McpUiHostCapabilitiesServerTools"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostCapabilitiesServerToolsBuilder,
+        >(d, "McpUiHostCapabilitiesServerTools")
     }
 }
 impl serde::Serialize for McpUiHostCapabilitiesServerTools {
@@ -11581,12 +11502,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesServerResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostCapabilitiesServerResourcesBuilder,
-            >::new("McpUiHostCapabilitiesServerResources"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostCapabilitiesServerResourcesBuilder,
+        >(d, "McpUiHostCapabilitiesServerResources")
     }
 }
 impl serde::Serialize for McpUiHostCapabilitiesServerResources {
@@ -11754,12 +11673,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesSandbox {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostCapabilitiesSandboxBuilder,
-            >::new("McpUiHostCapabilitiesSandbox"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostCapabilitiesSandboxBuilder,
+        >(d, "McpUiHostCapabilitiesSandbox")
     }
 }
 impl serde::Serialize for McpUiHostCapabilitiesSandbox {
@@ -11939,12 +11856,10 @@ impl<'de> serde::Deserialize<'de> for McpUiHostCapabilitiesSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiHostCapabilitiesSamplingBuilder,
-            >::new("McpUiHostCapabilitiesSampling"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiHostCapabilitiesSamplingBuilder,
+        >(d, "McpUiHostCapabilitiesSampling")
     }
 }
 impl serde::Serialize for McpUiHostCapabilitiesSampling {
@@ -12129,12 +12044,10 @@ impl<'de> serde::Deserialize<'de> for McpUiAppCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiAppCapabilitiesBuilder,
-            >::new("McpUiAppCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiAppCapabilitiesBuilder,
+        >(d, "McpUiAppCapabilities")
     }
 }
 impl serde::Serialize for McpUiAppCapabilities {
@@ -12340,12 +12253,10 @@ impl<'de> serde::Deserialize<'de> for McpUiAppCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiAppCapabilitiesToolsBuilder,
-            >::new("McpUiAppCapabilitiesTools"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiAppCapabilitiesToolsBuilder,
+        >(d, "McpUiAppCapabilitiesTools")
     }
 }
 impl serde::Serialize for McpUiAppCapabilitiesTools {
@@ -12518,12 +12429,10 @@ impl<'de> serde::Deserialize<'de> for McpUiInitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiInitializeRequestBuilder,
-            >::new("McpUiInitializeRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiInitializeRequestBuilder,
+        >(d, "McpUiInitializeRequest")
     }
 }
 impl serde::Serialize for McpUiInitializeRequest {
@@ -12721,12 +12630,10 @@ impl<'de> serde::Deserialize<'de> for McpUiInitializeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiInitializeRequestParamsBuilder,
-            >::new("McpUiInitializeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiInitializeRequestParamsBuilder,
+        >(d, "McpUiInitializeRequestParams")
     }
 }
 impl serde::Serialize for McpUiInitializeRequestParams {
@@ -12957,12 +12864,10 @@ impl<'de> serde::Deserialize<'de> for McpUiInitializeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiInitializeResultBuilder,
-            >::new("McpUiInitializeResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiInitializeResultBuilder,
+        >(d, "McpUiInitializeResult")
     }
 }
 impl serde::Serialize for McpUiInitializeResult {
@@ -13203,12 +13108,10 @@ impl<'de> serde::Deserialize<'de> for McpUiInitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiInitializedNotificationBuilder,
-            >::new("McpUiInitializedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiInitializedNotificationBuilder,
+        >(d, "McpUiInitializedNotification")
     }
 }
 impl serde::Serialize for McpUiInitializedNotification {
@@ -13453,10 +13356,7 @@ impl<'de> serde::Deserialize<'de> for McpUiResourceCsp {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__McpUiResourceCspBuilder>::new("McpUiResourceCsp"),
-        )
+        __p::deserialize_struct::<D, __McpUiResourceCspBuilder>(d, "McpUiResourceCsp")
     }
 }
 impl serde::Serialize for McpUiResourceCsp {
@@ -13727,12 +13627,10 @@ impl<'de> serde::Deserialize<'de> for McpUiResourcePermissions {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiResourcePermissionsBuilder,
-            >::new("McpUiResourcePermissions"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiResourcePermissionsBuilder,
+        >(d, "McpUiResourcePermissions")
     }
 }
 impl serde::Serialize for McpUiResourcePermissions {
@@ -14009,10 +13907,7 @@ impl<'de> serde::Deserialize<'de> for McpUiResourceMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__McpUiResourceMetaBuilder>::new("McpUiResourceMeta"),
-        )
+        __p::deserialize_struct::<D, __McpUiResourceMetaBuilder>(d, "McpUiResourceMeta")
     }
 }
 impl serde::Serialize for McpUiResourceMeta {
@@ -14255,12 +14150,10 @@ impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiRequestDisplayModeRequestBuilder,
-            >::new("McpUiRequestDisplayModeRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiRequestDisplayModeRequestBuilder,
+        >(d, "McpUiRequestDisplayModeRequest")
     }
 }
 impl serde::Serialize for McpUiRequestDisplayModeRequest {
@@ -14438,12 +14331,10 @@ impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiRequestDisplayModeRequestParamsBuilder,
-            >::new("McpUiRequestDisplayModeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiRequestDisplayModeRequestParamsBuilder,
+        >(d, "McpUiRequestDisplayModeRequestParams")
     }
 }
 impl serde::Serialize for McpUiRequestDisplayModeRequestParams {
@@ -14602,12 +14493,10 @@ impl<'de> serde::Deserialize<'de> for McpUiRequestDisplayModeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiRequestDisplayModeResultBuilder,
-            >::new("McpUiRequestDisplayModeResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiRequestDisplayModeResultBuilder,
+        >(d, "McpUiRequestDisplayModeResult")
     }
 }
 impl serde::Serialize for McpUiRequestDisplayModeResult {
@@ -14899,10 +14788,7 @@ impl<'de> serde::Deserialize<'de> for McpUiToolMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__McpUiToolMetaBuilder>::new("McpUiToolMeta"),
-        )
+        __p::deserialize_struct::<D, __McpUiToolMetaBuilder>(d, "McpUiToolMeta")
     }
 }
 impl serde::Serialize for McpUiToolMeta {
@@ -15154,12 +15040,10 @@ impl<'de> serde::Deserialize<'de> for McpUiClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __McpUiClientCapabilitiesBuilder,
-            >::new("McpUiClientCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __McpUiClientCapabilitiesBuilder,
+        >(d, "McpUiClientCapabilities")
     }
 }
 impl serde::Serialize for McpUiClientCapabilities {
@@ -15679,7 +15563,7 @@ impl<'de> serde::Deserialize<'de> for ViewRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ViewRequest>::default())
+        __p::deserialize_tagged::<D, ViewRequest>(d)
     }
 }
 impl __v::Validate for ViewRequest {
@@ -16194,7 +16078,7 @@ impl<'de> serde::Deserialize<'de> for ViewNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ViewNotification>::default())
+        __p::deserialize_tagged::<D, ViewNotification>(d)
     }
 }
 impl __v::Validate for ViewNotification {
@@ -16717,7 +16601,7 @@ impl<'de> serde::Deserialize<'de> for HostRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<HostRequest>::default())
+        __p::deserialize_tagged::<D, HostRequest>(d)
     }
 }
 impl __v::Validate for HostRequest {
@@ -17257,7 +17141,7 @@ impl<'de> serde::Deserialize<'de> for HostNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<HostNotification>::default())
+        __p::deserialize_tagged::<D, HostNotification>(d)
     }
 }
 impl __v::Validate for HostNotification {
@@ -17936,14 +17820,94 @@ impl __f::Slots for __HostResultBuilder {
 impl __f::FastRead for HostResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for HostResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__McpUiInitializeResultBuilder>(r)
+                        .map(HostResult::McpUiInitializeResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__McpUiRequestDisplayModeResultBuilder>(r)
+                        .map(HostResult::McpUiRequestDisplayModeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__McpUiOpenLinkResultBuilder>(r)
+                        .map(HostResult::McpUiOpenLinkResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<crate::v2025_11_25::__CallToolResultBuilder>(r)
+                        .map(HostResult::CallToolResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<
+                        crate::v2025_11_25::__ReadResourceResultBuilder,
+                    >(r)
+                        .map(HostResult::ReadResourceResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<
+                        crate::v2025_11_25::__ListResourcesResultBuilder,
+                    >(r)
+                        .map(HostResult::ListResourcesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<
+                        crate::v2025_11_25::__ListResourceTemplatesResultBuilder,
+                    >(r)
+                        .map(HostResult::ListResourceTemplatesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<crate::v2025_11_25::__ListPromptsResultBuilder>(r)
+                        .map(HostResult::ListPromptsResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<
+                        crate::v2025_11_25::__CreateMessageResultBuilder,
+                    >(r)
+                        .map(HostResult::CreateMessageResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<crate::v2025_11_25::__ResultBuilder>(r)
+                        .map(HostResult::EmptyResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for HostResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, HostResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<HostResult>::default())
     }
 }
 impl __v::Validate for HostResult {

@@ -343,7 +343,7 @@ impl<'de> serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<InputRequest>::default())
+        __p::deserialize_tagged::<D, InputRequest>(d)
     }
 }
 impl __v::Validate for InputRequest {
@@ -622,14 +622,44 @@ impl __f::Slots for __InputResponseBuilder {
 impl __f::FastRead for InputResponse {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for InputResponse {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(InputResponse::CreateMessageResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
+                        .map(InputResponse::ListRootsResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ElicitResultBuilder>(r)
+                        .map(InputResponse::ElicitResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, InputResponse>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<InputResponse>::default())
     }
 }
 impl __v::Validate for InputResponse {
@@ -849,12 +879,10 @@ impl<'de> serde::Deserialize<'de> for InputRequiredResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InputRequiredResultBuilder,
-            >::new("InputRequiredResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InputRequiredResultBuilder,
+        >(d, "InputRequiredResult")
     }
 }
 impl serde::Serialize for InputRequiredResult {
@@ -1106,12 +1134,10 @@ impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InputResponseRequestParamsBuilder,
-            >::new("InputResponseRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InputResponseRequestParamsBuilder,
+        >(d, "InputResponseRequestParams")
     }
 }
 impl serde::Serialize for InputResponseRequestParams {
@@ -1360,12 +1386,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestParamsBuilder,
-            >::new("ReadResourceRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestParamsBuilder,
+        >(d, "ReadResourceRequestParams")
     }
 }
 impl serde::Serialize for ReadResourceRequestParams {
@@ -1638,12 +1662,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestBuilder,
-            >::new("ReadResourceRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestBuilder,
+        >(d, "ReadResourceRequest")
     }
 }
 impl serde::Serialize for ReadResourceRequest {
@@ -1915,10 +1937,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ReadResourceResultBuilder>::new("ReadResourceResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceResultBuilder,
+        >(d, "ReadResourceResult")
     }
 }
 impl serde::Serialize for ReadResourceResult {
@@ -2292,14 +2314,41 @@ impl __f::Slots for __ReadResourceResultContentsItemBuilder {
 impl __f::FastRead for ReadResourceResultContentsItem {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -2483,12 +2532,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceResultResponseBuilder,
-            >::new("ReadResourceResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceResultResponseBuilder,
+        >(d, "ReadResourceResultResponse")
     }
 }
 impl serde::Serialize for ReadResourceResultResponse {
@@ -2782,10 +2829,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::TaggedVisitor::<ReadResourceResultResponseResult>::default(),
-        )
+        __p::deserialize_tagged::<D, ReadResourceResultResponseResult>(d)
     }
 }
 impl __v::Validate for ReadResourceResultResponseResult {
@@ -3015,12 +3059,10 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TextResourceContentsBuilder,
-            >::new("TextResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TextResourceContentsBuilder,
+        >(d, "TextResourceContents")
     }
 }
 impl serde::Serialize for TextResourceContents {
@@ -3513,12 +3555,10 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __BlobResourceContentsBuilder,
-            >::new("BlobResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __BlobResourceContentsBuilder,
+        >(d, "BlobResourceContents")
     }
 }
 impl serde::Serialize for BlobResourceContents {
@@ -3941,12 +3981,10 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetPromptRequestParamsBuilder,
-            >::new("GetPromptRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetPromptRequestParamsBuilder,
+        >(d, "GetPromptRequestParams")
     }
 }
 impl serde::Serialize for GetPromptRequestParams {
@@ -4238,10 +4276,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptRequestBuilder>::new("GetPromptRequest"),
-        )
+        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -4485,10 +4520,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptResultBuilder>::new("GetPromptResult"),
-        )
+        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -4760,12 +4792,10 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetPromptResultResponseBuilder,
-            >::new("GetPromptResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetPromptResultResponseBuilder,
+        >(d, "GetPromptResultResponse")
     }
 }
 impl serde::Serialize for GetPromptResultResponse {
@@ -5057,10 +5087,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::TaggedVisitor::<GetPromptResultResponseResult>::default(),
-        )
+        __p::deserialize_tagged::<D, GetPromptResultResponseResult>(d)
     }
 }
 impl __v::Validate for GetPromptResultResponseResult {
@@ -5181,10 +5208,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptMessageBuilder>::new("PromptMessage"),
-        )
+        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -5386,10 +5410,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__EmbeddedResourceBuilder>::new("EmbeddedResource"),
-        )
+        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -5698,14 +5719,38 @@ impl __f::Slots for __EmbeddedResourceResourceBuilder {
 impl __f::FastRead for EmbeddedResourceResource {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -5933,10 +5978,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolResultBuilder>::new("CallToolResult"),
-        )
+        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -6226,12 +6268,10 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CallToolResultResponseBuilder,
-            >::new("CallToolResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CallToolResultResponseBuilder,
+        >(d, "CallToolResultResponse")
     }
 }
 impl serde::Serialize for CallToolResultResponse {
@@ -6523,10 +6563,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::TaggedVisitor::<CallToolResultResponseResult>::default(),
-        )
+        __p::deserialize_tagged::<D, CallToolResultResponseResult>(d)
     }
 }
 impl __v::Validate for CallToolResultResponseResult {
@@ -6686,12 +6723,10 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CallToolRequestParamsBuilder,
-            >::new("CallToolRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CallToolRequestParamsBuilder,
+        >(d, "CallToolRequestParams")
     }
 }
 impl serde::Serialize for CallToolRequestParams {
@@ -6983,10 +7018,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolRequestBuilder>::new("CallToolRequest"),
-        )
+        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -7310,12 +7342,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestParamsBuilder,
-            >::new("CreateMessageRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestParamsBuilder,
+        >(d, "CreateMessageRequestParams")
     }
 }
 impl serde::Serialize for CreateMessageRequestParams {
@@ -7691,12 +7721,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestBuilder,
-            >::new("CreateMessageRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestBuilder,
+        >(d, "CreateMessageRequest")
     }
 }
 impl serde::Serialize for CreateMessageRequest {
@@ -7927,12 +7955,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageResultBuilder,
-            >::new("CreateMessageResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageResultBuilder,
+        >(d, "CreateMessageResult")
     }
 }
 impl serde::Serialize for CreateMessageResult {
@@ -8202,10 +8228,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SamplingMessageBuilder>::new("SamplingMessage"),
-        )
+        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -8448,15 +8471,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<SamplingMessageContent, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for SamplingMessageContent {
@@ -8795,7 +8810,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<SamplingMessageContentBlock>::default())
+        __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
     }
 }
 impl __v::Validate for SamplingMessageContentBlock {
@@ -9100,7 +9115,7 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ContentBlock>::default())
+        __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
 impl __v::Validate for ContentBlock {
@@ -9316,10 +9331,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolResultContentBuilder>::new("ToolResultContent"),
-        )
+        __p::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
     }
 }
 impl serde::Serialize for ToolResultContent {
@@ -9885,7 +9897,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientRequest>::default())
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -10603,14 +10615,103 @@ impl __f::Slots for __ServerResultBuilder {
 impl __f::FastRead for ServerResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__DiscoverResultBuilder>(r)
+                        .map(ServerResult::DiscoverResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__SubscriptionsListenResultBuilder>(r)
+                        .map(ServerResult::SubscriptionsListenResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            10usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            11usize => {
+                Some(
+                    __f::read_struct::<__InputRequiredResultBuilder>(r)
+                        .map(ServerResult::InputRequiredResult),
+                )
+            }
+            12usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceMetadataResultBuilder>(r)
+                        .map(ServerResult::ReadResourceMetadataResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {
@@ -10929,12 +11030,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceMetadataRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceMetadataRequestBuilder,
-            >::new("ReadResourceMetadataRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceMetadataRequestBuilder,
+        >(d, "ReadResourceMetadataRequest")
     }
 }
 impl serde::Serialize for ReadResourceMetadataRequest {
@@ -11150,12 +11249,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceMetadataRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceMetadataRequestParamsBuilder,
-            >::new("ReadResourceMetadataRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceMetadataRequestParamsBuilder,
+        >(d, "ReadResourceMetadataRequestParams")
     }
 }
 impl serde::Serialize for ReadResourceMetadataRequestParams {
@@ -11370,12 +11467,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceMetadataResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceMetadataResultBuilder,
-            >::new("ReadResourceMetadataResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceMetadataResultBuilder,
+        >(d, "ReadResourceMetadataResult")
     }
 }
 impl serde::Serialize for ReadResourceMetadataResult {
@@ -11618,12 +11713,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceMetadataResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceMetadataResultResponseBuilder,
-            >::new("ReadResourceMetadataResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceMetadataResultResponseBuilder,
+        >(d, "ReadResourceMetadataResultResponse")
     }
 }
 impl serde::Serialize for ReadResourceMetadataResultResponse {

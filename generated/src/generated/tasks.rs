@@ -303,7 +303,7 @@ impl<'de> serde::Deserialize<'de> for Task {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__TaskBuilder>::new("Task"))
+        __p::deserialize_struct::<D, __TaskBuilder>(d, "Task")
     }
 }
 impl serde::Serialize for Task {
@@ -664,10 +664,7 @@ impl<'de> serde::Deserialize<'de> for WorkingTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__WorkingTaskBuilder>::new("WorkingTask"),
-        )
+        __p::deserialize_struct::<D, __WorkingTaskBuilder>(d, "WorkingTask")
     }
 }
 impl serde::Serialize for WorkingTask {
@@ -1039,10 +1036,7 @@ impl<'de> serde::Deserialize<'de> for InputRequiredTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InputRequiredTaskBuilder>::new("InputRequiredTask"),
-        )
+        __p::deserialize_struct::<D, __InputRequiredTaskBuilder>(d, "InputRequiredTask")
     }
 }
 impl serde::Serialize for InputRequiredTask {
@@ -1443,10 +1437,7 @@ impl<'de> serde::Deserialize<'de> for CompletedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompletedTaskBuilder>::new("CompletedTask"),
-        )
+        __p::deserialize_struct::<D, __CompletedTaskBuilder>(d, "CompletedTask")
     }
 }
 impl serde::Serialize for CompletedTask {
@@ -1828,7 +1819,7 @@ impl<'de> serde::Deserialize<'de> for FailedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__FailedTaskBuilder>::new("FailedTask"))
+        __p::deserialize_struct::<D, __FailedTaskBuilder>(d, "FailedTask")
     }
 }
 impl serde::Serialize for FailedTask {
@@ -2200,10 +2191,7 @@ impl<'de> serde::Deserialize<'de> for CancelledTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CancelledTaskBuilder>::new("CancelledTask"),
-        )
+        __p::deserialize_struct::<D, __CancelledTaskBuilder>(d, "CancelledTask")
     }
 }
 impl serde::Serialize for CancelledTask {
@@ -2644,7 +2632,7 @@ impl<'de> serde::Deserialize<'de> for DetailedTask {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<DetailedTask>::default())
+        __p::deserialize_tagged::<D, DetailedTask>(d)
     }
 }
 impl __v::Validate for DetailedTask {
@@ -3016,10 +3004,7 @@ impl<'de> serde::Deserialize<'de> for CreateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CreateTaskResultBuilder>::new("CreateTaskResult"),
-        )
+        __p::deserialize_struct::<D, __CreateTaskResultBuilder>(d, "CreateTaskResult")
     }
 }
 impl serde::Serialize for CreateTaskResult {
@@ -3376,10 +3361,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetTaskRequestBuilder>::new("GetTaskRequest"),
-        )
+        __p::deserialize_struct::<D, __GetTaskRequestBuilder>(d, "GetTaskRequest")
     }
 }
 impl serde::Serialize for GetTaskRequest {
@@ -3580,12 +3562,10 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetTaskRequestParamsBuilder,
-            >::new("GetTaskRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetTaskRequestParamsBuilder,
+        >(d, "GetTaskRequestParams")
     }
 }
 impl serde::Serialize for GetTaskRequestParams {
@@ -3886,10 +3866,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetTaskResultBuilder>::new("GetTaskResult"),
-        )
+        __p::deserialize_struct::<D, __GetTaskResultBuilder>(d, "GetTaskResult")
     }
 }
 impl serde::Serialize for GetTaskResult {
@@ -4321,10 +4298,7 @@ impl<'de> serde::Deserialize<'de> for UpdateTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__UpdateTaskRequestBuilder>::new("UpdateTaskRequest"),
-        )
+        __p::deserialize_struct::<D, __UpdateTaskRequestBuilder>(d, "UpdateTaskRequest")
     }
 }
 impl serde::Serialize for UpdateTaskRequest {
@@ -4541,12 +4515,10 @@ impl<'de> serde::Deserialize<'de> for UpdateTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UpdateTaskRequestParamsBuilder,
-            >::new("UpdateTaskRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UpdateTaskRequestParamsBuilder,
+        >(d, "UpdateTaskRequestParams")
     }
 }
 impl serde::Serialize for UpdateTaskRequestParams {
@@ -4739,10 +4711,7 @@ impl<'de> serde::Deserialize<'de> for UpdateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__UpdateTaskResultBuilder>::new("UpdateTaskResult"),
-        )
+        __p::deserialize_struct::<D, __UpdateTaskResultBuilder>(d, "UpdateTaskResult")
     }
 }
 impl serde::Serialize for UpdateTaskResult {
@@ -4971,10 +4940,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CancelTaskRequestBuilder>::new("CancelTaskRequest"),
-        )
+        __p::deserialize_struct::<D, __CancelTaskRequestBuilder>(d, "CancelTaskRequest")
     }
 }
 impl serde::Serialize for CancelTaskRequest {
@@ -5178,12 +5144,10 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelTaskRequestParamsBuilder,
-            >::new("CancelTaskRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelTaskRequestParamsBuilder,
+        >(d, "CancelTaskRequestParams")
     }
 }
 impl serde::Serialize for CancelTaskRequestParams {
@@ -5355,10 +5319,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CancelTaskResultBuilder>::new("CancelTaskResult"),
-        )
+        __p::deserialize_struct::<D, __CancelTaskResultBuilder>(d, "CancelTaskResult")
     }
 }
 impl serde::Serialize for CancelTaskResult {
@@ -5675,12 +5636,10 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TaskStatusNotificationParamsBuilder,
-            >::new("TaskStatusNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TaskStatusNotificationParamsBuilder,
+        >(d, "TaskStatusNotificationParams")
     }
 }
 impl serde::Serialize for TaskStatusNotificationParams {
@@ -6097,12 +6056,10 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TaskStatusNotificationBuilder,
-            >::new("TaskStatusNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TaskStatusNotificationBuilder,
+        >(d, "TaskStatusNotification")
     }
 }
 impl serde::Serialize for TaskStatusNotification {
@@ -6303,12 +6260,10 @@ impl<'de> serde::Deserialize<'de> for TaskSubscriptionNotifications {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TaskSubscriptionNotificationsBuilder,
-            >::new("TaskSubscriptionNotifications"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TaskSubscriptionNotificationsBuilder,
+        >(d, "TaskSubscriptionNotifications")
     }
 }
 impl serde::Serialize for TaskSubscriptionNotifications {
@@ -6463,12 +6418,10 @@ impl<'de> serde::Deserialize<'de> for TaskSubscriptionAcknowledgedNotifications 
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TaskSubscriptionAcknowledgedNotificationsBuilder,
-            >::new("TaskSubscriptionAcknowledgedNotifications"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TaskSubscriptionAcknowledgedNotificationsBuilder,
+        >(d, "TaskSubscriptionAcknowledgedNotifications")
     }
 }
 impl serde::Serialize for TaskSubscriptionAcknowledgedNotifications {
@@ -6747,7 +6700,7 @@ impl<'de> serde::Deserialize<'de> for CallToolOutcome {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<CallToolOutcome>::default())
+        __p::deserialize_tagged::<D, CallToolOutcome>(d)
     }
 }
 impl __v::Validate for CallToolOutcome {

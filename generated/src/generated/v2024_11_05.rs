@@ -251,14 +251,50 @@ impl __f::Slots for __JSONRPCMessageBuilder {
 impl __f::FastRead for JSONRPCMessage {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCMessage {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCRequestBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCNotificationBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCResponseBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCErrorBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCError),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCMessage>::default())
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -507,15 +543,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<ProgressToken, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for ProgressToken {
@@ -651,7 +679,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RequestBuilder>::new("Request"))
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -832,10 +860,7 @@ impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestParamsMetaBuilder>::new("RequestParamsMeta"),
-        )
+        __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
     }
 }
 impl serde::Serialize for RequestParamsMeta {
@@ -987,10 +1012,7 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestParamsBuilder>::new("RequestParams"),
-        )
+        __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
 impl serde::Serialize for RequestParams {
@@ -1153,10 +1175,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationBuilder>::new("Notification"),
-        )
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -1337,10 +1356,10 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationParamsBuilder>::new("NotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __NotificationParamsBuilder,
+        >(d, "NotificationParams")
     }
 }
 impl serde::Serialize for NotificationParams {
@@ -1497,7 +1516,7 @@ impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResultBuilder>::new("Result"))
+        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
 impl serde::Serialize for BaseResult {
@@ -1709,15 +1728,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<RequestId, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for RequestId {
@@ -1878,10 +1889,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCRequestBuilder>::new("JSONRPCRequest"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
 impl serde::Serialize for JSONRPCRequest {
@@ -2125,12 +2133,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCNotificationBuilder,
-            >::new("JSONRPCNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCNotificationBuilder,
+        >(d, "JSONRPCNotification")
     }
 }
 impl serde::Serialize for JSONRPCNotification {
@@ -2372,10 +2378,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCResponseBuilder>::new("JSONRPCResponse"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCResponseBuilder>(d, "JSONRPCResponse")
     }
 }
 impl serde::Serialize for JSONRPCResponse {
@@ -2604,10 +2607,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCErrorBuilder>::new("JSONRPCError"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCErrorBuilder>(d, "JSONRPCError")
     }
 }
 impl serde::Serialize for JSONRPCError {
@@ -2836,10 +2836,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCErrorErrorBuilder>::new("JSONRPCErrorError"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCErrorErrorBuilder>(d, "JSONRPCErrorError")
     }
 }
 impl serde::Serialize for JSONRPCErrorError {
@@ -3050,12 +3047,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationBuilder,
-            >::new("CancelledNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationBuilder,
+        >(d, "CancelledNotification")
     }
 }
 impl serde::Serialize for CancelledNotification {
@@ -3236,12 +3231,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationParamsBuilder,
-            >::new("CancelledNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationParamsBuilder,
+        >(d, "CancelledNotificationParams")
     }
 }
 impl serde::Serialize for CancelledNotificationParams {
@@ -3437,10 +3430,7 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InitializeRequestBuilder>::new("InitializeRequest"),
-        )
+        __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
     }
 }
 impl serde::Serialize for InitializeRequest {
@@ -3631,12 +3621,10 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InitializeRequestParamsBuilder,
-            >::new("InitializeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InitializeRequestParamsBuilder,
+        >(d, "InitializeRequestParams")
     }
 }
 impl serde::Serialize for InitializeRequestParams {
@@ -3874,10 +3862,7 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InitializeResultBuilder>::new("InitializeResult"),
-        )
+        __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
     }
 }
 impl serde::Serialize for InitializeResult {
@@ -4139,12 +4124,10 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InitializedNotificationBuilder,
-            >::new("InitializedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InitializedNotificationBuilder,
+        >(d, "InitializedNotification")
     }
 }
 impl serde::Serialize for InitializedNotification {
@@ -4335,10 +4318,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ClientCapabilitiesBuilder>::new("ClientCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesBuilder,
+        >(d, "ClientCapabilities")
     }
 }
 impl serde::Serialize for ClientCapabilities {
@@ -4547,12 +4530,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesRootsBuilder,
-            >::new("ClientCapabilitiesRoots"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesRootsBuilder,
+        >(d, "ClientCapabilitiesRoots")
     }
 }
 impl serde::Serialize for ClientCapabilitiesRoots {
@@ -4748,10 +4729,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ServerCapabilitiesBuilder>::new("ServerCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesBuilder,
+        >(d, "ServerCapabilities")
     }
 }
 impl serde::Serialize for ServerCapabilities {
@@ -4999,12 +4980,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesPromptsBuilder,
-            >::new("ServerCapabilitiesPrompts"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesPromptsBuilder,
+        >(d, "ServerCapabilitiesPrompts")
     }
 }
 impl serde::Serialize for ServerCapabilitiesPrompts {
@@ -5170,12 +5149,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesResourcesBuilder,
-            >::new("ServerCapabilitiesResources"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesResourcesBuilder,
+        >(d, "ServerCapabilitiesResources")
     }
 }
 impl serde::Serialize for ServerCapabilitiesResources {
@@ -5354,12 +5331,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesToolsBuilder,
-            >::new("ServerCapabilitiesTools"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesToolsBuilder,
+        >(d, "ServerCapabilitiesTools")
     }
 }
 impl serde::Serialize for ServerCapabilitiesTools {
@@ -5521,10 +5496,7 @@ impl<'de> serde::Deserialize<'de> for Implementation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImplementationBuilder>::new("Implementation"),
-        )
+        __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
 impl serde::Serialize for Implementation {
@@ -5710,10 +5682,7 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PingRequestBuilder>::new("PingRequest"),
-        )
+        __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
 impl serde::Serialize for PingRequest {
@@ -5895,12 +5864,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationBuilder,
-            >::new("ProgressNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationBuilder,
+        >(d, "ProgressNotification")
     }
 }
 impl serde::Serialize for ProgressNotification {
@@ -6095,12 +6062,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationParamsBuilder,
-            >::new("ProgressNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationParamsBuilder,
+        >(d, "ProgressNotificationParams")
     }
 }
 impl serde::Serialize for ProgressNotificationParams {
@@ -6301,10 +6266,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedRequestBuilder>::new("PaginatedRequest"),
-        )
+        __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
 impl serde::Serialize for PaginatedRequest {
@@ -6484,12 +6446,10 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PaginatedRequestParamsBuilder,
-            >::new("PaginatedRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PaginatedRequestParamsBuilder,
+        >(d, "PaginatedRequestParams")
     }
 }
 impl serde::Serialize for PaginatedRequestParams {
@@ -6656,10 +6616,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedResultBuilder>::new("PaginatedResult"),
-        )
+        __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
 impl serde::Serialize for PaginatedResult {
@@ -6854,12 +6811,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesRequestBuilder,
-            >::new("ListResourcesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesRequestBuilder,
+        >(d, "ListResourcesRequest")
     }
 }
 impl serde::Serialize for ListResourcesRequest {
@@ -7053,12 +7008,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesResultBuilder,
-            >::new("ListResourcesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesResultBuilder,
+        >(d, "ListResourcesResult")
     }
 }
 impl serde::Serialize for ListResourcesResult {
@@ -7280,12 +7233,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesRequestBuilder,
-            >::new("ListResourceTemplatesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesRequestBuilder,
+        >(d, "ListResourceTemplatesRequest")
     }
 }
 impl serde::Serialize for ListResourceTemplatesRequest {
@@ -7481,12 +7432,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesResultBuilder,
-            >::new("ListResourceTemplatesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesResultBuilder,
+        >(d, "ListResourceTemplatesResult")
     }
 }
 impl serde::Serialize for ListResourceTemplatesResult {
@@ -7716,12 +7665,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestBuilder,
-            >::new("ReadResourceRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestBuilder,
+        >(d, "ReadResourceRequest")
     }
 }
 impl serde::Serialize for ReadResourceRequest {
@@ -7892,12 +7839,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestParamsBuilder,
-            >::new("ReadResourceRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestParamsBuilder,
+        >(d, "ReadResourceRequestParams")
     }
 }
 impl serde::Serialize for ReadResourceRequestParams {
@@ -8065,10 +8010,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ReadResourceResultBuilder>::new("ReadResourceResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceResultBuilder,
+        >(d, "ReadResourceResult")
     }
 }
 impl serde::Serialize for ReadResourceResult {
@@ -8368,14 +8313,41 @@ impl __f::Slots for __ReadResourceResultContentsItemBuilder {
 impl __f::FastRead for ReadResourceResultContentsItem {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -8538,12 +8510,10 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceListChangedNotificationBuilder,
-            >::new("ResourceListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceListChangedNotificationBuilder,
+        >(d, "ResourceListChangedNotification")
     }
 }
 impl serde::Serialize for ResourceListChangedNotification {
@@ -8727,10 +8697,7 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SubscribeRequestBuilder>::new("SubscribeRequest"),
-        )
+        __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
     }
 }
 impl serde::Serialize for SubscribeRequest {
@@ -8901,12 +8868,10 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscribeRequestParamsBuilder,
-            >::new("SubscribeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscribeRequestParamsBuilder,
+        >(d, "SubscribeRequestParams")
     }
 }
 impl serde::Serialize for SubscribeRequestParams {
@@ -9079,10 +9044,10 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__UnsubscribeRequestBuilder>::new("UnsubscribeRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsubscribeRequestBuilder,
+        >(d, "UnsubscribeRequest")
     }
 }
 impl serde::Serialize for UnsubscribeRequest {
@@ -9253,12 +9218,10 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UnsubscribeRequestParamsBuilder,
-            >::new("UnsubscribeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsubscribeRequestParamsBuilder,
+        >(d, "UnsubscribeRequestParams")
     }
 }
 impl serde::Serialize for UnsubscribeRequestParams {
@@ -9433,12 +9396,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationBuilder,
-            >::new("ResourceUpdatedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationBuilder,
+        >(d, "ResourceUpdatedNotification")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotification {
@@ -9616,12 +9577,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationParamsBuilder,
-            >::new("ResourceUpdatedNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationParamsBuilder,
+        >(d, "ResourceUpdatedNotificationParams")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotificationParams {
@@ -9837,7 +9796,7 @@ impl<'de> serde::Deserialize<'de> for Resource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResourceBuilder>::new("Resource"))
+        __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
 impl serde::Serialize for Resource {
@@ -10151,10 +10110,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceTemplateBuilder>::new("ResourceTemplate"),
-        )
+        __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
 impl serde::Serialize for ResourceTemplate {
@@ -10408,10 +10364,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceContentsBuilder>::new("ResourceContents"),
-        )
+        __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
 impl serde::Serialize for ResourceContents {
@@ -10613,12 +10566,10 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TextResourceContentsBuilder,
-            >::new("TextResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TextResourceContentsBuilder,
+        >(d, "TextResourceContents")
     }
 }
 impl serde::Serialize for TextResourceContents {
@@ -10845,12 +10796,10 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __BlobResourceContentsBuilder,
-            >::new("BlobResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __BlobResourceContentsBuilder,
+        >(d, "BlobResourceContents")
     }
 }
 impl serde::Serialize for BlobResourceContents {
@@ -11071,10 +11020,10 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsRequestBuilder>::new("ListPromptsRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListPromptsRequestBuilder,
+        >(d, "ListPromptsRequest")
     }
 }
 impl serde::Serialize for ListPromptsRequest {
@@ -11268,10 +11217,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsResultBuilder>::new("ListPromptsResult"),
-        )
+        __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
 impl serde::Serialize for ListPromptsResult {
@@ -11491,10 +11437,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptRequestBuilder>::new("GetPromptRequest"),
-        )
+        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -11673,12 +11616,10 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetPromptRequestParamsBuilder,
-            >::new("GetPromptRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetPromptRequestParamsBuilder,
+        >(d, "GetPromptRequestParams")
     }
 }
 impl serde::Serialize for GetPromptRequestParams {
@@ -11879,10 +11820,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptResultBuilder>::new("GetPromptResult"),
-        )
+        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -12107,7 +12045,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__PromptBuilder>::new("Prompt"))
+        __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
 impl serde::Serialize for Prompt {
@@ -12328,10 +12266,7 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptArgumentBuilder>::new("PromptArgument"),
-        )
+        __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
 impl serde::Serialize for PromptArgument {
@@ -12653,10 +12588,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptMessageBuilder>::new("PromptMessage"),
-        )
+        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -12960,7 +12892,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<PromptMessageContent>::default())
+        __p::deserialize_tagged::<D, PromptMessageContent>(d)
     }
 }
 impl __v::Validate for PromptMessageContent {
@@ -13111,10 +13043,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__EmbeddedResourceBuilder>::new("EmbeddedResource"),
-        )
+        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -13421,14 +13350,38 @@ impl __f::Slots for __EmbeddedResourceResourceBuilder {
 impl __f::FastRead for EmbeddedResourceResource {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -13591,12 +13544,10 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PromptListChangedNotificationBuilder,
-            >::new("PromptListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PromptListChangedNotificationBuilder,
+        >(d, "PromptListChangedNotification")
     }
 }
 impl serde::Serialize for PromptListChangedNotification {
@@ -13780,10 +13731,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsRequestBuilder>::new("ListToolsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
 impl serde::Serialize for ListToolsRequest {
@@ -13975,10 +13923,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsResultBuilder>::new("ListToolsResult"),
-        )
+        __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
 impl serde::Serialize for ListToolsResult {
@@ -14214,10 +14159,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolResultBuilder>::new("CallToolResult"),
-        )
+        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -14558,7 +14500,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<CallToolResultContentItem>::default())
+        __p::deserialize_tagged::<D, CallToolResultContentItem>(d)
     }
 }
 impl __v::Validate for CallToolResultContentItem {
@@ -14699,10 +14641,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolRequestBuilder>::new("CallToolRequest"),
-        )
+        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -14881,12 +14820,10 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CallToolRequestParamsBuilder,
-            >::new("CallToolRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CallToolRequestParamsBuilder,
+        >(d, "CallToolRequestParams")
     }
 }
 impl serde::Serialize for CallToolRequestParams {
@@ -15084,12 +15021,10 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ToolListChangedNotificationBuilder,
-            >::new("ToolListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ToolListChangedNotificationBuilder,
+        >(d, "ToolListChangedNotification")
     }
 }
 impl serde::Serialize for ToolListChangedNotification {
@@ -15278,7 +15213,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ToolBuilder>::new("Tool"))
+        __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
 impl serde::Serialize for Tool {
@@ -15499,10 +15434,7 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolInputSchemaBuilder>::new("ToolInputSchema"),
-        )
+        __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
 impl serde::Serialize for ToolInputSchema {
@@ -15708,10 +15640,7 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SetLevelRequestBuilder>::new("SetLevelRequest"),
-        )
+        __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
     }
 }
 impl serde::Serialize for SetLevelRequest {
@@ -15880,12 +15809,10 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SetLevelRequestParamsBuilder,
-            >::new("SetLevelRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SetLevelRequestParamsBuilder,
+        >(d, "SetLevelRequestParams")
     }
 }
 impl serde::Serialize for SetLevelRequestParams {
@@ -16057,12 +15984,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationBuilder,
-            >::new("LoggingMessageNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationBuilder,
+        >(d, "LoggingMessageNotification")
     }
 }
 impl serde::Serialize for LoggingMessageNotification {
@@ -16256,12 +16181,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationParamsBuilder,
-            >::new("LoggingMessageNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationParamsBuilder,
+        >(d, "LoggingMessageNotificationParams")
     }
 }
 impl serde::Serialize for LoggingMessageNotificationParams {
@@ -16622,12 +16545,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestBuilder,
-            >::new("CreateMessageRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestBuilder,
+        >(d, "CreateMessageRequest")
     }
 }
 impl serde::Serialize for CreateMessageRequest {
@@ -16997,12 +16918,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestParamsBuilder,
-            >::new("CreateMessageRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestParamsBuilder,
+        >(d, "CreateMessageRequestParams")
     }
 }
 impl serde::Serialize for CreateMessageRequestParams {
@@ -17356,12 +17275,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageResultBuilder,
-            >::new("CreateMessageResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageResultBuilder,
+        >(d, "CreateMessageResult")
     }
 }
 impl serde::Serialize for CreateMessageResult {
@@ -17724,10 +17641,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SamplingMessageBuilder>::new("SamplingMessage"),
-        )
+        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -18003,7 +17917,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<SamplingMessageContent>::default())
+        __p::deserialize_tagged::<D, SamplingMessageContent>(d)
     }
 }
 impl __v::Validate for SamplingMessageContent {
@@ -18121,7 +18035,7 @@ impl<'de> serde::Deserialize<'de> for Annotated {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__AnnotatedBuilder>::new("Annotated"))
+        __p::deserialize_struct::<D, __AnnotatedBuilder>(d, "Annotated")
     }
 }
 impl serde::Serialize for Annotated {
@@ -18297,12 +18211,10 @@ impl<'de> serde::Deserialize<'de> for AnnotatedAnnotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __AnnotatedAnnotationsBuilder,
-            >::new("AnnotatedAnnotations"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __AnnotatedAnnotationsBuilder,
+        >(d, "AnnotatedAnnotations")
     }
 }
 impl serde::Serialize for AnnotatedAnnotations {
@@ -18503,10 +18415,7 @@ impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__TextContentBuilder>::new("TextContent"),
-        )
+        __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
 impl serde::Serialize for TextContent {
@@ -18729,10 +18638,7 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImageContentBuilder>::new("ImageContent"),
-        )
+        __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
 impl serde::Serialize for ImageContent {
@@ -19014,10 +18920,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ModelPreferencesBuilder>::new("ModelPreferences"),
-        )
+        __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
 impl serde::Serialize for ModelPreferences {
@@ -19254,7 +19157,7 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ModelHintBuilder>::new("ModelHint"))
+        __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
 impl serde::Serialize for ModelHint {
@@ -19423,10 +19326,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteRequestBuilder>::new("CompleteRequest"),
-        )
+        __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
 impl serde::Serialize for CompleteRequest {
@@ -19706,7 +19606,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<CompleteRequestParamsRef>::default())
+        __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
@@ -19838,12 +19738,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsArgumentBuilder,
-            >::new("CompleteRequestParamsArgument"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsArgumentBuilder,
+        >(d, "CompleteRequestParamsArgument")
     }
 }
 impl serde::Serialize for CompleteRequestParamsArgument {
@@ -20024,12 +19922,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsBuilder,
-            >::new("CompleteRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsBuilder,
+        >(d, "CompleteRequestParams")
     }
 }
 impl serde::Serialize for CompleteRequestParams {
@@ -20216,10 +20112,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteResultBuilder>::new("CompleteResult"),
-        )
+        __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
 impl serde::Serialize for CompleteResult {
@@ -20425,12 +20318,10 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteResultCompletionBuilder,
-            >::new("CompleteResultCompletion"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteResultCompletionBuilder,
+        >(d, "CompleteResultCompletion")
     }
 }
 impl serde::Serialize for CompleteResultCompletion {
@@ -20650,10 +20541,7 @@ impl<'de> serde::Deserialize<'de> for ResourceReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceReferenceBuilder>::new("ResourceReference"),
-        )
+        __p::deserialize_struct::<D, __ResourceReferenceBuilder>(d, "ResourceReference")
     }
 }
 impl serde::Serialize for ResourceReference {
@@ -20838,10 +20726,7 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptReferenceBuilder>::new("PromptReference"),
-        )
+        __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
 impl serde::Serialize for PromptReference {
@@ -21031,10 +20916,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsRequestBuilder>::new("ListRootsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
 impl serde::Serialize for ListRootsRequest {
@@ -21215,10 +21097,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsResultBuilder>::new("ListRootsResult"),
-        )
+        __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
 impl serde::Serialize for ListRootsResult {
@@ -21415,7 +21294,7 @@ impl<'de> serde::Deserialize<'de> for Root {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RootBuilder>::new("Root"))
+        __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
 impl serde::Serialize for Root {
@@ -21616,12 +21495,10 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __RootsListChangedNotificationBuilder,
-            >::new("RootsListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __RootsListChangedNotificationBuilder,
+        >(d, "RootsListChangedNotification")
     }
 }
 impl serde::Serialize for RootsListChangedNotification {
@@ -22144,7 +22021,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientRequest>::default())
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -22549,7 +22426,7 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientNotification>::default())
+        __p::deserialize_tagged::<D, ClientNotification>(d)
     }
 }
 impl __v::Validate for ClientNotification {
@@ -22851,14 +22728,43 @@ impl __f::Slots for __ClientResultBuilder {
 impl __f::FastRead for ClientResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ClientResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ClientResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ClientResult>::default())
     }
 }
 impl __v::Validate for ClientResult {
@@ -23141,7 +23047,7 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ServerRequest>::default())
+        __p::deserialize_tagged::<D, ServerRequest>(d)
     }
 }
 impl __v::Validate for ServerRequest {
@@ -23544,7 +23450,7 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ServerNotification>::default())
+        __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
 impl __v::Validate for ServerNotification {
@@ -24121,14 +24027,85 @@ impl __f::Slots for __ServerResultBuilder {
 impl __f::FastRead for ServerResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__InitializeResultBuilder>(r)
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {

@@ -402,14 +402,38 @@ impl __f::Slots for __JSONRPCBatchRequestItemBuilder {
 impl __f::FastRead for JSONRPCBatchRequestItem {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCBatchRequestItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCRequestBuilder>(r)
+                        .map(JSONRPCBatchRequestItem::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCNotificationBuilder>(r)
+                        .map(JSONRPCBatchRequestItem::JSONRPCNotification),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCBatchRequestItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCBatchRequestItem>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCBatchRequestItem>::default())
     }
 }
 impl __v::Validate for JSONRPCBatchRequestItem {
@@ -676,14 +700,38 @@ impl __f::Slots for __JSONRPCBatchResponseItemBuilder {
 impl __f::FastRead for JSONRPCBatchResponseItem {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCBatchResponseItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCResponseBuilder>(r)
+                        .map(JSONRPCBatchResponseItem::JSONRPCResponse),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCErrorBuilder>(r)
+                        .map(JSONRPCBatchResponseItem::JSONRPCError),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCBatchResponseItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCBatchResponseItem>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCBatchResponseItem>::default())
     }
 }
 impl __v::Validate for JSONRPCBatchResponseItem {
@@ -899,15 +947,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<ProgressToken, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for ProgressToken {
@@ -1043,7 +1083,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RequestBuilder>::new("Request"))
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -1224,10 +1264,7 @@ impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestParamsMetaBuilder>::new("RequestParamsMeta"),
-        )
+        __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
     }
 }
 impl serde::Serialize for RequestParamsMeta {
@@ -1379,10 +1416,7 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestParamsBuilder>::new("RequestParams"),
-        )
+        __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
 impl serde::Serialize for RequestParams {
@@ -1545,10 +1579,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationBuilder>::new("Notification"),
-        )
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -1729,10 +1760,10 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationParamsBuilder>::new("NotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __NotificationParamsBuilder,
+        >(d, "NotificationParams")
     }
 }
 impl serde::Serialize for NotificationParams {
@@ -1889,7 +1920,7 @@ impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResultBuilder>::new("Result"))
+        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
 impl serde::Serialize for BaseResult {
@@ -2101,15 +2132,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<RequestId, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for RequestId {
@@ -2270,10 +2293,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCRequestBuilder>::new("JSONRPCRequest"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
 impl serde::Serialize for JSONRPCRequest {
@@ -2517,12 +2537,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCNotificationBuilder,
-            >::new("JSONRPCNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCNotificationBuilder,
+        >(d, "JSONRPCNotification")
     }
 }
 impl serde::Serialize for JSONRPCNotification {
@@ -2764,10 +2782,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCResponseBuilder>::new("JSONRPCResponse"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCResponseBuilder>(d, "JSONRPCResponse")
     }
 }
 impl serde::Serialize for JSONRPCResponse {
@@ -2996,10 +3011,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCErrorBuilder>::new("JSONRPCError"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCErrorBuilder>(d, "JSONRPCError")
     }
 }
 impl serde::Serialize for JSONRPCError {
@@ -3228,10 +3240,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCErrorErrorBuilder>::new("JSONRPCErrorError"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCErrorErrorBuilder>(d, "JSONRPCErrorError")
     }
 }
 impl serde::Serialize for JSONRPCErrorError {
@@ -3442,12 +3451,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationBuilder,
-            >::new("CancelledNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationBuilder,
+        >(d, "CancelledNotification")
     }
 }
 impl serde::Serialize for CancelledNotification {
@@ -3628,12 +3635,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationParamsBuilder,
-            >::new("CancelledNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationParamsBuilder,
+        >(d, "CancelledNotificationParams")
     }
 }
 impl serde::Serialize for CancelledNotificationParams {
@@ -3829,10 +3834,7 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InitializeRequestBuilder>::new("InitializeRequest"),
-        )
+        __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
     }
 }
 impl serde::Serialize for InitializeRequest {
@@ -4023,12 +4025,10 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InitializeRequestParamsBuilder,
-            >::new("InitializeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InitializeRequestParamsBuilder,
+        >(d, "InitializeRequestParams")
     }
 }
 impl serde::Serialize for InitializeRequestParams {
@@ -4266,10 +4266,7 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InitializeResultBuilder>::new("InitializeResult"),
-        )
+        __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
     }
 }
 impl serde::Serialize for InitializeResult {
@@ -4531,12 +4528,10 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InitializedNotificationBuilder,
-            >::new("InitializedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InitializedNotificationBuilder,
+        >(d, "InitializedNotification")
     }
 }
 impl serde::Serialize for InitializedNotification {
@@ -4727,10 +4722,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ClientCapabilitiesBuilder>::new("ClientCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesBuilder,
+        >(d, "ClientCapabilities")
     }
 }
 impl serde::Serialize for ClientCapabilities {
@@ -4939,12 +4934,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesRootsBuilder,
-            >::new("ClientCapabilitiesRoots"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesRootsBuilder,
+        >(d, "ClientCapabilitiesRoots")
     }
 }
 impl serde::Serialize for ClientCapabilitiesRoots {
@@ -5152,10 +5145,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ServerCapabilitiesBuilder>::new("ServerCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesBuilder,
+        >(d, "ServerCapabilities")
     }
 }
 impl serde::Serialize for ServerCapabilities {
@@ -5424,12 +5417,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesPromptsBuilder,
-            >::new("ServerCapabilitiesPrompts"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesPromptsBuilder,
+        >(d, "ServerCapabilitiesPrompts")
     }
 }
 impl serde::Serialize for ServerCapabilitiesPrompts {
@@ -5595,12 +5586,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesResourcesBuilder,
-            >::new("ServerCapabilitiesResources"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesResourcesBuilder,
+        >(d, "ServerCapabilitiesResources")
     }
 }
 impl serde::Serialize for ServerCapabilitiesResources {
@@ -5779,12 +5768,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesToolsBuilder,
-            >::new("ServerCapabilitiesTools"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesToolsBuilder,
+        >(d, "ServerCapabilitiesTools")
     }
 }
 impl serde::Serialize for ServerCapabilitiesTools {
@@ -5946,10 +5933,7 @@ impl<'de> serde::Deserialize<'de> for Implementation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImplementationBuilder>::new("Implementation"),
-        )
+        __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
 impl serde::Serialize for Implementation {
@@ -6135,10 +6119,7 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PingRequestBuilder>::new("PingRequest"),
-        )
+        __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
 impl serde::Serialize for PingRequest {
@@ -6320,12 +6301,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationBuilder,
-            >::new("ProgressNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationBuilder,
+        >(d, "ProgressNotification")
     }
 }
 impl serde::Serialize for ProgressNotification {
@@ -6530,12 +6509,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationParamsBuilder,
-            >::new("ProgressNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationParamsBuilder,
+        >(d, "ProgressNotificationParams")
     }
 }
 impl serde::Serialize for ProgressNotificationParams {
@@ -6758,10 +6735,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedRequestBuilder>::new("PaginatedRequest"),
-        )
+        __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
 impl serde::Serialize for PaginatedRequest {
@@ -6941,12 +6915,10 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PaginatedRequestParamsBuilder,
-            >::new("PaginatedRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PaginatedRequestParamsBuilder,
+        >(d, "PaginatedRequestParams")
     }
 }
 impl serde::Serialize for PaginatedRequestParams {
@@ -7113,10 +7085,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedResultBuilder>::new("PaginatedResult"),
-        )
+        __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
 impl serde::Serialize for PaginatedResult {
@@ -7311,12 +7280,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesRequestBuilder,
-            >::new("ListResourcesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesRequestBuilder,
+        >(d, "ListResourcesRequest")
     }
 }
 impl serde::Serialize for ListResourcesRequest {
@@ -7510,12 +7477,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesResultBuilder,
-            >::new("ListResourcesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesResultBuilder,
+        >(d, "ListResourcesResult")
     }
 }
 impl serde::Serialize for ListResourcesResult {
@@ -7737,12 +7702,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesRequestBuilder,
-            >::new("ListResourceTemplatesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesRequestBuilder,
+        >(d, "ListResourceTemplatesRequest")
     }
 }
 impl serde::Serialize for ListResourceTemplatesRequest {
@@ -7938,12 +7901,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesResultBuilder,
-            >::new("ListResourceTemplatesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesResultBuilder,
+        >(d, "ListResourceTemplatesResult")
     }
 }
 impl serde::Serialize for ListResourceTemplatesResult {
@@ -8173,12 +8134,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestBuilder,
-            >::new("ReadResourceRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestBuilder,
+        >(d, "ReadResourceRequest")
     }
 }
 impl serde::Serialize for ReadResourceRequest {
@@ -8349,12 +8308,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestParamsBuilder,
-            >::new("ReadResourceRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestParamsBuilder,
+        >(d, "ReadResourceRequestParams")
     }
 }
 impl serde::Serialize for ReadResourceRequestParams {
@@ -8522,10 +8479,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ReadResourceResultBuilder>::new("ReadResourceResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceResultBuilder,
+        >(d, "ReadResourceResult")
     }
 }
 impl serde::Serialize for ReadResourceResult {
@@ -8825,14 +8782,41 @@ impl __f::Slots for __ReadResourceResultContentsItemBuilder {
 impl __f::FastRead for ReadResourceResultContentsItem {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -8995,12 +8979,10 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceListChangedNotificationBuilder,
-            >::new("ResourceListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceListChangedNotificationBuilder,
+        >(d, "ResourceListChangedNotification")
     }
 }
 impl serde::Serialize for ResourceListChangedNotification {
@@ -9184,10 +9166,7 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SubscribeRequestBuilder>::new("SubscribeRequest"),
-        )
+        __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
     }
 }
 impl serde::Serialize for SubscribeRequest {
@@ -9358,12 +9337,10 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscribeRequestParamsBuilder,
-            >::new("SubscribeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscribeRequestParamsBuilder,
+        >(d, "SubscribeRequestParams")
     }
 }
 impl serde::Serialize for SubscribeRequestParams {
@@ -9536,10 +9513,10 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__UnsubscribeRequestBuilder>::new("UnsubscribeRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsubscribeRequestBuilder,
+        >(d, "UnsubscribeRequest")
     }
 }
 impl serde::Serialize for UnsubscribeRequest {
@@ -9710,12 +9687,10 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UnsubscribeRequestParamsBuilder,
-            >::new("UnsubscribeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsubscribeRequestParamsBuilder,
+        >(d, "UnsubscribeRequestParams")
     }
 }
 impl serde::Serialize for UnsubscribeRequestParams {
@@ -9890,12 +9865,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationBuilder,
-            >::new("ResourceUpdatedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationBuilder,
+        >(d, "ResourceUpdatedNotification")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotification {
@@ -10073,12 +10046,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationParamsBuilder,
-            >::new("ResourceUpdatedNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationParamsBuilder,
+        >(d, "ResourceUpdatedNotificationParams")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotificationParams {
@@ -10294,7 +10265,7 @@ impl<'de> serde::Deserialize<'de> for Resource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResourceBuilder>::new("Resource"))
+        __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
 impl serde::Serialize for Resource {
@@ -10608,10 +10579,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceTemplateBuilder>::new("ResourceTemplate"),
-        )
+        __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
 impl serde::Serialize for ResourceTemplate {
@@ -10865,10 +10833,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceContentsBuilder>::new("ResourceContents"),
-        )
+        __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
 impl serde::Serialize for ResourceContents {
@@ -11070,12 +11035,10 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TextResourceContentsBuilder,
-            >::new("TextResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TextResourceContentsBuilder,
+        >(d, "TextResourceContents")
     }
 }
 impl serde::Serialize for TextResourceContents {
@@ -11302,12 +11265,10 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __BlobResourceContentsBuilder,
-            >::new("BlobResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __BlobResourceContentsBuilder,
+        >(d, "BlobResourceContents")
     }
 }
 impl serde::Serialize for BlobResourceContents {
@@ -11528,10 +11489,10 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsRequestBuilder>::new("ListPromptsRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListPromptsRequestBuilder,
+        >(d, "ListPromptsRequest")
     }
 }
 impl serde::Serialize for ListPromptsRequest {
@@ -11725,10 +11686,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsResultBuilder>::new("ListPromptsResult"),
-        )
+        __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
 impl serde::Serialize for ListPromptsResult {
@@ -11948,10 +11906,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptRequestBuilder>::new("GetPromptRequest"),
-        )
+        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -12130,12 +12085,10 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetPromptRequestParamsBuilder,
-            >::new("GetPromptRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetPromptRequestParamsBuilder,
+        >(d, "GetPromptRequestParams")
     }
 }
 impl serde::Serialize for GetPromptRequestParams {
@@ -12336,10 +12289,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptResultBuilder>::new("GetPromptResult"),
-        )
+        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -12564,7 +12514,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__PromptBuilder>::new("Prompt"))
+        __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
 impl serde::Serialize for Prompt {
@@ -12785,10 +12735,7 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptArgumentBuilder>::new("PromptArgument"),
-        )
+        __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
 impl serde::Serialize for PromptArgument {
@@ -13110,10 +13057,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptMessageBuilder>::new("PromptMessage"),
-        )
+        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -13439,7 +13383,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<PromptMessageContent>::default())
+        __p::deserialize_tagged::<D, PromptMessageContent>(d)
     }
 }
 impl __v::Validate for PromptMessageContent {
@@ -13596,10 +13540,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__EmbeddedResourceBuilder>::new("EmbeddedResource"),
-        )
+        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -13906,14 +13847,38 @@ impl __f::Slots for __EmbeddedResourceResourceBuilder {
 impl __f::FastRead for EmbeddedResourceResource {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -14076,12 +14041,10 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PromptListChangedNotificationBuilder,
-            >::new("PromptListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PromptListChangedNotificationBuilder,
+        >(d, "PromptListChangedNotification")
     }
 }
 impl serde::Serialize for PromptListChangedNotification {
@@ -14265,10 +14228,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsRequestBuilder>::new("ListToolsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
 impl serde::Serialize for ListToolsRequest {
@@ -14460,10 +14420,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsResultBuilder>::new("ListToolsResult"),
-        )
+        __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
 impl serde::Serialize for ListToolsResult {
@@ -14699,10 +14656,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolResultBuilder>::new("CallToolResult"),
-        )
+        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -15065,7 +15019,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<CallToolResultContentItem>::default())
+        __p::deserialize_tagged::<D, CallToolResultContentItem>(d)
     }
 }
 impl __v::Validate for CallToolResultContentItem {
@@ -15212,10 +15166,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolRequestBuilder>::new("CallToolRequest"),
-        )
+        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -15394,12 +15345,10 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CallToolRequestParamsBuilder,
-            >::new("CallToolRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CallToolRequestParamsBuilder,
+        >(d, "CallToolRequestParams")
     }
 }
 impl serde::Serialize for CallToolRequestParams {
@@ -15597,12 +15546,10 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ToolListChangedNotificationBuilder,
-            >::new("ToolListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ToolListChangedNotificationBuilder,
+        >(d, "ToolListChangedNotification")
     }
 }
 impl serde::Serialize for ToolListChangedNotification {
@@ -15841,10 +15788,7 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolAnnotationsBuilder>::new("ToolAnnotations"),
-        )
+        __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
 impl serde::Serialize for ToolAnnotations {
@@ -16118,7 +16062,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ToolBuilder>::new("Tool"))
+        __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
 impl serde::Serialize for Tool {
@@ -16361,10 +16305,7 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolInputSchemaBuilder>::new("ToolInputSchema"),
-        )
+        __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
 impl serde::Serialize for ToolInputSchema {
@@ -16570,10 +16511,7 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SetLevelRequestBuilder>::new("SetLevelRequest"),
-        )
+        __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
     }
 }
 impl serde::Serialize for SetLevelRequest {
@@ -16742,12 +16680,10 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SetLevelRequestParamsBuilder,
-            >::new("SetLevelRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SetLevelRequestParamsBuilder,
+        >(d, "SetLevelRequestParams")
     }
 }
 impl serde::Serialize for SetLevelRequestParams {
@@ -16919,12 +16855,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationBuilder,
-            >::new("LoggingMessageNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationBuilder,
+        >(d, "LoggingMessageNotification")
     }
 }
 impl serde::Serialize for LoggingMessageNotification {
@@ -17118,12 +17052,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationParamsBuilder,
-            >::new("LoggingMessageNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationParamsBuilder,
+        >(d, "LoggingMessageNotificationParams")
     }
 }
 impl serde::Serialize for LoggingMessageNotificationParams {
@@ -17484,12 +17416,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestBuilder,
-            >::new("CreateMessageRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestBuilder,
+        >(d, "CreateMessageRequest")
     }
 }
 impl serde::Serialize for CreateMessageRequest {
@@ -17859,12 +17789,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestParamsBuilder,
-            >::new("CreateMessageRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestParamsBuilder,
+        >(d, "CreateMessageRequestParams")
     }
 }
 impl serde::Serialize for CreateMessageRequestParams {
@@ -18218,12 +18146,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageResultBuilder,
-            >::new("CreateMessageResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageResultBuilder,
+        >(d, "CreateMessageResult")
     }
 }
 impl serde::Serialize for CreateMessageResult {
@@ -18586,10 +18512,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SamplingMessageBuilder>::new("SamplingMessage"),
-        )
+        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -18893,7 +18816,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<SamplingMessageContent>::default())
+        __p::deserialize_tagged::<D, SamplingMessageContent>(d)
     }
 }
 impl __v::Validate for SamplingMessageContent {
@@ -19037,10 +18960,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__AnnotationsBuilder>::new("Annotations"),
-        )
+        __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
 impl serde::Serialize for Annotations {
@@ -19241,10 +19161,7 @@ impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__TextContentBuilder>::new("TextContent"),
-        )
+        __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
 impl serde::Serialize for TextContent {
@@ -19467,10 +19384,7 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImageContentBuilder>::new("ImageContent"),
-        )
+        __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
 impl serde::Serialize for ImageContent {
@@ -19712,10 +19626,7 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__AudioContentBuilder>::new("AudioContent"),
-        )
+        __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
 impl serde::Serialize for AudioContent {
@@ -19997,10 +19908,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ModelPreferencesBuilder>::new("ModelPreferences"),
-        )
+        __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
 impl serde::Serialize for ModelPreferences {
@@ -20237,7 +20145,7 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ModelHintBuilder>::new("ModelHint"))
+        __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
 impl serde::Serialize for ModelHint {
@@ -20406,10 +20314,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteRequestBuilder>::new("CompleteRequest"),
-        )
+        __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
 impl serde::Serialize for CompleteRequest {
@@ -20689,7 +20594,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<CompleteRequestParamsRef>::default())
+        __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
@@ -20821,12 +20726,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsArgumentBuilder,
-            >::new("CompleteRequestParamsArgument"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsArgumentBuilder,
+        >(d, "CompleteRequestParamsArgument")
     }
 }
 impl serde::Serialize for CompleteRequestParamsArgument {
@@ -21007,12 +20910,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsBuilder,
-            >::new("CompleteRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsBuilder,
+        >(d, "CompleteRequestParams")
     }
 }
 impl serde::Serialize for CompleteRequestParams {
@@ -21199,10 +21100,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteResultBuilder>::new("CompleteResult"),
-        )
+        __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
 impl serde::Serialize for CompleteResult {
@@ -21408,12 +21306,10 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteResultCompletionBuilder,
-            >::new("CompleteResultCompletion"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteResultCompletionBuilder,
+        >(d, "CompleteResultCompletion")
     }
 }
 impl serde::Serialize for CompleteResultCompletion {
@@ -21633,10 +21529,7 @@ impl<'de> serde::Deserialize<'de> for ResourceReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceReferenceBuilder>::new("ResourceReference"),
-        )
+        __p::deserialize_struct::<D, __ResourceReferenceBuilder>(d, "ResourceReference")
     }
 }
 impl serde::Serialize for ResourceReference {
@@ -21821,10 +21714,7 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptReferenceBuilder>::new("PromptReference"),
-        )
+        __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
 impl serde::Serialize for PromptReference {
@@ -22014,10 +21904,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsRequestBuilder>::new("ListRootsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
 impl serde::Serialize for ListRootsRequest {
@@ -22198,10 +22085,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsResultBuilder>::new("ListRootsResult"),
-        )
+        __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
 impl serde::Serialize for ListRootsResult {
@@ -22398,7 +22282,7 @@ impl<'de> serde::Deserialize<'de> for Root {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RootBuilder>::new("Root"))
+        __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
 impl serde::Serialize for Root {
@@ -22599,12 +22483,10 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __RootsListChangedNotificationBuilder,
-            >::new("RootsListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __RootsListChangedNotificationBuilder,
+        >(d, "RootsListChangedNotification")
     }
 }
 impl serde::Serialize for RootsListChangedNotification {
@@ -23127,7 +23009,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientRequest>::default())
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -23532,7 +23414,7 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientNotification>::default())
+        __p::deserialize_tagged::<D, ClientNotification>(d)
     }
 }
 impl __v::Validate for ClientNotification {
@@ -23834,14 +23716,43 @@ impl __f::Slots for __ClientResultBuilder {
 impl __f::FastRead for ClientResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ClientResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ClientResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ClientResult>::default())
     }
 }
 impl __v::Validate for ClientResult {
@@ -24124,7 +24035,7 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ServerRequest>::default())
+        __p::deserialize_tagged::<D, ServerRequest>(d)
     }
 }
 impl __v::Validate for ServerRequest {
@@ -24527,7 +24438,7 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ServerNotification>::default())
+        __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
 impl __v::Validate for ServerNotification {
@@ -25104,14 +25015,85 @@ impl __f::Slots for __ServerResultBuilder {
 impl __f::FastRead for ServerResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__InitializeResultBuilder>(r)
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {

@@ -251,14 +251,50 @@ impl __f::Slots for __JSONRPCMessageBuilder {
 impl __f::FastRead for JSONRPCMessage {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCMessage {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCRequestBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCNotificationBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCResponseBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCErrorBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCError),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCMessage>::default())
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -511,15 +547,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<ProgressToken, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for ProgressToken {
@@ -657,7 +685,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RequestBuilder>::new("Request"))
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -838,10 +866,7 @@ impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestParamsMetaBuilder>::new("RequestParamsMeta"),
-        )
+        __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
     }
 }
 impl serde::Serialize for RequestParamsMeta {
@@ -995,10 +1020,7 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestParamsBuilder>::new("RequestParams"),
-        )
+        __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
 impl serde::Serialize for RequestParams {
@@ -1163,10 +1185,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationBuilder>::new("Notification"),
-        )
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -1347,10 +1366,10 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationParamsBuilder>::new("NotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __NotificationParamsBuilder,
+        >(d, "NotificationParams")
     }
 }
 impl serde::Serialize for NotificationParams {
@@ -1507,7 +1526,7 @@ impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResultBuilder>::new("Result"))
+        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
 impl serde::Serialize for BaseResult {
@@ -1719,15 +1738,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<RequestId, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for RequestId {
@@ -1888,10 +1899,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCRequestBuilder>::new("JSONRPCRequest"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
 impl serde::Serialize for JSONRPCRequest {
@@ -2135,12 +2143,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCNotificationBuilder,
-            >::new("JSONRPCNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCNotificationBuilder,
+        >(d, "JSONRPCNotification")
     }
 }
 impl serde::Serialize for JSONRPCNotification {
@@ -2382,10 +2388,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCResponseBuilder>::new("JSONRPCResponse"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCResponseBuilder>(d, "JSONRPCResponse")
     }
 }
 impl serde::Serialize for JSONRPCResponse {
@@ -2614,10 +2617,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCErrorBuilder>::new("JSONRPCError"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCErrorBuilder>(d, "JSONRPCError")
     }
 }
 impl serde::Serialize for JSONRPCError {
@@ -2846,10 +2846,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCErrorErrorBuilder>::new("JSONRPCErrorError"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCErrorErrorBuilder>(d, "JSONRPCErrorError")
     }
 }
 impl serde::Serialize for JSONRPCErrorError {
@@ -3060,12 +3057,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationBuilder,
-            >::new("CancelledNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationBuilder,
+        >(d, "CancelledNotification")
     }
 }
 impl serde::Serialize for CancelledNotification {
@@ -3246,12 +3241,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationParamsBuilder,
-            >::new("CancelledNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationParamsBuilder,
+        >(d, "CancelledNotificationParams")
     }
 }
 impl serde::Serialize for CancelledNotificationParams {
@@ -3447,10 +3440,7 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InitializeRequestBuilder>::new("InitializeRequest"),
-        )
+        __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
     }
 }
 impl serde::Serialize for InitializeRequest {
@@ -3641,12 +3631,10 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InitializeRequestParamsBuilder,
-            >::new("InitializeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InitializeRequestParamsBuilder,
+        >(d, "InitializeRequestParams")
     }
 }
 impl serde::Serialize for InitializeRequestParams {
@@ -3884,10 +3872,7 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InitializeResultBuilder>::new("InitializeResult"),
-        )
+        __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
     }
 }
 impl serde::Serialize for InitializeResult {
@@ -4149,12 +4134,10 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InitializedNotificationBuilder,
-            >::new("InitializedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InitializedNotificationBuilder,
+        >(d, "InitializedNotification")
     }
 }
 impl serde::Serialize for InitializedNotification {
@@ -4357,10 +4340,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ClientCapabilitiesBuilder>::new("ClientCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesBuilder,
+        >(d, "ClientCapabilities")
     }
 }
 impl serde::Serialize for ClientCapabilities {
@@ -4590,12 +4573,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesRootsBuilder,
-            >::new("ClientCapabilitiesRoots"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesRootsBuilder,
+        >(d, "ClientCapabilitiesRoots")
     }
 }
 impl serde::Serialize for ClientCapabilitiesRoots {
@@ -4803,10 +4784,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ServerCapabilitiesBuilder>::new("ServerCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesBuilder,
+        >(d, "ServerCapabilities")
     }
 }
 impl serde::Serialize for ServerCapabilities {
@@ -5075,12 +5056,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesPromptsBuilder,
-            >::new("ServerCapabilitiesPrompts"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesPromptsBuilder,
+        >(d, "ServerCapabilitiesPrompts")
     }
 }
 impl serde::Serialize for ServerCapabilitiesPrompts {
@@ -5246,12 +5225,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesResourcesBuilder,
-            >::new("ServerCapabilitiesResources"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesResourcesBuilder,
+        >(d, "ServerCapabilitiesResources")
     }
 }
 impl serde::Serialize for ServerCapabilitiesResources {
@@ -5430,12 +5407,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesToolsBuilder,
-            >::new("ServerCapabilitiesTools"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesToolsBuilder,
+        >(d, "ServerCapabilitiesTools")
     }
 }
 impl serde::Serialize for ServerCapabilitiesTools {
@@ -5604,10 +5579,7 @@ impl<'de> serde::Deserialize<'de> for BaseMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__BaseMetadataBuilder>::new("BaseMetadata"),
-        )
+        __p::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
     }
 }
 impl serde::Serialize for BaseMetadata {
@@ -5809,10 +5781,7 @@ impl<'de> serde::Deserialize<'de> for Implementation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImplementationBuilder>::new("Implementation"),
-        )
+        __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
 impl serde::Serialize for Implementation {
@@ -6020,10 +5989,7 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PingRequestBuilder>::new("PingRequest"),
-        )
+        __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
 impl serde::Serialize for PingRequest {
@@ -6205,12 +6171,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationBuilder,
-            >::new("ProgressNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationBuilder,
+        >(d, "ProgressNotification")
     }
 }
 impl serde::Serialize for ProgressNotification {
@@ -6415,12 +6379,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationParamsBuilder,
-            >::new("ProgressNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationParamsBuilder,
+        >(d, "ProgressNotificationParams")
     }
 }
 impl serde::Serialize for ProgressNotificationParams {
@@ -6645,10 +6607,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedRequestBuilder>::new("PaginatedRequest"),
-        )
+        __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
 impl serde::Serialize for PaginatedRequest {
@@ -6828,12 +6787,10 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PaginatedRequestParamsBuilder,
-            >::new("PaginatedRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PaginatedRequestParamsBuilder,
+        >(d, "PaginatedRequestParams")
     }
 }
 impl serde::Serialize for PaginatedRequestParams {
@@ -7002,10 +6959,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedResultBuilder>::new("PaginatedResult"),
-        )
+        __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
 impl serde::Serialize for PaginatedResult {
@@ -7200,12 +7154,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesRequestBuilder,
-            >::new("ListResourcesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesRequestBuilder,
+        >(d, "ListResourcesRequest")
     }
 }
 impl serde::Serialize for ListResourcesRequest {
@@ -7399,12 +7351,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesResultBuilder,
-            >::new("ListResourcesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesResultBuilder,
+        >(d, "ListResourcesResult")
     }
 }
 impl serde::Serialize for ListResourcesResult {
@@ -7626,12 +7576,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesRequestBuilder,
-            >::new("ListResourceTemplatesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesRequestBuilder,
+        >(d, "ListResourceTemplatesRequest")
     }
 }
 impl serde::Serialize for ListResourceTemplatesRequest {
@@ -7827,12 +7775,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesResultBuilder,
-            >::new("ListResourceTemplatesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesResultBuilder,
+        >(d, "ListResourceTemplatesResult")
     }
 }
 impl serde::Serialize for ListResourceTemplatesResult {
@@ -8062,12 +8008,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestBuilder,
-            >::new("ReadResourceRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestBuilder,
+        >(d, "ReadResourceRequest")
     }
 }
 impl serde::Serialize for ReadResourceRequest {
@@ -8238,12 +8182,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestParamsBuilder,
-            >::new("ReadResourceRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestParamsBuilder,
+        >(d, "ReadResourceRequestParams")
     }
 }
 impl serde::Serialize for ReadResourceRequestParams {
@@ -8411,10 +8353,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ReadResourceResultBuilder>::new("ReadResourceResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceResultBuilder,
+        >(d, "ReadResourceResult")
     }
 }
 impl serde::Serialize for ReadResourceResult {
@@ -8714,14 +8656,41 @@ impl __f::Slots for __ReadResourceResultContentsItemBuilder {
 impl __f::FastRead for ReadResourceResultContentsItem {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -8885,12 +8854,10 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceListChangedNotificationBuilder,
-            >::new("ResourceListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceListChangedNotificationBuilder,
+        >(d, "ResourceListChangedNotification")
     }
 }
 impl serde::Serialize for ResourceListChangedNotification {
@@ -9074,10 +9041,7 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SubscribeRequestBuilder>::new("SubscribeRequest"),
-        )
+        __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
     }
 }
 impl serde::Serialize for SubscribeRequest {
@@ -9248,12 +9212,10 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscribeRequestParamsBuilder,
-            >::new("SubscribeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscribeRequestParamsBuilder,
+        >(d, "SubscribeRequestParams")
     }
 }
 impl serde::Serialize for SubscribeRequestParams {
@@ -9426,10 +9388,10 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__UnsubscribeRequestBuilder>::new("UnsubscribeRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsubscribeRequestBuilder,
+        >(d, "UnsubscribeRequest")
     }
 }
 impl serde::Serialize for UnsubscribeRequest {
@@ -9600,12 +9562,10 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UnsubscribeRequestParamsBuilder,
-            >::new("UnsubscribeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsubscribeRequestParamsBuilder,
+        >(d, "UnsubscribeRequestParams")
     }
 }
 impl serde::Serialize for UnsubscribeRequestParams {
@@ -9780,12 +9740,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationBuilder,
-            >::new("ResourceUpdatedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationBuilder,
+        >(d, "ResourceUpdatedNotification")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotification {
@@ -9963,12 +9921,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationParamsBuilder,
-            >::new("ResourceUpdatedNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationParamsBuilder,
+        >(d, "ResourceUpdatedNotificationParams")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotificationParams {
@@ -10209,7 +10165,7 @@ impl<'de> serde::Deserialize<'de> for Resource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResourceBuilder>::new("Resource"))
+        __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
 impl serde::Serialize for Resource {
@@ -10593,10 +10549,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceTemplateBuilder>::new("ResourceTemplate"),
-        )
+        __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
 impl serde::Serialize for ResourceTemplate {
@@ -10909,10 +10862,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceContentsBuilder>::new("ResourceContents"),
-        )
+        __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
 impl serde::Serialize for ResourceContents {
@@ -11149,12 +11099,10 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TextResourceContentsBuilder,
-            >::new("TextResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TextResourceContentsBuilder,
+        >(d, "TextResourceContents")
     }
 }
 impl serde::Serialize for TextResourceContents {
@@ -11416,12 +11364,10 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __BlobResourceContentsBuilder,
-            >::new("BlobResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __BlobResourceContentsBuilder,
+        >(d, "BlobResourceContents")
     }
 }
 impl serde::Serialize for BlobResourceContents {
@@ -11665,10 +11611,10 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsRequestBuilder>::new("ListPromptsRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListPromptsRequestBuilder,
+        >(d, "ListPromptsRequest")
     }
 }
 impl serde::Serialize for ListPromptsRequest {
@@ -11862,10 +11808,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsResultBuilder>::new("ListPromptsResult"),
-        )
+        __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
 impl serde::Serialize for ListPromptsResult {
@@ -12085,10 +12028,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptRequestBuilder>::new("GetPromptRequest"),
-        )
+        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -12267,12 +12207,10 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetPromptRequestParamsBuilder,
-            >::new("GetPromptRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetPromptRequestParamsBuilder,
+        >(d, "GetPromptRequestParams")
     }
 }
 impl serde::Serialize for GetPromptRequestParams {
@@ -12473,10 +12411,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptResultBuilder>::new("GetPromptResult"),
-        )
+        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -12728,7 +12663,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__PromptBuilder>::new("Prompt"))
+        __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
 impl serde::Serialize for Prompt {
@@ -13009,10 +12944,7 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptArgumentBuilder>::new("PromptArgument"),
-        )
+        __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
 impl serde::Serialize for PromptArgument {
@@ -13356,10 +13288,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptMessageBuilder>::new("PromptMessage"),
-        )
+        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -13634,10 +13563,7 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceLinkBuilder>::new("ResourceLink"),
-        )
+        __p::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
     }
 }
 impl serde::Serialize for ResourceLink {
@@ -13999,10 +13925,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__EmbeddedResourceBuilder>::new("EmbeddedResource"),
-        )
+        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -14332,14 +14255,38 @@ impl __f::Slots for __EmbeddedResourceResourceBuilder {
 impl __f::FastRead for EmbeddedResourceResource {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -14503,12 +14450,10 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PromptListChangedNotificationBuilder,
-            >::new("PromptListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PromptListChangedNotificationBuilder,
+        >(d, "PromptListChangedNotification")
     }
 }
 impl serde::Serialize for PromptListChangedNotification {
@@ -14692,10 +14637,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsRequestBuilder>::new("ListToolsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
 impl serde::Serialize for ListToolsRequest {
@@ -14887,10 +14829,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsResultBuilder>::new("ListToolsResult"),
-        )
+        __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
 impl serde::Serialize for ListToolsResult {
@@ -15138,10 +15077,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolResultBuilder>::new("CallToolResult"),
-        )
+        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -15391,10 +15327,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolRequestBuilder>::new("CallToolRequest"),
-        )
+        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -15573,12 +15506,10 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CallToolRequestParamsBuilder,
-            >::new("CallToolRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CallToolRequestParamsBuilder,
+        >(d, "CallToolRequestParams")
     }
 }
 impl serde::Serialize for CallToolRequestParams {
@@ -15776,12 +15707,10 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ToolListChangedNotificationBuilder,
-            >::new("ToolListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ToolListChangedNotificationBuilder,
+        >(d, "ToolListChangedNotification")
     }
 }
 impl serde::Serialize for ToolListChangedNotification {
@@ -16020,10 +15949,7 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolAnnotationsBuilder>::new("ToolAnnotations"),
-        )
+        __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
 impl serde::Serialize for ToolAnnotations {
@@ -16339,7 +16265,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ToolBuilder>::new("Tool"))
+        __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
 impl serde::Serialize for Tool {
@@ -16649,10 +16575,7 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolInputSchemaBuilder>::new("ToolInputSchema"),
-        )
+        __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
 impl serde::Serialize for ToolInputSchema {
@@ -16865,10 +16788,7 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolOutputSchemaBuilder>::new("ToolOutputSchema"),
-        )
+        __p::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
     }
 }
 impl serde::Serialize for ToolOutputSchema {
@@ -17074,10 +16994,7 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SetLevelRequestBuilder>::new("SetLevelRequest"),
-        )
+        __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
     }
 }
 impl serde::Serialize for SetLevelRequest {
@@ -17246,12 +17163,10 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SetLevelRequestParamsBuilder,
-            >::new("SetLevelRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SetLevelRequestParamsBuilder,
+        >(d, "SetLevelRequestParams")
     }
 }
 impl serde::Serialize for SetLevelRequestParams {
@@ -17423,12 +17338,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationBuilder,
-            >::new("LoggingMessageNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationBuilder,
+        >(d, "LoggingMessageNotification")
     }
 }
 impl serde::Serialize for LoggingMessageNotification {
@@ -17622,12 +17535,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationParamsBuilder,
-            >::new("LoggingMessageNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationParamsBuilder,
+        >(d, "LoggingMessageNotificationParams")
     }
 }
 impl serde::Serialize for LoggingMessageNotificationParams {
@@ -17988,12 +17899,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestBuilder,
-            >::new("CreateMessageRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestBuilder,
+        >(d, "CreateMessageRequest")
     }
 }
 impl serde::Serialize for CreateMessageRequest {
@@ -18365,12 +18274,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestParamsBuilder,
-            >::new("CreateMessageRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestParamsBuilder,
+        >(d, "CreateMessageRequestParams")
     }
 }
 impl serde::Serialize for CreateMessageRequestParams {
@@ -18724,12 +18631,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageResultBuilder,
-            >::new("CreateMessageResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageResultBuilder,
+        >(d, "CreateMessageResult")
     }
 }
 impl serde::Serialize for CreateMessageResult {
@@ -19092,10 +18997,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SamplingMessageBuilder>::new("SamplingMessage"),
-        )
+        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -19399,7 +19301,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<SamplingMessageContent>::default())
+        __p::deserialize_tagged::<D, SamplingMessageContent>(d)
     }
 }
 impl __v::Validate for SamplingMessageContent {
@@ -19560,10 +19462,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__AnnotationsBuilder>::new("Annotations"),
-        )
+        __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
 impl serde::Serialize for Annotations {
@@ -19928,7 +19827,7 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ContentBlock>::default())
+        __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
 impl __v::Validate for ContentBlock {
@@ -20097,10 +19996,7 @@ impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__TextContentBuilder>::new("TextContent"),
-        )
+        __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
 impl serde::Serialize for TextContent {
@@ -20358,10 +20254,7 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImageContentBuilder>::new("ImageContent"),
-        )
+        __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
 impl serde::Serialize for ImageContent {
@@ -20638,10 +20531,7 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__AudioContentBuilder>::new("AudioContent"),
-        )
+        __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
 impl serde::Serialize for AudioContent {
@@ -20946,10 +20836,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ModelPreferencesBuilder>::new("ModelPreferences"),
-        )
+        __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
 impl serde::Serialize for ModelPreferences {
@@ -21186,7 +21073,7 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ModelHintBuilder>::new("ModelHint"))
+        __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
 impl serde::Serialize for ModelHint {
@@ -21355,10 +21242,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteRequestBuilder>::new("CompleteRequest"),
-        )
+        __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
 impl serde::Serialize for CompleteRequest {
@@ -21642,7 +21526,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<CompleteRequestParamsRef>::default())
+        __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
@@ -21774,12 +21658,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsArgumentBuilder,
-            >::new("CompleteRequestParamsArgument"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsArgumentBuilder,
+        >(d, "CompleteRequestParamsArgument")
     }
 }
 impl serde::Serialize for CompleteRequestParamsArgument {
@@ -21950,12 +21832,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsContextBuilder,
-            >::new("CompleteRequestParamsContext"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsContextBuilder,
+        >(d, "CompleteRequestParamsContext")
     }
 }
 impl serde::Serialize for CompleteRequestParamsContext {
@@ -22129,12 +22009,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsBuilder,
-            >::new("CompleteRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsBuilder,
+        >(d, "CompleteRequestParams")
     }
 }
 impl serde::Serialize for CompleteRequestParams {
@@ -22346,10 +22224,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteResultBuilder>::new("CompleteResult"),
-        )
+        __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
 impl serde::Serialize for CompleteResult {
@@ -22555,12 +22430,10 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteResultCompletionBuilder,
-            >::new("CompleteResultCompletion"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteResultCompletionBuilder,
+        >(d, "CompleteResultCompletion")
     }
 }
 impl serde::Serialize for CompleteResultCompletion {
@@ -22780,12 +22653,10 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceTemplateReferenceBuilder,
-            >::new("ResourceTemplateReference"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceTemplateReferenceBuilder,
+        >(d, "ResourceTemplateReference")
     }
 }
 impl serde::Serialize for ResourceTemplateReference {
@@ -22985,10 +22856,7 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptReferenceBuilder>::new("PromptReference"),
-        )
+        __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
 impl serde::Serialize for PromptReference {
@@ -23203,10 +23071,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsRequestBuilder>::new("ListRootsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
 impl serde::Serialize for ListRootsRequest {
@@ -23387,10 +23252,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsResultBuilder>::new("ListRootsResult"),
-        )
+        __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
 impl serde::Serialize for ListRootsResult {
@@ -23599,7 +23461,7 @@ impl<'de> serde::Deserialize<'de> for Root {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RootBuilder>::new("Root"))
+        __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
 impl serde::Serialize for Root {
@@ -23823,12 +23685,10 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __RootsListChangedNotificationBuilder,
-            >::new("RootsListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __RootsListChangedNotificationBuilder,
+        >(d, "RootsListChangedNotification")
     }
 }
 impl serde::Serialize for RootsListChangedNotification {
@@ -24012,10 +23872,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ElicitRequestBuilder>::new("ElicitRequest"),
-        )
+        __p::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
     }
 }
 impl serde::Serialize for ElicitRequest {
@@ -24206,12 +24063,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitRequestParamsRequestedSchemaBuilder,
-            >::new("ElicitRequestParamsRequestedSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitRequestParamsRequestedSchemaBuilder,
+        >(d, "ElicitRequestParamsRequestedSchema")
     }
 }
 impl serde::Serialize for ElicitRequestParamsRequestedSchema {
@@ -24424,12 +24279,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitRequestParamsBuilder,
-            >::new("ElicitRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitRequestParamsBuilder,
+        >(d, "ElicitRequestParams")
     }
 }
 impl serde::Serialize for ElicitRequestParams {
@@ -24764,14 +24617,50 @@ impl __f::Slots for __PrimitiveSchemaDefinitionBuilder {
 impl __f::FastRead for PrimitiveSchemaDefinition {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for PrimitiveSchemaDefinition {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__StringSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::StringSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__NumberSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::NumberSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__BooleanSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::BooleanSchema),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__EnumSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::EnumSchema),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, PrimitiveSchemaDefinition>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<PrimitiveSchemaDefinition>::default())
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
@@ -25011,10 +24900,7 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__StringSchemaBuilder>::new("StringSchema"),
-        )
+        __p::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
     }
 }
 impl serde::Serialize for StringSchema {
@@ -25435,10 +25321,7 @@ impl<'de> serde::Deserialize<'de> for NumberSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NumberSchemaBuilder>::new("NumberSchema"),
-        )
+        __p::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
     }
 }
 impl serde::Serialize for NumberSchema {
@@ -25836,10 +25719,7 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__BooleanSchemaBuilder>::new("BooleanSchema"),
-        )
+        __p::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
     }
 }
 impl serde::Serialize for BooleanSchema {
@@ -26098,7 +25978,7 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__EnumSchemaBuilder>::new("EnumSchema"))
+        __p::deserialize_struct::<D, __EnumSchemaBuilder>(d, "EnumSchema")
     }
 }
 impl serde::Serialize for EnumSchema {
@@ -26368,10 +26248,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ElicitResultBuilder>::new("ElicitResult"),
-        )
+        __p::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
     }
 }
 impl serde::Serialize for ElicitResult {
@@ -26813,15 +26690,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<ElicitResultContentValue, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for ElicitResultContentValue {
@@ -27311,7 +27180,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientRequest>::default())
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -27718,7 +27587,7 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientNotification>::default())
+        __p::deserialize_tagged::<D, ClientNotification>(d)
     }
 }
 impl __v::Validate for ClientNotification {
@@ -28048,14 +27917,49 @@ impl __f::Slots for __ClientResultBuilder {
 impl __f::FastRead for ClientResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ClientResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__ElicitResultBuilder>(r)
+                        .map(ClientResult::ElicitResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ClientResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ClientResult>::default())
     }
 }
 impl __v::Validate for ClientResult {
@@ -28376,7 +28280,7 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ServerRequest>::default())
+        __p::deserialize_tagged::<D, ServerRequest>(d)
     }
 }
 impl __v::Validate for ServerRequest {
@@ -28790,7 +28694,7 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ServerNotification>::default())
+        __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
 impl __v::Validate for ServerNotification {
@@ -29369,14 +29273,85 @@ impl __f::Slots for __ServerResultBuilder {
 impl __f::FastRead for ServerResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__InitializeResultBuilder>(r)
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {

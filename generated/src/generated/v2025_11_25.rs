@@ -226,14 +226,44 @@ impl __f::Slots for __JSONRPCMessageBuilder {
 impl __f::FastRead for JSONRPCMessage {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCMessage {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCRequestBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCNotificationBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    <JSONRPCResponse as __f::FastRead>::read_fast(r)
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCMessage>::default())
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -494,15 +524,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<ProgressToken, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for ProgressToken {
@@ -649,12 +671,10 @@ impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TaskAugmentedRequestParamsBuilder,
-            >::new("TaskAugmentedRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TaskAugmentedRequestParamsBuilder,
+        >(d, "TaskAugmentedRequestParams")
     }
 }
 impl serde::Serialize for TaskAugmentedRequestParams {
@@ -834,10 +854,7 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestParamsBuilder>::new("RequestParams"),
-        )
+        __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
 impl serde::Serialize for RequestParams {
@@ -994,10 +1011,7 @@ impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestParamsMetaBuilder>::new("RequestParamsMeta"),
-        )
+        __p::deserialize_struct::<D, __RequestParamsMetaBuilder>(d, "RequestParamsMeta")
     }
 }
 impl serde::Serialize for RequestParamsMeta {
@@ -1161,7 +1175,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RequestBuilder>::new("Request"))
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -1344,10 +1358,10 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationParamsBuilder>::new("NotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __NotificationParamsBuilder,
+        >(d, "NotificationParams")
     }
 }
 impl serde::Serialize for NotificationParams {
@@ -1512,10 +1526,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationBuilder>::new("Notification"),
-        )
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -1696,7 +1707,7 @@ impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResultBuilder>::new("Result"))
+        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
 impl serde::Serialize for BaseResult {
@@ -1872,7 +1883,7 @@ impl<'de> serde::Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ErrorBuilder>::new("Error"))
+        __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
 impl serde::Serialize for Error {
@@ -2112,15 +2123,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<RequestId, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for RequestId {
@@ -2281,10 +2284,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCRequestBuilder>::new("JSONRPCRequest"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
 impl serde::Serialize for JSONRPCRequest {
@@ -2528,12 +2528,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCNotificationBuilder,
-            >::new("JSONRPCNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCNotificationBuilder,
+        >(d, "JSONRPCNotification")
     }
 }
 impl serde::Serialize for JSONRPCNotification {
@@ -2777,12 +2775,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCResultResponseBuilder,
-            >::new("JSONRPCResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCResultResponseBuilder,
+        >(d, "JSONRPCResultResponse")
     }
 }
 impl serde::Serialize for JSONRPCResultResponse {
@@ -3003,12 +2999,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCErrorResponseBuilder,
-            >::new("JSONRPCErrorResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCErrorResponseBuilder,
+        >(d, "JSONRPCErrorResponse")
     }
 }
 impl serde::Serialize for JSONRPCErrorResponse {
@@ -3355,14 +3349,38 @@ impl __f::Slots for __JSONRPCResponseBuilder {
 impl __f::FastRead for JSONRPCResponse {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCResponse {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCResultResponseBuilder>(r)
+                        .map(JSONRPCResponse::JSONRPCResultResponse),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCErrorResponseBuilder>(r)
+                        .map(JSONRPCResponse::JSONRPCErrorResponse),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCResponse>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCResponse>::default())
     }
 }
 impl __v::Validate for JSONRPCResponse {
@@ -3562,12 +3580,10 @@ impl<'de> serde::Deserialize<'de> for URLElicitationRequiredError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __URLElicitationRequiredErrorBuilder,
-            >::new("URLElicitationRequiredError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __URLElicitationRequiredErrorBuilder,
+        >(d, "URLElicitationRequiredError")
     }
 }
 impl serde::Serialize for URLElicitationRequiredError {
@@ -3764,12 +3780,10 @@ impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __URLElicitationRequiredErrorErrorDataBuilder,
-            >::new("URLElicitationRequiredErrorErrorData"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __URLElicitationRequiredErrorErrorDataBuilder,
+        >(d, "URLElicitationRequiredErrorErrorData")
     }
 }
 impl serde::Serialize for URLElicitationRequiredErrorErrorData {
@@ -3953,12 +3967,10 @@ impl<'de> serde::Deserialize<'de> for URLElicitationRequiredErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __URLElicitationRequiredErrorErrorBuilder,
-            >::new("URLElicitationRequiredErrorError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __URLElicitationRequiredErrorErrorBuilder,
+        >(d, "URLElicitationRequiredErrorError")
     }
 }
 impl serde::Serialize for URLElicitationRequiredErrorError {
@@ -4181,12 +4193,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationParamsBuilder,
-            >::new("CancelledNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationParamsBuilder,
+        >(d, "CancelledNotificationParams")
     }
 }
 impl serde::Serialize for CancelledNotificationParams {
@@ -4425,12 +4435,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationBuilder,
-            >::new("CancelledNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationBuilder,
+        >(d, "CancelledNotification")
     }
 }
 impl serde::Serialize for CancelledNotification {
@@ -4650,12 +4658,10 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InitializeRequestParamsBuilder,
-            >::new("InitializeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InitializeRequestParamsBuilder,
+        >(d, "InitializeRequestParams")
     }
 }
 impl serde::Serialize for InitializeRequestParams {
@@ -4912,10 +4918,7 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InitializeRequestBuilder>::new("InitializeRequest"),
-        )
+        __p::deserialize_struct::<D, __InitializeRequestBuilder>(d, "InitializeRequest")
     }
 }
 impl serde::Serialize for InitializeRequest {
@@ -5162,10 +5165,7 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InitializeResultBuilder>::new("InitializeResult"),
-        )
+        __p::deserialize_struct::<D, __InitializeResultBuilder>(d, "InitializeResult")
     }
 }
 impl serde::Serialize for InitializeResult {
@@ -5442,12 +5442,10 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InitializedNotificationBuilder,
-            >::new("InitializedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InitializedNotificationBuilder,
+        >(d, "InitializedNotification")
     }
 }
 impl serde::Serialize for InitializedNotification {
@@ -5677,10 +5675,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ClientCapabilitiesBuilder>::new("ClientCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesBuilder,
+        >(d, "ClientCapabilities")
     }
 }
 impl serde::Serialize for ClientCapabilities {
@@ -5937,12 +5935,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesRootsBuilder,
-            >::new("ClientCapabilitiesRoots"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesRootsBuilder,
+        >(d, "ClientCapabilitiesRoots")
     }
 }
 impl serde::Serialize for ClientCapabilitiesRoots {
@@ -6107,12 +6103,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesSamplingBuilder,
-            >::new("ClientCapabilitiesSampling"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesSamplingBuilder,
+        >(d, "ClientCapabilitiesSampling")
     }
 }
 impl serde::Serialize for ClientCapabilitiesSampling {
@@ -6299,12 +6293,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesElicitationBuilder,
-            >::new("ClientCapabilitiesElicitation"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesElicitationBuilder,
+        >(d, "ClientCapabilitiesElicitation")
     }
 }
 impl serde::Serialize for ClientCapabilitiesElicitation {
@@ -6483,12 +6475,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesTasksRequestsSamplingBuilder,
-            >::new("ClientCapabilitiesTasksRequestsSampling"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesTasksRequestsSamplingBuilder,
+        >(d, "ClientCapabilitiesTasksRequestsSampling")
     }
 }
 impl serde::Serialize for ClientCapabilitiesTasksRequestsSampling {
@@ -6644,12 +6634,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesTasksRequestsElicitationBuilder,
-            >::new("ClientCapabilitiesTasksRequestsElicitation"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesTasksRequestsElicitationBuilder,
+        >(d, "ClientCapabilitiesTasksRequestsElicitation")
     }
 }
 impl serde::Serialize for ClientCapabilitiesTasksRequestsElicitation {
@@ -6817,12 +6805,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesTasksRequestsBuilder,
-            >::new("ClientCapabilitiesTasksRequests"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesTasksRequestsBuilder,
+        >(d, "ClientCapabilitiesTasksRequests")
     }
 }
 impl serde::Serialize for ClientCapabilitiesTasksRequests {
@@ -7033,12 +7019,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasks {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesTasksBuilder,
-            >::new("ClientCapabilitiesTasks"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesTasksBuilder,
+        >(d, "ClientCapabilitiesTasks")
     }
 }
 impl serde::Serialize for ClientCapabilitiesTasks {
@@ -7303,10 +7287,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ServerCapabilitiesBuilder>::new("ServerCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesBuilder,
+        >(d, "ServerCapabilities")
     }
 }
 impl serde::Serialize for ServerCapabilities {
@@ -7596,12 +7580,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesPromptsBuilder,
-            >::new("ServerCapabilitiesPrompts"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesPromptsBuilder,
+        >(d, "ServerCapabilitiesPrompts")
     }
 }
 impl serde::Serialize for ServerCapabilitiesPrompts {
@@ -7767,12 +7749,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesResourcesBuilder,
-            >::new("ServerCapabilitiesResources"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesResourcesBuilder,
+        >(d, "ServerCapabilitiesResources")
     }
 }
 impl serde::Serialize for ServerCapabilitiesResources {
@@ -7951,12 +7931,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesToolsBuilder,
-            >::new("ServerCapabilitiesTools"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesToolsBuilder,
+        >(d, "ServerCapabilitiesTools")
     }
 }
 impl serde::Serialize for ServerCapabilitiesTools {
@@ -8110,12 +8088,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesTasksRequestsToolsBuilder,
-            >::new("ServerCapabilitiesTasksRequestsTools"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesTasksRequestsToolsBuilder,
+        >(d, "ServerCapabilitiesTasksRequestsTools")
     }
 }
 impl serde::Serialize for ServerCapabilitiesTasksRequestsTools {
@@ -8271,12 +8247,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesTasksRequestsBuilder,
-            >::new("ServerCapabilitiesTasksRequests"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesTasksRequestsBuilder,
+        >(d, "ServerCapabilitiesTasksRequests")
     }
 }
 impl serde::Serialize for ServerCapabilitiesTasksRequests {
@@ -8459,12 +8433,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasks {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesTasksBuilder,
-            >::new("ServerCapabilitiesTasks"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesTasksBuilder,
+        >(d, "ServerCapabilitiesTasks")
     }
 }
 impl serde::Serialize for ServerCapabilitiesTasks {
@@ -8710,7 +8682,7 @@ impl<'de> serde::Deserialize<'de> for Icon {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__IconBuilder>::new("Icon"))
+        __p::deserialize_struct::<D, __IconBuilder>(d, "Icon")
     }
 }
 impl serde::Serialize for Icon {
@@ -9055,7 +9027,7 @@ impl<'de> serde::Deserialize<'de> for Icons {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__IconsBuilder>::new("Icons"))
+        __p::deserialize_struct::<D, __IconsBuilder>(d, "Icons")
     }
 }
 impl serde::Serialize for Icons {
@@ -9224,10 +9196,7 @@ impl<'de> serde::Deserialize<'de> for BaseMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__BaseMetadataBuilder>::new("BaseMetadata"),
-        )
+        __p::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
     }
 }
 impl serde::Serialize for BaseMetadata {
@@ -9477,10 +9446,7 @@ impl<'de> serde::Deserialize<'de> for Implementation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImplementationBuilder>::new("Implementation"),
-        )
+        __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
 impl serde::Serialize for Implementation {
@@ -9781,10 +9747,7 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PingRequestBuilder>::new("PingRequest"),
-        )
+        __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
 impl serde::Serialize for PingRequest {
@@ -10042,12 +10005,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationParamsBuilder,
-            >::new("ProgressNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationParamsBuilder,
+        >(d, "ProgressNotificationParams")
     }
 }
 impl serde::Serialize for ProgressNotificationParams {
@@ -10317,12 +10278,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationBuilder,
-            >::new("ProgressNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationBuilder,
+        >(d, "ProgressNotification")
     }
 }
 impl serde::Serialize for ProgressNotification {
@@ -10523,12 +10482,10 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PaginatedRequestParamsBuilder,
-            >::new("PaginatedRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PaginatedRequestParamsBuilder,
+        >(d, "PaginatedRequestParams")
     }
 }
 impl serde::Serialize for PaginatedRequestParams {
@@ -10743,10 +10700,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedRequestBuilder>::new("PaginatedRequest"),
-        )
+        __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
 impl serde::Serialize for PaginatedRequest {
@@ -10968,10 +10922,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedResultBuilder>::new("PaginatedResult"),
-        )
+        __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
 impl serde::Serialize for PaginatedResult {
@@ -11191,12 +11142,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesRequestBuilder,
-            >::new("ListResourcesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesRequestBuilder,
+        >(d, "ListResourcesRequest")
     }
 }
 impl serde::Serialize for ListResourcesRequest {
@@ -11431,12 +11380,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesResultBuilder,
-            >::new("ListResourcesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesResultBuilder,
+        >(d, "ListResourcesResult")
     }
 }
 impl serde::Serialize for ListResourcesResult {
@@ -11683,12 +11630,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesRequestBuilder,
-            >::new("ListResourceTemplatesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesRequestBuilder,
+        >(d, "ListResourceTemplatesRequest")
     }
 }
 impl serde::Serialize for ListResourceTemplatesRequest {
@@ -11925,12 +11870,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesResultBuilder,
-            >::new("ListResourceTemplatesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesResultBuilder,
+        >(d, "ListResourceTemplatesResult")
     }
 }
 impl serde::Serialize for ListResourceTemplatesResult {
@@ -12159,12 +12102,10 @@ impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceRequestParamsBuilder,
-            >::new("ResourceRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceRequestParamsBuilder,
+        >(d, "ResourceRequestParams")
     }
 }
 impl serde::Serialize for ResourceRequestParams {
@@ -12359,12 +12300,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestParamsBuilder,
-            >::new("ReadResourceRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestParamsBuilder,
+        >(d, "ReadResourceRequestParams")
     }
 }
 impl serde::Serialize for ReadResourceRequestParams {
@@ -12587,12 +12526,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestBuilder,
-            >::new("ReadResourceRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestBuilder,
+        >(d, "ReadResourceRequest")
     }
 }
 impl serde::Serialize for ReadResourceRequest {
@@ -12805,10 +12742,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ReadResourceResultBuilder>::new("ReadResourceResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceResultBuilder,
+        >(d, "ReadResourceResult")
     }
 }
 impl serde::Serialize for ReadResourceResult {
@@ -13108,14 +13045,41 @@ impl __f::Slots for __ReadResourceResultContentsItemBuilder {
 impl __f::FastRead for ReadResourceResultContentsItem {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -13294,12 +13258,10 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceListChangedNotificationBuilder,
-            >::new("ResourceListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceListChangedNotificationBuilder,
+        >(d, "ResourceListChangedNotification")
     }
 }
 impl serde::Serialize for ResourceListChangedNotification {
@@ -13499,12 +13461,10 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscribeRequestParamsBuilder,
-            >::new("SubscribeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscribeRequestParamsBuilder,
+        >(d, "SubscribeRequestParams")
     }
 }
 impl serde::Serialize for SubscribeRequestParams {
@@ -13725,10 +13685,7 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SubscribeRequestBuilder>::new("SubscribeRequest"),
-        )
+        __p::deserialize_struct::<D, __SubscribeRequestBuilder>(d, "SubscribeRequest")
     }
 }
 impl serde::Serialize for SubscribeRequest {
@@ -13943,12 +13900,10 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UnsubscribeRequestParamsBuilder,
-            >::new("UnsubscribeRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsubscribeRequestParamsBuilder,
+        >(d, "UnsubscribeRequestParams")
     }
 }
 impl serde::Serialize for UnsubscribeRequestParams {
@@ -14171,10 +14126,10 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__UnsubscribeRequestBuilder>::new("UnsubscribeRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsubscribeRequestBuilder,
+        >(d, "UnsubscribeRequest")
     }
 }
 impl serde::Serialize for UnsubscribeRequest {
@@ -14389,12 +14344,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationParamsBuilder,
-            >::new("ResourceUpdatedNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationParamsBuilder,
+        >(d, "ResourceUpdatedNotificationParams")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotificationParams {
@@ -14609,12 +14562,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationBuilder,
-            >::new("ResourceUpdatedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationBuilder,
+        >(d, "ResourceUpdatedNotification")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotification {
@@ -14910,7 +14861,7 @@ impl<'de> serde::Deserialize<'de> for Resource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResourceBuilder>::new("Resource"))
+        __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
 impl serde::Serialize for Resource {
@@ -15334,10 +15285,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceTemplateBuilder>::new("ResourceTemplate"),
-        )
+        __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
 impl serde::Serialize for ResourceTemplate {
@@ -15672,10 +15620,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceContentsBuilder>::new("ResourceContents"),
-        )
+        __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
 impl serde::Serialize for ResourceContents {
@@ -15912,12 +15857,10 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TextResourceContentsBuilder,
-            >::new("TextResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TextResourceContentsBuilder,
+        >(d, "TextResourceContents")
     }
 }
 impl serde::Serialize for TextResourceContents {
@@ -16179,12 +16122,10 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __BlobResourceContentsBuilder,
-            >::new("BlobResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __BlobResourceContentsBuilder,
+        >(d, "BlobResourceContents")
     }
 }
 impl serde::Serialize for BlobResourceContents {
@@ -16453,10 +16394,10 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsRequestBuilder>::new("ListPromptsRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListPromptsRequestBuilder,
+        >(d, "ListPromptsRequest")
     }
 }
 impl serde::Serialize for ListPromptsRequest {
@@ -16691,10 +16632,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsResultBuilder>::new("ListPromptsResult"),
-        )
+        __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
 impl serde::Serialize for ListPromptsResult {
@@ -16921,12 +16859,10 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetPromptRequestParamsBuilder,
-            >::new("GetPromptRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetPromptRequestParamsBuilder,
+        >(d, "GetPromptRequestParams")
     }
 }
 impl serde::Serialize for GetPromptRequestParams {
@@ -17168,10 +17104,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptRequestBuilder>::new("GetPromptRequest"),
-        )
+        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -17394,10 +17327,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptResultBuilder>::new("GetPromptResult"),
-        )
+        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -17667,7 +17597,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__PromptBuilder>::new("Prompt"))
+        __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
 impl serde::Serialize for Prompt {
@@ -17970,10 +17900,7 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptArgumentBuilder>::new("PromptArgument"),
-        )
+        __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
 impl serde::Serialize for PromptArgument {
@@ -18317,10 +18244,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptMessageBuilder>::new("PromptMessage"),
-        )
+        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -18613,10 +18537,7 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceLinkBuilder>::new("ResourceLink"),
-        )
+        __p::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
     }
 }
 impl serde::Serialize for ResourceLink {
@@ -19000,10 +18921,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__EmbeddedResourceBuilder>::new("EmbeddedResource"),
-        )
+        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -19333,14 +19251,38 @@ impl __f::Slots for __EmbeddedResourceResourceBuilder {
 impl __f::FastRead for EmbeddedResourceResource {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -19519,12 +19461,10 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PromptListChangedNotificationBuilder,
-            >::new("PromptListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PromptListChangedNotificationBuilder,
+        >(d, "PromptListChangedNotification")
     }
 }
 impl serde::Serialize for PromptListChangedNotification {
@@ -19750,10 +19690,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsRequestBuilder>::new("ListToolsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
 impl serde::Serialize for ListToolsRequest {
@@ -19986,10 +19923,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsResultBuilder>::new("ListToolsResult"),
-        )
+        __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
 impl serde::Serialize for ListToolsResult {
@@ -20237,10 +20171,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolResultBuilder>::new("CallToolResult"),
-        )
+        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -20512,12 +20443,10 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CallToolRequestParamsBuilder,
-            >::new("CallToolRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CallToolRequestParamsBuilder,
+        >(d, "CallToolRequestParams")
     }
 }
 impl serde::Serialize for CallToolRequestParams {
@@ -20781,10 +20710,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolRequestBuilder>::new("CallToolRequest"),
-        )
+        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -21019,12 +20945,10 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ToolListChangedNotificationBuilder,
-            >::new("ToolListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ToolListChangedNotificationBuilder,
+        >(d, "ToolListChangedNotification")
     }
 }
 impl serde::Serialize for ToolListChangedNotification {
@@ -21280,10 +21204,7 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolAnnotationsBuilder>::new("ToolAnnotations"),
-        )
+        __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
 impl serde::Serialize for ToolAnnotations {
@@ -21531,10 +21452,7 @@ impl<'de> serde::Deserialize<'de> for ToolExecution {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolExecutionBuilder>::new("ToolExecution"),
-        )
+        __p::deserialize_struct::<D, __ToolExecutionBuilder>(d, "ToolExecution")
     }
 }
 impl serde::Serialize for ToolExecution {
@@ -21918,7 +21836,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ToolBuilder>::new("Tool"))
+        __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
 impl serde::Serialize for Tool {
@@ -22282,10 +22200,7 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolInputSchemaBuilder>::new("ToolInputSchema"),
-        )
+        __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
 impl serde::Serialize for ToolInputSchema {
@@ -22529,10 +22444,7 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolOutputSchemaBuilder>::new("ToolOutputSchema"),
-        )
+        __p::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
     }
 }
 impl serde::Serialize for ToolOutputSchema {
@@ -22868,10 +22780,7 @@ impl<'de> serde::Deserialize<'de> for TaskMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__TaskMetadataBuilder>::new("TaskMetadata"),
-        )
+        __p::deserialize_struct::<D, __TaskMetadataBuilder>(d, "TaskMetadata")
     }
 }
 impl serde::Serialize for TaskMetadata {
@@ -23021,12 +22930,10 @@ impl<'de> serde::Deserialize<'de> for RelatedTaskMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __RelatedTaskMetadataBuilder,
-            >::new("RelatedTaskMetadata"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __RelatedTaskMetadataBuilder,
+        >(d, "RelatedTaskMetadata")
     }
 }
 impl serde::Serialize for RelatedTaskMetadata {
@@ -23251,7 +23158,7 @@ impl<'de> serde::Deserialize<'de> for Task {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__TaskBuilder>::new("Task"))
+        __p::deserialize_struct::<D, __TaskBuilder>(d, "Task")
     }
 }
 impl serde::Serialize for Task {
@@ -23528,10 +23435,7 @@ impl<'de> serde::Deserialize<'de> for CreateTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CreateTaskResultBuilder>::new("CreateTaskResult"),
-        )
+        __p::deserialize_struct::<D, __CreateTaskResultBuilder>(d, "CreateTaskResult")
     }
 }
 impl serde::Serialize for CreateTaskResult {
@@ -23751,10 +23655,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetTaskRequestBuilder>::new("GetTaskRequest"),
-        )
+        __p::deserialize_struct::<D, __GetTaskRequestBuilder>(d, "GetTaskRequest")
     }
 }
 impl serde::Serialize for GetTaskRequest {
@@ -23955,12 +23856,10 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetTaskRequestParamsBuilder,
-            >::new("GetTaskRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetTaskRequestParamsBuilder,
+        >(d, "GetTaskRequestParams")
     }
 }
 impl serde::Serialize for GetTaskRequestParams {
@@ -24197,10 +24096,7 @@ impl<'de> serde::Deserialize<'de> for GetTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetTaskResultBuilder>::new("GetTaskResult"),
-        )
+        __p::deserialize_struct::<D, __GetTaskResultBuilder>(d, "GetTaskResult")
     }
 }
 impl serde::Serialize for GetTaskResult {
@@ -24549,12 +24445,10 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetTaskPayloadRequestBuilder,
-            >::new("GetTaskPayloadRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetTaskPayloadRequestBuilder,
+        >(d, "GetTaskPayloadRequest")
     }
 }
 impl serde::Serialize for GetTaskPayloadRequest {
@@ -24758,12 +24652,10 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetTaskPayloadRequestParamsBuilder,
-            >::new("GetTaskPayloadRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetTaskPayloadRequestParamsBuilder,
+        >(d, "GetTaskPayloadRequestParams")
     }
 }
 impl serde::Serialize for GetTaskPayloadRequestParams {
@@ -24922,12 +24814,10 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetTaskPayloadResultBuilder,
-            >::new("GetTaskPayloadResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetTaskPayloadResultBuilder,
+        >(d, "GetTaskPayloadResult")
     }
 }
 impl serde::Serialize for GetTaskPayloadResult {
@@ -25127,10 +25017,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CancelTaskRequestBuilder>::new("CancelTaskRequest"),
-        )
+        __p::deserialize_struct::<D, __CancelTaskRequestBuilder>(d, "CancelTaskRequest")
     }
 }
 impl serde::Serialize for CancelTaskRequest {
@@ -25331,12 +25218,10 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelTaskRequestParamsBuilder,
-            >::new("CancelTaskRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelTaskRequestParamsBuilder,
+        >(d, "CancelTaskRequestParams")
     }
 }
 impl serde::Serialize for CancelTaskRequestParams {
@@ -25573,10 +25458,7 @@ impl<'de> serde::Deserialize<'de> for CancelTaskResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CancelTaskResultBuilder>::new("CancelTaskResult"),
-        )
+        __p::deserialize_struct::<D, __CancelTaskResultBuilder>(d, "CancelTaskResult")
     }
 }
 impl serde::Serialize for CancelTaskResult {
@@ -25923,10 +25805,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListTasksRequestBuilder>::new("ListTasksRequest"),
-        )
+        __p::deserialize_struct::<D, __ListTasksRequestBuilder>(d, "ListTasksRequest")
     }
 }
 impl serde::Serialize for ListTasksRequest {
@@ -26159,10 +26038,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListTasksResultBuilder>::new("ListTasksResult"),
-        )
+        __p::deserialize_struct::<D, __ListTasksResultBuilder>(d, "ListTasksResult")
     }
 }
 impl serde::Serialize for ListTasksResult {
@@ -26451,12 +26327,10 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TaskStatusNotificationParamsBuilder,
-            >::new("TaskStatusNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TaskStatusNotificationParamsBuilder,
+        >(d, "TaskStatusNotificationParams")
     }
 }
 impl serde::Serialize for TaskStatusNotificationParams {
@@ -26778,12 +26652,10 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TaskStatusNotificationBuilder,
-            >::new("TaskStatusNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TaskStatusNotificationBuilder,
+        >(d, "TaskStatusNotification")
     }
 }
 impl serde::Serialize for TaskStatusNotification {
@@ -26986,12 +26858,10 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SetLevelRequestParamsBuilder,
-            >::new("SetLevelRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SetLevelRequestParamsBuilder,
+        >(d, "SetLevelRequestParams")
     }
 }
 impl serde::Serialize for SetLevelRequestParams {
@@ -27211,10 +27081,7 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SetLevelRequestBuilder>::new("SetLevelRequest"),
-        )
+        __p::deserialize_struct::<D, __SetLevelRequestBuilder>(d, "SetLevelRequest")
     }
 }
 impl serde::Serialize for SetLevelRequest {
@@ -27447,12 +27314,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationParamsBuilder,
-            >::new("LoggingMessageNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationParamsBuilder,
+        >(d, "LoggingMessageNotificationParams")
     }
 }
 impl serde::Serialize for LoggingMessageNotificationParams {
@@ -27700,12 +27565,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationBuilder,
-            >::new("LoggingMessageNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationBuilder,
+        >(d, "LoggingMessageNotification")
     }
 }
 impl serde::Serialize for LoggingMessageNotification {
@@ -28185,12 +28048,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestParamsBuilder,
-            >::new("CreateMessageRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestParamsBuilder,
+        >(d, "CreateMessageRequestParams")
     }
 }
 impl serde::Serialize for CreateMessageRequestParams {
@@ -28711,7 +28572,7 @@ impl<'de> serde::Deserialize<'de> for ToolChoice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ToolChoiceBuilder>::new("ToolChoice"))
+        __p::deserialize_struct::<D, __ToolChoiceBuilder>(d, "ToolChoice")
     }
 }
 impl serde::Serialize for ToolChoice {
@@ -29025,12 +28886,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestBuilder,
-            >::new("CreateMessageRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestBuilder,
+        >(d, "CreateMessageRequest")
     }
 }
 impl serde::Serialize for CreateMessageRequest {
@@ -29285,12 +29144,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageResultBuilder,
-            >::new("CreateMessageResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageResultBuilder,
+        >(d, "CreateMessageResult")
     }
 }
 impl serde::Serialize for CreateMessageResult {
@@ -29669,10 +29526,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SamplingMessageBuilder>::new("SamplingMessage"),
-        )
+        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -29915,15 +29769,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<SamplingMessageContent, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for SamplingMessageContent {
@@ -30261,7 +30107,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<SamplingMessageContentBlock>::default())
+        __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
     }
 }
 impl __v::Validate for SamplingMessageContentBlock {
@@ -30438,10 +30284,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__AnnotationsBuilder>::new("Annotations"),
-        )
+        __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
 impl serde::Serialize for Annotations {
@@ -30806,7 +30649,7 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ContentBlock>::default())
+        __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
 impl __v::Validate for ContentBlock {
@@ -30975,10 +30818,7 @@ impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__TextContentBuilder>::new("TextContent"),
-        )
+        __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
 impl serde::Serialize for TextContent {
@@ -31236,10 +31076,7 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImageContentBuilder>::new("ImageContent"),
-        )
+        __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
 impl serde::Serialize for ImageContent {
@@ -31516,10 +31353,7 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__AudioContentBuilder>::new("AudioContent"),
-        )
+        __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
 impl serde::Serialize for AudioContent {
@@ -31802,10 +31636,7 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolUseContentBuilder>::new("ToolUseContent"),
-        )
+        __p::deserialize_struct::<D, __ToolUseContentBuilder>(d, "ToolUseContent")
     }
 }
 impl serde::Serialize for ToolUseContent {
@@ -32105,10 +31936,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolResultContentBuilder>::new("ToolResultContent"),
-        )
+        __p::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
     }
 }
 impl serde::Serialize for ToolResultContent {
@@ -32437,10 +32265,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ModelPreferencesBuilder>::new("ModelPreferences"),
-        )
+        __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
 impl serde::Serialize for ModelPreferences {
@@ -32677,7 +32502,7 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ModelHintBuilder>::new("ModelHint"))
+        __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
 impl serde::Serialize for ModelHint {
@@ -32863,12 +32688,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsBuilder,
-            >::new("CompleteRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsBuilder,
+        >(d, "CompleteRequestParams")
     }
 }
 impl serde::Serialize for CompleteRequestParams {
@@ -33208,7 +33031,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<CompleteRequestParamsRef>::default())
+        __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
@@ -33340,12 +33163,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsArgumentBuilder,
-            >::new("CompleteRequestParamsArgument"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsArgumentBuilder,
+        >(d, "CompleteRequestParamsArgument")
     }
 }
 impl serde::Serialize for CompleteRequestParamsArgument {
@@ -33516,12 +33337,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsContextBuilder,
-            >::new("CompleteRequestParamsContext"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsContextBuilder,
+        >(d, "CompleteRequestParamsContext")
     }
 }
 impl serde::Serialize for CompleteRequestParamsContext {
@@ -33715,10 +33534,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteRequestBuilder>::new("CompleteRequest"),
-        )
+        __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
 impl serde::Serialize for CompleteRequest {
@@ -33929,10 +33745,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteResultBuilder>::new("CompleteResult"),
-        )
+        __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
 impl serde::Serialize for CompleteResult {
@@ -34138,12 +33951,10 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteResultCompletionBuilder,
-            >::new("CompleteResultCompletion"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteResultCompletionBuilder,
+        >(d, "CompleteResultCompletion")
     }
 }
 impl serde::Serialize for CompleteResultCompletion {
@@ -34363,12 +34174,10 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceTemplateReferenceBuilder,
-            >::new("ResourceTemplateReference"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceTemplateReferenceBuilder,
+        >(d, "ResourceTemplateReference")
     }
 }
 impl serde::Serialize for ResourceTemplateReference {
@@ -34568,10 +34377,7 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptReferenceBuilder>::new("PromptReference"),
-        )
+        __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
 impl serde::Serialize for PromptReference {
@@ -34811,10 +34617,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsRequestBuilder>::new("ListRootsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
 impl serde::Serialize for ListRootsRequest {
@@ -35036,10 +34839,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsResultBuilder>::new("ListRootsResult"),
-        )
+        __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
 impl serde::Serialize for ListRootsResult {
@@ -35248,7 +35048,7 @@ impl<'de> serde::Deserialize<'de> for Root {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RootBuilder>::new("Root"))
+        __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
 impl serde::Serialize for Root {
@@ -35487,12 +35287,10 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __RootsListChangedNotificationBuilder,
-            >::new("RootsListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __RootsListChangedNotificationBuilder,
+        >(d, "RootsListChangedNotification")
     }
 }
 impl serde::Serialize for RootsListChangedNotification {
@@ -35731,12 +35529,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitRequestFormParamsBuilder,
-            >::new("ElicitRequestFormParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitRequestFormParamsBuilder,
+        >(d, "ElicitRequestFormParams")
     }
 }
 impl serde::Serialize for ElicitRequestFormParams {
@@ -36011,12 +35807,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitRequestFormParamsRequestedSchemaBuilder,
-            >::new("ElicitRequestFormParamsRequestedSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitRequestFormParamsRequestedSchemaBuilder,
+        >(d, "ElicitRequestFormParamsRequestedSchema")
     }
 }
 impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
@@ -36304,12 +36098,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestURLParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitRequestURLParamsBuilder,
-            >::new("ElicitRequestURLParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitRequestURLParamsBuilder,
+        >(d, "ElicitRequestURLParams")
     }
 }
 impl serde::Serialize for ElicitRequestURLParams {
@@ -36677,7 +36469,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ElicitRequestParams>::default())
+        __p::deserialize_tagged::<D, ElicitRequestParams>(d)
     }
 }
 impl __v::Validate for ElicitRequestParams {
@@ -36834,10 +36626,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ElicitRequestBuilder>::new("ElicitRequest"),
-        )
+        __p::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
     }
 }
 impl serde::Serialize for ElicitRequest {
@@ -37195,14 +36984,50 @@ impl __f::Slots for __PrimitiveSchemaDefinitionBuilder {
 impl __f::FastRead for PrimitiveSchemaDefinition {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for PrimitiveSchemaDefinition {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__StringSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::StringSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__NumberSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::NumberSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__BooleanSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::BooleanSchema),
+                )
+            }
+            3usize => {
+                Some(
+                    <EnumSchema as __f::FastRead>::read_fast(r)
+                        .map(PrimitiveSchemaDefinition::EnumSchema),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, PrimitiveSchemaDefinition>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<PrimitiveSchemaDefinition>::default())
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
@@ -37527,10 +37352,7 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__StringSchemaBuilder>::new("StringSchema"),
-        )
+        __p::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
     }
 }
 impl serde::Serialize for StringSchema {
@@ -37982,10 +37804,7 @@ impl<'de> serde::Deserialize<'de> for NumberSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NumberSchemaBuilder>::new("NumberSchema"),
-        )
+        __p::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
     }
 }
 impl serde::Serialize for NumberSchema {
@@ -38405,10 +38224,7 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__BooleanSchemaBuilder>::new("BooleanSchema"),
-        )
+        __p::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
     }
 }
 impl serde::Serialize for BooleanSchema {
@@ -38669,12 +38485,10 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UntitledSingleSelectEnumSchemaBuilder,
-            >::new("UntitledSingleSelectEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UntitledSingleSelectEnumSchemaBuilder,
+        >(d, "UntitledSingleSelectEnumSchema")
     }
 }
 impl serde::Serialize for UntitledSingleSelectEnumSchema {
@@ -38964,12 +38778,10 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledSingleSelectEnumSchemaBuilder,
-            >::new("TitledSingleSelectEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledSingleSelectEnumSchemaBuilder,
+        >(d, "TitledSingleSelectEnumSchema")
     }
 }
 impl serde::Serialize for TitledSingleSelectEnumSchema {
@@ -39231,12 +39043,10 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledSingleSelectEnumSchemaOneOfItemBuilder,
-            >::new("TitledSingleSelectEnumSchemaOneOfItem"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledSingleSelectEnumSchemaOneOfItemBuilder,
+        >(d, "TitledSingleSelectEnumSchemaOneOfItem")
     }
 }
 impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
@@ -39536,14 +39346,38 @@ impl __f::Slots for __SingleSelectEnumSchemaBuilder {
 impl __f::FastRead for SingleSelectEnumSchema {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for SingleSelectEnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__UntitledSingleSelectEnumSchemaBuilder>(r)
+                        .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__TitledSingleSelectEnumSchemaBuilder>(r)
+                        .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, SingleSelectEnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<SingleSelectEnumSchema>::default())
     }
 }
 impl __v::Validate for SingleSelectEnumSchema {
@@ -39769,12 +39603,10 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UntitledMultiSelectEnumSchemaBuilder,
-            >::new("UntitledMultiSelectEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UntitledMultiSelectEnumSchemaBuilder,
+        >(d, "UntitledMultiSelectEnumSchema")
     }
 }
 impl serde::Serialize for UntitledMultiSelectEnumSchema {
@@ -40079,12 +39911,10 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UntitledMultiSelectEnumSchemaItemsBuilder,
-            >::new("UntitledMultiSelectEnumSchemaItems"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UntitledMultiSelectEnumSchemaItemsBuilder,
+        >(d, "UntitledMultiSelectEnumSchemaItems")
     }
 }
 impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
@@ -40317,12 +40147,10 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledMultiSelectEnumSchemaBuilder,
-            >::new("TitledMultiSelectEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledMultiSelectEnumSchemaBuilder,
+        >(d, "TitledMultiSelectEnumSchema")
     }
 }
 impl serde::Serialize for TitledMultiSelectEnumSchema {
@@ -40625,12 +40453,10 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem 
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder,
-            >::new("TitledMultiSelectEnumSchemaItemsAnyOfItem"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder,
+        >(d, "TitledMultiSelectEnumSchemaItemsAnyOfItem")
     }
 }
 impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -40803,12 +40629,10 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledMultiSelectEnumSchemaItemsBuilder,
-            >::new("TitledMultiSelectEnumSchemaItems"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledMultiSelectEnumSchemaItemsBuilder,
+        >(d, "TitledMultiSelectEnumSchemaItems")
     }
 }
 impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
@@ -41084,14 +40908,38 @@ impl __f::Slots for __MultiSelectEnumSchemaBuilder {
 impl __f::FastRead for MultiSelectEnumSchema {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for MultiSelectEnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__UntitledMultiSelectEnumSchemaBuilder>(r)
+                        .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__TitledMultiSelectEnumSchemaBuilder>(r)
+                        .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, MultiSelectEnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<MultiSelectEnumSchema>::default())
     }
 }
 impl __v::Validate for MultiSelectEnumSchema {
@@ -41308,12 +41156,10 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LegacyTitledEnumSchemaBuilder,
-            >::new("LegacyTitledEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LegacyTitledEnumSchemaBuilder,
+        >(d, "LegacyTitledEnumSchema")
     }
 }
 impl serde::Serialize for LegacyTitledEnumSchema {
@@ -41718,14 +41564,44 @@ impl __f::Slots for __EnumSchemaBuilder {
 impl __f::FastRead for EnumSchema {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    <SingleSelectEnumSchema as __f::FastRead>::read_fast(r)
+                        .map(EnumSchema::SingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    <MultiSelectEnumSchema as __f::FastRead>::read_fast(r)
+                        .map(EnumSchema::MultiSelectEnumSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__LegacyTitledEnumSchemaBuilder>(r)
+                        .map(EnumSchema::LegacyTitledEnumSchema),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EnumSchema>::default())
     }
 }
 impl __v::Validate for EnumSchema {
@@ -41969,10 +41845,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ElicitResultBuilder>::new("ElicitResult"),
-        )
+        __p::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
     }
 }
 impl serde::Serialize for ElicitResult {
@@ -42444,15 +42317,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<ElicitResultContentValue, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for ElicitResultContentValue {
@@ -42627,12 +42492,10 @@ impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitationCompleteNotificationBuilder,
-            >::new("ElicitationCompleteNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitationCompleteNotificationBuilder,
+        >(d, "ElicitationCompleteNotification")
     }
 }
 impl serde::Serialize for ElicitationCompleteNotification {
@@ -42831,12 +42694,10 @@ impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitationCompleteNotificationParamsBuilder,
-            >::new("ElicitationCompleteNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitationCompleteNotificationParamsBuilder,
+        >(d, "ElicitationCompleteNotificationParams")
     }
 }
 impl serde::Serialize for ElicitationCompleteNotificationParams {
@@ -43438,7 +43299,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientRequest>::default())
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -43906,7 +43767,7 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientNotification>::default())
+        __p::deserialize_tagged::<D, ClientNotification>(d)
     }
 }
 impl __v::Validate for ClientNotification {
@@ -44361,14 +44222,73 @@ impl __f::Slots for __ClientResultBuilder {
 impl __f::FastRead for ClientResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ClientResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(ClientResult::CreateMessageResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
+                        .map(ClientResult::ListRootsResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__ElicitResultBuilder>(r)
+                        .map(ClientResult::ElicitResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__GetTaskResultBuilder>(r)
+                        .map(ClientResult::GetTaskResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__GetTaskPayloadResultBuilder>(r)
+                        .map(ClientResult::GetTaskPayloadResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListTasksResultBuilder>(r)
+                        .map(ClientResult::ListTasksResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__CancelTaskResultBuilder>(r)
+                        .map(ClientResult::CancelTaskResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ClientResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ClientResult>::default())
     }
 }
 impl __v::Validate for ClientResult {
@@ -44826,7 +44746,7 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ServerRequest>::default())
+        __p::deserialize_tagged::<D, ServerRequest>(d)
     }
 }
 impl __v::Validate for ServerRequest {
@@ -45329,7 +45249,7 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ServerNotification>::default())
+        __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
 impl __v::Validate for ServerNotification {
@@ -46052,14 +45972,109 @@ impl __f::Slots for __ServerResultBuilder {
 impl __f::FastRead for ServerResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__InitializeResultBuilder>(r)
+                        .map(ServerResult::InitializeResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            10usize => {
+                Some(
+                    __f::read_struct::<__GetTaskResultBuilder>(r)
+                        .map(ServerResult::GetTaskResult),
+                )
+            }
+            11usize => {
+                Some(
+                    __f::read_struct::<__GetTaskPayloadResultBuilder>(r)
+                        .map(ServerResult::GetTaskPayloadResult),
+                )
+            }
+            12usize => {
+                Some(
+                    __f::read_struct::<__ListTasksResultBuilder>(r)
+                        .map(ServerResult::ListTasksResult),
+                )
+            }
+            13usize => {
+                Some(
+                    __f::read_struct::<__CancelTaskResultBuilder>(r)
+                        .map(ServerResult::CancelTaskResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {

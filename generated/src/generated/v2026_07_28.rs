@@ -232,14 +232,44 @@ impl __f::Slots for __JSONRPCMessageBuilder {
 impl __f::FastRead for JSONRPCMessage {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCMessage {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCRequestBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCRequest),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCNotificationBuilder>(r)
+                        .map(JSONRPCMessage::JSONRPCNotification),
+                )
+            }
+            2usize => {
+                Some(
+                    <JSONRPCResponse as __f::FastRead>::read_fast(r)
+                        .map(JSONRPCMessage::JSONRPCResponse),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCMessage>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCMessage>::default())
     }
 }
 impl __v::Validate for JSONRPCMessage {
@@ -577,10 +607,7 @@ impl<'de> serde::Deserialize<'de> for RequestMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestMetaObjectBuilder>::new("RequestMetaObject"),
-        )
+        __p::deserialize_struct::<D, __RequestMetaObjectBuilder>(d, "RequestMetaObject")
     }
 }
 impl serde::Serialize for RequestMetaObject {
@@ -883,12 +910,10 @@ impl<'de> serde::Deserialize<'de> for NotificationMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __NotificationMetaObjectBuilder,
-            >::new("NotificationMetaObject"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __NotificationMetaObjectBuilder,
+        >(d, "NotificationMetaObject")
     }
 }
 impl serde::Serialize for NotificationMetaObject {
@@ -1069,10 +1094,7 @@ impl<'de> serde::Deserialize<'de> for ResultMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResultMetaObjectBuilder>::new("ResultMetaObject"),
-        )
+        __p::deserialize_struct::<D, __ResultMetaObjectBuilder>(d, "ResultMetaObject")
     }
 }
 impl serde::Serialize for ResultMetaObject {
@@ -1287,15 +1309,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<ProgressToken, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for ProgressToken {
@@ -1421,10 +1435,7 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__RequestParamsBuilder>::new("RequestParams"),
-        )
+        __p::deserialize_struct::<D, __RequestParamsBuilder>(d, "RequestParams")
     }
 }
 impl serde::Serialize for RequestParams {
@@ -1601,7 +1612,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RequestBuilder>::new("Request"))
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -1780,10 +1791,10 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationParamsBuilder>::new("NotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __NotificationParamsBuilder,
+        >(d, "NotificationParams")
     }
 }
 impl serde::Serialize for NotificationParams {
@@ -1953,10 +1964,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationBuilder>::new("Notification"),
-        )
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -2262,7 +2270,7 @@ impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResultBuilder>::new("Result"))
+        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
 impl serde::Serialize for BaseResult {
@@ -2472,7 +2480,7 @@ impl<'de> serde::Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ErrorBuilder>::new("Error"))
+        __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
 impl serde::Serialize for Error {
@@ -2712,15 +2720,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<RequestId, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for RequestId {
@@ -2881,10 +2881,7 @@ impl<'de> serde::Deserialize<'de> for JSONRPCRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__JSONRPCRequestBuilder>::new("JSONRPCRequest"),
-        )
+        __p::deserialize_struct::<D, __JSONRPCRequestBuilder>(d, "JSONRPCRequest")
     }
 }
 impl serde::Serialize for JSONRPCRequest {
@@ -3128,12 +3125,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCNotificationBuilder,
-            >::new("JSONRPCNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCNotificationBuilder,
+        >(d, "JSONRPCNotification")
     }
 }
 impl serde::Serialize for JSONRPCNotification {
@@ -3377,12 +3372,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCResultResponseBuilder,
-            >::new("JSONRPCResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCResultResponseBuilder,
+        >(d, "JSONRPCResultResponse")
     }
 }
 impl serde::Serialize for JSONRPCResultResponse {
@@ -3603,12 +3596,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCErrorResponseBuilder,
-            >::new("JSONRPCErrorResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCErrorResponseBuilder,
+        >(d, "JSONRPCErrorResponse")
     }
 }
 impl serde::Serialize for JSONRPCErrorResponse {
@@ -3955,14 +3946,38 @@ impl __f::Slots for __JSONRPCResponseBuilder {
 impl __f::FastRead for JSONRPCResponse {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for JSONRPCResponse {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCResultResponseBuilder>(r)
+                        .map(JSONRPCResponse::JSONRPCResultResponse),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__JSONRPCErrorResponseBuilder>(r)
+                        .map(JSONRPCResponse::JSONRPCErrorResponse),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, JSONRPCResponse>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<JSONRPCResponse>::default())
     }
 }
 impl __v::Validate for JSONRPCResponse {
@@ -4154,7 +4169,7 @@ impl<'de> serde::Deserialize<'de> for ParseError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ParseErrorBuilder>::new("ParseError"))
+        __p::deserialize_struct::<D, __ParseErrorBuilder>(d, "ParseError")
     }
 }
 impl serde::Serialize for ParseError {
@@ -4364,12 +4379,10 @@ impl<'de> serde::Deserialize<'de> for InvalidRequestError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InvalidRequestErrorBuilder,
-            >::new("InvalidRequestError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InvalidRequestErrorBuilder,
+        >(d, "InvalidRequestError")
     }
 }
 impl serde::Serialize for InvalidRequestError {
@@ -4586,12 +4599,10 @@ impl<'de> serde::Deserialize<'de> for MethodNotFoundError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __MethodNotFoundErrorBuilder,
-            >::new("MethodNotFoundError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __MethodNotFoundErrorBuilder,
+        >(d, "MethodNotFoundError")
     }
 }
 impl serde::Serialize for MethodNotFoundError {
@@ -4822,10 +4833,10 @@ impl<'de> serde::Deserialize<'de> for InvalidParamsError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InvalidParamsErrorBuilder>::new("InvalidParamsError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InvalidParamsErrorBuilder,
+        >(d, "InvalidParamsError")
     }
 }
 impl serde::Serialize for InvalidParamsError {
@@ -5036,10 +5047,7 @@ impl<'de> serde::Deserialize<'de> for InternalError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__InternalErrorBuilder>::new("InternalError"),
-        )
+        __p::deserialize_struct::<D, __InternalErrorBuilder>(d, "InternalError")
     }
 }
 impl serde::Serialize for InternalError {
@@ -5268,12 +5276,10 @@ impl<'de> serde::Deserialize<'de> for HeaderMismatchError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __HeaderMismatchErrorBuilder,
-            >::new("HeaderMismatchError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __HeaderMismatchErrorBuilder,
+        >(d, "HeaderMismatchError")
     }
 }
 impl serde::Serialize for HeaderMismatchError {
@@ -5489,12 +5495,10 @@ impl<'de> serde::Deserialize<'de> for HeaderMismatchErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __HeaderMismatchErrorErrorBuilder,
-            >::new("HeaderMismatchErrorError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __HeaderMismatchErrorErrorBuilder,
+        >(d, "HeaderMismatchErrorError")
     }
 }
 impl serde::Serialize for HeaderMismatchErrorError {
@@ -5713,12 +5717,10 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UnsupportedProtocolVersionErrorBuilder,
-            >::new("UnsupportedProtocolVersionError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsupportedProtocolVersionErrorBuilder,
+        >(d, "UnsupportedProtocolVersionError")
     }
 }
 impl serde::Serialize for UnsupportedProtocolVersionError {
@@ -5930,12 +5932,10 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UnsupportedProtocolVersionErrorErrorDataBuilder,
-            >::new("UnsupportedProtocolVersionErrorErrorData"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsupportedProtocolVersionErrorErrorDataBuilder,
+        >(d, "UnsupportedProtocolVersionErrorErrorData")
     }
 }
 impl serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
@@ -6130,12 +6130,10 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UnsupportedProtocolVersionErrorErrorBuilder,
-            >::new("UnsupportedProtocolVersionErrorError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UnsupportedProtocolVersionErrorErrorBuilder,
+        >(d, "UnsupportedProtocolVersionErrorError")
     }
 }
 impl serde::Serialize for UnsupportedProtocolVersionErrorError {
@@ -6364,12 +6362,10 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __MissingRequiredClientCapabilityErrorBuilder,
-            >::new("MissingRequiredClientCapabilityError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __MissingRequiredClientCapabilityErrorBuilder,
+        >(d, "MissingRequiredClientCapabilityError")
     }
 }
 impl serde::Serialize for MissingRequiredClientCapabilityError {
@@ -6581,12 +6577,10 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorD
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __MissingRequiredClientCapabilityErrorErrorDataBuilder,
-            >::new("MissingRequiredClientCapabilityErrorErrorData"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __MissingRequiredClientCapabilityErrorErrorDataBuilder,
+        >(d, "MissingRequiredClientCapabilityErrorErrorData")
     }
 }
 impl serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
@@ -6773,12 +6767,10 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError 
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __MissingRequiredClientCapabilityErrorErrorBuilder,
-            >::new("MissingRequiredClientCapabilityErrorError"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __MissingRequiredClientCapabilityErrorErrorBuilder,
+        >(d, "MissingRequiredClientCapabilityErrorError")
     }
 }
 impl serde::Serialize for MissingRequiredClientCapabilityErrorError {
@@ -7108,7 +7100,7 @@ impl<'de> serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<InputRequest>::default())
+        __p::deserialize_tagged::<D, InputRequest>(d)
     }
 }
 impl __v::Validate for InputRequest {
@@ -7387,14 +7379,44 @@ impl __f::Slots for __InputResponseBuilder {
 impl __f::FastRead for InputResponse {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for InputResponse {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__CreateMessageResultBuilder>(r)
+                        .map(InputResponse::CreateMessageResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__ListRootsResultBuilder>(r)
+                        .map(InputResponse::ListRootsResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__ElicitResultBuilder>(r)
+                        .map(InputResponse::ElicitResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, InputResponse>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<InputResponse>::default())
     }
 }
 impl __v::Validate for InputResponse {
@@ -7614,12 +7636,10 @@ impl<'de> serde::Deserialize<'de> for InputRequiredResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InputRequiredResultBuilder,
-            >::new("InputRequiredResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InputRequiredResultBuilder,
+        >(d, "InputRequiredResult")
     }
 }
 impl serde::Serialize for InputRequiredResult {
@@ -7871,12 +7891,10 @@ impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __InputResponseRequestParamsBuilder,
-            >::new("InputResponseRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __InputResponseRequestParamsBuilder,
+        >(d, "InputResponseRequestParams")
     }
 }
 impl serde::Serialize for InputResponseRequestParams {
@@ -8114,12 +8132,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationParamsBuilder,
-            >::new("CancelledNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationParamsBuilder,
+        >(d, "CancelledNotificationParams")
     }
 }
 impl serde::Serialize for CancelledNotificationParams {
@@ -8367,12 +8383,10 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CancelledNotificationBuilder,
-            >::new("CancelledNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CancelledNotificationBuilder,
+        >(d, "CancelledNotification")
     }
 }
 impl serde::Serialize for CancelledNotification {
@@ -8604,10 +8618,7 @@ impl<'de> serde::Deserialize<'de> for DiscoverRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__DiscoverRequestBuilder>::new("DiscoverRequest"),
-        )
+        __p::deserialize_struct::<D, __DiscoverRequestBuilder>(d, "DiscoverRequest")
     }
 }
 impl serde::Serialize for DiscoverRequest {
@@ -8907,10 +8918,7 @@ impl<'de> serde::Deserialize<'de> for DiscoverResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__DiscoverResultBuilder>::new("DiscoverResult"),
-        )
+        __p::deserialize_struct::<D, __DiscoverResultBuilder>(d, "DiscoverResult")
     }
 }
 impl serde::Serialize for DiscoverResult {
@@ -9248,12 +9256,10 @@ impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __DiscoverResultResponseBuilder,
-            >::new("DiscoverResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __DiscoverResultResponseBuilder,
+        >(d, "DiscoverResultResponse")
     }
 }
 impl serde::Serialize for DiscoverResultResponse {
@@ -9512,10 +9518,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ClientCapabilitiesBuilder>::new("ClientCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesBuilder,
+        >(d, "ClientCapabilities")
     }
 }
 impl serde::Serialize for ClientCapabilities {
@@ -9785,12 +9791,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesSamplingBuilder,
-            >::new("ClientCapabilitiesSampling"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesSamplingBuilder,
+        >(d, "ClientCapabilitiesSampling")
     }
 }
 impl serde::Serialize for ClientCapabilitiesSampling {
@@ -9977,12 +9981,10 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClientCapabilitiesElicitationBuilder,
-            >::new("ClientCapabilitiesElicitation"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClientCapabilitiesElicitationBuilder,
+        >(d, "ClientCapabilitiesElicitation")
     }
 }
 impl serde::Serialize for ClientCapabilitiesElicitation {
@@ -10264,10 +10266,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ServerCapabilitiesBuilder>::new("ServerCapabilities"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesBuilder,
+        >(d, "ServerCapabilities")
     }
 }
 impl serde::Serialize for ServerCapabilities {
@@ -10561,12 +10563,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesPromptsBuilder,
-            >::new("ServerCapabilitiesPrompts"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesPromptsBuilder,
+        >(d, "ServerCapabilitiesPrompts")
     }
 }
 impl serde::Serialize for ServerCapabilitiesPrompts {
@@ -10732,12 +10732,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesResourcesBuilder,
-            >::new("ServerCapabilitiesResources"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesResourcesBuilder,
+        >(d, "ServerCapabilitiesResources")
     }
 }
 impl serde::Serialize for ServerCapabilitiesResources {
@@ -10916,12 +10914,10 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ServerCapabilitiesToolsBuilder,
-            >::new("ServerCapabilitiesTools"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ServerCapabilitiesToolsBuilder,
+        >(d, "ServerCapabilitiesTools")
     }
 }
 impl serde::Serialize for ServerCapabilitiesTools {
@@ -11120,7 +11116,7 @@ impl<'de> serde::Deserialize<'de> for Icon {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__IconBuilder>::new("Icon"))
+        __p::deserialize_struct::<D, __IconBuilder>(d, "Icon")
     }
 }
 impl serde::Serialize for Icon {
@@ -11465,7 +11461,7 @@ impl<'de> serde::Deserialize<'de> for Icons {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__IconsBuilder>::new("Icons"))
+        __p::deserialize_struct::<D, __IconsBuilder>(d, "Icons")
     }
 }
 impl serde::Serialize for Icons {
@@ -11634,10 +11630,7 @@ impl<'de> serde::Deserialize<'de> for BaseMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__BaseMetadataBuilder>::new("BaseMetadata"),
-        )
+        __p::deserialize_struct::<D, __BaseMetadataBuilder>(d, "BaseMetadata")
     }
 }
 impl serde::Serialize for BaseMetadata {
@@ -11887,10 +11880,7 @@ impl<'de> serde::Deserialize<'de> for Implementation {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImplementationBuilder>::new("Implementation"),
-        )
+        __p::deserialize_struct::<D, __ImplementationBuilder>(d, "Implementation")
     }
 }
 impl serde::Serialize for Implementation {
@@ -12200,12 +12190,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationParamsBuilder,
-            >::new("ProgressNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationParamsBuilder,
+        >(d, "ProgressNotificationParams")
     }
 }
 impl serde::Serialize for ProgressNotificationParams {
@@ -12483,12 +12471,10 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ProgressNotificationBuilder,
-            >::new("ProgressNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ProgressNotificationBuilder,
+        >(d, "ProgressNotification")
     }
 }
 impl serde::Serialize for ProgressNotification {
@@ -12688,12 +12674,10 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PaginatedRequestParamsBuilder,
-            >::new("PaginatedRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PaginatedRequestParamsBuilder,
+        >(d, "PaginatedRequestParams")
     }
 }
 impl serde::Serialize for PaginatedRequestParams {
@@ -12921,10 +12905,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedRequestBuilder>::new("PaginatedRequest"),
-        )
+        __p::deserialize_struct::<D, __PaginatedRequestBuilder>(d, "PaginatedRequest")
     }
 }
 impl serde::Serialize for PaginatedRequest {
@@ -13160,10 +13141,7 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PaginatedResultBuilder>::new("PaginatedResult"),
-        )
+        __p::deserialize_struct::<D, __PaginatedResultBuilder>(d, "PaginatedResult")
     }
 }
 impl serde::Serialize for PaginatedResult {
@@ -13430,10 +13408,7 @@ impl<'de> serde::Deserialize<'de> for CacheableResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CacheableResultBuilder>::new("CacheableResult"),
-        )
+        __p::deserialize_struct::<D, __CacheableResultBuilder>(d, "CacheableResult")
     }
 }
 impl serde::Serialize for CacheableResult {
@@ -13822,12 +13797,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesRequestBuilder,
-            >::new("ListResourcesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesRequestBuilder,
+        >(d, "ListResourcesRequest")
     }
 }
 impl serde::Serialize for ListResourcesRequest {
@@ -14112,12 +14085,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesResultBuilder,
-            >::new("ListResourcesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesResultBuilder,
+        >(d, "ListResourcesResult")
     }
 }
 impl serde::Serialize for ListResourcesResult {
@@ -14425,12 +14396,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourcesResultResponseBuilder,
-            >::new("ListResourcesResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourcesResultResponseBuilder,
+        >(d, "ListResourcesResultResponse")
     }
 }
 impl serde::Serialize for ListResourcesResultResponse {
@@ -14660,12 +14629,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesRequestBuilder,
-            >::new("ListResourceTemplatesRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesRequestBuilder,
+        >(d, "ListResourceTemplatesRequest")
     }
 }
 impl serde::Serialize for ListResourceTemplatesRequest {
@@ -14952,12 +14919,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesResultBuilder,
-            >::new("ListResourceTemplatesResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesResultBuilder,
+        >(d, "ListResourceTemplatesResult")
     }
 }
 impl serde::Serialize for ListResourceTemplatesResult {
@@ -15275,12 +15240,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListResourceTemplatesResultResponseBuilder,
-            >::new("ListResourceTemplatesResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListResourceTemplatesResultResponseBuilder,
+        >(d, "ListResourceTemplatesResultResponse")
     }
 }
 impl serde::Serialize for ListResourceTemplatesResultResponse {
@@ -15481,12 +15444,10 @@ impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceRequestParamsBuilder,
-            >::new("ResourceRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceRequestParamsBuilder,
+        >(d, "ResourceRequestParams")
     }
 }
 impl serde::Serialize for ResourceRequestParams {
@@ -15706,12 +15667,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestParamsBuilder,
-            >::new("ReadResourceRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestParamsBuilder,
+        >(d, "ReadResourceRequestParams")
     }
 }
 impl serde::Serialize for ReadResourceRequestParams {
@@ -15984,12 +15943,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceRequestBuilder,
-            >::new("ReadResourceRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceRequestBuilder,
+        >(d, "ReadResourceRequest")
     }
 }
 impl serde::Serialize for ReadResourceRequest {
@@ -16261,10 +16218,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ReadResourceResultBuilder>::new("ReadResourceResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceResultBuilder,
+        >(d, "ReadResourceResult")
     }
 }
 impl serde::Serialize for ReadResourceResult {
@@ -16637,14 +16594,41 @@ impl __f::Slots for __ReadResourceResultContentsItemBuilder {
 impl __f::FastRead for ReadResourceResultContentsItem {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ReadResourceResultContentsItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(ReadResourceResultContentsItem::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ReadResourceResultContentsItem>(d)
+        __f::deserialize(
+            d,
+            __p::KeyedVisitor::<ReadResourceResultContentsItem>::default(),
+        )
     }
 }
 impl __v::Validate for ReadResourceResultContentsItem {
@@ -16822,12 +16806,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ReadResourceResultResponseBuilder,
-            >::new("ReadResourceResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ReadResourceResultResponseBuilder,
+        >(d, "ReadResourceResultResponse")
     }
 }
 impl serde::Serialize for ReadResourceResultResponse {
@@ -17121,10 +17103,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::TaggedVisitor::<ReadResourceResultResponseResult>::default(),
-        )
+        __p::deserialize_tagged::<D, ReadResourceResultResponseResult>(d)
     }
 }
 impl __v::Validate for ReadResourceResultResponseResult {
@@ -17271,12 +17250,10 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceListChangedNotificationBuilder,
-            >::new("ResourceListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceListChangedNotificationBuilder,
+        >(d, "ResourceListChangedNotification")
     }
 }
 impl serde::Serialize for ResourceListChangedNotification {
@@ -17515,10 +17492,10 @@ impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SubscriptionFilterBuilder>::new("SubscriptionFilter"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscriptionFilterBuilder,
+        >(d, "SubscriptionFilter")
     }
 }
 impl serde::Serialize for SubscriptionFilter {
@@ -17751,12 +17728,10 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscriptionsListenRequestParamsBuilder,
-            >::new("SubscriptionsListenRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscriptionsListenRequestParamsBuilder,
+        >(d, "SubscriptionsListenRequestParams")
     }
 }
 impl serde::Serialize for SubscriptionsListenRequestParams {
@@ -17986,12 +17961,10 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscriptionsListenRequestBuilder,
-            >::new("SubscriptionsListenRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscriptionsListenRequestBuilder,
+        >(d, "SubscriptionsListenRequest")
     }
 }
 impl serde::Serialize for SubscriptionsListenRequest {
@@ -18243,12 +18216,10 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscriptionsListenResultMetaObjectBuilder,
-            >::new("SubscriptionsListenResultMetaObject"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscriptionsListenResultMetaObjectBuilder,
+        >(d, "SubscriptionsListenResultMetaObject")
     }
 }
 impl serde::Serialize for SubscriptionsListenResultMetaObject {
@@ -18471,12 +18442,10 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscriptionsListenResultBuilder,
-            >::new("SubscriptionsListenResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscriptionsListenResultBuilder,
+        >(d, "SubscriptionsListenResult")
     }
 }
 impl serde::Serialize for SubscriptionsListenResult {
@@ -18706,12 +18675,10 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscriptionsListenResultResponseBuilder,
-            >::new("SubscriptionsListenResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscriptionsListenResultResponseBuilder,
+        >(d, "SubscriptionsListenResultResponse")
     }
 }
 impl serde::Serialize for SubscriptionsListenResultResponse {
@@ -18911,12 +18878,10 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParam
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscriptionsAcknowledgedNotificationParamsBuilder,
-            >::new("SubscriptionsAcknowledgedNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscriptionsAcknowledgedNotificationParamsBuilder,
+        >(d, "SubscriptionsAcknowledgedNotificationParams")
     }
 }
 impl serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
@@ -19149,12 +19114,10 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __SubscriptionsAcknowledgedNotificationBuilder,
-            >::new("SubscriptionsAcknowledgedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __SubscriptionsAcknowledgedNotificationBuilder,
+        >(d, "SubscriptionsAcknowledgedNotification")
     }
 }
 impl serde::Serialize for SubscriptionsAcknowledgedNotification {
@@ -19376,12 +19339,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationParamsBuilder,
-            >::new("ResourceUpdatedNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationParamsBuilder,
+        >(d, "ResourceUpdatedNotificationParams")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotificationParams {
@@ -19604,12 +19565,10 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceUpdatedNotificationBuilder,
-            >::new("ResourceUpdatedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceUpdatedNotificationBuilder,
+        >(d, "ResourceUpdatedNotification")
     }
 }
 impl serde::Serialize for ResourceUpdatedNotification {
@@ -19906,7 +19865,7 @@ impl<'de> serde::Deserialize<'de> for Resource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResourceBuilder>::new("Resource"))
+        __p::deserialize_struct::<D, __ResourceBuilder>(d, "Resource")
     }
 }
 impl serde::Serialize for Resource {
@@ -20328,10 +20287,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceTemplateBuilder>::new("ResourceTemplate"),
-        )
+        __p::deserialize_struct::<D, __ResourceTemplateBuilder>(d, "ResourceTemplate")
     }
 }
 impl serde::Serialize for ResourceTemplate {
@@ -20664,10 +20620,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceContentsBuilder>::new("ResourceContents"),
-        )
+        __p::deserialize_struct::<D, __ResourceContentsBuilder>(d, "ResourceContents")
     }
 }
 impl serde::Serialize for ResourceContents {
@@ -20905,12 +20858,10 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TextResourceContentsBuilder,
-            >::new("TextResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TextResourceContentsBuilder,
+        >(d, "TextResourceContents")
     }
 }
 impl serde::Serialize for TextResourceContents {
@@ -21173,12 +21124,10 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __BlobResourceContentsBuilder,
-            >::new("BlobResourceContents"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __BlobResourceContentsBuilder,
+        >(d, "BlobResourceContents")
     }
 }
 impl serde::Serialize for BlobResourceContents {
@@ -21450,10 +21399,10 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsRequestBuilder>::new("ListPromptsRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListPromptsRequestBuilder,
+        >(d, "ListPromptsRequest")
     }
 }
 impl serde::Serialize for ListPromptsRequest {
@@ -21738,10 +21687,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListPromptsResultBuilder>::new("ListPromptsResult"),
-        )
+        __p::deserialize_struct::<D, __ListPromptsResultBuilder>(d, "ListPromptsResult")
     }
 }
 impl serde::Serialize for ListPromptsResult {
@@ -22049,12 +21995,10 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListPromptsResultResponseBuilder,
-            >::new("ListPromptsResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListPromptsResultResponseBuilder,
+        >(d, "ListPromptsResultResponse")
     }
 }
 impl serde::Serialize for ListPromptsResultResponse {
@@ -22286,12 +22230,10 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetPromptRequestParamsBuilder,
-            >::new("GetPromptRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetPromptRequestParamsBuilder,
+        >(d, "GetPromptRequestParams")
     }
 }
 impl serde::Serialize for GetPromptRequestParams {
@@ -22583,10 +22525,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptRequestBuilder>::new("GetPromptRequest"),
-        )
+        __p::deserialize_struct::<D, __GetPromptRequestBuilder>(d, "GetPromptRequest")
     }
 }
 impl serde::Serialize for GetPromptRequest {
@@ -22830,10 +22769,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__GetPromptResultBuilder>::new("GetPromptResult"),
-        )
+        __p::deserialize_struct::<D, __GetPromptResultBuilder>(d, "GetPromptResult")
     }
 }
 impl serde::Serialize for GetPromptResult {
@@ -23105,12 +23041,10 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __GetPromptResultResponseBuilder,
-            >::new("GetPromptResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __GetPromptResultResponseBuilder,
+        >(d, "GetPromptResultResponse")
     }
 }
 impl serde::Serialize for GetPromptResultResponse {
@@ -23402,10 +23336,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::TaggedVisitor::<GetPromptResultResponseResult>::default(),
-        )
+        __p::deserialize_tagged::<D, GetPromptResultResponseResult>(d)
     }
 }
 impl __v::Validate for GetPromptResultResponseResult {
@@ -23578,7 +23509,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__PromptBuilder>::new("Prompt"))
+        __p::deserialize_struct::<D, __PromptBuilder>(d, "Prompt")
     }
 }
 impl serde::Serialize for Prompt {
@@ -23881,10 +23812,7 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptArgumentBuilder>::new("PromptArgument"),
-        )
+        __p::deserialize_struct::<D, __PromptArgumentBuilder>(d, "PromptArgument")
     }
 }
 impl serde::Serialize for PromptArgument {
@@ -24228,10 +24156,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptMessageBuilder>::new("PromptMessage"),
-        )
+        __p::deserialize_struct::<D, __PromptMessageBuilder>(d, "PromptMessage")
     }
 }
 impl serde::Serialize for PromptMessage {
@@ -24525,10 +24450,7 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ResourceLinkBuilder>::new("ResourceLink"),
-        )
+        __p::deserialize_struct::<D, __ResourceLinkBuilder>(d, "ResourceLink")
     }
 }
 impl serde::Serialize for ResourceLink {
@@ -24913,10 +24835,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__EmbeddedResourceBuilder>::new("EmbeddedResource"),
-        )
+        __p::deserialize_struct::<D, __EmbeddedResourceBuilder>(d, "EmbeddedResource")
     }
 }
 impl serde::Serialize for EmbeddedResource {
@@ -25246,14 +25165,38 @@ impl __f::Slots for __EmbeddedResourceResourceBuilder {
 impl __f::FastRead for EmbeddedResourceResource {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EmbeddedResourceResource {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__TextResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::TextResourceContents),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__BlobResourceContentsBuilder>(r)
+                        .map(EmbeddedResourceResource::BlobResourceContents),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EmbeddedResourceResource>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EmbeddedResourceResource>::default())
     }
 }
 impl __v::Validate for EmbeddedResourceResource {
@@ -25435,12 +25378,10 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __PromptListChangedNotificationBuilder,
-            >::new("PromptListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __PromptListChangedNotificationBuilder,
+        >(d, "PromptListChangedNotification")
     }
 }
 impl serde::Serialize for PromptListChangedNotification {
@@ -25669,10 +25610,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsRequestBuilder>::new("ListToolsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListToolsRequestBuilder>(d, "ListToolsRequest")
     }
 }
 impl serde::Serialize for ListToolsRequest {
@@ -25955,10 +25893,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListToolsResultBuilder>::new("ListToolsResult"),
-        )
+        __p::deserialize_struct::<D, __ListToolsResultBuilder>(d, "ListToolsResult")
     }
 }
 impl serde::Serialize for ListToolsResult {
@@ -26266,12 +26201,10 @@ impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListToolsResultResponseBuilder,
-            >::new("ListToolsResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListToolsResultResponseBuilder,
+        >(d, "ListToolsResultResponse")
     }
 }
 impl serde::Serialize for ListToolsResultResponse {
@@ -26533,10 +26466,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolResultBuilder>::new("CallToolResult"),
-        )
+        __p::deserialize_struct::<D, __CallToolResultBuilder>(d, "CallToolResult")
     }
 }
 impl serde::Serialize for CallToolResult {
@@ -26826,12 +26756,10 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CallToolResultResponseBuilder,
-            >::new("CallToolResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CallToolResultResponseBuilder,
+        >(d, "CallToolResultResponse")
     }
 }
 impl serde::Serialize for CallToolResultResponse {
@@ -27123,10 +27051,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::TaggedVisitor::<CallToolResultResponseResult>::default(),
-        )
+        __p::deserialize_tagged::<D, CallToolResultResponseResult>(d)
     }
 }
 impl __v::Validate for CallToolResultResponseResult {
@@ -27286,12 +27211,10 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CallToolRequestParamsBuilder,
-            >::new("CallToolRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CallToolRequestParamsBuilder,
+        >(d, "CallToolRequestParams")
     }
 }
 impl serde::Serialize for CallToolRequestParams {
@@ -27583,10 +27506,7 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CallToolRequestBuilder>::new("CallToolRequest"),
-        )
+        __p::deserialize_struct::<D, __CallToolRequestBuilder>(d, "CallToolRequest")
     }
 }
 impl serde::Serialize for CallToolRequest {
@@ -27824,12 +27744,10 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ToolListChangedNotificationBuilder,
-            >::new("ToolListChangedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ToolListChangedNotificationBuilder,
+        >(d, "ToolListChangedNotification")
     }
 }
 impl serde::Serialize for ToolListChangedNotification {
@@ -28085,10 +28003,7 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolAnnotationsBuilder>::new("ToolAnnotations"),
-        )
+        __p::deserialize_struct::<D, __ToolAnnotationsBuilder>(d, "ToolAnnotations")
     }
 }
 impl serde::Serialize for ToolAnnotations {
@@ -28447,7 +28362,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ToolBuilder>::new("Tool"))
+        __p::deserialize_struct::<D, __ToolBuilder>(d, "Tool")
     }
 }
 impl serde::Serialize for Tool {
@@ -28767,10 +28682,7 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolInputSchemaBuilder>::new("ToolInputSchema"),
-        )
+        __p::deserialize_struct::<D, __ToolInputSchemaBuilder>(d, "ToolInputSchema")
     }
 }
 impl serde::Serialize for ToolInputSchema {
@@ -28933,10 +28845,7 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolOutputSchemaBuilder>::new("ToolOutputSchema"),
-        )
+        __p::deserialize_struct::<D, __ToolOutputSchemaBuilder>(d, "ToolOutputSchema")
     }
 }
 impl serde::Serialize for ToolOutputSchema {
@@ -29124,12 +29033,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationParamsBuilder,
-            >::new("LoggingMessageNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationParamsBuilder,
+        >(d, "LoggingMessageNotificationParams")
     }
 }
 impl serde::Serialize for LoggingMessageNotificationParams {
@@ -29386,12 +29293,10 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LoggingMessageNotificationBuilder,
-            >::new("LoggingMessageNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LoggingMessageNotificationBuilder,
+        >(d, "LoggingMessageNotification")
     }
 }
 impl serde::Serialize for LoggingMessageNotification {
@@ -29857,12 +29762,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestParamsBuilder,
-            >::new("CreateMessageRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestParamsBuilder,
+        >(d, "CreateMessageRequestParams")
     }
 }
 impl serde::Serialize for CreateMessageRequestParams {
@@ -30340,7 +30243,7 @@ impl<'de> serde::Deserialize<'de> for ToolChoice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ToolChoiceBuilder>::new("ToolChoice"))
+        __p::deserialize_struct::<D, __ToolChoiceBuilder>(d, "ToolChoice")
     }
 }
 impl serde::Serialize for ToolChoice {
@@ -30633,12 +30536,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageRequestBuilder,
-            >::new("CreateMessageRequest"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageRequestBuilder,
+        >(d, "CreateMessageRequest")
     }
 }
 impl serde::Serialize for CreateMessageRequest {
@@ -30869,12 +30770,10 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CreateMessageResultBuilder,
-            >::new("CreateMessageResult"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CreateMessageResultBuilder,
+        >(d, "CreateMessageResult")
     }
 }
 impl serde::Serialize for CreateMessageResult {
@@ -31258,10 +31157,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__SamplingMessageBuilder>::new("SamplingMessage"),
-        )
+        __p::deserialize_struct::<D, __SamplingMessageBuilder>(d, "SamplingMessage")
     }
 }
 impl serde::Serialize for SamplingMessage {
@@ -31504,15 +31400,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<SamplingMessageContent, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for SamplingMessageContent {
@@ -31851,7 +31739,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<SamplingMessageContentBlock>::default())
+        __p::deserialize_tagged::<D, SamplingMessageContentBlock>(d)
     }
 }
 impl __v::Validate for SamplingMessageContentBlock {
@@ -32028,10 +31916,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__AnnotationsBuilder>::new("Annotations"),
-        )
+        __p::deserialize_struct::<D, __AnnotationsBuilder>(d, "Annotations")
     }
 }
 impl serde::Serialize for Annotations {
@@ -32396,7 +32281,7 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ContentBlock>::default())
+        __p::deserialize_tagged::<D, ContentBlock>(d)
     }
 }
 impl __v::Validate for ContentBlock {
@@ -32566,10 +32451,7 @@ impl<'de> serde::Deserialize<'de> for TextContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__TextContentBuilder>::new("TextContent"),
-        )
+        __p::deserialize_struct::<D, __TextContentBuilder>(d, "TextContent")
     }
 }
 impl serde::Serialize for TextContent {
@@ -32828,10 +32710,7 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ImageContentBuilder>::new("ImageContent"),
-        )
+        __p::deserialize_struct::<D, __ImageContentBuilder>(d, "ImageContent")
     }
 }
 impl serde::Serialize for ImageContent {
@@ -33109,10 +32988,7 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__AudioContentBuilder>::new("AudioContent"),
-        )
+        __p::deserialize_struct::<D, __AudioContentBuilder>(d, "AudioContent")
     }
 }
 impl serde::Serialize for AudioContent {
@@ -33397,10 +33273,7 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolUseContentBuilder>::new("ToolUseContent"),
-        )
+        __p::deserialize_struct::<D, __ToolUseContentBuilder>(d, "ToolUseContent")
     }
 }
 impl serde::Serialize for ToolUseContent {
@@ -33707,10 +33580,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ToolResultContentBuilder>::new("ToolResultContent"),
-        )
+        __p::deserialize_struct::<D, __ToolResultContentBuilder>(d, "ToolResultContent")
     }
 }
 impl serde::Serialize for ToolResultContent {
@@ -34036,10 +33906,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ModelPreferencesBuilder>::new("ModelPreferences"),
-        )
+        __p::deserialize_struct::<D, __ModelPreferencesBuilder>(d, "ModelPreferences")
     }
 }
 impl serde::Serialize for ModelPreferences {
@@ -34277,7 +34144,7 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ModelHintBuilder>::new("ModelHint"))
+        __p::deserialize_struct::<D, __ModelHintBuilder>(d, "ModelHint")
     }
 }
 impl serde::Serialize for ModelHint {
@@ -34467,12 +34334,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsBuilder,
-            >::new("CompleteRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsBuilder,
+        >(d, "CompleteRequestParams")
     }
 }
 impl serde::Serialize for CompleteRequestParams {
@@ -34816,7 +34681,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<CompleteRequestParamsRef>::default())
+        __p::deserialize_tagged::<D, CompleteRequestParamsRef>(d)
     }
 }
 impl __v::Validate for CompleteRequestParamsRef {
@@ -34948,12 +34813,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsArgumentBuilder,
-            >::new("CompleteRequestParamsArgument"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsArgumentBuilder,
+        >(d, "CompleteRequestParamsArgument")
     }
 }
 impl serde::Serialize for CompleteRequestParamsArgument {
@@ -35124,12 +34987,10 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteRequestParamsContextBuilder,
-            >::new("CompleteRequestParamsContext"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteRequestParamsContextBuilder,
+        >(d, "CompleteRequestParamsContext")
     }
 }
 impl serde::Serialize for CompleteRequestParamsContext {
@@ -35326,10 +35187,7 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteRequestBuilder>::new("CompleteRequest"),
-        )
+        __p::deserialize_struct::<D, __CompleteRequestBuilder>(d, "CompleteRequest")
     }
 }
 impl serde::Serialize for CompleteRequest {
@@ -35564,10 +35422,7 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CompleteResultBuilder>::new("CompleteResult"),
-        )
+        __p::deserialize_struct::<D, __CompleteResultBuilder>(d, "CompleteResult")
     }
 }
 impl serde::Serialize for CompleteResult {
@@ -35807,12 +35662,10 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteResultCompletionBuilder,
-            >::new("CompleteResultCompletion"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteResultCompletionBuilder,
+        >(d, "CompleteResultCompletion")
     }
 }
 impl serde::Serialize for CompleteResultCompletion {
@@ -36044,12 +35897,10 @@ impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __CompleteResultResponseBuilder,
-            >::new("CompleteResultResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __CompleteResultResponseBuilder,
+        >(d, "CompleteResultResponse")
     }
 }
 impl serde::Serialize for CompleteResultResponse {
@@ -36253,12 +36104,10 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ResourceTemplateReferenceBuilder,
-            >::new("ResourceTemplateReference"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ResourceTemplateReferenceBuilder,
+        >(d, "ResourceTemplateReference")
     }
 }
 impl serde::Serialize for ResourceTemplateReference {
@@ -36458,10 +36307,7 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PromptReferenceBuilder>::new("PromptReference"),
-        )
+        __p::deserialize_struct::<D, __PromptReferenceBuilder>(d, "PromptReference")
     }
 }
 impl serde::Serialize for PromptReference {
@@ -36680,10 +36526,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsRequestBuilder>::new("ListRootsRequest"),
-        )
+        __p::deserialize_struct::<D, __ListRootsRequestBuilder>(d, "ListRootsRequest")
     }
 }
 impl serde::Serialize for ListRootsRequest {
@@ -36852,12 +36695,10 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ListRootsRequestParamsBuilder,
-            >::new("ListRootsRequestParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ListRootsRequestParamsBuilder,
+        >(d, "ListRootsRequestParams")
     }
 }
 impl serde::Serialize for ListRootsRequestParams {
@@ -37019,10 +36860,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ListRootsResultBuilder>::new("ListRootsResult"),
-        )
+        __p::deserialize_struct::<D, __ListRootsResultBuilder>(d, "ListRootsResult")
     }
 }
 impl serde::Serialize for ListRootsResult {
@@ -37208,7 +37046,7 @@ impl<'de> serde::Deserialize<'de> for Root {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RootBuilder>::new("Root"))
+        __p::deserialize_struct::<D, __RootBuilder>(d, "Root")
     }
 }
 impl serde::Serialize for Root {
@@ -37443,12 +37281,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitRequestFormParamsBuilder,
-            >::new("ElicitRequestFormParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitRequestFormParamsBuilder,
+        >(d, "ElicitRequestFormParams")
     }
 }
 impl serde::Serialize for ElicitRequestFormParams {
@@ -37678,12 +37514,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitRequestFormParamsRequestedSchemaBuilder,
-            >::new("ElicitRequestFormParamsRequestedSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitRequestFormParamsRequestedSchemaBuilder,
+        >(d, "ElicitRequestFormParamsRequestedSchema")
     }
 }
 impl serde::Serialize for ElicitRequestFormParamsRequestedSchema {
@@ -37934,12 +37768,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestURLParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ElicitRequestURLParamsBuilder,
-            >::new("ElicitRequestURLParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ElicitRequestURLParamsBuilder,
+        >(d, "ElicitRequestURLParams")
     }
 }
 impl serde::Serialize for ElicitRequestURLParams {
@@ -38244,7 +38076,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ElicitRequestParams>::default())
+        __p::deserialize_tagged::<D, ElicitRequestParams>(d)
     }
 }
 impl __v::Validate for ElicitRequestParams {
@@ -38379,10 +38211,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ElicitRequestBuilder>::new("ElicitRequest"),
-        )
+        __p::deserialize_struct::<D, __ElicitRequestBuilder>(d, "ElicitRequest")
     }
 }
 impl serde::Serialize for ElicitRequest {
@@ -38708,14 +38537,50 @@ impl __f::Slots for __PrimitiveSchemaDefinitionBuilder {
 impl __f::FastRead for PrimitiveSchemaDefinition {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for PrimitiveSchemaDefinition {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__StringSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::StringSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__NumberSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::NumberSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__BooleanSchemaBuilder>(r)
+                        .map(PrimitiveSchemaDefinition::BooleanSchema),
+                )
+            }
+            3usize => {
+                Some(
+                    <EnumSchema as __f::FastRead>::read_fast(r)
+                        .map(PrimitiveSchemaDefinition::EnumSchema),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, PrimitiveSchemaDefinition>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<PrimitiveSchemaDefinition>::default())
     }
 }
 impl __v::Validate for PrimitiveSchemaDefinition {
@@ -39043,10 +38908,7 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__StringSchemaBuilder>::new("StringSchema"),
-        )
+        __p::deserialize_struct::<D, __StringSchemaBuilder>(d, "StringSchema")
     }
 }
 impl serde::Serialize for StringSchema {
@@ -39501,10 +39363,7 @@ impl<'de> serde::Deserialize<'de> for NumberSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NumberSchemaBuilder>::new("NumberSchema"),
-        )
+        __p::deserialize_struct::<D, __NumberSchemaBuilder>(d, "NumberSchema")
     }
 }
 impl serde::Serialize for NumberSchema {
@@ -39927,10 +39786,7 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__BooleanSchemaBuilder>::new("BooleanSchema"),
-        )
+        __p::deserialize_struct::<D, __BooleanSchemaBuilder>(d, "BooleanSchema")
     }
 }
 impl serde::Serialize for BooleanSchema {
@@ -40194,12 +40050,10 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UntitledSingleSelectEnumSchemaBuilder,
-            >::new("UntitledSingleSelectEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UntitledSingleSelectEnumSchemaBuilder,
+        >(d, "UntitledSingleSelectEnumSchema")
     }
 }
 impl serde::Serialize for UntitledSingleSelectEnumSchema {
@@ -40492,12 +40346,10 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledSingleSelectEnumSchemaBuilder,
-            >::new("TitledSingleSelectEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledSingleSelectEnumSchemaBuilder,
+        >(d, "TitledSingleSelectEnumSchema")
     }
 }
 impl serde::Serialize for TitledSingleSelectEnumSchema {
@@ -40759,12 +40611,10 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledSingleSelectEnumSchemaOneOfItemBuilder,
-            >::new("TitledSingleSelectEnumSchemaOneOfItem"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledSingleSelectEnumSchemaOneOfItemBuilder,
+        >(d, "TitledSingleSelectEnumSchemaOneOfItem")
     }
 }
 impl serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
@@ -41064,14 +40914,38 @@ impl __f::Slots for __SingleSelectEnumSchemaBuilder {
 impl __f::FastRead for SingleSelectEnumSchema {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for SingleSelectEnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__UntitledSingleSelectEnumSchemaBuilder>(r)
+                        .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__TitledSingleSelectEnumSchemaBuilder>(r)
+                        .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, SingleSelectEnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<SingleSelectEnumSchema>::default())
     }
 }
 impl __v::Validate for SingleSelectEnumSchema {
@@ -41300,12 +41174,10 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UntitledMultiSelectEnumSchemaBuilder,
-            >::new("UntitledMultiSelectEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UntitledMultiSelectEnumSchemaBuilder,
+        >(d, "UntitledMultiSelectEnumSchema")
     }
 }
 impl serde::Serialize for UntitledMultiSelectEnumSchema {
@@ -41610,12 +41482,10 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __UntitledMultiSelectEnumSchemaItemsBuilder,
-            >::new("UntitledMultiSelectEnumSchemaItems"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __UntitledMultiSelectEnumSchemaItemsBuilder,
+        >(d, "UntitledMultiSelectEnumSchemaItems")
     }
 }
 impl serde::Serialize for UntitledMultiSelectEnumSchemaItems {
@@ -41851,12 +41721,10 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledMultiSelectEnumSchemaBuilder,
-            >::new("TitledMultiSelectEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledMultiSelectEnumSchemaBuilder,
+        >(d, "TitledMultiSelectEnumSchema")
     }
 }
 impl serde::Serialize for TitledMultiSelectEnumSchema {
@@ -42159,12 +42027,10 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem 
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder,
-            >::new("TitledMultiSelectEnumSchemaItemsAnyOfItem"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledMultiSelectEnumSchemaItemsAnyOfItemBuilder,
+        >(d, "TitledMultiSelectEnumSchemaItemsAnyOfItem")
     }
 }
 impl serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
@@ -42337,12 +42203,10 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __TitledMultiSelectEnumSchemaItemsBuilder,
-            >::new("TitledMultiSelectEnumSchemaItems"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __TitledMultiSelectEnumSchemaItemsBuilder,
+        >(d, "TitledMultiSelectEnumSchemaItems")
     }
 }
 impl serde::Serialize for TitledMultiSelectEnumSchemaItems {
@@ -42618,14 +42482,38 @@ impl __f::Slots for __MultiSelectEnumSchemaBuilder {
 impl __f::FastRead for MultiSelectEnumSchema {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for MultiSelectEnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__UntitledMultiSelectEnumSchemaBuilder>(r)
+                        .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__TitledMultiSelectEnumSchemaBuilder>(r)
+                        .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, MultiSelectEnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<MultiSelectEnumSchema>::default())
     }
 }
 impl __v::Validate for MultiSelectEnumSchema {
@@ -42842,12 +42730,10 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LegacyTitledEnumSchemaBuilder,
-            >::new("LegacyTitledEnumSchema"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LegacyTitledEnumSchemaBuilder,
+        >(d, "LegacyTitledEnumSchema")
     }
 }
 impl serde::Serialize for LegacyTitledEnumSchema {
@@ -43252,14 +43138,44 @@ impl __f::Slots for __EnumSchemaBuilder {
 impl __f::FastRead for EnumSchema {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for EnumSchema {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    <SingleSelectEnumSchema as __f::FastRead>::read_fast(r)
+                        .map(EnumSchema::SingleSelectEnumSchema),
+                )
+            }
+            1usize => {
+                Some(
+                    <MultiSelectEnumSchema as __f::FastRead>::read_fast(r)
+                        .map(EnumSchema::MultiSelectEnumSchema),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__LegacyTitledEnumSchemaBuilder>(r)
+                        .map(EnumSchema::LegacyTitledEnumSchema),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, EnumSchema>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<EnumSchema>::default())
     }
 }
 impl __v::Validate for EnumSchema {
@@ -43500,10 +43416,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ElicitResultBuilder>::new("ElicitResult"),
-        )
+        __p::deserialize_struct::<D, __ElicitResultBuilder>(d, "ElicitResult")
     }
 }
 impl serde::Serialize for ElicitResult {
@@ -43952,15 +43865,7 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<ElicitResultContentValue, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for ElicitResultContentValue {
@@ -44394,7 +44299,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientRequest>::default())
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -44911,7 +44816,7 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ServerNotification>::default())
+        __p::deserialize_tagged::<D, ServerNotification>(d)
     }
 }
 impl __v::Validate for ServerNotification {
@@ -45542,14 +45447,97 @@ impl __f::Slots for __ServerResultBuilder {
 impl __f::FastRead for ServerResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ServerResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ServerResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__DiscoverResultBuilder>(r)
+                        .map(ServerResult::DiscoverResult),
+                )
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CompleteResultBuilder>(r)
+                        .map(ServerResult::CompleteResult),
+                )
+            }
+            3usize => {
+                Some(
+                    __f::read_struct::<__GetPromptResultBuilder>(r)
+                        .map(ServerResult::GetPromptResult),
+                )
+            }
+            4usize => {
+                Some(
+                    __f::read_struct::<__ListPromptsResultBuilder>(r)
+                        .map(ServerResult::ListPromptsResult),
+                )
+            }
+            5usize => {
+                Some(
+                    __f::read_struct::<__ListResourceTemplatesResultBuilder>(r)
+                        .map(ServerResult::ListResourceTemplatesResult),
+                )
+            }
+            6usize => {
+                Some(
+                    __f::read_struct::<__ListResourcesResultBuilder>(r)
+                        .map(ServerResult::ListResourcesResult),
+                )
+            }
+            7usize => {
+                Some(
+                    __f::read_struct::<__ReadResourceResultBuilder>(r)
+                        .map(ServerResult::ReadResourceResult),
+                )
+            }
+            8usize => {
+                Some(
+                    __f::read_struct::<__SubscriptionsListenResultBuilder>(r)
+                        .map(ServerResult::SubscriptionsListenResult),
+                )
+            }
+            9usize => {
+                Some(
+                    __f::read_struct::<__CallToolResultBuilder>(r)
+                        .map(ServerResult::CallToolResult),
+                )
+            }
+            10usize => {
+                Some(
+                    __f::read_struct::<__ListToolsResultBuilder>(r)
+                        .map(ServerResult::ListToolsResult),
+                )
+            }
+            11usize => {
+                Some(
+                    __f::read_struct::<__InputRequiredResultBuilder>(r)
+                        .map(ServerResult::InputRequiredResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ServerResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ServerResult>::default())
     }
 }
 impl __v::Validate for ServerResult {

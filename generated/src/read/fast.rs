@@ -16,29 +16,29 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde_json::{Number, Value};
 
-pub(crate) use super::reader::Reader;
+pub use super::reader::Reader;
 use super::reader::{Number as Num, Str};
-use super::{give_up, GiveUp, FAST_TOKEN, RAW_TOKEN};
-use crate::runtime::__private::{set_read, take_handover, Builder, Entry, Handover, Key, Lit, Tagged};
-use crate::runtime::{JsonObject, Nullable};
+use super::{give_up, gave_up, GiveUp, FAST_TOKEN, RAW_TOKEN};
+use crate::runtime::__private::{rank, set_read, take_handover, Builder, Entry, Handover, KeptKeys, Key, Keyed, Lit, MessageVisitor, NoBuilder, Raw, RawObject, ResultResponseBuilder, Tagged};
+use crate::runtime::{JsonObject, Message, NoRequests, Nullable};
 
-pub(crate) type Fast<T> = Result<T, GiveUp>;
+pub type Fast<T> = Result<T, GiveUp>;
 
 /// A failure the serde path reports as an error of its own (a repeated key, a wrong literal, a
 /// missing field, a value of another type): not recorded, so a caller may try something else.
-pub(crate) fn refuse<T>() -> Fast<T> {
+pub fn refuse<T>() -> Fast<T> {
     Err(GiveUp)
 }
 
 /// A type this path reads.
-pub(crate) trait FastRead: Sized {
+pub trait FastRead: Sized {
     fn read_fast(r: &mut Reader<'_>) -> Fast<Self>;
 }
 
 /// How a struct's key is read into its slot: the generated builders' `required`, `optional`,
 /// `optional_value` and `literal`, as data.
 #[derive(Clone, Copy)]
-pub(crate) enum Rule {
+pub enum Rule {
     /// Read as the slot's type; a second one is refused.
     Required,
     /// As `Required`, but `null` (which the schema does not allow here) is kept among the
@@ -49,12 +49,12 @@ pub(crate) enum Rule {
 }
 
 /// One key of a struct, in the order the builder numbers its slots.
-pub(crate) struct Known {
-    pub(crate) key: &'static str,
-    pub(crate) rule: Rule,
+pub struct Known {
+    pub key: &'static str,
+    pub rule: Rule,
 }
 
-pub(crate) enum Slot<'a> {
+pub enum Slot<'a> {
     Value(&'a mut dyn Fill),
     /// A literal's flag.
     Seen(&'a mut bool),
@@ -63,7 +63,7 @@ pub(crate) enum Slot<'a> {
 }
 
 /// A builder's slot for a value of one type: one copy per field type, shared by every builder.
-pub(crate) trait Fill {
+pub trait Fill {
     fn filled(&self) -> bool;
     fn fill(&mut self, r: &mut Reader<'_>) -> Fast<()>;
 }
@@ -79,7 +79,7 @@ impl<T: FastRead> Fill for Option<T> {
 }
 
 /// A builder, as the reading loop sees it: generated for every struct and union builder.
-pub(crate) trait Slots {
+pub trait Slots {
     fn known(&self) -> &'static [Known];
     fn slot(&mut self, i: usize) -> Slot<'_>;
     /// A key the struct does not name.
@@ -89,7 +89,7 @@ pub(crate) trait Slots {
 }
 
 /// Reads one object into a builder: every struct and union shares this loop.
-pub(crate) fn read_object(r: &mut Reader<'_>, b: &mut dyn Slots) -> Fast<()> {
+pub fn read_object(r: &mut Reader<'_>, b: &mut dyn Slots) -> Fast<()> {
     if r.peek() != Some(b'{') {
         return refuse();
     }
@@ -154,7 +154,7 @@ fn fill<'de>(b: &mut dyn Slots, i: usize, rule: Rule, key: Key<'de>, r: &mut Rea
 }
 
 /// An unknown key, kept with its value.
-pub(crate) fn unknown(extra: &mut JsonObject, key: Key<'_>, r: &mut Reader<'_>) -> Fast<()> {
+pub fn unknown(extra: &mut JsonObject, key: Key<'_>, r: &mut Reader<'_>) -> Fast<()> {
     let v = Value::read_fast(r)?;
     match extra.entry(key.into_string()) {
         serde_json::map::Entry::Vacant(e) => {
@@ -168,7 +168,7 @@ pub(crate) fn unknown(extra: &mut JsonObject, key: Key<'_>, r: &mut Reader<'_>) 
 /// An unknown key whose value the schema types through an index signature (the generator emits
 /// it for such a struct; the pinned schemas have none).
 #[allow(dead_code)]
-pub(crate) fn rest<T: FastRead>(rest: &mut BTreeMap<String, T>, key: Key<'_>, r: &mut Reader<'_>) -> Fast<()> {
+pub fn rest<T: FastRead>(rest: &mut BTreeMap<String, T>, key: Key<'_>, r: &mut Reader<'_>) -> Fast<()> {
     let v = T::read_fast(r)?;
     match rest.entry(key.into_string()) {
         std::collections::btree_map::Entry::Vacant(e) => {
@@ -180,7 +180,7 @@ pub(crate) fn rest<T: FastRead>(rest: &mut BTreeMap<String, T>, key: Key<'_>, r:
 }
 
 /// A struct: its builder filled by the shared loop.
-pub(crate) fn read_struct<B: Slots + Builder + Default>(r: &mut Reader<'_>) -> Fast<B::Output> {
+pub fn read_struct<B: Slots + Builder + Default>(r: &mut Reader<'_>) -> Fast<B::Output> {
     let mut b = B::default();
     read_object(r, &mut b)?;
     b.finish()
@@ -188,7 +188,7 @@ pub(crate) fn read_struct<B: Slots + Builder + Default>(r: &mut Reader<'_>) -> F
 
 /// A union chosen by one field: the object is scanned to that field, then read from its start
 /// by the chosen member's builder (the tag is one of its keys, as on the serde path).
-pub(crate) fn read_tagged<U: Tagged>(r: &mut Reader<'_>) -> Fast<U>
+pub fn read_tagged<U: Tagged>(r: &mut Reader<'_>) -> Fast<U>
 where
     U::Builder: Slots,
 {
@@ -222,13 +222,68 @@ fn find_tag(r: &mut Reader<'_>, field: &str) -> Fast<Option<String>> {
     Ok(found)
 }
 
-/// A type read by its serde impl on this reader (the unions decided by keys).
-pub(crate) fn read_serde<T: for<'de> Deserialize<'de>>(r: &mut Reader<'_>) -> Fast<T> {
-    T::deserialize(r)
+/// A union decided by the keys present, with its members read by this path.
+pub trait KeyedFast: Keyed {
+    /// Reads the object at the reader as one member; `None` for no such member.
+    fn read_member_fast(member: usize, r: &mut Reader<'_>) -> Option<Fast<Self>>;
+}
+
+/// A union decided by the keys present. The keys are scanned first: a key that only one member
+/// names decides it, and that member's builder reads the whole object (what the serde path does
+/// by replaying the keys before it). Without one, the members are ranked over all the keys as
+/// the serde path ranks them, and the first that reads the object wins. The serde path's guess
+/// at a key (taken back when another member ranks first) is not needed here: this is the answer
+/// it confirms or falls back to.
+pub fn read_keyed<'de, U: KeyedFast>(r: &mut Reader<'de>) -> Fast<U>
+where
+    U::Builder: Slots,
+{
+    if r.peek() != Some(b'{') {
+        return refuse();
+    }
+    let (pos, depth) = (r.pos, r.depth);
+    r.enter()?;
+    let mut kept = RawObject(Vec::new());
+    let mut decided = None;
+    let mut first = true;
+    while r.next_item(b'}', &mut first)? {
+        let key = r.key()?;
+        r.colon()?;
+        if let Some(b) = U::builder_for_key(key.as_str()) {
+            decided = Some(b);
+            break;
+        }
+        r.peek();
+        let start = r.pos;
+        r.skip()?;
+        let text: &'de str = &r.text[start..r.pos];
+        kept.0.push((key, Raw::Text(text)));
+    }
+    if decided.is_none() {
+        r.leave(b'}')?;
+    }
+    r.pos = pos;
+    r.depth = depth;
+    if let Some(mut b) = decided {
+        read_object(r, &mut b)?;
+        return b.finish();
+    }
+    for member in rank::<U, _>(&KeptKeys::new(&kept)) {
+        match U::read_member_fast(member, r) {
+            Some(Ok(v)) => return Ok(v),
+            // This reader could not read it: nor can it rank the rest.
+            Some(Err(e)) if gave_up() => return Err(e),
+            _ => {
+                r.pos = pos;
+                r.depth = depth;
+            }
+        }
+    }
+    refuse()
 }
 
 /// A string enum: its value as the type makes it from the wire.
-pub(crate) fn read_enum<T>(r: &mut Reader<'_>, from_wire: impl FnOnce(&str) -> T) -> Fast<T> {
+pub fn read_enum<T>(r: &mut Reader<'_>, from_wire: impl FnOnce(&str) -> T) -> Fast<T> {
     if r.peek() != Some(b'"') {
         return refuse();
     }
@@ -239,31 +294,31 @@ pub(crate) fn read_enum<T>(r: &mut Reader<'_>, from_wire: impl FnOnce(&str) -> T
 }
 
 /// A value of the union member the scores picked (the serde path's `from_value`).
-pub(crate) fn from_value<T: de::DeserializeOwned>(v: Value) -> Fast<T> {
+pub fn from_value<T: de::DeserializeOwned>(v: Value) -> Fast<T> {
     T::deserialize(v).map_or_else(|_| refuse(), Ok)
 }
 
 /// The next value's first byte, not consumed (what a union decided by the JSON kind looks at).
-pub(crate) fn peek(r: &mut Reader<'_>) -> Option<u8> {
+pub fn peek(r: &mut Reader<'_>) -> Option<u8> {
     r.peek()
 }
 
 /// A number as read, for a union decided by the JSON kind.
-pub(crate) struct NumberToken(Num);
+pub struct NumberToken(Num);
 
 impl NumberToken {
     /// Whether serde_json hands this number to a visitor as a float.
-    pub(crate) fn is_float(&self) -> bool {
+    pub fn is_float(&self) -> bool {
         matches!(self.0, Num::F64(_))
     }
 }
 
-pub(crate) fn number(r: &mut Reader<'_>) -> Fast<NumberToken> {
+pub fn number(r: &mut Reader<'_>) -> Fast<NumberToken> {
     r.number().map(NumberToken)
 }
 
 /// A union member read from a number already read.
-pub(crate) trait FromNumber: Sized {
+pub trait FromNumber: Sized {
     fn from_number(n: NumberToken) -> Fast<Self>;
 }
 
@@ -501,5 +556,150 @@ impl<'de, T: FastRead, V: Entry<'de, Value = T>> Visitor<'de> for Channel<T, V> 
 
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {
         self.0.visit_enum(data)
+    }
+}
+
+/// Where the JSON-RPC envelope's keys point: the first of `method`, `result` and `error`.
+enum Kind {
+    Method(String),
+    Result,
+    Error,
+}
+
+/// The JSON-RPC envelope, read as its serde visitor reads it: the first of `method`, `result`
+/// and `error` decides; a known method's request or notification is read by its builder; a
+/// method neither side names is a request when the message has an `id`; a notification with
+/// an `id` is refused.
+impl<Id, Req, Notif, Res, Err> FastRead for Message<Id, Req, Notif, Res, Err>
+where
+    Id: FastRead + de::DeserializeOwned,
+    Req: Tagged,
+    Req::Builder: Slots,
+    Notif: Tagged,
+    Notif::Builder: Slots,
+    Res: FastRead + de::DeserializeOwned,
+    Err: FastRead,
+{
+    fn read_fast(r: &mut Reader<'_>) -> Fast<Self> {
+        if r.peek() != Some(b'{') {
+            return refuse();
+        }
+        let (pos, depth) = (r.pos, r.depth);
+        r.enter()?;
+        let mut kind = None;
+        let mut has_id = false;
+        let mut first = true;
+        while r.next_item(b'}', &mut first)? {
+            let key = r.key()?;
+            r.colon()?;
+            match (key.as_str(), &kind) {
+                ("method", None) => {
+                    let method = String::read_fast(r)?;
+                    // A known request needs nothing more from the scan.
+                    if Req::knows(&method) {
+                        kind = Some(Kind::Method(method));
+                        break;
+                    }
+                    kind = Some(Kind::Method(method));
+                }
+                ("result", None) => {
+                    kind = Some(Kind::Result);
+                    break;
+                }
+                ("error", None) => {
+                    kind = Some(Kind::Error);
+                    break;
+                }
+                ("id", _) => {
+                    has_id = true;
+                    r.skip()?;
+                }
+                _ => r.skip()?,
+            }
+        }
+        r.pos = pos;
+        r.depth = depth;
+        Ok(match kind {
+            Some(Kind::Method(m)) if Req::knows(&m) || (has_id && !Notif::knows(&m)) => Message::Request(read_chosen::<Req>(r, &m)?),
+            Some(Kind::Method(m)) if !has_id => Message::Notification(read_chosen::<Notif>(r, &m)?),
+            Some(Kind::Method(_)) | None => return refuse(),
+            Some(Kind::Result) => {
+                let mut b = ResultResponseBuilder::<Id, Res>::default();
+                read_object(r, &mut b)?;
+                Message::Result(b.finish()?)
+            }
+            Some(Kind::Error) => Message::Error(Err::read_fast(r)?),
+        })
+    }
+}
+
+/// A tagged union whose tag is already known, read by that tag's builder.
+fn read_chosen<U: Tagged>(r: &mut Reader<'_>, tag: &str) -> Fast<U>
+where
+    U::Builder: Slots,
+{
+    let mut b = U::builder_for(Some(tag)).map_or_else(refuse, Ok)?;
+    read_object(r, &mut b)?;
+    b.finish()
+}
+
+impl<'de, Id, Req, Notif, Res, Err> Deserialize<'de> for Message<Id, Req, Notif, Res, Err>
+where
+    Id: de::DeserializeOwned + FastRead,
+    Req: Tagged + de::DeserializeOwned,
+    Req::Builder: Slots,
+    Notif: Tagged + de::DeserializeOwned,
+    Notif::Builder: Slots,
+    Res: de::DeserializeOwned + FastRead,
+    Err: de::DeserializeOwned + FastRead,
+{
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize(d, MessageVisitor(PhantomData))
+    }
+}
+
+impl<Id: FastRead, Res: FastRead> Slots for ResultResponseBuilder<Id, Res> {
+    fn known(&self) -> &'static [Known] {
+        const KNOWN: &[Known] = &[
+            Known { key: "jsonrpc", rule: Rule::Literal(Lit::Str("2.0")) },
+            Known { key: "id", rule: Rule::Required },
+            Known { key: "result", rule: Rule::Required },
+        ];
+        KNOWN
+    }
+    fn slot(&mut self, i: usize) -> Slot<'_> {
+        match i {
+            0 => Slot::Seen(&mut self.jsonrpc),
+            1 => Slot::Value(&mut self.id),
+            2 => Slot::Value(&mut self.result),
+            _ => Slot::Gone,
+        }
+    }
+    fn unknown<'de>(&mut self, key: Key<'de>, r: &mut Reader<'de>) -> Fast<()> {
+        unknown(&mut self.extra, key, r)
+    }
+    fn extra(&mut self) -> Option<&mut JsonObject> {
+        Some(&mut self.extra)
+    }
+}
+
+impl Slots for NoBuilder {
+    fn known(&self) -> &'static [Known] {
+        match *self {}
+    }
+    fn slot(&mut self, _: usize) -> Slot<'_> {
+        match *self {}
+    }
+    fn unknown<'de>(&mut self, _: Key<'de>, _: &mut Reader<'de>) -> Fast<()> {
+        match *self {}
+    }
+    fn extra(&mut self) -> Option<&mut JsonObject> {
+        match *self {}
+    }
+}
+
+impl FastRead for NoRequests {
+    fn read_fast(_: &mut Reader<'_>) -> Fast<Self> {
+        refuse()
     }
 }

@@ -37,7 +37,7 @@ thread_local! {
 /// The read ends; the input is to be read by serde_json. When the reader itself gives up
 /// ([`GiveUp::new`]) that is recorded, so a visitor that catches it cannot hide it.
 #[derive(Debug)]
-pub(crate) struct GiveUp;
+pub struct GiveUp;
 
 impl GiveUp {
     #[cold]
@@ -65,6 +65,11 @@ impl de::Error for GiveUp {
 
 type Result<T> = std::result::Result<T, GiveUp>;
 
+/// Whether the reader has given up on the input being read.
+fn gave_up() -> bool {
+    GAVE_UP.with(|g| g.get())
+}
+
 #[cold]
 fn give_up<T>() -> Result<T> {
     Err(GiveUp::new())
@@ -86,7 +91,7 @@ pub(crate) fn read<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
 }
 
 mod deserializer;
-pub(crate) mod fast;
+pub mod fast;
 mod reader;
 
 use reader::*;

@@ -3,7 +3,7 @@
 
 use super::*;
 
-pub(crate) struct Reader<'de> {
+pub struct Reader<'de> {
     pub(super) text: &'de str,
     pub(super) bytes: &'de [u8],
     pub(super) pos: usize,

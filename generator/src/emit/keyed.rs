@@ -89,6 +89,21 @@ impl<'a> Ctx<'a> {
             };
             quote! { #i => #read, }
         });
+        let fast_reads = members.iter().enumerate().map(|(i, m)| {
+            let v = &vnames[i];
+            let t = &inner_tys[i];
+            let b = &vbuilders[i];
+            let wrap = if self.recursive(&me, &u.variants[i].ty) {
+                quote! { |m| #name::#v(Box::new(m)) }
+            } else {
+                quote! { #name::#v }
+            };
+            let read = match m.kind {
+                MemberKind::Struct => quote! { __f::read_struct::<#b>(r) },
+                MemberKind::Tagged | MemberKind::Keyed => quote! { <#t as __f::FastRead>::read_fast(r) },
+            };
+            quote! { #i => Some(#read.map(#wrap)), }
+        });
         let named = &keyed.named;
         let closest = (!named.is_empty()).then(|| {
             let entries = named.iter().map(|(i, keys)| quote! { (#i, &[#(#keys),*]) });
@@ -160,13 +175,24 @@ impl<'a> Ctx<'a> {
             impl __f::FastRead for #name {
                 #[inline]
                 fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-                    __f::read_serde::<Self>(r)
+                    __f::read_keyed::<Self>(r)
+                }
+            }
+
+            #[doc(hidden)]
+            impl __f::KeyedFast for #name {
+                #[inline]
+                fn read_member_fast(member: usize, r: &mut __f::Reader<'_>) -> Option<__f::Fast<Self>> {
+                    match member {
+                        #(#fast_reads)*
+                        _ => None,
+                    }
                 }
             }
 
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                    __p::deserialize_keyed::<D, #name>(d)
+                    __f::deserialize(d, __p::KeyedVisitor::<#name>::default())
                 }
             }
         }

@@ -90,8 +90,6 @@ impl<'a> Ctx<'a> {
                 }
             }
 
-            // The crate's reader reads through the table; `#[inline]` keeps these out of this
-            // crate's own build, compiled where a read uses them.
             #[doc(hidden)]
             impl __f::Slots for #builder {
                 #[inline]
@@ -126,7 +124,7 @@ impl<'a> Ctx<'a> {
 
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                    __f::deserialize(d, __p::StructVisitor::<#builder>::new(#name_str))
+                    __p::deserialize_struct::<D, #builder>(d, #name_str)
                 }
             }
 

@@ -204,7 +204,7 @@ impl<'a> Ctx<'a> {
 
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                    __f::deserialize(d, __p::TaggedVisitor::<#name>::default())
+                    __p::deserialize_tagged::<D, #name>(d)
                 }
             }
         }
@@ -342,12 +342,7 @@ impl<'a> Ctx<'a> {
                         }
                         #(#methods)*
                     }
-                    impl<'de> __p::Entry<'de> for V {
-                        fn enter<D: serde::Deserializer<'de>>(self, d: D) -> ::core::result::Result<#name, D::Error> {
-                            d.deserialize_any(self)
-                        }
-                    }
-                    __f::deserialize(d, V)
+                    d.deserialize_any(V)
                 }
             }
         }

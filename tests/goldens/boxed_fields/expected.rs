@@ -115,10 +115,7 @@ impl<'de> serde::Deserialize<'de> for Capabilities {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CapabilitiesBuilder>::new("Capabilities"),
-        )
+        __p::deserialize_struct::<D, __CapabilitiesBuilder>(d, "Capabilities")
     }
 }
 impl serde::Serialize for Capabilities {
@@ -321,10 +318,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesRoots {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__CapabilitiesRootsBuilder>::new("CapabilitiesRoots"),
-        )
+        __p::deserialize_struct::<D, __CapabilitiesRootsBuilder>(d, "CapabilitiesRoots")
     }
 }
 impl serde::Serialize for CapabilitiesRoots {
@@ -488,7 +482,7 @@ impl<'de> serde::Deserialize<'de> for Node {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__NodeBuilder>::new("Node"))
+        __p::deserialize_struct::<D, __NodeBuilder>(d, "Node")
     }
 }
 impl serde::Serialize for Node {
@@ -693,7 +687,7 @@ impl<'de> serde::Deserialize<'de> for Hello {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__HelloBuilder>::new("Hello"))
+        __p::deserialize_struct::<D, __HelloBuilder>(d, "Hello")
     }
 }
 impl serde::Serialize for Hello {

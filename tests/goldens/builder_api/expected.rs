@@ -148,15 +148,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<RequestId, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for RequestId {
@@ -338,15 +330,7 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<ProgressToken, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for ProgressToken {
@@ -482,7 +466,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RequestBuilder>::new("Request"))
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -669,10 +653,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationBuilder>::new("Notification"),
-        )
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -851,7 +832,7 @@ impl<'de> serde::Deserialize<'de> for BaseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ResultBuilder>::new("Result"))
+        __p::deserialize_struct::<D, __ResultBuilder>(d, "Result")
     }
 }
 impl serde::Serialize for BaseResult {
@@ -1028,7 +1009,7 @@ impl<'de> serde::Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ErrorBuilder>::new("Error"))
+        __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
 impl serde::Serialize for Error {
@@ -1241,12 +1222,10 @@ impl<'de> serde::Deserialize<'de> for JSONRPCErrorResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __JSONRPCErrorResponseBuilder,
-            >::new("JSONRPCErrorResponse"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __JSONRPCErrorResponseBuilder,
+        >(d, "JSONRPCErrorResponse")
     }
 }
 impl serde::Serialize for JSONRPCErrorResponse {
@@ -1631,10 +1610,7 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PingRequestBuilder>::new("PingRequest"),
-        )
+        __p::deserialize_struct::<D, __PingRequestBuilder>(d, "PingRequest")
     }
 }
 impl serde::Serialize for PingRequest {
@@ -1884,10 +1860,7 @@ impl<'de> serde::Deserialize<'de> for ReadRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ReadRequestBuilder>::new("ReadRequest"),
-        )
+        __p::deserialize_struct::<D, __ReadRequestBuilder>(d, "ReadRequest")
     }
 }
 impl serde::Serialize for ReadRequest {
@@ -2098,10 +2071,7 @@ impl<'de> serde::Deserialize<'de> for ReadRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ReadRequestParamsBuilder>::new("ReadRequestParams"),
-        )
+        __p::deserialize_struct::<D, __ReadRequestParamsBuilder>(d, "ReadRequestParams")
     }
 }
 impl serde::Serialize for ReadRequestParams {
@@ -2288,7 +2258,7 @@ impl<'de> serde::Deserialize<'de> for ReadResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ReadResultBuilder>::new("ReadResult"))
+        __p::deserialize_struct::<D, __ReadResultBuilder>(d, "ReadResult")
     }
 }
 impl serde::Serialize for ReadResult {
@@ -2500,10 +2470,7 @@ impl<'de> serde::Deserialize<'de> for LogNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__LogNotificationBuilder>::new("LogNotification"),
-        )
+        __p::deserialize_struct::<D, __LogNotificationBuilder>(d, "LogNotification")
     }
 }
 impl serde::Serialize for LogNotification {
@@ -2689,12 +2656,10 @@ impl<'de> serde::Deserialize<'de> for LogNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __LogNotificationParamsBuilder,
-            >::new("LogNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __LogNotificationParamsBuilder,
+        >(d, "LogNotificationParams")
     }
 }
 impl serde::Serialize for LogNotificationParams {
@@ -2946,7 +2911,7 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<ClientRequest>::default())
+        __p::deserialize_tagged::<D, ClientRequest>(d)
     }
 }
 impl __v::Validate for ClientRequest {
@@ -3188,14 +3153,37 @@ impl __f::Slots for __ClientResultBuilder {
 impl __f::FastRead for ClientResult {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for ClientResult {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__ResultBuilder>(r).map(ClientResult::EmptyResult),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__ReadResultBuilder>(r)
+                        .map(ClientResult::ReadResult),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, ClientResult>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<ClientResult>::default())
     }
 }
 impl __v::Validate for ClientResult {
@@ -3349,7 +3337,7 @@ impl<'de> serde::Deserialize<'de> for TextBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__TextBlockBuilder>::new("TextBlock"))
+        __p::deserialize_struct::<D, __TextBlockBuilder>(d, "TextBlock")
     }
 }
 impl serde::Serialize for TextBlock {
@@ -3532,7 +3520,7 @@ impl<'de> serde::Deserialize<'de> for ImageBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ImageBlockBuilder>::new("ImageBlock"))
+        __p::deserialize_struct::<D, __ImageBlockBuilder>(d, "ImageBlock")
     }
 }
 impl serde::Serialize for ImageBlock {
@@ -3715,7 +3703,7 @@ impl<'de> serde::Deserialize<'de> for AudioBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__AudioBlockBuilder>::new("AudioBlock"))
+        __p::deserialize_struct::<D, __AudioBlockBuilder>(d, "AudioBlock")
     }
 }
 impl serde::Serialize for AudioBlock {
@@ -3988,7 +3976,7 @@ impl<'de> serde::Deserialize<'de> for Media {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<Media>::default())
+        __p::deserialize_tagged::<D, Media>(d)
     }
 }
 impl __v::Validate for Media {
@@ -4203,7 +4191,7 @@ impl<'de> serde::Deserialize<'de> for Block {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<Block>::default())
+        __p::deserialize_tagged::<D, Block>(d)
     }
 }
 impl __v::Validate for Block {
@@ -4401,14 +4389,30 @@ impl __f::Slots for __TwiceBuilder {
 impl __f::FastRead for Twice {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Twice {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(__f::read_struct::<__AudioBlockBuilder>(r).map(Twice::AudioBlock))
+            }
+            1usize => Some(<Block as __f::FastRead>::read_fast(r).map(Twice::Block)),
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for Twice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Twice>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Twice>::default())
     }
 }
 impl __v::Validate for Twice {

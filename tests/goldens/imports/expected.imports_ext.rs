@@ -123,10 +123,7 @@ impl<'de> serde::Deserialize<'de> for FancyWidget {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__FancyWidgetBuilder>::new("FancyWidget"),
-        )
+        __p::deserialize_struct::<D, __FancyWidgetBuilder>(d, "FancyWidget")
     }
 }
 impl serde::Serialize for FancyWidget {
@@ -335,7 +332,7 @@ impl<'de> serde::Deserialize<'de> for Shelf {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ShelfBuilder>::new("Shelf"))
+        __p::deserialize_struct::<D, __ShelfBuilder>(d, "Shelf")
     }
 }
 impl serde::Serialize for Shelf {

@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for Circle {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__CircleBuilder>::new("Circle"))
+        __p::deserialize_struct::<D, __CircleBuilder>(d, "Circle")
     }
 }
 impl serde::Serialize for Circle {
@@ -248,7 +248,7 @@ impl<'de> serde::Deserialize<'de> for Square {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__SquareBuilder>::new("Square"))
+        __p::deserialize_struct::<D, __SquareBuilder>(d, "Square")
     }
 }
 impl serde::Serialize for Square {
@@ -424,7 +424,7 @@ impl<'de> serde::Deserialize<'de> for Drawing {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__DrawingBuilder>::new("Drawing"))
+        __p::deserialize_struct::<D, __DrawingBuilder>(d, "Drawing")
     }
 }
 impl serde::Serialize for Drawing {
@@ -627,12 +627,10 @@ impl<'de> serde::Deserialize<'de> for DrawingCanvasMargin {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __DrawingCanvasMarginBuilder,
-            >::new("DrawingCanvasMargin"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __DrawingCanvasMarginBuilder,
+        >(d, "DrawingCanvasMargin")
     }
 }
 impl serde::Serialize for DrawingCanvasMargin {
@@ -821,10 +819,7 @@ impl<'de> serde::Deserialize<'de> for DrawingCanvas {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__DrawingCanvasBuilder>::new("DrawingCanvas"),
-        )
+        __p::deserialize_struct::<D, __DrawingCanvasBuilder>(d, "DrawingCanvas")
     }
 }
 impl serde::Serialize for DrawingCanvas {
@@ -1101,14 +1096,36 @@ impl __f::Slots for __DrawingShapesItemBuilder {
 impl __f::FastRead for DrawingShapesItem {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for DrawingShapesItem {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => {
+                Some(
+                    __f::read_struct::<__CircleBuilder>(r).map(DrawingShapesItem::Circle),
+                )
+            }
+            1usize => {
+                Some(
+                    __f::read_struct::<__SquareBuilder>(r).map(DrawingShapesItem::Square),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for DrawingShapesItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, DrawingShapesItem>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<DrawingShapesItem>::default())
     }
 }
 impl __v::Validate for DrawingShapesItem {
@@ -1260,10 +1277,7 @@ impl<'de> serde::Deserialize<'de> for DrawingLayersItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__DrawingLayersItemBuilder>::new("DrawingLayersItem"),
-        )
+        __p::deserialize_struct::<D, __DrawingLayersItemBuilder>(d, "DrawingLayersItem")
     }
 }
 impl serde::Serialize for DrawingLayersItem {

@@ -114,7 +114,7 @@ impl<'de> serde::Deserialize<'de> for Error {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ErrorBuilder>::new("Error"))
+        __p::deserialize_struct::<D, __ErrorBuilder>(d, "Error")
     }
 }
 impl serde::Serialize for Error {
@@ -308,10 +308,7 @@ impl<'de> serde::Deserialize<'de> for OrderFailed {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__OrderFailedBuilder>::new("OrderFailed"),
-        )
+        __p::deserialize_struct::<D, __OrderFailedBuilder>(d, "OrderFailed")
     }
 }
 impl serde::Serialize for OrderFailed {
@@ -492,12 +489,10 @@ impl<'de> serde::Deserialize<'de> for OrderFailedErrorData {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __OrderFailedErrorDataBuilder,
-            >::new("OrderFailedErrorData"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __OrderFailedErrorDataBuilder,
+        >(d, "OrderFailedErrorData")
     }
 }
 impl serde::Serialize for OrderFailedErrorData {
@@ -696,10 +691,7 @@ impl<'de> serde::Deserialize<'de> for OrderFailedError {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__OrderFailedErrorBuilder>::new("OrderFailedError"),
-        )
+        __p::deserialize_struct::<D, __OrderFailedErrorBuilder>(d, "OrderFailedError")
     }
 }
 impl serde::Serialize for OrderFailedError {

@@ -103,7 +103,7 @@ impl<'de> serde::Deserialize<'de> for Scale {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ScaleBuilder>::new("Scale"))
+        __p::deserialize_struct::<D, __ScaleBuilder>(d, "Scale")
     }
 }
 impl serde::Serialize for Scale {
@@ -407,7 +407,7 @@ impl<'de> serde::Deserialize<'de> for Toggle {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ToggleBuilder>::new("Toggle"))
+        __p::deserialize_struct::<D, __ToggleBuilder>(d, "Toggle")
     }
 }
 impl serde::Serialize for Toggle {
@@ -590,7 +590,7 @@ impl<'de> serde::Deserialize<'de> for Text {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__TextBuilder>::new("Text"))
+        __p::deserialize_struct::<D, __TextBuilder>(d, "Text")
     }
 }
 impl serde::Serialize for Text {
@@ -773,7 +773,7 @@ impl<'de> serde::Deserialize<'de> for Choice {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ChoiceBuilder>::new("Choice"))
+        __p::deserialize_struct::<D, __ChoiceBuilder>(d, "Choice")
     }
 }
 impl serde::Serialize for Choice {
@@ -1067,14 +1067,30 @@ impl __f::Slots for __FieldBuilder {
 impl __f::FastRead for Field {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Field {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__ScaleBuilder>(r).map(Field::Scale)),
+            1usize => Some(__f::read_struct::<__ToggleBuilder>(r).map(Field::Toggle)),
+            2usize => Some(__f::read_struct::<__TextBuilder>(r).map(Field::Text)),
+            3usize => Some(__f::read_struct::<__ChoiceBuilder>(r).map(Field::Choice)),
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for Field {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Field>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Field>::default())
     }
 }
 impl __v::Validate for Field {
@@ -1262,7 +1278,7 @@ impl<'de> serde::Deserialize<'de> for Call {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__CallBuilder>::new("Call"))
+        __p::deserialize_struct::<D, __CallBuilder>(d, "Call")
     }
 }
 impl serde::Serialize for Call {
@@ -1436,7 +1452,7 @@ impl<'de> serde::Deserialize<'de> for Signal {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__SignalBuilder>::new("Signal"))
+        __p::deserialize_struct::<D, __SignalBuilder>(d, "Signal")
     }
 }
 impl serde::Serialize for Signal {
@@ -1673,14 +1689,28 @@ impl __f::Slots for __FrameBuilder {
 impl __f::FastRead for Frame {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Frame {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__CallBuilder>(r).map(Frame::Call)),
+            1usize => Some(__f::read_struct::<__SignalBuilder>(r).map(Frame::Signal)),
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for Frame {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Frame>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Frame>::default())
     }
 }
 impl __v::Validate for Frame {
@@ -1835,7 +1865,7 @@ impl<'de> serde::Deserialize<'de> for Answer {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__AnswerBuilder>::new("Answer"))
+        __p::deserialize_struct::<D, __AnswerBuilder>(d, "Answer")
     }
 }
 impl serde::Serialize for Answer {
@@ -2093,15 +2123,7 @@ impl<'de> serde::Deserialize<'de> for AnswerValuesValue {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<AnswerValuesValue, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for AnswerValuesValue {
@@ -2237,7 +2259,7 @@ impl<'de> serde::Deserialize<'de> for Reply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ReplyBuilder>::new("Reply"))
+        __p::deserialize_struct::<D, __ReplyBuilder>(d, "Reply")
     }
 }
 impl serde::Serialize for Reply {
@@ -2521,7 +2543,7 @@ impl<'de> serde::Deserialize<'de> for Quick {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__QuickBuilder>::new("Quick"))
+        __p::deserialize_struct::<D, __QuickBuilder>(d, "Quick")
     }
 }
 impl serde::Serialize for Quick {
@@ -2662,7 +2684,7 @@ impl<'de> serde::Deserialize<'de> for Note {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__NoteBuilder>::new("Note"))
+        __p::deserialize_struct::<D, __NoteBuilder>(d, "Note")
     }
 }
 impl serde::Serialize for Note {
@@ -2940,14 +2962,29 @@ impl __f::Slots for __OutcomeBuilder {
 impl __f::FastRead for Outcome {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Outcome {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__ReplyBuilder>(r).map(Outcome::Reply)),
+            1usize => Some(__f::read_struct::<__QuickBuilder>(r).map(Outcome::Quick)),
+            2usize => Some(__f::read_struct::<__NoteBuilder>(r).map(Outcome::Note)),
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for Outcome {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Outcome>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Outcome>::default())
     }
 }
 impl __v::Validate for Outcome {

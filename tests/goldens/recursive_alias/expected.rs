@@ -249,15 +249,7 @@ impl<'de> serde::Deserialize<'de> for Json {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<Json, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for Json {
@@ -421,7 +413,7 @@ impl<'de> serde::Deserialize<'de> for Tree {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__TreeBuilder>::new("Tree"))
+        __p::deserialize_struct::<D, __TreeBuilder>(d, "Tree")
     }
 }
 impl serde::Serialize for Tree {

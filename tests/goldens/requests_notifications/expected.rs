@@ -102,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RequestBuilder>::new("Request"))
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -289,10 +289,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__NotificationBuilder>::new("Notification"),
-        )
+        __p::deserialize_struct::<D, __NotificationBuilder>(d, "Notification")
     }
 }
 impl serde::Serialize for Notification {
@@ -492,10 +489,7 @@ impl<'de> serde::Deserialize<'de> for ClockRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ClockRequestBuilder>::new("ClockRequest"),
-        )
+        __p::deserialize_struct::<D, __ClockRequestBuilder>(d, "ClockRequest")
     }
 }
 impl serde::Serialize for ClockRequest {
@@ -662,10 +656,7 @@ impl<'de> serde::Deserialize<'de> for ClockResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__ClockResultBuilder>::new("ClockResult"),
-        )
+        __p::deserialize_struct::<D, __ClockResultBuilder>(d, "ClockResult")
     }
 }
 impl serde::Serialize for ClockResult {
@@ -835,10 +826,7 @@ impl<'de> serde::Deserialize<'de> for EchoRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__EchoRequestBuilder>::new("EchoRequest"),
-        )
+        __p::deserialize_struct::<D, __EchoRequestBuilder>(d, "EchoRequest")
     }
 }
 impl serde::Serialize for EchoRequest {
@@ -1020,12 +1008,10 @@ impl<'de> serde::Deserialize<'de> for ClockJumpedNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClockJumpedNotificationBuilder,
-            >::new("ClockJumpedNotification"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClockJumpedNotificationBuilder,
+        >(d, "ClockJumpedNotification")
     }
 }
 impl serde::Serialize for ClockJumpedNotification {
@@ -1199,12 +1185,10 @@ impl<'de> serde::Deserialize<'de> for ClockJumpedNotificationParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<
-                __ClockJumpedNotificationParamsBuilder,
-            >::new("ClockJumpedNotificationParams"),
-        )
+        __p::deserialize_struct::<
+            D,
+            __ClockJumpedNotificationParamsBuilder,
+        >(d, "ClockJumpedNotificationParams")
     }
 }
 impl serde::Serialize for ClockJumpedNotificationParams {

@@ -102,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for Request {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RequestBuilder>::new("Request"))
+        __p::deserialize_struct::<D, __RequestBuilder>(d, "Request")
     }
 }
 impl serde::Serialize for Request {
@@ -293,7 +293,7 @@ impl<'de> serde::Deserialize<'de> for Point {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__PointBuilder>::new("Point"))
+        __p::deserialize_struct::<D, __PointBuilder>(d, "Point")
     }
 }
 impl serde::Serialize for Point {
@@ -472,7 +472,7 @@ impl<'de> serde::Deserialize<'de> for Marker {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__MarkerBuilder>::new("Marker"))
+        __p::deserialize_struct::<D, __MarkerBuilder>(d, "Marker")
     }
 }
 impl serde::Serialize for Marker {
@@ -649,7 +649,7 @@ impl<'de> serde::Deserialize<'de> for Layer {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__LayerBuilder>::new("Layer"))
+        __p::deserialize_struct::<D, __LayerBuilder>(d, "Layer")
     }
 }
 impl serde::Serialize for Layer {
@@ -893,7 +893,7 @@ impl<'de> serde::Deserialize<'de> for Shape {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<Shape>::default())
+        __p::deserialize_tagged::<D, Shape>(d)
     }
 }
 impl __v::Validate for Shape {
@@ -1016,7 +1016,7 @@ impl<'de> serde::Deserialize<'de> for Shape1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__Shape1Builder>::new("Shape1"))
+        __p::deserialize_struct::<D, __Shape1Builder>(d, "Shape1")
     }
 }
 impl serde::Serialize for Shape1 {
@@ -1201,7 +1201,7 @@ impl<'de> serde::Deserialize<'de> for Shape2 {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__Shape2Builder>::new("Shape2"))
+        __p::deserialize_struct::<D, __Shape2Builder>(d, "Shape2")
     }
 }
 impl serde::Serialize for Shape2 {
@@ -1401,10 +1401,7 @@ impl<'de> serde::Deserialize<'de> for PointRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PointRequestBuilder>::new("PointRequest"),
-        )
+        __p::deserialize_struct::<D, __PointRequestBuilder>(d, "PointRequest")
     }
 }
 impl serde::Serialize for PointRequest {
@@ -1567,10 +1564,7 @@ impl<'de> serde::Deserialize<'de> for PointResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PointResultBuilder>::new("PointResult"),
-        )
+        __p::deserialize_struct::<D, __PointResultBuilder>(d, "PointResult")
     }
 }
 impl serde::Serialize for PointResult {
@@ -1740,10 +1734,7 @@ impl<'de> serde::Deserialize<'de> for MarkerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__MarkerRequestBuilder>::new("MarkerRequest"),
-        )
+        __p::deserialize_struct::<D, __MarkerRequestBuilder>(d, "MarkerRequest")
     }
 }
 impl serde::Serialize for MarkerRequest {
@@ -1910,10 +1901,7 @@ impl<'de> serde::Deserialize<'de> for MarkerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__MarkerResultBuilder>::new("MarkerResult"),
-        )
+        __p::deserialize_struct::<D, __MarkerResultBuilder>(d, "MarkerResult")
     }
 }
 impl serde::Serialize for MarkerResult {

@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for Recipient {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__RecipientBuilder>::new("Recipient"))
+        __p::deserialize_struct::<D, __RecipientBuilder>(d, "Recipient")
     }
 }
 impl serde::Serialize for Recipient {
@@ -255,7 +255,7 @@ impl<'de> serde::Deserialize<'de> for Letter {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__LetterBuilder>::new("Letter"))
+        __p::deserialize_struct::<D, __LetterBuilder>(d, "Letter")
     }
 }
 impl serde::Serialize for Letter {
@@ -465,15 +465,7 @@ impl<'de> serde::Deserialize<'de> for LetterTo {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<LetterTo, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for LetterTo {
@@ -639,15 +631,7 @@ impl<'de> serde::Deserialize<'de> for LetterTags {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<LetterTags, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for LetterTags {

@@ -104,7 +104,7 @@ impl<'de> serde::Deserialize<'de> for TextBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__TextBlockBuilder>::new("TextBlock"))
+        __p::deserialize_struct::<D, __TextBlockBuilder>(d, "TextBlock")
     }
 }
 impl serde::Serialize for TextBlock {
@@ -289,10 +289,7 @@ impl<'de> serde::Deserialize<'de> for PictureBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(
-            d,
-            __p::StructVisitor::<__PictureBlockBuilder>::new("PictureBlock"),
-        )
+        __p::deserialize_struct::<D, __PictureBlockBuilder>(d, "PictureBlock")
     }
 }
 impl serde::Serialize for PictureBlock {
@@ -483,7 +480,7 @@ impl<'de> serde::Deserialize<'de> for Page {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__PageBuilder>::new("Page"))
+        __p::deserialize_struct::<D, __PageBuilder>(d, "Page")
     }
 }
 impl serde::Serialize for Page {
@@ -735,7 +732,7 @@ impl<'de> serde::Deserialize<'de> for PageBlocksItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<PageBlocksItem>::default())
+        __p::deserialize_tagged::<D, PageBlocksItem>(d)
     }
 }
 impl __v::Validate for PageBlocksItem {
@@ -941,7 +938,7 @@ impl<'de> serde::Deserialize<'de> for Block {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::TaggedVisitor::<Block>::default())
+        __p::deserialize_tagged::<D, Block>(d)
     }
 }
 impl __v::Validate for Block {

@@ -102,7 +102,7 @@ impl<'de> serde::Deserialize<'de> for ByName {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ByNameBuilder>::new("ByName"))
+        __p::deserialize_struct::<D, __ByNameBuilder>(d, "ByName")
     }
 }
 impl serde::Serialize for ByName {
@@ -282,7 +282,7 @@ impl<'de> serde::Deserialize<'de> for ByCode {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ByCodeBuilder>::new("ByCode"))
+        __p::deserialize_struct::<D, __ByCodeBuilder>(d, "ByCode")
     }
 }
 impl serde::Serialize for ByCode {
@@ -448,7 +448,7 @@ impl<'de> serde::Deserialize<'de> for ByRange {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ByRangeBuilder>::new("ByRange"))
+        __p::deserialize_struct::<D, __ByRangeBuilder>(d, "ByRange")
     }
 }
 impl serde::Serialize for ByRange {
@@ -720,14 +720,29 @@ impl __f::Slots for __LookupBuilder {
 impl __f::FastRead for Lookup {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for Lookup {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__ByNameBuilder>(r).map(Lookup::ByName)),
+            1usize => Some(__f::read_struct::<__ByCodeBuilder>(r).map(Lookup::ByCode)),
+            2usize => Some(__f::read_struct::<__ByRangeBuilder>(r).map(Lookup::ByRange)),
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for Lookup {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, Lookup>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<Lookup>::default())
     }
 }
 impl __v::Validate for Lookup {

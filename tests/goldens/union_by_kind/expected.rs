@@ -148,15 +148,7 @@ impl<'de> serde::Deserialize<'de> for TicketId {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<TicketId, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for TicketId {
@@ -280,7 +272,7 @@ impl<'de> serde::Deserialize<'de> for Flag {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__FlagBuilder>::new("Flag"))
+        __p::deserialize_struct::<D, __FlagBuilder>(d, "Flag")
     }
 }
 impl serde::Serialize for Flag {
@@ -561,15 +553,7 @@ impl<'de> serde::Deserialize<'de> for Anything {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<Anything, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for Anything {
@@ -721,7 +705,7 @@ impl<'de> serde::Deserialize<'de> for Ticket {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__TicketBuilder>::new("Ticket"))
+        __p::deserialize_struct::<D, __TicketBuilder>(d, "Ticket")
     }
 }
 impl serde::Serialize for Ticket {
@@ -956,15 +940,7 @@ impl<'de> serde::Deserialize<'de> for TicketSeat {
                 )
             }
         }
-        impl<'de> __p::Entry<'de> for V {
-            fn enter<D: serde::Deserializer<'de>>(
-                self,
-                d: D,
-            ) -> ::core::result::Result<TicketSeat, D::Error> {
-                d.deserialize_any(self)
-            }
-        }
-        __f::deserialize(d, V)
+        d.deserialize_any(V)
     }
 }
 impl __v::Validate for TicketSeat {

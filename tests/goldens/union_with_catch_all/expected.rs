@@ -92,7 +92,7 @@ impl<'de> serde::Deserialize<'de> for Reply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ReplyBuilder>::new("Reply"))
+        __p::deserialize_struct::<D, __ReplyBuilder>(d, "Reply")
     }
 }
 impl serde::Serialize for Reply {
@@ -267,7 +267,7 @@ impl<'de> serde::Deserialize<'de> for ListReply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__ListReplyBuilder>::new("ListReply"))
+        __p::deserialize_struct::<D, __ListReplyBuilder>(d, "ListReply")
     }
 }
 impl serde::Serialize for ListReply {
@@ -489,7 +489,7 @@ impl<'de> serde::Deserialize<'de> for CountReply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __f::deserialize(d, __p::StructVisitor::<__CountReplyBuilder>::new("CountReply"))
+        __p::deserialize_struct::<D, __CountReplyBuilder>(d, "CountReply")
     }
 }
 impl serde::Serialize for CountReply {
@@ -811,14 +811,35 @@ impl __f::Slots for __AnyReplyBuilder {
 impl __f::FastRead for AnyReply {
     #[inline]
     fn read_fast(r: &mut __f::Reader<'_>) -> __f::Fast<Self> {
-        __f::read_serde::<Self>(r)
+        __f::read_keyed::<Self>(r)
+    }
+}
+#[doc(hidden)]
+impl __f::KeyedFast for AnyReply {
+    #[inline]
+    fn read_member_fast(
+        member: usize,
+        r: &mut __f::Reader<'_>,
+    ) -> Option<__f::Fast<Self>> {
+        match member {
+            0usize => Some(__f::read_struct::<__ReplyBuilder>(r).map(AnyReply::Reply)),
+            1usize => {
+                Some(__f::read_struct::<__ListReplyBuilder>(r).map(AnyReply::ListReply))
+            }
+            2usize => {
+                Some(
+                    __f::read_struct::<__CountReplyBuilder>(r).map(AnyReply::CountReply),
+                )
+            }
+            _ => None,
+        }
     }
 }
 impl<'de> serde::Deserialize<'de> for AnyReply {
     fn deserialize<D: serde::Deserializer<'de>>(
         d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __p::deserialize_keyed::<D, AnyReply>(d)
+        __f::deserialize(d, __p::KeyedVisitor::<AnyReply>::default())
     }
 }
 impl __v::Validate for AnyReply {

@@ -133,16 +133,11 @@ impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
     }
 }
 
-/// Reads a struct through serde alone (the crate's own types without tables).
 pub fn deserialize_struct<'de, D: Deserializer<'de>, B: Builder + Default>(d: D, name: &'static str) -> Result<B::Output, D::Error> {
     d.deserialize_map(StructVisitor::<B>::new(name))
 }
 
-impl<'de, B: Builder + Default> Entry<'de> for StructVisitor<B> {
-    fn enter<D: Deserializer<'de>>(self, d: D) -> Result<B::Output, D::Error> {
-        d.deserialize_map(self)
-    }
-}
+
 
 pub struct TaggedVisitor<U>(PhantomData<U>);
 
@@ -198,10 +193,8 @@ impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
     }
 }
 
-impl<'de, U: Tagged> Entry<'de> for TaggedVisitor<U> {
-    fn enter<D: Deserializer<'de>>(self, d: D) -> Result<U, D::Error> {
-        d.deserialize_map(self)
-    }
+pub fn deserialize_tagged<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::Error> {
+    d.deserialize_map(TaggedVisitor::<U>::default())
 }
 
 pub fn kind_name(v: &Value) -> &'static str {

@@ -63,7 +63,7 @@ pub trait Keyed: Sized {
 }
 
 /// The members that rank for `o`, best first; a tie keeps declaration order.
-pub(super) fn rank<U: Keyed, K: KeySet + ?Sized>(o: &K) -> Ranking {
+pub(crate) fn rank<U: Keyed, K: KeySet + ?Sized>(o: &K) -> Ranking {
     let mut ranking = Ranking { scores: [None; RANKED_ON_STACK], more: Vec::new() };
     for i in 0..U::MEMBERS {
         let score = U::score(i, o);
@@ -80,7 +80,7 @@ pub(super) const RANKED_ON_STACK: usize = 32;
 
 /// The scores of a union's members, handed out best first. The first member usually reads
 /// the object, so the order is found one member at a time rather than sorted.
-pub(super) struct Ranking {
+pub(crate) struct Ranking {
     pub(super) scores: [Option<u32>; RANKED_ON_STACK],
     pub(super) more: Vec<Option<u32>>,
 }
@@ -134,7 +134,19 @@ pub fn tagged_builder<U: Tagged>(o: &RawObject) -> Option<U::Builder> {
     U::builder_for(o.get(U::TAG).and_then(Raw::string).as_deref())
 }
 
-pub(super) struct KeyedVisitor<U>(PhantomData<U>);
+pub struct KeyedVisitor<U>(PhantomData<U>);
+
+impl<U> Default for KeyedVisitor<U> {
+    fn default() -> Self {
+        KeyedVisitor(PhantomData)
+    }
+}
+
+impl<'de, U: Keyed> Entry<'de> for KeyedVisitor<U> {
+    fn enter<D: Deserializer<'de>>(self, d: D) -> Result<U, D::Error> {
+        d.deserialize_map(self)
+    }
+}
 
 impl<'de, U: Keyed> Visitor<'de> for KeyedVisitor<U> {
     type Value = U;
@@ -272,6 +284,4 @@ impl<'de> RawObject<'de> {
     }
 }
 
-pub fn deserialize_keyed<'de, D: Deserializer<'de>, U: Keyed>(d: D) -> Result<U, D::Error> {
-    d.deserialize_map(KeyedVisitor::<U>(PhantomData))
-}
+

@@ -40,13 +40,13 @@ impl KeySet for RawObject<'_> {
 }
 
 /// A kept object as the ranking sees it: [`KeyBits`] in front of the search.
-pub(super) struct KeptKeys<'o, 'de> {
+pub(crate) struct KeptKeys<'o, 'de> {
     object: &'o RawObject<'de>,
     bits: KeyBits,
 }
 
 impl<'o, 'de> KeptKeys<'o, 'de> {
-    pub(super) fn new(object: &'o RawObject<'de>) -> Self {
+    pub(crate) fn new(object: &'o RawObject<'de>) -> Self {
         KeptKeys { object, bits: KeyBits::of(object.0.iter().map(|(k, _)| k)) }
     }
 }

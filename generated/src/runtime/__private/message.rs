@@ -17,10 +17,10 @@ impl Builder for NoBuilder {
 
 #[doc(hidden)]
 pub struct ResultResponseBuilder<Id, Res> {
-    jsonrpc: bool,
-    id: Option<Id>,
-    result: Option<Res>,
-    extra: JsonObject,
+    pub(crate) jsonrpc: bool,
+    pub(crate) id: Option<Id>,
+    pub(crate) result: Option<Res>,
+    pub(crate) extra: JsonObject,
 }
 
 impl<Id, Res> Default for ResultResponseBuilder<Id, Res> {
@@ -99,6 +99,19 @@ impl<'de, E: de::Error> Deserializer<'de> for KeyDeserializer<'de, E> {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de, Id, Req, Notif, Res, Err> Entry<'de> for MessageVisitor<Message<Id, Req, Notif, Res, Err>>
+where
+    Id: DeserializeOwned,
+    Req: Tagged + DeserializeOwned,
+    Notif: Tagged + DeserializeOwned,
+    Res: DeserializeOwned,
+    Err: DeserializeOwned,
+{
+    fn enter<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
     }
 }
 
