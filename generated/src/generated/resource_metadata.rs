@@ -8466,7 +8466,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
                     SamplingMessageContent::SamplingMessageContentBlock(
                         <SamplingMessageContentBlock as serde::Deserialize<
                             'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        >>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }

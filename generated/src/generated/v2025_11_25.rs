@@ -29764,7 +29764,7 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
                     SamplingMessageContent::SamplingMessageContentBlock(
                         <SamplingMessageContentBlock as serde::Deserialize<
                             'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        >>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }

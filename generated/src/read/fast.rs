@@ -550,8 +550,13 @@ impl<'de, T: FastRead, V: Entry<'de, Value = T>> Visitor<'de> for Channel<T, V> 
         self.0.visit_seq(seq)
     }
 
+    // Reached only from a deserializer that answers a newtype struct with a map (serde's
+    // `MapAccessDeserializer`, serde_json's raw-value branch, which never runs for this name):
+    // the object is read as a `Value` first, so that the visitor is not compiled once more for
+    // every such map.
     fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-        self.0.visit_map(map)
+        let v = Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        self.0.enter(v).map_err(de::Error::custom)
     }
 
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {

@@ -324,7 +324,7 @@ impl<'a> Ctx<'a> {
             });
         }
         if let Some(i) = find(JsonKind::Object) {
-            let a = ok(i, quote! { serde::de::value::MapAccessDeserializer::new(v) });
+            let a = ok(i, quote! { __p::MapDe(v) });
             methods.push(quote! {
                 fn visit_map<A: serde::de::MapAccess<'de>>(self, v: A) -> ::core::result::Result<#name, A::Error> { #a }
             });

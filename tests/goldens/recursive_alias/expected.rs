@@ -242,9 +242,7 @@ impl<'de> serde::Deserialize<'de> for Json {
                         <BTreeMap<
                             String,
                             Json,
-                        > as serde::Deserialize<
-                            'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        > as serde::Deserialize<'de>>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }

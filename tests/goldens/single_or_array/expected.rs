@@ -460,7 +460,7 @@ impl<'de> serde::Deserialize<'de> for LetterTo {
                     LetterTo::Recipient(
                         <Recipient as serde::Deserialize<
                             'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        >>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }

@@ -546,9 +546,7 @@ impl<'de> serde::Deserialize<'de> for Anything {
             ) -> ::core::result::Result<Anything, A::Error> {
                 Ok(
                     Anything::Flag(
-                        <Flag as serde::Deserialize<
-                            'de,
-                        >>::deserialize(serde::de::value::MapAccessDeserializer::new(v))?,
+                        <Flag as serde::Deserialize<'de>>::deserialize(__p::MapDe(v))?,
                     ),
                 )
             }

@@ -51,3 +51,23 @@ pub fn take_read() -> usize {
 pub trait Entry<'de>: serde::de::Visitor<'de> + Sized {
     fn enter<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error>;
 }
+
+/// A map already opened, handed to a type as a whole object (serde's `MapAccessDeserializer`,
+/// except that a newtype struct is asked for as one): a type that takes the crate reader's
+/// handover then reads it with its serde visitor, as it would from serde_json.
+pub struct MapDe<A>(pub A);
+
+impl<'de, A: serde::de::MapAccess<'de>> serde::Deserializer<'de> for MapDe<A> {
+    type Error = A::Error;
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, v: V) -> Result<V::Value, A::Error> {
+        v.visit_map(self.0)
+    }
+    fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(self, _: &'static str, v: V) -> Result<V::Value, A::Error> {
+        v.visit_newtype_struct(self)
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}

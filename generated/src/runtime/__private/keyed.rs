@@ -280,7 +280,7 @@ impl<'r, 'de> MapAccess<'de> for RawMap<'r, 'de> {
 impl<'de> RawObject<'de> {
     /// Reads the kept fields as one `T`.
     pub fn read_as<T: Deserialize<'de>>(&self) -> Result<T, KeptError> {
-        T::deserialize(de::value::MapAccessDeserializer::new(RawMap { fields: self.0.iter(), value: None }))
+        T::deserialize(MapDe(RawMap { fields: self.0.iter(), value: None }))
     }
 }
 
