@@ -19,7 +19,7 @@ use serde_json::{Number, Value};
 pub use super::reader::Reader;
 use super::reader::{Number as Num, Str};
 use super::{give_up, gave_up, GiveUp, FAST_TOKEN, RAW_TOKEN};
-use crate::runtime::__private::{rank, set_read, take_handover, Builder, Entry, Handover, KeptKeys, Key, Keyed, Lit, MessageVisitor, NoBuilder, Raw, RawObject, ResultResponseBuilder, Tagged};
+use crate::runtime::__private::{guess_ranks_first, rank, set_read, take_handover, Builder, Entry, Handover, KeptKeys, Key, Keyed, Lit, MessageVisitor, NoBuilder, Raw, RawObject, ResultResponseBuilder, Tagged};
 use crate::runtime::{JsonObject, Message, NoRequests, Nullable};
 
 pub type Fast<T> = Result<T, GiveUp>;
@@ -90,6 +90,11 @@ pub trait Slots {
 
 /// Reads one object into a builder: every struct and union shares this loop.
 pub fn read_object(r: &mut Reader<'_>, b: &mut dyn Slots) -> Fast<()> {
+    read_object_keys(r, b, None)
+}
+
+/// [`read_object`], also handing each key to `seen` (what a guessed member is checked by).
+fn read_object_keys<'de>(r: &mut Reader<'de>, b: &mut dyn Slots, mut seen: Option<&mut Vec<Key<'de>>>) -> Fast<()> {
     if r.peek() != Some(b'{') {
         return refuse();
     }
@@ -99,6 +104,9 @@ pub fn read_object(r: &mut Reader<'_>, b: &mut dyn Slots) -> Fast<()> {
     while r.next_item(b'}', &mut first)? {
         let key = r.key()?;
         r.colon()?;
+        if let Some(seen) = seen.as_deref_mut() {
+            seen.push(key.reborrow());
+        }
         let name = key.as_str();
         match known.iter().position(|k| k.key.len() == name.len() && k.key == name) {
             Some(i) => fill(b, i, known[i].rule, key, r)?,
@@ -193,13 +201,13 @@ where
     U::Builder: Slots,
 {
     let tag = find_tag(r, U::TAG)?;
-    let mut b = U::builder_for(tag.as_deref()).map_or_else(refuse, Ok)?;
+    let mut b = U::builder_for(tag.as_ref().map(Key::as_str)).map_or_else(refuse, Ok)?;
     read_object(r, &mut b)?;
     b.finish()
 }
 
 /// The string value of `field` in the object at the reader, leaving the reader where it was.
-fn find_tag(r: &mut Reader<'_>, field: &str) -> Fast<Option<String>> {
+fn find_tag<'de>(r: &mut Reader<'de>, field: &str) -> Fast<Option<Key<'de>>> {
     if r.peek() != Some(b'{') {
         return refuse();
     }
@@ -212,7 +220,10 @@ fn find_tag(r: &mut Reader<'_>, field: &str) -> Fast<Option<String>> {
         r.colon()?;
         if key.as_str() == field {
             // The serde path refuses a tag that is not a string.
-            found = Some(String::read_fast(r)?);
+            if r.peek() != Some(b'"') {
+                return refuse();
+            }
+            found = Some(r.key()?);
             break;
         }
         r.skip()?;
@@ -228,46 +239,47 @@ pub trait KeyedFast: Keyed {
     fn read_member_fast(member: usize, r: &mut Reader<'_>) -> Option<Fast<Self>>;
 }
 
-/// A union decided by the keys present. The keys are scanned first: a key that only one member
-/// names decides it, and that member's builder reads the whole object (what the serde path does
-/// by replaying the keys before it). Without one, the members are ranked over all the keys as
-/// the serde path ranks them, and the first that reads the object wins. The serde path's guess
-/// at a key (taken back when another member ranks first) is not needed here: this is the answer
-/// it confirms or falls back to.
+/// What the keys scanned so far say about a keyed union's member.
+enum Pick<'de, B> {
+    /// A key only this member names: it reads the object.
+    Decided(B),
+    /// A key only this struct member names, in a union with a catch-all: read, then checked.
+    Guess(usize, B),
+    /// Neither: every key, with its value's text, for the ranking.
+    Ranked(RawObject<'de>),
+}
+
+/// A union decided by the keys present, as the serde path decides it. The keys are scanned to
+/// the first that decides a member (then that member's builder reads the whole object, which is
+/// what the serde path does by replaying the keys before it) or that guesses one (read, and kept
+/// when the whole ranking would also pick it first, as the serde path checks its guesses);
+/// otherwise the members are ranked over all the keys, and the first that reads the object wins.
 pub fn read_keyed<'de, U: KeyedFast>(r: &mut Reader<'de>) -> Fast<U>
 where
     U::Builder: Slots,
 {
-    if r.peek() != Some(b'{') {
-        return refuse();
-    }
     let (pos, depth) = (r.pos, r.depth);
-    r.enter()?;
-    let mut kept = RawObject(Vec::new());
-    let mut decided = None;
-    let mut first = true;
-    while r.next_item(b'}', &mut first)? {
-        let key = r.key()?;
-        r.colon()?;
-        if let Some(b) = U::builder_for_key(key.as_str()) {
-            decided = Some(b);
-            break;
+    let kept = match scan_keys::<U>(r, true)? {
+        Pick::Decided(mut b) => {
+            read_object(r, &mut b)?;
+            return b.finish();
         }
-        r.peek();
-        let start = r.pos;
-        r.skip()?;
-        let text: &'de str = &r.text[start..r.pos];
-        kept.0.push((key, Raw::Text(text)));
-    }
-    if decided.is_none() {
-        r.leave(b'}')?;
-    }
-    r.pos = pos;
-    r.depth = depth;
-    if let Some(mut b) = decided {
-        read_object(r, &mut b)?;
-        return b.finish();
-    }
+        Pick::Guess(member, mut b) => {
+            let mut seen = Vec::new();
+            match read_object_keys(r, &mut b, Some(&mut seen)).and_then(|_| b.finish()) {
+                Ok(v) if v.settled() && guess_ranks_first::<U>(member, &seen) => return Ok(v),
+                Err(e) if gave_up() => return Err(e),
+                _ => {}
+            }
+            r.pos = pos;
+            r.depth = depth;
+            match scan_keys::<U>(r, false)? {
+                Pick::Ranked(kept) => kept,
+                _ => return refuse(),
+            }
+        }
+        Pick::Ranked(kept) => kept,
+    };
     for member in rank::<U, _>(&KeptKeys::new(&kept)) {
         match U::read_member_fast(member, r) {
             Some(Ok(v)) => return Ok(v),
@@ -564,9 +576,49 @@ impl<'de, T: FastRead, V: Entry<'de, Value = T>> Visitor<'de> for Channel<T, V> 
     }
 }
 
+/// Scans the object at the reader (leaving the reader where it was) to the first key that decides
+/// or, with `guess`, guesses a member; without one, keeps every key with its value's text.
+fn scan_keys<'de, U: KeyedFast>(r: &mut Reader<'de>, guess: bool) -> Fast<Pick<'de, U::Builder>> {
+    if r.peek() != Some(b'{') {
+        return refuse();
+    }
+    let (pos, depth) = (r.pos, r.depth);
+    r.enter()?;
+    let mut kept = RawObject(Vec::new());
+    let mut first = true;
+    let mut pick = None;
+    while r.next_item(b'}', &mut first)? {
+        let key = r.key()?;
+        r.colon()?;
+        if let Some(b) = U::builder_for_key(key.as_str()) {
+            pick = Some(Pick::Decided(b));
+            break;
+        }
+        if let Some((member, b)) = U::guess_for_key(key.as_str()).filter(|_| guess) {
+            pick = Some(Pick::Guess(member, b));
+            break;
+        }
+        r.peek();
+        let start = r.pos;
+        r.skip()?;
+        let text: &'de str = &r.text[start..r.pos];
+        kept.0.push((key, Raw::Text(text)));
+    }
+    let pick = match pick {
+        Some(p) => p,
+        None => {
+            r.leave(b'}')?;
+            Pick::Ranked(kept)
+        }
+    };
+    r.pos = pos;
+    r.depth = depth;
+    Ok(pick)
+}
+
 /// Where the JSON-RPC envelope's keys point: the first of `method`, `result` and `error`.
-enum Kind {
-    Method(String),
+enum Kind<'de> {
+    Method(Key<'de>),
     Result,
     Error,
 }
@@ -591,7 +643,7 @@ where
         }
         let (pos, depth) = (r.pos, r.depth);
         r.enter()?;
-        let mut kind = None;
+        let mut kind: Option<Kind<'_>> = None;
         let mut has_id = false;
         let mut first = true;
         while r.next_item(b'}', &mut first)? {
@@ -599,9 +651,9 @@ where
             r.colon()?;
             match (key.as_str(), &kind) {
                 ("method", None) => {
-                    let method = String::read_fast(r)?;
+                    let method = r.key()?;
                     // A known request needs nothing more from the scan.
-                    if Req::knows(&method) {
+                    if Req::knows(method.as_str()) {
                         kind = Some(Kind::Method(method));
                         break;
                     }
@@ -625,8 +677,8 @@ where
         r.pos = pos;
         r.depth = depth;
         Ok(match kind {
-            Some(Kind::Method(m)) if Req::knows(&m) || (has_id && !Notif::knows(&m)) => Message::Request(read_chosen::<Req>(r, &m)?),
-            Some(Kind::Method(m)) if !has_id => Message::Notification(read_chosen::<Notif>(r, &m)?),
+            Some(Kind::Method(m)) if Req::knows(m.as_str()) || (has_id && !Notif::knows(m.as_str())) => Message::Request(read_chosen::<Req>(r, m.as_str())?),
+            Some(Kind::Method(m)) if !has_id => Message::Notification(read_chosen::<Notif>(r, m.as_str())?),
             Some(Kind::Method(_)) | None => return refuse(),
             Some(Kind::Result) => {
                 let mut b = ResultResponseBuilder::<Id, Res>::default();

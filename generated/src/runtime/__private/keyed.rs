@@ -111,7 +111,7 @@ impl Iterator for Ranking {
 /// its members'. So when the guessed member names every key, its score is `1 + 2 × keys`, and
 /// every other member scores at least two less, lacking the key of the guess: it ranks first
 /// without the others being scored. Otherwise the whole ranking decides.
-pub(super) fn guess_ranks_first<U: Keyed>(member: usize, seen: &[Key]) -> bool {
+pub(crate) fn guess_ranks_first<U: Keyed>(member: usize, seen: &[Key]) -> bool {
     let keys = SeenKeys::new(seen);
     let quick = names_every_key::<U>(member, &keys);
     debug_assert!(!quick || ranks_first::<U, _>(member, &keys), "a guess that names every key ranks first");
