@@ -4,9 +4,17 @@
 //! It checks the input's UTF-8 once, up front, so strings are slices of it; it finds the end
 //! of a string eight bytes at a time, and of a long one in 64-byte blocks; and its framing
 //! (whitespace, commas, colons, brackets) is shared code rather than inlined into every
-//! type's visitor. It makes the same visitor calls
-//! serde_json makes for the same JSON (`visit_borrowed_str` for a string without escapes,
-//! `visit_u64` / `visit_i64` / `visit_f64` by the same rules, serde_json's raw-value protocol).
+//! type's visitor.
+//!
+//! The generated types are read without serde's visitors ([`fast`]): per struct a table of its
+//! keys and a slot per key, one loop for every object, a union's member picked before its object
+//! is read. The JSON-RPC envelopes (`Message`) and the unions decided by keys reach that path from
+//! serde: this reader hands them the rest of the input (a newtype struct of a private name, which
+//! every other deserializer passes on to the type's serde visitor). Any other type is read through
+//! serde: the reader makes the same visitor calls serde_json makes for the same JSON
+//! (`visit_borrowed_str` for a string without escapes, `visit_u64` / `visit_i64` / `visit_f64` by
+//! the same rules); a value kept unread takes its text as a string handed over. serde_json's own
+//! `RawValue` is left to serde_json.
 //!
 //! It never reports an error of its own. At anything it does not handle exactly as serde_json
 //! does (malformed JSON, integers beyond 64 bits, exponents beyond three digits, `enum`s, byte

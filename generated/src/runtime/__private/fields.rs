@@ -113,13 +113,7 @@ pub(super) fn read_fields<'de, A: MapAccess<'de>>(map: &mut A, b: &mut dyn MapFi
     Ok(())
 }
 
-pub struct StructVisitor<B>(&'static str, PhantomData<B>);
-
-impl<B> StructVisitor<B> {
-    pub fn new(name: &'static str) -> Self {
-        StructVisitor(name, PhantomData)
-    }
-}
+pub(super) struct StructVisitor<B>(&'static str, PhantomData<B>);
 
 impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
     type Value = B::Output;
@@ -134,18 +128,12 @@ impl<'de, B: Builder + Default> Visitor<'de> for StructVisitor<B> {
 }
 
 pub fn deserialize_struct<'de, D: Deserializer<'de>, B: Builder + Default>(d: D, name: &'static str) -> Result<B::Output, D::Error> {
-    d.deserialize_map(StructVisitor::<B>::new(name))
+    d.deserialize_map(StructVisitor::<B>(name, PhantomData))
 }
 
 
 
-pub struct TaggedVisitor<U>(PhantomData<U>);
-
-impl<U> Default for TaggedVisitor<U> {
-    fn default() -> Self {
-        TaggedVisitor(PhantomData)
-    }
-}
+pub(super) struct TaggedVisitor<U>(PhantomData<U>);
 
 impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
     type Value = U;
@@ -194,7 +182,7 @@ impl<'de, U: Tagged> Visitor<'de> for TaggedVisitor<U> {
 }
 
 pub fn deserialize_tagged<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::Error> {
-    d.deserialize_map(TaggedVisitor::<U>::default())
+    d.deserialize_map(TaggedVisitor::<U>(PhantomData))
 }
 
 pub fn kind_name(v: &Value) -> &'static str {
